@@ -1,0 +1,166 @@
+//! Bundles: an unpacked directory or an `.mpk` (tar.gz) with `manifest.json`.
+//!
+//! A single-service bundle names its ABI with `abi.path` (or only its `wasm`,
+//! whose custom section then carries the ABI); a multi-service bundle lists
+//! `services[]`, each with its own `name`, `abi` and `wasm`.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Component, Path};
+
+use serde_json::Value;
+
+use super::load::{App, Service, load_wasm_bytes, manifest_from_json};
+use crate::error::{Error, Result};
+
+/// Unpacked bundles are read through this: a path inside the bundle → bytes.
+pub trait BundleFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String>;
+}
+
+/// A bundle directory on disk.
+pub struct DirFiles<'a>(pub &'a Path);
+
+impl BundleFiles for DirFiles<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        let rel = Path::new(path);
+        if rel
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(format!("path {path:?} leaves the bundle"));
+        }
+        std::fs::read(self.0.join(rel)).map_err(|e| format!("{}: {e}", self.0.join(rel).display()))
+    }
+}
+
+/// An `.mpk` read into memory.
+pub struct MpkFiles(HashMap<String, Vec<u8>>);
+
+/// Upper bound on what an `.mpk` may unpack to, against gzip bombs.
+const MAX_MPK_BYTES: u64 = 512 * 1024 * 1024;
+
+fn normalize(path: &str) -> String {
+    path.trim_start_matches("./")
+        .trim_start_matches('/')
+        .to_string()
+}
+
+impl MpkFiles {
+    pub fn open(bytes: &[u8]) -> Result<Self, String> {
+        let gz = flate2::read::GzDecoder::new(bytes).take(MAX_MPK_BYTES);
+        let mut archive = tar::Archive::new(gz);
+        let mut files = HashMap::new();
+        let entries = archive
+            .entries()
+            .map_err(|e| format!("not a tar.gz archive: {e}"))?;
+        for entry in entries {
+            let mut entry = entry.map_err(|e| format!("corrupt archive: {e}"))?;
+            if !entry.header().entry_type().is_file() {
+                continue;
+            }
+            let path = entry
+                .path()
+                .map_err(|e| format!("corrupt archive path: {e}"))?
+                .to_string_lossy()
+                .into_owned();
+            let mut data = Vec::new();
+            entry
+                .read_to_end(&mut data)
+                .map_err(|e| format!("corrupt archive entry {path:?}: {e}"))?;
+            files.insert(normalize(&path), data);
+        }
+        Ok(MpkFiles(files))
+    }
+}
+
+impl BundleFiles for MpkFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.0
+            .get(&normalize(path))
+            .cloned()
+            .ok_or_else(|| format!("{path:?} is not in the archive"))
+    }
+}
+
+fn field_path<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    match v.get(key)? {
+        Value::String(s) => Some(s),
+        obj => obj.get("path")?.as_str(),
+    }
+}
+
+/// Loads a bundle whose files are reachable through `files`; `source` names it in messages.
+pub fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
+    let bad = |msg: String| Error::input("invalid_bundle", format!("{source}: {msg}"));
+    let raw = files
+        .read("manifest.json")
+        .map_err(|e| bad(format!("cannot read manifest.json: {e}")))?;
+    let manifest: Value = serde_json::from_slice(&raw)
+        .map_err(|e| bad(format!("manifest.json is not valid JSON: {e}")))?;
+    if !manifest.is_object() {
+        return Err(bad("manifest.json is not a JSON object".into()));
+    }
+    let text = |keys: &[&str]| {
+        let mut v = &manifest;
+        for k in keys {
+            v = v.get(*k)?;
+        }
+        v.as_str().map(crate::text::sanitize_line)
+    };
+    let mut app = App {
+        package: text(&["package"]),
+        version: text(&["appVersion"]),
+        name: text(&["metadata", "name"]),
+        source: source.to_string(),
+        ..App::default()
+    };
+    let mut warnings = Vec::new();
+    let services: Vec<(Option<String>, &Value)> = match manifest.get("services") {
+        Some(Value::Array(list)) if !list.is_empty() => list
+            .iter()
+            .map(|s| (s.get("name").and_then(Value::as_str).map(str::to_string), s))
+            .collect(),
+        _ => vec![(None, &manifest)],
+    };
+    let mut blobs = Vec::new();
+    for (i, (name, entry)) in services.iter().enumerate() {
+        let label = match name {
+            Some(n) => format!("{source} (service {n})"),
+            None if services.len() > 1 => format!("{source} (services[{i}])"),
+            None => source.to_string(),
+        };
+        if services.len() > 1 && name.is_none() {
+            return Err(bad(format!("services[{i}] has no `name`")));
+        }
+        let (bytes, manifest) = if let Some(abi_path) = field_path(entry, "abi") {
+            let bytes = files
+                .read(abi_path)
+                .map_err(|e| bad(format!("cannot read the ABI {abi_path:?}: {e}")))?;
+            let mut ws = Vec::new();
+            let m = manifest_from_json(&bytes, &format!("{label}: {abi_path}"), &mut ws)?;
+            warnings.extend(ws);
+            (bytes, m)
+        } else if let Some(wasm_path) = field_path(entry, "wasm") {
+            let bytes = files
+                .read(wasm_path)
+                .map_err(|e| bad(format!("cannot read the module {wasm_path:?}: {e}")))?;
+            let mut ws = Vec::new();
+            let (json, m) = load_wasm_bytes(&bytes, &format!("{label}: {wasm_path}"), &mut ws)?;
+            warnings.extend(ws);
+            (json, m)
+        } else {
+            return Err(bad(format!(
+                "{label} names neither an `abi` nor a `wasm` file"
+            )));
+        };
+        blobs.push(bytes);
+        app.services.push(Service {
+            name: name.clone(),
+            manifest,
+        });
+    }
+    app.warnings = warnings;
+    app.id = super::load::local_id(app.package.as_deref(), &blobs);
+    Ok(app)
+}

@@ -1,0 +1,251 @@
+//! Loading apps from local paths: a JSON manifest, a `.wasm`, an `.mpk`, a
+//! bundle directory, or a directory of those.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::bundle::{DirFiles, MpkFiles, load_bundle};
+use super::model::Manifest;
+use super::{Warning, lint, parse};
+use crate::error::{Error, Result};
+
+/// An application: one or more services, each with its own manifest.
+#[derive(Debug, Clone, Default)]
+pub struct App {
+    /// Application id: the node's id, or for a local app a short hash of its
+    /// package and ABI content (stable across runs and machines).
+    pub id: String,
+    pub package: Option<String>,
+    pub version: Option<String>,
+    /// The bundle's `metadata.name`, if any.
+    pub name: Option<String>,
+    /// Where it came from: a path, or the node URL.
+    pub source: String,
+    pub services: Vec<Service>,
+    /// Warnings found while loading, already labelled with their source.
+    pub warnings: Vec<Warning>,
+}
+
+impl App {
+    /// The package if known, else the id: what names and messages use.
+    pub fn package_or_id(&self) -> &str {
+        self.package.as_deref().unwrap_or(&self.id)
+    }
+}
+
+/// One service of an app. Single-service apps have one, unnamed.
+#[derive(Debug, Clone, Default)]
+pub struct Service {
+    pub name: Option<String>,
+    pub manifest: Manifest,
+}
+
+/// Options for loading bare manifests.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// The package of a bare manifest (else its file name).
+    pub package: Option<String>,
+}
+
+/// The local application id: 16 hex digits of SHA-256 over the package and the ABI bytes.
+pub fn local_id(package: Option<&str>, abis: &[Vec<u8>]) -> String {
+    let mut h = Sha256::new();
+    h.update(package.unwrap_or_default().as_bytes());
+    for abi in abis {
+        h.update([0]);
+        h.update(abi);
+    }
+    let digest = h.finalize();
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+fn invalid(source: &str, path: &str, message: &str) -> Error {
+    Error::input(
+        "invalid_manifest",
+        format!("{source}: invalid ABI manifest at {path}: {message}"),
+    )
+}
+
+/// Parses and lints a JSON manifest; warnings are labelled with `source`.
+pub fn manifest_from_json(
+    bytes: &[u8],
+    source: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<Manifest> {
+    let mut ws = Vec::new();
+    let m =
+        parse::parse_manifest(bytes, &mut ws).map_err(|e| invalid(source, &e.path, &e.message))?;
+    ws.extend(lint::lint(&m));
+    if m.methods.is_empty() {
+        ws.push(Warning::new(
+            "$.methods",
+            "no methods: a state schema only, so it yields no tools",
+        ));
+    }
+    for mut w in ws {
+        w.source = source.to_string();
+        warnings.push(w);
+    }
+    Ok(m)
+}
+
+/// Reads the embedded ABI of a module: the last section that parses wins.
+/// Returns the section's JSON bytes and the manifest.
+pub fn load_wasm_bytes(
+    module: &[u8],
+    source: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Vec<u8>, Manifest)> {
+    let sections = super::wasm::abi_sections(module)
+        .map_err(|e| Error::input("invalid_wasm", format!("{source}: {e}")))?;
+    if sections.is_empty() {
+        return Err(Error::input(
+            "no_embedded_abi",
+            format!(
+                "{source}: the module carries no embedded ABI (no `{}` custom section)",
+                super::wasm::SECTION
+            ),
+        )
+        .with_hint("build it with `cargo mero build`, or pass the app's abi.json instead"));
+    }
+    let mut last_error = None;
+    for (i, section) in sections.iter().enumerate().rev() {
+        let mut ws = Vec::new();
+        match manifest_from_json(section, &format!("{source} (section {})", i + 1), &mut ws) {
+            Ok(m) => {
+                if i + 1 < sections.len() {
+                    ws.push(Warning {
+                        source: source.into(),
+                        ..Warning::new(
+                            "",
+                            "a later ABI section is invalid; using an earlier valid one",
+                        )
+                    });
+                }
+                warnings.extend(ws);
+                return Ok((section.to_vec(), m));
+            }
+            Err(e) => last_error = last_error.or(Some(e)),
+        }
+    }
+    Err(last_error.expect("at least one section was tried"))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path)
+        .map_err(|e| Error::input("unreadable", format!("cannot read {}: {e}", path.display())))
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// A bare manifest or module file: one single-service app.
+fn load_file(path: &Path, opts: &LoadOptions) -> Result<App> {
+    let source = path.display().to_string();
+    let bytes = read(path)?;
+    let mut warnings = Vec::new();
+    let is_wasm = bytes.starts_with(b"\0asm") || path.extension().is_some_and(|e| e == "wasm");
+    let (abi_bytes, manifest) = if is_wasm {
+        load_wasm_bytes(&bytes, &source, &mut warnings)?
+    } else if path.file_name().is_some_and(|n| n == "manifest.json") {
+        return load_bundle(&DirFiles(path.parent().unwrap_or(Path::new("."))), &source);
+    } else {
+        let m = manifest_from_json(&bytes, &source, &mut warnings)?;
+        (bytes, m)
+    };
+    let package = Some(opts.package.clone().unwrap_or_else(|| stem(path)));
+    Ok(App {
+        id: local_id(package.as_deref(), std::slice::from_ref(&abi_bytes)),
+        package,
+        source,
+        services: vec![super::load::Service {
+            name: None,
+            manifest,
+        }],
+        warnings,
+        ..App::default()
+    })
+}
+
+/// What `path` holds, for deciding how to read it.
+enum Kind {
+    BundleDir,
+    AppsDir,
+    Mpk,
+    File,
+}
+
+fn kind(path: &Path) -> Result<Kind> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error::input("unreadable", format!("cannot read {}: {e}", path.display())))?;
+    Ok(if meta.is_dir() {
+        if path.join("manifest.json").is_file() {
+            Kind::BundleDir
+        } else {
+            Kind::AppsDir
+        }
+    } else if path.extension().is_some_and(|e| e == "mpk") {
+        Kind::Mpk
+    } else {
+        Kind::File
+    })
+}
+
+/// Loads one app from a file or bundle (not a directory of apps).
+fn load_one(path: &Path, opts: &LoadOptions) -> Result<App> {
+    match kind(path)? {
+        Kind::BundleDir => load_bundle(&DirFiles(path), &path.display().to_string()),
+        Kind::Mpk => {
+            let files = MpkFiles::open(&read(path)?)
+                .map_err(|e| Error::input("invalid_bundle", format!("{}: {e}", path.display())))?;
+            load_bundle(&files, &path.display().to_string())
+        }
+        Kind::File => load_file(path, opts),
+        Kind::AppsDir => Err(Error::internal("load_one on a directory")),
+    }
+}
+
+/// Loads what `path` holds: one app, or for a directory of apps every app in it.
+/// In a directory, entries that fail to load become warnings (in `skipped`).
+pub fn load_path(path: &Path, opts: &LoadOptions, skipped: &mut Vec<Warning>) -> Result<Vec<App>> {
+    match kind(path)? {
+        Kind::AppsDir => load_apps_dir(path, skipped),
+        _ => load_one(path, opts).map(|a| vec![a]),
+    }
+}
+
+/// Every app in a directory: bundle subdirectories, `.mpk` files, `.json` manifests and `.wasm` modules.
+pub fn load_apps_dir(dir: &Path, skipped: &mut Vec<Warning>) -> Result<Vec<App>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::input(
+            "unreadable",
+            format!("cannot read the apps directory {}: {e}", dir.display()),
+        )
+    })?;
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    let mut apps = Vec::new();
+    for p in paths {
+        let wanted = if p.is_dir() {
+            p.join("manifest.json").is_file()
+        } else {
+            p.extension()
+                .is_some_and(|e| e == "mpk" || e == "json" || e == "wasm")
+        };
+        if !wanted {
+            continue;
+        }
+        match load_one(&p, &LoadOptions::default()) {
+            Ok(app) => apps.push(app),
+            Err(e) => skipped.push(Warning {
+                source: String::new(),
+                ..Warning::new("", format!("skipped: {}", e.message))
+            }),
+        }
+    }
+    Ok(apps)
+}

@@ -1,0 +1,111 @@
+//! `catalog`: where apps come from and which one a name means.
+//!
+//! Apps are gathered from `--apps` directories (and `CALIMCP_APPS`), then from
+//! paths named on the command line; the node joins as a source with the call
+//! issue. The faces get one [`Catalog`]: the apps, the tool set `mapping` built
+//! for all of them (so names never depend on what a command narrows to), and
+//! every warning met on the way.
+
+pub mod resolve;
+
+use std::path::{Path, PathBuf};
+
+use crate::abi::{self, App, LoadOptions, Warning};
+use crate::error::{Error, Result};
+use crate::mapping::{self, ToolOptions, ToolSet};
+
+/// What to gather.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    pub apps_dirs: Vec<PathBuf>,
+    /// Paths given as APP arguments (files, bundles, directories).
+    pub paths: Vec<PathBuf>,
+    pub load: LoadOptions,
+}
+
+/// Every known app and its tools.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub apps: Vec<App>,
+    pub tools: ToolSet,
+    /// Entries of apps directories that could not be loaded.
+    pub skipped: Vec<Warning>,
+}
+
+/// Whether an APP argument names a path rather than an app.
+pub fn looks_like_path(arg: &str) -> bool {
+    Path::new(arg).exists()
+        || arg.contains('/')
+        || arg.contains(std::path::MAIN_SEPARATOR)
+        || [".json", ".wasm", ".mpk"]
+            .iter()
+            .any(|ext| arg.ends_with(ext))
+}
+
+impl Catalog {
+    /// Loads every source. An unreadable apps directory or path is an error;
+    /// a bad entry inside an apps directory is a warning.
+    /// Also returns, for each of `sources.paths`, the indexes of the apps it held.
+    pub fn load(sources: &Sources, opts: &ToolOptions) -> Result<(Catalog, Vec<Vec<usize>>)> {
+        let mut apps: Vec<App> = Vec::new();
+        let mut skipped = Vec::new();
+        for dir in &sources.apps_dirs {
+            if !dir.is_dir() {
+                return Err(Error::input(
+                    "unreadable",
+                    format!("--apps {}: not a directory", dir.display()),
+                )
+                .with_hint("--apps takes a directory of bundles, .mpk files and manifests"));
+            }
+            let mut ws = Vec::new();
+            let found = abi::load_apps_dir(dir, &mut ws)?;
+            for mut w in ws {
+                if w.source.is_empty() {
+                    w.source = dir.display().to_string();
+                }
+                skipped.push(w);
+            }
+            add(&mut apps, found);
+        }
+        let mut explicit = Vec::new();
+        for path in &sources.paths {
+            let mut ws = Vec::new();
+            let found = abi::load_path(path, &sources.load, &mut ws)?;
+            if found.is_empty() {
+                return Err(Error::input("no_apps", format!("{}: no apps found in this directory", path.display()))
+                    .with_hint("a directory of apps holds bundle directories (with manifest.json), .mpk files, .json manifests or .wasm modules"));
+            }
+            skipped.extend(ws);
+            explicit.push(add(&mut apps, found));
+        }
+        let tools = mapping::build(&apps, opts);
+        Ok((
+            Catalog {
+                apps,
+                tools,
+                skipped,
+            },
+            explicit,
+        ))
+    }
+
+    /// The index of the app `query` names (a path already loaded, or a name).
+    pub fn resolve(&self, query: &str) -> Result<usize> {
+        resolve::resolve(&self.apps, query)
+    }
+}
+
+/// Adds apps not already present (by id); returns the indexes of the given apps.
+fn add(apps: &mut Vec<App>, found: Vec<App>) -> Vec<usize> {
+    let mut idx = Vec::new();
+    for app in found {
+        match apps.iter().position(|a| a.id == app.id) {
+            Some(i) => idx.push(i),
+            None => {
+                apps.push(app);
+                idx.push(apps.len() - 1);
+            }
+        }
+    }
+    idx
+}

@@ -1,0 +1,165 @@
+//! Name resolution: which app does the user mean?
+//!
+//! In order: an exact application id; an exact package (several signers of one
+//! package are ambiguous); then, together, a trailing run of whole package
+//! segments (case-insensitive: `kv-store`, `calimero.kv-store`), the bundle's
+//! metadata name (case-insensitive) and the app's tool slug.
+
+use crate::abi::App;
+use crate::error::{Error, Result};
+use crate::mapping::names;
+use crate::text::{did_you_mean, sanitize_line};
+
+fn trailing_segments_match(package: &str, query: &str) -> bool {
+    let (p, q) = (package.to_ascii_lowercase(), query.to_ascii_lowercase());
+    p == q || p.ends_with(&format!(".{q}"))
+}
+
+/// Describes an app in lists of candidates.
+pub fn label(app: &App) -> String {
+    let mut s = sanitize_line(app.package_or_id());
+    if let Some(v) = &app.version {
+        s.push_str(&format!(" {}", sanitize_line(v)));
+    }
+    s.push_str(&format!(
+        " (id {}, from {})",
+        sanitize_line(&app.id),
+        sanitize_line(&app.source)
+    ));
+    s
+}
+
+/// Resolves `query` among `apps` to an index.
+pub fn resolve(apps: &[App], query: &str) -> Result<usize> {
+    let ids: Vec<usize> = (0..apps.len()).filter(|&i| apps[i].id == query).collect();
+    if let [one] = ids[..] {
+        return Ok(one);
+    }
+    let exact: Vec<usize> = (0..apps.len())
+        .filter(|&i| apps[i].package.as_deref() == Some(query))
+        .collect();
+    match exact.len() {
+        1 => return Ok(exact[0]),
+        n if n > 1 => {
+            return Err(ambiguous(
+                apps,
+                query,
+                &exact,
+                " (published by several signers)",
+            ));
+        }
+        _ => {}
+    }
+    let loose: Vec<usize> = (0..apps.len())
+        .filter(|&i| {
+            let app = &apps[i];
+            app.package
+                .as_deref()
+                .is_some_and(|p| trailing_segments_match(p, query))
+                || app
+                    .name
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(query))
+                || names::app_slug(app.package_or_id()) == query
+        })
+        .collect();
+    match loose.len() {
+        1 => Ok(loose[0]),
+        0 => Err(unknown(apps, query)),
+        _ => Err(ambiguous(apps, query, &loose, "")),
+    }
+}
+
+fn ambiguous(apps: &[App], query: &str, candidates: &[usize], why: &str) -> Error {
+    let list: Vec<String> = candidates
+        .iter()
+        .map(|&i| format!("\n  {}", label(&apps[i])))
+        .collect();
+    Error::input(
+        "ambiguous_app",
+        format!(
+            "`{}` matches several apps{why}:{}",
+            sanitize_line(query),
+            list.concat()
+        ),
+    )
+    .with_hint("pass the full package or the application id")
+}
+
+fn unknown(apps: &[App], query: &str) -> Error {
+    let q = sanitize_line(query);
+    if apps.is_empty() {
+        return Error::input("unknown_app", format!("no app named `{q}`: no apps were found"))
+            .with_hint("pass a path to an abi.json, .wasm, .mpk or bundle directory, or add --apps DIR (or CALIMCP_APPS)");
+    }
+    let mut known: Vec<&str> = apps.iter().map(App::package_or_id).collect();
+    known.extend(apps.iter().filter_map(|a| a.name.as_deref()));
+    let mut err = Error::input("unknown_app", format!("no app named `{q}`"));
+    let suggestions = did_you_mean(query, known.iter().copied());
+    let listing: Vec<String> = apps
+        .iter()
+        .map(|a| sanitize_line(a.package_or_id()))
+        .collect();
+    err = err.with_hint(match suggestions.first() {
+        Some(s) => format!(
+            "did you mean `{}`? Known apps: {}",
+            sanitize_line(s),
+            listing.join(", ")
+        ),
+        None => format!("known apps: {}", listing.join(", ")),
+    });
+    err
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app(package: &str, id: &str, name: Option<&str>) -> App {
+        App {
+            package: Some(package.into()),
+            id: id.into(),
+            name: name.map(Into::into),
+            ..App::default()
+        }
+    }
+
+    #[test]
+    fn resolves_by_id_package_segment_and_name() {
+        let apps = [
+            app("com.calimero.kv-store", "aaa", None),
+            app("com.acme.kv-store-pro", "bbb", Some("Mero Docs")),
+        ];
+        assert_eq!(resolve(&apps, "bbb").unwrap(), 1);
+        assert_eq!(resolve(&apps, "com.calimero.kv-store").unwrap(), 0);
+        assert_eq!(resolve(&apps, "KV-Store").unwrap(), 0);
+        assert_eq!(resolve(&apps, "calimero.kv-store").unwrap(), 0);
+        assert_eq!(resolve(&apps, "mero docs").unwrap(), 1);
+        assert_eq!(resolve(&apps, "kv_store").unwrap(), 0);
+        // whole segments only: "store" is not a segment of either package
+        assert_eq!(resolve(&apps, "store").unwrap_err().code, "unknown_app");
+    }
+
+    #[test]
+    fn ambiguity_and_suggestions() {
+        let apps = [
+            app("com.a.notes", "aaa", None),
+            app("com.b.notes", "bbb", None),
+        ];
+        let err = resolve(&apps, "notes").unwrap_err();
+        assert_eq!(err.code, "ambiguous_app");
+        assert!(err.message.contains("com.a.notes") && err.message.contains("com.b.notes"));
+        let err = resolve(&apps, "com.a.notez").unwrap_err();
+        assert!(err.hint.unwrap().contains("did you mean `com.a.notes`"));
+        let signers = [
+            app("com.a.notes", "aaa", None),
+            app("com.a.notes", "bbb", None),
+        ];
+        assert!(
+            resolve(&signers, "com.a.notes")
+                .unwrap_err()
+                .message
+                .contains("several signers")
+        );
+    }
+}

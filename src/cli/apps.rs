@@ -1,0 +1,92 @@
+//! `calimcp apps`: the apps found.
+
+use clap::Args;
+use comfy_table::{Table, presets};
+use serde_json::{Value, json};
+
+use super::output;
+use super::{GlobalArgs, Selection, report_warnings};
+use crate::error::{Error, Result};
+use crate::text::sanitize_line;
+
+/// List the apps of the --apps directories (and any APP paths given).
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp apps --apps examples
+  CALIMCP_APPS=examples calimcp apps --json")]
+pub struct AppsArgs {
+    /// Extra app paths to include
+    pub paths: Vec<String>,
+}
+
+pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
+    let ui = g.ui();
+    let sel = Selection::load(g, &args.paths, false)?;
+    let catalog = &sel.catalog;
+    if catalog.apps.is_empty() {
+        let dirs: Vec<String> = g.apps.iter().map(|d| d.display().to_string()).collect();
+        return Err(Error::input(
+            "no_apps",
+            if dirs.is_empty() { "no apps: no --apps directory was given".to_string() } else { format!("no apps found in {}", dirs.join(", ")) },
+        )
+        .with_hint("an apps directory holds bundle directories (with manifest.json), .mpk files, .json manifests and .wasm modules"));
+    }
+    let all: Vec<usize> = (0..catalog.apps.len()).collect();
+    report_warnings(&ui, catalog, &all);
+    let methods = |i: usize| {
+        catalog.apps[i]
+            .services
+            .iter()
+            .map(|s| s.manifest.methods.len())
+            .sum::<usize>()
+    };
+    let services = |i: usize| {
+        catalog.apps[i]
+            .services
+            .iter()
+            .filter_map(|s| s.name.clone())
+            .collect::<Vec<_>>()
+    };
+    if g.json {
+        let list: Vec<Value> = all
+            .iter()
+            .map(|&i| {
+                let a = &catalog.apps[i];
+                json!({"id": a.id, "package": a.package, "version": a.version, "name": a.name,
+                       "services": services(i), "methods": methods(i), "source": a.source})
+            })
+            .collect();
+        output::print_json(&Value::Array(list))?;
+        return Ok(0);
+    }
+    let mut table = Table::new();
+    table.load_style(presets::NOTHING).set_header(vec![
+        "PACKAGE", "VERSION", "SERVICES", "METHODS", "ID", "SOURCE",
+    ]);
+    for &i in &all {
+        let a = &catalog.apps[i];
+        let svcs = services(i);
+        table.add_row(vec![
+            sanitize_line(a.package_or_id()),
+            sanitize_line(a.version.as_deref().unwrap_or("-")),
+            if svcs.is_empty() {
+                "-".into()
+            } else {
+                sanitize_line(&svcs.join(","))
+            },
+            methods(i).to_string(),
+            a.id.clone(),
+            sanitize_line(&a.source),
+        ]);
+    }
+    output::print(&format!(
+        "{}\n",
+        table
+            .to_string()
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n")
+    ))?;
+    Ok(0)
+}

@@ -1,0 +1,159 @@
+//! `calimcp describe APP`: the app and one signature per method.
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::output::{self, bold, dim, paint_signature};
+use super::{GlobalArgs, Selection, report_warnings};
+use crate::abi::App;
+use crate::error::Result;
+use crate::mapping::Tool;
+use crate::text::sanitize_line;
+
+/// Show an app's methods as signatures, with their tool names.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp describe examples/kv-store
+  calimcp describe kv-store --apps examples
+  calimcp describe examples/multi-service --service docs --json")]
+pub struct DescribeArgs {
+    /// The app: a path or a name among the --apps directories
+    pub app: String,
+}
+
+/// The `describe --json` object of one service.
+pub fn service_json(
+    app: &App,
+    service: Option<&str>,
+    tools: &[&Tool],
+    methods_without_tool: &[&crate::abi::Method],
+) -> Value {
+    let mut methods: Vec<Value> = tools
+        .iter()
+        .map(|t| json!({"name": t.method, "tool": t.name, "kind": t.kind(), "signature": t.signature, "doc": t.doc}))
+        .collect();
+    for m in methods_without_tool {
+        methods.push(json!({
+            "name": m.name, "tool": null, "kind": if m.is_view() { "view" } else { "mut" },
+            "signature": crate::mapping::signature(m), "doc": m.doc,
+        }));
+    }
+    methods.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    json!({
+        "app": app.name.as_deref().unwrap_or_else(|| app.package_or_id()),
+        "id": app.id,
+        "package": app.package,
+        "version": app.version,
+        "service": service,
+        "source": app.source,
+        "methods": methods,
+    })
+}
+
+pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
+    let ui = g.ui();
+    let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
+    let index = sel.apps[0];
+    report_warnings(&ui, &sel.catalog, &sel.apps);
+    let app = &sel.catalog.apps[index];
+    let services: Vec<Option<&str>> = match &g.service {
+        Some(s) => vec![Some(s.as_str())],
+        None => app.services.iter().map(|s| s.name.as_deref()).collect(),
+    };
+    let per_service: Vec<(Option<&str>, Vec<&Tool>, Vec<&crate::abi::Method>)> = services
+        .iter()
+        .map(|&s| {
+            let tools: Vec<&Tool> = sel.catalog.tools.for_app(index, s).collect();
+            let svc = app
+                .services
+                .iter()
+                .find(|x| x.name.as_deref() == s)
+                .unwrap_or(&app.services[0]);
+            let hidden: Vec<&crate::abi::Method> = svc
+                .manifest
+                .methods
+                .iter()
+                .filter(|m| m.name == "init")
+                .collect();
+            (s, tools, hidden)
+        })
+        .collect();
+    if g.json {
+        let objs: Vec<Value> = per_service
+            .iter()
+            .map(|(s, t, h)| service_json(app, *s, t, h))
+            .collect();
+        let value = if objs.len() == 1 {
+            objs.into_iter().next().unwrap_or_default()
+        } else {
+            Value::Array(objs)
+        };
+        output::print_json(&value)?;
+        return Ok(0);
+    }
+    let c = ui.color_out;
+    let mut out = String::new();
+    let title = app.name.as_deref().unwrap_or_else(|| app.package_or_id());
+    out.push_str(&bold(&sanitize_line(title), c));
+    out.push('\n');
+    let field =
+        |k: &str, v: &str| format!("  {}  {}\n", dim(&format!("{k:<8}"), c), sanitize_line(v));
+    out.push_str(&field("package", app.package.as_deref().unwrap_or("-")));
+    out.push_str(&field("version", app.version.as_deref().unwrap_or("-")));
+    let names: Vec<&str> = app
+        .services
+        .iter()
+        .filter_map(|s| s.name.as_deref())
+        .collect();
+    out.push_str(&field(
+        "services",
+        &if names.len() > 1 {
+            names.join(", ")
+        } else {
+            "1 (single service)".into()
+        },
+    ));
+    out.push_str(&field("id", &app.id));
+    out.push_str(&field("source", &app.source));
+    for (service, tools, hidden) in &per_service {
+        out.push('\n');
+        if let Some(s) = service.filter(|_| app.services.len() > 1) {
+            out.push_str(&format!(
+                "{}\n",
+                bold(&format!("service {}", sanitize_line(s)), c)
+            ));
+        }
+        let mut rows: Vec<(String, String, String)> = tools
+            .iter()
+            .map(|t| (t.method.clone(), t.signature.clone(), t.name.clone()))
+            .collect();
+        rows.extend(hidden.iter().map(|m| {
+            (
+                m.name.clone(),
+                crate::mapping::signature(m),
+                "(no tool: runs at context creation)".into(),
+            )
+        }));
+        rows.sort();
+        if rows.is_empty() {
+            out.push_str("  (no methods: a state schema only)\n");
+        }
+        let width = rows
+            .iter()
+            .map(|r| r.1.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(72);
+        for (_, sig, tool) in rows {
+            let pad = width.saturating_sub(sig.chars().count());
+            out.push_str(&format!(
+                "  {}{}  {}\n",
+                paint_signature(&sig, c),
+                " ".repeat(pad),
+                dim(&tool, c)
+            ));
+        }
+    }
+    output::print(&out)?;
+    Ok(0)
+}

@@ -1,0 +1,294 @@
+//! `cli`: the command-line face. One file per subcommand; each parses its
+//! arguments, asks the catalog, and hands a value to `output`. clap stays here.
+
+mod apps;
+mod completions;
+mod describe;
+pub mod output;
+mod schema;
+mod tools;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use crate::abi::{App, LoadOptions};
+use crate::catalog::{self, Catalog, Sources};
+use crate::error::{Error, Result};
+use crate::mapping::names::{DEFAULT_MAX_NAME_LEN, MIN_MAX_NAME_LEN};
+use crate::mapping::{RefMode, ToolOptions};
+use output::{ColorChoice, Ui};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  internal error (a bug: please report it)
+  2  bad input: usage, an unreadable or invalid manifest, an unknown app or method
+  3  authentication failed
+  4  the node is unreachable or timed out
+  5  the node or the application returned an error";
+
+/// Calimero application ABIs as JSON Schemas, signatures, CLI calls and MCP tools.
+///
+/// An APP is a path (a wasm-abi/1 abi.json, a .wasm with an embedded ABI, an .mpk
+/// bundle or a bundle directory) or a name among the apps of the --apps
+/// directories: a package (com.calimero.kv-store), its trailing segments
+/// (kv-store), a bundle's metadata name, or an application id.
+#[derive(Debug, Parser)]
+#[command(name = "calimcp", version, propagate_version = true, after_long_help = EXIT_CODES, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags every subcommand accepts, before or after its name.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Machine-readable output; errors become one JSON line on stderr
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub json: bool,
+    /// When to colour the output [NO_COLOR and a non-terminal mean never]
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", help_heading = "Global options")]
+    pub color: ColorChoice,
+    /// Hide warnings
+    #[arg(long, short = 'q', global = true, help_heading = "Global options")]
+    pub quiet: bool,
+    /// A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)
+    #[arg(
+        long = "apps",
+        global = true,
+        env = "CALIMCP_APPS",
+        value_delimiter = ':',
+        value_name = "DIR",
+        help_heading = "Global options"
+    )]
+    pub apps: Vec<PathBuf>,
+    /// The package of a bare manifest or module given as APP (default: its file name)
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME",
+        help_heading = "Global options"
+    )]
+    pub package: Option<String>,
+    /// Narrow a multi-service app to one service
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME",
+        help_heading = "Global options"
+    )]
+    pub service: Option<String>,
+    /// How named types appear in schemas: expanded in place, or once under $defs
+    #[arg(long, global = true, value_enum, default_value_t = Refs::Inline, value_name = "MODE", help_heading = "Mapping options")]
+    pub refs: Refs,
+    /// Longest tool name; longer ones are shortened with a hash
+    #[arg(long, global = true, default_value_t = DEFAULT_MAX_NAME_LEN, value_name = "N", value_parser = parse_max_len, help_heading = "Mapping options")]
+    pub max_name_len: usize,
+}
+
+fn parse_max_len(s: &str) -> std::result::Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if n < MIN_MAX_NAME_LEN {
+        return Err(format!("must be at least {MIN_MAX_NAME_LEN}"));
+    }
+    Ok(n)
+}
+
+/// `--refs` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Refs {
+    /// Expand named types in place (recursion capped at depth 8)
+    Inline,
+    /// Every named type once under $defs; exact recursion
+    Defs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Schema(schema::SchemaArgs),
+    Describe(describe::DescribeArgs),
+    Tools(tools::ToolsArgs),
+    Apps(apps::AppsArgs),
+    Completions(completions::CompletionsArgs),
+}
+
+impl GlobalArgs {
+    pub fn tool_options(&self) -> ToolOptions {
+        ToolOptions {
+            refs: match self.refs {
+                Refs::Inline => RefMode::Inline,
+                Refs::Defs => RefMode::Defs,
+            },
+            max_name_len: self.max_name_len,
+        }
+    }
+
+    pub fn ui(&self) -> Ui {
+        Ui::new(self.json, self.quiet, self.color)
+    }
+}
+
+/// The catalog and the apps a command's APP arguments name, in argument order.
+pub struct Selection {
+    pub catalog: Catalog,
+    pub apps: Vec<usize>,
+}
+
+impl Selection {
+    /// Loads the catalog (apps directories plus APP paths) and resolves `args`.
+    /// With `one`, each APP must mean exactly one app.
+    pub fn load(g: &GlobalArgs, args: &[String], one: bool) -> Result<Selection> {
+        let paths: Vec<PathBuf> = args
+            .iter()
+            .filter(|a| catalog::looks_like_path(a))
+            .map(PathBuf::from)
+            .collect();
+        let sources = Sources {
+            apps_dirs: g.apps.clone(),
+            paths,
+            load: LoadOptions {
+                package: g.package.clone(),
+            },
+        };
+        let (catalog, explicit) = Catalog::load(&sources, &g.tool_options())?;
+        let mut apps = Vec::new();
+        let mut groups = explicit.into_iter();
+        for arg in args {
+            if catalog::looks_like_path(arg) {
+                let group = groups.next().unwrap_or_default();
+                if one && group.len() > 1 {
+                    let list: Vec<String> = group
+                        .iter()
+                        .map(|&i| format!("\n  {}", catalog::resolve::label(&catalog.apps[i])))
+                        .collect();
+                    return Err(Error::input(
+                        "ambiguous_app",
+                        format!("{arg} holds several apps:{}", list.concat()),
+                    )
+                    .with_hint(format!("name one of them, e.g. `--apps {arg} <package>`")));
+                }
+                apps.extend(group);
+            } else {
+                apps.push(catalog.resolve(arg)?);
+            }
+        }
+        if let Some(service) = &g.service {
+            for &i in &apps {
+                check_service(&catalog.apps[i], service)?;
+            }
+        }
+        Ok(Selection { catalog, apps })
+    }
+}
+
+/// Errors unless `app` has a service called `service`.
+pub fn check_service(app: &App, service: &str) -> Result<()> {
+    if app
+        .services
+        .iter()
+        .any(|s| s.name.as_deref() == Some(service))
+    {
+        return Ok(());
+    }
+    let names: Vec<&str> = app
+        .services
+        .iter()
+        .filter_map(|s| s.name.as_deref())
+        .collect();
+    let err = Error::input(
+        "unknown_service",
+        format!(
+            "{} has no service `{}`",
+            crate::text::sanitize_line(app.package_or_id()),
+            crate::text::sanitize_line(service)
+        ),
+    );
+    Err(if names.is_empty() {
+        err.with_hint("it is a single-service app: drop --service")
+    } else {
+        err.with_hint(format!("its services: {}", names.join(", ")))
+    })
+}
+
+/// Prints the warnings that concern `apps` (and the skipped entries of apps directories).
+pub fn report_warnings(ui: &Ui, catalog: &Catalog, apps: &[usize]) {
+    for w in &catalog.skipped {
+        ui.warn(w);
+    }
+    for &i in apps {
+        for w in &catalog.apps[i].warnings {
+            ui.warn(w);
+        }
+        for t in catalog.tools.tools.iter().filter(|t| t.app == i) {
+            for w in &t.warnings {
+                ui.warn(format_args!("{}: {w}", t.name));
+            }
+        }
+    }
+}
+
+/// Runs the parsed command; returns the exit code.
+pub fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Schema(args) => schema::run(&cli.global, args),
+        Command::Describe(args) => describe::run(&cli.global, args),
+        Command::Tools(args) => tools::run(&cli.global, args),
+        Command::Apps(args) => apps::run(&cli.global, args),
+        Command::Completions(args) => completions::run(args),
+    }
+}
+
+/// The clap command tree (for completions and man pages).
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
+/// Entry point of the binary: parse, run, report.
+pub fn main() -> ExitCode {
+    let json_requested = std::env::args_os().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind as K;
+            if matches!(
+                e.kind(),
+                K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return ExitCode::from(
+                    if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
+                        2
+                    } else {
+                        0
+                    },
+                );
+            }
+            if json_requested {
+                let message = e.render().to_string();
+                let first = message
+                    .lines()
+                    .next()
+                    .unwrap_or("usage error")
+                    .trim_start_matches("error: ");
+                Ui::new(true, false, ColorChoice::Never)
+                    .error(&Error::input("usage", first.to_string()));
+            } else {
+                let _ = e.print();
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let ui = cli.global.ui();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            ui.error(&e);
+            ExitCode::from(e.kind.exit_code())
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Everything the CLI writes: stdout results, stderr warnings and errors,
+//! colour decisions. A closed stdout (`calimcp tools | head`) is not an error.
+
+use std::fmt::Display;
+use std::io::{IsTerminal, Write};
+
+use owo_colors::OwoColorize;
+use serde_json::Value;
+
+use crate::error::{Error, ErrorKind};
+
+/// `--color` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Output settings resolved once from the global flags and the environment.
+#[derive(Debug, Clone, Copy)]
+pub struct Ui {
+    pub json: bool,
+    pub quiet: bool,
+    pub color_out: bool,
+    pub color_err: bool,
+}
+
+fn env_allows_color() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").map_or(true, |t| t != "dumb")
+}
+
+impl Ui {
+    pub fn new(json: bool, quiet: bool, color: ColorChoice) -> Self {
+        let pick = |tty: bool| match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => tty && env_allows_color(),
+        };
+        Ui {
+            json,
+            quiet,
+            color_out: pick(std::io::stdout().is_terminal()) && !json,
+            color_err: pick(std::io::stderr().is_terminal()),
+        }
+    }
+
+    /// A warning on stderr, unless `--quiet`.
+    pub fn warn(&self, message: impl Display) {
+        if self.quiet {
+            return;
+        }
+        let label = if self.color_err {
+            "warning".yellow().bold().to_string()
+        } else {
+            "warning".into()
+        };
+        let _ = writeln!(std::io::stderr().lock(), "{label}: {message}");
+    }
+
+    /// A note on stderr (progress, the equivalent command), unless `--quiet`.
+    pub fn note(&self, message: impl Display) {
+        if !self.quiet {
+            let _ = writeln!(std::io::stderr().lock(), "{message}");
+        }
+    }
+
+    /// Reports an error on stderr: human text, or one JSON line with `--json`.
+    pub fn error(&self, err: &Error) {
+        let mut stderr = std::io::stderr().lock();
+        if self.json {
+            let mut message = err.message.clone();
+            if let Some(hint) = &err.hint {
+                message.push_str(&format!(" (hint: {hint})"));
+            }
+            let line = serde_json::json!({"error": {"code": err.code, "message": message}});
+            let _ = writeln!(stderr, "{line}");
+        } else {
+            let label = if self.color_err {
+                "error".red().bold().to_string()
+            } else {
+                "error".into()
+            };
+            let _ = writeln!(stderr, "{label}: {}", err.message);
+            if let Some(hint) = &err.hint {
+                let hint_label = if self.color_err {
+                    "hint".cyan().bold().to_string()
+                } else {
+                    "hint".into()
+                };
+                let _ = writeln!(stderr, "  {hint_label}: {hint}");
+            }
+        }
+    }
+}
+
+/// The error `print` returns when stdout was closed early: exit quietly with 0.
+pub fn is_broken_pipe(err: &Error) -> bool {
+    err.code == "broken_pipe"
+}
+
+/// Writes `text` to stdout.
+pub fn print(text: &str) -> crate::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Error::new(ErrorKind::Internal, "broken_pipe", "stdout was closed")
+            } else {
+                Error::internal(format!("cannot write to stdout: {e}"))
+            }
+        })
+}
+
+/// Pretty JSON and a newline on stdout.
+pub fn print_json(value: &Value) -> crate::Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Error::internal(e.to_string()))?;
+    print(&(text + "\n"))
+}
+
+/// Compact JSON and a newline on stdout.
+pub fn print_json_compact(value: &Value) -> crate::Result<()> {
+    print(&(value.to_string() + "\n"))
+}
+
+/// `[view]` green, `[mut]` yellow, when colour is on.
+pub fn paint_signature(signature: &str, color: bool) -> String {
+    if !color {
+        return signature.to_string();
+    }
+    if let Some(rest) = signature.strip_prefix("[view]") {
+        format!("{}{rest}", "[view]".green())
+    } else if let Some(rest) = signature.strip_prefix("[mut]") {
+        format!("{}{rest}", "[mut]".yellow())
+    } else {
+        signature.to_string()
+    }
+}
+
+pub fn dim(text: &str, color: bool) -> String {
+    if color {
+        text.dimmed().to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+pub fn bold(text: &str, color: bool) -> String {
+    if color {
+        text.bold().to_string()
+    } else {
+        text.to_string()
+    }
+}

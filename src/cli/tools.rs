@@ -1,0 +1,111 @@
+//! `calimcp tools [APP…]`: the MCP tools, as a table or exactly as the server lists them.
+
+use clap::Args;
+use comfy_table::{ContentArrangement, Table, presets};
+use serde_json::Value;
+
+use super::output::{self, paint_signature};
+use super::{GlobalArgs, Selection, report_warnings};
+use crate::error::{Error, Result};
+use crate::mapping::filter::Filter;
+
+/// List the tools generated for apps: a table, or with --json exactly the MCP
+/// Tool objects `calimcp serve` advertises for the same apps and options.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp tools examples/kv-store
+  calimcp tools --apps examples --json
+  calimcp tools --apps examples --read-only --deny '*_clear'")]
+pub struct ToolsArgs {
+    /// Apps to list (paths or names); none means every app of the --apps directories
+    #[arg(value_name = "APP")]
+    pub targets: Vec<String>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+}
+
+/// The options `tools` and `serve` share to choose what is exposed.
+#[derive(Debug, Args, Clone, Default)]
+pub struct FilterArgs {
+    /// Only these apps (repeatable; same as naming them as APP)
+    #[arg(long = "app", value_name = "APP")]
+    pub app: Vec<String>,
+    /// Only [view] methods
+    #[arg(long)]
+    pub read_only: bool,
+    /// Only tools whose name matches GLOB (`*`, `?`; repeatable)
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
+    /// Never tools whose name matches GLOB (repeatable; wins over --allow)
+    #[arg(long, value_name = "GLOB")]
+    pub deny: Vec<String>,
+}
+
+impl FilterArgs {
+    pub fn filter(&self) -> Filter {
+        Filter {
+            read_only: self.read_only,
+            allow: self.allow.clone(),
+            deny: self.deny.clone(),
+        }
+    }
+}
+
+pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
+    let ui = g.ui();
+    let mut names = args.targets.clone();
+    names.extend(args.filter.app.iter().cloned());
+    let sel = Selection::load(g, &names, false)?;
+    let apps: Vec<usize> = if names.is_empty() {
+        (0..sel.catalog.apps.len()).collect()
+    } else {
+        sel.apps.clone()
+    };
+    if sel.catalog.apps.is_empty() {
+        return Err(Error::input("no_apps", "no apps to list")
+            .with_hint("name an app (a path to an abi.json, .wasm, .mpk or bundle), or pass --apps DIR (or set CALIMCP_APPS)"));
+    }
+    report_warnings(&ui, &sel.catalog, &apps);
+    let filter = args.filter.filter();
+    let tools: Vec<_> = sel
+        .catalog
+        .tools
+        .tools
+        .iter()
+        .filter(|t| apps.contains(&t.app))
+        .filter(|t| {
+            g.service
+                .as_deref()
+                .is_none_or(|s| t.service.as_deref() == Some(s))
+        })
+        .filter(|t| filter.admits(t))
+        .collect();
+    if g.json {
+        output::print_json(&Value::Array(tools.iter().map(|t| t.to_mcp()).collect()))?;
+        return Ok(0);
+    }
+    let mut table = Table::new();
+    table
+        .load_style(presets::NOTHING)
+        .set_header(vec!["TOOL", "KIND", "SIGNATURE"]);
+    if ui.color_out {
+        table.set_content_arrangement(ContentArrangement::Dynamic);
+    }
+    for t in &tools {
+        table.add_row(vec![
+            t.name.clone(),
+            t.kind().to_string(),
+            paint_signature(&t.signature, ui.color_out),
+        ]);
+    }
+    output::print(&format!(
+        "{}\n",
+        table
+            .to_string()
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n")
+    ))?;
+    Ok(0)
+}

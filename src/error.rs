@@ -1,0 +1,85 @@
+//! The one error type every layer returns, and the exit-code table.
+//!
+//! Exit codes live here and nowhere else: 0 success, 1 internal error, 2 bad
+//! input (usage, manifest, unknown app/method, invalid arguments), 3 auth,
+//! 4 node unreachable or timed out, 5 the node or the application returned an error.
+
+use std::fmt;
+
+/// The class of a failure; it decides the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    Internal,
+    Input,
+    Auth,
+    Unreachable,
+    Remote,
+}
+
+impl ErrorKind {
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ErrorKind::Internal => 1,
+            ErrorKind::Input => 2,
+            ErrorKind::Auth => 3,
+            ErrorKind::Unreachable => 4,
+            ErrorKind::Remote => 5,
+        }
+    }
+}
+
+/// A failure with a stable machine code, a message that says what and where,
+/// and optionally how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    /// Stable snake_case identifier, e.g. `invalid_manifest`, `unknown_app`.
+    pub code: &'static str,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, code: &'static str, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            code,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    /// Bad input: exit code 2.
+    pub fn input(code: &'static str, message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Input, code, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Internal, "internal", message)
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Prefixes the message with where the problem was found.
+    pub fn context(mut self, what: impl fmt::Display) -> Self {
+        self.message = format!("{what}: {}", self.message);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,15 @@
+//! calimcp: Calimero application ABIs as exact JSON Schemas, readable
+//! signatures and stable tool names, for a shell, CI scripts and AI agents.
+//!
+//! Layers, each depending only on the ones above it:
+//! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
+//! [`catalog`] (where apps come from) → the faces: [`cli`].
+
+pub mod abi;
+pub mod catalog;
+pub mod cli;
+pub mod error;
+pub mod mapping;
+pub mod text;
+
+pub use error::{Error, ErrorKind, Result};

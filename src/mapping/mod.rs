@@ -1,0 +1,14 @@
+//! `mapping`: the pure core. `abi::App`s → JSON Schemas, signatures, tool names
+//! and the tool set; argument checking and the outgoing `argsJson`.
+//! No I/O, no clap, no rmcp, no HTTP.
+
+pub mod args;
+pub mod filter;
+pub mod names;
+pub mod schema;
+pub mod signature;
+pub mod toolset;
+
+pub use schema::{Direction, MethodSchemas, RefMode, method_schemas};
+pub use signature::signature;
+pub use toolset::{Tool, ToolOptions, ToolSet, build};

@@ -1,0 +1,609 @@
+//! ABI types → JSON Schema (dialect 2020-12, written so draft-07 validators
+//! never reject a valid value).
+//!
+//! Two ways to handle named types: `Inline` (the default) expands every `$ref`
+//! in place, counting expansions on the path from the parameter and degrading
+//! the 9th nested one to unknown (`{}`); `Defs` emits each named type once
+//! under `$defs` and references it, which handles recursion exactly. Inline
+//! expansion is also bounded in total size, so a wide type graph cannot explode.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::abi::*;
+
+/// How named types are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RefMode {
+    #[default]
+    Inline,
+    Defs,
+}
+
+/// Arguments going to the node, or a return value coming back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Input,
+    Output,
+}
+
+/// Nested `$ref` expansions allowed on one path before degrading to unknown.
+pub const MAX_REF_DEPTH: u32 = 8;
+/// Schema nodes one inline schema may grow to before further expansions degrade.
+pub const MAX_INLINE_NODES: usize = 20_000;
+
+/// The description of the injected `_context` argument, as the spec words it.
+pub const CONTEXT_DESCRIPTION: &str =
+    "Context id or alias to execute against; defaults to the selected context.";
+/// The injected argument's name.
+pub const CONTEXT_PARAM: &str = "_context";
+
+/// The schemas of one method.
+#[derive(Debug, Clone)]
+pub struct MethodSchemas {
+    /// The tool's `inputSchema`.
+    pub input: Value,
+    /// The return schema, unwrapped; `None` for a unit return.
+    pub output: Option<Value>,
+    /// Degradations worth telling the user about.
+    pub warnings: Vec<String>,
+}
+
+/// Builds the input and output schemas of `method`.
+pub fn method_schemas(m: &Manifest, method: &Method, mode: RefMode) -> MethodSchemas {
+    let mut warnings = Vec::new();
+    let input = input_schema(m, method, mode, &mut warnings);
+    let output = output_schema(m, method, mode, &mut warnings);
+    MethodSchemas {
+        input,
+        output,
+        warnings,
+    }
+}
+
+fn input_schema(m: &Manifest, method: &Method, mode: RefMode, warnings: &mut Vec<String>) -> Value {
+    let mut b = Builder::new(m, Direction::Input, mode);
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for p in &method.params {
+        let mut s = b.ty(&p.ty, Ctx::default());
+        apply_doc(&mut s, p.doc.as_deref());
+        if p.nullable {
+            s = nullable(s);
+        } else {
+            required.push(Value::String(p.name.clone()));
+        }
+        if props.insert(p.name.clone(), s).is_some() {
+            b.warn(format!(
+                "parameter {:?} is declared twice; the last one wins",
+                p.name
+            ));
+        }
+    }
+    if !props.contains_key(CONTEXT_PARAM) {
+        props.insert(
+            CONTEXT_PARAM.into(),
+            json!({"type": "string", "description": CONTEXT_DESCRIPTION}),
+        );
+    }
+    let mut root = Map::new();
+    root.insert("type".into(), "object".into());
+    root.insert("properties".into(), Value::Object(props));
+    root.insert("required".into(), Value::Array(required));
+    root.insert("additionalProperties".into(), false.into());
+    b.finish(&mut root, warnings);
+    Value::Object(root)
+}
+
+/// True when `t` (through aliases) is unit, i.e. the method returns nothing.
+pub fn is_unit(m: &Manifest, t: &TypeRef) -> bool {
+    let mut t = t;
+    for _ in 0..=MAX_REF_DEPTH {
+        match t {
+            TypeRef::Scalar(Scalar::Unit) => return true,
+            TypeRef::Ref(name) => match m.types.get(name).map(|d| &d.kind) {
+                Some(TypeDefKind::Alias(target)) => t = target,
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn output_schema(
+    m: &Manifest,
+    method: &Method,
+    mode: RefMode,
+    warnings: &mut Vec<String>,
+) -> Option<Value> {
+    let ret = method.returns.as_ref().filter(|t| !is_unit(m, t))?;
+    let mut b = Builder::new(m, Direction::Output, mode);
+    let mut s = b.ty(ret, Ctx::default());
+    apply_doc(&mut s, method.returns_doc.as_deref());
+    // The SDK does not flag `Result<Option<T>>` as nullable, so every return may be null.
+    let s = nullable(s);
+    let mut root = match s {
+        Value::Object(map) => map,
+        other => {
+            let mut map = Map::new();
+            map.insert("allOf".into(), json!([other]));
+            map
+        }
+    };
+    b.finish(&mut root, warnings);
+    Some(Value::Object(root))
+}
+
+/// MCP wants an object output schema: the return travels as `{"result": value}`.
+pub fn wrap_output(output: &Value) -> Value {
+    let mut inner = output.clone();
+    let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
+    let mut root = Map::new();
+    root.insert("type".into(), "object".into());
+    root.insert("properties".into(), json!({ "result": inner }));
+    root.insert("required".into(), json!(["result"]));
+    if let Some(defs) = defs {
+        root.insert("$defs".into(), defs);
+    }
+    Value::Object(root)
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Ctx {
+    /// `$ref` expansions on the path so far (inline mode).
+    depth: u32,
+    /// Under an untagged enum, bytes take the array form only: serde matches
+    /// untagged members against the raw JSON, so a hex string must stay a string.
+    no_hex: bool,
+}
+
+struct Builder<'m> {
+    m: &'m Manifest,
+    dir: Direction,
+    mode: RefMode,
+    nodes: usize,
+    defs: Map<String, Value>,
+    def_keys: HashMap<(String, bool), String>,
+    used_keys: HashSet<String>,
+    warnings: Vec<String>,
+    warned: HashSet<String>,
+}
+
+fn scalar(s: Scalar) -> Value {
+    match s {
+        Scalar::Bool => json!({"type": "boolean"}),
+        Scalar::String => json!({"type": "string"}),
+        Scalar::Unit => json!({"type": "null"}),
+        Scalar::I32 => json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}),
+        Scalar::U32 => json!({"type": "integer", "minimum": 0, "maximum": u32::MAX}),
+        Scalar::I64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
+        Scalar::U64 => json!({"type": "integer", "minimum": 0, "maximum": u64::MAX}),
+        Scalar::F32 | Scalar::F64 => json!({"type": "number"}),
+    }
+}
+
+fn byte_array(size: Option<u64>) -> Value {
+    let mut a = Map::new();
+    a.insert("type".into(), "array".into());
+    a.insert(
+        "items".into(),
+        json!({"type": "integer", "minimum": 0, "maximum": 255}),
+    );
+    if let Some(n) = size {
+        a.insert("minItems".into(), n.into());
+        a.insert("maxItems".into(), n.into());
+    }
+    Value::Object(a)
+}
+
+/// The string form of bytes: hex unless the ABI names another encoding.
+fn byte_string(b: &Bytes) -> (Value, String) {
+    let size = b.size.filter(|&n| n > 0);
+    match b
+        .encoding
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        None | Some("hex") => {
+            let pattern = match size {
+                Some(n) => format!("^[0-9a-fA-F]{{{}}}$", n * 2),
+                None => "^(?:[0-9a-fA-F]{2})*$".to_string(),
+            };
+            (json!({"type": "string", "pattern": pattern}), "hex".into())
+        }
+        Some("base58") => (
+            json!({"type": "string", "pattern": "^[1-9A-HJ-NP-Za-km-z]*$"}),
+            "base58".into(),
+        ),
+        Some(other) => (json!({"type": "string"}), crate::text::sanitize_line(other)),
+    }
+}
+
+fn sized(size: Option<u64>) -> String {
+    match size {
+        Some(n) => format!("a {n}-byte array"),
+        None => "a byte array".into(),
+    }
+}
+
+fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
+    let size = b.size.filter(|&n| n > 0);
+    let (array, string_form) = (byte_array(size), byte_string(b));
+    let (string, form) = string_form;
+    let (description, schema) = match (dir, no_hex, b.encoding.is_some()) {
+        (Direction::Output, _, false) | (Direction::Input, true, _) => {
+            (format!("bytes: {}", sized(size)), array)
+        }
+        _ => (
+            format!("bytes: a {form} string or {}", sized(size)),
+            json!({"anyOf": [string, array]}),
+        ),
+    };
+    let mut out = Map::new();
+    out.insert("description".into(), description.into());
+    if let Value::Object(inner) = schema {
+        out.extend(inner);
+    }
+    Value::Object(out)
+}
+
+/// Sets a description from a doc; a bytes hint is kept: `<doc> (bytes: …)`.
+fn apply_doc(s: &mut Value, doc: Option<&str>) {
+    let (Some(doc), Value::Object(map)) = (doc, s) else {
+        return;
+    };
+    let desc = match map.get("description").and_then(Value::as_str) {
+        Some(hint) if hint.starts_with("bytes: ") => format!("{doc} ({hint})"),
+        _ => doc.to_string(),
+    };
+    map.insert("description".into(), desc.into());
+}
+
+/// Accepts `null` as well. Unknown (`{}`) already does.
+fn nullable(s: Value) -> Value {
+    if s.as_object()
+        .is_some_and(|o| o.is_empty() || o.keys().all(|k| k == "description"))
+    {
+        return s;
+    }
+    json!({"anyOf": [s, {"type": "null"}]})
+}
+
+fn one_of(mut members: Vec<Value>, keyword: &str) -> Value {
+    match members.len() {
+        0 => json!({}),
+        1 => members.pop().unwrap_or_default(),
+        _ => json!({ keyword: members }),
+    }
+}
+
+fn def_key_for(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl<'m> Builder<'m> {
+    fn new(m: &'m Manifest, dir: Direction, mode: RefMode) -> Self {
+        Builder {
+            m,
+            dir,
+            mode,
+            nodes: 0,
+            defs: Map::new(),
+            def_keys: HashMap::new(),
+            used_keys: HashSet::new(),
+            warnings: Vec::new(),
+            warned: HashSet::new(),
+        }
+    }
+
+    fn warn(&mut self, message: String) {
+        if self.warned.insert(message.clone()) {
+            self.warnings.push(message);
+        }
+    }
+
+    fn finish(mut self, root: &mut Map<String, Value>, warnings: &mut Vec<String>) {
+        if !self.defs.is_empty() {
+            root.insert(
+                "$defs".into(),
+                Value::Object(std::mem::take(&mut self.defs)),
+            );
+        }
+        warnings.append(&mut self.warnings);
+    }
+
+    fn ty(&mut self, t: &TypeRef, ctx: Ctx) -> Value {
+        self.nodes += 1;
+        match t {
+            TypeRef::Ref(name) => self.reference(name, ctx),
+            TypeRef::Scalar(s) => scalar(*s),
+            TypeRef::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
+            TypeRef::List { items, .. } => json!({"type": "array", "items": self.ty(items, ctx)}),
+            TypeRef::Map { value, .. } => {
+                json!({"type": "object", "additionalProperties": self.ty(value, ctx)})
+            }
+            TypeRef::Tuple { elements, .. } => {
+                self.tuple(elements.iter().map(|e| (e, false)).collect(), ctx)
+            }
+            TypeRef::Record(r) => self.record(r, ctx),
+            TypeRef::Unknown(_) => json!({}),
+        }
+    }
+
+    fn tuple(&mut self, elements: Vec<(&TypeRef, bool)>, ctx: Ctx) -> Value {
+        let n = elements.len();
+        let items: Vec<Value> = elements
+            .into_iter()
+            .map(|(e, null)| {
+                let s = self.ty(e, ctx);
+                if null { nullable(s) } else { s }
+            })
+            .collect();
+        json!({"type": "array", "prefixItems": items, "minItems": n, "maxItems": n})
+    }
+
+    fn reference(&mut self, name: &str, ctx: Ctx) -> Value {
+        let Some(def) = self.m.types.get(name) else {
+            return json!({});
+        };
+        match self.mode {
+            RefMode::Inline => {
+                if ctx.depth >= MAX_REF_DEPTH {
+                    self.warn(format!("type {name:?} nests deeper than {MAX_REF_DEPTH} references; deeper values are accepted unvalidated (use --refs defs for exact recursion)"));
+                    return json!({});
+                }
+                if self.nodes > MAX_INLINE_NODES {
+                    self.warn(format!("the schema grew past {MAX_INLINE_NODES} nodes; {name:?} and further types are accepted unvalidated (use --refs defs)"));
+                    return json!({});
+                }
+                self.def(
+                    def,
+                    Ctx {
+                        depth: ctx.depth + 1,
+                        ..ctx
+                    },
+                )
+            }
+            RefMode::Defs => {
+                let no_hex = ctx.no_hex && self.contains_bytes(name);
+                let key = match self.def_keys.get(&(name.to_string(), no_hex)) {
+                    Some(k) => k.clone(),
+                    None => {
+                        let base = def_key_for(name);
+                        let base = if no_hex {
+                            format!("{base}.bytes_as_array")
+                        } else {
+                            base
+                        };
+                        let mut key = base.clone();
+                        let mut n = 2;
+                        while !self.used_keys.insert(key.clone()) {
+                            key = format!("{base}_{n}");
+                            n += 1;
+                        }
+                        self.def_keys
+                            .insert((name.to_string(), no_hex), key.clone());
+                        self.defs.insert(key.clone(), Value::Null);
+                        let s = self.def(def, Ctx { depth: 0, no_hex });
+                        self.defs.insert(key.clone(), s);
+                        key
+                    }
+                };
+                json!({"$ref": format!("#/$defs/{key}")})
+            }
+        }
+    }
+
+    /// Whether the named type reaches `bytes` (for the hex-free copies under untagged enums).
+    fn contains_bytes(&self, name: &str) -> bool {
+        fn walk(m: &Manifest, t: &TypeRef, seen: &mut HashSet<String>) -> bool {
+            match t {
+                TypeRef::Bytes(_) => true,
+                TypeRef::Ref(n) => {
+                    if !seen.insert(n.clone()) {
+                        return false;
+                    }
+                    match m.types.get(n).map(|d| &d.kind) {
+                        Some(TypeDefKind::Bytes(_)) => true,
+                        Some(TypeDefKind::Alias(t)) => walk(m, t, seen),
+                        Some(TypeDefKind::Record(r)) => rec(m, r, seen),
+                        Some(TypeDefKind::Variant(v)) => v
+                            .variants
+                            .iter()
+                            .any(|c| c.payload.as_ref().is_some_and(|p| walk(m, p, seen))),
+                        _ => false,
+                    }
+                }
+                TypeRef::List { items, .. } => walk(m, items, seen),
+                TypeRef::Map { value, .. } => walk(m, value, seen),
+                TypeRef::Tuple { elements, .. } => elements.iter().any(|e| walk(m, e, seen)),
+                TypeRef::Record(r) => rec(m, r, seen),
+                TypeRef::Scalar(_) | TypeRef::Unknown(_) => false,
+            }
+        }
+        fn rec(m: &Manifest, r: &Record, seen: &mut HashSet<String>) -> bool {
+            r.fields.iter().any(|f| walk(m, &f.ty, seen))
+                || r.inner.as_ref().is_some_and(|i| walk(m, i, seen))
+        }
+        walk(self.m, &TypeRef::Ref(name.to_string()), &mut HashSet::new())
+    }
+
+    fn def(&mut self, def: &TypeDef, ctx: Ctx) -> Value {
+        let mut s = match &def.kind {
+            TypeDefKind::Record(r) => self.record(r, ctx),
+            TypeDefKind::Variant(v) => self.variant(v, ctx),
+            TypeDefKind::Alias(t) => self.ty(t, ctx),
+            TypeDefKind::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
+            TypeDefKind::Unknown(_) => json!({}),
+        };
+        apply_doc(&mut s, def.doc.as_deref());
+        s
+    }
+
+    fn field(&mut self, f: &Field, ctx: Ctx) -> Value {
+        let mut s = self.ty(&f.ty, ctx);
+        apply_doc(&mut s, f.doc.as_deref());
+        if f.nullable { nullable(s) } else { s }
+    }
+
+    fn record(&mut self, r: &Record, ctx: Ctx) -> Value {
+        if let Some(crdt) = &r.crdt {
+            return match &r.inner {
+                Some(inner) => self.ty(inner, ctx),
+                None => {
+                    json!({"description": format!("opaque CRDT value ({}); accepted unvalidated", crate::text::sanitize_line(&crdt.0))})
+                }
+            };
+        }
+        if r.is_positional() {
+            return self.tuple(r.fields.iter().map(|f| (&f.ty, f.nullable)).collect(), ctx);
+        }
+        let (props, required) = self.fields_of(r, ctx);
+        json!({"type": "object", "properties": props, "required": required})
+    }
+
+    fn fields_of(&mut self, r: &Record, ctx: Ctx) -> (Map<String, Value>, Vec<Value>) {
+        let mut props = Map::new();
+        let mut required = Vec::new();
+        for f in &r.fields {
+            let s = self.field(f, ctx);
+            props.insert(f.name.clone(), s);
+            // Input: every field is required (a nullable one may be null). Output:
+            // a nullable field may be missing, since serde may skip it.
+            if self.dir == Direction::Input || !f.nullable {
+                required.push(Value::String(f.name.clone()));
+            }
+        }
+        (props, required)
+    }
+
+    /// Follows `$ref`s and aliases to a plain record, for internally tagged payloads.
+    fn resolve_record<'t>(&mut self, t: &'t TypeRef, ctx: &mut Ctx) -> Option<&'t Record>
+    where
+        'm: 't,
+    {
+        let mut t = t;
+        loop {
+            match t {
+                TypeRef::Record(r) if r.crdt.is_none() && !r.is_positional() => return Some(r),
+                TypeRef::Ref(name) => {
+                    if self.mode == RefMode::Inline && ctx.depth >= MAX_REF_DEPTH {
+                        return None;
+                    }
+                    ctx.depth += 1;
+                    match &self.m.types.get(name)?.kind {
+                        TypeDefKind::Record(r) if r.crdt.is_none() && !r.is_positional() => {
+                            return Some(r);
+                        }
+                        TypeDefKind::Alias(target) => t = target,
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn variant(&mut self, v: &Variant, ctx: Ctx) -> Value {
+        let mut members = Vec::new();
+        match &v.tagging {
+            Tagging::External => {
+                let units: Vec<&VariantCase> =
+                    v.variants.iter().filter(|c| c.payload.is_none()).collect();
+                if units.iter().any(|c| c.doc.is_some()) {
+                    for c in &units {
+                        let mut s = json!({"type": "string", "const": c.name});
+                        apply_doc(&mut s, c.doc.as_deref());
+                        members.push(s);
+                    }
+                } else if !units.is_empty() {
+                    let names: Vec<&str> = units.iter().map(|c| c.name.as_str()).collect();
+                    members.push(json!({"type": "string", "enum": names}));
+                }
+                for c in v.variants.iter() {
+                    let Some(p) = &c.payload else { continue };
+                    let mut s = json!({
+                        "type": "object",
+                        "properties": { c.name.clone(): self.ty(p, ctx) },
+                        "required": [c.name],
+                        "additionalProperties": false
+                    });
+                    apply_doc(&mut s, c.doc.as_deref());
+                    members.push(s);
+                }
+                one_of(members, "oneOf")
+            }
+            Tagging::Internal { tag } => {
+                for c in &v.variants {
+                    let mut props = Map::new();
+                    let mut required = Vec::new();
+                    let mut extra = None;
+                    if let Some(p) = &c.payload {
+                        let mut inner_ctx = ctx;
+                        if let Some(r) = self.resolve_record(p, &mut inner_ctx) {
+                            let (fp, fr) = self.fields_of(r, inner_ctx);
+                            props = fp;
+                            required = fr;
+                        } else if let TypeRef::Map { value, .. } = p {
+                            extra = Some(self.ty(value, ctx));
+                        }
+                    }
+                    props.insert(tag.clone(), json!({"const": c.name}));
+                    required.retain(|r| r != tag.as_str());
+                    required.push(Value::String(tag.clone()));
+                    let mut s =
+                        json!({"type": "object", "properties": props, "required": required});
+                    if let Some(extra) = extra {
+                        s["additionalProperties"] = extra;
+                    }
+                    apply_doc(&mut s, c.doc.as_deref());
+                    members.push(s);
+                }
+                one_of(members, "oneOf")
+            }
+            Tagging::Adjacent { tag, content } => {
+                for c in &v.variants {
+                    let mut props = Map::new();
+                    props.insert(tag.clone(), json!({"const": c.name}));
+                    let mut required = vec![Value::String(tag.clone())];
+                    if let Some(p) = &c.payload {
+                        props.insert(content.clone(), self.ty(p, ctx));
+                        required.push(Value::String(content.clone()));
+                    }
+                    let mut s = json!({"type": "object", "properties": props, "required": required, "additionalProperties": false});
+                    apply_doc(&mut s, c.doc.as_deref());
+                    members.push(s);
+                }
+                one_of(members, "oneOf")
+            }
+            Tagging::Untagged => {
+                for c in &v.variants {
+                    let mut s = match &c.payload {
+                        Some(p) => self.ty(
+                            p,
+                            Ctx {
+                                no_hex: true,
+                                ..ctx
+                            },
+                        ),
+                        None => json!({"type": "null"}),
+                    };
+                    apply_doc(&mut s, c.doc.as_deref());
+                    members.push(s);
+                }
+                one_of(members, "anyOf")
+            }
+        }
+    }
+}

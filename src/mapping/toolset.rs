@@ -1,0 +1,246 @@
+//! The tool set for a list of apps: one tool per method (`init` excepted),
+//! named, described, with schemas and annotations. `calimcp tools --json` and
+//! the MCP server's `tools/list` are both this, serialised by [`Tool::to_mcp`].
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use super::names::{self, DEFAULT_MAX_NAME_LEN};
+use super::schema::{self, CONTEXT_PARAM, RefMode};
+use super::signature;
+use crate::abi::{App, Method};
+use crate::text::sanitize_line;
+
+/// Fixed tools of the MCP server; generated names never take these.
+pub const RESERVED_NAMES: &[&str] = &["describe_app", "select_app"];
+
+/// Options that change the generated tools.
+#[derive(Debug, Clone)]
+pub struct ToolOptions {
+    pub refs: RefMode,
+    pub max_name_len: usize,
+}
+
+impl Default for ToolOptions {
+    fn default() -> Self {
+        ToolOptions {
+            refs: RefMode::Inline,
+            max_name_len: DEFAULT_MAX_NAME_LEN,
+        }
+    }
+}
+
+/// One generated tool.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub signature: String,
+    pub input_schema: Value,
+    /// The return schema, unwrapped (`schema --output`); `None` for unit.
+    pub return_schema: Option<Value>,
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    /// Index of the app in the list the set was built from.
+    pub app: usize,
+    pub service: Option<String>,
+    /// The method name exactly as the node knows it.
+    pub method: String,
+    /// Declared parameter names: the only keys that reach the app.
+    pub params: Vec<String>,
+    /// Whether `_context` was injected (false when the method declares it).
+    pub context_injected: bool,
+    pub doc: Option<String>,
+    /// Degradations of this tool's schemas.
+    pub warnings: Vec<String>,
+}
+
+impl Tool {
+    /// The MCP output schema: the return wrapped as `{"result": …}`.
+    pub fn output_schema(&self) -> Option<Value> {
+        self.return_schema.as_ref().map(schema::wrap_output)
+    }
+
+    /// The MCP `Tool` object, exactly as the server advertises it.
+    pub fn to_mcp(&self) -> Value {
+        let mut t = Map::new();
+        t.insert("name".into(), self.name.clone().into());
+        t.insert("title".into(), self.title.clone().into());
+        t.insert("description".into(), self.description.clone().into());
+        t.insert("inputSchema".into(), self.input_schema.clone());
+        if let Some(out) = self.output_schema() {
+            t.insert("outputSchema".into(), out);
+        }
+        t.insert(
+            "annotations".into(),
+            json!({
+                "readOnlyHint": self.read_only,
+                "destructiveHint": self.destructive,
+                "idempotentHint": self.idempotent,
+                "openWorldHint": false,
+            }),
+        );
+        Value::Object(t)
+    }
+
+    pub fn kind(&self) -> &'static str {
+        if self.read_only { "view" } else { "mut" }
+    }
+}
+
+/// Every tool of a list of apps, sorted by name.
+#[derive(Debug, Clone, Default)]
+pub struct ToolSet {
+    pub tools: Vec<Tool>,
+}
+
+impl ToolSet {
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.tools
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.tools[i])
+    }
+
+    /// The tools of one app (and service), in method-name order.
+    pub fn for_app(&self, app: usize, service: Option<&str>) -> impl Iterator<Item = &Tool> {
+        self.tools
+            .iter()
+            .filter(move |t| t.app == app && (service.is_none() || t.service.as_deref() == service))
+    }
+}
+
+/// The slug each app's tools start with, in the order of `apps`. The first app
+/// in (package, id) order keeps a shared slug; the others get `_<id tail>`.
+pub fn app_slugs(apps: &[App]) -> Vec<String> {
+    let mut order: Vec<usize> = (0..apps.len()).collect();
+    order.sort_by(|&a, &b| {
+        (apps[a].package_or_id(), &apps[a].id).cmp(&(apps[b].package_or_id(), &apps[b].id))
+    });
+    let mut taken = HashSet::new();
+    let mut slugs = vec![String::new(); apps.len()];
+    for i in order {
+        let base = names::app_slug(apps[i].package_or_id());
+        let mut slug = if taken.contains(&base) {
+            format!("{base}_{}", names::id_tail(&apps[i].id))
+        } else {
+            base.clone()
+        };
+        let mut n = 2;
+        while taken.contains(&slug) {
+            slug = format!("{base}_{}_{n}", names::id_tail(&apps[i].id));
+            n += 1;
+        }
+        taken.insert(slug.clone());
+        slugs[i] = slug;
+    }
+    slugs
+}
+
+fn title(method: &str, app: &App) -> String {
+    let words: Vec<&str> = method.split('_').filter(|w| !w.is_empty()).collect();
+    let mut t = words.join(" ");
+    if let Some(first) = t.get(..1) {
+        t = first.to_uppercase() + &t[1..];
+    }
+    let owner = app.name.as_deref().unwrap_or_else(|| app.package_or_id());
+    sanitize_line(&format!("{t} ({owner})"))
+}
+
+/// Builds the tool set of `apps`. Names depend only on the apps, never on the
+/// order they are given in.
+pub fn build(apps: &[App], opts: &ToolOptions) -> ToolSet {
+    let slugs = app_slugs(apps);
+    let mut units: Vec<(usize, usize)> = Vec::new();
+    for (a, app) in apps.iter().enumerate() {
+        for s in 0..app.services.len() {
+            units.push((a, s));
+        }
+    }
+    units.sort_by(|x, y| {
+        let (ax, ay) = (&apps[x.0], &apps[y.0]);
+        (ax.package_or_id(), &ax.id, &ax.services[x.1].name).cmp(&(
+            ay.package_or_id(),
+            &ay.id,
+            &ay.services[y.1].name,
+        ))
+    });
+    let mut taken: BTreeSet<String> = RESERVED_NAMES.iter().map(|s| s.to_string()).collect();
+    let mut tools = Vec::new();
+    for (a, s) in units {
+        let app = &apps[a];
+        let service = &app.services[s];
+        let prefix = match (&service.name, app.services.len() > 1) {
+            (Some(name), true) => format!("{}_{}", slugs[a], names::sanitize(name)),
+            _ => slugs[a].clone(),
+        };
+        let mut methods: Vec<&Method> = service
+            .manifest
+            .methods
+            .iter()
+            .filter(|m| m.name != "init")
+            .collect();
+        methods.sort_by(|x, y| x.name.cmp(&y.name));
+        for method in methods {
+            let full = format!("{prefix}_{}", names::sanitize(&method.name));
+            let mut name = names::shorten(&full, opts.max_name_len);
+            let mut n = 2;
+            while taken.contains(&name) {
+                let suffix = format!("_{n}");
+                name = names::shorten(&full, opts.max_name_len - suffix.len()) + &suffix;
+                n += 1;
+            }
+            taken.insert(name.clone());
+            tools.push(make_tool(
+                name,
+                app,
+                a,
+                service.name.clone(),
+                &service.manifest,
+                method,
+                opts,
+            ));
+        }
+    }
+    tools.sort_by(|x, y| x.name.cmp(&y.name));
+    ToolSet { tools }
+}
+
+fn make_tool(
+    name: String,
+    app: &App,
+    index: usize,
+    service: Option<String>,
+    manifest: &crate::abi::Manifest,
+    method: &Method,
+    opts: &ToolOptions,
+) -> Tool {
+    let schemas = schema::method_schemas(manifest, method, opts.refs);
+    let signature = signature::signature(method);
+    let description = match &method.doc {
+        Some(doc) => format!("{signature}\n\n{doc}"),
+        None => signature.clone(),
+    };
+    let read_only = method.is_view();
+    Tool {
+        title: title(&method.name, app),
+        name,
+        description,
+        signature,
+        input_schema: schemas.input,
+        return_schema: schemas.output,
+        read_only,
+        destructive: method.destructive,
+        idempotent: method.idempotent || read_only,
+        app: index,
+        service,
+        method: method.name.clone(),
+        params: method.params.iter().map(|p| p.name.clone()).collect(),
+        context_injected: !method.params.iter().any(|p| p.name == CONTEXT_PARAM),
+        doc: method.doc.clone(),
+        warnings: schemas.warnings,
+    }
+}

@@ -1,0 +1,81 @@
+//! Making untrusted text (from a manifest, a node or a user) safe to show.
+//!
+//! Manifest strings reach terminals and agent prompts. Control characters (ESC
+//! sequences, carriage returns, bells), C1 controls and Unicode bidirectional
+//! overrides are removed; documentation keeps its newlines and tabs.
+
+fn is_dangerous(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// One line of text: every control character is dropped (newlines become spaces).
+pub fn sanitize_line(s: &str) -> String {
+    if !s.chars().any(is_dangerous) {
+        return s.to_string();
+    }
+    s.chars()
+        .filter_map(|c| match c {
+            '\n' | '\t' => Some(' '),
+            c if is_dangerous(c) => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// Documentation: newlines and tabs are kept, every other control character dropped.
+pub fn sanitize_doc(s: &str) -> String {
+    let s = s.replace("\r\n", "\n");
+    if !s.chars().any(|c| c != '\n' && c != '\t' && is_dangerous(c)) {
+        return s;
+    }
+    s.chars()
+        .filter(|&c| c == '\n' || c == '\t' || !is_dangerous(c))
+        .collect()
+}
+
+/// Closest candidates to `input` among `known`, for "did you mean" hints.
+pub fn did_you_mean<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let input = input.to_ascii_lowercase();
+    let mut scored: Vec<(f64, &str)> = known
+        .into_iter()
+        .map(|k| (strsim::jaro_winkler(&input, &k.to_ascii_lowercase()), k))
+        .filter(|(score, _)| *score >= 0.8)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(3).map(|(_, k)| k).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_never_survive() {
+        let evil = "ok\u{1b}[2J\u{1b}]0;pwned\u{7}\r\u{9b}31m\u{202E}done";
+        for out in [sanitize_line(evil), sanitize_doc(evil)] {
+            assert!(
+                !out.chars()
+                    .any(|c| c.is_control() && c != '\n' && c != '\t'),
+                "{out:?}"
+            );
+            assert!(!out.contains('\u{202E}'));
+            assert!(out.starts_with("ok") && out.ends_with("done"));
+        }
+    }
+
+    #[test]
+    fn docs_keep_newlines_lines_do_not() {
+        assert_eq!(sanitize_doc("a\r\nb\n\tc"), "a\nb\n\tc");
+        assert_eq!(sanitize_line("a\nb"), "a b");
+    }
+
+    #[test]
+    fn suggestions_rank_the_closest_first() {
+        assert_eq!(
+            did_you_mean("kv_store_gte", ["kv_store_get", "kv_store_set", "other"]),
+            vec!["kv_store_get", "kv_store_set"]
+        );
+        assert!(did_you_mean("zzz", ["kv_store_get"]).is_empty());
+    }
+}
