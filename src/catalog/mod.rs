@@ -6,6 +6,7 @@
 //! for all of them (so names never depend on what a command narrows to), and
 //! every warning met on the way.
 
+pub mod invoke;
 pub mod resolve;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +31,8 @@ pub struct Catalog {
     pub tools: ToolSet,
     /// Entries of apps directories that could not be loaded.
     pub skipped: Vec<Warning>,
+    /// Compiled input schemas, parallel to `tools.tools`, filled on first use.
+    pub validators: Vec<std::sync::OnceLock<std::sync::Arc<crate::mapping::args::Validator>>>,
 }
 
 /// Whether an APP argument names a path rather than an app.
@@ -78,15 +81,23 @@ impl Catalog {
             skipped.extend(ws);
             explicit.push(add(&mut apps, found));
         }
+        Ok((Catalog::new(apps, skipped, opts), explicit))
+    }
+
+    /// A catalog of `apps`, with their tool set built.
+    pub fn new(apps: Vec<App>, skipped: Vec<Warning>, opts: &ToolOptions) -> Catalog {
         let tools = mapping::build(&apps, opts);
-        Ok((
-            Catalog {
-                apps,
-                tools,
-                skipped,
-            },
-            explicit,
-        ))
+        let validators = tools
+            .tools
+            .iter()
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
+        Catalog {
+            apps,
+            tools,
+            skipped,
+            validators,
+        }
     }
 
     /// The index of the app `query` names (a path already loaded, or a name).

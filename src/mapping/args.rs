@@ -125,6 +125,12 @@ pub fn summary(s: &Value) -> String {
     }
 }
 
+impl std::fmt::Debug for Validator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Validator").finish_non_exhaustive()
+    }
+}
+
 impl Validator {
     pub fn new(schema: &Value) -> Result<Self, String> {
         let compiled = jsonschema::draft202012::new(schema)
