@@ -3,13 +3,15 @@
 //!
 //! Layers, each depending only on the ones above it:
 //! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
-//! [`catalog`] (where apps come from) → the faces: [`cli`].
+//! [`node`] (the HTTP client for merod) → [`catalog`] (where apps come
+//! from: local paths and the node) → the faces: [`cli`].
 
 pub mod abi;
 pub mod catalog;
 pub mod cli;
 pub mod error;
 pub mod mapping;
+pub mod node;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Result};
