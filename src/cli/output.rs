@@ -154,3 +154,13 @@ pub fn bold(text: &str, color: bool) -> String {
         text.to_string()
     }
 }
+
+/// A borderless table as text: no padding at the line starts or ends.
+pub fn table_text(table: &comfy_table::Table) -> String {
+    let mut out = String::new();
+    for line in table.lines() {
+        out.push_str(line.strip_prefix(' ').unwrap_or(&line).trim_end());
+        out.push('\n');
+    }
+    out
+}
