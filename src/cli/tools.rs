@@ -98,14 +98,6 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
             paint_signature(&t.signature, ui.color_out),
         ]);
     }
-    output::print(&format!(
-        "{}\n",
-        table
-            .to_string()
-            .lines()
-            .map(str::trim_end)
-            .collect::<Vec<_>>()
-            .join("\n")
-    ))?;
+    output::print(&output::table_text(&table))?;
     Ok(0)
 }
