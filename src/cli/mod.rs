@@ -216,6 +216,16 @@ pub fn check_service(app: &App, service: &str) -> Result<()> {
 
 /// Prints the warnings that concern `apps` (and the skipped entries of apps directories).
 pub fn report_warnings(ui: &Ui, catalog: &Catalog, apps: &[usize]) {
+    report_warnings_for(ui, catalog, apps, |_| true)
+}
+
+/// Like [`report_warnings`], with only the tool warnings of methods `wanted` admits.
+pub fn report_warnings_for(
+    ui: &Ui,
+    catalog: &Catalog,
+    apps: &[usize],
+    wanted: impl Fn(&crate::mapping::Tool) -> bool,
+) {
     for w in &catalog.skipped {
         ui.warn(w);
     }
@@ -223,7 +233,12 @@ pub fn report_warnings(ui: &Ui, catalog: &Catalog, apps: &[usize]) {
         for w in &catalog.apps[i].warnings {
             ui.warn(w);
         }
-        for t in catalog.tools.tools.iter().filter(|t| t.app == i) {
+        for t in catalog
+            .tools
+            .tools
+            .iter()
+            .filter(|t| t.app == i && wanted(t))
+        {
             for w in &t.warnings {
                 ui.warn(format_args!("{}: {w}", t.name));
             }

@@ -3,7 +3,7 @@
 use clap::Args;
 use serde_json::{Map, Value};
 
-use super::{GlobalArgs, Selection, output, report_warnings};
+use super::{GlobalArgs, Selection, output, report_warnings_for};
 use crate::abi::App;
 use crate::error::{Error, Result};
 use crate::mapping::{self, Tool};
@@ -34,7 +34,9 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
     let ui = g.ui();
     let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
-    report_warnings(&ui, &sel.catalog, &sel.apps);
+    report_warnings_for(&ui, &sel.catalog, &sel.apps, |t| {
+        args.method.as_ref().is_none_or(|m| &t.method == m)
+    });
     let app = &sel.catalog.apps[index];
     let value = match &args.method {
         Some(method) => one(g, &sel, index, method, args.output)?,
