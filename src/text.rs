@@ -39,11 +39,20 @@ pub fn did_you_mean<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -
     let input = input.to_ascii_lowercase();
     let mut scored: Vec<(f64, &str)> = known
         .into_iter()
-        .map(|k| (strsim::jaro_winkler(&input, &k.to_ascii_lowercase()), k))
+        .map(|k| (similarity(&input, &k.to_ascii_lowercase()), k))
         .filter(|(score, _)| *score >= 0.8)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     scored.into_iter().take(3).map(|(_, k)| k).collect()
+}
+
+/// How alike two lowercase names are, from 0 to 1: Jaro-Winkler, raised for
+/// names one or two edits apart (transpositions included), so `gte` finds `get`.
+pub fn similarity(a: &str, b: &str) -> f64 {
+    let jw = strsim::jaro_winkler(a, b);
+    let edits = strsim::damerau_levenshtein(a, b);
+    let close = edits <= 1 || (edits == 2 && a.len().min(b.len()) >= 5);
+    if close { jw.max(0.85) } else { jw }
 }
 
 #[cfg(test)]
@@ -77,5 +86,6 @@ mod tests {
             vec!["kv_store_get", "kv_store_set"]
         );
         assert!(did_you_mean("zzz", ["kv_store_get"]).is_empty());
+        assert_eq!(did_you_mean("gte", ["get", "set", "entries"]), vec!["get"]);
     }
 }
