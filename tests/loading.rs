@@ -454,6 +454,33 @@ fn bundle_directory_loads() {
     write(&tmp.path().join("outside.json"), &bytes(&abi(&["get"])));
     let err = bad_input(&["describe", s(&evil)]);
     assert!(err.contains("leaves the bundle"), "{err}");
+    // A broken manifest.json, and an archive without one.
+    let broken = tmp.path().join("broken");
+    write(&broken.join("manifest.json"), b"{\"package\": ");
+    let err = bad_input(&["describe", s(&broken)]);
+    assert!(
+        err.contains("broken") && err.contains("manifest.json"),
+        "{err}"
+    );
+    let f = write(
+        &tmp.path().join("nomanifest.mpk"),
+        &mpk(&[("abi.json", bytes(&abi(&["get"])))]),
+    );
+    let err = bad_input(&["describe", s(&f)]);
+    assert!(
+        err.contains("nomanifest.mpk") && err.contains("manifest.json"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_directory_of_several_apps_is_not_one_app() {
+    let tmp = apps_dir();
+    let err = bad_input(&["describe", s(tmp.path())]);
+    assert!(err.contains("holds several apps"), "{err}");
+    // `tools` takes them all.
+    let tools = ok_json(&["tools", s(tmp.path()), "--json"]);
+    assert_eq!(tool_names(&tools).len(), 5);
 }
 
 #[test]

@@ -1148,6 +1148,35 @@ fn alias_cycles_never_hang() {
         .rejects_p(json!({"t": "y"}));
 }
 
+#[test]
+fn defs_mode_untagged_bytes_stay_array_only() {
+    let types = json!({
+        "Blob": {"kind": "bytes", "size": 2},
+        "Loose": {"kind": "variant", "untagged": true, "variants": [
+            {"name": "Raw", "payload": {"$ref": "Blob"}},
+            {"name": "Num", "payload": {"kind": "u32"}}
+        ]}
+    });
+    let v = json!({
+        "schema_version": "wasm-abi/1", "types": types,
+        "methods": [{"name": "m", "params": [
+            {"name": "blob", "type": {"$ref": "Blob"}},
+            {"name": "loose", "type": {"$ref": "Loose"}}
+        ]}]
+    });
+    for mode in [RefMode::Inline, RefMode::Defs] {
+        let s = schemas(v.clone(), "m", mode).input;
+        compile(&s)
+            // Outside the untagged enum: both forms.
+            .accepts(json!({"blob": "0aff", "loose": [1, 2]}))
+            .accepts(json!({"blob": [10, 255], "loose": 5}))
+            // Inside it, array only (serde matches untagged members on the raw JSON).
+            .rejects(json!({"blob": "0aff", "loose": "0aff"}))
+            .rejects(json!({"blob": "0aff", "loose": [1, 2, 3]}))
+            .rejects(json!({"blob": "0aff0a", "loose": [1, 2]}));
+    }
+}
+
 /// D0 … D{n-1}: each record has `width` fields, every one a `$ref` to the next type.
 fn diamond(n: usize, width: usize) -> Value {
     let mut types = serde_json::Map::new();
@@ -1527,6 +1556,13 @@ fn outgoing_holds_declared_params_only() {
         .unwrap();
     assert_eq!(prepared.context, None);
     assert_eq!(prepared.args_json, args);
+
+    // Integral numbers at integer positions go out as integers.
+    let args = json!({"_context": "mine", "n": 3.0});
+    assert_eq!(
+        outgoing(m, targeted, args.as_object().unwrap())["n"].to_string(),
+        "3"
+    );
 
     // Invalid arguments never get as far as argsJson.
     let err = c
