@@ -34,6 +34,28 @@ pub fn sanitize_doc(s: &str) -> String {
         .collect()
 }
 
+/// JSON text that is inert on a terminal: serde_json escapes only C0 controls,
+/// so DEL, C1 controls and bidirectional overrides (which can only occur inside
+/// strings) become `\uXXXX` escapes. The JSON value is unchanged.
+pub fn json_inert(text: String) -> String {
+    let risky = |c: char| c != '\n' && c != '\t' && is_dangerous(c);
+    if !text.chars().any(risky) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    for c in text.chars() {
+        if risky(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Closest candidates to `input` among `known`, for "did you mean" hints.
 pub fn did_you_mean<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let input = input.to_ascii_lowercase();
@@ -71,6 +93,17 @@ mod tests {
             assert!(!out.contains('\u{202E}'));
             assert!(out.starts_with("ok") && out.ends_with("done"));
         }
+    }
+
+    #[test]
+    fn json_text_is_inert_and_unchanged_in_value() {
+        let v = serde_json::json!({"k\u{202E}": "a\u{9b}31m\u{7f}\u{1b}b\n"});
+        let text = json_inert(serde_json::to_string(&v).unwrap());
+        assert!(
+            !text.chars().any(|c| c.is_control() || c == '\u{202E}'),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), v);
     }
 
     #[test]

@@ -56,6 +56,7 @@ impl Ui {
         } else {
             "warning".into()
         };
+        let message = crate::text::sanitize_line(&message.to_string());
         let _ = writeln!(std::io::stderr().lock(), "{label}: {message}");
     }
 
@@ -67,7 +68,14 @@ impl Ui {
     }
 
     /// Reports an error on stderr: human text, or one JSON line with `--json`.
+    /// Messages may quote manifest strings (service names, bundle paths), so
+    /// control characters are removed here, whatever built the message.
     pub fn error(&self, err: &Error) {
+        let err = &Error {
+            message: crate::text::sanitize_doc(&err.message),
+            hint: err.hint.as_deref().map(crate::text::sanitize_doc),
+            ..err.clone()
+        };
         let mut stderr = std::io::stderr().lock();
         if self.json {
             let mut message = err.message.clone();
@@ -117,12 +125,12 @@ pub fn print(text: &str) -> crate::Result<()> {
 /// Pretty JSON and a newline on stdout.
 pub fn print_json(value: &Value) -> crate::Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(|e| Error::internal(e.to_string()))?;
-    print(&(text + "\n"))
+    print(&(crate::text::json_inert(text) + "\n"))
 }
 
 /// Compact JSON and a newline on stdout.
 pub fn print_json_compact(value: &Value) -> crate::Result<()> {
-    print(&(value.to_string() + "\n"))
+    print(&(crate::text::json_inert(value.to_string()) + "\n"))
 }
 
 /// `[view]` green, `[mut]` yellow, when colour is on.
