@@ -859,6 +859,85 @@ fn terminal_escapes_in_docs_never_reach_the_terminal() {
 }
 
 #[test]
+fn escapes_in_names_are_kept_exactly_but_never_reach_the_terminal() {
+    // Names travel to the node, so JSON output keeps them exactly (escaped as
+    // \uXXXX); human output drops the control characters.
+    let tmp = TempDir::new().unwrap();
+    let e = EVIL;
+    let variant = format!("Odd{e}");
+    let field = format!("f{e}");
+    let service = format!("svc{e}");
+    let abi_json = json!({"schema_version": "wasm-abi/1", "types": {
+        "Choice": {"kind": "variant", "variants": [{"name": variant}, {"name": "Plain"}]},
+        "Rec": {"kind": "record", "fields": [{"name": field, "type": {"kind": "u32"}}]}
+    }, "methods": [{"name": "m", "params": [
+        {"name": "c", "type": {"$ref": "Choice"}},
+        {"name": "r", "type": {"$ref": "Rec"}}
+    ]}]});
+    let dir = tmp.path().join("bundle");
+    write(
+        &dir.join("manifest.json"),
+        &bytes(&json!({
+            "package": format!("com.x.app{e}"), "appVersion": format!("1.0{e}"),
+            "metadata": {"name": format!("Name{e}")},
+            "services": [{"name": service, "abi": "a.json"}, {"name": "other", "abi": "a.json"}]
+        })),
+    );
+    write(&dir.join("a.json"), &bytes(&abi_json));
+    let d = s(&dir);
+    for args in [
+        vec!["describe", d],
+        vec!["describe", d, "--json"],
+        vec!["tools", d],
+        vec!["tools", d, "--json"],
+        vec!["schema", d, "m", "--service", "other"],
+        vec!["apps", d, "--json"],
+        vec!["apps", d],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_no_control(&stdout(&out), &format!("{args:?} stdout"));
+        assert_no_control(&stderr(&out), &format!("{args:?} stderr"));
+    }
+    let schema = ok_json(&["schema", d, "m", "--service", "other"]);
+    assert_eq!(
+        schema["properties"]["c"]["enum"],
+        json!([variant, "Plain"]),
+        "the variant name reaches the node unchanged"
+    );
+    assert!(
+        schema["properties"]["r"]["properties"]
+            .get(&field)
+            .is_some()
+    );
+    let describe = ok_json(&["describe", d, "--json"]);
+    assert_eq!(describe[0]["service"], json!(service));
+    for description in describe
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|svc| svc["methods"].as_array().unwrap())
+        .map(|m| m["signature"].as_str().unwrap())
+    {
+        assert_no_control(description, "signature");
+    }
+
+    // An error quoting a manifest string.
+    write(
+        &dir.join("manifest.json"),
+        &bytes(&json!({"package": "com.x.app", "services": [
+            {"name": "ok", "abi": "a.json"}, {"name": service}
+        ]})),
+    );
+    for args in [vec!["describe", d], vec!["describe", d, "--json"]] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_no_control(&stderr(&out), &format!("{args:?} error"));
+        assert!(stderr(&out).contains("svc"), "{}", stderr(&out));
+    }
+}
+
+#[test]
 fn five_megabyte_doc_string_is_handled() {
     let tmp = TempDir::new().unwrap();
     let doc = "All work and no play makes a long doc. ".repeat(5 * 1024 * 1024 / 39 + 1);
