@@ -122,10 +122,15 @@ pub fn print(text: &str) -> crate::Result<()> {
         })
 }
 
-/// Pretty JSON and a newline on stdout.
+/// JSON and a newline on stdout: pretty on a terminal, compact otherwise (for
+/// pipes, files and programs: smaller and faster; `| jq .` pretty-prints).
 pub fn print_json(value: &Value) -> crate::Result<()> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::internal(e.to_string()))?;
-    print(&(crate::text::json_inert(text) + "\n"))
+    let text = if std::io::stdout().is_terminal() {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    print(&(crate::text::json_inert(text.map_err(|e| Error::internal(e.to_string()))?) + "\n"))
 }
 
 /// Compact JSON and a newline on stdout.
