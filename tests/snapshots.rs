@@ -128,7 +128,7 @@ fn schema_of_one_method_is_the_tools_input_schema_byte_for_byte() {
             let printed = common::stdout(&mut cmd);
             assert_eq!(
                 printed,
-                serde_json::to_string_pretty(&tool["inputSchema"]).unwrap() + "\n",
+                serde_json::to_string(&tool["inputSchema"]).unwrap() + "\n",
                 "{name}"
             );
         }
