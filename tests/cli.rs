@@ -163,7 +163,7 @@ fn apps_with_no_apps_is_a_clear_error() {
 #[test]
 fn quiet_hides_warnings() {
     let noisy = calimcp()
-        .args(["describe", "examples/every-kind.json"])
+        .args(["schema", "examples/every-kind.json"])
         .assert()
         .success()
         .get_output()
@@ -171,7 +171,7 @@ fn quiet_hides_warnings() {
         .clone();
     assert!(String::from_utf8_lossy(&noisy).contains("warning:"));
     calimcp()
-        .args(["describe", "examples/every-kind.json", "--quiet"])
+        .args(["schema", "examples/every-kind.json", "--quiet"])
         .assert()
         .success()
         .stderr(predicate::str::is_empty());

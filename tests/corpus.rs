@@ -72,9 +72,10 @@ fn every_fixture_loads_and_maps_without_degrading() {
                 if synthetic && mode == RefMode::Inline {
                     continue; // recursion is capped at depth 8 by design
                 }
+                let schemas = tool.schemas();
                 let mut found = Vec::new();
-                unknowns(&tool.input_schema, "input", &mut found);
-                if let Some(out) = &tool.return_schema {
+                unknowns(&schemas.input, "input", &mut found);
+                if let Some(out) = &schemas.output {
                     unknowns(out, "output", &mut found);
                 }
                 assert!(
@@ -84,11 +85,11 @@ fn every_fixture_loads_and_maps_without_degrading() {
                     tool.name
                 );
                 assert!(
-                    tool.warnings.is_empty(),
+                    schemas.warnings.is_empty(),
                     "{} {}: {:?}",
                     file.display(),
                     tool.name,
-                    tool.warnings
+                    schemas.warnings
                 );
             }
         }

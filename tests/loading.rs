@@ -715,8 +715,9 @@ fn ten_thousand_type_ref_chain_degrades_or_is_exact_never_crashes() {
     ] {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        // describe shows signatures only and never builds schemas
         assert!(
-            stderr(&out).contains("deeper than 8"),
+            args[0] == "describe" || stderr(&out).contains("deeper than 8"),
             "{args:?}: {}",
             stderr(&out)
         );

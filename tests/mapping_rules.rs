@@ -34,7 +34,7 @@ fn app(package: &str, id: &str, v: Value) -> App {
         source: format!("test:{package}"),
         services: vec![Service {
             name: None,
-            manifest: manifest(v),
+            manifest: manifest(v).into(),
         }],
         ..App::default()
     }
@@ -268,11 +268,11 @@ fn context_injected_unless_declared() {
     let plain = tool(&set, "test_plain");
     assert!(plain.context_injected);
     assert_eq!(
-        plain.input_schema["properties"]["_context"],
+        plain.input_schema()["properties"]["_context"],
         json!({"type": "string", "description": "Context id or alias to execute against; defaults to the selected context."})
     );
-    assert_eq!(plain.input_schema["required"], json!(["key"]));
-    compile(&plain.input_schema)
+    assert_eq!(plain.input_schema()["required"], json!(["key"]));
+    compile(&plain.input_schema())
         .accepts(json!({"key": "k"}))
         .accepts(json!({"key": "k", "_context": "ctx-1"}))
         .rejects(json!({"key": "k", "_context": 5}));
@@ -281,11 +281,11 @@ fn context_injected_unless_declared() {
     let own = tool(&set, "test_own");
     assert!(!own.context_injected);
     assert_eq!(
-        own.input_schema["properties"]["_context"]["type"],
+        own.input_schema()["properties"]["_context"]["type"],
         "integer"
     );
-    assert_eq!(own.input_schema["required"], json!(["_context"]));
-    compile(&own.input_schema)
+    assert_eq!(own.input_schema()["required"], json!(["_context"]));
+    compile(&own.input_schema())
         .accepts(json!({"_context": 5}))
         .rejects(json!({"_context": "ctx-1"}))
         .rejects(json!({}));
@@ -879,12 +879,12 @@ fn crdt_wrapper_is_transparent_in_schema_and_signature() {
         t.signature,
         "[mut] m(items: map<string, u32>, owner: Owner, log: bool[]) -> u64"
     );
-    compile(&t.input_schema)
+    compile(&t.input_schema())
         .accepts(json!({"items": {"a": 1}, "owner": "me", "log": [true]}))
         .rejects(json!({"items": {"a": {"value": 1}}, "owner": "me", "log": []}))
         .rejects(json!({"items": {}, "owner": {"inner": "me"}, "log": []}))
         .rejects(json!({"items": {}, "owner": "me", "log": [1]}));
-    compile(t.return_schema.as_ref().unwrap())
+    compile(t.return_schema().as_ref().unwrap())
         .accepts(json!(5))
         .rejects(json!({"value": 5}));
 }
@@ -1255,7 +1255,7 @@ fn unit_return_has_no_output_schema() {
 fn wrapped_output_schema() {
     let set = tools(returning(json!({"kind": "u32"}), json!({})));
     let t = tool(&set, "test_m");
-    let ret = t.return_schema.clone().unwrap();
+    let ret = t.return_schema().clone().unwrap();
     let wrapped = t.to_mcp()["outputSchema"].clone();
     assert_eq!(
         wrapped,
@@ -1442,7 +1442,7 @@ fn put_tools() -> (Vec<App>, Catalog) {
 
 fn problems(catalog: &Catalog, tool_name: &str, args: Value) -> Vec<Problem> {
     let t = catalog.tools.get(tool_name).unwrap();
-    Validator::new(&t.input_schema).unwrap().check(&args)
+    Validator::new(&t.input_schema()).unwrap().check(&args)
 }
 
 fn find<'a>(ps: &'a [Problem], path: &str) -> &'a Problem {
@@ -1591,7 +1591,7 @@ fn check_all_schemas(apps: &[App], what: &str) {
             compile(&mcp["inputSchema"]);
             if let Some(out) = mcp.get("outputSchema") {
                 compile(out).accepts(json!({"result": null}));
-                compile(t.return_schema.as_ref().unwrap()).accepts(Value::Null);
+                compile(t.return_schema().as_ref().unwrap()).accepts(Value::Null);
             }
         }
         // Methods without tools (init) have schemas too.
@@ -1634,7 +1634,7 @@ fn every_kind_example_accepts_and_rejects_hand_written_calls() {
     )
     .unwrap();
     let set = mapping::build(&apps, &ToolOptions::default());
-    let input = |m: &str| compile(&tool(&set, &format!("every_kind_{m}")).input_schema);
+    let input = |m: &str| compile(&tool(&set, &format!("every_kind_{m}")).input_schema());
     input("apply")
         .accepts(json!({"action": "Ping"}))
         .accepts(json!({"action": {"Move": [1, 2]}}))

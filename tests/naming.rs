@@ -39,7 +39,7 @@ fn app(package: Option<&str>, id: &str, methods: &[&str]) -> App {
         source: format!("test:{id}"),
         services: vec![Service {
             name: None,
-            manifest: manifest(methods),
+            manifest: manifest(methods).into(),
         }],
         ..App::default()
     }
@@ -54,7 +54,7 @@ fn multi(package: &str, id: &str, services: &[(&str, &[&str])]) -> App {
             .iter()
             .map(|(name, methods)| Service {
                 name: Some(name.to_string()),
-                manifest: manifest(methods),
+                manifest: manifest(methods).into(),
             })
             .collect(),
         ..App::default()
