@@ -77,6 +77,9 @@ fn shell(client: &Client, a: &NodeApp) -> App {
     }
 }
 
+/// One service's ABI request: its position among the app's services, its name, the result.
+type Fetched = (usize, Option<String>, Result<serde_json::Value>);
+
 /// Every app of the node: those whose ABIs could be read, and the others
 /// (without services) with the reason.
 pub async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
@@ -96,8 +99,7 @@ pub async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
             });
         }
     }
-    let mut fetched: Vec<Vec<(usize, Option<String>, Result<serde_json::Value>)>> =
-        listed.iter().map(|_| Vec::new()).collect();
+    let mut fetched: Vec<Vec<Fetched>> = listed.iter().map(|_| Vec::new()).collect();
     while let Some(done) = tasks.join_next().await {
         let (i, j, service, abi) =
             done.map_err(|e| Error::internal(format!("an ABI request failed to run: {e}")))?;

@@ -189,6 +189,11 @@ pub fn add_node_apps(g: &GlobalArgs, catalog: &mut Catalog, names: &[&str]) -> R
     let client = g.node.client()?;
     match runtime()?.block_on(catalog::node::load(&client)) {
         Ok((apps, unusable)) => {
+            if names.is_empty() {
+                for (_, e) in &unusable {
+                    g.ui().warn(format_args!("left out: {}", e.message));
+                }
+            }
             *catalog = std::mem::take(catalog).with_node_apps(apps, unusable, &g.tool_options());
             Ok(())
         }
