@@ -452,6 +452,80 @@ fn missing_parameters_are_listed_at_once_when_not_on_a_terminal() {
     assert!(env.node.executes().is_empty());
 }
 
+/// Runs `calimcp ARGS` on a pseudo-terminal (util-linux `script`), typing `input`.
+fn on_a_terminal(home: &std::path::Path, args: &str, input: &str) -> Option<String> {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin!("calimcp");
+    let line = format!(
+        "env -i HOME={h} CALIMCP_STATE_DIR={h}/state NO_COLOR=1 {} {args}",
+        bin.display(),
+        h = home.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn prompts_fill_missing_parameters_on_a_terminal_then_show_the_command() {
+    let home = tempfile::tempdir().unwrap();
+    let ctx = hex_id(9);
+    let args = format!(
+        "--offline --apps tests/support/abi call typed_echo_numbers --small 1 --dry-run -c {ctx} --token s3cret"
+    );
+    // `x` is refused for a u64 and asked again.
+    let Some(out) = on_a_terminal(
+        home.path(),
+        &args,
+        "x\n18446744073709551615\n-9223372036854775808\n",
+    ) else {
+        return;
+    };
+    assert!(
+        out.contains("big (u64)") && out.contains("neg (i64)"),
+        "{out}"
+    );
+    assert!(out.contains("expected an integer (u64), got `x`"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "the same call without prompts:\r\n  calimcp {} --big 18446744073709551615 --neg -9223372036854775808",
+            args.replace("s3cret", "\"$CALIMERO_AUTH_TOKEN\"")
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("s3cret"), "{out}");
+    assert!(
+        out.contains(
+            "\"argsJson\":{\"small\":1,\"big\":18446744073709551615,\"neg\":-9223372036854775808}"
+        ),
+        "{out}"
+    );
+    // --no-input and --json never prompt, even on a terminal.
+    for flag in ["--no-input", "--json"] {
+        let out = on_a_terminal(home.path(), &format!("{args} {flag}"), "1\n2\n").unwrap();
+        assert!(
+            out.contains("missing required argument") && !out.contains("big (u64)"),
+            "{out}"
+        );
+    }
+}
+
 #[test]
 fn unknown_tools_get_a_suggestion_and_exit_2() {
     let env = Env::new();

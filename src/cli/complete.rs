@@ -130,9 +130,9 @@ pub fn tool_candidates() -> Vec<CompletionCandidate> {
 fn tool_word(words: &[OsString]) -> Option<String> {
     let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();
     let call = words.iter().position(|w| *w == "call")?;
+    let cmd =
+        super::call::CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
     let takes_value = |flag: &str| {
-        let cmd =
-            super::call::CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
         cmd.get_arguments().any(|a| {
             let named = match flag.strip_prefix("--") {
                 Some(l) => {
