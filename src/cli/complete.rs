@@ -12,8 +12,7 @@ use clap_complete::CompletionCandidate;
 use clap_complete::env::CompleteEnv;
 
 use super::GlobalArgs;
-use crate::abi::LoadOptions;
-use crate::catalog::{self, Catalog, Sources};
+use crate::catalog::{self, Catalog};
 
 /// How to enable dynamic completion, per shell.
 macro_rules! dynamic_help {
@@ -84,14 +83,7 @@ fn loaded() -> &'static Loaded {
             };
         };
         let opts = g.tool_options();
-        let sources = Sources {
-            apps_dirs: g.apps.clone(),
-            paths: Vec::new(),
-            load: LoadOptions {
-                package: g.package.clone(),
-            },
-        };
-        let mut catalog = Catalog::load(&sources, &opts)
+        let mut catalog = Catalog::load(&super::call::local_sources(&g), &opts)
             .map(|(c, _)| c)
             .unwrap_or_default();
         if !g.node.offline {

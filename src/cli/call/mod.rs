@@ -193,6 +193,17 @@ pub(super) fn prescan_globals(argv: &[OsString]) -> std::result::Result<GlobalAr
     GlobalArgs::from_arg_matches(&m)
 }
 
+/// The local apps a call looks at: the --apps directories (no APP paths).
+pub(super) fn local_sources(g: &GlobalArgs) -> Sources {
+    Sources {
+        apps_dirs: g.apps.clone(),
+        paths: Vec::new(),
+        load: LoadOptions {
+            package: g.package.clone(),
+        },
+    }
+}
+
 /// The tool `token` names, if any app of the catalog has it.
 pub(super) fn find_tool(
     catalog: &Catalog,
@@ -494,14 +505,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
     };
     let ui = g.ui();
     let opts = g.tool_options();
-    let sources = Sources {
-        apps_dirs: g.apps.clone(),
-        paths: Vec::new(),
-        load: LoadOptions {
-            package: g.package.clone(),
-        },
-    };
-    let (mut catalog, _) = Catalog::load(&sources, &opts)?;
+    let (mut catalog, _) = Catalog::load(&local_sources(&g), &opts)?;
     for w in &catalog.skipped {
         ui.warn(w);
     }
