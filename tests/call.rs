@@ -599,6 +599,81 @@ fn apps_are_named_by_package_segment_name_or_id() {
 }
 
 #[test]
+fn local_apps_keep_their_tool_names_when_the_nodes_join() {
+    let env = Env::new();
+    // A local app of another package whose slug collides with the node's kv-store.
+    let apps = tempfile::tempdir().unwrap();
+    let bundle = apps.path().join("zkv");
+    std::fs::create_dir(&bundle).unwrap();
+    std::fs::copy("tests/support/abi/kv-store.json", bundle.join("abi.json")).unwrap();
+    std::fs::write(
+        bundle.join("manifest.json"),
+        r#"{"version":"1.0","package":"org.zed.kv-store","abi":{"path":"abi.json"}}"#,
+    )
+    .unwrap();
+    let dir = apps.path().to_str().unwrap();
+    let tool_of = |v: &Value, method: &str| -> String {
+        v["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == method)
+            .unwrap()["tool"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Offline (only local apps) and with the node's: the same name.
+    let alone = env.ok(&[
+        "--offline",
+        "--apps",
+        dir,
+        "describe",
+        "org.zed.kv-store",
+        "--json",
+    ]);
+    assert_eq!(tool_of(&alone, "get"), "kv_store_get");
+    let tools = env.ok(&["--apps", dir, "tools", "--json"]);
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"kv_store_get"));
+    let node_kv = env.ok(&["--apps", dir, "describe", "com.calimero.kv-store", "--json"]);
+    let node_get = tool_of(&node_kv, "get");
+    assert!(
+        node_get.starts_with("kv_store_") && node_get != "kv_store_get",
+        "{node_get}"
+    );
+    assert!(names.contains(&node_get.as_str()));
+    // kv_store_get is the local app (not installed on the node)...
+    env.cmd()
+        .args(["--apps", dir, "call", "kv_store_get", "--key", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("org.zed.kv-store"))
+        .stderr(predicate::str::contains("is not installed on the node"));
+    // ...and the node's kv-store answers to its own name.
+    env.ok(&[
+        "--apps",
+        dir,
+        "call",
+        "com.calimero.kv-store.set",
+        "--key",
+        "a",
+        "--value",
+        "b",
+    ]);
+    assert_eq!(
+        env.ok(&["--apps", dir, "call", &node_get, "--key", "a"]),
+        json!("b")
+    );
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV)));
+}
+
+#[test]
 fn per_method_help_shows_the_signature_types_and_docs() {
     let env = Env::new();
     let a = env
