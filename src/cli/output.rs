@@ -178,6 +178,70 @@ pub fn table_text(table: &comfy_table::Table) -> String {
     out
 }
 
+/// Formats a value as [`JsonStream`] writes it at one nesting depth.
+#[derive(Debug, Clone)]
+pub struct Renderer {
+    pretty: bool,
+    indent: String,
+}
+
+impl Renderer {
+    pub fn render(&self, value: &Value) -> String {
+        let text = if self.pretty {
+            serde_json::to_string_pretty(value).map(|t| t.replace('\n', &self.indent))
+        } else {
+            serde_json::to_string(value)
+        };
+        // Serialising a `Value` cannot fail: its keys are strings.
+        crate::text::json_inert(text.unwrap_or_default())
+    }
+}
+
+/// Maps `items` in order with every core, handing each result to `sink` in
+/// item order. Workers take chunks as they go, so at most a few chunks wait.
+pub fn par_map<T: Sync, R: Send>(
+    items: &[T],
+    map: impl Fn(&T) -> R + Sync,
+    mut sink: impl FnMut(R),
+) {
+    const CHUNK: usize = 64;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().div_ceil(CHUNK));
+    if threads <= 1 {
+        items.iter().map(&map).for_each(sink);
+        return;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<R>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (tx, next, map) = (tx.clone(), &next, &map);
+            scope.spawn(move || {
+                loop {
+                    let chunk = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(part) = items.chunks(CHUNK).nth(chunk) else {
+                        break;
+                    };
+                    if tx.send((chunk, part.iter().map(map).collect())).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut want = 0;
+        for (index, results) in rx {
+            pending.insert(index, results);
+            while let Some(results) = pending.remove(&want) {
+                results.into_iter().for_each(&mut sink);
+                want += 1;
+            }
+        }
+    });
+}
+
 /// Writes one JSON object or array to stdout item by item, so a large result
 /// (every schema of a 5,000-method app) never has to exist in memory at once.
 /// Pretty on a terminal (identical to `serde_json::to_string_pretty` of the
@@ -262,18 +326,24 @@ impl JsonStream {
         self.separate();
     }
 
+    /// How [`JsonStream::value`] would write `value` here; safe to call from any
+    /// thread, so items can be rendered in parallel and written in order.
+    pub fn renderer(&self) -> Renderer {
+        Renderer {
+            pretty: self.pretty,
+            indent: self.indent(),
+        }
+    }
+
     /// Writes a value at the current position.
     pub fn value(&mut self, value: &Value) {
-        let text = if self.pretty {
-            let indent = self.indent();
-            serde_json::to_string_pretty(value).map(|t| t.replace('\n', &indent))
-        } else {
-            serde_json::to_string(value)
-        };
-        match text {
-            Ok(t) => self.raw(&crate::text::json_inert(t)),
-            Err(e) => self.error = Some(std::io::Error::other(e)),
-        }
+        let text = self.renderer().render(value);
+        self.raw(&text);
+    }
+
+    /// Writes a value [`Renderer::render`] produced for this position.
+    pub fn rendered(&mut self, text: &str) {
+        self.raw(text);
     }
 
     /// The final newline and flush; a closed stdout becomes the quiet broken-pipe error.

@@ -70,12 +70,20 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
         }
         let mut methods: Vec<_> = svc.manifest.methods.iter().collect();
         methods.sort_by(|a, b| a.name.cmp(&b.name));
-        for m in methods {
-            let schemas = mapping::method_schemas(&svc.manifest, m, g.tool_options().refs);
-            warnings.report(&ui, &sanitize_line(&m.name), &schemas.warnings);
-            out.key(&m.name);
-            out.value(&pick(schemas, args.output));
-        }
+        let renderer = out.renderer();
+        let refs = g.tool_options().refs;
+        let render = |m: &&crate::abi::Method| {
+            let schemas = mapping::method_schemas(&svc.manifest, m, refs);
+            let warned = schemas.warnings.clone();
+            (renderer.render(&pick(schemas, args.output)), warned)
+        };
+        let mut names = methods.iter().map(|m| &m.name);
+        output::par_map(&methods, render, |(text, w)| {
+            let name = names.next().map_or("", |n| n.as_str());
+            warnings.report(&ui, &sanitize_line(name), &w);
+            out.key(name);
+            out.rendered(&text);
+        });
         if services.len() > 1 {
             out.close('}');
         }

@@ -6,6 +6,7 @@ use comfy_table::{ContentArrangement, Table, presets};
 use super::output::{self, JsonStream, paint_signature};
 use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
 use crate::error::{Error, Result};
+use crate::mapping::Tool;
 use crate::mapping::filter::Filter;
 
 /// List the tools generated for apps: a table, or with --json exactly the MCP
@@ -83,12 +84,17 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         let mut warnings = SchemaWarnings::default();
         let mut out = JsonStream::new();
         out.open('[');
-        for t in &tools {
+        let renderer = out.renderer();
+        let render = |t: &&Tool| {
             let schemas = t.schemas();
-            warnings.report(&ui, &t.name, &schemas.warnings);
+            (renderer.render(&t.to_mcp_with(&schemas)), schemas.warnings)
+        };
+        let mut names = tools.iter().map(|t| &t.name);
+        output::par_map(&tools, render, |(text, w)| {
             out.item();
-            out.value(&t.to_mcp_with(&schemas));
-        }
+            out.rendered(&text);
+            warnings.report(&ui, names.next().map_or("", |n| n.as_str()), &w);
+        });
         out.close(']');
         warnings.finish(&ui);
         out.finish()?;
