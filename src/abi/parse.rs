@@ -350,10 +350,10 @@ impl Parser<'_> {
 
     fn type_ref(&mut self, value: &Value, path: &str) -> TypeRef {
         // The map key may be given as the bare string "string".
-        if let Value::String(s) = value {
-            if let Some(scalar) = Scalar::parse(s) {
-                return TypeRef::Scalar(scalar);
-            }
+        if let Value::String(s) = value
+            && let Some(scalar) = Scalar::parse(s)
+        {
+            return TypeRef::Scalar(scalar);
         }
         let Value::Object(obj) = value else {
             self.warn(

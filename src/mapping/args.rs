@@ -253,7 +253,7 @@ impl Validator {
 }
 
 fn hex_to_bytes(s: &str) -> Option<Vec<Value>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())
