@@ -6,6 +6,7 @@
 //! for all of them (so names never depend on what a command narrows to), and
 //! every warning met on the way.
 
+pub mod describe;
 pub mod invoke;
 pub mod resolve;
 
