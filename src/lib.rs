@@ -3,13 +3,14 @@
 //!
 //! Layers, each depending only on the ones above it:
 //! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
-//! [`catalog`] (where apps come from) → the faces: [`cli`].
+//! [`catalog`] (where apps come from) → the faces: [`cli`] and [`mcp`].
 
 pub mod abi;
 pub mod catalog;
 pub mod cli;
 pub mod error;
 pub mod mapping;
+pub mod mcp;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Result};

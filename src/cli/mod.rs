@@ -6,6 +6,7 @@ mod completions;
 mod describe;
 pub mod output;
 mod schema;
+mod serve;
 mod tools;
 
 use std::path::PathBuf;
@@ -112,6 +113,7 @@ pub enum Command {
     Schema(schema::SchemaArgs),
     Describe(describe::DescribeArgs),
     Tools(tools::ToolsArgs),
+    Serve(serve::ServeArgs),
     Apps(apps::AppsArgs),
     Completions(completions::CompletionsArgs),
 }
@@ -237,6 +239,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Schema(args) => schema::run(&cli.global, args),
         Command::Describe(args) => describe::run(&cli.global, args),
         Command::Tools(args) => tools::run(&cli.global, args),
+        Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
     }

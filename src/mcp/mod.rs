@@ -1,0 +1,183 @@
+//! `mcp`: the MCP server face (`calimcp serve`).
+//!
+//! Input: resolved [`Settings`] (apps sources, scope, filter, transport, node).
+//! Output: an rmcp server on stdio or Streamable HTTP exposing the fixed tools
+//! `describe_app` and `select_app` plus exactly the tools `calimcp tools --json`
+//! prints for the same apps and options. Uses `abi`, `mapping`, `catalog` and
+//! the node client; never `cli`. Nothing but protocol reaches stdout.
+
+pub mod backend;
+pub mod fixed;
+pub mod http;
+pub mod live;
+pub(crate) mod log;
+pub mod server;
+pub mod stdio;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+
+use crate::catalog::{Catalog, Sources};
+use crate::error::{Error, Result};
+use crate::mapping::ToolOptions;
+use crate::mapping::filter::Filter;
+use crate::text::sanitize_line;
+pub use backend::Backend;
+pub use http::HttpOptions;
+pub use live::Scope;
+pub use log::Level as LogLevel;
+
+/// How clients reach the server.
+#[derive(Debug, Clone)]
+pub enum Transport {
+    Stdio,
+    Http(HttpOptions),
+}
+
+/// Everything `serve` needs, resolved by the caller.
+pub struct Settings {
+    /// `--apps` directories and `--app` paths.
+    pub sources: Sources,
+    /// `--app` values that are names, not paths.
+    pub app_names: Vec<String>,
+    pub tool_options: ToolOptions,
+    pub filter: Filter,
+    pub service: Option<String>,
+    pub transport: Transport,
+    /// How often the node's apps are re-read.
+    pub refresh: Duration,
+    /// How long the first tools/list may wait for the node's apps.
+    pub startup_wait: Duration,
+    pub log_level: LogLevel,
+    pub backend: Option<Arc<dyn Backend>>,
+}
+
+/// The default `--refresh`.
+pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
+/// How long the first tools/list waits for a slow node.
+pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
+
+/// Loads the local apps and serves until stdin closes (stdio), or SIGTERM or
+/// Ctrl-C arrives. Returns the exit code.
+pub fn serve(settings: Settings) -> Result<u8> {
+    log::set_level(settings.log_level);
+    let (catalog, explicit) = Catalog::load(&settings.sources, &settings.tool_options)?;
+    for w in &catalog.skipped {
+        log::warn!("{w}");
+    }
+    for app in &catalog.apps {
+        for w in &app.warnings {
+            log::warn!("{w}");
+        }
+    }
+    for t in &catalog.tools.tools {
+        for w in &t.warnings {
+            log::debug!("{}: {w}", t.name);
+        }
+    }
+    let ids: Vec<String> = explicit
+        .iter()
+        .flatten()
+        .map(|&i| catalog.apps[i].id.clone())
+        .collect();
+    if settings.backend.is_none() {
+        // Without a node nothing can appear later: a name that matches
+        // nothing now is a mistake, as it is for `calimcp tools`.
+        for name in &settings.app_names {
+            catalog.resolve(name)?;
+        }
+        if catalog.apps.is_empty() {
+            return Err(
+                Error::input("no_apps", "nothing to serve: no apps and no node").with_hint(
+                    "pass --apps DIR (or set CALIMCP_APPS), or --node URL to serve the node's apps",
+                ),
+            );
+        }
+    }
+    let scope = Scope {
+        names: settings.app_names.clone(),
+        ids,
+        service: settings.service.clone(),
+        filter: settings.filter.clone(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(
+            std::thread::available_parallelism()
+                .map_or(2, |n| n.get())
+                .clamp(2, 4),
+        )
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let result = runtime.block_on(async move {
+        let live = live::Live::new(
+            catalog,
+            settings.tool_options.clone(),
+            scope,
+            settings.backend.clone(),
+            settings.refresh,
+            settings.startup_wait,
+        );
+        live.start();
+        if let Some(b) = live.backend() {
+            log::info!("reading apps from the node at {}", sanitize_line(&b.url()));
+        }
+        match &settings.transport {
+            Transport::Stdio => serve_stdio(live).await,
+            Transport::Http(opts) => http::run(live, opts, shutdown_signal()).await,
+        }
+    });
+    // Node requests still in flight must not hold the exit.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    result.map(|()| 0)
+}
+
+async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
+    let (transport, flush) = stdio::stdio();
+    let tools = live.view().listed.len();
+    log::info!("serving {tools} tools and the fixed tools over stdio");
+    let session = server::Session::new(live);
+    let run = async move {
+        match session.serve(transport).await {
+            Ok(running) => {
+                let _ = running.waiting().await;
+            }
+            // The client went away before the handshake: nothing to serve.
+            Err(e) => log::info!("no MCP session: {e}"),
+        }
+    };
+    tokio::select! {
+        () = run => {
+            flush.wait();
+        }
+        () = shutdown_signal() => {
+            log::info!("terminated; exiting");
+        }
+    }
+    Ok(())
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let term = signal(SignalKind::terminate());
+        let int = signal(SignalKind::interrupt());
+        match (term, int) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            _ => std::future::pending::<()>().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
