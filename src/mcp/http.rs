@@ -46,17 +46,23 @@ pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
         .ok_or_else(|| bad("the name resolves to no address".into()))
 }
 
+/// Opens the listening socket `--http` names (before anything else, so a bad
+/// address fails fast).
+pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
+    let addr = bind_addr(&opts.addr).await?;
+    tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        Error::input("bind", format!("cannot listen on {addr}: {e}"))
+            .with_hint("pick another port, or pass port 0 for any free one")
+    })
+}
+
 /// Serves until `shutdown` completes; prints the URL on stderr once listening.
 pub async fn run(
     live: Arc<Live>,
+    listener: tokio::net::TcpListener,
     opts: &HttpOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<()> {
-    let addr = bind_addr(&opts.addr).await?;
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
-        Error::input("bind", format!("cannot listen on {addr}: {e}"))
-            .with_hint("pick another port, or pass port 0 for any free one")
-    })?;
     let local = listener
         .local_addr()
         .map_err(|e| Error::internal(format!("listening socket: {e}")))?;

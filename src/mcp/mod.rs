@@ -63,6 +63,19 @@ pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
 /// Ctrl-C arrives. Returns the exit code.
 pub fn serve(settings: Settings) -> Result<u8> {
     log::set_level(settings.log_level);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(
+            std::thread::available_parallelism()
+                .map_or(2, |n| n.get())
+                .clamp(2, 4),
+        )
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let listener = match &settings.transport {
+        Transport::Http(opts) => Some(runtime.block_on(http::listen(opts))?),
+        Transport::Stdio => None,
+    };
     let (catalog, explicit) = Catalog::load(&settings.sources, &settings.tool_options)?;
     for w in &catalog.skipped {
         log::warn!("{w}");
@@ -102,15 +115,6 @@ pub fn serve(settings: Settings) -> Result<u8> {
         service: settings.service.clone(),
         filter: settings.filter.clone(),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(
-            std::thread::available_parallelism()
-                .map_or(2, |n| n.get())
-                .clamp(2, 4),
-        )
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
     let result = runtime.block_on(async move {
         let live = live::Live::new(
             catalog,
@@ -124,9 +128,11 @@ pub fn serve(settings: Settings) -> Result<u8> {
         if let Some(b) = live.backend() {
             log::info!("reading apps from the node at {}", sanitize_line(&b.url()));
         }
-        match &settings.transport {
-            Transport::Stdio => serve_stdio(live).await,
-            Transport::Http(opts) => http::run(live, opts, shutdown_signal()).await,
+        match (&settings.transport, listener) {
+            (Transport::Http(opts), Some(listener)) => {
+                http::run(live, listener, opts, shutdown_signal()).await
+            }
+            _ => serve_stdio(live).await,
         }
     });
     // Node requests still in flight must not hold the exit.

@@ -1,0 +1,147 @@
+//! Helpers for the `serve` tests: fixture apps, the binary, rmcp clients.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::Value;
+use tokio::sync::Notify;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_calimcp");
+
+/// The shared ABI fixtures, or `None` (with a printed "skipped" line) when they
+/// are missing; with `CALIMCP_REQUIRE_FIXTURES=1` a missing directory fails.
+pub fn fixtures(test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/abi");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CALIMCP_REQUIRE_FIXTURES").as_deref() == Ok("1") {
+        panic!(
+            "{test}: {} is missing and CALIMCP_REQUIRE_FIXTURES=1",
+            dir.display()
+        );
+    }
+    println!("skipped: {test}: {} is missing", dir.display());
+    None
+}
+
+/// A temporary apps directory holding copies of the named fixtures, each
+/// under a new file name (`kv-store.json`), so packages read naturally.
+pub fn apps_dir(fixtures: &Path, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (from, to) in files {
+        std::fs::copy(fixtures.join(from), dir.path().join(to)).expect("copy fixture");
+    }
+    dir
+}
+
+/// `calimcp <args>` → stdout parsed as JSON (asserting success).
+pub fn run_json(args: &[&str]) -> Value {
+    let out = std::process::Command::new(BIN)
+        .args(args)
+        .env_remove("CALIMCP_APPS")
+        .output()
+        .expect("run calimcp");
+    assert!(
+        out.status.success(),
+        "calimcp {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// Counts `notifications/tools/list_changed`.
+#[derive(Clone, Default)]
+pub struct Watcher {
+    pub changes: Arc<AtomicUsize>,
+    pub notify: Arc<Notify>,
+}
+
+impl ClientHandler for Watcher {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        self.notify.notify_waiters();
+        self.notify.notify_one();
+    }
+}
+
+impl Watcher {
+    /// Waits (bounded) until at least `n` notifications arrived.
+    pub async fn wait_for(&self, n: usize, within: Duration) -> bool {
+        tokio::time::timeout(within, async {
+            while self.changes.load(Ordering::SeqCst) < n {
+                self.notify.notified().await;
+            }
+        })
+        .await
+        .is_ok()
+    }
+}
+
+pub type Client = RunningService<RoleClient, Watcher>;
+
+/// Spawns `calimcp serve <args>` and connects rmcp's client over its stdio.
+pub async fn stdio_client(args: &[&str]) -> Client {
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("serve").args(args).env_remove("CALIMCP_APPS");
+    let (transport, _stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn calimcp serve");
+    Watcher::default()
+        .serve(transport)
+        .await
+        .expect("initialize over stdio")
+}
+
+/// Calls a tool with JSON arguments.
+pub async fn call(
+    client: &Client,
+    name: &str,
+    args: Value,
+) -> Result<CallToolResult, rmcp::ServiceError> {
+    let args: JsonObject = match args {
+        Value::Object(o) => o,
+        _ => JsonObject::new(),
+    };
+    client
+        .peer()
+        .call_tool(CallToolRequestParams::new(name.to_string()).with_arguments(args))
+        .await
+}
+
+/// The text of a result's first content block.
+pub fn text(r: &CallToolResult) -> String {
+    r.content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+/// The wire JSON of the listed tools, without the fixed ones.
+pub async fn listed_app_tools(client: &Client) -> Value {
+    let tools = client.peer().list_all_tools().await.expect("tools/list");
+    let all = serde_json::to_value(&tools).expect("serialize tools");
+    Value::Array(
+        all.as_array()
+            .expect("array")
+            .iter()
+            .filter(|t| t["name"] != "describe_app" && t["name"] != "select_app")
+            .cloned()
+            .collect(),
+    )
+}
+
+/// reqwest is built without a default TLS provider; tests use ring.
+pub fn install_crypto() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
