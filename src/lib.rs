@@ -3,7 +3,8 @@
 //!
 //! Layers, each depending only on the ones above it:
 //! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
-//! [`catalog`] (where apps come from) → the faces: [`cli`] and [`mcp`].
+//! [`node`] (the HTTP client for merod) → [`catalog`] (where apps come
+//! from: local paths and the node) → the faces: [`cli`] and [`mcp`].
 
 pub mod abi;
 pub mod catalog;
@@ -11,6 +12,7 @@ pub mod cli;
 pub mod error;
 pub mod mapping;
 pub mod mcp;
+pub mod node;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Result};

@@ -34,16 +34,47 @@ pub fn sanitize_doc(s: &str) -> String {
         .collect()
 }
 
+/// JSON text that is inert on a terminal: serde_json escapes only C0 controls,
+/// so DEL, C1 controls and bidirectional overrides (which can only occur inside
+/// strings) become `\uXXXX` escapes. The JSON value is unchanged.
+pub fn json_inert(text: String) -> String {
+    let risky = |c: char| c != '\n' && c != '\t' && is_dangerous(c);
+    if !text.chars().any(risky) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    for c in text.chars() {
+        if risky(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Closest candidates to `input` among `known`, for "did you mean" hints.
 pub fn did_you_mean<'a>(input: &str, known: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let input = input.to_ascii_lowercase();
     let mut scored: Vec<(f64, &str)> = known
         .into_iter()
-        .map(|k| (strsim::jaro_winkler(&input, &k.to_ascii_lowercase()), k))
+        .map(|k| (similarity(&input, &k.to_ascii_lowercase()), k))
         .filter(|(score, _)| *score >= 0.8)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     scored.into_iter().take(3).map(|(_, k)| k).collect()
+}
+
+/// How alike two lowercase names are, from 0 to 1: Jaro-Winkler, raised for
+/// names one or two edits apart (transpositions included), so `gte` finds `get`.
+pub fn similarity(a: &str, b: &str) -> f64 {
+    let jw = strsim::jaro_winkler(a, b);
+    let edits = strsim::damerau_levenshtein(a, b);
+    let close = edits <= 1 || (edits == 2 && a.len().min(b.len()) >= 5);
+    if close { jw.max(0.85) } else { jw }
 }
 
 #[cfg(test)]
@@ -65,6 +96,17 @@ mod tests {
     }
 
     #[test]
+    fn json_text_is_inert_and_unchanged_in_value() {
+        let v = serde_json::json!({"k\u{202E}": "a\u{9b}31m\u{7f}\u{1b}b\n"});
+        let text = json_inert(serde_json::to_string(&v).unwrap());
+        assert!(
+            !text.chars().any(|c| c.is_control() || c == '\u{202E}'),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), v);
+    }
+
+    #[test]
     fn docs_keep_newlines_lines_do_not() {
         assert_eq!(sanitize_doc("a\r\nb\n\tc"), "a\nb\n\tc");
         assert_eq!(sanitize_line("a\nb"), "a b");
@@ -77,5 +119,6 @@ mod tests {
             vec!["kv_store_get", "kv_store_set"]
         );
         assert!(did_you_mean("zzz", ["kv_store_get"]).is_empty());
+        assert_eq!(did_you_mean("gte", ["get", "set", "entries"]), vec!["get"]);
     }
 }

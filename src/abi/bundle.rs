@@ -157,7 +157,7 @@ pub fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
         blobs.push(bytes);
         app.services.push(Service {
             name: name.clone(),
-            manifest,
+            manifest: manifest.into(),
         });
     }
     app.warnings = warnings;

@@ -38,7 +38,7 @@ impl App {
 #[derive(Debug, Clone, Default)]
 pub struct Service {
     pub name: Option<String>,
-    pub manifest: Manifest,
+    pub manifest: std::sync::Arc<Manifest>,
 }
 
 /// Options for loading bare manifests.
@@ -164,7 +164,7 @@ fn load_file(path: &Path, opts: &LoadOptions) -> Result<App> {
         source,
         services: vec![super::load::Service {
             name: None,
-            manifest,
+            manifest: manifest.into(),
         }],
         warnings,
         ..App::default()

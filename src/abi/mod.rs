@@ -36,12 +36,16 @@ impl Warning {
 }
 
 impl std::fmt::Display for Warning {
+    /// One line, safe for a terminal: paths hold type names from the manifest.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.source.is_empty(), self.path.is_empty()) {
-            (true, true) => write!(f, "{}", self.message),
-            (true, false) => write!(f, "{}: {}", self.path, self.message),
-            (false, true) => write!(f, "{}: {}", self.source, self.message),
-            (false, false) => write!(f, "{} at {}: {}", self.source, self.path, self.message),
+        use crate::text::sanitize_line as clean;
+        let (source, path, message) =
+            (clean(&self.source), clean(&self.path), clean(&self.message));
+        match (source.is_empty(), path.is_empty()) {
+            (true, true) => write!(f, "{message}"),
+            (true, false) => write!(f, "{path}: {message}"),
+            (false, true) => write!(f, "{source}: {message}"),
+            (false, false) => write!(f, "{source} at {path}: {message}"),
         }
     }
 }

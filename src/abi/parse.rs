@@ -350,9 +350,7 @@ impl Parser<'_> {
 
     fn type_ref(&mut self, value: &Value, path: &str) -> TypeRef {
         // The map key may be given as the bare string "string".
-        if let Value::String(s) = value
-            && let Some(scalar) = Scalar::parse(s)
-        {
+        if let Some(scalar) = value.as_str().and_then(Scalar::parse) {
             return TypeRef::Scalar(scalar);
         }
         let Value::Object(obj) = value else {

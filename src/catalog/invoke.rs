@@ -38,7 +38,7 @@ impl Catalog {
         if let Some(v) = self.validators.get(index).and_then(|c| c.get()) {
             return Ok(v.clone());
         }
-        let v = Arc::new(Validator::new(&tool.input_schema)?);
+        let v = Arc::new(Validator::new(&tool.input_schema())?);
         if let Some(cell) = self.validators.get(index) {
             let _ = cell.set(v.clone());
         }

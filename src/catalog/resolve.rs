@@ -8,7 +8,7 @@
 use crate::abi::App;
 use crate::error::{Error, Result};
 use crate::mapping::names;
-use crate::text::{did_you_mean, sanitize_line};
+use crate::text::{sanitize_line, similarity};
 
 fn trailing_segments_match(package: &str, query: &str) -> bool {
     let (p, q) = (package.to_ascii_lowercase(), query.to_ascii_lowercase());
@@ -92,23 +92,44 @@ fn unknown(apps: &[App], query: &str) -> Error {
         return Error::input("unknown_app", format!("no app named `{q}`: no apps were found"))
             .with_hint("pass a path to an abi.json, .wasm, .mpk or bundle directory, or add --apps DIR (or CALIMCP_APPS)");
     }
-    let mut known: Vec<&str> = apps.iter().map(App::package_or_id).collect();
-    known.extend(apps.iter().filter_map(|a| a.name.as_deref()));
-    let mut err = Error::input("unknown_app", format!("no app named `{q}`"));
-    let suggestions = did_you_mean(query, known.iter().copied());
+    // Score each app by its closest name (package, trailing segment, metadata name,
+    // slug) and suggest its package.
+    let lower = query.to_ascii_lowercase();
+    let mut scored: Vec<(f64, &str)> = apps
+        .iter()
+        .map(|a| {
+            let mut names = vec![
+                a.package_or_id().to_string(),
+                names::app_slug(a.package_or_id()),
+            ];
+            names.extend(
+                a.package
+                    .as_deref()
+                    .and_then(|p| p.rsplit('.').next())
+                    .map(str::to_string),
+            );
+            names.extend(a.name.clone());
+            let best = names
+                .iter()
+                .map(|n| similarity(&lower, &n.to_ascii_lowercase()))
+                .fold(0.0, f64::max);
+            (best, a.package_or_id())
+        })
+        .filter(|(s, _)| *s >= 0.8)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let listing: Vec<String> = apps
         .iter()
         .map(|a| sanitize_line(a.package_or_id()))
         .collect();
-    err = err.with_hint(match suggestions.first() {
-        Some(s) => format!(
+    Error::input("unknown_app", format!("no app named `{q}`")).with_hint(match scored.first() {
+        Some((_, s)) => format!(
             "did you mean `{}`? Known apps: {}",
             sanitize_line(s),
             listing.join(", ")
         ),
         None => format!("known apps: {}", listing.join(", ")),
-    });
-    err
+    })
 }
 
 #[cfg(test)]

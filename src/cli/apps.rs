@@ -79,14 +79,6 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
             sanitize_line(&a.source),
         ]);
     }
-    output::print(&format!(
-        "{}\n",
-        table
-            .to_string()
-            .lines()
-            .map(str::trim_end)
-            .collect::<Vec<_>>()
-            .join("\n")
-    ))?;
+    output::print(&output::table_text(&table))?;
     Ok(0)
 }

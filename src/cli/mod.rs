@@ -225,10 +225,37 @@ pub fn report_warnings(ui: &Ui, catalog: &Catalog, apps: &[usize]) {
         for w in &catalog.apps[i].warnings {
             ui.warn(w);
         }
-        for t in catalog.tools.tools.iter().filter(|t| t.app == i) {
-            for w in &t.warnings {
-                ui.warn(format_args!("{}: {w}", t.name));
+    }
+}
+
+/// Reports the schema degradations of tools as they are computed, up to a
+/// limit, then says how many more there were.
+#[derive(Debug, Default)]
+pub struct SchemaWarnings {
+    shown: usize,
+    hidden: usize,
+}
+
+impl SchemaWarnings {
+    const LIMIT: usize = 20;
+
+    pub fn report(&mut self, ui: &Ui, tool: &str, warnings: &[String]) {
+        for w in warnings {
+            if self.shown < Self::LIMIT {
+                ui.warn(format_args!("{tool}: {w}"));
+                self.shown += 1;
+            } else {
+                self.hidden += 1;
             }
+        }
+    }
+
+    pub fn finish(self, ui: &Ui) {
+        if self.hidden > 0 {
+            ui.warn(format_args!(
+                "… and {} more schema warnings like these (--quiet hides them)",
+                self.hidden
+            ));
         }
     }
 }

@@ -56,6 +56,7 @@ impl Ui {
         } else {
             "warning".into()
         };
+        let message = crate::text::sanitize_line(&message.to_string());
         let _ = writeln!(std::io::stderr().lock(), "{label}: {message}");
     }
 
@@ -67,7 +68,14 @@ impl Ui {
     }
 
     /// Reports an error on stderr: human text, or one JSON line with `--json`.
+    /// Messages may quote manifest strings (service names, bundle paths), so
+    /// control characters are removed here, whatever built the message.
     pub fn error(&self, err: &Error) {
+        let err = &Error {
+            message: crate::text::sanitize_doc(&err.message),
+            hint: err.hint.as_deref().map(crate::text::sanitize_doc),
+            ..err.clone()
+        };
         let mut stderr = std::io::stderr().lock();
         if self.json {
             let mut message = err.message.clone();
@@ -114,15 +122,20 @@ pub fn print(text: &str) -> crate::Result<()> {
         })
 }
 
-/// Pretty JSON and a newline on stdout.
+/// JSON and a newline on stdout: pretty on a terminal, compact otherwise (for
+/// pipes, files and programs: smaller and faster; `| jq .` pretty-prints).
 pub fn print_json(value: &Value) -> crate::Result<()> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::internal(e.to_string()))?;
-    print(&(text + "\n"))
+    let text = if std::io::stdout().is_terminal() {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    print(&(crate::text::json_inert(text.map_err(|e| Error::internal(e.to_string()))?) + "\n"))
 }
 
 /// Compact JSON and a newline on stdout.
 pub fn print_json_compact(value: &Value) -> crate::Result<()> {
-    print(&(value.to_string() + "\n"))
+    print(&(crate::text::json_inert(value.to_string()) + "\n"))
 }
 
 /// `[view]` green, `[mut]` yellow, when colour is on.
@@ -152,5 +165,130 @@ pub fn bold(text: &str, color: bool) -> String {
         text.bold().to_string()
     } else {
         text.to_string()
+    }
+}
+
+/// A borderless table as text: no padding at the line starts or ends.
+pub fn table_text(table: &comfy_table::Table) -> String {
+    let mut out = String::new();
+    for line in table.lines() {
+        out.push_str(line.strip_prefix(' ').unwrap_or(&line).trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes one JSON object or array to stdout item by item, so a large result
+/// (every schema of a 5,000-method app) never has to exist in memory at once.
+/// Pretty on a terminal (identical to `serde_json::to_string_pretty` of the
+/// whole value), compact otherwise.
+pub struct JsonStream {
+    out: std::io::BufWriter<std::io::Stdout>,
+    pretty: bool,
+    /// One entry per open container: whether it has no item yet.
+    open: Vec<bool>,
+    error: Option<std::io::Error>,
+}
+
+impl Default for JsonStream {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl JsonStream {
+    pub fn new() -> Self {
+        JsonStream {
+            out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
+            pretty: std::io::stdout().is_terminal(),
+            open: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn raw(&mut self, text: &str) {
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(text.as_bytes())
+        {
+            self.error = Some(e);
+        }
+    }
+
+    fn indent(&self) -> String {
+        format!("\n{}", "  ".repeat(self.open.len()))
+    }
+
+    /// Before an item: the comma and, when pretty, the line break and indent.
+    fn separate(&mut self) {
+        if let Some(first) = self.open.last_mut() {
+            let comma = !*first;
+            *first = false;
+            if comma {
+                self.raw(",");
+            }
+            if self.pretty {
+                let indent = self.indent();
+                self.raw(&indent);
+            }
+        }
+    }
+
+    /// Opens `{` or `[` (as an item of the enclosing container, after any key).
+    pub fn open(&mut self, bracket: char) {
+        self.raw(&bracket.to_string());
+        self.open.push(true);
+    }
+
+    /// Closes the innermost container with `}` or `]`.
+    pub fn close(&mut self, bracket: char) {
+        let empty = self.open.pop().unwrap_or(true);
+        if self.pretty && !empty {
+            let indent = self.indent();
+            self.raw(&indent);
+        }
+        self.raw(&bracket.to_string());
+    }
+
+    /// Starts an object member: writes `"key": `; follow with `value` or `open`.
+    pub fn key(&mut self, key: &str) {
+        self.separate();
+        let quoted = crate::text::json_inert(Value::String(key.to_string()).to_string());
+        self.raw(&quoted);
+        self.raw(if self.pretty { ": " } else { ":" });
+    }
+
+    /// Starts an array item; follow with `value` or `open`.
+    pub fn item(&mut self) {
+        self.separate();
+    }
+
+    /// Writes a value at the current position.
+    pub fn value(&mut self, value: &Value) {
+        let text = if self.pretty {
+            let indent = self.indent();
+            serde_json::to_string_pretty(value).map(|t| t.replace('\n', &indent))
+        } else {
+            serde_json::to_string(value)
+        };
+        match text {
+            Ok(t) => self.raw(&crate::text::json_inert(t)),
+            Err(e) => self.error = Some(std::io::Error::other(e)),
+        }
+    }
+
+    /// The final newline and flush; a closed stdout becomes the quiet broken-pipe error.
+    pub fn finish(mut self) -> crate::Result<()> {
+        self.raw("\n");
+        let result = match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        };
+        result.map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Error::new(ErrorKind::Internal, "broken_pipe", "stdout was closed")
+            } else {
+                Error::internal(format!("cannot write to stdout: {e}"))
+            }
+        })
     }
 }

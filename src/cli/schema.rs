@@ -1,19 +1,21 @@
 //! `calimcp schema APP [METHOD]`: JSON Schemas on stdout.
 
 use clap::Args;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{GlobalArgs, Selection, output, report_warnings};
-use crate::abi::App;
+use super::output::{self, JsonStream};
+use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
+use crate::abi::{App, Service};
 use crate::error::{Error, Result};
-use crate::mapping::{self, Tool};
+use crate::mapping::{self, MethodSchemas, Tool};
 use crate::text::{did_you_mean, sanitize_line};
 
 /// Print the JSON Schema of a method's arguments (or of every method).
 ///
 /// With METHOD, the output is byte for byte the inputSchema of that method's
 /// tool. Without, an object from method name to schema (for a multi-service
-/// app without --service, from service name to such an object).
+/// app without --service, from service name to such an object). `init` is
+/// included: its arguments are the ones context creation takes.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp schema examples/kv-store set
@@ -30,67 +32,68 @@ pub struct SchemaArgs {
     pub output: bool,
 }
 
+fn pick(s: MethodSchemas, output: bool) -> Value {
+    if output {
+        s.output.unwrap_or(Value::Null)
+    } else {
+        s.input
+    }
+}
+
 pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
     let ui = g.ui();
     let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let app = &sel.catalog.apps[index];
-    let value = match &args.method {
-        Some(method) => one(g, &sel, index, method, args.output)?,
-        None => {
-            let services: Vec<Option<&str>> = match &g.service {
-                Some(s) => vec![Some(s.as_str())],
-                None => app.services.iter().map(|s| s.name.as_deref()).collect(),
-            };
-            if services.len() == 1 {
-                all(g, app, services[0], args.output)
-            } else {
-                let mut by_service = Map::new();
-                for s in services {
-                    by_service.insert(
-                        s.unwrap_or_default().to_string(),
-                        all(g, app, s, args.output),
-                    );
-                }
-                Value::Object(by_service)
-            }
-        }
+    let mut warnings = SchemaWarnings::default();
+    if let Some(method) = &args.method {
+        let (label, schemas) = one(g, &sel, index, method)?;
+        warnings.report(&ui, &label, &schemas.warnings);
+        warnings.finish(&ui);
+        return output::print_json(&pick(schemas, args.output)).map(|()| 0);
+    }
+    let services: Vec<&Service> = match &g.service {
+        Some(s) => app
+            .services
+            .iter()
+            .filter(|x| x.name.as_deref() == Some(s))
+            .collect(),
+        None => app.services.iter().collect(),
     };
-    output::print_json(&value)?;
+    let mut out = JsonStream::new();
+    out.open('{');
+    for svc in &services {
+        if services.len() > 1 {
+            out.key(svc.name.as_deref().unwrap_or_default());
+            out.open('{');
+        }
+        let mut methods: Vec<_> = svc.manifest.methods.iter().collect();
+        methods.sort_by(|a, b| a.name.cmp(&b.name));
+        for m in methods {
+            let schemas = mapping::method_schemas(&svc.manifest, m, g.tool_options().refs);
+            warnings.report(&ui, &sanitize_line(&m.name), &schemas.warnings);
+            out.key(&m.name);
+            out.value(&pick(schemas, args.output));
+        }
+        if services.len() > 1 {
+            out.close('}');
+        }
+    }
+    out.close('}');
+    warnings.finish(&ui);
+    out.finish()?;
     Ok(0)
 }
 
-fn pick(value: Option<&Value>, output: bool, tool_output: Option<&Value>) -> Value {
-    if output {
-        tool_output.cloned().unwrap_or(Value::Null)
-    } else {
-        value.cloned().unwrap_or(Value::Null)
-    }
-}
-
-/// Every method of one service, by name (init included: its arguments are the
-/// ones context creation takes).
-fn all(g: &GlobalArgs, app: &App, service: Option<&str>, output: bool) -> Value {
-    let svc = app
-        .services
-        .iter()
-        .find(|s| s.name.as_deref() == service)
-        .unwrap_or(&app.services[0]);
-    let mut methods: Vec<_> = svc.manifest.methods.iter().collect();
-    methods.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut out = Map::new();
-    for m in methods {
-        let s = mapping::method_schemas(&svc.manifest, m, g.tool_options().refs);
-        out.insert(
-            m.name.clone(),
-            pick(Some(&s.input), output, s.output.as_ref()),
-        );
-    }
-    Value::Object(out)
-}
-
-fn one(g: &GlobalArgs, sel: &Selection, index: usize, method: &str, output: bool) -> Result<Value> {
+/// The schemas of one method: its tool's, or for a method without a tool (init)
+/// computed the same way.
+fn one(
+    g: &GlobalArgs,
+    sel: &Selection,
+    index: usize,
+    method: &str,
+) -> Result<(String, MethodSchemas)> {
     let app = &sel.catalog.apps[index];
     let tools: Vec<&Tool> = sel
         .catalog
@@ -99,13 +102,7 @@ fn one(g: &GlobalArgs, sel: &Selection, index: usize, method: &str, output: bool
         .filter(|t| t.method == method)
         .collect();
     match tools.as_slice() {
-        [t] => {
-            return Ok(pick(
-                Some(&t.input_schema),
-                output,
-                t.return_schema.as_ref(),
-            ));
-        }
+        [t] => return Ok((t.name.clone(), t.schemas())),
         [] => {}
         several => {
             let svcs: Vec<&str> = several
@@ -119,7 +116,6 @@ fn one(g: &GlobalArgs, sel: &Selection, index: usize, method: &str, output: bool
             .with_hint(format!("pass --service: {}", svcs.join(", "))));
         }
     }
-    // Methods without a tool (init) still have schemas.
     for svc in &app.services {
         if g.service
             .as_deref()
@@ -128,8 +124,10 @@ fn one(g: &GlobalArgs, sel: &Selection, index: usize, method: &str, output: bool
             continue;
         }
         if let Some(m) = svc.manifest.method(method) {
-            let s = mapping::method_schemas(&svc.manifest, m, g.tool_options().refs);
-            return Ok(pick(Some(&s.input), output, s.output.as_ref()));
+            return Ok((
+                sanitize_line(method),
+                mapping::method_schemas(&svc.manifest, m, g.tool_options().refs),
+            ));
         }
     }
     Err(unknown_method(app, method))

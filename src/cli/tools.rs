@@ -2,10 +2,9 @@
 
 use clap::Args;
 use comfy_table::{ContentArrangement, Table, presets};
-use serde_json::Value;
 
-use super::output::{self, paint_signature};
-use super::{GlobalArgs, Selection, report_warnings};
+use super::output::{self, JsonStream, paint_signature};
+use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
 use crate::error::{Error, Result};
 use crate::mapping::filter::Filter;
 
@@ -81,7 +80,18 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         .filter(|t| filter.admits(t))
         .collect();
     if g.json {
-        output::print_json(&Value::Array(tools.iter().map(|t| t.to_mcp()).collect()))?;
+        let mut warnings = SchemaWarnings::default();
+        let mut out = JsonStream::new();
+        out.open('[');
+        for t in &tools {
+            let schemas = t.schemas();
+            warnings.report(&ui, &t.name, &schemas.warnings);
+            out.item();
+            out.value(&t.to_mcp_with(&schemas));
+        }
+        out.close(']');
+        warnings.finish(&ui);
+        out.finish()?;
         return Ok(0);
     }
     let mut table = Table::new();
@@ -98,14 +108,6 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
             paint_signature(&t.signature, ui.color_out),
         ]);
     }
-    output::print(&format!(
-        "{}\n",
-        table
-            .to_string()
-            .lines()
-            .map(str::trim_end)
-            .collect::<Vec<_>>()
-            .join("\n")
-    ))?;
+    output::print(&output::table_text(&table))?;
     Ok(0)
 }

@@ -32,6 +32,10 @@ pub enum Direction {
 pub const MAX_REF_DEPTH: u32 = 8;
 /// Schema nodes one inline schema may grow to before further expansions degrade.
 pub const MAX_INLINE_NODES: usize = 20_000;
+/// In `--refs defs` mode, named types first met this many definitions deep are
+/// built after the current one instead of inside it, so a long `$ref` chain
+/// cannot exhaust the stack. Shallower graphs keep the first-met `$defs` order.
+const MAX_DEF_NESTING: u32 = 16;
 
 /// The description of the injected `_context` argument, as the spec words it.
 pub const CONTEXT_DESCRIPTION: &str =
@@ -167,6 +171,10 @@ struct Builder<'m> {
     defs: Map<String, Value>,
     def_keys: HashMap<(String, bool), String>,
     used_keys: HashSet<String>,
+    /// Definitions being built inside one another right now (`--refs defs`).
+    def_nesting: u32,
+    /// Definitions met too deep to build in place: (key, type name, no_hex).
+    deferred: Vec<(String, String, bool)>,
     warnings: Vec<String>,
     warned: HashSet<String>,
 }
@@ -302,6 +310,8 @@ impl<'m> Builder<'m> {
             defs: Map::new(),
             def_keys: HashMap::new(),
             used_keys: HashSet::new(),
+            def_nesting: 0,
+            deferred: Vec::new(),
             warnings: Vec::new(),
             warned: HashSet::new(),
         }
@@ -314,6 +324,12 @@ impl<'m> Builder<'m> {
     }
 
     fn finish(mut self, root: &mut Map<String, Value>, warnings: &mut Vec<String>) {
+        while let Some((key, name, no_hex)) = self.deferred.pop() {
+            if let Some(def) = self.m.types.get(&name) {
+                let s = self.def(def, Ctx { depth: 0, no_hex });
+                self.defs.insert(key, s);
+            }
+        }
         if !self.defs.is_empty() {
             root.insert(
                 "$defs".into(),
@@ -395,8 +411,14 @@ impl<'m> Builder<'m> {
                         self.def_keys
                             .insert((name.to_string(), no_hex), key.clone());
                         self.defs.insert(key.clone(), Value::Null);
-                        let s = self.def(def, Ctx { depth: 0, no_hex });
-                        self.defs.insert(key.clone(), s);
+                        if self.def_nesting < MAX_DEF_NESTING {
+                            self.def_nesting += 1;
+                            let s = self.def(def, Ctx { depth: 0, no_hex });
+                            self.def_nesting -= 1;
+                            self.defs.insert(key.clone(), s);
+                        } else {
+                            self.deferred.push((key.clone(), name.to_string(), no_hex));
+                        }
                         key
                     }
                 };
@@ -406,37 +428,45 @@ impl<'m> Builder<'m> {
     }
 
     /// Whether the named type reaches `bytes` (for the hex-free copies under untagged enums).
+    /// Walks with an explicit stack: a long `$ref` chain must not exhaust the call stack.
     fn contains_bytes(&self, name: &str) -> bool {
-        fn walk(m: &Manifest, t: &TypeRef, seen: &mut HashSet<String>) -> bool {
+        let start = TypeRef::Ref(name.to_string());
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut stack: Vec<&TypeRef> = vec![&start];
+        while let Some(t) = stack.pop() {
             match t {
-                TypeRef::Bytes(_) => true,
+                TypeRef::Bytes(_) => return true,
                 TypeRef::Ref(n) => {
-                    if !seen.insert(n.clone()) {
-                        return false;
+                    let Some((n, def)) = self.m.types.get_key_value(n.as_str()) else {
+                        continue;
+                    };
+                    if !seen.insert(n.as_str()) {
+                        continue;
                     }
-                    match m.types.get(n).map(|d| &d.kind) {
-                        Some(TypeDefKind::Bytes(_)) => true,
-                        Some(TypeDefKind::Alias(t)) => walk(m, t, seen),
-                        Some(TypeDefKind::Record(r)) => rec(m, r, seen),
-                        Some(TypeDefKind::Variant(v)) => v
-                            .variants
-                            .iter()
-                            .any(|c| c.payload.as_ref().is_some_and(|p| walk(m, p, seen))),
-                        _ => false,
+                    match &def.kind {
+                        TypeDefKind::Bytes(_) => return true,
+                        TypeDefKind::Alias(t) => stack.push(t),
+                        TypeDefKind::Record(r) => {
+                            stack.extend(r.fields.iter().map(|f| &f.ty));
+                            stack.extend(r.inner.as_deref());
+                        }
+                        TypeDefKind::Variant(v) => {
+                            stack.extend(v.variants.iter().filter_map(|c| c.payload.as_ref()))
+                        }
+                        TypeDefKind::Unknown(_) => {}
                     }
                 }
-                TypeRef::List { items, .. } => walk(m, items, seen),
-                TypeRef::Map { value, .. } => walk(m, value, seen),
-                TypeRef::Tuple { elements, .. } => elements.iter().any(|e| walk(m, e, seen)),
-                TypeRef::Record(r) => rec(m, r, seen),
-                TypeRef::Scalar(_) | TypeRef::Unknown(_) => false,
+                TypeRef::List { items, .. } => stack.push(items),
+                TypeRef::Map { value, .. } => stack.push(value),
+                TypeRef::Tuple { elements, .. } => stack.extend(elements.iter()),
+                TypeRef::Record(r) => {
+                    stack.extend(r.fields.iter().map(|f| &f.ty));
+                    stack.extend(r.inner.as_deref());
+                }
+                TypeRef::Scalar(_) | TypeRef::Unknown(_) => {}
             }
         }
-        fn rec(m: &Manifest, r: &Record, seen: &mut HashSet<String>) -> bool {
-            r.fields.iter().any(|f| walk(m, &f.ty, seen))
-                || r.inner.as_ref().is_some_and(|i| walk(m, i, seen))
-        }
-        walk(self.m, &TypeRef::Ref(name.to_string()), &mut HashSet::new())
+        false
     }
 
     fn def(&mut self, def: &TypeDef, ctx: Ctx) -> Value {
@@ -494,7 +524,8 @@ impl<'m> Builder<'m> {
         'm: 't,
     {
         let mut t = t;
-        loop {
+        // An alias chain without a cycle is no longer than the type table.
+        for _ in 0..=self.m.types.len() {
             match t {
                 TypeRef::Record(r) if r.crdt.is_none() && !r.is_positional() => return Some(r),
                 TypeRef::Ref(name) => {
@@ -513,6 +544,7 @@ impl<'m> Builder<'m> {
                 _ => return None,
             }
         }
+        None
     }
 
     fn variant(&mut self, v: &Variant, ctx: Ctx) -> Value {

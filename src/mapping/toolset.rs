@@ -1,15 +1,20 @@
 //! The tool set for a list of apps: one tool per method (`init` excepted),
-//! named, described, with schemas and annotations. `calimcp tools --json` and
-//! the MCP server's `tools/list` are both this, serialised by [`Tool::to_mcp`].
+//! named, described, with annotations. `calimcp tools --json` and the MCP
+//! server's `tools/list` are both this, serialised by [`Tool::to_mcp`].
+//!
+//! Schemas are computed when asked for ([`Tool::schemas`]), not kept: a
+//! 5,000-method app would otherwise hold hundreds of megabytes of JSON trees
+//! that `describe` never needs and `tools --json` only needs one at a time.
 
 use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::names::{self, DEFAULT_MAX_NAME_LEN};
-use super::schema::{self, CONTEXT_PARAM, RefMode};
+use super::schema::{self, CONTEXT_PARAM, MethodSchemas, RefMode};
 use super::signature;
-use crate::abi::{App, Method};
+use crate::abi::{App, Manifest, Method};
 use crate::text::sanitize_line;
 
 /// Fixed tools of the MCP server; generated names never take these.
@@ -38,9 +43,6 @@ pub struct Tool {
     pub title: String,
     pub description: String,
     pub signature: String,
-    pub input_schema: Value,
-    /// The return schema, unwrapped (`schema --output`); `None` for unit.
-    pub return_schema: Option<Value>,
     pub read_only: bool,
     pub destructive: bool,
     pub idempotent: bool,
@@ -54,25 +56,53 @@ pub struct Tool {
     /// Whether `_context` was injected (false when the method declares it).
     pub context_injected: bool,
     pub doc: Option<String>,
-    /// Degradations of this tool's schemas.
-    pub warnings: Vec<String>,
+    /// The manifest the method comes from, and its index in `methods`.
+    pub manifest: Arc<Manifest>,
+    pub method_index: usize,
+    /// How named types are written in this tool's schemas.
+    pub refs: RefMode,
 }
 
 impl Tool {
+    /// The method this tool calls.
+    pub fn abi_method(&self) -> &Method {
+        &self.manifest.methods[self.method_index]
+    }
+
+    /// The input and return schemas, with any degradations (computed on each call).
+    pub fn schemas(&self) -> MethodSchemas {
+        schema::method_schemas(&self.manifest, self.abi_method(), self.refs)
+    }
+
+    /// The tool's `inputSchema`.
+    pub fn input_schema(&self) -> Value {
+        self.schemas().input
+    }
+
+    /// The return schema, unwrapped (`schema --output`); `None` for unit.
+    pub fn return_schema(&self) -> Option<Value> {
+        self.schemas().output
+    }
+
     /// The MCP output schema: the return wrapped as `{"result": …}`.
     pub fn output_schema(&self) -> Option<Value> {
-        self.return_schema.as_ref().map(schema::wrap_output)
+        self.return_schema().as_ref().map(schema::wrap_output)
     }
 
     /// The MCP `Tool` object, exactly as the server advertises it.
     pub fn to_mcp(&self) -> Value {
+        self.to_mcp_with(&self.schemas())
+    }
+
+    /// [`Tool::to_mcp`] with schemas the caller already computed.
+    pub fn to_mcp_with(&self, schemas: &MethodSchemas) -> Value {
         let mut t = Map::new();
         t.insert("name".into(), self.name.clone().into());
         t.insert("title".into(), self.title.clone().into());
         t.insert("description".into(), self.description.clone().into());
-        t.insert("inputSchema".into(), self.input_schema.clone());
-        if let Some(out) = self.output_schema() {
-            t.insert("outputSchema".into(), out);
+        t.insert("inputSchema".into(), schemas.input.clone());
+        if let Some(out) = &schemas.output {
+            t.insert("outputSchema".into(), schema::wrap_output(out));
         }
         t.insert(
             "annotations".into(),
@@ -177,14 +207,15 @@ pub fn build(apps: &[App], opts: &ToolOptions) -> ToolSet {
             (Some(name), true) => format!("{}_{}", slugs[a], names::sanitize(name)),
             _ => slugs[a].clone(),
         };
-        let mut methods: Vec<&Method> = service
+        let mut methods: Vec<(usize, &Method)> = service
             .manifest
             .methods
             .iter()
-            .filter(|m| m.name != "init")
+            .enumerate()
+            .filter(|(_, m)| m.name != "init")
             .collect();
-        methods.sort_by(|x, y| x.name.cmp(&y.name));
-        for method in methods {
+        methods.sort_by(|x, y| x.1.name.cmp(&y.1.name));
+        for (method_index, method) in methods {
             let full = format!("{prefix}_{}", names::sanitize(&method.name));
             let mut name = names::shorten(&full, opts.max_name_len);
             let mut n = 2;
@@ -194,15 +225,7 @@ pub fn build(apps: &[App], opts: &ToolOptions) -> ToolSet {
                 n += 1;
             }
             taken.insert(name.clone());
-            tools.push(make_tool(
-                name,
-                app,
-                a,
-                service.name.clone(),
-                &service.manifest,
-                method,
-                opts,
-            ));
+            tools.push(make_tool(name, app, a, s, method_index, opts));
         }
     }
     tools.sort_by(|x, y| x.name.cmp(&y.name));
@@ -213,12 +236,12 @@ fn make_tool(
     name: String,
     app: &App,
     index: usize,
-    service: Option<String>,
-    manifest: &crate::abi::Manifest,
-    method: &Method,
+    s: usize,
+    method_index: usize,
     opts: &ToolOptions,
 ) -> Tool {
-    let schemas = schema::method_schemas(manifest, method, opts.refs);
+    let service = &app.services[s];
+    let method = &service.manifest.methods[method_index];
     let signature = signature::signature(method);
     let description = match &method.doc {
         Some(doc) => format!("{signature}\n\n{doc}"),
@@ -230,17 +253,17 @@ fn make_tool(
         name,
         description,
         signature,
-        input_schema: schemas.input,
-        return_schema: schemas.output,
         read_only,
         destructive: method.destructive,
         idempotent: method.idempotent || read_only,
         app: index,
-        service,
+        service: service.name.clone(),
         method: method.name.clone(),
         params: method.params.iter().map(|p| p.name.clone()).collect(),
         context_injected: !method.params.iter().any(|p| p.name == CONTEXT_PARAM),
         doc: method.doc.clone(),
-        warnings: schemas.warnings,
+        manifest: service.manifest.clone(),
+        method_index,
+        refs: opts.refs,
     }
 }

@@ -52,9 +52,7 @@ pub struct View {
     pub listed: Vec<usize>,
     /// `--app` names that matched nothing in this catalog.
     pub unmatched: Vec<String>,
-    /// The tools/list answer: the fixed tools and the listed ones, by name.
-    pub mcp: Vec<rmcp::model::Tool>,
-    fingerprint: u64,
+    fingerprint: OnceLock<u64>,
     /// Compiled output schemas, parallel to `catalog.tools.tools`.
     outputs: Vec<OnceLock<Option<Arc<jsonschema::Validator>>>>,
 }
@@ -103,17 +101,6 @@ impl View {
             .filter(|(_, t)| scope.filter.admits(t))
             .map(|(i, _)| i)
             .collect();
-        let mut mcp: Vec<rmcp::model::Tool> = super::fixed::tools();
-        let mut hasher = DefaultHasher::new();
-        for &i in &listed {
-            let value = catalog.tools.tools[i].to_mcp();
-            value.to_string().hash(&mut hasher);
-            match serde_json::from_value::<rmcp::model::Tool>(value) {
-                Ok(t) => mcp.push(t),
-                Err(e) => log::error!("tool {} cannot be listed: {e}", catalog.tools.tools[i].name),
-            }
-        }
-        mcp.sort_by(|a, b| a.name.cmp(&b.name));
         let outputs = catalog
             .tools
             .tools
@@ -125,10 +112,49 @@ impl View {
             apps: in_scope,
             listed,
             unmatched,
-            mcp,
-            fingerprint: hasher.finish(),
+            fingerprint: OnceLock::new(),
             outputs,
         }
+    }
+
+    /// The tools/list answer: the fixed tools and the listed ones, by name.
+    /// Schemas are computed here, not kept (mapping computes them on demand).
+    pub fn mcp_tools(&self) -> Vec<rmcp::model::Tool> {
+        let mut out = super::fixed::tools();
+        out.reserve(self.listed.len());
+        for &i in &self.listed {
+            if let Some(t) = mcp_tool(&self.catalog.tools.tools[i]) {
+                out.push(t);
+            }
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+
+    /// One listed tool (or a fixed one), as tools/list shows it.
+    pub fn mcp_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        if let Some(t) = super::fixed::tools().into_iter().find(|t| t.name == name) {
+            return Some(t);
+        }
+        let tools = &self.catalog.tools.tools;
+        let i = tools.binary_search_by(|t| t.name.as_str().cmp(name)).ok()?;
+        self.listed.binary_search(&i).ok()?;
+        mcp_tool(&tools[i])
+    }
+
+    /// A digest of the listed tools as clients see them, to tell whether a
+    /// rebuild changed anything (computed once per view, when first asked).
+    fn fingerprint(&self) -> u64 {
+        *self.fingerprint.get_or_init(|| {
+            let mut hasher = DefaultHasher::new();
+            for &i in &self.listed {
+                self.catalog.tools.tools[i]
+                    .to_mcp()
+                    .to_string()
+                    .hash(&mut hasher);
+            }
+            hasher.finish()
+        })
     }
 
     /// The tool called `name`, if it is listed; why not otherwise.
@@ -201,13 +227,6 @@ impl View {
                 }
             })
             .clone()
-    }
-
-    pub fn mcp_tool(&self, name: &str) -> Option<&rmcp::model::Tool> {
-        self.mcp
-            .binary_search_by(|t| t.name.as_ref().cmp(name))
-            .ok()
-            .map(|i| &self.mcp[i])
     }
 }
 
@@ -391,7 +410,7 @@ impl Live {
         let view = View::build(catalog, &self.scope);
         let changed = {
             let mut current = self.view.write().unwrap_or_else(|e| e.into_inner());
-            let changed = current.fingerprint != view.fingerprint;
+            let changed = current.fingerprint() != view.fingerprint();
             if changed || current.unmatched != view.unmatched {
                 for name in view
                     .unmatched
@@ -472,6 +491,17 @@ impl Live {
     pub fn node_up(&self) -> Option<bool> {
         self.backend.as_ref()?;
         self.node.lock().unwrap_or_else(|e| e.into_inner()).up
+    }
+}
+
+/// A mapping tool as an rmcp tool (the JSON `calimcp tools --json` prints).
+fn mcp_tool(tool: &Tool) -> Option<rmcp::model::Tool> {
+    match serde_json::from_value(tool.to_mcp()) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            log::error!("tool {} cannot be listed: {e}", tool.name);
+            None
+        }
     }
 }
 

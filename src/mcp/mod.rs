@@ -85,11 +85,6 @@ pub fn serve(settings: Settings) -> Result<u8> {
             log::warn!("{w}");
         }
     }
-    for t in &catalog.tools.tools {
-        for w in &t.warnings {
-            log::debug!("{}: {w}", t.name);
-        }
-    }
     let ids: Vec<String> = explicit
         .iter()
         .flatten()

@@ -272,7 +272,12 @@ fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
 }
 
 fn unknown_tool(view: &View, name: &str) -> McpError {
-    let names: Vec<&str> = view.mcp.iter().map(|t| t.name.as_ref()).collect();
+    let mut names: Vec<&str> = view
+        .listed
+        .iter()
+        .map(|&i| view.catalog.tools.tools[i].name.as_str())
+        .collect();
+    names.extend([DESCRIBE_APP, SELECT_APP]);
     let shown = sanitize_line(name);
     let suffix = format!("_{name}");
     let ending: Vec<&str> = names
@@ -339,12 +344,12 @@ impl ServerHandler for Session {
     ) -> Result<ListToolsResult, McpError> {
         self.live.wait_ready().await;
         Ok(ListToolsResult::with_all_items(
-            self.live.view().mcp.clone(),
+            self.live.view().mcp_tools(),
         ))
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
-        self.live.view().mcp_tool(name).cloned()
+        self.live.view().mcp_tool(name)
     }
 
     async fn call_tool(

@@ -1,0 +1,143 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[calimcp] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'calimcp'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'calimcp'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
+            cand describe 'Show an app''s methods as signatures, with their tool names'
+            cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+            cand apps 'List the apps of the --apps directories (and any APP paths given)'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;schema'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --output 'Return schemas instead of argument schemas (`null` for a unit return)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;describe'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;tools'= {
+            cand --app 'Only these apps (repeatable; same as naming them as APP)'
+            cand --allow 'Only tools whose name matches GLOB (`*`, `?`; repeatable)'
+            cand --deny 'Never tools whose name matches GLOB (repeatable; wins over --allow)'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --read-only 'Only [view] methods'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;apps'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;completions'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;help'= {
+            cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
+            cand describe 'Show an app''s methods as signatures, with their tool names'
+            cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+            cand apps 'List the apps of the --apps directories (and any APP paths given)'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;help;schema'= {
+        }
+        &'calimcp;help;describe'= {
+        }
+        &'calimcp;help;tools'= {
+        }
+        &'calimcp;help;apps'= {
+        }
+        &'calimcp;help;completions'= {
+        }
+        &'calimcp;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

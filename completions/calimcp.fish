@@ -1,0 +1,121 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_calimcp_global_optspecs
+    string join \n json color= q/quiet apps= package= service= refs= max-name-len= h/help V/version
+end
+
+function __fish_calimcp_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_calimcp_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_calimcp_using_subcommand
+    set -l cmd (__fish_calimcp_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c calimcp -n "__fish_calimcp_needs_command" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_needs_command" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_needs_command" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_needs_command" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_needs_command" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_needs_command" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l output -d 'Return schemas instead of argument schemas (`null` for a unit return)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l app -d 'Only these apps (repeatable; same as naming them as APP)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l allow -d 'Only tools whose name matches GLOB (`*`, `?`; repeatable)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l deny -d 'Never tools whose name matches GLOB (repeatable; wins over --allow)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l read-only -d 'Only [view] methods'
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

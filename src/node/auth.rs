@@ -1,0 +1,247 @@
+//! Tokens: which pair to send, and the on-disk cache.
+//!
+//! Refresh tokens are single-use and a replayed one gets the whole token family
+//! revoked, so the cache is the source of truth once it holds a pair: the
+//! environment's access token replaces it only when its JWT `iat` is strictly
+//! newer (an unreadable `iat` keeps the cache). Cache files live in the state
+//! directory, one per node URL and user, mode 0600, written by write-then-rename.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::store;
+
+/// An access token and, when known, its refresh token.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Tokens {
+    pub access: Option<String>,
+    pub refresh: Option<String>,
+}
+
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tokens")
+            .field("access", &self.access.as_ref().map(|_| "***"))
+            .field("refresh", &self.refresh.as_ref().map(|_| "***"))
+            .finish()
+    }
+}
+
+impl Tokens {
+    pub fn is_pair(&self) -> bool {
+        self.access.is_some() && self.refresh.is_some()
+    }
+}
+
+/// The cache file for a node URL and user.
+pub fn cache_path(state_dir: &Path, url: &str, username: Option<&str>) -> PathBuf {
+    let mut h = Sha256::new();
+    h.update(url.as_bytes());
+    h.update([0]);
+    h.update(username.unwrap_or_default().as_bytes());
+    let hex: String = h
+        .finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    state_dir.join(format!("tokens-{hex}.json"))
+}
+
+/// Reads a cache file; a missing or unreadable one is empty.
+pub fn read_cache(path: &Path) -> Tokens {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Tokens::default();
+    };
+    let Ok(v) = serde_json::from_slice::<Value>(&bytes) else {
+        return Tokens::default();
+    };
+    let get = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    Tokens {
+        access: get("access_token"),
+        refresh: get("refresh_token"),
+    }
+}
+
+/// Writes the cache file (0600, write-then-rename); an empty pair removes it.
+pub fn write_cache(
+    path: &Path,
+    url: &str,
+    username: Option<&str>,
+    t: &Tokens,
+) -> std::io::Result<()> {
+    if t.access.is_none() && t.refresh.is_none() {
+        return match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    }
+    let v = json!({
+        "node": url,
+        "username": username,
+        "access_token": t.access,
+        "refresh_token": t.refresh,
+    });
+    store::write_private(path, v.to_string().as_bytes())
+}
+
+/// Picks the tokens to start with, from the cache and the environment.
+pub fn choose(cached: Tokens, env: Tokens) -> (Tokens, bool) {
+    // Returns the tokens and whether the cache must be rewritten with them.
+    if cached.is_pair() {
+        let newer = match (
+            env.access.as_deref().and_then(issued_at),
+            cached.access.as_deref().and_then(issued_at),
+        ) {
+            (Some(e), Some(c)) => e > c,
+            _ => false,
+        };
+        if newer {
+            let adopt = env.refresh.is_some();
+            return (env, adopt);
+        }
+        return (cached, false);
+    }
+    if env.access.is_some() {
+        let store = env.is_pair();
+        return (env, store);
+    }
+    (cached, false)
+}
+
+/// The `iat` claim of a JWT, if it has a readable one.
+pub fn issued_at(jwt: &str) -> Option<u64> {
+    let payload = jwt.split('.').nth(1)?;
+    let bytes = base64url_decode(payload)?;
+    let v: Value = serde_json::from_slice(&bytes).ok()?;
+    v.get("iat")?.as_u64()
+}
+
+/// Decodes unpadded (or padded) base64url.
+pub fn base64url_decode(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim_end_matches('=');
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jwt(iat: u64) -> String {
+        fn b64(bytes: &[u8]) -> String {
+            const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+            let mut out = String::new();
+            for chunk in bytes.chunks(3) {
+                let n = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+                for i in 0..=chunk.len() {
+                    out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
+                }
+            }
+            out
+        }
+        format!(
+            "{}.{}.sig",
+            b64(br#"{"alg":"HS256"}"#),
+            b64(format!(r#"{{"iat":{iat}}}"#).as_bytes())
+        )
+    }
+
+    fn pair(a: &str, r: &str) -> Tokens {
+        Tokens {
+            access: Some(a.into()),
+            refresh: Some(r.into()),
+        }
+    }
+
+    #[test]
+    fn iat_is_read_from_the_payload() {
+        assert_eq!(issued_at(&jwt(1_700_000_000)), Some(1_700_000_000));
+        assert_eq!(issued_at("not-a-jwt"), None);
+        assert_eq!(issued_at("a.!!!.c"), None);
+        assert_eq!(base64url_decode("aGk").unwrap(), b"hi");
+        assert_eq!(base64url_decode("aGk=").unwrap(), b"hi");
+    }
+
+    #[test]
+    fn the_cache_wins_unless_the_environment_is_newer() {
+        let cached = pair(&jwt(100), "r-cached");
+        let older = pair(&jwt(50), "r-env");
+        assert_eq!(choose(cached.clone(), older), (cached.clone(), false));
+        let newer = pair(&jwt(200), "r-env");
+        assert_eq!(choose(cached.clone(), newer.clone()), (newer, true));
+        let unreadable = pair("opaque", "r-env");
+        assert_eq!(choose(cached.clone(), unreadable), (cached.clone(), false));
+        // a newer access token without a refresh token is used but not stored
+        let lone = Tokens {
+            access: Some(jwt(300)),
+            refresh: None,
+        };
+        assert_eq!(choose(cached, lone.clone()), (lone, false));
+    }
+
+    #[test]
+    fn without_a_cached_pair_the_environment_is_used() {
+        let env = pair("a", "r");
+        assert_eq!(choose(Tokens::default(), env.clone()), (env, true));
+        let lone = Tokens {
+            access: Some("a".into()),
+            refresh: None,
+        };
+        assert_eq!(choose(Tokens::default(), lone.clone()), (lone, false));
+    }
+
+    #[test]
+    fn debug_never_shows_a_token() {
+        let s = format!("{:?}", pair("secret-a", "secret-r"));
+        assert!(!s.contains("secret"), "{s}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn cache_files_are_private_and_round_trip() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = cache_path(&dir.path().join("state"), "http://n", Some("u"));
+        let t = pair("a", "r");
+        write_cache(&path, "http://n", Some("u"), &t).unwrap();
+        assert_eq!(read_cache(&path), t);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        write_cache(&path, "http://n", Some("u"), &Tokens::default()).unwrap();
+        assert!(!path.exists());
+        assert_ne!(
+            cache_path(dir.path(), "http://n", Some("u")),
+            cache_path(dir.path(), "http://n", Some("v"))
+        );
+    }
+}

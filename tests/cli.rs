@@ -1,0 +1,395 @@
+//! The command-line contract: exit codes, error formats, global flags, colour,
+//! help text, pipes. Each test drives the real binary.
+
+mod common;
+
+use common::{calimcp, example};
+use predicates::prelude::*;
+use serde_json::Value;
+
+#[test]
+fn unknown_app_is_exit_2_with_a_suggestion() {
+    calimcp()
+        .args(["describe", "kv-stor", "--apps", "examples"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no app named `kv-stor`"))
+        .stderr(predicate::str::contains(
+            "did you mean `com.calimero.kv-store`",
+        ));
+}
+
+#[test]
+fn unknown_method_is_exit_2_with_a_suggestion() {
+    calimcp()
+        .args(["schema", "examples/kv-store", "gte"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no method `gte`"))
+        .stderr(predicate::str::contains("did you mean `get`"));
+}
+
+#[test]
+fn json_errors_are_one_line_on_stderr_and_stdout_stays_empty() {
+    let out = calimcp()
+        .args(["schema", "nope", "--json"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let v: Value = serde_json::from_str(&stderr).unwrap();
+    assert_eq!(v["error"]["code"], "unknown_app");
+    assert!(v["error"]["message"].as_str().unwrap().contains("nope"));
+}
+
+#[test]
+fn usage_errors_are_exit_2_and_json_with_json() {
+    calimcp()
+        .args(["schema"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("<APP>"));
+    let out = calimcp()
+        .args(["frobnicate", "--json"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let v: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(v["error"]["code"], "usage");
+}
+
+#[test]
+fn invalid_manifest_names_the_file_and_json_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("bad.json");
+    std::fs::write(
+        &file,
+        r#"{"schema_version":"wasm-abi/1","types":{},"methods":[{"params":[]}]}"#,
+    )
+    .unwrap();
+    calimcp()
+        .arg("describe")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.json"))
+        .stderr(predicate::str::contains("$.methods[0].name"));
+}
+
+#[test]
+fn global_flags_work_before_and_after_the_subcommand() {
+    let before = calimcp()
+        .args(["--json", "--apps", "examples", "describe", "kv-store"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let after = calimcp()
+        .args(["describe", "kv-store", "--apps", "examples", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(before, after);
+    let v: Value = serde_json::from_slice(&before).unwrap();
+    assert_eq!(v["package"], "com.calimero.kv-store");
+}
+
+#[test]
+fn calimcp_apps_env_is_a_colon_separated_list() {
+    let out = calimcp()
+        .env(
+            "CALIMCP_APPS",
+            format!(
+                "{}:{}",
+                example("kv-store").parent().unwrap().display(),
+                "/nonexistent-but-unused"
+            ),
+        )
+        .args(["apps", "--json"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    // a directory that does not exist is an error, naming it
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent-but-unused"));
+    let out = calimcp()
+        .env("CALIMCP_APPS", "examples")
+        .args(["apps", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let apps: Vec<Value> = serde_json::from_slice(&out).unwrap();
+    let packages: Vec<&str> = apps.iter().filter_map(|a| a["package"].as_str()).collect();
+    assert_eq!(
+        packages,
+        [
+            "every-kind",
+            "com.calimero.kv-store",
+            "com.example.notebook"
+        ]
+    );
+    assert_eq!(
+        apps[2]["services"],
+        serde_json::json!(["registry", "pages"])
+    );
+}
+
+#[test]
+fn apps_with_no_apps_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    calimcp()
+        .arg("apps")
+        .arg("--apps")
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no apps found"));
+    calimcp()
+        .args(["tools"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--apps"));
+}
+
+#[test]
+fn quiet_hides_warnings() {
+    let noisy = calimcp()
+        .args(["schema", "examples/every-kind.json"])
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&noisy).contains("warning:"));
+    calimcp()
+        .args(["schema", "examples/every-kind.json", "--quiet"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}
+
+#[test]
+fn colour_follows_color_and_no_color() {
+    let esc = |args: &[&str], no_color: bool| {
+        let mut cmd = calimcp();
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        let out = cmd
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        out.contains(&0x1b)
+    };
+    assert!(
+        !esc(&["describe", "examples/kv-store"], false),
+        "not a terminal: no colour"
+    );
+    assert!(esc(
+        &["describe", "examples/kv-store", "--color", "always"],
+        false
+    ));
+    assert!(!esc(
+        &["describe", "examples/kv-store", "--color", "never"],
+        false
+    ));
+    assert!(!esc(
+        &["describe", "examples/kv-store", "--color", "auto"],
+        true
+    ));
+}
+
+#[test]
+fn describe_colours_view_and_mut_tags() {
+    let out = calimcp()
+        .args(["describe", "examples/kv-store", "--color", "always"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("\u{1b}[32m[view]"), "view in green");
+    assert!(text.contains("\u{1b}[33m[mut]"), "mut in yellow");
+}
+
+#[test]
+fn every_help_has_examples_and_the_exit_codes_are_documented() {
+    for cmd in ["schema", "describe", "tools", "apps", "completions"] {
+        calimcp()
+            .args([cmd, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Examples:"));
+    }
+    calimcp()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Exit codes:"))
+        .stdout(predicate::str::contains(
+            "5  the node or the application returned an error",
+        ));
+}
+
+/// A manifest with `n` methods, big enough to fill a pipe.
+fn big_manifest(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
+    let methods: Vec<Value> = (0..n)
+        .map(|i| serde_json::json!({"name": format!("method_{i:05}"), "params": [{"name": "key", "type": {"kind": "string"}}], "returns": {"kind": "u64"}}))
+        .collect();
+    let path = dir.join("big.json");
+    std::fs::write(&path, serde_json::json!({"schema_version": "wasm-abi/1", "types": {}, "methods": methods, "events": []}).to_string()).unwrap();
+    path
+}
+
+/// `calimcp tools --json | head -c 16` must exit 0 and print nothing on stderr.
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let tmp = tempfile::tempdir().unwrap();
+    let manifest = big_manifest(tmp.path(), 2000);
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("calimcp"))
+        .args(["tools", "--json"])
+        .arg(&manifest)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn service_narrows_a_multi_service_app() {
+    let out = calimcp()
+        .args([
+            "tools",
+            "examples/multi-service",
+            "--service",
+            "pages",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let tools: Vec<Value> = serde_json::from_slice(&out).unwrap();
+    assert_eq!(tools.len(), 3);
+    assert!(
+        tools
+            .iter()
+            .all(|t| t["name"].as_str().unwrap().starts_with("notebook_pages_"))
+    );
+    calimcp()
+        .args(["describe", "examples/multi-service", "--service", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("its services: registry, pages"));
+    let v: Value = serde_json::from_slice(
+        &calimcp()
+            .args(["describe", "examples/multi-service", "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        v.as_array().map(Vec::len),
+        Some(2),
+        "one object per service"
+    );
+    assert_eq!(v[0]["service"], "registry");
+}
+
+#[test]
+fn describe_json_has_the_documented_shape() {
+    let v: Value = serde_json::from_slice(
+        &calimcp()
+            .args(["describe", "examples/kv-store", "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    )
+    .unwrap();
+    for key in ["app", "package", "version", "service", "source", "methods"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    let get = v["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "get")
+        .unwrap();
+    assert_eq!(get["tool"], "kv_store_get");
+    assert_eq!(get["kind"], "view");
+    assert_eq!(get["signature"], "[view] get(key: string) -> string | null");
+}
+
+#[test]
+fn tools_filters_agree_with_the_documented_rules() {
+    let names = |extra: &[&str]| -> Vec<String> {
+        let mut cmd = calimcp();
+        cmd.args(["tools", "--apps", "examples", "--json", "--quiet"])
+            .args(extra);
+        let tools: Vec<Value> =
+            serde_json::from_slice(&cmd.assert().success().get_output().stdout).unwrap();
+        tools
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let ro = names(&["--read-only", "--app", "kv-store"]);
+    assert_eq!(ro, ["kv_store_entries", "kv_store_get", "kv_store_len"]);
+    let allowed = names(&["--allow", "kv_store_*", "--deny", "*_clear"]);
+    assert!(
+        allowed.iter().all(|n| n.starts_with("kv_store_"))
+            && !allowed.contains(&"kv_store_clear".to_string())
+    );
+    assert_eq!(allowed.len(), 5);
+}
+
+#[test]
+fn schema_output_is_the_unwrapped_return_and_null_for_unit() {
+    let out: Value = serde_json::from_slice(
+        &calimcp()
+            .args(["schema", "examples/kv-store", "--output"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(out["set"], Value::Null);
+    assert_eq!(
+        out["get"],
+        serde_json::json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
+    );
+}

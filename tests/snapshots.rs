@@ -1,0 +1,136 @@
+//! Snapshots of `schema`, `describe` and `tools --json`: a mapping change shows
+//! up as a readable diff. Review changes with `cargo insta review` (or
+//! `INSTA_UPDATE=always cargo test --test snapshots` and `git diff`).
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+fn run(args: &[&str], app: &Path) -> String {
+    let mut cmd = common::calimcp();
+    cmd.args(args)
+        .arg(app)
+        .args(["--color", "never", "--quiet"]);
+    common::stdout(&mut cmd)
+}
+
+fn json(args: &[&str], app: &Path) -> Value {
+    serde_json::from_str(&run(args, app)).expect("JSON output")
+}
+
+/// `describe --json` without the machine-specific `source`.
+fn describe_json(app: &Path) -> Value {
+    let mut v = json(&["describe", "--json"], app);
+    let strip = |o: &mut Value| {
+        o.as_object_mut().map(|m| m.remove("source"));
+    };
+    match &mut v {
+        Value::Array(items) => items.iter_mut().for_each(strip),
+        other => strip(other),
+    }
+    v
+}
+
+fn describe_text(app: &Path) -> String {
+    run(&["describe"], app).replace(&app.display().to_string(), "[APP]")
+}
+
+fn snapshot_app(label: &str, app: &Path) {
+    insta::assert_json_snapshot!(format!("{label}__schema"), json(&["schema"], app));
+    insta::assert_json_snapshot!(
+        format!("{label}__schema_output"),
+        json(&["schema", "--output"], app)
+    );
+    insta::assert_json_snapshot!(format!("{label}__tools"), json(&["tools", "--json"], app));
+    insta::assert_json_snapshot!(format!("{label}__describe_json"), describe_json(app));
+    insta::assert_snapshot!(format!("{label}__describe"), describe_text(app));
+}
+
+#[test]
+fn example_kv_store() {
+    snapshot_app("example_kv_store", &common::example("kv-store"));
+}
+
+#[test]
+fn example_multi_service() {
+    snapshot_app("example_multi_service", &common::example("multi-service"));
+}
+
+#[test]
+fn example_every_kind() {
+    let app = common::example("every-kind.json");
+    snapshot_app("example_every_kind", &app);
+    insta::assert_json_snapshot!(
+        "example_every_kind__schema_defs",
+        json(&["schema", "--refs", "defs"], &app)
+    );
+}
+
+#[test]
+fn fixture_kv_store() {
+    let Some(dir) = common::fixtures("fixture_kv_store") else {
+        return;
+    };
+    snapshot_app("fixture_kv_store", &dir.join("apps-kv-store.json"));
+}
+
+#[test]
+fn fixture_abi_conformance() {
+    let Some(dir) = common::fixtures("fixture_abi_conformance") else {
+        return;
+    };
+    snapshot_app(
+        "fixture_abi_conformance",
+        &dir.join("core-abi-conformance.json"),
+    );
+}
+
+#[test]
+fn fixture_mero_design_internally_tagged() {
+    let Some(dir) = common::fixtures("fixture_mero_design_internally_tagged") else {
+        return;
+    };
+    snapshot_app("fixture_mero_design", &dir.join("apps-mero-design.json"));
+}
+
+#[test]
+fn fixture_mero_docs_two_services_untagged() {
+    let Some(dir) = common::fixtures("fixture_mero_docs_two_services_untagged") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let bundle = common::mero_docs_bundle(&dir, tmp.path());
+    snapshot_app("fixture_mero_docs", &bundle);
+}
+
+#[test]
+fn schema_of_one_method_is_the_tools_input_schema_byte_for_byte() {
+    for app in [
+        common::example("kv-store"),
+        common::example("every-kind.json"),
+    ] {
+        let tools = json(&["tools", "--json"], &app);
+        let described = json(&["describe", "--json"], &app);
+        let methods = described["methods"].as_array().unwrap();
+        for tool in tools.as_array().unwrap() {
+            let name = tool["name"].as_str().unwrap();
+            let method = methods
+                .iter()
+                .find(|m| m["tool"] == name)
+                .expect("describe lists every tool");
+            let mut cmd = common::calimcp();
+            cmd.arg("schema")
+                .arg(&app)
+                .arg(method["name"].as_str().unwrap())
+                .arg("--quiet");
+            let printed = common::stdout(&mut cmd);
+            assert_eq!(
+                printed,
+                serde_json::to_string(&tool["inputSchema"]).unwrap() + "\n",
+                "{name}"
+            );
+        }
+    }
+}

@@ -1,0 +1,1048 @@
+//! A fake Calimero node: a real HTTP/1.1 server on 127.0.0.1 (port 0) that
+//! speaks merod's wire format, for tests and benchmarks.
+//!
+//! Routes: `GET /admin-api/applications`, `GET …/applications/:id/abi
+//! [?service_name=]`, `GET /admin-api/contexts/for-application/:id`,
+//! `POST /admin-api/alias/lookup/context/:name`, `POST /jsonrpc` (execute),
+//! and with auth `POST /auth/token`, `POST /auth/refresh`. Every request is
+//! recorded; every response is written in one `write` (no Nagle stalls).
+//!
+//! Apps (ids are base58 of 32 bytes):
+//! - `com.calimero.kv-store` (kv semantics: set/get/remove/entries/len/clear), one context;
+//! - `io.example.KV_Store`, published by two signers (its slug collides with
+//!   kv-store's); the first has two contexts, one of them aliased `default`;
+//! - `com.example.notebook`, two services (registry: one context; pages: two);
+//! - `com.calimero.typed`: echoes its arguments (context id in hex);
+//! - `com.calimero.faults`: `boom` (FunctionCallError with a Debug byte list),
+//!   `panic` (guest panic), `html` (500 with an HTML body), `slow` (answers
+//!   after 3 s), `uninit` (Uninitialized);
+//! - `com.old.legacy`: its ABI route answers a bodyless 404 (old merod);
+//! - `com.calimero.lonely`: no contexts;
+//! - with [`Builder::shared_fixtures`], one app per `../shared/fixtures/abi` manifest.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+/// How long `slow` takes to answer.
+pub const SLOW: Duration = Duration::from_secs(3);
+
+/// One request as the node saw it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    /// The path, percent-encoded as sent, without the query.
+    pub path: String,
+    pub query: String,
+    /// Lowercased names.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// An id the way merod writes it: base58 of 32 bytes.
+pub fn id(seed: u8) -> String {
+    bs58::encode([seed; 32]).into_string()
+}
+
+/// A context id in the newer 64-hex form.
+pub fn hex_id(seed: u8) -> String {
+    format!("{seed:02x}").repeat(32)
+}
+
+pub const KV: u8 = 1;
+pub const KV2_A: u8 = 2;
+pub const KV2_B: u8 = 3;
+pub const NOTEBOOK: u8 = 4;
+pub const TYPED: u8 = 5;
+pub const FAULTS: u8 = 6;
+pub const LEGACY: u8 = 7;
+pub const LONELY: u8 = 8;
+
+/// Context seeds.
+pub const CTX_KV: u8 = 11;
+pub const CTX_KV2_1: u8 = 21;
+pub const CTX_KV2_2: u8 = 22;
+pub const CTX_REGISTRY: u8 = 41;
+pub const CTX_PAGES_1: u8 = 42;
+pub const CTX_PAGES_2: u8 = 43;
+pub const CTX_TYPED: u8 = 51;
+pub const CTX_FAULTS: u8 = 61;
+pub const CTX_LEGACY: u8 = 71;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Semantics {
+    Kv,
+    Echo,
+    Faults,
+}
+
+struct AppDef {
+    id: String,
+    package: String,
+    version: String,
+    name: String,
+    signer: String,
+    blob: String,
+    /// `(service, blob, abi)`; one unnamed entry for a single-service app.
+    services: Vec<(Option<String>, String, Value)>,
+    legacy: bool,
+    semantics: Semantics,
+}
+
+struct CtxDef {
+    id: String,
+    app: String,
+    service: Option<String>,
+    name: Option<String>,
+}
+
+#[derive(Default)]
+struct Tokens {
+    /// access token → (family, expired)
+    access: HashMap<String, (u64, bool)>,
+    /// refresh token → (family, used)
+    refresh: HashMap<String, (u64, bool)>,
+    revoked: Vec<u64>,
+    counter: u64,
+    logins: usize,
+    refreshes: usize,
+}
+
+struct Auth {
+    user: String,
+    password: String,
+    tokens: Mutex<Tokens>,
+}
+
+struct State {
+    base: String,
+    apps: Vec<AppDef>,
+    contexts: Vec<CtxDef>,
+    aliases: Mutex<BTreeMap<String, String>>,
+    kv: Mutex<HashMap<String, BTreeMap<String, String>>>,
+    requests: Mutex<Vec<Recorded>>,
+    auth: Option<Auth>,
+    stop: AtomicBool,
+}
+
+/// Options for a fake node.
+#[derive(Default)]
+pub struct Builder {
+    auth: Option<(String, String)>,
+    shared_fixtures: bool,
+    base: String,
+}
+
+impl Builder {
+    /// Embedded auth: every route but `/auth/*` needs a Bearer token.
+    pub fn auth(mut self, user: &str, password: &str) -> Self {
+        self.auth = Some((user.into(), password.into()));
+        self
+    }
+
+    /// Also install one app per manifest of `../shared/fixtures/abi` (when it exists).
+    pub fn shared_fixtures(mut self) -> Self {
+        self.shared_fixtures = true;
+        self
+    }
+
+    /// Serve under a path prefix (a node behind a reverse proxy), e.g. `/mero`.
+    pub fn base_path(mut self, base: &str) -> Self {
+        self.base = base.trim_end_matches('/').to_string();
+        self
+    }
+
+    pub fn start(self) -> FakeNode {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let port = listener.local_addr().expect("local addr").port();
+        let (apps, contexts) = catalog(self.shared_fixtures);
+        let aliases = BTreeMap::from([
+            ("default".to_string(), id(CTX_KV2_2)),
+            ("prod".to_string(), id(CTX_KV)),
+            ("pages-main".to_string(), id(CTX_PAGES_1)),
+        ]);
+        let state = Arc::new(State {
+            base: self.base.clone(),
+            apps,
+            contexts,
+            aliases: Mutex::new(aliases),
+            kv: Mutex::new(HashMap::new()),
+            requests: Mutex::new(Vec::new()),
+            auth: self.auth.map(|(user, password)| Auth {
+                user,
+                password,
+                tokens: Mutex::new(Tokens::default()),
+            }),
+            stop: AtomicBool::new(false),
+        });
+        let s = state.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if s.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let s = s.clone();
+                std::thread::spawn(move || serve_connection(&s, stream));
+            }
+        });
+        FakeNode {
+            url: format!("http://127.0.0.1:{port}{}", self.base),
+            port,
+            state,
+        }
+    }
+}
+
+/// A running fake node; stops accepting when dropped.
+pub struct FakeNode {
+    pub url: String,
+    port: u16,
+    state: Arc<State>,
+}
+
+impl Drop for FakeNode {
+    fn drop(&mut self) {
+        self.state.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+/// A loopback URL where nothing listens.
+pub fn closed_port_url() -> String {
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    drop(l);
+    format!("http://127.0.0.1:{port}")
+}
+
+impl FakeNode {
+    pub fn start() -> FakeNode {
+        Builder::default().start()
+    }
+
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// Every request so far, in order.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.state.requests.lock().unwrap().clone()
+    }
+
+    /// The `POST /jsonrpc` requests so far.
+    pub fn executes(&self) -> Vec<Recorded> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.path.ends_with("/jsonrpc"))
+            .collect()
+    }
+
+    pub fn clear_requests(&self) {
+        self.state.requests.lock().unwrap().clear();
+    }
+
+    /// The kv-store contents of a context.
+    pub fn kv(&self, context: &str) -> BTreeMap<String, String> {
+        self.state
+            .kv
+            .lock()
+            .unwrap()
+            .get(context)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Marks every access token issued so far as expired.
+    pub fn expire_tokens(&self) {
+        if let Some(a) = &self.state.auth {
+            for v in a.tokens.lock().unwrap().access.values_mut() {
+                v.1 = true;
+            }
+        }
+    }
+
+    /// Issues a valid pair with the given `iat` (as a login would).
+    pub fn mint(&self, iat: u64) -> (String, String) {
+        let a = self.state.auth.as_ref().expect("auth enabled");
+        let mut t = a.tokens.lock().unwrap();
+        t.counter += 1;
+        let family = t.counter;
+        issue(&mut t, family, iat, &a.user)
+    }
+
+    pub fn logins(&self) -> usize {
+        self.state
+            .auth
+            .as_ref()
+            .map_or(0, |a| a.tokens.lock().unwrap().logins)
+    }
+
+    pub fn refreshes(&self) -> usize {
+        self.state
+            .auth
+            .as_ref()
+            .map_or(0, |a| a.tokens.lock().unwrap().refreshes)
+    }
+}
+
+// ---- the app catalog ----
+
+/// Reads the first of `candidates` (relative to the crate) that exists.
+fn manifest(candidates: &[&str]) -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for c in candidates {
+        if let Ok(bytes) = std::fs::read(root.join(c)) {
+            return serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{c}: {e}"));
+        }
+    }
+    panic!("none of {candidates:?} exists")
+}
+
+fn kv_abi() -> Value {
+    manifest(&[
+        "examples/kv-store/abi.json",
+        "tests/support/abi/kv-store.json",
+    ])
+}
+
+fn single(
+    seed: u8,
+    package: &str,
+    name: &str,
+    signer: u8,
+    abi: Value,
+    semantics: Semantics,
+) -> AppDef {
+    AppDef {
+        id: id(seed),
+        package: package.into(),
+        version: "1.2.0".into(),
+        name: name.into(),
+        signer: id(signer),
+        blob: id(seed.wrapping_add(100)),
+        services: vec![(None, id(seed.wrapping_add(100)), abi)],
+        legacy: false,
+        semantics,
+    }
+}
+
+fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
+    let mut apps = vec![
+        single(
+            KV,
+            "com.calimero.kv-store",
+            "KV Store",
+            200,
+            kv_abi(),
+            Semantics::Kv,
+        ),
+        single(
+            KV2_A,
+            "io.example.KV_Store",
+            "Other KV",
+            201,
+            kv_abi(),
+            Semantics::Kv,
+        ),
+        single(
+            KV2_B,
+            "io.example.KV_Store",
+            "Other KV",
+            202,
+            kv_abi(),
+            Semantics::Kv,
+        ),
+        AppDef {
+            id: id(NOTEBOOK),
+            package: "com.example.notebook".into(),
+            version: "0.3.0".into(),
+            name: "Notebook".into(),
+            signer: id(203),
+            blob: id(104),
+            services: vec![
+                (
+                    Some("pages".into()),
+                    id(105),
+                    manifest(&[
+                        "examples/multi-service/services/pages-abi.json",
+                        "tests/support/abi/notebook-pages.json",
+                    ]),
+                ),
+                (
+                    Some("registry".into()),
+                    id(106),
+                    manifest(&[
+                        "examples/multi-service/services/registry-abi.json",
+                        "tests/support/abi/notebook-registry.json",
+                    ]),
+                ),
+            ],
+            legacy: false,
+            semantics: Semantics::Echo,
+        },
+        single(
+            TYPED,
+            "com.calimero.typed",
+            "Typed",
+            204,
+            manifest(&["tests/support/abi/typed.json"]),
+            Semantics::Echo,
+        ),
+        single(
+            FAULTS,
+            "com.calimero.faults",
+            "Faults",
+            205,
+            manifest(&["tests/support/abi/faults.json"]),
+            Semantics::Faults,
+        ),
+        AppDef {
+            legacy: true,
+            ..single(
+                LEGACY,
+                "com.old.legacy",
+                "Legacy",
+                206,
+                kv_abi(),
+                Semantics::Kv,
+            )
+        },
+        single(
+            LONELY,
+            "com.calimero.lonely",
+            "Lonely",
+            207,
+            kv_abi(),
+            Semantics::Kv,
+        ),
+    ];
+    let ctx = |seed: u8, app: u8, service: Option<&str>, name: Option<&str>| CtxDef {
+        id: id(seed),
+        app: id(app),
+        service: service.map(Into::into),
+        name: name.map(Into::into),
+    };
+    let contexts = vec![
+        ctx(CTX_KV, KV, None, Some("main")),
+        ctx(CTX_KV2_1, KV2_A, None, None),
+        ctx(CTX_KV2_2, KV2_A, None, Some("shared")),
+        ctx(CTX_REGISTRY, NOTEBOOK, Some("registry"), None),
+        ctx(CTX_PAGES_1, NOTEBOOK, Some("pages"), None),
+        ctx(CTX_PAGES_2, NOTEBOOK, Some("pages"), None),
+        CtxDef {
+            id: hex_id(CTX_TYPED),
+            app: id(TYPED),
+            service: None,
+            name: None,
+        },
+        ctx(CTX_FAULTS, FAULTS, None, None),
+        ctx(CTX_LEGACY, LEGACY, None, None),
+    ];
+    if shared {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/abi");
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            let mut files: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            files.sort();
+            let mut seed = 150u8;
+            for f in files {
+                let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+                if f.extension().is_none_or(|e| e != "json") || stem.starts_with("bundle-") {
+                    continue;
+                }
+                let Ok(abi) = serde_json::from_slice::<Value>(&std::fs::read(&f).unwrap()) else {
+                    continue;
+                };
+                apps.push(single(
+                    seed,
+                    &format!("org.fixtures.{stem}"),
+                    &stem,
+                    seed,
+                    abi,
+                    Semantics::Echo,
+                ));
+                seed += 1;
+            }
+        }
+    }
+    (apps, contexts)
+}
+
+// ---- HTTP ----
+
+struct Request {
+    method: String,
+    path: String,
+    query: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+struct Response {
+    status: u16,
+    content_type: &'static str,
+    headers: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+    /// Sleep this long before answering.
+    delay: Option<Duration>,
+}
+
+impl Response {
+    fn json(status: u16, v: Value) -> Response {
+        Response {
+            status,
+            content_type: "application/json",
+            headers: vec![],
+            body: v.to_string().into_bytes(),
+            delay: None,
+        }
+    }
+
+    fn data(v: Value) -> Response {
+        Response::json(200, json!({ "data": v }))
+    }
+
+    fn error(status: u16, message: &str) -> Response {
+        Response::json(status, json!({ "error": message }))
+    }
+
+    fn empty(status: u16) -> Response {
+        Response {
+            status,
+            content_type: "text/plain",
+            headers: vec![],
+            body: vec![],
+            delay: None,
+        }
+    }
+
+    fn text(status: u16, content_type: &'static str, body: &str) -> Response {
+        Response {
+            status,
+            content_type,
+            headers: vec![],
+            body: body.as_bytes().to_vec(),
+            delay: None,
+        }
+    }
+
+    fn with_header(mut self, name: &'static str, value: &str) -> Response {
+        self.headers.push((name, value.into()));
+        self
+    }
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Entity",
+        500 => "Internal Server Error",
+        _ => "Other",
+    }
+}
+
+fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Request> {
+    let mut line = String::new();
+    if reader.read_line(&mut line).ok()? == 0 {
+        return None;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let target = parts.next()?.to_string();
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).ok()? == 0 {
+            return None;
+        }
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+    }
+    let len: usize = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; len];
+    reader.read_exact(&mut body).ok()?;
+    let (path, query) = match target.split_once('?') {
+        Some((p, q)) => (p.to_string(), q.to_string()),
+        None => (target, String::new()),
+    };
+    Some(Request {
+        method,
+        path,
+        query,
+        headers,
+        body,
+    })
+}
+
+fn serve_connection(state: &State, stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let Ok(write_half) = stream.try_clone() else {
+        return;
+    };
+    let mut writer = write_half;
+    let mut reader = BufReader::new(stream);
+    while let Some(req) = read_request(&mut reader) {
+        state.requests.lock().unwrap().push(Recorded {
+            method: req.method.clone(),
+            path: req.path.clone(),
+            query: req.query.clone(),
+            headers: req.headers.clone(),
+            body: String::from_utf8_lossy(&req.body).into_owned(),
+        });
+        let resp = route(state, &req);
+        if let Some(d) = resp.delay {
+            std::thread::sleep(d);
+        }
+        let mut out = format!(
+            "HTTP/1.1 {} {}\r\ncontent-type: {}\r\ncontent-length: {}\r\n",
+            resp.status,
+            reason(resp.status),
+            resp.content_type,
+            resp.body.len()
+        );
+        for (k, v) in &resp.headers {
+            out.push_str(&format!("{k}: {v}\r\n"));
+        }
+        out.push_str("\r\n");
+        let mut bytes = out.into_bytes();
+        bytes.extend_from_slice(&resp.body);
+        // One write per response.
+        if writer.write_all(&bytes).is_err() {
+            return;
+        }
+        let close = req
+            .headers
+            .iter()
+            .any(|(k, v)| k == "connection" && v.eq_ignore_ascii_case("close"));
+        if close {
+            return;
+        }
+    }
+}
+
+fn query_param<'a>(query: &'a str, key: &str) -> Option<&'a str> {
+    query
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v)
+}
+
+fn percent_decode(s: &str, plus_is_space: bool) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(if plus_is_space && bytes[i] == b'+' {
+            b' '
+        } else {
+            bytes[i]
+        });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn route(state: &State, req: &Request) -> Response {
+    let Some(path) = req.path.strip_prefix(&state.base) else {
+        return Response::empty(404);
+    };
+    let segs: Vec<String> = path
+        .trim_start_matches('/')
+        .split('/')
+        .map(|seg| percent_decode(seg, false))
+        .collect();
+    let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+    if let Some(auth) = &state.auth {
+        if segs.first() == Some(&"auth") {
+            return auth_route(auth, req, &segs);
+        }
+        if let Some(denied) = check_token(auth, req) {
+            return denied;
+        }
+    }
+    match (req.method.as_str(), segs.as_slice()) {
+        ("GET", ["admin-api", "applications"]) => Response::data(json!({
+            "apps": state.apps.iter().map(app_json).collect::<Vec<_>>()
+        })),
+        ("GET", ["admin-api", "applications", app, "abi"]) => abi_route(state, app, &req.query),
+        ("GET", ["admin-api", "contexts", "for-application", app]) => Response::data(json!({
+            "contexts": state.contexts.iter().filter(|c| c.app == *app).map(ctx_json).collect::<Vec<_>>()
+        })),
+        ("POST", ["admin-api", "alias", "lookup", "context", name]) => {
+            if name.is_empty()
+                || name.len() > 50
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+            {
+                return Response::error(400, "invalid alias");
+            }
+            let value = state.aliases.lock().unwrap().get(*name).cloned();
+            Response::data(json!({ "value": value }))
+        }
+        ("POST", ["jsonrpc"]) => jsonrpc(state, req),
+        _ => Response::error(404, "not found"),
+    }
+}
+
+fn app_json(a: &AppDef) -> Value {
+    let meta = json!({"name": a.name, "description": "a fake app", "package": a.package});
+    let meta_bytes: Vec<Value> = meta.to_string().bytes().map(Value::from).collect();
+    let mut v = json!({
+        "id": a.id,
+        "blob": {"bytecode": a.blob, "compiled": format!("{}c", a.blob)},
+        "size": 0,
+        "source": "registry://fake",
+        "metadata": meta_bytes,
+        "signer_id": a.signer,
+        "package": a.package,
+        "version": a.version,
+    });
+    let named: Map<String, Value> = a
+        .services
+        .iter()
+        .filter_map(|(name, blob, _)| {
+            name.as_ref().map(|n| {
+                (
+                    n.clone(),
+                    json!({"bytecode": blob, "compiled": format!("{blob}c")}),
+                )
+            })
+        })
+        .collect();
+    if !named.is_empty() {
+        v["services"] = Value::Object(named);
+    }
+    v
+}
+
+fn ctx_json(c: &CtxDef) -> Value {
+    let mut v = json!({
+        "id": c.id,
+        "applicationId": c.app,
+        "contextStateHash": "h",
+        "dagHeads": [],
+    });
+    if let Some(s) = &c.service {
+        v["serviceName"] = json!(s);
+    }
+    if let Some(n) = &c.name {
+        v["name"] = json!(n);
+    }
+    v
+}
+
+fn abi_route(state: &State, app: &str, query: &str) -> Response {
+    let Some(a) = state.apps.iter().find(|a| a.id == app) else {
+        return Response::error(404, "application not found");
+    };
+    if a.legacy {
+        return Response::empty(404);
+    }
+    let service = query_param(query, "service_name").map(|s| percent_decode(s, true));
+    let multi = a.services.len() > 1 || a.services[0].0.is_some();
+    match (multi, service) {
+        (true, None) => {
+            let names: Vec<&str> = a.services.iter().filter_map(|s| s.0.as_deref()).collect();
+            Response::error(
+                400,
+                &format!(
+                    "application has multiple services; pass service_name (available: {})",
+                    names.join(", ")
+                ),
+            )
+        }
+        (true, Some(s)) => match a.services.iter().find(|x| x.0.as_deref() == Some(&s)) {
+            Some(x) => Response::data(x.2.clone()),
+            None => Response::error(400, &format!("unknown service `{s}`")),
+        },
+        (false, Some(_)) => {
+            Response::error(400, "service_name given for a single-service application")
+        }
+        (false, None) => Response::data(a.services[0].2.clone()),
+    }
+}
+
+// ---- auth ----
+
+fn b64url(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// A JWT-shaped token with an `iat` claim.
+pub fn jwt(iat: u64, n: u64, user: &str) -> String {
+    format!(
+        "{}.{}.fake-signature",
+        b64url(br#"{"alg":"HS256","typ":"JWT"}"#),
+        b64url(
+            json!({"iat": iat, "sub": user, "n": n})
+                .to_string()
+                .as_bytes()
+        )
+    )
+}
+
+fn issue(t: &mut Tokens, family: u64, iat: u64, user: &str) -> (String, String) {
+    t.counter += 1;
+    let access = jwt(iat, t.counter, user);
+    let refresh = format!("refresh-{family}-{}", t.counter);
+    t.access.insert(access.clone(), (family, false));
+    t.refresh.insert(refresh.clone(), (family, false));
+    (access, refresh)
+}
+
+/// `iat` of freshly issued tokens: always newer than anything minted below it.
+const BASE_IAT: u64 = 1_900_000_000;
+
+fn auth_route(auth: &Auth, req: &Request, segs: &[&str]) -> Response {
+    let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
+    let mut t = auth.tokens.lock().unwrap();
+    match (req.method.as_str(), segs) {
+        ("POST", ["auth", "token"]) => {
+            let user = body["provider_data"]["username"]
+                .as_str()
+                .unwrap_or_default();
+            let pass = body["provider_data"]["password"]
+                .as_str()
+                .unwrap_or_default();
+            if user != auth.user || pass != auth.password {
+                return Response::error(401, "invalid username or password");
+            }
+            t.logins += 1;
+            t.counter += 1;
+            let family = t.counter;
+            let iat = BASE_IAT + t.counter;
+            let (a, r) = issue(&mut t, family, iat, user);
+            Response::data(json!({"access_token": a, "refresh_token": r, "error": null}))
+        }
+        ("POST", ["auth", "refresh"]) => {
+            let access = body["access_token"].as_str().unwrap_or_default();
+            let refresh = body["refresh_token"].as_str().unwrap_or_default();
+            let Some(&(family, used)) = t.refresh.get(refresh) else {
+                return Response::error(401, "invalid refresh token");
+            };
+            if used || t.revoked.contains(&family) {
+                t.revoked.push(family);
+                return Response::error(401, "refresh token reuse detected")
+                    .with_header("x-auth-error", "token_reuse");
+            }
+            match t.access.get(access) {
+                Some(&(_, false)) => return Response::error(401, "Access token still valid"),
+                None => return Response::error(401, "invalid access token"),
+                Some(_) => {}
+            }
+            t.refresh.insert(refresh.to_string(), (family, true));
+            t.refreshes += 1;
+            let iat = BASE_IAT + t.counter + 1;
+            let user = auth.user.clone();
+            let (a, r) = issue(&mut t, family, iat, &user);
+            Response::data(json!({"access_token": a, "refresh_token": r}))
+        }
+        _ => Response::error(404, "not found"),
+    }
+}
+
+fn check_token(auth: &Auth, req: &Request) -> Option<Response> {
+    let header = req
+        .headers
+        .iter()
+        .find(|(k, _)| k == "authorization")
+        .map(|(_, v)| v.as_str());
+    let Some(token) = header.and_then(|h| h.strip_prefix("Bearer ")) else {
+        return Some(Response::error(401, "authentication required"));
+    };
+    let t = auth.tokens.lock().unwrap();
+    match t.access.get(token) {
+        None => Some(Response::error(401, "invalid token")),
+        Some((family, _)) if t.revoked.contains(family) => {
+            Some(Response::error(403, "token revoked").with_header("x-auth-error", "token_revoked"))
+        }
+        Some((_, true)) => {
+            Some(Response::error(401, "token expired").with_header("x-auth-error", "token_expired"))
+        }
+        Some(_) => None,
+    }
+}
+
+// ---- JSON-RPC ----
+
+fn fn_error(data: String) -> Value {
+    json!({"type": "FunctionCallError", "data": data})
+}
+
+fn jsonrpc(state: &State, req: &Request) -> Response {
+    if !req
+        .headers
+        .iter()
+        .any(|(k, v)| k == "content-type" && v.starts_with("application/json"))
+    {
+        return Response::text(
+            415,
+            "text/plain",
+            "Expected request with `Content-Type: application/json`",
+        );
+    }
+    let Ok(body) = serde_json::from_slice::<Value>(&req.body) else {
+        return Response::text(
+            400,
+            "text/plain",
+            "Failed to parse the request body as JSON",
+        );
+    };
+    if body.get("jsonrpc") != Some(&json!("2.0")) || body.get("id").is_none() {
+        return Response::text(422, "text/plain", "missing field `id`");
+    }
+    let id = body["id"].clone();
+    let reply = |outcome: Result<Value, Value>| {
+        let v = match outcome {
+            Ok(output) => json!({"jsonrpc": "2.0", "id": id, "result": {"output": output}}),
+            Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+        };
+        Response::json(200, v)
+    };
+    if body["method"] != "execute" {
+        return reply(Err(
+            json!({"type": "ParseError", "data": "unknown variant"}),
+        ));
+    }
+    let params = &body["params"];
+    let ctx_id = params["contextId"].as_str().unwrap_or_default();
+    let method = params["method"].as_str().unwrap_or_default();
+    let args = params["argsJson"].clone();
+    let Some(ctx) = state.contexts.iter().find(|c| c.id == ctx_id) else {
+        return reply(Err(json!({"type": "ContextNotFound"})));
+    };
+    let Some(app) = state.apps.iter().find(|a| a.id == ctx.app) else {
+        return reply(Err(
+            json!({"type": "ApplicationNotInstalled", "data": {"application_id": ctx.app}}),
+        ));
+    };
+    let abi = match &ctx.service {
+        Some(s) => app.services.iter().find(|x| x.0.as_deref() == Some(s)),
+        None => app.services.first(),
+    }
+    .map(|x| &x.2);
+    let Some(m) = abi
+        .and_then(|a| a["methods"].as_array())
+        .and_then(|ms| ms.iter().find(|m| m["name"] == method))
+    else {
+        return reply(Err(fn_error(format!("method \"{method}\" not found"))));
+    };
+    // The SDK decodes arguments with deny_unknown_fields.
+    let declared: Vec<&str> = m["params"]
+        .as_array()
+        .map(|ps| ps.iter().filter_map(|p| p["name"].as_str()).collect())
+        .unwrap_or_default();
+    let Value::Object(args) = args else {
+        return reply(Err(fn_error(format!(
+            "guest panicked: {method}: failed to deserialize arguments: expected an object"
+        ))));
+    };
+    if let Some(k) = args.keys().find(|k| !declared.contains(&k.as_str())) {
+        return reply(Err(fn_error(format!(
+            "guest panicked: {method}: failed to deserialize arguments: unknown field `{k}` at src/lib.rs:1:1"
+        ))));
+    }
+    let unit = m["returns"]["kind"] == "unit";
+    match app.semantics {
+        Semantics::Echo => reply(Ok(if unit { Value::Null } else { Value::Object(args) })),
+        Semantics::Kv => {
+            let mut kv = state.kv.lock().unwrap();
+            let store = kv.entry(ctx.id.clone()).or_default();
+            let key = args.get("key").and_then(Value::as_str).unwrap_or_default().to_string();
+            let out = match method {
+                "set" => {
+                    let value = args.get("value").and_then(Value::as_str).unwrap_or_default();
+                    store.insert(key, value.to_string());
+                    Value::Null
+                }
+                "get" => store.get(&key).map_or(Value::Null, |v| json!(v)),
+                "remove" => store.remove(&key).map_or(Value::Null, |v| json!(v)),
+                "entries" => json!(store),
+                "len" => json!(store.len()),
+                "clear" => {
+                    store.clear();
+                    Value::Null
+                }
+                _ => Value::Null,
+            };
+            reply(Ok(out))
+        }
+        Semantics::Faults => match method {
+            "boom" => reply(Err(fn_error(format!(
+                "the method call returned an error: {:?}",
+                "\"the key is missing\"".as_bytes()
+            )))),
+            "panic" => reply(Err(fn_error(
+                "guest panicked: index out of bounds: the len is 0 but the index is 3 at src/lib.rs:10:5".into(),
+            ))),
+            "html" => Response::text(
+                500,
+                "text/html",
+                "<!DOCTYPE html><html><head><title>Internal Server Error</title></head><body><h1>Something broke</h1></body></html>",
+            ),
+            "slow" => {
+                let mut r = reply(Ok(Value::Null));
+                r.delay = Some(SLOW);
+                r
+            }
+            "uninit" => reply(Err(json!({"type": "Uninitialized"}))),
+            _ => reply(Ok(Value::Null)),
+        },
+    }
+}

@@ -1,0 +1,37 @@
+//! The fake Calimero node as a program, for benchmarks and manual runs:
+//! prints its URL on stdout, then serves until stdin closes.
+//!
+//!     cargo run --example fake-node [-- --fixtures] [--auth USER:PASSWORD] [--base-path /prefix]
+
+#[path = "fake_node.rs"]
+mod fake_node;
+
+use std::io::{Read, Write};
+
+fn main() {
+    let mut builder = fake_node::FakeNode::builder();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--fixtures" => builder = builder.shared_fixtures(),
+            "--auth" => {
+                let spec = args.next().unwrap_or_default();
+                let (user, password) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
+                builder = builder.auth(user, password);
+            }
+            "--base-path" => builder = builder.base_path(&args.next().unwrap_or_default()),
+            other => {
+                let _ = writeln!(std::io::stderr(), "fake-node: unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let node = builder.start();
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", node.url);
+    let _ = out.flush();
+    drop(out);
+    let mut sink = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut sink);
+    drop(node);
+}

@@ -1,0 +1,20 @@
+//! Shared test helpers: the fake node and a `calimcp` command isolated from
+//! the machine it runs on.
+#![allow(dead_code)]
+
+pub mod fake_node;
+
+use std::path::Path;
+
+/// `calimcp` with a clean environment: HOME and the state directory in `home`,
+/// no CALIMERO_*/CALIMCP_* variables from the outside, no colours.
+pub fn calimcp(home: &Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("calimcp");
+    cmd.env_clear()
+        .env("HOME", home)
+        .env("CALIMCP_STATE_DIR", home.join("state"))
+        .env("NO_COLOR", "1")
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
