@@ -458,3 +458,53 @@ fn sigterm_ends_the_server_cleanly() {
     assert!(status.success());
     assert_eq!(wait_exit(&mut raw.child), Some(0));
 }
+
+/// A manifest of `n` small methods (half views), for paging.
+fn many_methods(n: usize) -> Value {
+    let methods: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({
+                "name": format!("m{i:05}"),
+                "params": [{"name": "x", "type": {"kind": "u64"}}],
+                "returns": {"kind": "string"},
+                "intent": if i % 2 == 0 { "read_only" } else { "mutating" },
+            })
+        })
+        .collect();
+    json!({"schema_version": "wasm-abi/1", "types": {}, "methods": methods, "events": []})
+}
+
+/// Lists longer than a page come in pages (MCP pagination), so a huge app
+/// never materialises all its schemas at once; together they are exactly
+/// `tools --json`.
+#[tokio::test]
+async fn long_tool_lists_come_in_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("big.json"), many_methods(1100).to_string()).unwrap();
+    let apps = dir.path().to_str().unwrap();
+    let client = stdio_client(&["--apps", apps]).await;
+    let first = client.peer().list_tools(None).await.unwrap();
+    assert_eq!(first.tools.len(), 1000);
+    let cursor = first.next_cursor.clone().expect("a next page");
+    let all = listed_app_tools(&client).await;
+    assert_eq!(all.as_array().unwrap().len(), 1100);
+    assert_eq!(all, run_json(&["tools", "--json", "--apps", apps]));
+    let bogus = client
+        .peer()
+        .list_tools(Some(
+            rmcp::model::PaginatedRequestParams::default().with_cursor(Some("g0:5".into())),
+        ))
+        .await
+        .unwrap_err();
+    assert!(format!("{bogus}").contains("stale cursor"), "{bogus}");
+    let second = client
+        .peer()
+        .list_tools(Some(
+            rmcp::model::PaginatedRequestParams::default().with_cursor(Some(cursor)),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(second.tools.len(), 102);
+    assert!(second.next_cursor.is_none());
+    client.cancel().await.unwrap();
+}

@@ -53,9 +53,17 @@ pub struct View {
     /// `--app` names that matched nothing in this catalog.
     pub unmatched: Vec<String>,
     fingerprint: OnceLock<u64>,
+    /// Distinguishes views, so a cursor from an older list is refused.
+    generation: u64,
     /// Compiled output schemas, parallel to `catalog.tools.tools`.
     outputs: Vec<OnceLock<Option<Arc<jsonschema::Validator>>>>,
 }
+
+/// Tools per tools/list page. Smaller lists come whole; a 5,000-method app
+/// comes in pages, so a list never materialises all its schemas at once.
+pub const PAGE_SIZE: usize = 1000;
+
+static GENERATION: AtomicU64 = AtomicU64::new(1);
 
 /// Why a tool cannot be called.
 pub enum Lookup<'a> {
@@ -113,22 +121,59 @@ impl View {
             listed,
             unmatched,
             fingerprint: OnceLock::new(),
+            generation: GENERATION.fetch_add(1, Ordering::Relaxed),
             outputs,
         }
     }
 
-    /// The tools/list answer: the fixed tools and the listed ones, by name.
-    /// Schemas are computed here, not kept (mapping computes them on demand).
-    pub fn mcp_tools(&self) -> Vec<rmcp::model::Tool> {
-        let mut out = super::fixed::tools();
-        out.reserve(self.listed.len());
-        for &i in &self.listed {
-            if let Some(t) = mcp_tool(&self.catalog.tools.tools[i]) {
-                out.push(t);
+    /// One page of the tools/list answer (the fixed tools and the listed
+    /// ones, by name) and the cursor of the next page. Schemas are computed
+    /// for this page only and not kept, so memory stays bounded however many
+    /// methods the apps have.
+    pub fn mcp_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> std::result::Result<(Vec<rmcp::model::Tool>, Option<String>), String> {
+        let start = match cursor {
+            None => 0,
+            Some(c) => {
+                let (generation, offset) = c
+                    .strip_prefix('g')
+                    .and_then(|rest| rest.split_once(':'))
+                    .and_then(|(g, o)| Some((g.parse::<u64>().ok()?, o.parse::<usize>().ok()?)))
+                    .ok_or_else(|| format!("invalid cursor `{}`", sanitize_line(c)))?;
+                if generation != self.generation {
+                    return Err("stale cursor: the tool list changed since the first page; list again from the start".into());
+                }
+                offset
             }
-        }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
-        out
+        };
+        let fixed = super::fixed::tools();
+        // The merged order, by name: fixed tools are `Err(i)`, listed ones `Ok(i)`.
+        let mut order: Vec<(&str, std::result::Result<usize, usize>)> = self
+            .listed
+            .iter()
+            .map(|&i| (self.catalog.tools.tools[i].name.as_str(), Ok(i)))
+            .collect();
+        order.extend(
+            fixed
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.name.as_ref(), Err(i))),
+        );
+        order.sort_by(|a, b| a.0.cmp(b.0));
+        let end = (start + PAGE_SIZE).min(order.len());
+        let page = order
+            .get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(_, which)| match which {
+                Ok(i) => mcp_tool(&self.catalog.tools.tools[*i]),
+                Err(i) => fixed.get(*i).cloned(),
+            })
+            .collect();
+        let next = (end < order.len()).then(|| format!("g{}:{end}", self.generation));
+        Ok((page, next))
     }
 
     /// One listed tool (or a fixed one), as tools/list shows it.

@@ -339,13 +339,19 @@ impl ServerHandler for Session {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         self.live.wait_ready().await;
-        Ok(ListToolsResult::with_all_items(
-            self.live.view().mcp_tools(),
-        ))
+        let cursor = request.and_then(|r| r.cursor);
+        let (tools, next) = self
+            .live
+            .view()
+            .mcp_page(cursor.as_deref())
+            .map_err(|e| McpError::invalid_params(e, None))?;
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
