@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_calimcp_global_optspecs
-    string join \n json color= q/quiet apps= package= service= refs= max-name-len= h/help V/version
+    string join \n json color= q/quiet apps= package= service= refs= max-name-len= node= timeout= token= v/verbose offline h/help V/version
 end
 
 function __fish_calimcp_needs_command
@@ -33,14 +33,21 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -l service -d 'Narrow a mu
 complete -c calimcp -n "__fish_calimcp_needs_command" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_needs_command" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_needs_command" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_needs_command" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_needs_command" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -52,9 +59,14 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l service -d 'N
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l output -d 'Return schemas instead of argument schemas (`null` for a unit return)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -66,8 +78,13 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l service -d 
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l app -d 'Only these apps (repeatable; same as naming them as APP)' -r
@@ -82,9 +99,14 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l service -d 'Na
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l read-only -d 'Only [view] methods'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -96,10 +118,58 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l service -d 'Nar
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l args -d 'The whole argument object: JSON, @FILE, or - for stdin' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s c -l context -d 'The context: an id (64 hex or base58) or an alias' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l as -d 'Execute as this identity (adds executorPublicKey, which nodes older than 0.10.1 need)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s h -l help -d 'Print help; with TOOL, the method\'s parameters'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l dry-run -d 'Print the URL and the exact request body instead of sending the call'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l no-input -d 'Never prompt for missing parameters'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s c -l context -d 'The context to pin: an id (64 hex or base58) or an alias' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l clear -d 'Remove the pin'
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -109,13 +179,20 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l service 
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

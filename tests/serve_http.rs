@@ -20,11 +20,10 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
+        let mut child = isolate(&mut Command::new(BIN), args)
             .arg("serve")
             .args(args)
             .args(["--http", "127.0.0.1:0"])
-            .env_remove("CALIMCP_APPS")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -150,9 +149,9 @@ async fn http_rejects_foreign_hosts_and_origins() {
 
 #[test]
 fn http_refuses_a_bad_address() {
-    let out = Command::new(BIN)
-        .args(["serve", "--apps", ".", "--http", "not an address"])
-        .env_remove("CALIMCP_APPS")
+    let args = ["serve", "--apps", ".", "--http", "not an address"];
+    let out = isolate(&mut Command::new(BIN), &args)
+        .args(args)
         .stdin(Stdio::null())
         .output()
         .unwrap();

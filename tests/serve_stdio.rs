@@ -137,7 +137,7 @@ async fn unknown_tool_is_a_protocol_error() {
 }
 
 #[tokio::test]
-async fn valid_call_without_a_node_says_so() {
+async fn valid_call_offline_says_why_it_cannot_run() {
     let Some(fx) = fixtures("valid_call_without_a_node") else {
         return;
     };
@@ -147,7 +147,7 @@ async fn valid_call_without_a_node_says_so() {
         .await
         .unwrap();
     assert_eq!(r.is_error, Some(true));
-    assert!(text(&r).contains("no node is configured"), "{}", text(&r));
+    assert!(text(&r).contains("--offline"), "{}", text(&r));
     client.cancel().await.unwrap();
 }
 
@@ -259,7 +259,7 @@ async fn describe_app_lists_apps_then_signatures_and_tools() {
 }
 
 #[tokio::test]
-async fn select_app_without_a_node_returns_the_tools() {
+async fn select_app_offline_returns_the_tools() {
     let Some(fx) = fixtures("select_app_without_a_node") else {
         return;
     };
@@ -277,7 +277,7 @@ async fn select_app_without_a_node_returns_the_tools() {
             .unwrap()
             .contains(&json!("kv_store_set"))
     );
-    assert!(v["note"].as_str().unwrap().contains("--node"));
+    assert!(v["note"].as_str().unwrap().contains("--offline"));
     let r = call(&client, "select_app", json!({})).await.unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(text(&r).contains("app: missing required argument"));
@@ -285,20 +285,20 @@ async fn select_app_without_a_node_returns_the_tools() {
 }
 
 #[test]
-fn an_app_filter_naming_nothing_fails_at_start_without_a_node() {
+fn an_app_filter_naming_nothing_fails_at_start_when_offline() {
     let Some(fx) = fixtures("app_filter_naming_nothing") else {
         return;
     };
     let apps = apps_dir(&fx, &[KV]);
-    let out = Command::new(BIN)
-        .args([
-            "serve",
-            "--apps",
-            apps.path().to_str().unwrap(),
-            "--app",
-            "nope",
-        ])
-        .env_remove("CALIMCP_APPS")
+    let args = [
+        "serve",
+        "--apps",
+        apps.path().to_str().unwrap(),
+        "--app",
+        "nope",
+    ];
+    let out = isolate(&mut Command::new(BIN), &args)
+        .args(args)
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -310,9 +310,9 @@ fn an_app_filter_naming_nothing_fails_at_start_without_a_node() {
 #[test]
 fn nothing_to_serve_is_an_error() {
     let empty = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN)
-        .args(["serve", "--apps", empty.path().to_str().unwrap()])
-        .env_remove("CALIMCP_APPS")
+    let args = ["serve", "--apps", empty.path().to_str().unwrap()];
+    let out = isolate(&mut Command::new(BIN), &args)
+        .args(args)
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -330,10 +330,9 @@ struct Raw {
 
 impl Raw {
     fn start(args: &[&str]) -> Raw {
-        let mut child = Command::new(BIN)
+        let mut child = isolate(&mut Command::new(BIN), args)
             .arg("serve")
             .args(args)
-            .env_remove("CALIMCP_APPS")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -427,13 +426,13 @@ fn exact_64_bit_integers_pass_validation_untouched() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(t.contains("no node is configured"), "{t}");
+    assert!(t.contains("--offline"), "{t}");
     raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"conformance_echo_i64","arguments":{"x":-9223372036854775808}}}"#);
     let t = raw.recv()["result"]["content"][0]["text"]
         .as_str()
         .unwrap()
         .to_string();
-    assert!(t.contains("no node is configured"), "{t}");
+    assert!(t.contains("--offline"), "{t}");
     raw.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"conformance_echo_u64","arguments":{"x":-1}}}"#);
     let bad = raw.recv();
     assert_eq!(bad["result"]["isError"], true);

@@ -76,6 +76,28 @@ pub fn manifest_from_json(
     let mut ws = Vec::new();
     let m =
         parse::parse_manifest(bytes, &mut ws).map_err(|e| invalid(source, &e.path, &e.message))?;
+    Ok(linted(m, ws, source, warnings))
+}
+
+/// [`manifest_from_json`] for a manifest that is already JSON (e.g. from the node).
+pub fn manifest_from_value(
+    value: &serde_json::Value,
+    source: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<Manifest> {
+    let mut ws = Vec::new();
+    let m = parse::parse_manifest_value(value, &mut ws)
+        .map_err(|e| invalid(source, &e.path, &e.message))?;
+    Ok(linted(m, ws, source, warnings))
+}
+
+/// Adds the lint findings and labels every warning with `source`.
+fn linted(
+    m: Manifest,
+    mut ws: Vec<Warning>,
+    source: &str,
+    warnings: &mut Vec<Warning>,
+) -> Manifest {
     ws.extend(lint::lint(&m));
     if m.methods.is_empty() {
         ws.push(Warning::new(
@@ -87,7 +109,7 @@ pub fn manifest_from_json(
         w.source = source.to_string();
         warnings.push(w);
     }
-    Ok(m)
+    m
 }
 
 /// Reads the embedded ABI of a module: the last section that parses wins.

@@ -1,13 +1,17 @@
 //! `catalog`: where apps come from and which one a name means.
 //!
 //! Apps are gathered from `--apps` directories (and `CALIMCP_APPS`), then from
-//! paths named on the command line; the node joins as a source with the call
-//! issue. The faces get one [`Catalog`]: the apps, the tool set `mapping` built
-//! for all of them (so names never depend on what a command narrows to), and
-//! every warning met on the way.
+//! paths named on the command line, then from the node ([`node`],
+//! [`Catalog::load_with_node`]): local apps first, and a node app with the
+//! package of a local one is left out (the local manifest wins). The faces get
+//! one [`Catalog`]: the apps, the tool set `mapping` built for all of them (so
+//! names never depend on what a command narrows to), and every warning met on
+//! the way. [`context`] picks the context a call runs in.
 
+pub mod context;
 pub mod describe;
 pub mod invoke;
+pub mod node;
 pub mod resolve;
 
 use std::path::{Path, PathBuf};
@@ -34,6 +38,8 @@ pub struct Catalog {
     pub skipped: Vec<Warning>,
     /// Compiled input schemas, parallel to `tools.tools`, filled on first use.
     pub validators: Vec<std::sync::OnceLock<std::sync::Arc<crate::mapping::args::Validator>>>,
+    /// Node apps whose ABI could not be read (no services), and why.
+    pub unusable: Vec<(App, Error)>,
 }
 
 /// Whether an APP argument names a path rather than an app.
@@ -98,12 +104,21 @@ impl Catalog {
             tools,
             skipped,
             validators,
+            unusable: Vec::new(),
         }
     }
 
     /// The index of the app `query` names (a path already loaded, or a name).
+    /// A name that only a node app without a readable ABI answers to gets
+    /// that app's error.
     pub fn resolve(&self, query: &str) -> Result<usize> {
-        resolve::resolve(&self.apps, query)
+        resolve::resolve(&self.apps, query).map_err(|e| {
+            let shells: Vec<App> = self.unusable.iter().map(|(a, _)| a.clone()).collect();
+            match resolve::resolve(&shells, query) {
+                Ok(i) if e.code == "unknown_app" => self.unusable[i].1.clone(),
+                _ => e,
+            }
+        })
     }
 }
 

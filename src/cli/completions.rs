@@ -14,7 +14,9 @@ use crate::error::Result;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp
-  calimcp completions fish > ~/.config/fish/completions/calimcp.fish")]
+  calimcp completions fish > ~/.config/fish/completions/calimcp.fish
+
+Dynamic completion (tool names and method flags): see --help.", after_long_help = super::complete::COMPLETIONS_LONG_HELP)]
 pub struct CompletionsArgs {
     /// The shell
     #[arg(value_enum)]

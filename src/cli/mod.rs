@@ -2,12 +2,16 @@
 //! arguments, asks the catalog, and hands a value to `output`. clap stays here.
 
 mod apps;
+mod call;
+mod complete;
 mod completions;
 mod describe;
+pub mod node;
 pub mod output;
 mod schema;
 mod serve;
 mod tools;
+mod use_ctx;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -89,6 +93,8 @@ pub struct GlobalArgs {
     /// Longest tool name; longer ones are shortened with a hash
     #[arg(long, global = true, default_value_t = DEFAULT_MAX_NAME_LEN, value_name = "N", value_parser = parse_max_len, help_heading = "Mapping options")]
     pub max_name_len: usize,
+    #[command(flatten)]
+    pub node: node::NodeArgs,
 }
 
 fn parse_max_len(s: &str) -> std::result::Result<usize, String> {
@@ -115,6 +121,8 @@ pub enum Command {
     Tools(tools::ToolsArgs),
     Serve(serve::ServeArgs),
     Apps(apps::AppsArgs),
+    Call(call::CallArgs),
+    Use(use_ctx::UseArgs),
     Completions(completions::CompletionsArgs),
 }
 
@@ -156,7 +164,16 @@ impl Selection {
                 package: g.package.clone(),
             },
         };
-        let (catalog, explicit) = Catalog::load(&sources, &g.tool_options())?;
+        let (mut catalog, explicit) = Catalog::load(&sources, &g.tool_options())?;
+        let names: Vec<&str> = args
+            .iter()
+            .filter(|a| !catalog::looks_like_path(a))
+            .map(String::as_str)
+            .collect();
+        // The node is asked only for names no local app has, or to list everything.
+        if args.is_empty() || !names.is_empty() {
+            node::add_node_apps(g, &mut catalog, &names)?;
+        }
         let mut apps = Vec::new();
         let mut groups = explicit.into_iter();
         for arg in args {
@@ -268,6 +285,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Tools(args) => tools::run(&cli.global, args),
         Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),
+        Command::Call(args) => call::run(&cli.global, args),
+        Command::Use(args) => use_ctx::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
     }
 }
@@ -277,40 +296,43 @@ pub fn command() -> clap::Command {
     Cli::command()
 }
 
+/// Prints a clap error (or the help and version it carries); returns the exit code.
+pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
+    use clap::error::ErrorKind as K;
+    if matches!(
+        e.kind(),
+        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
+            2
+        } else {
+            0
+        };
+    }
+    if json {
+        let message = e.render().to_string();
+        let first = message
+            .lines()
+            .next()
+            .unwrap_or("usage error")
+            .trim_start_matches("error: ");
+        Ui::new(true, false, ColorChoice::Never).error(&Error::input("usage", first.to_string()));
+    } else {
+        let _ = e.print();
+    }
+    2
+}
+
 /// Entry point of the binary: parse, run, report.
 pub fn main() -> ExitCode {
+    if let Some(code) = complete::complete() {
+        return ExitCode::from(code);
+    }
     let json_requested = std::env::args_os().any(|a| a == "--json");
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind as K;
-            if matches!(
-                e.kind(),
-                K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = e.print();
-                return ExitCode::from(
-                    if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
-                        2
-                    } else {
-                        0
-                    },
-                );
-            }
-            if json_requested {
-                let message = e.render().to_string();
-                let first = message
-                    .lines()
-                    .next()
-                    .unwrap_or("usage error")
-                    .trim_start_matches("error: ");
-                Ui::new(true, false, ColorChoice::Never)
-                    .error(&Error::input("usage", first.to_string()));
-            } else {
-                let _ = e.print();
-            }
-            return ExitCode::from(2);
-        }
+        Err(e) => return ExitCode::from(report_clap_error(&e, json_requested)),
     };
     let ui = cli.global.ui();
     match run(cli) {

@@ -1,6 +1,7 @@
 //! `calimcp serve`: parse the flags, hand the server its settings.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
@@ -100,7 +101,12 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         } else {
             args.log_level.into()
         },
-        backend: None,
+        backend: if g.node.offline {
+            None
+        } else {
+            Some(Arc::new(g.node.client()?))
+        },
+        node_named: g.node.explicit(),
     };
     mcp::serve(settings)
 }

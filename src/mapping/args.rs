@@ -180,7 +180,23 @@ impl Validator {
                 });
             }
         }
-        for err in self.compiled.iter_errors(args) {
+        let mut queue: std::collections::VecDeque<jsonschema::ValidationError<'static>> = self
+            .compiled
+            .iter_errors(args)
+            .map(jsonschema::ValidationError::to_owned)
+            .collect();
+        while let Some(err) = queue.pop_front() {
+            // A value of the right type for exactly one `anyOf` branch (a
+            // nullable record with a bad field, a hex string of the wrong
+            // length) is reported by that branch's own problems, at their paths.
+            if let Some(branch) = only_typed_branch(&err) {
+                if let jsonschema::error::ValidationErrorKind::AnyOf { context } =
+                    err.into_parts().kind
+                {
+                    queue.extend(context.into_iter().nth(branch).unwrap_or_default());
+                }
+                continue;
+            }
             let path = pointer_to_path(err.instance_path().as_str());
             let node_at = |schema_path: &str| {
                 let parent = schema_path.rsplit_once('/').map_or("", |(p, _)| p);
@@ -249,6 +265,39 @@ impl Validator {
         }
         problems.dedup();
         problems
+    }
+}
+
+/// For an `anyOf` failure of a non-null value: the one branch whose errors are
+/// not about the value's type at this place, if exactly one is.
+fn only_typed_branch(err: &jsonschema::ValidationError<'_>) -> Option<usize> {
+    let jsonschema::error::ValidationErrorKind::AnyOf { context } = err.kind() else {
+        return None;
+    };
+    if err.instance().is_null() {
+        return None;
+    }
+    let here = err.instance_path().as_str();
+    let typed: Vec<usize> = context
+        .iter()
+        .enumerate()
+        .filter(|(_, errors)| {
+            !errors.is_empty()
+                && !errors.iter().any(|e| {
+                    e.instance_path().as_str() == here
+                        && matches!(
+                            e.kind(),
+                            jsonschema::error::ValidationErrorKind::Type { .. }
+                                | jsonschema::error::ValidationErrorKind::Constant { .. }
+                                | jsonschema::error::ValidationErrorKind::Enum { .. }
+                        )
+                })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match typed.as_slice() {
+        [one] => Some(*one),
+        _ => None,
     }
 }
 

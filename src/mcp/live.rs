@@ -17,10 +17,11 @@ use rmcp::RoleServer;
 use rmcp::service::{Peer, SubscriptionSink};
 use serde_json::Value;
 
-use super::backend::Backend;
+use super::backend::{Backend, NodeApps};
 use super::log;
 use crate::abi::{App, Warning};
 use crate::catalog::Catalog;
+use crate::error::ErrorKind;
 use crate::error::{Error, Result};
 use crate::mapping::filter::Filter;
 use crate::mapping::{Tool, ToolOptions};
@@ -289,8 +290,9 @@ enum Subscriber {
 struct NodeState {
     /// `None` until the first read finishes.
     up: Option<bool>,
-    apps: Vec<App>,
-    warnings: Vec<Warning>,
+    apps: NodeApps,
+    /// Messages already logged about apps left out, so each is said once.
+    told: Vec<String>,
 }
 
 /// The shared catalog every session reads.
@@ -300,6 +302,8 @@ pub struct Live {
     opts: ToolOptions,
     pub scope: Scope,
     backend: Option<Arc<dyn Backend>>,
+    /// Whether the node was named (--node, CALIMERO_NODE_URL) rather than the default.
+    named: bool,
     refresh_every: Duration,
     view: RwLock<Arc<View>>,
     node: Mutex<NodeState>,
@@ -320,6 +324,7 @@ impl Live {
         opts: ToolOptions,
         scope: Scope,
         backend: Option<Arc<dyn Backend>>,
+        named: bool,
         refresh_every: Duration,
         startup_wait: Duration,
     ) -> Arc<Live> {
@@ -333,6 +338,7 @@ impl Live {
             opts,
             scope,
             backend,
+            named,
             refresh_every,
             view: RwLock::new(Arc::new(view)),
             node: Mutex::new(NodeState::default()),
@@ -398,11 +404,11 @@ impl Live {
         self.reads.fetch_add(1, Ordering::AcqRel);
         let result = backend.apps().await;
         let url = sanitize_line(&backend.url());
-        let (apps, warnings) = {
+        let (apps, unusable) = {
             let mut node = self.node.lock().unwrap_or_else(|e| e.into_inner());
             let was = node.up;
             match result {
-                Ok((apps, warnings)) => {
+                Ok((apps, unusable)) => {
                     if was != Some(true) {
                         let n = apps.len();
                         let level = if was == Some(false) {
@@ -418,40 +424,52 @@ impl Live {
                             ),
                         );
                     }
-                    for w in &warnings {
-                        if !node.warnings.contains(w) {
-                            log::warn!("{w}");
+                    for (app, e) in &unusable {
+                        let line = format!(
+                            "{} left out: {}",
+                            sanitize_line(app.package_or_id()),
+                            e.message
+                        );
+                        if !node.told.contains(&line) {
+                            log::warn!("{line}");
+                            node.told.push(line);
                         }
                     }
                     node.up = Some(true);
-                    node.apps = apps;
-                    node.warnings = warnings;
+                    node.apps = (apps, unusable);
                 }
                 Err(e) => {
-                    if was != Some(false) {
-                        let keep = if node.apps.is_empty() {
-                            "serving the local apps and the fixed tools".to_string()
-                        } else {
-                            format!("keeping the {} node apps read before", node.apps.len())
-                        };
-                        log::warn!(
-                            "node at {url} is not answering ({}); {keep}; retrying every {}s",
-                            e.message,
-                            self.refresh_every.as_secs()
+                    let keep = if node.apps.0.is_empty() {
+                        "serving the local apps and the fixed tools".to_string()
+                    } else {
+                        format!("keeping the {} node apps read before", node.apps.0.len())
+                    };
+                    let every = self.refresh_every.as_secs();
+                    if was == Some(false) {
+                        log::debug!("node at {url} still not answering: {}", e.message);
+                    } else if !self.named && e.kind == ErrorKind::Unreachable && was.is_none() {
+                        log::info!(
+                            "no node at the default address {url} ({}); {keep}; looking again every {every}s (--node URL names one, --offline never asks)",
+                            e.message
                         );
                     } else {
-                        log::debug!("node at {url} still not answering: {}", e.message);
+                        log::warn!(
+                            "node at {url} is not answering ({}); {keep}; retrying every {every}s",
+                            e.message
+                        );
                     }
                     node.up = Some(false);
                     return false;
                 }
             }
-            (node.apps.clone(), node.warnings.clone())
+            node.apps.clone()
         };
-        let _ = warnings;
-        let mut all = self.local.clone();
-        all.extend(apps);
-        let catalog = Catalog::new(all, self.local_skipped.clone(), &self.opts);
+        let base = Catalog {
+            apps: self.local.clone(),
+            skipped: self.local_skipped.clone(),
+            ..Catalog::default()
+        };
+        let catalog = base.with_node_apps(apps, unusable, &self.opts);
         let view = View::build(catalog, &self.scope);
         let changed = {
             let mut current = self.view.write().unwrap_or_else(|e| e.into_inner());

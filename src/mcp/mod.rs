@@ -51,7 +51,10 @@ pub struct Settings {
     /// How long the first tools/list may wait for the node's apps.
     pub startup_wait: Duration,
     pub log_level: LogLevel,
+    /// The node, unless `--offline`.
     pub backend: Option<Arc<dyn Backend>>,
+    /// Whether the node was named (--node, CALIMERO_NODE_URL) rather than the default.
+    pub node_named: bool,
 }
 
 /// The default `--refresh`.
@@ -97,11 +100,13 @@ pub fn serve(settings: Settings) -> Result<u8> {
             catalog.resolve(name)?;
         }
         if catalog.apps.is_empty() {
-            return Err(
-                Error::input("no_apps", "nothing to serve: no apps and no node").with_hint(
-                    "pass --apps DIR (or set CALIMCP_APPS), or --node URL to serve the node's apps",
-                ),
-            );
+            return Err(Error::input(
+                "no_apps",
+                "nothing to serve: no apps, and --offline keeps the node out",
+            )
+            .with_hint(
+                "pass --apps DIR (or set CALIMCP_APPS), or drop --offline to serve the node's apps",
+            ));
         }
     }
     let scope = Scope {
@@ -116,6 +121,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
             settings.tool_options.clone(),
             scope,
             settings.backend.clone(),
+            settings.node_named,
             settings.refresh,
             settings.startup_wait,
         );

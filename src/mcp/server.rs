@@ -144,7 +144,7 @@ impl Session {
             "tools": tools,
         });
         let Some(backend) = self.live.backend() else {
-            out["note"] = "no node is configured, so the tools can be listed but not run: start calimcp serve with --node URL".into();
+            out["note"] = "the server runs with --offline: these tools can be listed and described but not run".into();
             return json_result(&out);
         };
         let resolved = backend
@@ -205,7 +205,7 @@ impl Session {
         };
         let Some(backend) = self.live.backend() else {
             return Ok(error_result(format!(
-                "{} cannot run: no node is configured\nhint: start calimcp serve with --node URL (or set CALIMERO_NODE_URL)",
+                "{} cannot run: the server runs with --offline, so there is no node to run it on\nhint: restart calimcp serve without --offline (with --node URL unless the node is at the default address)",
                 tool.name
             )));
         };

@@ -136,6 +136,33 @@ impl Reply {
     }
 }
 
+/// Checks a node URL and returns the request base (no query, no fragment, no
+/// trailing slash; a base path kept) and the form messages show (also no
+/// credentials). Makes no request.
+pub fn normalize_url(url: &str) -> Result<(Url, String)> {
+    let shown_input = sanitize_line(&strip_query(url));
+    let mut base = Url::parse(url.trim()).map_err(|e| {
+        Error::input(
+            "invalid_url",
+            format!("the node URL `{shown_input}` is not a URL: {e}"),
+        )
+        .with_hint("pass --node http://HOST:PORT (or set CALIMERO_NODE_URL)")
+    })?;
+    if !matches!(base.scheme(), "http" | "https") || base.cannot_be_a_base() {
+        return Err(Error::input(
+            "invalid_url",
+            format!("the node URL `{shown_input}` is not an http(s) URL"),
+        )
+        .with_hint("pass --node http://HOST:PORT (or set CALIMERO_NODE_URL)"));
+    }
+    base.set_query(None);
+    base.set_fragment(None);
+    let path = base.path().trim_end_matches('/').to_string();
+    base.set_path(&path);
+    let shown = percent_free(&base);
+    Ok((base, shown))
+}
+
 /// `url` without its query string and fragment, for messages.
 pub fn strip_query(url: &str) -> String {
     let end = url.find(['?', '#']).unwrap_or(url.len());
@@ -256,26 +283,7 @@ impl Client {
     /// A client for `opts.url`. Reads the token cache; makes no request.
     pub fn new(opts: NodeOptions) -> Result<Client> {
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let shown_input = sanitize_line(&strip_query(&opts.url));
-        let mut base = Url::parse(opts.url.trim()).map_err(|e| {
-            Error::input(
-                "invalid_url",
-                format!("the node URL `{shown_input}` is not a URL: {e}"),
-            )
-            .with_hint("pass --node http://HOST:PORT (or set CALIMERO_NODE_URL)")
-        })?;
-        if !matches!(base.scheme(), "http" | "https") || base.cannot_be_a_base() {
-            return Err(Error::input(
-                "invalid_url",
-                format!("the node URL `{shown_input}` is not an http(s) URL"),
-            )
-            .with_hint("pass --node http://HOST:PORT (or set CALIMERO_NODE_URL)"));
-        }
-        base.set_query(None);
-        base.set_fragment(None);
-        let path = base.path().trim_end_matches('/').to_string();
-        base.set_path(&path);
-        let shown = percent_free(&base);
+        let (base, shown) = normalize_url(&opts.url)?;
         let http = reqwest::Client::builder()
             .timeout(opts.timeout)
             .connect_timeout(opts.timeout)

@@ -43,11 +43,39 @@ pub fn apps_dir(fixtures: &Path, files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// A state directory shared by the tests of one binary (tokens, ABI cache).
+pub fn state_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("tempdir"))
+        .path()
+        .to_path_buf()
+}
+
+/// Isolates a `calimcp` command from the machine: no CALIMERO_*/CALIMCP_*
+/// from outside, a private state directory, and `--offline` unless the
+/// arguments name a node (so no test ever asks a real node).
+pub fn isolate<'a>(
+    cmd: &'a mut std::process::Command,
+    args: &[&str],
+) -> &'a mut std::process::Command {
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy().into_owned();
+        if k.starts_with("CALIMERO_") || k.starts_with("CALIMCP_") {
+            cmd.env_remove(&k);
+        }
+    }
+    cmd.env("CALIMCP_STATE_DIR", state_dir())
+        .env("NO_COLOR", "1");
+    if !args.contains(&"--node") {
+        cmd.env("CALIMCP_OFFLINE", "1");
+    }
+    cmd
+}
+
 /// `calimcp <args>` → stdout parsed as JSON (asserting success).
 pub fn run_json(args: &[&str]) -> Value {
-    let out = std::process::Command::new(BIN)
+    let out = isolate(&mut std::process::Command::new(BIN), args)
         .args(args)
-        .env_remove("CALIMCP_APPS")
         .output()
         .expect("run calimcp");
     assert!(
@@ -90,16 +118,42 @@ pub type Client = RunningService<RoleClient, Watcher>;
 
 /// Spawns `calimcp serve <args>` and connects rmcp's client over its stdio.
 pub async fn stdio_client(args: &[&str]) -> Client {
-    let mut cmd = tokio::process::Command::new(BIN);
-    cmd.arg("serve").args(args).env_remove("CALIMCP_APPS");
-    let (transport, _stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::inherit())
+    stdio_client_with(args, Watcher::default()).await.0
+}
+
+/// [`stdio_client`] with a given watcher; also returns the server's stderr.
+pub async fn stdio_client_with(
+    args: &[&str],
+    watcher: Watcher,
+) -> (Client, tokio::process::ChildStderr) {
+    let mut std_cmd = std::process::Command::new(BIN);
+    isolate(&mut std_cmd, args).arg("serve").args(args);
+    let cmd = tokio::process::Command::from(std_cmd);
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
         .spawn()
         .expect("spawn calimcp serve");
-    Watcher::default()
+    let client = watcher
         .serve(transport)
         .await
-        .expect("initialize over stdio")
+        .expect("initialize over stdio");
+    (client, stderr.expect("stderr"))
+}
+
+/// Reads the server's stderr until a line contains `needle` (bounded).
+pub async fn stderr_line(stderr: &mut tokio::process::ChildStderr, needle: &str) -> String {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.expect("read stderr") {
+            if line.contains(needle) {
+                return line;
+            }
+        }
+        panic!("stderr ended without a line containing {needle:?}");
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no stderr line containing {needle:?} in 20 s"))
 }
 
 /// Calls a tool with JSON arguments.

@@ -407,11 +407,11 @@ fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
             version: "0.3.0".into(),
             name: "Notebook".into(),
             signer: id(203),
-            blob: id(104),
+            blob: id(120),
             services: vec![
                 (
                     Some("pages".into()),
-                    id(105),
+                    id(121),
                     manifest(&[
                         "examples/multi-service/services/pages-abi.json",
                         "tests/support/abi/notebook-pages.json",
@@ -419,7 +419,7 @@ fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
                 ),
                 (
                     Some("registry".into()),
-                    id(106),
+                    id(122),
                     manifest(&[
                         "examples/multi-service/services/registry-abi.json",
                         "tests/support/abi/notebook-registry.json",

@@ -1,0 +1,311 @@
+//! Which context a call runs in: one resolution path for `calimcp call` and
+//! the MCP server, and the contexts pinned with `calimcp use`.
+//!
+//! Order: an explicit value → the pinned one → the app's only context (of
+//! that service) → the context aliased `default` (as meroctl does), when it
+//! belongs to the app → an error listing the app's contexts, or saying it has
+//! none and how to create one. A value that looks like a context id (64 hex
+//! characters, or base58 decoding to 32 bytes) is used as is; anything else is
+//! an alias, looked up on the node every time (aliases can be re-pointed).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::abi::App;
+use crate::error::{Error, ErrorKind, Result};
+use crate::node::{Client, NodeContext, store};
+use crate::text::sanitize_line;
+
+/// Whether `s` is a context id rather than an alias.
+pub fn looks_like_context_id(s: &str) -> bool {
+    (s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+        || (s.len() >= 32
+            && s.len() <= 45
+            && bs58::decode(s).into_vec().is_ok_and(|v| v.len() == 32))
+}
+
+/// Resolves the context to execute in. `explicit` is `--context` (or the
+/// injected `_context`); `pinned` the one `calimcp use` stored.
+pub async fn resolve_context(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    explicit: Option<&str>,
+    pinned: Option<&str>,
+    default_alias: bool,
+) -> Result<String> {
+    if let Some(value) = explicit {
+        return by_value(client, app, service, value, "").await;
+    }
+    if let Some(value) = pinned {
+        return by_value(client, app, service, value, " (pinned with `calimcp use`)").await;
+    }
+    let contexts = app_contexts(client, app, service).await?;
+    if let [only] = contexts.as_slice() {
+        return Ok(only.id.clone());
+    }
+    if default_alias
+        && !contexts.is_empty()
+        && let Some(id) = client.lookup_context_alias("default").await?
+        && contexts.iter().any(|c| c.id == id)
+    {
+        return Ok(id);
+    }
+    Err(choose_error(client, app, service, &contexts))
+}
+
+/// An explicit or pinned value: an id as is, else an alias.
+async fn by_value(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    value: &str,
+    origin: &str,
+) -> Result<String> {
+    if looks_like_context_id(value) {
+        return Ok(value.to_string());
+    }
+    if let Some(id) = client.lookup_context_alias(value).await? {
+        return Ok(id);
+    }
+    let listing = match app_contexts(client, app, service).await {
+        Ok(list) if list.is_empty() => " (none)".to_string(),
+        Ok(list) => list_contexts(&list),
+        Err(_) => " (unknown)".to_string(),
+    };
+    Err(Error::input(
+        "unknown_context",
+        format!(
+            "context `{}`{origin} is neither a context id nor an alias on the node at {}. Contexts of {}:{listing}",
+            sanitize_line(value),
+            client.url(),
+            unit_label(app, service),
+        ),
+    )
+    .with_hint("a context id is 64 hex characters or base58 of 32 bytes; aliases are looked up with POST /admin-api/alias/lookup/context/NAME"))
+}
+
+fn unit_label(app: &App, service: Option<&str>) -> String {
+    match service {
+        Some(s) => format!(
+            "{} (service {})",
+            sanitize_line(app.package_or_id()),
+            sanitize_line(s)
+        ),
+        None => sanitize_line(app.package_or_id()),
+    }
+}
+
+fn list_contexts(list: &[NodeContext]) -> String {
+    list.iter()
+        .map(|c| match &c.name {
+            Some(n) => format!("\n  {} ({})", sanitize_line(&c.id), sanitize_line(n)),
+            None => format!("\n  {}", sanitize_line(&c.id)),
+        })
+        .collect()
+}
+
+fn choose_error(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    contexts: &[NodeContext],
+) -> Error {
+    let unit = unit_label(app, service);
+    if contexts.is_empty() {
+        return Error::input(
+            "no_context",
+            format!("{unit} has no context on the node at {}", client.url()),
+        )
+        .with_hint("installing an app creates no context: create one (meroctl context create, the Calimero desktop app, or POST /admin-api/contexts), then call again");
+    }
+    Error::input(
+        "ambiguous_context",
+        format!(
+            "{unit} has {} contexts on the node at {}; pass --context with one of:{}",
+            contexts.len(),
+            client.url(),
+            list_contexts(contexts)
+        ),
+    )
+    .with_hint("or pin one for later calls: calimcp use APP --context ID|ALIAS")
+}
+
+/// The node application id of `app`: its own id when it came from this node,
+/// else the node app with the same package (a local manifest of an installed app).
+pub async fn node_app_id(client: &Client, app: &App) -> Result<String> {
+    if app.source == client.url() {
+        return Ok(app.id.clone());
+    }
+    let installed = client.applications().await?;
+    let same: Vec<_> = installed
+        .iter()
+        .filter(|a| a.package.is_some() && a.package == app.package)
+        .collect();
+    match same.as_slice() {
+        [one] => Ok(one.id.clone()),
+        [] => Err(Error::input(
+            "not_installed",
+            format!(
+                "{} (from {}) is not installed on the node at {}",
+                sanitize_line(app.package_or_id()),
+                sanitize_line(&app.source),
+                client.url()
+            ),
+        )
+        .with_hint("install it on the node, or pass --context with a context id")),
+        many => Err(Error::input(
+            "ambiguous_app",
+            format!(
+                "{} is installed {} times on the node at {} (published by several signers): {}",
+                sanitize_line(app.package_or_id()),
+                many.len(),
+                client.url(),
+                many.iter()
+                    .map(|a| sanitize_line(&a.id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .with_hint("pass --context with a context id")),
+    }
+}
+
+/// The contexts of `app` (of `service`, when given) on the node.
+pub async fn app_contexts(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+) -> Result<Vec<NodeContext>> {
+    let id = node_app_id(client, app).await?;
+    let mut list = client.contexts_for_application(&id).await?;
+    if let Some(s) = service {
+        list.retain(|c| c.service_name.as_deref().is_none_or(|n| n == s));
+    }
+    Ok(list)
+}
+
+/// Contexts selected with `calimcp use`, per node URL and app (and service),
+/// in `contexts.json` of the state directory.
+#[derive(Debug, Clone)]
+pub struct Pins {
+    path: PathBuf,
+    /// node URL → key → context (id or alias, as given).
+    map: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl Pins {
+    /// Reads the pins; a missing or unreadable file holds none.
+    pub fn load(state_dir: &Path) -> Pins {
+        let path = state_dir.join("contexts.json");
+        let map = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default();
+        Pins { path, map }
+    }
+
+    /// The key of an app (its package, else its id) and service.
+    pub fn key(app: &App, service: Option<&str>) -> String {
+        match service {
+            Some(s) => format!("{}#{s}", app.package_or_id()),
+            None => app.package_or_id().to_string(),
+        }
+    }
+
+    /// The pinned context of an app's service, else of the whole app.
+    pub fn get(&self, node: &str, app: &App, service: Option<&str>) -> Option<&str> {
+        let m = self.map.get(node)?;
+        service
+            .and_then(|_| m.get(&Pins::key(app, service)))
+            .or_else(|| m.get(&Pins::key(app, None)))
+            .map(String::as_str)
+    }
+
+    /// The pin stored under exactly this key.
+    pub fn get_exact(&self, node: &str, app: &App, service: Option<&str>) -> Option<&str> {
+        self.map
+            .get(node)?
+            .get(&Pins::key(app, service))
+            .map(String::as_str)
+    }
+
+    pub fn set(&mut self, node: &str, app: &App, service: Option<&str>, context: Option<&str>) {
+        let m = self.map.entry(node.to_string()).or_default();
+        match context {
+            Some(c) => {
+                m.insert(Pins::key(app, service), c.to_string());
+            }
+            None => {
+                m.remove(&Pins::key(app, service));
+            }
+        }
+        self.map.retain(|_, m| !m.is_empty());
+    }
+
+    pub fn save(&self) -> Result<()> {
+        let text =
+            serde_json::to_string_pretty(&self.map).map_err(|e| Error::internal(e.to_string()))?;
+        store::write_private(&self.path, text.as_bytes()).map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                "state",
+                format!("cannot write {}: {e}", self.path.display()),
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_aliases_are_told_apart() {
+        assert!(looks_like_context_id(&"ab".repeat(32)));
+        assert!(looks_like_context_id(&"AB".repeat(32)));
+        assert!(!looks_like_context_id(&"ab".repeat(31)));
+        assert!(!looks_like_context_id(&"xy".repeat(32)));
+        let b58 = bs58::encode([7u8; 32]).into_string();
+        assert!(looks_like_context_id(&b58));
+        assert!(!looks_like_context_id(
+            &bs58::encode([7u8; 31]).into_string()
+        ));
+        assert!(!looks_like_context_id("default"));
+        assert!(!looks_like_context_id("my-context"));
+        // base58 has no 0, O, I or l
+        assert!(!looks_like_context_id(&"0".repeat(44)));
+    }
+
+    #[test]
+    fn pins_round_trip_per_node_and_service() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = App {
+            package: Some("com.x.notes".into()),
+            id: "id1".into(),
+            ..App::default()
+        };
+        let mut pins = Pins::load(dir.path());
+        pins.set("http://a", &app, None, Some("ctx-all"));
+        pins.set("http://a", &app, Some("pages"), Some("ctx-pages"));
+        pins.save().unwrap();
+        let pins = Pins::load(dir.path());
+        assert_eq!(pins.get("http://a", &app, Some("pages")), Some("ctx-pages"));
+        assert_eq!(
+            pins.get("http://a", &app, Some("registry")),
+            Some("ctx-all")
+        );
+        assert_eq!(pins.get("http://a", &app, None), Some("ctx-all"));
+        assert_eq!(pins.get("http://b", &app, None), None);
+        let mut pins = pins;
+        pins.set("http://a", &app, None, None);
+        assert_eq!(pins.get("http://a", &app, Some("registry")), None);
+        assert_eq!(
+            pins.get_exact("http://a", &app, Some("pages")),
+            Some("ctx-pages")
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! Apps from the node, as [`App`]s: id = the node's application id, source =
+//! the node URL, one service per entry of the app's `services` (or one
+//! unnamed service). ABIs come through [`Client::abi`] (disk-cached) and are
+//! parsed leniently, like local manifests.
+
+use std::collections::HashSet;
+
+use tokio::task::JoinSet;
+
+use super::{Catalog, Sources};
+use crate::abi::{self, App, Service, Warning};
+use crate::error::{Error, Result};
+use crate::mapping::ToolOptions;
+use crate::node::{Client, NodeApp};
+use crate::text::sanitize_line;
+
+impl Catalog {
+    /// The local apps of `sources`, then the node's. Local load errors fail;
+    /// a node that cannot be used is returned beside the local catalog, for
+    /// the caller to decide whether that is a warning or the answer.
+    pub async fn load_with_node(
+        sources: &Sources,
+        opts: &ToolOptions,
+        client: &Client,
+    ) -> Result<(Catalog, Vec<Vec<usize>>, Option<Error>)> {
+        let (local, explicit) = Catalog::load(sources, opts)?;
+        match load(client).await {
+            Ok((apps, unusable)) => {
+                Ok((local.with_node_apps(apps, unusable, opts), explicit, None))
+            }
+            Err(e) => Ok((local, explicit, Some(e))),
+        }
+    }
+
+    /// Adds node apps after the local ones and rebuilds the tool set. A node
+    /// app with the package of a local app is left out: the local manifest
+    /// wins (its contexts are still found on the node by package).
+    pub fn with_node_apps(
+        self,
+        node: Vec<App>,
+        unusable: Vec<(App, Error)>,
+        opts: &ToolOptions,
+    ) -> Catalog {
+        let Catalog {
+            mut apps, skipped, ..
+        } = self;
+        let local: HashSet<String> = apps.iter().filter_map(|a| a.package.clone()).collect();
+        let shadowed = |a: &App| a.package.as_ref().is_some_and(|p| local.contains(p));
+        apps.extend(node.into_iter().filter(|a| !shadowed(a)));
+        let mut catalog = Catalog::new(apps, skipped, opts);
+        catalog.unusable = unusable.into_iter().filter(|(a, _)| !shadowed(a)).collect();
+        catalog
+    }
+}
+
+/// The node's apps whose ABIs could be read; the others become warnings.
+pub async fn node_apps(client: &Client, warnings: &mut Vec<Warning>) -> Result<Vec<App>> {
+    let (apps, unusable) = load(client).await?;
+    for (app, err) in unusable {
+        warnings.push(Warning {
+            source: app.source.clone(),
+            ..Warning::new("", format!("left out: {}", err.message))
+        });
+    }
+    Ok(apps)
+}
+
+/// An app of the node without services: what is known of it before its ABI.
+fn shell(client: &Client, a: &NodeApp) -> App {
+    App {
+        id: a.id.clone(),
+        package: a.package.clone(),
+        version: a.version.clone(),
+        name: a.name.clone(),
+        source: client.url().to_string(),
+        ..App::default()
+    }
+}
+
+/// One service's ABI request: its position among the app's services, its name, the result.
+type Fetched = (usize, Option<String>, Result<serde_json::Value>);
+
+/// Every app of the node: those whose ABIs could be read, and the others
+/// (without services) with the reason.
+pub async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
+    let listed = client.applications().await?;
+    let mut tasks = JoinSet::new();
+    for (i, a) in listed.iter().enumerate() {
+        let services: Vec<Option<String>> = if a.services.is_empty() {
+            vec![None]
+        } else {
+            a.services.iter().map(|(n, _)| Some(n.clone())).collect()
+        };
+        for (j, service) in services.into_iter().enumerate() {
+            let (client, a) = (client.clone(), a.clone());
+            tasks.spawn(async move {
+                let abi = client.abi(&a, service.as_deref()).await;
+                (i, j, service, abi)
+            });
+        }
+    }
+    let mut fetched: Vec<Vec<Fetched>> = listed.iter().map(|_| Vec::new()).collect();
+    while let Some(done) = tasks.join_next().await {
+        let (i, j, service, abi) =
+            done.map_err(|e| Error::internal(format!("an ABI request failed to run: {e}")))?;
+        fetched[i].push((j, service, abi));
+    }
+    let mut apps = Vec::new();
+    let mut unusable = Vec::new();
+    for (a, mut results) in listed.iter().zip(fetched) {
+        results.sort_by_key(|r| r.0);
+        let mut app = shell(client, a);
+        let mut failure = None;
+        for (_, service, abi) in results {
+            let source = match &service {
+                Some(s) => format!("{} ({}, service {})", client.url(), a.package_or_id(), s),
+                None => format!("{} ({})", client.url(), a.package_or_id()),
+            };
+            let manifest =
+                abi.and_then(|v| abi::load::manifest_from_value(&v, &source, &mut app.warnings));
+            match manifest {
+                Ok(m) => app.services.push(Service {
+                    name: service,
+                    manifest: m.into(),
+                }),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        match failure {
+            // An unreachable node fails every request alike: that is the node's error.
+            Some(e) if e.kind == crate::ErrorKind::Unreachable => return Err(e),
+            Some(e) => {
+                let e = e.context(sanitize_line(a.package_or_id()));
+                unusable.push((shell(client, a), e));
+            }
+            None => apps.push(app),
+        }
+    }
+    Ok((apps, unusable))
+}

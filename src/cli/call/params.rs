@@ -1,0 +1,546 @@
+//! One flag per declared parameter, built at run time from the ABI, and the
+//! typed parsing of their values.
+//!
+//! Values by type: strings are always literal; integers are parsed exactly
+//! into 64-bit JSON integers (never through a float; `-5` is a plain value);
+//! `true`/`false`; bytes as hex (`0x` optional) or a JSON array; everything
+//! else (lists, maps, tuples, records, variants) as a JSON literal, where a
+//! bare word that is not JSON is taken as a string (`--status Pending`). For
+//! every non-string parameter `@PATH` reads the JSON value from a file and
+//! `-` from stdin.
+
+use std::collections::HashSet;
+
+use clap::{Arg, ArgAction};
+use serde_json::{Map, Number, Value};
+
+use crate::abi::{Manifest, Scalar, TypeDefKind, TypeRef};
+use crate::mapping::Tool;
+use crate::mapping::signature::type_name;
+use crate::text::{sanitize_doc, sanitize_line};
+
+/// How a parameter's command-line value is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    Str,
+    Int(Scalar),
+    Float,
+    Bool,
+    Bytes,
+    Json,
+}
+
+/// Aliases may chain; following them is bounded.
+const MAX_HOPS: usize = 64;
+
+/// The kind of a type, through aliases and CRDT cells.
+pub fn kind_of(m: &Manifest, t: &TypeRef) -> ValueKind {
+    let mut t = t;
+    for _ in 0..MAX_HOPS {
+        match t {
+            TypeRef::Scalar(Scalar::String) => return ValueKind::Str,
+            TypeRef::Scalar(Scalar::Bool) => return ValueKind::Bool,
+            TypeRef::Scalar(Scalar::F32 | Scalar::F64) => return ValueKind::Float,
+            TypeRef::Scalar(s) if s.is_integer() => return ValueKind::Int(*s),
+            TypeRef::Bytes(_) => return ValueKind::Bytes,
+            TypeRef::Record(r) if r.crdt.is_some() => match &r.inner {
+                Some(inner) => t = inner,
+                None => return ValueKind::Json,
+            },
+            TypeRef::Ref(name) => match m.types.get(name).map(|d| &d.kind) {
+                Some(TypeDefKind::Alias(target)) => t = target,
+                Some(TypeDefKind::Bytes(_)) => return ValueKind::Bytes,
+                _ => return ValueKind::Json,
+            },
+            _ => return ValueKind::Json,
+        }
+    }
+    ValueKind::Json
+}
+
+/// One declared parameter and its flag.
+#[derive(Debug, Clone)]
+pub struct ParamSpec {
+    /// The name as the ABI declares it (the `argsJson` key).
+    pub name: String,
+    /// The clap argument id.
+    pub id: String,
+    /// The flag (without `--`), unless the name cannot be one.
+    pub long: Option<String>,
+    /// The kebab-case spelling, when it differs.
+    pub alias: Option<String>,
+    pub kind: ValueKind,
+    pub required: bool,
+    /// The type as signatures show it.
+    pub type_name: String,
+    pub doc: Option<String>,
+}
+
+impl ParamSpec {
+    /// `--name`, or how to pass the parameter when it has no flag.
+    pub fn flag(&self) -> String {
+        match &self.long {
+            Some(l) => format!("--{l}"),
+            None => format!("--args '{{\"{}\": …}}'", sanitize_line(&self.name)),
+        }
+    }
+}
+
+fn valid_flag(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// The parameters of `tool` with their flags. A name that is also a global or
+/// `call` flag (in `reserved`) is spelled `--param-NAME`; a name that cannot
+/// be a flag is reachable through `--args` only.
+pub fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
+    let m = &tool.manifest;
+    let method = tool.abi_method();
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut out = Vec::new();
+    for p in &method.params {
+        let kebab = p.name.replace('_', "-");
+        let clashes =
+            reserved.contains(&p.name) || reserved.contains(&kebab) || p.name.starts_with("param-");
+        let (long, alias) = if !valid_flag(&p.name) {
+            (None, None)
+        } else if clashes {
+            (
+                Some(format!("param-{}", p.name)),
+                Some(format!("param-{kebab}")),
+            )
+        } else {
+            (Some(p.name.clone()), Some(kebab))
+        };
+        let long = long.filter(|l| taken.insert(l.clone()));
+        let alias = alias
+            .filter(|a| valid_flag(a) && Some(a) != long.as_ref())
+            .filter(|a| !reserved.contains(a) && taken.insert(a.clone()));
+        out.push(ParamSpec {
+            id: format!("param:{}", p.name),
+            name: p.name.clone(),
+            alias: long.as_ref().and(alias),
+            long,
+            kind: kind_of(m, &p.ty),
+            required: !p.nullable,
+            type_name: type_name(&p.ty),
+            doc: p.doc.as_deref().map(sanitize_doc),
+        });
+    }
+    out
+}
+
+/// What values a kind takes, for `--help`.
+pub fn accepted(kind: ValueKind) -> &'static str {
+    match kind {
+        ValueKind::Str => "taken literally",
+        ValueKind::Int(_) => "an integer, exact (negative numbers as plain values: -5)",
+        ValueKind::Float => "a number",
+        ValueKind::Bool => "true or false (the flag alone means true)",
+        ValueKind::Bytes => {
+            "hex (0x optional) or a JSON array of bytes; @FILE reads JSON from a file, - from stdin"
+        }
+        ValueKind::Json => {
+            "a JSON literal (a bare word is a string); @FILE reads JSON from a file, - from stdin"
+        }
+    }
+}
+
+fn value_name(spec: &ParamSpec) -> String {
+    match spec.kind {
+        ValueKind::Str => "STRING".into(),
+        ValueKind::Int(s) => s.name().to_ascii_uppercase(),
+        ValueKind::Float => "NUMBER".into(),
+        ValueKind::Bool => "BOOL".into(),
+        ValueKind::Bytes => "HEX|JSON".into(),
+        ValueKind::Json => "JSON".into(),
+    }
+}
+
+/// The clap argument of a parameter (none when it has no flag).
+pub fn arg(spec: &ParamSpec) -> Option<Arg> {
+    let long = spec.long.clone()?;
+    let need = if spec.required {
+        "required"
+    } else {
+        "optional"
+    };
+    let first_doc = spec
+        .doc
+        .as_deref()
+        .and_then(|d| d.lines().next())
+        .map(|l| format!(". {}", l.trim()))
+        .unwrap_or_default();
+    let help = format!("{}, {need}{first_doc}", sanitize_line(&spec.type_name));
+    let mut long_help = format!(
+        "{}, {need}: {}",
+        sanitize_line(&spec.type_name),
+        accepted(spec.kind)
+    );
+    if let Some(doc) = &spec.doc {
+        long_help.push_str("\n\n");
+        long_help.push_str(doc.trim());
+    }
+    if long.starts_with("param-") {
+        long_help.push_str(&format!(
+            "\n\n(The parameter `{}` is spelled --{long} because --{} is a calimcp flag.)",
+            sanitize_line(&spec.name),
+            long.trim_start_matches("param-")
+        ));
+    }
+    let mut a = Arg::new(spec.id.clone())
+        .long(long)
+        .value_name(value_name(spec))
+        .help(help)
+        .long_help(long_help)
+        .help_heading("Parameters")
+        .action(ArgAction::Set)
+        .required(false);
+    if let Some(alias) = &spec.alias {
+        a = a.visible_alias(alias.clone());
+    }
+    if spec.kind == ValueKind::Bool {
+        a = a.num_args(0..=1).default_missing_value("true");
+    }
+    Some(a)
+}
+
+/// Standard input, readable once: by `--args -` or one parameter's `-`.
+pub struct Stdin {
+    read: Box<dyn FnMut() -> std::io::Result<String>>,
+    used_by: Option<String>,
+}
+
+impl Default for Stdin {
+    fn default() -> Self {
+        Stdin::new(Box::new(|| std::io::read_to_string(std::io::stdin())))
+    }
+}
+
+impl Stdin {
+    pub fn new(read: Box<dyn FnMut() -> std::io::Result<String>>) -> Stdin {
+        Stdin {
+            read,
+            used_by: None,
+        }
+    }
+
+    fn take(&mut self, who: &str) -> Result<String, String> {
+        if let Some(first) = &self.used_by {
+            return Err(format!(
+                "stdin can feed one value only, and {first} already reads it"
+            ));
+        }
+        self.used_by = Some(who.to_string());
+        (self.read)().map_err(|e| format!("cannot read stdin: {e}"))
+    }
+}
+
+fn json_text(text: &str, from: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| format!("{from} is not valid JSON: {e}"))
+}
+
+/// The JSON value of `@PATH` or `-`, if `raw` is one of those.
+fn indirect(raw: &str, stdin: &mut Stdin, who: &str) -> Option<Result<Value, String>> {
+    if raw == "-" {
+        return Some(stdin.take(who).and_then(|t| json_text(&t, "stdin")));
+    }
+    let path = raw.strip_prefix('@')?;
+    Some(
+        std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", sanitize_line(path)))
+            .and_then(|t| json_text(&t, &sanitize_line(path))),
+    )
+}
+
+fn shown(raw: &str) -> String {
+    let s = sanitize_line(raw);
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(39).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// An integer of `scalar`'s range, exactly.
+fn integer(raw: &str, scalar: Scalar) -> Result<Value, String> {
+    let (lo, hi): (i128, i128) = match scalar {
+        Scalar::U32 => (0, u32::MAX.into()),
+        Scalar::U64 => (0, u64::MAX.into()),
+        Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
+        _ => (i64::MIN.into(), i64::MAX.into()),
+    };
+    let n: i128 = raw.trim().parse().map_err(|_| {
+        format!(
+            "expected an integer ({}), got `{}`",
+            scalar.name(),
+            shown(raw)
+        )
+    })?;
+    if n < lo || n > hi {
+        return Err(format!(
+            "`{}` is out of range for {} ({lo} to {hi})",
+            shown(raw),
+            scalar.name()
+        ));
+    }
+    Ok(match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(i), _) => Value::from(i),
+        (_, Ok(u)) => Value::from(u),
+        _ => unreachable!("checked against the 64-bit range above"),
+    })
+}
+
+/// Parses one flag value by kind. `who` names the flag in messages.
+pub fn parse_value(
+    kind: ValueKind,
+    raw: &str,
+    stdin: &mut Stdin,
+    who: &str,
+) -> Result<Value, String> {
+    if kind == ValueKind::Str {
+        return Ok(Value::String(raw.to_string()));
+    }
+    if let Some(v) = indirect(raw, stdin, who) {
+        return v;
+    }
+    match kind {
+        ValueKind::Str => Ok(Value::String(raw.to_string())),
+        ValueKind::Int(s) => integer(raw, s),
+        ValueKind::Float => raw
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(Number::from_f64)
+            .map(Value::Number)
+            .ok_or_else(|| format!("expected a number, got `{}`", shown(raw))),
+        ValueKind::Bool => match raw.trim() {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(format!("expected true or false, got `{}`", shown(raw))),
+        },
+        ValueKind::Bytes => {
+            let t = raw.trim();
+            if t.starts_with('[') {
+                return json_text(t, "the value");
+            }
+            let hex = t
+                .strip_prefix("0x")
+                .or_else(|| t.strip_prefix("0X"))
+                .unwrap_or(t);
+            if !hex.len().is_multiple_of(2) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(format!(
+                    "expected hex digits (an even number of them) or a JSON array of bytes, got `{}`",
+                    shown(raw)
+                ));
+            }
+            Ok(Value::String(hex.to_string()))
+        }
+        ValueKind::Json => match serde_json::from_str::<Value>(raw) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                let t = raw.trim_start();
+                let structured = t.starts_with(['{', '[', '"'])
+                    || t.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+                if structured {
+                    Err(format!("not valid JSON: {e}"))
+                } else {
+                    Ok(Value::String(raw.to_string()))
+                }
+            }
+        },
+    }
+}
+
+/// The `--args` value: a JSON object, from the text, `@FILE` or `-`.
+pub fn parse_args(raw: &str, stdin: &mut Stdin) -> Result<Map<String, Value>, String> {
+    let v = match indirect(raw, stdin, "--args") {
+        Some(v) => v?,
+        None => json_text(raw, "--args")?,
+    };
+    match v {
+        Value::Object(o) => Ok(o),
+        other => Err(format!(
+            "--args takes a JSON object of arguments, got {}",
+            match other {
+                Value::Null => "null",
+                Value::Bool(_) => "a boolean",
+                Value::Number(_) => "a number",
+                Value::String(_) => "a string",
+                Value::Array(_) => "an array",
+                Value::Object(_) => "an object",
+            }
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn no_stdin() -> Stdin {
+        Stdin::new(Box::new(|| panic!("stdin must not be read")))
+    }
+
+    fn parse(kind: ValueKind, raw: &str) -> Result<Value, String> {
+        parse_value(kind, raw, &mut no_stdin(), "--x")
+    }
+
+    #[test]
+    fn integers_are_exact_at_the_64_bit_edges() {
+        let u = parse(ValueKind::Int(Scalar::U64), "18446744073709551615").unwrap();
+        assert_eq!(u.to_string(), "18446744073709551615");
+        let i = parse(ValueKind::Int(Scalar::I64), "-9223372036854775808").unwrap();
+        assert_eq!(i.to_string(), "-9223372036854775808");
+        assert_eq!(parse(ValueKind::Int(Scalar::I32), "-5").unwrap(), json!(-5));
+        assert_eq!(parse(ValueKind::Int(Scalar::U32), "+7").unwrap(), json!(7));
+        let e = parse(ValueKind::Int(Scalar::U64), "18446744073709551616").unwrap_err();
+        assert!(e.contains("out of range for u64"), "{e}");
+        assert!(
+            parse(ValueKind::Int(Scalar::U64), "-1")
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(parse(ValueKind::Int(Scalar::U32), "4294967296").is_err());
+        for bad in ["1.0", "1e3", "0x10", "", "five"] {
+            assert!(parse(ValueKind::Int(Scalar::I64), bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn strings_are_always_literal() {
+        for raw in ["@file", "-", "42", "true", "{\"a\":1}", "\u{1b}[2J"] {
+            assert_eq!(parse(ValueKind::Str, raw).unwrap(), json!(raw));
+        }
+    }
+
+    #[test]
+    fn bools_floats_and_bytes() {
+        assert_eq!(parse(ValueKind::Bool, "true").unwrap(), json!(true));
+        assert!(parse(ValueKind::Bool, "yes").is_err());
+        assert_eq!(parse(ValueKind::Float, "-0.5").unwrap(), json!(-0.5));
+        assert!(parse(ValueKind::Float, "NaN").is_err());
+        assert_eq!(
+            parse(ValueKind::Bytes, "0xDEADbeef").unwrap(),
+            json!("DEADbeef")
+        );
+        assert_eq!(parse(ValueKind::Bytes, "").unwrap(), json!(""));
+        assert_eq!(
+            parse(ValueKind::Bytes, "[1, 255]").unwrap(),
+            json!([1, 255])
+        );
+        assert!(parse(ValueKind::Bytes, "abc").is_err());
+        assert!(parse(ValueKind::Bytes, "zz").is_err());
+    }
+
+    #[test]
+    fn json_values_and_bare_words() {
+        assert_eq!(
+            parse(ValueKind::Json, r#"["a","b"]"#).unwrap(),
+            json!(["a", "b"])
+        );
+        assert_eq!(
+            parse(ValueKind::Json, r#"{"Approved":"x"}"#).unwrap(),
+            json!({"Approved": "x"})
+        );
+        assert_eq!(parse(ValueKind::Json, "Pending").unwrap(), json!("Pending"));
+        assert_eq!(
+            parse(ValueKind::Json, "[18446744073709551615]")
+                .unwrap()
+                .to_string(),
+            "[18446744073709551615]"
+        );
+        let e = parse(ValueKind::Json, r#"{"a":1"#).unwrap_err();
+        assert!(e.starts_with("not valid JSON"), "{e}");
+    }
+
+    #[test]
+    fn files_and_stdin_feed_non_string_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("v.json");
+        std::fs::write(&f, r#"{"name":"x","age":3}"#).unwrap();
+        let raw = format!("@{}", f.display());
+        assert_eq!(
+            parse(ValueKind::Json, &raw).unwrap(),
+            json!({"name": "x", "age": 3})
+        );
+        assert!(
+            parse(ValueKind::Json, "@/no/such/file")
+                .unwrap_err()
+                .contains("cannot read")
+        );
+        let mut stdin = Stdin::new(Box::new(|| Ok("[1,2]".into())));
+        assert_eq!(
+            parse_value(ValueKind::Bytes, "-", &mut stdin, "--a").unwrap(),
+            json!([1, 2])
+        );
+        let e = parse_value(ValueKind::Json, "-", &mut stdin, "--b").unwrap_err();
+        assert!(e.contains("--a already reads it"), "{e}");
+        let mut stdin = Stdin::new(Box::new(|| Ok(r#"{"k":"v"}"#.into())));
+        assert_eq!(parse_args("-", &mut stdin).unwrap()["k"], "v");
+        assert!(
+            parse_args("[1]", &mut no_stdin())
+                .unwrap_err()
+                .contains("got an array")
+        );
+    }
+
+    fn tool(params: &str) -> Tool {
+        let abi = format!(
+            r#"{{"schema_version":"wasm-abi/1","types":{{"Id":{{"kind":"alias","target":{{"kind":"bytes","size":4}}}}}},
+                "methods":[{{"name":"m","params":{params},"returns":{{"kind":"unit"}}}}],"events":[]}}"#
+        );
+        let mut ws = Vec::new();
+        let m = crate::abi::parse_manifest(abi.as_bytes(), &mut ws).unwrap();
+        let app = crate::abi::App {
+            id: "x".into(),
+            package: Some("p".into()),
+            services: vec![crate::abi::Service {
+                name: None,
+                manifest: m.into(),
+            }],
+            ..Default::default()
+        };
+        crate::mapping::build(&[app], &Default::default())
+            .tools
+            .remove(0)
+    }
+
+    #[test]
+    fn flags_are_named_after_parameters() {
+        let t = tool(
+            r#"[{"name":"first_name","type":{"kind":"string"}},
+                {"name":"json","type":{"kind":"u64"},"nullable":true},
+                {"name":"id","type":{"$ref":"Id"}},
+                {"name":"has space","type":{"kind":"bool"}},
+                {"name":"_context","type":{"kind":"string"}}]"#,
+        );
+        let reserved: HashSet<String> = ["json", "args", "help", "context", "dry-run"]
+            .map(String::from)
+            .into();
+        let s = specs(&t, &reserved);
+        assert_eq!(s[0].long.as_deref(), Some("first_name"));
+        assert_eq!(s[0].alias.as_deref(), Some("first-name"));
+        assert!(s[0].required);
+        assert_eq!(s[1].long.as_deref(), Some("param-json"));
+        assert_eq!(s[1].kind, ValueKind::Int(Scalar::U64));
+        assert!(!s[1].required);
+        assert_eq!(s[2].kind, ValueKind::Bytes, "aliases are followed");
+        assert_eq!(s[2].alias, None);
+        assert_eq!(s[3].long, None, "not a valid flag: --args only");
+        assert!(s[3].flag().starts_with("--args"));
+        assert_eq!(s[4].long.as_deref(), Some("_context"));
+        assert_eq!(s[4].alias, None, "--context stays the call's own flag");
+        // every spec with a flag yields a clap argument that builds
+        let cmd = s
+            .iter()
+            .filter_map(arg)
+            .fold(clap::Command::new("t"), |c, a| c.arg(a));
+        cmd.debug_assert();
+    }
+}

@@ -1,0 +1,133 @@
+//! `calimcp use APP [--context ID|ALIAS | --clear]`: the context later calls
+//! of an app run in, per node (and per service with --service).
+
+use clap::Args;
+use serde_json::json;
+
+use super::node::{runtime, state_dir};
+use super::{GlobalArgs, Selection, output};
+use crate::catalog::context::{Pins, app_contexts, resolve_context};
+use crate::error::{Error, Result};
+use crate::node;
+use crate::text::sanitize_line;
+
+/// Pin the context calls of an app use on this node, show it, or clear it.
+///
+/// The pin is kept per node URL and app (and service, with --service) in the
+/// state directory. An alias is stored as given and looked up at every call,
+/// so re-pointing the alias re-points the calls. `--context` on a call wins
+/// over the pin.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp use kv-store --context my-alias
+  calimcp use kv-store                      # shows the pinned context
+  calimcp use kv-store --clear")]
+pub struct UseArgs {
+    /// The app: a name among the local apps and the node's
+    pub app: String,
+    /// The context to pin: an id (64 hex or base58) or an alias
+    #[arg(short = 'c', long, value_name = "ID|ALIAS", conflicts_with = "clear")]
+    pub context: Option<String>,
+    /// Remove the pin
+    #[arg(long)]
+    pub clear: bool,
+}
+
+pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
+    let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
+    let app = &sel.catalog.apps[sel.apps[0]];
+    let service = g.service.as_deref();
+    let (_, node_url) = node::normalize_url(g.node.url())?;
+    let label = match service {
+        Some(s) => format!(
+            "{} (service {})",
+            sanitize_line(app.package_or_id()),
+            sanitize_line(s)
+        ),
+        None => sanitize_line(app.package_or_id()),
+    };
+    let mut pins = Pins::load(&state_dir());
+    let report = |context: Option<&str>, id: Option<&str>, text: String| -> Result<u8> {
+        if g.json {
+            output::print_json_compact(&json!({
+                "app": app.package_or_id(), "service": service, "node": node_url,
+                "context": context, "id": id,
+            }))?;
+        } else {
+            output::print(&(text + "\n"))?;
+        }
+        Ok(0)
+    };
+    if args.clear {
+        let was = pins.get_exact(&node_url, app, service).map(str::to_string);
+        pins.set(&node_url, app, service, None);
+        pins.save()?;
+        let text = match was {
+            Some(c) => format!(
+                "{label}: no longer pinned to context {} on {node_url}",
+                sanitize_line(&c)
+            ),
+            None => format!("{label}: no context was pinned on {node_url}"),
+        };
+        return report(None, None, text);
+    }
+    let Some(context) = &args.context else {
+        let pinned = pins.get(&node_url, app, service);
+        let text = match pinned {
+            Some(c) => format!("{label}: context {} on {node_url}", sanitize_line(c)),
+            None => format!(
+                "{label}: no context pinned on {node_url}; calls use the app's only context, else the one aliased `default`"
+            ),
+        };
+        return report(pinned, None, text);
+    };
+    let client = g.node.client()?;
+    let rt = runtime()?;
+    let id = rt.block_on(resolve_context(
+        &client,
+        app,
+        service,
+        Some(context),
+        None,
+        false,
+    ))?;
+    match rt.block_on(app_contexts(&client, app, service)) {
+        Ok(list) if !list.iter().any(|c| c.id == id) => {
+            let ids: Vec<String> = list
+                .iter()
+                .map(|c| format!("\n  {}", sanitize_line(&c.id)))
+                .collect();
+            return Err(Error::input(
+                "foreign_context",
+                format!(
+                    "context {} is not a context of {label} on {node_url}. Its contexts:{}",
+                    sanitize_line(&id),
+                    if ids.is_empty() {
+                        " (none)".to_string()
+                    } else {
+                        ids.concat()
+                    }
+                ),
+            ));
+        }
+        Ok(_) => {}
+        // A local app the node does not have: the id cannot be checked.
+        Err(e) if e.code == "not_installed" => {}
+        Err(e) => return Err(e),
+    }
+    pins.set(&node_url, app, service, Some(context));
+    pins.save()?;
+    let via = if &id == context {
+        String::new()
+    } else {
+        format!(" (alias {})", sanitize_line(context))
+    };
+    report(
+        Some(context),
+        Some(&id),
+        format!(
+            "{label}: calls now use context {}{via} on {node_url}",
+            sanitize_line(&id)
+        ),
+    )
+}

@@ -1,0 +1,1087 @@
+//! `calimcp call` and `calimcp use` against the fake node, driving the real binary.
+
+mod support;
+
+use predicates::prelude::*;
+use serde_json::{Value, json};
+use support::calimcp;
+use support::fake_node::{self, FakeNode, hex_id, id};
+use tempfile::TempDir;
+
+struct Env {
+    node: FakeNode,
+    home: TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env::with(FakeNode::start())
+    }
+
+    fn with(node: FakeNode) -> Env {
+        Env {
+            node,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// `calimcp` pointed at the fake node.
+    fn cmd(&self) -> assert_cmd::Command {
+        let mut c = calimcp(self.home.path());
+        c.env("CALIMERO_NODE_URL", &self.node.url);
+        c
+    }
+
+    /// Runs a call that must succeed; returns stdout as JSON.
+    fn ok(&self, args: &[&str]) -> Value {
+        let out = self
+            .cmd()
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    }
+
+    /// The `argsJson` of the last execute the node saw.
+    fn last_args(&self) -> Value {
+        self.node.executes().last().expect("an execute").json()["params"]["argsJson"].clone()
+    }
+
+    fn last_context(&self) -> Value {
+        self.node.executes().last().expect("an execute").json()["params"]["contextId"].clone()
+    }
+}
+
+fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+// ---- section 2: the command ----
+
+#[test]
+fn a_call_sets_and_gets_through_the_node() {
+    let env = Env::new();
+    assert_eq!(
+        env.ok(&["call", "kv_store_set", "--key", "a", "--value", "b"]),
+        Value::Null
+    );
+    assert_eq!(env.ok(&["call", "kv_store_get", "--key", "a"]), json!("b"));
+    assert_eq!(env.node.kv(&id(fake_node::CTX_KV))["a"], "b");
+    let body = env.node.executes()[0].json();
+    assert_eq!(body["jsonrpc"], "2.0");
+    assert_eq!(body["method"], "execute");
+    assert!(body["id"].is_u64());
+    assert_eq!(
+        body["params"],
+        json!({"contextId": id(fake_node::CTX_KV), "method": "set", "argsJson": {"key": "a", "value": "b"}})
+    );
+}
+
+#[test]
+fn output_is_compact_off_a_terminal_and_unit_is_null() {
+    let env = Env::new();
+    env.ok(&["call", "kv_store_set", "--key", "k", "--value", "v"]);
+    let out = env
+        .cmd()
+        .args(["call", "kv_store_entries"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(out).unwrap(), "{\"k\":\"v\"}\n");
+    env.cmd()
+        .args(["call", "typed_noop", "--json"])
+        .assert()
+        .success()
+        .stdout("null\n");
+}
+
+#[test]
+fn global_flags_work_anywhere_on_the_line() {
+    let env = Env::new();
+    let url = env.node.url.clone();
+    calimcp(env.home.path())
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--node",
+            &url,
+            "--value",
+            "b",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .stdout("null\n");
+    calimcp(env.home.path())
+        .args(["--api", &url, "call", "kv_store_get", "--key", "a"])
+        .assert()
+        .success()
+        .stdout("\"b\"\n");
+    calimcp(env.home.path())
+        .args([
+            "call",
+            "--context",
+            "prod",
+            "kv_store_get",
+            "--api",
+            &url,
+            "--key",
+            "a",
+        ])
+        .assert()
+        .success()
+        .stdout("\"b\"\n");
+}
+
+#[test]
+fn sixty_four_bit_integers_arrive_digit_for_digit() {
+    let env = Env::new();
+    let out = env.ok(&[
+        "call",
+        "typed_echo_numbers",
+        "--small",
+        "4294967295",
+        "--big",
+        "18446744073709551615",
+        "--neg",
+        "-9223372036854775808",
+        "--delta",
+        "-5",
+    ]);
+    assert_eq!(out["big"].to_string(), "18446744073709551615");
+    assert_eq!(out["neg"].to_string(), "-9223372036854775808");
+    let sent = &env.node.executes()[0].body;
+    assert!(sent.contains("\"big\":18446744073709551615"), "{sent}");
+    assert!(sent.contains("\"neg\":-9223372036854775808"), "{sent}");
+    assert!(sent.contains("\"delta\":-5"), "{sent}");
+    // The same through --args.
+    env.ok(&[
+        "call",
+        "typed_echo_numbers",
+        "--args",
+        r#"{"small":0,"big":18446744073709551615,"neg":-9223372036854775808}"#,
+    ]);
+    let sent = &env.node.executes()[1].body;
+    assert!(
+        sent.contains("\"big\":18446744073709551615,\"neg\":-9223372036854775808"),
+        "{sent}"
+    );
+}
+
+#[test]
+fn values_are_parsed_by_type() {
+    let env = Env::new();
+    let dir = tempfile::tempdir().unwrap();
+    let person = dir.path().join("person.json");
+    std::fs::write(&person, r#"{"name":"Ada","age":36,"nick":null}"#).unwrap();
+    let out = env.ok(&[
+        "call",
+        "typed_echo_complex",
+        "--tags",
+        r#"["a","b"]"#,
+        "--meta",
+        r#"{"x":18446744073709551615}"#,
+        "--pair",
+        r#"["p",-1]"#,
+        "--person",
+        &format!("@{}", person.display()),
+        "--status",
+        "Pending",
+    ]);
+    assert_eq!(
+        out,
+        json!({"tags": ["a", "b"], "meta": {"x": 18446744073709551615u64}, "pair": ["p", -1],
+               "person": {"name": "Ada", "age": 36, "nick": null}, "status": "Pending"})
+    );
+    // bytes: hex (0x optional) becomes a byte array; a JSON array stays one
+    env.ok(&[
+        "call",
+        "typed_echo_bytes",
+        "--data",
+        "0xdeadBEEF",
+        "--fixed",
+        "[1,2,3,4]",
+    ]);
+    assert_eq!(
+        env.last_args(),
+        json!({"data": [222, 173, 190, 239], "fixed": [1, 2, 3, 4]})
+    );
+    // a bool flag alone means true; strings are literal, even @ and -
+    env.ok(&[
+        "call",
+        "typed_echo_numbers",
+        "--small",
+        "1",
+        "--big",
+        "2",
+        "--neg",
+        "3",
+        "--flag",
+    ]);
+    assert_eq!(env.last_args()["flag"], true);
+    env.ok(&[
+        "call",
+        "typed_echo_strings",
+        "--param-json",
+        "@not-a-file",
+        "--first-name",
+        "-",
+    ]);
+    assert_eq!(
+        env.last_args(),
+        json!({"json": "@not-a-file", "first_name": "-"})
+    );
+}
+
+#[test]
+fn stdin_feeds_one_value_or_the_whole_argument_object() {
+    let env = Env::new();
+    env.cmd()
+        .args(["call", "typed_echo_complex", "--tags", "-"])
+        .write_stdin("[\"from-stdin\"]")
+        .assert()
+        .success();
+    assert_eq!(env.last_args(), json!({"tags": ["from-stdin"]}));
+    env.cmd()
+        .args(["call", "kv_store_set", "--args", "-"])
+        .write_stdin(r#"{"key":"s","value":"t"}"#)
+        .assert()
+        .success();
+    assert_eq!(env.node.kv(&id(fake_node::CTX_KV))["s"], "t");
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("args.json");
+    std::fs::write(&f, r#"{"key":"f","value":"g"}"#).unwrap();
+    env.ok(&[
+        "call",
+        "kv_store_set",
+        "--args",
+        &format!("@{}", f.display()),
+    ]);
+    assert_eq!(env.node.kv(&id(fake_node::CTX_KV))["f"], "g");
+    // flags add what --args lacks
+    env.ok(&[
+        "call",
+        "kv_store_set",
+        "--args",
+        r#"{"key":"h"}"#,
+        "--value",
+        "i",
+    ]);
+    assert_eq!(env.node.kv(&id(fake_node::CTX_KV))["h"], "i");
+}
+
+#[test]
+fn bad_arguments_are_exit_2_and_never_reach_the_node() {
+    let env = Env::new();
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &[
+                "call",
+                "typed_echo_numbers",
+                "--small",
+                "-1",
+                "--big",
+                "x",
+                "--neg",
+                "1",
+            ],
+            &[
+                "--small: `-1` is out of range for u32",
+                "--big: expected an integer (u64), got `x`",
+            ],
+        ),
+        (
+            &["call", "typed_echo_numbers", "--small", "1"],
+            &[
+                "big: missing required argument",
+                "pass --big",
+                "neg: missing required argument",
+                "pass --neg",
+            ],
+        ),
+        (
+            &[
+                "call",
+                "typed_echo_numbers",
+                "--small",
+                "1",
+                "--big",
+                "18446744073709551616",
+                "--neg",
+                "0",
+            ],
+            &["out of range for u64"],
+        ),
+        (
+            &["call", "typed_echo_complex", "--tags", "[1]"],
+            &["tags[0]: expected a string, got an integer: 1"],
+        ),
+        (
+            &[
+                "call",
+                "typed_echo_complex",
+                "--tags",
+                "[]",
+                "--person",
+                r#"{"name":"x"}"#,
+            ],
+            &[
+                "person.age: missing required argument",
+                "person.nick: missing required argument",
+            ],
+        ),
+        (
+            &[
+                "call",
+                "typed_echo_complex",
+                "--tags",
+                "[]",
+                "--person",
+                r#"{"name":"x","age":-1,"nick":null}"#,
+            ],
+            &["person.age: -1 is less than the minimum of 0"],
+        ),
+        (
+            &["call", "typed_echo_bytes", "--data", "abc"],
+            &["--data: expected hex digits"],
+        ),
+        (
+            &[
+                "call",
+                "typed_echo_bytes",
+                "--data",
+                "00",
+                "--fixed",
+                "0102",
+            ],
+            &["fixed: \"0102\" is not a hex string of the right length"],
+        ),
+        (
+            &[
+                "call",
+                "kv_store_set",
+                "--args",
+                r#"{"key":"a","valeu":"b"}"#,
+            ],
+            &["valeu: unknown argument; did you mean `value`?"],
+        ),
+        (
+            &[
+                "call",
+                "kv_store_set",
+                "--key",
+                "a",
+                "--args",
+                r#"{"key":"b","value":"c"}"#,
+            ],
+            &["key: given both in --args and as --key"],
+        ),
+        (
+            &["call", "kv_store_set", "--args", "[1]"],
+            &["--args takes a JSON object"],
+        ),
+        (
+            &["call", "typed_echo_complex", "--tags", "[1"],
+            &["not valid JSON"],
+        ),
+    ];
+    for (args, expected) in cases {
+        let a = env.cmd().args(*args).assert().code(2);
+        let err = stderr_of(&a);
+        for e in *expected {
+            assert!(err.contains(e), "{args:?}: {e:?} not in\n{err}");
+        }
+        if err.contains("invalid arguments") {
+            assert!(err.contains("nothing was sent"), "{err}");
+        }
+    }
+    assert!(env.node.executes().is_empty(), "the node saw an execute");
+}
+
+#[test]
+fn a_local_app_with_bad_arguments_makes_no_request_at_all() {
+    let env = Env::new();
+    env.cmd()
+        .args([
+            "--apps",
+            "tests/support/abi",
+            "call",
+            "typed_echo_numbers",
+            "--small",
+            "x",
+        ])
+        .assert()
+        .code(2);
+    env.cmd()
+        .args(["--apps", "examples", "call", "kv_store_set", "--key", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("value: missing required argument"));
+    assert!(env.node.requests().is_empty(), "{:?}", env.node.requests());
+}
+
+#[test]
+fn missing_parameters_are_listed_at_once_when_not_on_a_terminal() {
+    let env = Env::new();
+    for extra in [&[][..], &["--no-input"][..]] {
+        let a = env
+            .cmd()
+            .args(["call", "kv_store_set"])
+            .args(extra)
+            .write_stdin("")
+            .assert()
+            .code(2);
+        let err = stderr_of(&a);
+        assert!(
+            err.contains("key: missing required argument")
+                && err.contains("value: missing required argument"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("equivalent") && !err.contains("without prompts"),
+            "{err}"
+        );
+    }
+    assert!(env.node.executes().is_empty());
+}
+
+#[test]
+fn unknown_tools_get_a_suggestion_and_exit_2() {
+    let env = Env::new();
+    env.cmd()
+        .args(["call", "kv_store_gte", "--key", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no tool `kv_store_gte`"))
+        .stderr(predicate::str::contains("did you mean `kv_store_get`"));
+    env.cmd()
+        .args(["call", "kv-store.gte"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no method `gte`"))
+        .stderr(predicate::str::contains("did you mean `get`"));
+    env.cmd()
+        .args(["call", "kv-store.init"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "runs once, when a context is created",
+        ));
+    env.cmd()
+        .args(["call", "kv_store_gte", "--json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("\"code\":\"unknown_tool\""));
+    assert!(env.node.executes().is_empty());
+}
+
+#[test]
+fn apps_are_named_by_package_segment_name_or_id() {
+    let env = Env::new();
+    env.ok(&["call", "kv_store_set", "--key", "a", "--value", "b"]);
+    for tool in [
+        "com.calimero.kv-store.get",
+        "calimero.kv-store.get",
+        "KV-Store.get",
+        "KV Store.get",
+        &format!("{}.get", id(fake_node::KV)),
+    ] {
+        assert_eq!(env.ok(&["call", tool, "--key", "a"]), json!("b"), "{tool}");
+    }
+    // several signers of one package: the candidates are listed
+    let a = env
+        .cmd()
+        .args(["call", "io.example.KV_Store.get", "--key", "a"])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(err.contains("published by several signers"), "{err}");
+    assert!(
+        err.contains(&id(fake_node::KV2_A)) && err.contains(&id(fake_node::KV2_B)),
+        "{err}"
+    );
+    // multi-service: APP.SERVICE.METHOD, or APP.METHOD with --service
+    assert_eq!(env.ok(&["call", "notebook.registry.list"]), json!({}));
+    assert_eq!(
+        env.ok(&[
+            "call",
+            "notebook.read",
+            "--service",
+            "pages",
+            "--page",
+            "3",
+            "-c",
+            "pages-main"
+        ]),
+        json!({"page": 3})
+    );
+}
+
+#[test]
+fn per_method_help_shows_the_signature_types_and_docs() {
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args(["call", "typed_echo_numbers", "--help"])
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    for s in [
+        "[view] echo_numbers(small: u32, big: u64, neg: i64, delta?: i32, ratio?: f64, flag?: bool) -> record",
+        "Every integer width.",
+        "Usage: calimcp call typed_echo_numbers",
+        "--small <U32>",
+        "u32, required",
+        "A u32.",
+        "--delta <I32>",
+        "i32, optional",
+    ] {
+        assert!(out.contains(s), "{s:?} not in\n{out}");
+    }
+    let a = env
+        .cmd()
+        .args(["call", "typed_echo_strings", "-h"])
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(out.contains("--param-json <STRING>"), "{out}");
+    assert!(
+        out.contains("--first_name <STRING>") && out.contains("--first-name"),
+        "{out}"
+    );
+    assert!(env.node.executes().is_empty());
+}
+
+#[test]
+fn the_injected_context_never_reaches_the_app() {
+    let env = Env::new();
+    env.ok(&[
+        "call",
+        "kv_store_set",
+        "--args",
+        r#"{"key":"a","value":"b","_context":"prod"}"#,
+    ]);
+    assert_eq!(env.last_args(), json!({"key": "a", "value": "b"}));
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV)));
+    // A method that declares _context gets it; its context comes from --context.
+    env.ok(&[
+        "call",
+        "typed_with_context",
+        "--_context",
+        "for-the-app",
+        "--note",
+        "n",
+        "--context",
+        &hex_id(fake_node::CTX_TYPED),
+    ]);
+    assert_eq!(
+        env.last_args(),
+        json!({"_context": "for-the-app", "note": "n"})
+    );
+    assert_eq!(env.last_context(), json!(hex_id(fake_node::CTX_TYPED)));
+    for r in env.node.executes() {
+        let args = &r.json()["params"]["argsJson"];
+        if r.json()["params"]["method"] != "with_context" {
+            assert!(args.get("_context").is_none(), "{args}");
+        }
+    }
+}
+
+#[test]
+fn contexts_are_chosen_in_order() {
+    let env = Env::new();
+    let alias_lookups = |env: &Env| {
+        env.node
+            .requests()
+            .iter()
+            .filter(|r| r.path.contains("/alias/lookup/"))
+            .count()
+    };
+    // the only context
+    env.ok(&["call", "kv_store_len"]);
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV)));
+    // several: the one aliased `default`, when it belongs to the app
+    env.ok(&["call", "kv_store_8qbhbw_len"]);
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV2_2)));
+    // several and no default among them: an error listing them
+    let a = env
+        .cmd()
+        .args(["call", "notebook_pages_words"])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("has 2 contexts")
+            && err.contains(&id(fake_node::CTX_PAGES_1))
+            && err.contains(&id(fake_node::CTX_PAGES_2)),
+        "{err}"
+    );
+    // none: says so and how to create one
+    env.cmd()
+        .args(["call", "lonely_len"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no context"))
+        .stderr(predicate::str::contains("create one"));
+    // an id is used as is (hex or base58): no alias lookup
+    let before = alias_lookups(&env);
+    env.ok(&[
+        "call",
+        "notebook_pages_words",
+        "--context",
+        &id(fake_node::CTX_PAGES_2),
+    ]);
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_PAGES_2)));
+    env.ok(&["call", "typed_noop", "-c", &hex_id(fake_node::CTX_TYPED)]);
+    assert_eq!(alias_lookups(&env), before);
+    // anything else is an alias
+    env.ok(&["call", "notebook_pages_words", "--context", "pages-main"]);
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_PAGES_1)));
+    env.cmd()
+        .args(["call", "notebook_pages_words", "--context", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "neither a context id nor an alias",
+        ));
+    // --context wins over _context in --args
+    env.ok(&[
+        "call",
+        "kv_store_len",
+        "--args",
+        r#"{"_context":"nope"}"#,
+        "-c",
+        "prod",
+    ]);
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV)));
+}
+
+#[test]
+fn use_pins_a_context_per_app_and_service() {
+    let env = Env::new();
+    env.cmd()
+        .args(["use", "notebook", "--service", "pages"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("no context pinned"));
+    env.cmd()
+        .args([
+            "use",
+            "notebook",
+            "--service",
+            "pages",
+            "--context",
+            "pages-main",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(id(fake_node::CTX_PAGES_1)));
+    env.ok(&["call", "notebook_pages_words"]);
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_PAGES_1)));
+    // --context wins over the pin
+    env.ok(&[
+        "call",
+        "notebook_pages_words",
+        "-c",
+        &id(fake_node::CTX_PAGES_2),
+    ]);
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_PAGES_2)));
+    let shown = env.ok(&["use", "notebook", "--service", "pages", "--json"]);
+    assert_eq!(shown["context"], "pages-main");
+    assert_eq!(shown["node"], env.node.url.as_str());
+    // a context of another app is refused
+    env.cmd()
+        .args(["use", "notebook", "--service", "pages", "-c", "prod"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a context of"));
+    env.cmd()
+        .args(["use", "notebook", "--service", "pages", "--clear"])
+        .assert()
+        .success();
+    env.cmd()
+        .args(["call", "notebook_pages_words"])
+        .assert()
+        .code(2);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let f = env.home.path().join("state/contexts.json");
+        assert_eq!(
+            std::fs::metadata(f).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+}
+
+#[test]
+fn dry_run_prints_the_url_and_exact_body_and_sends_nothing() {
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "typed_echo_numbers",
+            "--small",
+            "1",
+            "--big",
+            "18446744073709551615",
+            "--neg",
+            "-1",
+            "--dry-run",
+            "--as",
+            "EXEC",
+        ])
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    let expected = format!(
+        "POST {}/jsonrpc\n{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"execute\",\"params\":{{\"contextId\":\"{}\",\"method\":\"echo_numbers\",\"argsJson\":{{\"small\":1,\"big\":18446744073709551615,\"neg\":-1}},\"executorPublicKey\":\"EXEC\"}}}}\n",
+        env.node.url,
+        hex_id(fake_node::CTX_TYPED)
+    );
+    assert_eq!(out, expected);
+    assert!(env.node.executes().is_empty());
+    // The reads it needs were made.
+    assert!(
+        env.node
+            .requests()
+            .iter()
+            .any(|r| r.path.contains("/contexts/for-application/"))
+    );
+    let v = env.ok(&["call", "kv_store_len", "--dry-run", "--json", "-c", "prod"]);
+    assert_eq!(v["url"], format!("{}/jsonrpc", env.node.url));
+    assert_eq!(v["body"]["params"]["contextId"], id(fake_node::CTX_KV));
+    assert!(env.node.executes().is_empty());
+}
+
+#[test]
+fn a_dry_run_of_a_local_app_with_a_context_id_needs_no_network() {
+    let home = tempfile::tempdir().unwrap();
+    let closed = fake_node::closed_port_url();
+    let ctx = hex_id(9);
+    calimcp(home.path())
+        .args(["--apps", "examples", "--node", &format!("{closed}/base/?token=s3cret")])
+        .args(["call", "kv_store_set", "--key", "a", "--value", "b", "--dry-run", "-c", &ctx])
+        .assert()
+        .success()
+        .stdout(format!(
+            "POST {closed}/base/jsonrpc\n{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"execute\",\"params\":{{\"contextId\":\"{ctx}\",\"method\":\"set\",\"argsJson\":{{\"key\":\"a\",\"value\":\"b\"}}}}}}\n"
+        ));
+}
+
+#[test]
+fn as_adds_the_executor_public_key() {
+    let env = Env::new();
+    env.ok(&["call", "kv_store_len", "--as", "ExecutorKey"]);
+    assert_eq!(
+        env.node.executes()[0].json()["params"]["executorPublicKey"],
+        "ExecutorKey"
+    );
+    env.ok(&["call", "kv_store_len"]);
+    assert!(
+        env.node.executes()[1].json()["params"]
+            .get("executorPublicKey")
+            .is_none()
+    );
+}
+
+#[test]
+fn failures_are_decoded_with_exit_code_5() {
+    let env = Env::new();
+    let cases = [
+        (
+            "faults_boom",
+            "error: `boom` returned an error: the key is missing",
+        ),
+        (
+            "faults_panic",
+            "error: `panic` failed: guest panicked: index out of bounds: the len is 0 but the index is 3 at src/lib.rs:10:5",
+        ),
+        ("faults_html", "- the node said: Internal Server Error"),
+        ("faults_uninit", "is not initialized on this node yet"),
+    ];
+    for (tool, expected) in cases {
+        env.cmd()
+            .args(["call", tool])
+            .assert()
+            .code(5)
+            .stdout("")
+            .stderr(predicate::str::contains(expected));
+    }
+    env.cmd()
+        .args(["call", "faults_uninit"])
+        .assert()
+        .stderr(predicate::str::contains("hint: wait for the node"));
+    env.cmd()
+        .args(["call", "faults_boom", "--json"])
+        .assert()
+        .code(5)
+        .stderr("{\"error\":{\"code\":\"app_error\",\"message\":\"`boom` returned an error: the key is missing\"}}\n");
+}
+
+#[test]
+fn a_slow_node_times_out_with_exit_4() {
+    let env = Env::new();
+    let start = std::time::Instant::now();
+    env.cmd()
+        .args(["call", "faults_slow", "--timeout", "1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("did not answer within 1 s"));
+    assert!(start.elapsed() < fake_node::SLOW);
+}
+
+#[test]
+fn an_unreachable_node_is_exit_4_and_says_what_was_tried() {
+    let home = tempfile::tempdir().unwrap();
+    let closed = fake_node::closed_port_url();
+    calimcp(home.path())
+        .args(["call", "kv_store_get", "--key", "a", "--node", &closed])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("no tool `kv_store_get`: no local apps (--apps), and the node could not be asked: cannot reach the node at"));
+    // a local tool still needs the node for the call itself
+    calimcp(home.path())
+        .args([
+            "--apps",
+            "examples",
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+            "--node",
+            &closed,
+        ])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(format!(
+            "cannot reach the node at {closed}"
+        )));
+}
+
+#[test]
+fn a_node_without_the_abi_endpoint_is_named() {
+    let env = Env::new();
+    env.cmd()
+        .args(["call", "com.old.legacy.get", "--key", "a"])
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("com.old.legacy: the node at"))
+        .stderr(predicate::str::contains("predates the ABI endpoint"))
+        .stderr(predicate::str::contains("upgrade merod"));
+    env.cmd()
+        .args(["call", "legacy_get", "--key", "a"])
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("upgrade merod"));
+}
+
+#[test]
+fn abis_are_cached_between_runs() {
+    let env = Env::new();
+    env.ok(&["call", "kv_store_len"]);
+    let abi_reads = |env: &Env| {
+        env.node
+            .requests()
+            .iter()
+            .filter(|r| r.path.ends_with("/abi"))
+            .count()
+    };
+    let first = abi_reads(&env);
+    assert!(first >= 7, "every app's ABI is read once: {first}");
+    env.ok(&["call", "kv_store_len"]);
+    // Only the old node's app (which has no ABI to cache) is asked again.
+    assert_eq!(abi_reads(&env), first + 1);
+}
+
+#[test]
+fn a_base_path_in_the_node_url_is_kept() {
+    let env = Env::with(FakeNode::builder().base_path("/proxy/mero").start());
+    env.ok(&["call", "kv_store_len"]);
+    assert!(
+        env.node
+            .requests()
+            .iter()
+            .all(|r| r.path.starts_with("/proxy/mero/"))
+    );
+    assert_eq!(env.node.executes().len(), 1);
+}
+
+#[test]
+fn verbose_prints_requests_and_responses_on_stderr() {
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_len", "-v"])
+        .assert()
+        .success();
+    let err = stderr_of(&a);
+    assert!(
+        err.contains(&format!("> POST {}/jsonrpc", env.node.url)),
+        "{err}"
+    );
+    assert!(err.contains("< 200 OK"), "{err}");
+    assert!(err.contains("\"method\":\"execute\""), "{err}");
+    assert_eq!(String::from_utf8_lossy(&a.get_output().stdout), "0\n");
+}
+
+// ---- auth ----
+
+fn all_output(a: &assert_cmd::assert::Assert) -> String {
+    let o = a.get_output();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn credentials_log_in_refresh_once_and_never_show() {
+    let env = Env::with(FakeNode::builder().auth("admin", "hunter2-secret").start());
+    let cmd = || {
+        let mut c = env.cmd();
+        c.env("CALIMERO_USERNAME", "admin")
+            .env("CALIMERO_PASSWORD", "hunter2-secret");
+        c
+    };
+    let mut seen = String::new();
+    seen += &all_output(
+        &cmd()
+            .args(["call", "kv_store_len", "-v"])
+            .assert()
+            .success(),
+    );
+    assert_eq!(env.node.logins(), 1);
+    env.node.expire_tokens();
+    seen += &all_output(
+        &cmd()
+            .args(["call", "kv_store_len", "-v"])
+            .assert()
+            .success(),
+    );
+    assert_eq!(env.node.refreshes(), 1, "one refresh");
+    assert_eq!(env.node.logins(), 1, "no second login");
+    let refreshes: Vec<_> = env
+        .node
+        .requests()
+        .into_iter()
+        .filter(|r| r.path == "/auth/refresh")
+        .collect();
+    assert_eq!(refreshes.len(), 1);
+    // the retried request carried the new token
+    let tokens = env
+        .node
+        .requests()
+        .iter()
+        .filter_map(|r| r.header("authorization").map(str::to_string))
+        .collect::<Vec<_>>();
+    assert!(tokens.len() > 2);
+    // the cache file is private
+    let files: Vec<_> = std::fs::read_dir(env.home.path().join("state"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("tokens-")
+        })
+        .collect();
+    assert_eq!(files.len(), 1);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(&files[0]).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+    // no secret in any output, -v included
+    let cached = std::fs::read_to_string(&files[0]).unwrap();
+    let cached: Value = serde_json::from_str(&cached).unwrap();
+    let secrets = [
+        "hunter2-secret".to_string(),
+        cached["access_token"].as_str().unwrap().to_string(),
+        cached["refresh_token"].as_str().unwrap().to_string(),
+    ];
+    for t in &tokens {
+        seen += &all_output(&cmd().args(["call", "faults_boom", "-v"]).assert().code(5));
+        assert!(
+            !seen.contains(t.trim_start_matches("Bearer ")),
+            "a token leaked"
+        );
+    }
+    for s in &secrets {
+        assert!(!seen.contains(s.as_str()), "{s} leaked:\n{seen}");
+    }
+    assert!(seen.contains("Bearer ***"), "{seen}");
+}
+
+#[test]
+fn auth_failures_are_exit_3_without_secrets() {
+    let env = Env::with(FakeNode::builder().auth("admin", "right").start());
+    let a = env
+        .cmd()
+        .env("CALIMERO_USERNAME", "admin")
+        .env("CALIMERO_PASSWORD", "wrong-password")
+        .args(["call", "kv_store_len", "-v"])
+        .assert()
+        .code(3);
+    let out = all_output(&a);
+    assert!(out.contains("invalid username or password"), "{out}");
+    assert!(!out.contains("wrong-password"), "{out}");
+    env.cmd()
+        .args(["call", "kv_store_len"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("CALIMERO_AUTH_TOKEN"));
+    let a = env
+        .cmd()
+        .env("CALIMERO_AUTH_TOKEN", "not-a-real-token")
+        .args(["call", "kv_store_len", "-v"])
+        .assert()
+        .code(3);
+    assert!(!all_output(&a).contains("not-a-real-token"));
+}
+
+#[test]
+fn tokens_come_from_the_flag_the_environment_or_a_password_file() {
+    let env = Env::with(FakeNode::builder().auth("admin", "from-file").start());
+    let (access, _) = env.node.mint(1_800_000_000);
+    env.cmd()
+        .args(["call", "kv_store_len", "--token", &access])
+        .assert()
+        .success();
+    assert_eq!(
+        env.node.executes()[0].header("authorization"),
+        Some(format!("Bearer {access}").as_str())
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("pw");
+    std::fs::write(&f, "from-file\n").unwrap();
+    let home = tempfile::tempdir().unwrap();
+    calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &env.node.url)
+        .env("CALIMERO_USERNAME", "admin")
+        .env("CALIMERO_PASSWORD_FILE", &f)
+        .args(["call", "kv_store_len"])
+        .assert()
+        .success();
+    assert_eq!(env.node.logins(), 1);
+    // --help never shows a token taken from the environment
+    env.cmd()
+        .env("CALIMERO_AUTH_TOKEN", "env-token-value")
+        .args(["call", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("env-token-value").not());
+}

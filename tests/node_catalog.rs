@@ -1,0 +1,322 @@
+//! schema, describe, tools and apps with a node: local apps first, then the
+//! node's; the node is asked only when local apps cannot answer. Dynamic
+//! completion. The shared fixture corpus served by the node.
+
+mod support;
+
+use predicates::prelude::*;
+use serde_json::Value;
+use support::calimcp;
+use support::fake_node::{self, FakeNode};
+
+fn json_out(a: assert_cmd::assert::Assert) -> Value {
+    serde_json::from_slice(&a.get_output().stdout).unwrap()
+}
+
+fn names(tools: &Value) -> Vec<String> {
+    tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn tools_and_apps_without_app_list_local_and_node_apps() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let cmd = || {
+        let mut c = calimcp(home.path());
+        c.env("CALIMERO_NODE_URL", &node.url)
+            .args(["--apps", "examples"]);
+        c
+    };
+    let tools = names(&json_out(
+        cmd().args(["tools", "--json"]).assert().success(),
+    ));
+    assert!(tools.contains(&"every_kind_accounts".to_string()), "local");
+    assert!(tools.contains(&"typed_echo_numbers".to_string()), "node");
+    // The local kv-store shadows the node's copy: one set of kv_store_ tools, from the local manifest.
+    assert_eq!(tools.iter().filter(|t| *t == "kv_store_get").count(), 1);
+    let apps = json_out(cmd().args(["apps", "--json"]).assert().success());
+    let kv: Vec<&Value> = apps
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["package"] == "com.calimero.kv-store")
+        .collect();
+    assert_eq!(kv.len(), 1);
+    assert_eq!(kv[0]["source"], "examples/kv-store");
+    assert!(
+        apps.as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["source"] == node.url.as_str()),
+        "{apps}"
+    );
+    // An app whose ABI the node cannot give is a warning when listing.
+    cmd()
+        .args(["apps"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("left out: com.old.legacy"));
+}
+
+#[test]
+fn names_only_the_node_knows_are_resolved_there() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let cmd = || {
+        let mut c = calimcp(home.path());
+        c.env("CALIMERO_NODE_URL", &node.url);
+        c
+    };
+    cmd()
+        .args(["describe", "notebook"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("service pages"))
+        .stdout(predicate::str::contains(node.url.as_str()));
+    let schema = json_out(
+        cmd()
+            .args(["schema", "typed", "echo_numbers"])
+            .assert()
+            .success(),
+    );
+    assert_eq!(
+        schema["properties"]["big"]["maximum"].to_string(),
+        "18446744073709551615"
+    );
+    cmd()
+        .args(["describe", "com.old.legacy"])
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("predates the ABI endpoint"));
+    cmd()
+        .args(["describe", "notebok"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "did you mean `com.example.notebook`",
+        ));
+}
+
+#[test]
+fn local_answers_never_touch_the_node() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let cmd = || {
+        let mut c = calimcp(home.path());
+        c.env("CALIMERO_NODE_URL", &node.url);
+        c
+    };
+    cmd()
+        .args(["tools", "examples/kv-store", "--json"])
+        .assert()
+        .success();
+    cmd()
+        .args(["schema", "examples/kv-store", "set"])
+        .assert()
+        .success();
+    cmd()
+        .args(["describe", "kv-store", "--apps", "examples"])
+        .assert()
+        .success();
+    cmd()
+        .args(["schema", "kv-store", "--apps", "examples"])
+        .assert()
+        .success();
+    cmd()
+        .args(["describe", "notebook", "--offline"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no app named `notebook`"));
+    cmd()
+        .env("CALIMCP_OFFLINE", "1")
+        .args(["tools", "--apps", "examples"])
+        .assert()
+        .success();
+    assert!(node.requests().is_empty(), "{:?}", node.requests());
+}
+
+#[test]
+fn an_unreachable_node_is_a_warning_when_local_apps_answer() {
+    let home = tempfile::tempdir().unwrap();
+    let closed = fake_node::closed_port_url();
+    calimcp(home.path())
+        .args(["tools", "--apps", "examples", "--node", &closed])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("kv_store_get"))
+        .stderr(predicate::str::contains(
+            "warning: the node's apps are left out: cannot reach the node at",
+        ));
+    calimcp(home.path())
+        .args([
+            "describe", "notebook", "--apps", "examples", "--node", &closed,
+        ])
+        .assert()
+        .success();
+    // A name only the node could answer: exit 4, saying both were tried.
+    calimcp(home.path())
+        .args(["describe", "typed", "--apps", "examples", "--node", &closed])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "no app named `typed`: not among the local apps (examples), and the node could not be asked: cannot reach the node at",
+        ));
+    calimcp(home.path())
+        .args(["apps", "--node", &closed])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "no apps to list: no local apps (--apps), and the node could not be asked",
+        ));
+}
+
+fn complete(home: &std::path::Path, url: &str, words: &[&str]) -> Vec<String> {
+    let out = calimcp(home)
+        .env("COMPLETE", "fish")
+        .env("CALIMERO_NODE_URL", url)
+        .arg("--")
+        .args(words)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn dynamic_completion_offers_tools_and_method_flags() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let tools = complete(h, &node.url, &["calimcp", "call", "typed_echo_"]);
+    assert_eq!(
+        tools,
+        [
+            "typed_echo_bytes",
+            "typed_echo_complex",
+            "typed_echo_numbers",
+            "typed_echo_strings"
+        ]
+    );
+    // local apps from --apps on the line
+    let tools = complete(
+        h,
+        &node.url,
+        &["calimcp", "--apps", "examples", "call", "every_kind_a"],
+    );
+    assert!(
+        tools.contains(&"every_kind_accounts".to_string()),
+        "{tools:?}"
+    );
+    let flags = complete(
+        h,
+        &node.url,
+        &["calimcp", "call", "typed_echo_strings", "--"],
+    );
+    for f in [
+        "--param-json",
+        "--first_name",
+        "--context",
+        "--dry-run",
+        "--node",
+    ] {
+        assert!(flags.contains(&f.to_string()), "{f} not in {flags:?}");
+    }
+    // kebab-case aliases complete when typed
+    let flags = complete(
+        h,
+        &node.url,
+        &["calimcp", "call", "typed_echo_strings", "--first-"],
+    );
+    assert_eq!(flags, ["--first-name"]);
+    let flags = complete(h, &node.url, &["calimcp", "call", "kv-store.set", "--k"]);
+    assert_eq!(flags, ["--key"]);
+    // The registration script for each shell.
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        calimcp(h)
+            .env("COMPLETE", shell)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("calimcp"));
+    }
+    // Completion never calls a method.
+    assert!(node.executes().is_empty());
+}
+
+#[test]
+fn completions_help_documents_dynamic_completion_per_shell() {
+    let home = tempfile::tempdir().unwrap();
+    let a = calimcp(home.path())
+        .args(["completions", "--help"])
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    for s in [
+        "source <(COMPLETE=bash calimcp)",
+        "source <(COMPLETE=zsh calimcp)",
+        "COMPLETE=fish calimcp | source",
+        "COMPLETE=elvish calimcp",
+        "$env:COMPLETE = \"powershell\"",
+    ] {
+        assert!(out.contains(s), "{s} not in\n{out}");
+    }
+}
+
+#[test]
+fn the_shared_fixtures_read_from_the_node_match_the_local_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/abi");
+    if !dir.is_dir() {
+        let required = std::env::var("CALIMCP_REQUIRE_FIXTURES").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "../shared/fixtures/abi is missing and CALIMCP_REQUIRE_FIXTURES=1"
+        );
+        eprintln!("skipped: ../shared/fixtures/abi not found");
+        return;
+    }
+    let node = FakeNode::builder().shared_fixtures().start();
+    let home = tempfile::tempdir().unwrap();
+    let mut stems: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|s| !s.starts_with("bundle-"))
+        .collect();
+    stems.sort();
+    assert!(stems.len() >= 16, "{stems:?}");
+    for stem in &stems {
+        let path = dir.join(format!("{stem}.json"));
+        let local = calimcp(home.path())
+            .args(["--offline", "schema"])
+            .arg(&path)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let remote = calimcp(home.path())
+            .env("CALIMERO_NODE_URL", &node.url)
+            .args(["schema", &format!("org.fixtures.{stem}")])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        assert_eq!(
+            String::from_utf8_lossy(&local),
+            String::from_utf8_lossy(&remote),
+            "{stem}"
+        );
+    }
+}
