@@ -2,6 +2,7 @@
 //! binary on a loopback port the OS picks, plus the DNS-rebinding checks.
 
 mod serve_support;
+mod support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -161,4 +162,40 @@ fn http_refuses_a_bad_address() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[tokio::test]
+async fn http_sessions_get_list_changed_and_run_calls_on_the_node() {
+    install_crypto();
+    let node = support::fake_node::FakeNode::start();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = Server::start(&["--apps", &ex, "--node", &node.url, "--refresh", "1"]);
+    let watcher = Watcher::default();
+    let transport = StreamableHttpClientTransport::from_uri(server.url.clone());
+    let client = watcher.clone().serve(transport).await.unwrap();
+    let before = listed_app_tools(&client).await;
+    assert!(before.to_string().contains("\"typed_noop\""));
+    let r = call(&client, "kv_store_set", json!({"key": "h", "value": "1"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let r = call(&client, "kv_store_get", json!({"key": "h"}))
+        .await
+        .unwrap();
+    assert_eq!(r.structured_content, Some(json!({"result": "1"})));
+    let abi: serde_json::Value =
+        serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.web", abi);
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "list_changed over the session's stream"
+    );
+    assert!(
+        listed_app_tools(&client)
+            .await
+            .to_string()
+            .contains("\"web_get\"")
+    );
+    client.cancel().await.unwrap();
+    assert_eq!(server.stop(), Some(0));
 }

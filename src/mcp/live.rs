@@ -56,6 +56,9 @@ pub struct View {
     fingerprint: OnceLock<u64>,
     /// Distinguishes views, so a cursor from an older list is refused.
     generation: u64,
+    /// Whether a client has been given (part of) this view's tools/list: only
+    /// then does replacing it call for `notifications/tools/list_changed`.
+    served: std::sync::atomic::AtomicBool,
     /// Compiled output schemas, parallel to `catalog.tools.tools`.
     outputs: Vec<OnceLock<Option<Arc<jsonschema::Validator>>>>,
 }
@@ -123,6 +126,7 @@ impl View {
             unmatched,
             fingerprint: OnceLock::new(),
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+            served: std::sync::atomic::AtomicBool::new(false),
             outputs,
         }
     }
@@ -149,6 +153,7 @@ impl View {
                 offset
             }
         };
+        self.served.store(true, Ordering::Release);
         let fixed = super::fixed::tools();
         // The merged order, by name: fixed tools are `Err(i)`, listed ones `Ok(i)`.
         let mut order: Vec<(&str, std::result::Result<usize, usize>)> = self
@@ -424,12 +429,8 @@ impl Live {
                             ),
                         );
                     }
-                    for (app, e) in &unusable {
-                        let line = format!(
-                            "{} left out: {}",
-                            sanitize_line(app.package_or_id()),
-                            e.message
-                        );
+                    for (_, e) in &unusable {
+                        let line = format!("left out: {}", e.message);
                         if !node.told.contains(&line) {
                             log::warn!("{line}");
                             node.told.push(line);
@@ -471,9 +472,10 @@ impl Live {
         };
         let catalog = base.with_node_apps(apps, unusable, &self.opts);
         let view = View::build(catalog, &self.scope);
-        let changed = {
+        let (changed, seen) = {
             let mut current = self.view.write().unwrap_or_else(|e| e.into_inner());
             let changed = current.fingerprint() != view.fingerprint();
+            let seen = current.served.load(Ordering::Acquire);
             if changed || current.unmatched != view.unmatched {
                 for name in view
                     .unmatched
@@ -484,11 +486,13 @@ impl Live {
                 }
             }
             *current = Arc::new(view);
-            changed
+            (changed, seen)
         };
-        if changed {
+        if changed && seen {
             log::info!("tool list changed; notifying clients");
             self.notify_changed();
+        } else if changed {
+            log::debug!("tool list changed before any client listed it");
         }
         changed
     }

@@ -25,16 +25,22 @@ trap cleanup EXIT
 read -r node_url <&"${FAKE[0]}"
 echo "interop: fake node at $node_url"
 
+# Nothing from the environment: no real node, no stored tokens.
+state=$(mktemp -d)
+trap 'cleanup; rm -rf "$state"' EXIT
+unset CALIMCP_APPS CALIMERO_NODE_URL CALIMERO_AUTH_TOKEN CALIMERO_REFRESH_TOKEN CALIMERO_USERNAME CALIMERO_PASSWORD CALIMERO_PASSWORD_FILE
+export CALIMCP_STATE_DIR=$state
+
 run() {
   echo "interop: calimcp serve $*"
   node "$sdk/client.mjs" "$bin" "$@"
 }
 
-run --apps examples
+run --offline --apps examples
 CALIMCP_INTEROP_NODE=$node_url run --apps examples
 if [ -d ../shared/fixtures/abi ]; then
-  run --apps examples --apps ../shared/fixtures/abi --quiet
-  run --apps examples --apps ../shared/fixtures/abi --refs defs --quiet
+  run --offline --apps examples --apps ../shared/fixtures/abi --quiet
+  run --offline --apps examples --apps ../shared/fixtures/abi --refs defs --quiet
 elif [ "${CALIMCP_REQUIRE_FIXTURES:-}" = 1 ]; then
   echo "interop: ../shared/fixtures/abi is missing (CALIMCP_REQUIRE_FIXTURES=1)" >&2
   exit 1

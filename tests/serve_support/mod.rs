@@ -121,11 +121,11 @@ pub async fn stdio_client(args: &[&str]) -> Client {
     stdio_client_with(args, Watcher::default()).await.0
 }
 
+/// The server's stderr, line by line.
+pub type Stderr = tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStderr>>;
+
 /// [`stdio_client`] with a given watcher; also returns the server's stderr.
-pub async fn stdio_client_with(
-    args: &[&str],
-    watcher: Watcher,
-) -> (Client, tokio::process::ChildStderr) {
+pub async fn stdio_client_with(args: &[&str], watcher: Watcher) -> (Client, Stderr) {
     let mut std_cmd = std::process::Command::new(BIN);
     isolate(&mut std_cmd, args).arg("serve").args(args);
     let cmd = tokio::process::Command::from(std_cmd);
@@ -137,13 +137,13 @@ pub async fn stdio_client_with(
         .serve(transport)
         .await
         .expect("initialize over stdio");
-    (client, stderr.expect("stderr"))
+    use tokio::io::AsyncBufReadExt;
+    let lines = tokio::io::BufReader::new(stderr.expect("stderr")).lines();
+    (client, lines)
 }
 
 /// Reads the server's stderr until a line contains `needle` (bounded).
-pub async fn stderr_line(stderr: &mut tokio::process::ChildStderr, needle: &str) -> String {
-    use tokio::io::AsyncBufReadExt;
-    let mut lines = tokio::io::BufReader::new(stderr).lines();
+pub async fn stderr_line(lines: &mut Stderr, needle: &str) -> String {
     tokio::time::timeout(Duration::from_secs(20), async {
         while let Some(line) = lines.next_line().await.expect("read stderr") {
             if line.contains(needle) {

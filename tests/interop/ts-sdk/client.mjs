@@ -101,6 +101,16 @@ try {
     check("kv_store_len: integer result", () => assert.deepEqual(len.structuredContent, { result: 1 }));
     const entries = await client.callTool({ name: "kv_store_entries", arguments: {} });
     check("kv_store_entries: map result", () => assert.deepEqual(entries.structuredContent, { result: { a: "1" } }));
+    const echo = await client.callTool({ name: "typed_echo_complex", arguments: { tags: ["x"], pair: ["p", -5], status: { Approved: "ok" } } });
+    check("typed_echo_complex: a record result, SDK-validated", () => {
+      assert.notEqual(echo.isError, true, echo.content?.[0]?.text);
+      assert.deepEqual(echo.structuredContent.result.pair, ["p", -5]);
+    });
+    const boom = await client.callTool({ name: "faults_boom", arguments: {} });
+    check("an application error is an isError result with the decoded message", () => {
+      assert.equal(boom.isError, true);
+      assert.match(boom.content[0].text, /the key is missing/);
+    });
   }
   console.log(`interop: ${checks} checks passed (@modelcontextprotocol/sdk against calimcp serve ${args.slice(1).join(" ")})`);
 } catch (e) {
