@@ -108,8 +108,25 @@ impl Stdio_ {
         );
         self.recv(1);
         self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        self.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}));
-        self.recv(2)["result"]["tools"].as_array().unwrap().len()
+        // Every page: a client that lists everything.
+        let (mut n, mut cursor, mut id) = (0, Value::Null, 2);
+        loop {
+            let params = if cursor.is_null() {
+                json!({})
+            } else {
+                json!({"cursor": cursor})
+            };
+            self.send(
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}),
+            );
+            let page = self.recv(id);
+            n += page["result"]["tools"].as_array().unwrap().len();
+            cursor = page["result"]["nextCursor"].clone();
+            if cursor.is_null() {
+                return n;
+            }
+            id += 1;
+        }
     }
 
     fn close(mut self) {
@@ -173,8 +190,8 @@ fn memory(args: &[String]) {
     let tools = s.handshake_and_list();
     let listed = t0.elapsed();
     // Compile one validator and run a (node-less) call.
-    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "describe_app", "arguments": {}}}));
-    s.recv(3);
+    s.send(json!({"jsonrpc": "2.0", "id": 1000, "method": "tools/call", "params": {"name": "describe_app", "arguments": {}}}));
+    s.recv(1000);
     let status =
         std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap_or_default();
     let field = |k: &str| {
@@ -185,7 +202,7 @@ fn memory(args: &[String]) {
             .unwrap_or_else(|| "?".into())
     };
     println!(
-        "memory: serving {} ({tools} tools): VmRSS {} kB, VmHWM (peak) {} kB; initialize+tools/list took {:.1} ms",
+        "memory: serving {} ({tools} tools, every tools/list page): VmRSS {} kB, VmHWM (peak) {} kB; initialize+tools/list took {:.1} ms",
         manifest.file_name().unwrap().to_string_lossy(),
         field("VmRSS:"),
         field("VmHWM:"),

@@ -66,12 +66,10 @@ pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
 /// Ctrl-C arrives. Returns the exit code.
 pub fn serve(settings: Settings) -> Result<u8> {
     log::set_level(settings.log_level);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(
-            std::thread::available_parallelism()
-                .map_or(2, |n| n.get())
-                .clamp(2, 4),
-        )
+    // One thread drives everything: the work between awaits is small (a
+    // schema, a validation), calls still overlap while they wait on the node,
+    // and one allocator heap keeps memory flat for huge apps.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
