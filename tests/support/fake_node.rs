@@ -309,7 +309,14 @@ impl FakeNode {
     pub fn install(&self, package: &str, abi: Value) -> (String, String) {
         let mut apps = self.state.apps.write().unwrap();
         let seed = 230 + u8::try_from(apps.len()).unwrap_or(0);
-        let app = single(seed, package, package, seed, abi, Semantics::Echo);
+        // Like a real node, the bytecode blob id follows the content, so ABI
+        // caches keyed by blob never mix two installs up.
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(format!("{package}\0{abi}").as_bytes());
+        let blob = bs58::encode(digest).into_string();
+        let mut app = single(seed, package, package, seed, abi, Semantics::Echo);
+        app.blob = blob.clone();
+        app.services[0].1 = blob;
         let (app_id, ctx_id) = (app.id.clone(), hex_id(seed));
         apps.push(app);
         self.state.contexts.write().unwrap().push(CtxDef {
