@@ -445,3 +445,78 @@ async fn a_slow_call_does_not_hold_up_the_others() {
     assert_eq!(slow.await.unwrap().is_error, Some(false));
     assert_eq!(rx.recv().await, Some("slow"));
 }
+
+/// An answer that does not match the method's declared return type is
+/// reported, never passed off as valid structured content.
+#[tokio::test]
+async fn output_that_breaks_the_declared_return_type_is_an_error_result() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    listed_app_tools(&client).await;
+    // The fake node echoes the arguments back: an object, not the u32 declared.
+    let abi = json!({"schema_version": "wasm-abi/1", "types": {}, "events": [], "methods": [
+        {"name": "count", "params": [{"name": "x", "type": {"kind": "string"}}],
+         "returns": {"kind": "u32"}, "intent": "read_only"}]});
+    node.install("com.example.liar", abi);
+    let r = call(&client, "liar_count", json!({"x": "a"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(t.contains("does not match the declared return type"), "{t}");
+    assert!(t.contains(r#"output: {"x":"a"}"#), "{t}");
+    assert_eq!(r.structured_content, None);
+    client.cancel().await.unwrap();
+}
+
+/// With `-v` the node client logs every request — on stderr; stdout carries
+/// nothing but JSON-RPC.
+#[test]
+fn verbose_node_logging_never_reaches_stdout() {
+    use std::io::{BufRead, Write};
+    let node = FakeNode::start();
+    let args = ["--node", node.url.as_str(), "-v", "--log-level", "debug"];
+    let mut child = isolate(&mut std::process::Command::new(BIN), &args)
+        .arg("serve")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for msg in [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"kv_store_set","arguments":{"key":"a","value":"b"}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"no\u001b[2Jsuch","arguments":{}}}"#,
+    ] {
+        writeln!(stdin, "{msg}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut ids = Vec::new();
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{line}");
+        ids.push(v["id"].clone());
+        assert!(
+            !line.contains('\u{1b}'),
+            "no escape sequence reaches the client: {line}"
+        );
+    }
+    ids.sort_by_key(|v| v.as_u64());
+    assert_eq!(
+        ids,
+        [json!(0), json!(1), json!(2), json!(3)],
+        "every request answered"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("/jsonrpc"),
+        "the -v log is on stderr: {stderr}"
+    );
+}
