@@ -473,7 +473,7 @@ async fn output_that_breaks_the_declared_return_type_is_an_error_result() {
 /// nothing but JSON-RPC.
 #[test]
 fn verbose_node_logging_never_reaches_stdout() {
-    use std::io::{BufRead, Write};
+    use std::io::Write;
     let node = FakeNode::start();
     let args = ["--node", node.url.as_str(), "-v", "--log-level", "debug"];
     let mut child = isolate(&mut std::process::Command::new(BIN), &args)
