@@ -74,6 +74,71 @@ pub fn announce(message: fmt::Arguments<'_>) {
     }
 }
 
+/// Forwards rmcp's own diagnostics (`tracing` events) to stderr: errors at
+/// every level but `off`, warnings and up from `debug`, everything at `trace`.
+/// rmcp logs each ordinary protocol error as a warning, hence the offset.
+pub fn forward_rmcp(level: Level) {
+    let max = match level {
+        Level::Off => return,
+        Level::Error | Level::Warn | Level::Info => tracing_core::Level::ERROR,
+        Level::Debug => tracing_core::Level::INFO,
+        Level::Trace => tracing_core::Level::TRACE,
+    };
+    let _ = tracing_core::dispatcher::set_global_default(tracing_core::Dispatch::new(RmcpEvents {
+        max,
+    }));
+}
+
+/// A minimal `tracing` subscriber: one line per event, no spans.
+struct RmcpEvents {
+    max: tracing_core::Level,
+}
+
+impl tracing_core::Subscriber for RmcpEvents {
+    fn enabled(&self, metadata: &tracing_core::Metadata<'_>) -> bool {
+        *metadata.level() <= self.max
+    }
+
+    fn max_level_hint(&self) -> Option<tracing_core::LevelFilter> {
+        Some(tracing_core::LevelFilter::from_level(self.max))
+    }
+
+    fn new_span(&self, _: &tracing_core::span::Attributes<'_>) -> tracing_core::span::Id {
+        tracing_core::span::Id::from_u64(1)
+    }
+
+    fn record(&self, _: &tracing_core::span::Id, _: &tracing_core::span::Record<'_>) {}
+
+    fn record_follows_from(&self, _: &tracing_core::span::Id, _: &tracing_core::span::Id) {}
+
+    fn event(&self, event: &tracing_core::Event<'_>) {
+        struct Fields(String);
+        impl tracing_core::field::Visit for Fields {
+            fn record_debug(&mut self, field: &tracing_core::Field, value: &dyn fmt::Debug) {
+                if field.name() == "message" {
+                    self.0.insert_str(0, &format!("{value:?}"));
+                } else {
+                    self.0.push_str(&format!(" {}={value:?}", field.name()));
+                }
+            }
+        }
+        let mut fields = Fields(String::new());
+        event.record(&mut fields);
+        let meta = event.metadata();
+        let line = format!(
+            "calimcp: {} {}: {}\n",
+            meta.level().as_str().to_ascii_lowercase(),
+            meta.target(),
+            crate::text::sanitize_line(&fields.0)
+        );
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    }
+
+    fn enter(&self, _: &tracing_core::span::Id) {}
+
+    fn exit(&self, _: &tracing_core::span::Id) {}
+}
+
 macro_rules! log_error { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::log::Level::Error, format_args!($($t)*)) } }
 macro_rules! log_warn { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::log::Level::Warn, format_args!($($t)*)) } }
 macro_rules! log_info { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::log::Level::Info, format_args!($($t)*)) } }

@@ -66,6 +66,7 @@ pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
 /// Ctrl-C arrives. Returns the exit code.
 pub fn serve(settings: Settings) -> Result<u8> {
     log::set_level(settings.log_level);
+    log::forward_rmcp(settings.log_level);
     // One thread drives everything: the work between awaits is small (a
     // schema, a validation), calls still overlap while they wait on the node,
     // and one allocator heap keeps memory flat for huge apps.
