@@ -452,6 +452,80 @@ fn missing_parameters_are_listed_at_once_when_not_on_a_terminal() {
     assert!(env.node.executes().is_empty());
 }
 
+/// Runs `calimcp ARGS` on a pseudo-terminal (util-linux `script`), typing `input`.
+fn on_a_terminal(home: &std::path::Path, args: &str, input: &str) -> Option<String> {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin!("calimcp");
+    let line = format!(
+        "env -i HOME={h} CALIMCP_STATE_DIR={h}/state NO_COLOR=1 {} {args}",
+        bin.display(),
+        h = home.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn prompts_fill_missing_parameters_on_a_terminal_then_show_the_command() {
+    let home = tempfile::tempdir().unwrap();
+    let ctx = hex_id(9);
+    let args = format!(
+        "--offline --apps tests/support/abi call typed_echo_numbers --small 1 --dry-run -c {ctx} --token s3cret"
+    );
+    // `x` is refused for a u64 and asked again.
+    let Some(out) = on_a_terminal(
+        home.path(),
+        &args,
+        "x\n18446744073709551615\n-9223372036854775808\n",
+    ) else {
+        return;
+    };
+    assert!(
+        out.contains("big (u64)") && out.contains("neg (i64)"),
+        "{out}"
+    );
+    assert!(out.contains("expected an integer (u64), got `x`"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "the same call without prompts:\r\n  calimcp {} --big 18446744073709551615 --neg -9223372036854775808",
+            args.replace("s3cret", "\"$CALIMERO_AUTH_TOKEN\"")
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("s3cret"), "{out}");
+    assert!(
+        out.contains(
+            "\"argsJson\":{\"small\":1,\"big\":18446744073709551615,\"neg\":-9223372036854775808}"
+        ),
+        "{out}"
+    );
+    // --no-input and --json never prompt, even on a terminal.
+    for flag in ["--no-input", "--json"] {
+        let out = on_a_terminal(home.path(), &format!("{args} {flag}"), "1\n2\n").unwrap();
+        assert!(
+            out.contains("missing required argument") && !out.contains("big (u64)"),
+            "{out}"
+        );
+    }
+}
+
 #[test]
 fn unknown_tools_get_a_suggestion_and_exit_2() {
     let env = Env::new();
@@ -522,6 +596,81 @@ fn apps_are_named_by_package_segment_name_or_id() {
         ]),
         json!({"page": 3})
     );
+}
+
+#[test]
+fn local_apps_keep_their_tool_names_when_the_nodes_join() {
+    let env = Env::new();
+    // A local app of another package whose slug collides with the node's kv-store.
+    let apps = tempfile::tempdir().unwrap();
+    let bundle = apps.path().join("zkv");
+    std::fs::create_dir(&bundle).unwrap();
+    std::fs::copy("tests/support/abi/kv-store.json", bundle.join("abi.json")).unwrap();
+    std::fs::write(
+        bundle.join("manifest.json"),
+        r#"{"version":"1.0","package":"org.zed.kv-store","abi":{"path":"abi.json"}}"#,
+    )
+    .unwrap();
+    let dir = apps.path().to_str().unwrap();
+    let tool_of = |v: &Value, method: &str| -> String {
+        v["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == method)
+            .unwrap()["tool"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Offline (only local apps) and with the node's: the same name.
+    let alone = env.ok(&[
+        "--offline",
+        "--apps",
+        dir,
+        "describe",
+        "org.zed.kv-store",
+        "--json",
+    ]);
+    assert_eq!(tool_of(&alone, "get"), "kv_store_get");
+    let tools = env.ok(&["--apps", dir, "tools", "--json"]);
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"kv_store_get"));
+    let node_kv = env.ok(&["--apps", dir, "describe", "com.calimero.kv-store", "--json"]);
+    let node_get = tool_of(&node_kv, "get");
+    assert!(
+        node_get.starts_with("kv_store_") && node_get != "kv_store_get",
+        "{node_get}"
+    );
+    assert!(names.contains(&node_get.as_str()));
+    // kv_store_get is the local app (not installed on the node)...
+    env.cmd()
+        .args(["--apps", dir, "call", "kv_store_get", "--key", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("org.zed.kv-store"))
+        .stderr(predicate::str::contains("is not installed on the node"));
+    // ...and the node's kv-store answers to its own name.
+    env.ok(&[
+        "--apps",
+        dir,
+        "call",
+        "com.calimero.kv-store.set",
+        "--key",
+        "a",
+        "--value",
+        "b",
+    ]);
+    assert_eq!(
+        env.ok(&["--apps", dir, "call", &node_get, "--key", "a"]),
+        json!("b")
+    );
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV)));
 }
 
 #[test]

@@ -43,7 +43,8 @@ struct Parser<'w> {
     warnings: &'w mut Vec<Warning>,
 }
 
-fn kind_of(v: &Value) -> &'static str {
+/// How a JSON value is named in messages: `an object`, `a string`, `null`.
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

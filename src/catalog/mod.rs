@@ -93,7 +93,19 @@ impl Catalog {
 
     /// A catalog of `apps`, with their tool set built.
     pub fn new(apps: Vec<App>, skipped: Vec<Warning>, opts: &ToolOptions) -> Catalog {
-        let tools = mapping::build(&apps, opts);
+        let local = apps.len();
+        Catalog::ranked(apps, local, skipped, opts)
+    }
+
+    /// A catalog whose first `local` apps are named before the others (see
+    /// [`mapping::toolset::build_ranked`]).
+    pub fn ranked(
+        apps: Vec<App>,
+        local: usize,
+        skipped: Vec<Warning>,
+        opts: &ToolOptions,
+    ) -> Catalog {
+        let tools = mapping::toolset::build_ranked(&apps, local, opts);
         let validators = tools
             .tools
             .iter()

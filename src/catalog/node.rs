@@ -34,7 +34,8 @@ impl Catalog {
 
     /// Adds node apps after the local ones and rebuilds the tool set. A node
     /// app with the package of a local app is left out: the local manifest
-    /// wins (its contexts are still found on the node by package).
+    /// wins (its contexts are still found on the node by package). Local apps
+    /// are named first, so their tool names do not change when the node's join.
     pub fn with_node_apps(
         self,
         node: Vec<App>,
@@ -46,8 +47,9 @@ impl Catalog {
         } = self;
         let local: HashSet<String> = apps.iter().filter_map(|a| a.package.clone()).collect();
         let shadowed = |a: &App| a.package.as_ref().is_some_and(|p| local.contains(p));
+        let first = apps.len();
         apps.extend(node.into_iter().filter(|a| !shadowed(a)));
-        let mut catalog = Catalog::new(apps, skipped, opts);
+        let mut catalog = Catalog::ranked(apps, first, skipped, opts);
         catalog.unusable = unusable.into_iter().filter(|(a, _)| !shadowed(a)).collect();
         catalog
     }

@@ -12,8 +12,7 @@ use clap_complete::CompletionCandidate;
 use clap_complete::env::CompleteEnv;
 
 use super::GlobalArgs;
-use crate::abi::LoadOptions;
-use crate::catalog::{self, Catalog, Sources};
+use crate::catalog::{self, Catalog};
 
 /// How to enable dynamic completion, per shell.
 macro_rules! dynamic_help {
@@ -84,14 +83,7 @@ fn loaded() -> &'static Loaded {
             };
         };
         let opts = g.tool_options();
-        let sources = Sources {
-            apps_dirs: g.apps.clone(),
-            paths: Vec::new(),
-            load: LoadOptions {
-                package: g.package.clone(),
-            },
-        };
-        let mut catalog = Catalog::load(&sources, &opts)
+        let mut catalog = Catalog::load(&super::call::local_sources(&g), &opts)
             .map(|(c, _)| c)
             .unwrap_or_default();
         if !g.node.offline {
@@ -130,9 +122,9 @@ pub fn tool_candidates() -> Vec<CompletionCandidate> {
 fn tool_word(words: &[OsString]) -> Option<String> {
     let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();
     let call = words.iter().position(|w| *w == "call")?;
+    let cmd =
+        super::call::CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
     let takes_value = |flag: &str| {
-        let cmd =
-            super::call::CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
         cmd.get_arguments().any(|a| {
             let named = match flag.strip_prefix("--") {
                 Some(l) => {

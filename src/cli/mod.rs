@@ -38,8 +38,8 @@ Exit codes:
 ///
 /// An APP is a path (a wasm-abi/1 abi.json, a .wasm with an embedded ABI, an .mpk
 /// bundle or a bundle directory) or a name among the apps of the --apps
-/// directories: a package (com.calimero.kv-store), its trailing segments
-/// (kv-store), a bundle's metadata name, or an application id.
+/// directories, then the node's: a package (com.calimero.kv-store), its
+/// trailing segments (kv-store), a bundle's metadata name, or an application id.
 #[derive(Debug, Parser)]
 #[command(name = "calimcp", version, propagate_version = true, after_long_help = EXIT_CODES, max_term_width = 100)]
 pub struct Cli {

@@ -28,6 +28,7 @@ pub struct NodeArgs {
         visible_alias = "api",
         global = true,
         env = "CALIMERO_NODE_URL",
+        hide_env_values = true,
         value_name = "URL",
         help_heading = "Node options"
     )]

@@ -146,9 +146,20 @@ impl ToolSet {
 /// The slug each app's tools start with, in the order of `apps`. The first app
 /// in (package, id) order keeps a shared slug; the others get `_<id tail>`.
 pub fn app_slugs(apps: &[App]) -> Vec<String> {
+    app_slugs_ranked(apps, apps.len())
+}
+
+/// [`app_slugs`] where the first `first` apps (the local ones) take their
+/// slugs before the others (the node's): their names stay the same whether or
+/// not the others are there.
+pub fn app_slugs_ranked(apps: &[App], first: usize) -> Vec<String> {
     let mut order: Vec<usize> = (0..apps.len()).collect();
     order.sort_by(|&a, &b| {
-        (apps[a].package_or_id(), &apps[a].id).cmp(&(apps[b].package_or_id(), &apps[b].id))
+        (a >= first, apps[a].package_or_id(), &apps[a].id).cmp(&(
+            b >= first,
+            apps[b].package_or_id(),
+            &apps[b].id,
+        ))
     });
     let mut taken = HashSet::new();
     let mut slugs = vec![String::new(); apps.len()];
@@ -183,7 +194,13 @@ fn title(method: &str, app: &App) -> String {
 /// Builds the tool set of `apps`. Names depend only on the apps, never on the
 /// order they are given in.
 pub fn build(apps: &[App], opts: &ToolOptions) -> ToolSet {
-    let slugs = app_slugs(apps);
+    build_ranked(apps, apps.len(), opts)
+}
+
+/// [`build`] where the first `first` apps (the local ones) are named before
+/// the others (the node's), so joining the others never renames their tools.
+pub fn build_ranked(apps: &[App], first: usize, opts: &ToolOptions) -> ToolSet {
+    let slugs = app_slugs_ranked(apps, first);
     let mut units: Vec<(usize, usize)> = Vec::new();
     for (a, app) in apps.iter().enumerate() {
         for s in 0..app.services.len() {
@@ -192,11 +209,18 @@ pub fn build(apps: &[App], opts: &ToolOptions) -> ToolSet {
     }
     units.sort_by(|x, y| {
         let (ax, ay) = (&apps[x.0], &apps[y.0]);
-        (ax.package_or_id(), &ax.id, &ax.services[x.1].name).cmp(&(
-            ay.package_or_id(),
-            &ay.id,
-            &ay.services[y.1].name,
-        ))
+        (
+            x.0 >= first,
+            ax.package_or_id(),
+            &ax.id,
+            &ax.services[x.1].name,
+        )
+            .cmp(&(
+                y.0 >= first,
+                ay.package_or_id(),
+                &ay.id,
+                &ay.services[y.1].name,
+            ))
     });
     let mut taken: BTreeSet<String> = RESERVED_NAMES.iter().map(|s| s.to_string()).collect();
     let mut tools = Vec::new();

@@ -193,6 +193,17 @@ pub(super) fn prescan_globals(argv: &[OsString]) -> std::result::Result<GlobalAr
     GlobalArgs::from_arg_matches(&m)
 }
 
+/// The local apps a call looks at: the --apps directories (no APP paths).
+pub(super) fn local_sources(g: &GlobalArgs) -> Sources {
+    Sources {
+        apps_dirs: g.apps.clone(),
+        paths: Vec::new(),
+        load: LoadOptions {
+            package: g.package.clone(),
+        },
+    }
+}
+
 /// The tool `token` names, if any app of the catalog has it.
 pub(super) fn find_tool(
     catalog: &Catalog,
@@ -470,85 +481,58 @@ fn sub<'a>(m: &'a ArgMatches, name: &str) -> Option<&'a ArgMatches> {
     m.subcommand_matches(name)
 }
 
-pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
-    let Some(token) = args.tool.clone() else {
-        let mut cmd = super::command();
-        cmd.build();
-        let call = cmd
-            .find_subcommand_mut("call")
-            .ok_or_else(|| Error::internal("no call command"))?;
-        if args.help {
-            output::print(&call.render_long_help().to_string())?;
-            return Ok(0);
+/// The node, connected on first use.
+struct Node<'a> {
+    args: &'a super::node::NodeArgs,
+    conn: Option<(Client, tokio::runtime::Runtime)>,
+}
+
+impl Node<'_> {
+    fn get(&mut self) -> Result<&(Client, tokio::runtime::Runtime)> {
+        if self.conn.is_none() {
+            self.conn = Some((self.args.client()?, runtime()?));
         }
-        let e = call.error(
-            clap::error::ErrorKind::MissingRequiredArgument,
-            "a TOOL is required: a tool name (`calimcp tools` lists them) or APP.METHOD",
-        );
-        return Ok(report_clap_error(&e, g1.json));
-    };
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let g = match prescan_globals(&argv) {
-        Ok(g) => g,
-        Err(e) => return Ok(report_clap_error(&e, g1.json)),
-    };
-    let ui = g.ui();
-    let opts = g.tool_options();
-    let sources = Sources {
-        apps_dirs: g.apps.clone(),
-        paths: Vec::new(),
-        load: LoadOptions {
-            package: g.package.clone(),
-        },
-    };
-    let (mut catalog, _) = Catalog::load(&sources, &opts)?;
-    for w in &catalog.skipped {
-        ui.warn(w);
+        self.conn
+            .as_ref()
+            .ok_or_else(|| Error::internal("no node connection"))
     }
-    let mut client: Option<Client> = None;
-    let mut rt: Option<tokio::runtime::Runtime> = None;
-    let mut found = find_tool(&catalog, &token, g.service.as_deref())?;
+}
+
+/// The catalog and the tool `token` names: local apps first, then the node's.
+fn locate(g: &GlobalArgs, node: &mut Node<'_>, token: &str) -> Result<(Catalog, Tool)> {
+    let opts = g.tool_options();
+    let (mut catalog, _) = Catalog::load(&local_sources(g), &opts)?;
+    for w in &catalog.skipped {
+        g.ui().warn(w);
+    }
+    let mut found = find_tool(&catalog, token, g.service.as_deref())?;
     if found.is_none() && !g.node.offline {
-        let c = g.node.client()?;
-        let r = runtime()?;
-        match r.block_on(catalog::node::load(&c)) {
+        let (client, rt) = node.get()?;
+        match rt.block_on(catalog::node::load(client)) {
             Ok((apps, unusable)) => catalog = catalog.with_node_apps(apps, unusable, &opts),
             Err(e) => {
-                return Err(both_tried(
-                    &g,
-                    &format!("no tool `{}`", sanitize_line(&token)),
-                    e,
-                ));
+                let what = format!("no tool `{}`", sanitize_line(token));
+                return Err(both_tried(g, &what, e));
             }
         }
-        found = find_tool(&catalog, &token, g.service.as_deref())?;
-        client = Some(c);
-        rt = Some(r);
+        found = find_tool(&catalog, token, g.service.as_deref())?;
     }
-    let Some(tool) = found else {
-        return Err(unknown_tool(&catalog, &token));
-    };
-    let app = &catalog.apps[tool.app];
-    if g.node.verbose {
-        for w in &app.warnings {
-            ui.warn(w);
-        }
+    match found {
+        Some(tool) => Ok((catalog, tool)),
+        None => Err(unknown_tool(&catalog, token)),
     }
+}
 
-    // The second parse, with the method's parameters.
-    let specs = params::specs(&tool, &reserved_flags());
-    let matches = match command(&token, &tool, app, &specs).try_get_matches_from(&argv) {
-        Ok(m) => m,
-        Err(e) => return Ok(report_clap_error(&e, g.json)),
-    };
-    let g = GlobalArgs::from_arg_matches(&matches).map_err(|e| Error::internal(e.to_string()))?;
-    let tool_m = sub(&matches, "call")
-        .and_then(|m| m.subcommand())
-        .map(|(_, m)| m)
-        .ok_or_else(|| Error::internal("the tool's matches are missing"))?;
-    let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
-
-    // Arguments: --args, then the flags.
+/// The argument object: `--args`, then the parameter flags, then (on a
+/// terminal) prompts for the required ones still missing.
+fn arguments(
+    g: &GlobalArgs,
+    flags: &CallFlags,
+    tool: &Tool,
+    specs: &[ParamSpec],
+    tool_m: &ArgMatches,
+    argv: &[OsString],
+) -> Result<Map<String, Value>> {
     let mut stdin = Stdin::default();
     let mut obj = match &flags.args_json {
         Some(raw) => {
@@ -557,7 +541,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         None => Map::new(),
     };
     let mut problems = Vec::new();
-    for spec in &specs {
+    for spec in specs {
         if tool_m.value_source(&spec.id) != Some(ValueSource::CommandLine) {
             continue;
         }
@@ -601,50 +585,85 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         && !flags.no_input;
     if interactive {
         let added = prompt(&missing, &mut obj)?;
-        ui.note(format_args!(
+        g.ui().note(format_args!(
             "the same call without prompts:\n  {}",
-            equivalent(&argv, &added)
+            equivalent(argv, &added)
         ));
     }
+    Ok(obj)
+}
+
+pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
+    let Some(token) = args.tool.clone() else {
+        let mut cmd = super::command();
+        cmd.build();
+        let call = cmd
+            .find_subcommand_mut("call")
+            .ok_or_else(|| Error::internal("no call command"))?;
+        if args.help {
+            output::print(&call.render_long_help().to_string())?;
+            return Ok(0);
+        }
+        let e = call.error(
+            clap::error::ErrorKind::MissingRequiredArgument,
+            "a TOOL is required: a tool name (`calimcp tools` lists them) or APP.METHOD",
+        );
+        return Ok(report_clap_error(&e, g1.json));
+    };
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let g = match prescan_globals(&argv) {
+        Ok(g) => g,
+        Err(e) => return Ok(report_clap_error(&e, g1.json)),
+    };
+    let mut node = Node {
+        args: &g.node,
+        conn: None,
+    };
+    let (catalog, tool) = locate(&g, &mut node, &token)?;
+    let app = &catalog.apps[tool.app];
+    if g.node.verbose {
+        for w in &app.warnings {
+            g.ui().warn(w);
+        }
+    }
+
+    // The second parse, with the method's parameters.
+    let specs = params::specs(&tool, &reserved_flags());
+    let matches = match command(&token, &tool, app, &specs).try_get_matches_from(&argv) {
+        Ok(m) => m,
+        Err(e) => return Ok(report_clap_error(&e, g.json)),
+    };
+    let tool_m = sub(&matches, "call")
+        .and_then(|m| m.subcommand())
+        .map(|(_, m)| m)
+        .ok_or_else(|| Error::internal("the tool's matches are missing"))?;
+    let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
+    let obj = arguments(&g, &flags, &tool, &specs, tool_m, &argv)?;
     let prepared = catalog
         .prepare(&tool, &Value::Object(obj))
         .map_err(|p| invalid_args(&tool, &specs, &p))?;
 
-    // The context.
+    // The context: a dry run with a context id needs no node at all.
     let explicit = flags.context.clone().or(prepared.context.clone());
     let service = tool.service.as_deref();
-    let offline_dry_run = flags.dry_run && explicit.as_deref().is_some_and(looks_like_context_id);
-    let (context, url) = if offline_dry_run {
-        let (_, shown) = node::normalize_url(g.node.url())?;
-        (explicit.unwrap_or_default(), format!("{shown}/jsonrpc"))
-    } else {
-        if g.node.offline {
+    let (context, url) = match explicit.as_deref() {
+        Some(id) if flags.dry_run && looks_like_context_id(id) => {
+            let (_, shown) = node::normalize_url(g.node.url())?;
+            (id.to_string(), format!("{shown}/jsonrpc"))
+        }
+        _ if g.node.offline => {
             return Err(Error::input(
                 "offline",
                 "--offline: this call needs the node (a dry run with --context ID does not)",
             ));
         }
-        let c = match &client {
-            Some(c) => c.clone(),
-            None => g.node.client()?,
-        };
-        if rt.is_none() {
-            rt = Some(runtime()?);
+        explicit => {
+            let (client, rt) = node.get()?;
+            let pins = Pins::load(&state_dir());
+            let pinned = pins.get(client.url(), app, service);
+            let resolve = resolve_context(client, app, service, explicit, pinned, true);
+            (rt.block_on(resolve)?, client.jsonrpc_url())
         }
-        let r = rt.as_ref().ok_or_else(|| Error::internal("no runtime"))?;
-        let pins = Pins::load(&state_dir());
-        let pinned = pins.get(c.url(), app, service);
-        let ctx = r.block_on(resolve_context(
-            &c,
-            app,
-            service,
-            explicit.as_deref(),
-            pinned,
-            true,
-        ))?;
-        let url = c.jsonrpc_url();
-        client = Some(c);
-        (ctx, url)
     };
     let executor = flags.executor.as_deref();
     if flags.dry_run {
@@ -660,10 +679,9 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         }
         return Ok(0);
     }
-    let (Some(c), Some(r)) = (&client, &rt) else {
-        return Err(Error::internal("no client for the call"));
-    };
-    let out = r.block_on(c.execute(&context, &prepared.method, &prepared.args_json, executor))?;
+    let (client, rt) = node.get()?;
+    let out =
+        rt.block_on(client.execute(&context, &prepared.method, &prepared.args_json, executor))?;
     if g.json {
         output::print_json_compact(&out)?;
     } else {

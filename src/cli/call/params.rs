@@ -366,14 +366,7 @@ pub fn parse_args(raw: &str, stdin: &mut Stdin) -> Result<Map<String, Value>, St
         Value::Object(o) => Ok(o),
         other => Err(format!(
             "--args takes a JSON object of arguments, got {}",
-            match other {
-                Value::Null => "null",
-                Value::Bool(_) => "a boolean",
-                Value::Number(_) => "a number",
-                Value::String(_) => "a string",
-                Value::Array(_) => "an array",
-                Value::Object(_) => "an object",
-            }
+            crate::abi::parse::kind_of(&other)
         )),
     }
 }
