@@ -294,7 +294,7 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
     let message = match close.first() {
         Some(s) => format!("unknown tool `{shown}`; did you mean `{s}`?"),
         None => format!(
-            "unknown tool `{shown}`; tools/list has the {} tools",
+            "unknown tool `{shown}`; see tools/list ({} tools)",
             names.len()
         ),
     };
