@@ -20,8 +20,9 @@ read -r url <&"${NODE[0]}"
 hex=$(printf 'ab%.0s' $(seq 32))
 
 echo "## machine"; nproc; uptime
-echo "## dry run, local app, context id (no network)"
-hyperfine -N --warmup 10 --runs 300 --export-markdown "$out/call-dry-run.md" \
+echo "## dry run, local app, context id (no network); --version = process start on this box"
+hyperfine -N --warmup 10 --runs 300 --export-json "$out/call-dry-run.json" \
+  "$bin --version" \
   "$bin --offline --apps examples call kv_store_set --key a --value b --dry-run -c $hex"
 
 # Warm the ABI cache, then take the exact body a call sends.
@@ -32,7 +33,18 @@ $bin --node "$url" call kv_store_set --key a --value b --dry-run --json \
 ctx=$(cat "$out/ctx")
 
 echo "## full call on loopback, ABI cached (context found / context given) vs curl"
-hyperfine -N --warmup 10 --runs 300 --export-markdown "$out/call-full.md" \
+hyperfine -N --warmup 10 --runs 300 --export-json "$out/call-full.json" \
   "$bin --node $url call kv_store_set --key a --value b" \
   "$bin --node $url call kv_store_set --key a --value b -c $ctx" \
   "curl -s -o /dev/null -X POST -H content-type:application/json --data-binary @$out/body.json $url/jsonrpc"
+
+echo "## medians"
+python3 - "$out/call-dry-run.json" "$out/call-full.json" <<'PY'
+import json, sys
+print("| command | median ms | mean ms | min ms |")
+print("|---|---:|---:|---:|")
+for f in sys.argv[1:]:
+    for r in json.load(open(f))["results"]:
+        cmd = r["command"].replace("target/release/", "")
+        print(f"| `{cmd[:110]}` | {r['median']*1000:.1f} | {r['mean']*1000:.1f} | {r['min']*1000:.1f} |")
+PY

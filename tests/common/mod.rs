@@ -19,6 +19,8 @@ pub fn calimcp() -> assert_cmd::Command {
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", std::env::temp_dir())
+        // the offline commands never ask a node, whatever listens on the default port
+        .env("CALIMCP_OFFLINE", "1")
         .current_dir(root())
         .timeout(std::time::Duration::from_secs(60));
     cmd
