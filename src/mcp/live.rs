@@ -459,6 +459,17 @@ impl Live {
                             e.message
                         );
                     }
+                    if was.is_none() {
+                        let unmatched = self.view().unmatched.clone();
+                        if !unmatched.is_empty() {
+                            let names: Vec<String> =
+                                unmatched.iter().map(|n| sanitize_line(n)).collect();
+                            log::warn!(
+                                "--app {}: no local app has this name, and the node at {url} is not answering",
+                                names.join(", ")
+                            );
+                        }
+                    }
                     node.up = Some(false);
                     return false;
                 }
