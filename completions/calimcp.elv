@@ -41,6 +41,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names'
             cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+            cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
@@ -96,6 +97,37 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --app 'Only these apps (repeatable; same as naming them as APP)'
             cand --allow 'Only tools whose name matches GLOB (`*`, `?`; repeatable)'
             cand --deny 'Never tools whose name matches GLOB (repeatable; wins over --allow)'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --api 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --read-only 'Only [view] methods'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;serve'= {
+            cand --app 'Only these apps (repeatable; same as naming them as APP)'
+            cand --allow 'Only tools whose name matches GLOB (`*`, `?`; repeatable)'
+            cand --deny 'Never tools whose name matches GLOB (repeatable; wins over --allow)'
+            cand --http 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio'
+            cand --allow-host 'With --http: also accept requests whose Host header is NAME (repeatable)'
+            cand --allow-origin 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)'
+            cand --refresh 'Re-read the node''s apps every SECS seconds'
+            cand --log-level 'Diagnostics on stderr from this level up'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
@@ -219,6 +251,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names'
             cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+            cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
@@ -230,6 +263,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;describe'= {
         }
         &'calimcp;help;tools'= {
+        }
+        &'calimcp;help;serve'= {
         }
         &'calimcp;help;apps'= {
         }

@@ -45,6 +45,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -s V -l version -d 'Print 
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "call" -d 'Call a method on a node, checking every argument first'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
@@ -109,6 +110,38 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s v -l verbose -
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l app -d 'Only these apps (repeatable; same as naming them as APP)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow -d 'Only tools whose name matches GLOB (`*`, `?`; repeatable)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l deny -d 'Never tools whose name matches GLOB (repeatable; wins over --allow)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l http -d 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-host -d 'With --http: also accept requests whose Host header is NAME (repeatable)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-origin -d 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refresh -d 'Re-read the node\'s apps every SECS seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l log-level -d 'Diagnostics on stderr from this level up' -r -f -a "off\t''
+error\t''
+warn\t''
+info\t''
+debug\t''
+trace\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l read-only -d 'Only [view] methods'
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -188,11 +221,12 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s v -l ver
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools apps call use completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -4,13 +4,14 @@
 //! Layers, each depending only on the ones above it:
 //! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
 //! [`node`] (the HTTP client for merod) → [`catalog`] (where apps come
-//! from: local paths and the node) → the faces: [`cli`].
+//! from: local paths and the node) → the faces: [`cli`] and [`mcp`].
 
 pub mod abi;
 pub mod catalog;
 pub mod cli;
 pub mod error;
 pub mod mapping;
+pub mod mcp;
 pub mod node;
 pub mod text;
 

@@ -9,6 +9,7 @@
 //! the way. [`context`] picks the context a call runs in.
 
 pub mod context;
+pub mod describe;
 pub mod invoke;
 pub mod node;
 pub mod resolve;

@@ -1,11 +1,10 @@
 //! `calimcp describe APP`: the app and one signature per method.
 
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::output::{self, bold, dim, paint_signature};
 use super::{GlobalArgs, Selection, report_warnings};
-use crate::abi::App;
 use crate::error::Result;
 use crate::mapping::Tool;
 use crate::text::sanitize_line;
@@ -21,34 +20,7 @@ pub struct DescribeArgs {
     pub app: String,
 }
 
-/// The `describe --json` object of one service.
-pub fn service_json(
-    app: &App,
-    service: Option<&str>,
-    tools: &[&Tool],
-    methods_without_tool: &[&crate::abi::Method],
-) -> Value {
-    let mut methods: Vec<Value> = tools
-        .iter()
-        .map(|t| json!({"name": t.method, "tool": t.name, "kind": t.kind(), "signature": t.signature, "doc": t.doc}))
-        .collect();
-    for m in methods_without_tool {
-        methods.push(json!({
-            "name": m.name, "tool": null, "kind": if m.is_view() { "view" } else { "mut" },
-            "signature": crate::mapping::signature(m), "doc": m.doc,
-        }));
-    }
-    methods.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-    json!({
-        "app": app.name.as_deref().unwrap_or_else(|| app.package_or_id()),
-        "id": app.id,
-        "package": app.package,
-        "version": app.version,
-        "service": service,
-        "source": app.source,
-        "methods": methods,
-    })
-}
+pub use crate::catalog::describe::service_json;
 
 pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
     let ui = g.ui();

@@ -9,6 +9,7 @@ mod describe;
 pub mod node;
 pub mod output;
 mod schema;
+mod serve;
 mod tools;
 mod use_ctx;
 
@@ -118,6 +119,7 @@ pub enum Command {
     Schema(schema::SchemaArgs),
     Describe(describe::DescribeArgs),
     Tools(tools::ToolsArgs),
+    Serve(serve::ServeArgs),
     Apps(apps::AppsArgs),
     Call(call::CallArgs),
     Use(use_ctx::UseArgs),
@@ -281,6 +283,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Schema(args) => schema::run(&cli.global, args),
         Command::Describe(args) => describe::run(&cli.global, args),
         Command::Tools(args) => tools::run(&cli.global, args),
+        Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),
         Command::Call(args) => call::run(&cli.global, args),
         Command::Use(args) => use_ctx::run(&cli.global, args),

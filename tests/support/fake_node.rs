@@ -19,6 +19,9 @@
 //! - `com.old.legacy`: its ABI route answers a bodyless 404 (old merod);
 //! - `com.calimero.lonely`: no contexts;
 //! - with [`Builder::shared_fixtures`], one app per `../shared/fixtures/abi` manifest.
+//!
+//! At run time, [`FakeNode::install`] adds an app (with one context), and
+//! [`FakeNode::set_down`] makes the node drop every connection unanswered.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, HashMap};
@@ -26,7 +29,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -136,13 +139,15 @@ struct Auth {
 
 struct State {
     base: String,
-    apps: Vec<AppDef>,
-    contexts: Vec<CtxDef>,
+    apps: RwLock<Vec<AppDef>>,
+    contexts: RwLock<Vec<CtxDef>>,
     aliases: Mutex<BTreeMap<String, String>>,
     kv: Mutex<HashMap<String, BTreeMap<String, String>>>,
     requests: Mutex<Vec<Recorded>>,
     auth: Option<Auth>,
     stop: AtomicBool,
+    /// Drop connections without answering (a node that is down).
+    down: AtomicBool,
 }
 
 /// Options for a fake node.
@@ -183,8 +188,8 @@ impl Builder {
         ]);
         let state = Arc::new(State {
             base: self.base.clone(),
-            apps,
-            contexts,
+            apps: RwLock::new(apps),
+            contexts: RwLock::new(contexts),
             aliases: Mutex::new(aliases),
             kv: Mutex::new(HashMap::new()),
             requests: Mutex::new(Vec::new()),
@@ -194,6 +199,7 @@ impl Builder {
                 tokens: Mutex::new(Tokens::default()),
             }),
             stop: AtomicBool::new(false),
+            down: AtomicBool::new(false),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -296,6 +302,35 @@ impl FakeNode {
             .auth
             .as_ref()
             .map_or(0, |a| a.tokens.lock().unwrap().logins)
+    }
+
+    /// Installs a single-service app that echoes its arguments, with one
+    /// context; returns `(application id, context id)`.
+    pub fn install(&self, package: &str, abi: Value) -> (String, String) {
+        let mut apps = self.state.apps.write().unwrap();
+        let seed = 230 + u8::try_from(apps.len()).unwrap_or(0);
+        // Like a real node, the bytecode blob id follows the content, so ABI
+        // caches keyed by blob never mix two installs up.
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(format!("{package}\0{abi}").as_bytes());
+        let blob = bs58::encode(digest).into_string();
+        let mut app = single(seed, package, package, seed, abi, Semantics::Echo);
+        app.blob = blob.clone();
+        app.services[0].1 = blob;
+        let (app_id, ctx_id) = (app.id.clone(), hex_id(seed));
+        apps.push(app);
+        self.state.contexts.write().unwrap().push(CtxDef {
+            id: ctx_id.clone(),
+            app: app_id.clone(),
+            service: None,
+            name: None,
+        });
+        (app_id, ctx_id)
+    }
+
+    /// While down, every connection is closed without an answer.
+    pub fn set_down(&self, down: bool) {
+        self.state.down.store(down, Ordering::SeqCst);
     }
 
     pub fn refreshes(&self) -> usize {
@@ -617,6 +652,9 @@ fn serve_connection(state: &State, stream: TcpStream) {
     let mut writer = write_half;
     let mut reader = BufReader::new(stream);
     while let Some(req) = read_request(&mut reader) {
+        if state.down.load(Ordering::SeqCst) {
+            return;
+        }
         state.requests.lock().unwrap().push(Recorded {
             method: req.method.clone(),
             path: req.path.clone(),
@@ -706,11 +744,11 @@ fn route(state: &State, req: &Request) -> Response {
     }
     match (req.method.as_str(), segs.as_slice()) {
         ("GET", ["admin-api", "applications"]) => Response::data(json!({
-            "apps": state.apps.iter().map(app_json).collect::<Vec<_>>()
+            "apps": state.apps.read().unwrap().iter().map(app_json).collect::<Vec<_>>()
         })),
         ("GET", ["admin-api", "applications", app, "abi"]) => abi_route(state, app, &req.query),
         ("GET", ["admin-api", "contexts", "for-application", app]) => Response::data(json!({
-            "contexts": state.contexts.iter().filter(|c| c.app == *app).map(ctx_json).collect::<Vec<_>>()
+            "contexts": state.contexts.read().unwrap().iter().filter(|c| c.app == *app).map(ctx_json).collect::<Vec<_>>()
         })),
         ("POST", ["admin-api", "alias", "lookup", "context", name]) => {
             if name.is_empty()
@@ -777,7 +815,8 @@ fn ctx_json(c: &CtxDef) -> Value {
 }
 
 fn abi_route(state: &State, app: &str, query: &str) -> Response {
-    let Some(a) = state.apps.iter().find(|a| a.id == app) else {
+    let apps = state.apps.read().unwrap();
+    let Some(a) = apps.iter().find(|a| a.id == app) else {
         return Response::error(404, "application not found");
     };
     if a.legacy {
@@ -964,10 +1003,12 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
     let ctx_id = params["contextId"].as_str().unwrap_or_default();
     let method = params["method"].as_str().unwrap_or_default();
     let args = params["argsJson"].clone();
-    let Some(ctx) = state.contexts.iter().find(|c| c.id == ctx_id) else {
+    let contexts = state.contexts.read().unwrap();
+    let apps = state.apps.read().unwrap();
+    let Some(ctx) = contexts.iter().find(|c| c.id == ctx_id) else {
         return reply(Err(json!({"type": "ContextNotFound"})));
     };
-    let Some(app) = state.apps.iter().find(|a| a.id == ctx.app) else {
+    let Some(app) = apps.iter().find(|a| a.id == ctx.app) else {
         return reply(Err(
             json!({"type": "ApplicationNotInstalled", "data": {"application_id": ctx.app}}),
         ));

@@ -1,0 +1,112 @@
+//! `calimcp serve`: parse the flags, hand the server its settings.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::GlobalArgs;
+use super::tools::FilterArgs;
+use crate::abi::LoadOptions;
+use crate::catalog::{self, Sources};
+use crate::error::Result;
+use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};
+
+/// Serve the apps' methods as MCP tools (stdio by default), for AI agents.
+///
+/// Tools are exactly those `calimcp tools --json` prints for the same apps and
+/// options, plus describe_app and select_app. Arguments are validated against
+/// each tool's schema before anything reaches the node.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp serve --apps examples
+  calimcp serve --apps examples --read-only --app kv-store
+  calimcp serve --apps examples --http 127.0.0.1:8765")]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
+    /// With --http: also accept requests whose Host header is NAME (repeatable)
+    #[arg(long, value_name = "NAME", requires = "http")]
+    pub allow_host: Vec<String>,
+    /// With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    pub allow_origin: Vec<String>,
+    /// Re-read the node's apps every SECS seconds
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub refresh: u64,
+    /// Diagnostics on stderr from this level up
+    #[arg(long, value_enum, default_value_t = LogLevelArg::Warn, value_name = "LEVEL")]
+    pub log_level: LogLevelArg,
+}
+
+/// `--log-level` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogLevelArg {
+    Off,
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
+}
+
+impl From<LogLevelArg> for LogLevel {
+    fn from(l: LogLevelArg) -> LogLevel {
+        match l {
+            LogLevelArg::Off => LogLevel::Off,
+            LogLevelArg::Error => LogLevel::Error,
+            LogLevelArg::Warn => LogLevel::Warn,
+            LogLevelArg::Info => LogLevel::Info,
+            LogLevelArg::Debug => LogLevel::Debug,
+            LogLevelArg::Trace => LogLevel::Trace,
+        }
+    }
+}
+
+pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
+    let (paths, names): (Vec<String>, Vec<String>) = args
+        .filter
+        .app
+        .iter()
+        .cloned()
+        .partition(|a| catalog::looks_like_path(a));
+    let settings = Settings {
+        sources: Sources {
+            apps_dirs: g.apps.clone(),
+            paths: paths.into_iter().map(PathBuf::from).collect(),
+            load: LoadOptions {
+                package: g.package.clone(),
+            },
+        },
+        app_names: names,
+        tool_options: g.tool_options(),
+        filter: args.filter.filter(),
+        service: g.service.clone(),
+        transport: match args.http {
+            None => Transport::Stdio,
+            Some(addr) => Transport::Http(HttpOptions {
+                addr,
+                allow_hosts: args.allow_host,
+                allow_origins: args.allow_origin,
+            }),
+        },
+        refresh: Duration::from_secs(args.refresh),
+        startup_wait: mcp::DEFAULT_STARTUP_WAIT,
+        log_level: if g.quiet && args.log_level == LogLevelArg::Warn {
+            LogLevel::Error
+        } else {
+            args.log_level.into()
+        },
+        backend: if g.node.offline {
+            None
+        } else {
+            Some(Arc::new(g.node.client()?))
+        },
+        node_named: g.node.explicit(),
+    };
+    mcp::serve(settings)
+}

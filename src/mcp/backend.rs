@@ -1,0 +1,92 @@
+//! What the server needs from a Calimero node, as a trait: the real
+//! [`crate::node::Client`] implements it (through the same catalog and context
+//! functions `calimcp call` uses), and tests can stand in for it.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use crate::abi::App;
+use crate::catalog;
+use crate::error::{Error, Result};
+use crate::node::Client;
+
+/// A boxed future borrowing the backend.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The node's apps whose ABI could be read, and the others with the reason.
+pub type NodeApps = (Vec<App>, Vec<(App, Error)>);
+
+/// A node the server reads apps from and runs methods on.
+pub trait Backend: Send + Sync + 'static {
+    /// The node URL, for messages (never with credentials or a query).
+    fn url(&self) -> String;
+
+    /// The node's installed apps, with their ABIs.
+    fn apps(&self) -> BoxFuture<'_, Result<NodeApps>>;
+
+    /// The context a call runs in: `explicit` (an id or an alias), else
+    /// `pinned`, else the app's only context; otherwise an error listing them.
+    fn resolve_context<'a>(
+        &'a self,
+        app: &'a App,
+        service: Option<&'a str>,
+        explicit: Option<&'a str>,
+        pinned: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<String>>;
+
+    /// Runs `method` in `context` with `args_json`; the method's output.
+    fn execute<'a>(
+        &'a self,
+        context: &'a str,
+        method: &'a str,
+        args_json: &'a Value,
+    ) -> BoxFuture<'a, Result<Value>>;
+}
+
+impl Backend for Client {
+    fn url(&self) -> String {
+        Client::url(self).to_string()
+    }
+
+    fn apps(&self) -> BoxFuture<'_, Result<NodeApps>> {
+        Box::pin(catalog::node::load(self))
+    }
+
+    fn resolve_context<'a>(
+        &'a self,
+        app: &'a App,
+        service: Option<&'a str>,
+        explicit: Option<&'a str>,
+        pinned: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<String>> {
+        Box::pin(async move {
+            // No `default` alias fallback: an agent must say which context.
+            catalog::context::resolve_context(self, app, service, explicit, pinned, false)
+                .await
+                .map_err(for_agents)
+        })
+    }
+
+    fn execute<'a>(
+        &'a self,
+        context: &'a str,
+        method: &'a str,
+        args_json: &'a Value,
+    ) -> BoxFuture<'a, Result<Value>> {
+        Box::pin(Client::execute(self, context, method, args_json, None))
+    }
+}
+
+/// The context errors speak of CLI flags; an agent chooses with `_context`
+/// or `select_app` instead.
+fn for_agents(mut e: Error) -> Error {
+    if e.code == "ambiguous_context" {
+        e.message = e
+            .message
+            .replace("pass --context with one of", "pass `_context` with one of");
+        e.hint = Some("or call select_app with `context` to pin one for this session".into());
+    }
+    e
+}

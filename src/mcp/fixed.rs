@@ -1,0 +1,242 @@
+//! The two fixed tools: `describe_app` (what an app offers) and `select_app`
+//! (pin the context an app's tools run in for this session). Their names are
+//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`].
+
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+
+use crate::catalog::describe::{app_summary, service_json};
+use crate::error::{Error, Result};
+use crate::text::sanitize_line;
+
+use super::live::View;
+
+pub const DESCRIBE_APP: &str = "describe_app";
+pub const SELECT_APP: &str = "select_app";
+
+/// The fixed tools, as listed.
+pub fn tools() -> Vec<rmcp::model::Tool> {
+    static TOOLS: OnceLock<Vec<rmcp::model::Tool>> = OnceLock::new();
+    TOOLS
+        .get_or_init(|| {
+            let defs = [
+                json!({
+                    "name": DESCRIBE_APP,
+                    "title": "Describe an app",
+                    "description": "What an app offers: each method's signature ([view] reads, [mut] changes state) and the tool that runs it. Without `app`, lists the apps this server serves. Start here.",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "app": {"type": "string", "description": "The app: its package (com.calimero.kv-store), trailing segments (kv-store), name, tool prefix (kv_store) or application id. Omit to list the apps."},
+                            "service": {"type": "string", "description": "For a multi-service app: only this service."}
+                        },
+                        "additionalProperties": false
+                    },
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
+                }),
+                json!({
+                    "name": SELECT_APP,
+                    "title": "Select an app and its context",
+                    "description": "Pins, for this session, the context an app's tools run in: `context` (an id or alias), else the app's only context. Returns the app's tool names. A tool's `_context` argument still overrides the pin for one call.",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "app": {"type": "string", "description": "The app, named as for describe_app."},
+                            "context": {"type": "string", "description": "Context id or alias to pin; default: the app's only context."},
+                            "service": {"type": "string", "description": "For a multi-service app: the service whose context to pin."}
+                        },
+                        "required": ["app"],
+                        "additionalProperties": false
+                    },
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
+                }),
+            ];
+            defs.into_iter()
+                .filter_map(|d| serde_json::from_value(d).ok())
+                .collect()
+        })
+        .clone()
+}
+
+/// The arguments of a fixed tool, checked by hand (they are few and fixed).
+pub struct FixedArgs {
+    pub app: Option<String>,
+    pub context: Option<String>,
+    pub service: Option<String>,
+}
+
+/// Reads `{app, context, service}`; `allowed` says which keys the tool takes.
+pub fn parse_args(
+    tool: &str,
+    args: &Map<String, Value>,
+    allowed: &[&str],
+    required: &[&str],
+) -> std::result::Result<FixedArgs, String> {
+    let mut problems = Vec::new();
+    for key in args.keys() {
+        if !allowed.contains(&key.as_str()) {
+            problems.push(format!(
+                "{}: unknown argument; known: {}",
+                sanitize_line(key),
+                allowed.join(", ")
+            ));
+        }
+    }
+    let mut get = |key: &str| match args.get(key) {
+        None | Some(Value::Null) => {
+            if required.contains(&key) {
+                problems.push(format!("{key}: missing required argument (a string)"));
+            }
+            None
+        }
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            problems.push(format!(
+                "{key}: expected a string, got {}",
+                sanitize_line(&other.to_string())
+            ));
+            None
+        }
+    };
+    let parsed = FixedArgs {
+        app: get("app"),
+        context: get("context"),
+        service: get("service"),
+    };
+    if problems.is_empty() {
+        Ok(parsed)
+    } else {
+        Err(format!(
+            "Invalid arguments for {tool}:\n{}",
+            problems
+                .iter()
+                .map(|p| format!("  - {p}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ))
+    }
+}
+
+/// Which service of `app` a request means: the one named, the server's
+/// `--service`, or the only one.
+pub fn pick_service(
+    view: &View,
+    app: usize,
+    requested: Option<&str>,
+    server_service: Option<&str>,
+) -> Result<Option<String>> {
+    let a = &view.catalog.apps[app];
+    let names: Vec<&str> = a
+        .services
+        .iter()
+        .filter_map(|s| s.name.as_deref())
+        .collect();
+    let multi = a.services.len() > 1;
+    let pkg = sanitize_line(a.package_or_id());
+    match requested {
+        Some(w) if names.contains(&w) => Ok(Some(w.to_string())),
+        Some(w) if multi => Err(Error::input(
+            "unknown_service",
+            format!("{pkg} has no service `{}`", sanitize_line(w)),
+        )
+        .with_hint(format!("its services: {}", names.join(", ")))),
+        Some(w) => Err(Error::input(
+            "unknown_service",
+            format!(
+                "{pkg} is a single-service app: it has no service `{}`",
+                sanitize_line(w)
+            ),
+        )
+        .with_hint("leave `service` out")),
+        None if multi => match server_service {
+            Some(w) if names.contains(&w) => Ok(Some(w.to_string())),
+            _ => Err(
+                Error::input("service_required", format!("{pkg} has several services"))
+                    .with_hint(format!("pass `service`: one of {}", names.join(", "))),
+            ),
+        },
+        None => Ok(a.services.first().and_then(|s| s.name.clone())),
+    }
+}
+
+/// `describe_app` without an app: the apps served.
+pub fn list_apps(view: &View, node: Option<(String, Option<bool>)>) -> Value {
+    let apps: Vec<Value> = view
+        .apps
+        .iter()
+        .map(|&i| {
+            let mut s = app_summary(&view.catalog.apps[i]);
+            let tools = view.listed_for(i, None).len();
+            if let Some(o) = s.as_object_mut() {
+                o.insert("tools".into(), tools.into());
+            }
+            s
+        })
+        .collect();
+    let mut out = json!({ "apps": apps });
+    if let Some((url, up)) = node {
+        out["node"] = json!({
+            "url": url,
+            "status": match up { Some(true) => "answering", Some(false) => "not answering", None => "not read yet" },
+        });
+    }
+    if apps.is_empty() {
+        out["note"] = "no apps are served yet".into();
+    } else {
+        out["note"] = "call describe_app with `app` for its methods and tools, then select_app to pick the context they run in".into();
+    }
+    out
+}
+
+/// `describe_app` for one app: per service, each method's signature and tool
+/// (`null` where this server exposes none).
+pub fn describe(
+    view: &View,
+    app: usize,
+    service: Option<&str>,
+    pinned: &[(Option<String>, String)],
+) -> Value {
+    let a = &view.catalog.apps[app];
+    let services: Vec<Option<&str>> = match service {
+        Some(s) => vec![Some(s)],
+        None => a.services.iter().map(|s| s.name.as_deref()).collect(),
+    };
+    let mut hidden_any = false;
+    let objs: Vec<Value> = services
+        .iter()
+        .map(|&s| {
+            let tools = view.listed_for(app, s);
+            let svc = a
+                .services
+                .iter()
+                .find(|x| x.name.as_deref() == s)
+                .unwrap_or(&a.services[0]);
+            let hidden: Vec<&crate::abi::Method> = svc
+                .manifest
+                .methods
+                .iter()
+                .filter(|m| !tools.iter().any(|t| t.method == m.name))
+                .collect();
+            hidden_any |= hidden.iter().any(|m| m.name != "init");
+            let mut v = service_json(a, s, &tools, &hidden);
+            if let Some((_, ctx)) = pinned.iter().find(|(ps, _)| ps.as_deref() == s) {
+                v["context"] = ctx.clone().into();
+            }
+            v
+        })
+        .collect();
+    let mut out = if objs.len() == 1 {
+        objs.into_iter().next().unwrap_or_default()
+    } else {
+        json!({ "services": objs })
+    };
+    let mut note = String::from(
+        "Each tool also takes `_context` (a context id or alias) for one call; select_app pins one for the session.",
+    );
+    if hidden_any {
+        note.push_str(" Methods with \"tool\": null are not exposed by this server (--read-only, --allow or --deny); init runs when a context is created.");
+    }
+    out["note"] = note.into();
+    out
+}

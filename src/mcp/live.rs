@@ -1,0 +1,590 @@
+//! The live catalog: local apps (read once) plus the node's apps (re-read every
+//! `--refresh` seconds and whenever a call names something unknown), narrowed
+//! by `--app`/`--service`, filtered by `--read-only/--allow/--deny`.
+//!
+//! Every rebuild makes a new immutable [`View`]; a call holds the `Arc<View>`
+//! it started with, so app and tool indexes stay consistent for its whole life.
+//! When the listed tools change, every connected client gets
+//! `notifications/tools/list_changed`.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::time::{Duration, Instant};
+
+use rmcp::RoleServer;
+use rmcp::service::{Peer, SubscriptionSink};
+use serde_json::Value;
+
+use super::backend::{Backend, NodeApps};
+use super::log;
+use crate::abi::{App, Warning};
+use crate::catalog::Catalog;
+use crate::error::ErrorKind;
+use crate::error::{Error, Result};
+use crate::mapping::filter::Filter;
+use crate::mapping::{Tool, ToolOptions};
+use crate::text::sanitize_line;
+
+/// What decides which tools are listed; fixed for the life of the server.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// `--app` names, resolved against every new catalog.
+    pub names: Vec<String>,
+    /// Ids of the apps `--app` paths loaded.
+    pub ids: Vec<String>,
+    pub service: Option<String>,
+    pub filter: Filter,
+}
+
+impl Scope {
+    fn narrows(&self) -> bool {
+        !self.names.is_empty() || !self.ids.is_empty()
+    }
+}
+
+/// One immutable state of the catalog.
+pub struct View {
+    pub catalog: Catalog,
+    /// Apps in scope, as indexes into `catalog.apps`.
+    pub apps: Vec<usize>,
+    /// Listed tools, as indexes into `catalog.tools.tools` (sorted by name).
+    pub listed: Vec<usize>,
+    /// `--app` names that matched nothing in this catalog.
+    pub unmatched: Vec<String>,
+    fingerprint: OnceLock<u64>,
+    /// Distinguishes views, so a cursor from an older list is refused.
+    generation: u64,
+    /// Whether a client has been given (part of) this view's tools/list: only
+    /// then does replacing it call for `notifications/tools/list_changed`.
+    served: std::sync::atomic::AtomicBool,
+    /// Compiled output schemas, parallel to `catalog.tools.tools`.
+    outputs: Vec<OnceLock<Option<Arc<jsonschema::Validator>>>>,
+}
+
+/// Tools per tools/list page. Smaller lists come whole; a 5,000-method app
+/// comes in pages, so a list never materialises all its schemas at once.
+pub const PAGE_SIZE: usize = 1000;
+
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+
+/// Why a tool cannot be called.
+pub enum Lookup<'a> {
+    Found(&'a Tool),
+    /// Exists but is not exposed (read-only, allow/deny, --app, --service).
+    Refused(String),
+    Unknown,
+}
+
+impl View {
+    pub fn build(catalog: Catalog, scope: &Scope) -> View {
+        let mut in_scope: Vec<usize> = Vec::new();
+        let mut unmatched = Vec::new();
+        if scope.narrows() {
+            for (i, app) in catalog.apps.iter().enumerate() {
+                if scope.ids.contains(&app.id) {
+                    in_scope.push(i);
+                }
+            }
+            for name in &scope.names {
+                match catalog.resolve(name) {
+                    Ok(i) => in_scope.push(i),
+                    Err(_) => unmatched.push(name.clone()),
+                }
+            }
+            in_scope.sort_unstable();
+            in_scope.dedup();
+        } else {
+            in_scope = (0..catalog.apps.len()).collect();
+        }
+        let listed: Vec<usize> = catalog
+            .tools
+            .tools
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| in_scope.binary_search(&t.app).is_ok())
+            .filter(|(_, t)| {
+                scope
+                    .service
+                    .as_deref()
+                    .is_none_or(|s| t.service.as_deref() == Some(s))
+            })
+            .filter(|(_, t)| scope.filter.admits(t))
+            .map(|(i, _)| i)
+            .collect();
+        let outputs = catalog
+            .tools
+            .tools
+            .iter()
+            .map(|_| OnceLock::new())
+            .collect();
+        View {
+            catalog,
+            apps: in_scope,
+            listed,
+            unmatched,
+            fingerprint: OnceLock::new(),
+            generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+            served: std::sync::atomic::AtomicBool::new(false),
+            outputs,
+        }
+    }
+
+    /// One page of the tools/list answer (the fixed tools and the listed
+    /// ones, by name) and the cursor of the next page. Schemas are computed
+    /// for this page only and not kept, so memory stays bounded however many
+    /// methods the apps have.
+    pub fn mcp_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> std::result::Result<(Vec<rmcp::model::Tool>, Option<String>), String> {
+        let start = match cursor {
+            None => 0,
+            Some(c) => {
+                let (generation, offset) = c
+                    .strip_prefix('g')
+                    .and_then(|rest| rest.split_once(':'))
+                    .and_then(|(g, o)| Some((g.parse::<u64>().ok()?, o.parse::<usize>().ok()?)))
+                    .ok_or_else(|| format!("invalid cursor `{}`", sanitize_line(c)))?;
+                if generation != self.generation {
+                    return Err("stale cursor: the tool list changed since the first page; list again from the start".into());
+                }
+                offset
+            }
+        };
+        self.served.store(true, Ordering::Release);
+        let fixed = super::fixed::tools();
+        // The merged order, by name: fixed tools are `Err(i)`, listed ones `Ok(i)`.
+        let mut order: Vec<(&str, std::result::Result<usize, usize>)> = self
+            .listed
+            .iter()
+            .map(|&i| (self.catalog.tools.tools[i].name.as_str(), Ok(i)))
+            .collect();
+        order.extend(
+            fixed
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.name.as_ref(), Err(i))),
+        );
+        order.sort_by(|a, b| a.0.cmp(b.0));
+        let end = (start + PAGE_SIZE).min(order.len());
+        let page = order
+            .get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(_, which)| match which {
+                Ok(i) => mcp_tool(&self.catalog.tools.tools[*i]),
+                Err(i) => fixed.get(*i).cloned(),
+            })
+            .collect();
+        let next = (end < order.len()).then(|| format!("g{}:{end}", self.generation));
+        Ok((page, next))
+    }
+
+    /// One listed tool (or a fixed one), as tools/list shows it.
+    pub fn mcp_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        if let Some(t) = super::fixed::tools().into_iter().find(|t| t.name == name) {
+            return Some(t);
+        }
+        let tools = &self.catalog.tools.tools;
+        let i = tools.binary_search_by(|t| t.name.as_str().cmp(name)).ok()?;
+        self.listed.binary_search(&i).ok()?;
+        mcp_tool(&tools[i])
+    }
+
+    /// A digest of the listed tools as clients see them, to tell whether a
+    /// rebuild changed anything (computed once per view, when first asked).
+    fn fingerprint(&self) -> u64 {
+        *self.fingerprint.get_or_init(|| {
+            let mut hasher = DefaultHasher::new();
+            for &i in &self.listed {
+                self.catalog.tools.tools[i]
+                    .to_mcp()
+                    .to_string()
+                    .hash(&mut hasher);
+            }
+            hasher.finish()
+        })
+    }
+
+    /// The tool called `name`, if it is listed; why not otherwise.
+    pub fn lookup(&self, name: &str, scope: &Scope) -> Lookup<'_> {
+        let tools = &self.catalog.tools.tools;
+        let Ok(i) = tools.binary_search_by(|t| t.name.as_str().cmp(name)) else {
+            return Lookup::Unknown;
+        };
+        if self.listed.binary_search(&i).is_ok() {
+            return Lookup::Found(&tools[i]);
+        }
+        let tool = &tools[i];
+        if let Some(why) = scope.filter.refusal(tool) {
+            return Lookup::Refused(why);
+        }
+        Lookup::Refused(format!(
+            "`{}` belongs to an app or service this server does not serve (--app/--service)",
+            tool.name
+        ))
+    }
+
+    /// The app `query` names, among the apps in scope.
+    pub fn resolve(&self, query: &str) -> Result<usize> {
+        let i = self.catalog.resolve(query)?;
+        if self.apps.binary_search(&i).is_ok() {
+            return Ok(i);
+        }
+        Err(Error::input(
+            "unknown_app",
+            format!(
+                "`{}` is not served here (the server runs with --app)",
+                sanitize_line(query)
+            ),
+        )
+        .with_hint(format!("apps served: {}", self.app_names().join(", "))))
+    }
+
+    /// Package (or id) of every app in scope, for messages.
+    pub fn app_names(&self) -> Vec<String> {
+        self.apps
+            .iter()
+            .map(|&i| sanitize_line(self.catalog.apps[i].package_or_id()))
+            .collect()
+    }
+
+    /// The listed tools of one app (and service), by name.
+    pub fn listed_for(&self, app: usize, service: Option<&str>) -> Vec<&Tool> {
+        self.listed
+            .iter()
+            .map(|&i| &self.catalog.tools.tools[i])
+            .filter(|t| t.app == app && (service.is_none() || t.service.as_deref() == service))
+            .collect()
+    }
+
+    /// The compiled output schema of a tool (`{"result": …}`), compiled on first use.
+    pub fn output_validator(&self, tool: &Tool) -> Option<Arc<jsonschema::Validator>> {
+        let tools = &self.catalog.tools.tools;
+        let i = tools
+            .binary_search_by(|t| t.name.as_str().cmp(&tool.name))
+            .ok()?;
+        self.outputs[i]
+            .get_or_init(|| {
+                let schema = tool.output_schema()?;
+                match jsonschema::draft202012::new(&schema) {
+                    Ok(v) => Some(Arc::new(v)),
+                    Err(e) => {
+                        log::error!("output schema of {} does not compile: {e}", tool.name);
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+}
+
+/// A connected client that wants `notifications/tools/list_changed`.
+#[derive(Clone)]
+enum Subscriber {
+    /// A session that began with `initialize` (protocol ≤ 2025-11-25).
+    Peer(Peer<RoleServer>),
+    /// A `subscriptions/listen` stream (protocol 2026-07-28).
+    Sink(u64, SubscriptionSink),
+}
+
+/// What the server last learnt from the node.
+#[derive(Default)]
+struct NodeState {
+    /// `None` until the first read finishes.
+    up: Option<bool>,
+    apps: NodeApps,
+    /// Messages already logged about apps left out, so each is said once.
+    told: Vec<String>,
+}
+
+/// The shared catalog every session reads.
+pub struct Live {
+    local: Vec<App>,
+    local_skipped: Vec<Warning>,
+    opts: ToolOptions,
+    pub scope: Scope,
+    backend: Option<Arc<dyn Backend>>,
+    /// Whether the node was named (--node, CALIMERO_NODE_URL) rather than the default.
+    named: bool,
+    refresh_every: Duration,
+    view: RwLock<Arc<View>>,
+    node: Mutex<NodeState>,
+    /// Serialises node reads; `reads` counts the reads started, so a caller
+    /// that waited while a newer read ran can skip its own.
+    reading: tokio::sync::Mutex<()>,
+    reads: AtomicU64,
+    subscribers: Mutex<Vec<Subscriber>>,
+    next_sink: AtomicU64,
+    ready: tokio::sync::watch::Sender<bool>,
+    ready_by: Instant,
+}
+
+impl Live {
+    /// A live catalog starting from the local apps of `local`.
+    pub fn new(
+        local: Catalog,
+        opts: ToolOptions,
+        scope: Scope,
+        backend: Option<Arc<dyn Backend>>,
+        named: bool,
+        refresh_every: Duration,
+        startup_wait: Duration,
+    ) -> Arc<Live> {
+        let (apps, skipped) = (local.apps.clone(), local.skipped.clone());
+        let view = View::build(local, &scope);
+        let (local, local_skipped) = (apps, skipped);
+        let (ready, _) = tokio::sync::watch::channel(backend.is_none());
+        Arc::new(Live {
+            local,
+            local_skipped,
+            opts,
+            scope,
+            backend,
+            named,
+            refresh_every,
+            view: RwLock::new(Arc::new(view)),
+            node: Mutex::new(NodeState::default()),
+            reading: tokio::sync::Mutex::new(()),
+            reads: AtomicU64::new(0),
+            subscribers: Mutex::new(Vec::new()),
+            next_sink: AtomicU64::new(0),
+            ready,
+            ready_by: Instant::now() + startup_wait,
+        })
+    }
+
+    /// The current view.
+    pub fn view(&self) -> Arc<View> {
+        self.view.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn has_node(&self) -> bool {
+        self.backend.is_some()
+    }
+
+    pub fn backend(&self) -> Option<&Arc<dyn Backend>> {
+        self.backend.as_ref()
+    }
+
+    /// Waits for the first node read, but never past the startup deadline, so
+    /// a hanging node cannot hold the first tools/list for long.
+    pub async fn wait_ready(&self) {
+        let mut rx = self.ready.subscribe();
+        let deadline = tokio::time::Instant::from_std(self.ready_by);
+        let _ = tokio::time::timeout_at(deadline, rx.wait_for(|r| *r)).await;
+    }
+
+    /// Starts the background reader: a first read now, then one every `--refresh`.
+    pub fn start(self: &Arc<Self>) {
+        if self.backend.is_none() {
+            return;
+        }
+        let live = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(live.refresh_every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                live.refresh().await;
+                live.ready.send_replace(true);
+            }
+        });
+    }
+
+    /// Re-reads the node's apps; returns whether this read changed the listed
+    /// tools. Concurrent callers share one read.
+    pub async fn refresh(&self) -> bool {
+        let Some(backend) = &self.backend else {
+            return false;
+        };
+        // A read that starts after this call began is as fresh as our own.
+        let seen = self.reads.load(Ordering::Acquire);
+        let _guard = self.reading.lock().await;
+        if self.reads.load(Ordering::Acquire) != seen {
+            return false;
+        }
+        self.reads.fetch_add(1, Ordering::AcqRel);
+        let result = backend.apps().await;
+        let url = sanitize_line(&backend.url());
+        let (apps, unusable) = {
+            let mut node = self.node.lock().unwrap_or_else(|e| e.into_inner());
+            let was = node.up;
+            match result {
+                Ok((apps, unusable)) => {
+                    if was != Some(true) {
+                        let n = apps.len();
+                        let level = if was == Some(false) {
+                            log::Level::Warn
+                        } else {
+                            log::Level::Info
+                        };
+                        log::write(
+                            level,
+                            format_args!(
+                                "node at {url} answers: {n} app{}",
+                                if n == 1 { "" } else { "s" }
+                            ),
+                        );
+                    }
+                    for (_, e) in &unusable {
+                        let line = format!("left out: {}", e.message);
+                        if !node.told.contains(&line) {
+                            log::warn!("{line}");
+                            node.told.push(line);
+                        }
+                    }
+                    node.up = Some(true);
+                    node.apps = (apps, unusable);
+                }
+                Err(e) => {
+                    let keep = if node.apps.0.is_empty() {
+                        "serving the local apps and the fixed tools".to_string()
+                    } else {
+                        format!("keeping the {} node apps read before", node.apps.0.len())
+                    };
+                    let every = self.refresh_every.as_secs();
+                    if was == Some(false) {
+                        log::debug!("node at {url} still not answering: {}", e.message);
+                    } else if !self.named && e.kind == ErrorKind::Unreachable && was.is_none() {
+                        log::info!(
+                            "no node at the default address {url} ({}); {keep}; looking again every {every}s (--node URL names one, --offline never asks)",
+                            e.message
+                        );
+                    } else {
+                        log::warn!(
+                            "node at {url} is not answering ({}); {keep}; retrying every {every}s",
+                            e.message
+                        );
+                    }
+                    if was.is_none() {
+                        let unmatched = self.view().unmatched.clone();
+                        if !unmatched.is_empty() {
+                            let names: Vec<String> =
+                                unmatched.iter().map(|n| sanitize_line(n)).collect();
+                            log::warn!(
+                                "--app {}: no local app has this name, and the node at {url} is not answering",
+                                names.join(", ")
+                            );
+                        }
+                    }
+                    node.up = Some(false);
+                    return false;
+                }
+            }
+            node.apps.clone()
+        };
+        let base = Catalog {
+            apps: self.local.clone(),
+            skipped: self.local_skipped.clone(),
+            ..Catalog::default()
+        };
+        let catalog = base.with_node_apps(apps, unusable, &self.opts);
+        let view = View::build(catalog, &self.scope);
+        let (changed, seen) = {
+            let mut current = self.view.write().unwrap_or_else(|e| e.into_inner());
+            let changed = current.fingerprint() != view.fingerprint();
+            let seen = current.served.load(Ordering::Acquire);
+            if changed || current.unmatched != view.unmatched {
+                for name in view
+                    .unmatched
+                    .iter()
+                    .filter(|n| !current.unmatched.contains(n))
+                {
+                    log::warn!("--app {}: no such app (yet)", sanitize_line(name));
+                }
+            }
+            *current = Arc::new(view);
+            (changed, seen)
+        };
+        super::release_freed_memory();
+        if changed && seen {
+            log::info!("tool list changed; notifying clients");
+            self.notify_changed();
+        } else if changed {
+            log::debug!("tool list changed before any client listed it");
+        }
+        changed
+    }
+
+    /// Sends `notifications/tools/list_changed` to every subscriber and
+    /// forgets the ones that are gone.
+    fn notify_changed(&self) {
+        let subs = {
+            let mut subs = self.subscribers.lock().unwrap_or_else(|e| e.into_inner());
+            subs.retain(|s| match s {
+                Subscriber::Peer(p) => !p.is_transport_closed(),
+                Subscriber::Sink(..) => true,
+            });
+            subs.clone()
+        };
+        for sub in subs {
+            tokio::spawn(async move {
+                let result = match &sub {
+                    Subscriber::Peer(p) => p
+                        .notify_tool_list_changed()
+                        .await
+                        .map_err(|e| e.to_string()),
+                    Subscriber::Sink(_, s) => s
+                        .notify_tool_list_changed()
+                        .await
+                        .map_err(|e| e.to_string()),
+                };
+                if let Err(e) = result {
+                    log::debug!("list_changed not delivered: {e}");
+                }
+            });
+        }
+    }
+
+    /// Registers a session that began with `initialize`.
+    pub fn subscribe_peer(&self, peer: Peer<RoleServer>) {
+        let mut subs = self.subscribers.lock().unwrap_or_else(|e| e.into_inner());
+        subs.retain(|s| match s {
+            Subscriber::Peer(p) => !p.is_transport_closed(),
+            Subscriber::Sink(..) => true,
+        });
+        subs.push(Subscriber::Peer(peer));
+    }
+
+    /// Registers a `subscriptions/listen` stream; returns its key.
+    pub fn subscribe_sink(&self, sink: SubscriptionSink) -> u64 {
+        let key = self.next_sink.fetch_add(1, Ordering::Relaxed);
+        self.subscribers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Subscriber::Sink(key, sink));
+        key
+    }
+
+    pub fn unsubscribe_sink(&self, key: u64) {
+        self.subscribers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|s| !matches!(s, Subscriber::Sink(k, _) if *k == key));
+    }
+
+    /// Whether the node answered its last read (`None`: no node, or not yet read).
+    pub fn node_up(&self) -> Option<bool> {
+        self.backend.as_ref()?;
+        self.node.lock().unwrap_or_else(|e| e.into_inner()).up
+    }
+}
+
+/// A mapping tool as an rmcp tool (the JSON `calimcp tools --json` prints).
+fn mcp_tool(tool: &Tool) -> Option<rmcp::model::Tool> {
+    match serde_json::from_value(tool.to_mcp()) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            log::error!("tool {} cannot be listed: {e}", tool.name);
+            None
+        }
+    }
+}
+
+/// Compact JSON of a value, for text content blocks.
+pub fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+}

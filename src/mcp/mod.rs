@@ -1,0 +1,200 @@
+//! `mcp`: the MCP server face (`calimcp serve`).
+//!
+//! Input: resolved [`Settings`] (apps sources, scope, filter, transport, node).
+//! Output: an rmcp server on stdio or Streamable HTTP exposing the fixed tools
+//! `describe_app` and `select_app` plus exactly the tools `calimcp tools --json`
+//! prints for the same apps and options. Uses `abi`, `mapping`, `catalog` and
+//! the node client; never `cli`. Nothing but protocol reaches stdout.
+
+pub mod backend;
+pub mod fixed;
+pub mod http;
+pub mod live;
+pub(crate) mod log;
+pub mod server;
+pub mod stdio;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+
+use crate::catalog::{Catalog, Sources};
+use crate::error::{Error, Result};
+use crate::mapping::ToolOptions;
+use crate::mapping::filter::Filter;
+use crate::text::sanitize_line;
+pub use backend::Backend;
+pub use http::HttpOptions;
+pub use live::Scope;
+pub use log::Level as LogLevel;
+
+/// How clients reach the server.
+#[derive(Debug, Clone)]
+pub enum Transport {
+    Stdio,
+    Http(HttpOptions),
+}
+
+/// Everything `serve` needs, resolved by the caller.
+pub struct Settings {
+    /// `--apps` directories and `--app` paths.
+    pub sources: Sources,
+    /// `--app` values that are names, not paths.
+    pub app_names: Vec<String>,
+    pub tool_options: ToolOptions,
+    pub filter: Filter,
+    pub service: Option<String>,
+    pub transport: Transport,
+    /// How often the node's apps are re-read.
+    pub refresh: Duration,
+    /// How long the first tools/list may wait for the node's apps.
+    pub startup_wait: Duration,
+    pub log_level: LogLevel,
+    /// The node, unless `--offline`.
+    pub backend: Option<Arc<dyn Backend>>,
+    /// Whether the node was named (--node, CALIMERO_NODE_URL) rather than the default.
+    pub node_named: bool,
+}
+
+/// The default `--refresh`.
+pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
+/// How long the first tools/list waits for a slow node.
+pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
+
+/// Loads the local apps and serves until stdin closes (stdio), or SIGTERM or
+/// Ctrl-C arrives. Returns the exit code.
+pub fn serve(settings: Settings) -> Result<u8> {
+    log::set_level(settings.log_level);
+    log::forward_rmcp(settings.log_level);
+    // One thread drives everything: the work between awaits is small (a
+    // schema, a validation), calls still overlap while they wait on the node,
+    // and one allocator heap keeps memory flat for huge apps.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let listener = match &settings.transport {
+        Transport::Http(opts) => Some(runtime.block_on(http::listen(opts))?),
+        Transport::Stdio => None,
+    };
+    let (catalog, explicit) = Catalog::load(&settings.sources, &settings.tool_options)?;
+    for w in &catalog.skipped {
+        log::warn!("{w}");
+    }
+    for app in &catalog.apps {
+        for w in &app.warnings {
+            log::warn!("{w}");
+        }
+    }
+    release_freed_memory();
+    let ids: Vec<String> = explicit
+        .iter()
+        .flatten()
+        .map(|&i| catalog.apps[i].id.clone())
+        .collect();
+    if settings.backend.is_none() {
+        // Without a node nothing can appear later: a name that matches
+        // nothing now is a mistake, as it is for `calimcp tools`.
+        for name in &settings.app_names {
+            catalog.resolve(name)?;
+        }
+        if catalog.apps.is_empty() {
+            return Err(Error::input(
+                "no_apps",
+                "nothing to serve: no apps, and --offline keeps the node out",
+            )
+            .with_hint(
+                "pass --apps DIR (or set CALIMCP_APPS), or drop --offline to serve the node's apps",
+            ));
+        }
+    }
+    let scope = Scope {
+        names: settings.app_names.clone(),
+        ids,
+        service: settings.service.clone(),
+        filter: settings.filter.clone(),
+    };
+    let result = runtime.block_on(async move {
+        let live = live::Live::new(
+            catalog,
+            settings.tool_options.clone(),
+            scope,
+            settings.backend.clone(),
+            settings.node_named,
+            settings.refresh,
+            settings.startup_wait,
+        );
+        live.start();
+        if let Some(b) = live.backend() {
+            log::info!("reading apps from the node at {}", sanitize_line(&b.url()));
+        }
+        match (&settings.transport, listener) {
+            (Transport::Http(opts), Some(listener)) => {
+                http::run(live, listener, opts, shutdown_signal()).await
+            }
+            _ => serve_stdio(live).await,
+        }
+    });
+    // Node requests still in flight must not hold the exit.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    result.map(|()| 0)
+}
+
+async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
+    let (transport, flush) = stdio::stdio();
+    let tools = live.view().listed.len();
+    log::info!("serving {tools} tools and the fixed tools over stdio");
+    let session = server::Session::new(live);
+    let run = async move {
+        match session.serve(transport).await {
+            Ok(running) => {
+                let _ = running.waiting().await;
+            }
+            // The client went away before the handshake: nothing to serve.
+            Err(e) => log::info!("no MCP session: {e}"),
+        }
+    };
+    tokio::select! {
+        () = run => {
+            flush.wait();
+        }
+        () = shutdown_signal() => {
+            log::info!("terminated; exiting");
+        }
+    }
+    Ok(())
+}
+
+/// Hands memory freed by a large transient (loading the apps, a tools/list
+/// page, a catalog rebuild) back to the OS. The binary allocates with
+/// mimalloc, which otherwise keeps freed pages for reuse; a server that runs
+/// for hours should not sit on a startup peak. (Without mimalloc as the global
+/// allocator, as in tests, this only tidies mimalloc's unused heap.)
+pub(crate) fn release_freed_memory() {
+    // SAFETY: mi_collect takes no pointers; it only walks the allocator's own state.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let term = signal(SignalKind::terminate());
+        let int = signal(SignalKind::interrupt());
+        match (term, int) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            _ => std::future::pending::<()>().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,398 @@
+//! One MCP session: rmcp's [`ServerHandler`] over the live catalog. stdio has
+//! one session; Streamable HTTP makes one per client. The session owns the
+//! contexts `select_app` pinned; everything else is shared.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    Tool as McpTool,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{Map, Value, json};
+
+use super::fixed::{self, DESCRIBE_APP, SELECT_APP};
+use super::live::{Live, Lookup, View, compact};
+use super::log;
+use crate::error::Error;
+use crate::mapping::Tool;
+use crate::text::{did_you_mean, sanitize_line};
+
+/// What an agent reads first.
+pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry.";
+
+/// One MCP session.
+pub struct Session {
+    live: Arc<Live>,
+    /// Contexts pinned by select_app: (application id, service) → context.
+    pins: Mutex<HashMap<(String, Option<String>), String>>,
+}
+
+impl Session {
+    pub fn new(live: Arc<Live>) -> Session {
+        Session {
+            live,
+            pins: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn pinned(&self, app_id: &str, service: Option<&str>) -> Option<String> {
+        self.pins
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(app_id.to_string(), service.map(str::to_string)))
+            .cloned()
+    }
+
+    fn pins_of(&self, app_id: &str) -> Vec<(Option<String>, String)> {
+        self.pins
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|((a, _), _)| a == app_id)
+            .map(|((_, s), c)| (s.clone(), c.clone()))
+            .collect()
+    }
+
+    /// Resolves an app name, re-reading the node once when it is unknown there.
+    async fn resolve_app(&self, query: &str) -> Result<(Arc<View>, usize), Error> {
+        let view = self.live.view();
+        match view.resolve(query) {
+            Ok(i) => Ok((view, i)),
+            Err(e) if self.live.has_node() && e.code == "unknown_app" => {
+                self.live.refresh().await;
+                let view = self.live.view();
+                let i = view.resolve(query)?;
+                Ok((view, i))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn describe_app(&self, args: &Map<String, Value>) -> CallToolResult {
+        let parsed = match fixed::parse_args(DESCRIBE_APP, args, &["app", "service"], &[]) {
+            Ok(p) => p,
+            Err(text) => return error_result(text),
+        };
+        let Some(query) = parsed.app else {
+            self.live.wait_ready().await;
+            let node = self
+                .live
+                .backend()
+                .map(|b| (sanitize_line(&b.url()), self.live.node_up()));
+            return json_result(&fixed::list_apps(&self.live.view(), node));
+        };
+        let (view, app) = match self.resolve_app(&query).await {
+            Ok(found) => found,
+            Err(e) => return error_result(error_text(&e)),
+        };
+        let service = match parsed.service.as_deref() {
+            None => None,
+            Some(_) => match fixed::pick_service(&view, app, parsed.service.as_deref(), None) {
+                Ok(s) => s,
+                Err(e) => return error_result(error_text(&e)),
+            },
+        };
+        let service = service.or_else(|| {
+            let a = &view.catalog.apps[app];
+            self.live
+                .scope
+                .service
+                .clone()
+                .filter(|s| a.services.iter().any(|x| x.name.as_deref() == Some(s)))
+        });
+        let pins = self.pins_of(&view.catalog.apps[app].id);
+        json_result(&fixed::describe(&view, app, service.as_deref(), &pins))
+    }
+
+    async fn select_app(&self, args: &Map<String, Value>) -> CallToolResult {
+        let parsed =
+            match fixed::parse_args(SELECT_APP, args, &["app", "context", "service"], &["app"]) {
+                Ok(p) => p,
+                Err(text) => return error_result(text),
+            };
+        let query = parsed.app.unwrap_or_default();
+        let (view, app) = match self.resolve_app(&query).await {
+            Ok(found) => found,
+            Err(e) => return error_result(error_text(&e)),
+        };
+        let service = match fixed::pick_service(
+            &view,
+            app,
+            parsed.service.as_deref(),
+            self.live.scope.service.as_deref(),
+        ) {
+            Ok(s) => s,
+            Err(e) => return error_result(error_text(&e)),
+        };
+        let a = &view.catalog.apps[app];
+        let tools: Vec<&str> = view
+            .listed_for(app, service.as_deref())
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        let mut out = json!({
+            "app": a.name.as_deref().unwrap_or_else(|| a.package_or_id()),
+            "id": a.id,
+            "package": a.package,
+            "version": a.version,
+            "service": service,
+            "context": null,
+            "tools": tools,
+        });
+        let Some(backend) = self.live.backend() else {
+            out["note"] = "the server runs with --offline: these tools can be listed and described but not run".into();
+            return json_result(&out);
+        };
+        let resolved = backend
+            .resolve_context(a, service.as_deref(), parsed.context.as_deref(), None)
+            .await;
+        match resolved {
+            Ok(context) => {
+                self.pins
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert((a.id.clone(), service.clone()), context.clone());
+                out["context"] = context.into();
+                out["note"] = "these tools now run in this context for this session; pass `_context` to a tool to run one call elsewhere".into();
+                json_result(&out)
+            }
+            // The agent named a context that is not usable: that is an error.
+            Err(e) if parsed.context.is_some() => error_result(error_text(&e)),
+            // No single default: say why and how to choose.
+            Err(e) => {
+                out["note"] = format!(
+                    "no context pinned: {}; call select_app again with `context`, or pass `_context` to each tool",
+                    error_text(&e).replace('\n', " ")
+                )
+                .into();
+                json_result(&out)
+            }
+        }
+    }
+
+    async fn call_method(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+    ) -> Result<CallToolResult, McpError> {
+        let mut view = self.live.view();
+        if matches!(view.lookup(name, &self.live.scope), Lookup::Unknown) && self.live.has_node() {
+            // Maybe an app installed since the last read.
+            self.live.refresh().await;
+            view = self.live.view();
+        }
+        let tool: &Tool = match view.lookup(name, &self.live.scope) {
+            Lookup::Found(t) => t,
+            Lookup::Refused(why) => return Err(McpError::invalid_params(why, None)),
+            Lookup::Unknown => return Err(unknown_tool(&view, name)),
+        };
+        let arguments = Value::Object(args.clone());
+        let prepared = match view.catalog.prepare(tool, &arguments) {
+            Ok(p) => p,
+            Err(problems) => {
+                let lines: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
+                return Ok(error_result(format!(
+                    "Invalid arguments for {} ({}):\n{}",
+                    tool.name,
+                    tool.signature,
+                    lines.join("\n")
+                )));
+            }
+        };
+        let Some(backend) = self.live.backend() else {
+            return Ok(error_result(format!(
+                "{} cannot run: the server runs with --offline, so there is no node to run it on\nhint: restart calimcp serve without --offline (with --node URL unless the node is at the default address)",
+                tool.name
+            )));
+        };
+        let app = &view.catalog.apps[prepared.app];
+        let service = prepared.service.as_deref();
+        let pinned = self.pinned(&app.id, service);
+        let context = match backend
+            .resolve_context(app, service, prepared.context.as_deref(), pinned.as_deref())
+            .await
+        {
+            Ok(c) => c,
+            Err(e) => return Ok(error_result(error_text(&e))),
+        };
+        log::debug!("{} → execute {} in {context}", tool.name, prepared.method);
+        let output = match backend
+            .execute(&context, &prepared.method, &prepared.args_json)
+            .await
+        {
+            Ok(v) => v,
+            Err(e) => return Ok(error_result(error_text(&e))),
+        };
+        Ok(success(&view, tool, output))
+    }
+}
+
+/// The result of a method that ran: the compact JSON of its output, and
+/// `structuredContent` `{"result": …}` when the tool declares an output schema.
+fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
+    let text = compact(&output);
+    let Some(validator) = view.output_validator(tool) else {
+        return CallToolResult::success(vec![ContentBlock::text(text)]);
+    };
+    let structured = json!({ "result": output });
+    let problems: Vec<String> = validator
+        .iter_errors(&structured)
+        .take(5)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            let at = at.strip_prefix("/result").unwrap_or(&at).to_string();
+            format!(
+                "  - {}{}",
+                if at.is_empty() {
+                    String::new()
+                } else {
+                    format!("{at}: ")
+                },
+                sanitize_line(&e.to_string())
+            )
+        })
+        .collect();
+    if !problems.is_empty() {
+        // Clients check structuredContent against the advertised schema; an
+        // answer that does not match is reported, never passed off as valid.
+        return error_result(format!(
+            "{} ran, but its output does not match the declared return type ({}):\n{}\noutput: {text}",
+            tool.name,
+            tool.signature,
+            problems.join("\n")
+        ));
+    }
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(structured);
+    result
+}
+
+fn unknown_tool(view: &View, name: &str) -> McpError {
+    let mut names: Vec<&str> = view
+        .listed
+        .iter()
+        .map(|&i| view.catalog.tools.tools[i].name.as_str())
+        .collect();
+    names.extend([DESCRIBE_APP, SELECT_APP]);
+    let shown = sanitize_line(name);
+    let suffix = format!("_{name}");
+    let ending: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.ends_with(&suffix))
+        .take(3)
+        .collect();
+    let close = if ending.is_empty() {
+        did_you_mean(name, names.iter().copied())
+    } else {
+        ending
+    };
+    let message = match close.first() {
+        Some(s) => format!("unknown tool `{shown}`; did you mean `{s}`?"),
+        None => format!(
+            "unknown tool `{shown}`; see tools/list ({} tools)",
+            names.len()
+        ),
+    };
+    McpError::invalid_params(message, None)
+}
+
+/// An error message with its hint, as an agent reads it.
+pub fn error_text(e: &Error) -> String {
+    match &e.hint {
+        Some(h) => format!("{}\nhint: {h}", e.message),
+        None => e.message.clone(),
+    }
+}
+
+fn error_result(text: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+fn json_result(v: &Value) -> CallToolResult {
+    let text = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// Server info and capabilities.
+pub fn info() -> ServerConfig {
+    ServerConfig::new(
+        ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build(),
+    )
+    .with_server_info(
+        Implementation::new("calimcp", env!("CARGO_PKG_VERSION")).with_title("calimcp"),
+    )
+    .with_instructions(INSTRUCTIONS)
+}
+
+impl ServerHandler for Session {
+    fn get_info(&self) -> ServerConfig {
+        info()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        self.live.wait_ready().await;
+        // The previous page's schemas are garbage by now.
+        super::release_freed_memory();
+        let cursor = request.and_then(|r| r.cursor);
+        let (tools, next) = self
+            .live
+            .view()
+            .mcp_page(cursor.as_deref())
+            .map_err(|e| McpError::invalid_params(e, None))?;
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<McpTool> {
+        self.live.view().mcp_tool(name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let args = request.arguments.unwrap_or_default();
+        let result = match request.name.as_ref() {
+            DESCRIBE_APP => self.describe_app(&args).await,
+            SELECT_APP => self.select_app(&args).await,
+            name => self.call_method(name, &args).await?,
+        };
+        Ok(result.into())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.live.subscribe_peer(context.peer.clone());
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.supported_by(&info().capabilities))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        if context.accepted().tools_list_changed == Some(true) {
+            let key = self.live.subscribe_sink(context.sink().clone());
+            context.cancelled().await;
+            self.live.unsubscribe_sink(key);
+        } else {
+            context.cancelled().await;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,357 @@
+//! The stdio transport: newline-delimited JSON-RPC on stdin/stdout.
+//!
+//! rmcp's own stdio transport drops a line that is not JSON without a word
+//! (rust-sdk #938) and reads stdin on tokio's blocking pool, where a pending
+//! read cannot be cancelled at shutdown. This one differs in exactly those two
+//! ways: a garbage line gets a JSON-RPC parse error (`-32700`, id `null`) and
+//! the server keeps serving; stdin and stdout are driven by two plain threads,
+//! so SIGTERM never waits for input. Message handling stays rmcp's.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    CallToolRequestParams, ClientRequest, ErrorCode, InitializeRequestParams, JsonRpcMessage,
+    PaginatedRequestParams,
+};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::{Value, json};
+
+use super::log;
+
+/// Longest message accepted on one line (the limit rmcp uses too).
+pub const MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// Lines to write, in order; `None` asks the writer to stop.
+type Out = std::sync::mpsc::Sender<Option<Vec<u8>>>;
+
+/// The stdio transport and the two threads behind it.
+pub struct Stdio {
+    rx: tokio::sync::mpsc::Receiver<RxJsonRpcMessage<RoleServer>>,
+    out: Option<Out>,
+    closed: Arc<AtomicBool>,
+}
+
+/// Stops the writer once everything queued so far is written.
+pub struct Flush(Out, Option<JoinHandle<()>>);
+
+impl Flush {
+    pub fn wait(mut self) {
+        let _ = self.0.send(None);
+        if let Some(h) = self.1.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Starts the reader and writer threads.
+pub fn stdio() -> (Stdio, Flush) {
+    let (out, lines) = std::sync::mpsc::channel::<Option<Vec<u8>>>();
+    let closed = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let closed = closed.clone();
+        std::thread::Builder::new()
+            .name("calimcp-stdout".into())
+            .spawn(move || {
+                let mut stdout = std::io::stdout().lock();
+                for line in lines.iter().map_while(|l| l) {
+                    if stdout
+                        .write_all(&line)
+                        .and_then(|()| stdout.flush())
+                        .is_err()
+                    {
+                        closed.store(true, Ordering::Release);
+                        break;
+                    }
+                }
+            })
+            .ok()
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel(64);
+    let reader_out = out.clone();
+    let _ = std::thread::Builder::new()
+        .name("calimcp-stdin".into())
+        .spawn(move || read_loop(tx, reader_out));
+    (
+        Stdio {
+            rx,
+            out: Some(out.clone()),
+            closed,
+        },
+        Flush(out, writer),
+    )
+}
+
+fn read_loop(tx: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>, out: Out) {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match read_line(&mut input, &mut line) {
+            Ok(ReadLine::Eof) => break,
+            Ok(ReadLine::TooLong) => {
+                log::warn!("dropped a message longer than {MAX_LINE} bytes");
+                send_error(
+                    &out,
+                    Value::Null,
+                    ErrorCode::INVALID_REQUEST.0,
+                    format!("Invalid Request: message longer than {MAX_LINE} bytes"),
+                );
+                continue;
+            }
+            Ok(ReadLine::Line) => {}
+            Err(e) => {
+                log::error!("cannot read stdin: {e}");
+                break;
+            }
+        }
+        let mut bytes = line.as_slice();
+        bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match decode(bytes) {
+            Decoded::Message(m) => {
+                if tx.blocking_send(*m).is_err() {
+                    break;
+                }
+            }
+            Decoded::Reply { id, code, message } => {
+                log::debug!("{message}");
+                send_error(&out, id, code, message);
+            }
+            Decoded::Ignore(why) => log::debug!("ignored a message: {why}"),
+        }
+    }
+}
+
+enum ReadLine {
+    Line,
+    Eof,
+    TooLong,
+}
+
+/// Reads one line into `buf` without ever holding more than [`MAX_LINE`] bytes.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<ReadLine> {
+    let mut too_long = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(if too_long {
+                ReadLine::TooLong
+            } else if buf.is_empty() {
+                ReadLine::Eof
+            } else {
+                ReadLine::Line
+            });
+        }
+        let newline = available.iter().position(|&b| b == b'\n');
+        let take = newline.map_or(available.len(), |i| i + 1);
+        if !too_long {
+            if buf.len() + take > MAX_LINE {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(&available[..take]);
+            }
+        }
+        input.consume(take);
+        if newline.is_some() {
+            return Ok(if too_long {
+                ReadLine::TooLong
+            } else {
+                ReadLine::Line
+            });
+        }
+    }
+}
+
+enum Decoded {
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// Answer with a JSON-RPC error.
+    Reply {
+        id: Value,
+        code: i32,
+        message: String,
+    },
+    Ignore(String),
+}
+
+/// What to do with one input line.
+fn decode(bytes: &[u8]) -> Decoded {
+    let e = match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(bytes) {
+        Ok(JsonRpcMessage::Request(r)) if malformed_standard(&r.request).is_some() => {
+            let (method, why) = malformed_standard(&r.request).unwrap_or_default();
+            return Decoded::Reply {
+                id: serde_json::to_value(&r.id).unwrap_or_default(),
+                code: ErrorCode::INVALID_PARAMS.0,
+                message: format!("Invalid params for `{method}`: {why}"),
+            };
+        }
+        Ok(m) => return Decoded::Message(Box::new(m)),
+        Err(e) => e,
+    };
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(_) => {
+            return Decoded::Reply {
+                id: Value::Null,
+                code: ErrorCode::PARSE_ERROR.0,
+                message: format!("Parse error: the line is not JSON ({e})"),
+            };
+        }
+    };
+    let id = value.get("id").cloned();
+    let method = value.get("method").and_then(Value::as_str);
+    match (id, method) {
+        // A notification nobody asked for (e.g. another protocol's): JSON-RPC
+        // says never to answer a notification.
+        (None, Some(m)) => Decoded::Ignore(format!("notification `{m}`: {e}")),
+        (Some(id @ (Value::String(_) | Value::Number(_))), Some(m)) => Decoded::Reply {
+            id,
+            code: ErrorCode::INVALID_PARAMS.0,
+            message: format!("Invalid params for `{m}`: {e}"),
+        },
+        (Some(id @ (Value::String(_) | Value::Number(_))), None) => Decoded::Reply {
+            id,
+            code: ErrorCode::INVALID_REQUEST.0,
+            message: format!("Invalid Request: {e}"),
+        },
+        _ => Decoded::Reply {
+            id: Value::Null,
+            code: ErrorCode::INVALID_REQUEST.0,
+            message: "Invalid Request: not a JSON-RPC 2.0 message".into(),
+        },
+    }
+}
+
+/// rmcp reads a standard request whose params do not fit as a custom request
+/// and would answer "method not found"; say what is wrong instead.
+fn malformed_standard(request: &ClientRequest) -> Option<(String, String)> {
+    let ClientRequest::CustomRequest(custom) = request else {
+        return None;
+    };
+    let params = custom.params.clone().unwrap_or(Value::Null);
+    let why = match custom.method.as_str() {
+        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).err()?,
+        "initialize" => serde_json::from_value::<InitializeRequestParams>(params).err()?,
+        "tools/list" => serde_json::from_value::<Option<PaginatedRequestParams>>(params).err()?,
+        _ => return None,
+    };
+    Some((custom.method.clone(), why.to_string()))
+}
+
+fn send_error(out: &Out, id: Value, code: i32, message: String) {
+    let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    let mut line = reply.to_string().into_bytes();
+    line.push(b'\n');
+    let _ = out.send(Some(line));
+}
+
+impl Transport<RoleServer> for Stdio {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let result = (|| {
+            if self.closed.load(Ordering::Acquire) {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::BrokenPipe,
+                    "stdout is closed",
+                ));
+            }
+            let mut line = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
+            line.push(b'\n');
+            self.out
+                .as_ref()
+                .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotConnected, "closed"))?
+                .send(Some(line))
+                .map_err(|_| {
+                    std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed")
+                })
+        })();
+        std::future::ready(result)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        self.rx.recv().await
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.out = None;
+        self.rx.close();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(bytes: &[u8]) -> (Value, i32) {
+        match decode(bytes) {
+            Decoded::Reply { id, code, .. } => (id, code),
+            Decoded::Message(_) => panic!("decoded as a message"),
+            Decoded::Ignore(w) => panic!("ignored: {w}"),
+        }
+    }
+
+    #[test]
+    fn garbage_is_a_parse_error() {
+        assert_eq!(reply(b"this is not json"), (Value::Null, -32700));
+        assert_eq!(reply(b"{\"jsonrpc\":"), (Value::Null, -32700));
+    }
+
+    #[test]
+    fn json_that_is_not_a_message_is_an_invalid_request() {
+        assert_eq!(reply(b"[1,2]"), (Value::Null, -32600));
+        assert_eq!(reply(b"{\"id\":7}"), (json!(7), -32600));
+        assert_eq!(
+            reply(br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":5}}"#),
+            (json!("a"), -32602)
+        );
+    }
+
+    #[test]
+    fn stray_notifications_are_ignored_and_messages_decode() {
+        assert!(matches!(
+            decode(br#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{}}"#),
+            Decoded::Ignore(_) | Decoded::Message(_)
+        ));
+        assert!(matches!(
+            decode(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+            Decoded::Message(_)
+        ));
+    }
+
+    #[test]
+    fn long_lines_are_dropped_whole() {
+        let mut data = vec![b'x'; MAX_LINE + 10];
+        data.extend_from_slice(b"\n{}\n");
+        let mut input = std::io::Cursor::new(data);
+        let mut buf = Vec::new();
+        assert!(matches!(
+            read_line(&mut input, &mut buf).unwrap(),
+            ReadLine::TooLong
+        ));
+        buf.clear();
+        assert!(matches!(
+            read_line(&mut input, &mut buf).unwrap(),
+            ReadLine::Line
+        ));
+        assert_eq!(buf, b"{}\n");
+    }
+}

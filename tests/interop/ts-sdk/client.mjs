@@ -1,0 +1,121 @@
+// The official MCP TypeScript SDK as a client of `calimcp serve` over stdio.
+//
+//   node client.mjs CALIMCP [SERVE ARGS…]
+//
+// Lists the tools (the SDK parses every tool and compiles every outputSchema
+// with Ajv), checks the fixed tools and that names, schemas and annotations
+// are there, calls describe_app, sends invalid arguments (an isError result)
+// and an unknown tool (a JSON-RPC error). With CALIMCP_INTEROP_NODE=URL it
+// also passes --node URL and runs kv-store calls end to end, so the SDK checks
+// structuredContent against the advertised outputSchema. Exits non-zero on
+// the first failure.
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+
+const [bin, ...serveArgs] = process.argv.slice(2);
+if (!bin) {
+  console.error("usage: node client.mjs CALIMCP [SERVE ARGS…]");
+  process.exit(2);
+}
+const node = process.env.CALIMCP_INTEROP_NODE;
+const args = ["serve", ...serveArgs, ...(node ? ["--node", node] : [])];
+
+const transport = new StdioClientTransport({ command: bin, args, stderr: "inherit" });
+const client = new Client({ name: "calimcp-interop", version: "1.0.0" });
+let checks = 0;
+const check = (what, fn) => {
+  fn();
+  checks += 1;
+  console.log(`ok - ${what}`);
+};
+
+try {
+  await client.connect(transport);
+  const server = client.getServerVersion();
+  check("server info names calimcp", () => assert.equal(server?.name, "calimcp"));
+  check("instructions mention describe_app and select_app", () => {
+    const text = client.getInstructions() ?? "";
+    assert.match(text, /describe_app[\s\S]*select_app/);
+  });
+
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  check(`tools/list parsed: ${tools.length} tools, output schemas compiled`, () => {
+    assert.ok(names.includes("describe_app") && names.includes("select_app"));
+    assert.ok(tools.length > 2, "generated tools are listed");
+    assert.deepEqual([...names].sort(), names, "sorted by name");
+    for (const t of tools) {
+      assert.match(t.name, /^[A-Za-z0-9_-]{1,64}$/, t.name);
+      assert.ok(t.description?.length > 0, `${t.name} has a description`);
+      assert.equal(t.inputSchema.type, "object", `${t.name} inputSchema`);
+      if (t.outputSchema) assert.equal(t.outputSchema.type, "object", `${t.name} outputSchema`);
+      assert.equal(typeof t.annotations?.readOnlyHint, "boolean", `${t.name} readOnlyHint`);
+    }
+  });
+
+  const apps = await client.callTool({ name: "describe_app", arguments: {} });
+  check("describe_app lists the apps", () => {
+    assert.notEqual(apps.isError, true);
+    const listing = JSON.parse(apps.content[0].text);
+    assert.ok(listing.apps.length > 0);
+  });
+
+  const kv = await client.callTool({ name: "describe_app", arguments: { app: "kv-store" } });
+  check("describe_app kv-store gives signatures and tool names", () => {
+    const d = JSON.parse(kv.content[0].text);
+    const get = d.methods.find((m) => m.name === "get");
+    assert.equal(get.tool, "kv_store_get");
+    assert.match(get.signature, /^\[view\] get\(key: string\)/);
+  });
+
+  const bad = await client.callTool({ name: "kv_store_set", arguments: { key: 1 } });
+  check("invalid arguments come back as isError naming the argument", () => {
+    assert.equal(bad.isError, true);
+    assert.match(bad.content[0].text, /key: expected a string/);
+    assert.match(bad.content[0].text, /value: missing required argument/);
+  });
+
+  await assert.rejects(
+    client.callTool({ name: "no_such_tool", arguments: {} }),
+    (e) => e instanceof McpError && e.code === -32602,
+  );
+  check("an unknown tool is a JSON-RPC error (-32602)", () => {});
+
+  if (node) {
+    const sel = await client.callTool({ name: "select_app", arguments: { app: "kv-store" } });
+    check("select_app pins the app's only context", () => {
+      assert.notEqual(sel.isError, true, sel.content?.[0]?.text);
+      assert.ok(JSON.parse(sel.content[0].text).context);
+    });
+    const set = await client.callTool({ name: "kv_store_set", arguments: { key: "a", value: "1" } });
+    check("kv_store_set runs on the node", () => assert.notEqual(set.isError, true, set.content?.[0]?.text));
+    const get = await client.callTool({ name: "kv_store_get", arguments: { key: "a" } });
+    check("kv_store_get: structuredContent matches the outputSchema (SDK-validated)", () => {
+      assert.notEqual(get.isError, true, get.content?.[0]?.text);
+      assert.deepEqual(get.structuredContent, { result: "1" });
+      assert.equal(get.content[0].text, '"1"');
+    });
+    const len = await client.callTool({ name: "kv_store_len", arguments: {} });
+    check("kv_store_len: integer result", () => assert.deepEqual(len.structuredContent, { result: 1 }));
+    const entries = await client.callTool({ name: "kv_store_entries", arguments: {} });
+    check("kv_store_entries: map result", () => assert.deepEqual(entries.structuredContent, { result: { a: "1" } }));
+    const echo = await client.callTool({ name: "typed_echo_complex", arguments: { tags: ["x"], pair: ["p", -5], status: { Approved: "ok" } } });
+    check("typed_echo_complex: a record result, SDK-validated", () => {
+      assert.notEqual(echo.isError, true, echo.content?.[0]?.text);
+      assert.deepEqual(echo.structuredContent.result.pair, ["p", -5]);
+    });
+    const boom = await client.callTool({ name: "faults_boom", arguments: {} });
+    check("an application error is an isError result with the decoded message", () => {
+      assert.equal(boom.isError, true);
+      assert.match(boom.content[0].text, /the key is missing/);
+    });
+  }
+  console.log(`interop: ${checks} checks passed (@modelcontextprotocol/sdk against calimcp serve ${args.slice(1).join(" ")})`);
+} catch (e) {
+  console.error(`interop: FAILED after ${checks} checks: ${e?.stack ?? e}`);
+  process.exitCode = 1;
+} finally {
+  await client.close().catch(() => {});
+}

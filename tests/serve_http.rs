@@ -1,0 +1,201 @@
+//! `calimcp serve --http`: rmcp's Streamable HTTP client against the real
+//! binary on a loopback port the OS picks, plus the DNS-rebinding checks.
+
+mod serve_support;
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::transport::StreamableHttpClientTransport;
+use serde_json::json;
+use serve_support::*;
+
+/// A running `serve --http 127.0.0.1:0` and the URL it printed.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = isolate(&mut Command::new(BIN), args)
+            .arg("serve")
+            .args(args)
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        let url = loop {
+            line.clear();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                panic!("serve --http exited before listening");
+            }
+            if let Some(at) = line.find("http://") {
+                break line[at..].trim().to_string();
+            }
+        };
+        // Keep draining stderr so the server never blocks on it.
+        std::thread::spawn(move || for _ in stderr.lines() {});
+        Server { child, url }
+    }
+
+    fn stop(mut self) -> Option<i32> {
+        let ok = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.code();
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("serve --http did not stop on SIGTERM");
+            }
+            std::thread::park_timeout(Duration::from_millis(20));
+        }
+    }
+}
+
+#[tokio::test]
+async fn http_lists_the_same_tools_and_validates_calls() {
+    let Some(fx) = fixtures("http_lists_the_same_tools") else {
+        return;
+    };
+    install_crypto();
+    let apps = apps_dir(&fx, &[("apps-kv-store.json", "kv-store.json")]);
+    let dir = apps.path().to_str().unwrap();
+    let server = Server::start(&["--apps", dir, "--read-only"]);
+    assert!(
+        server.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+    assert!(server.url.ends_with("/mcp"));
+
+    let transport = StreamableHttpClientTransport::from_uri(server.url.clone());
+    let client = Watcher::default().serve(transport).await.unwrap();
+    let info = client.peer().peer_info().unwrap();
+    assert_eq!(info.server_info.as_ref().unwrap().name, "calimcp");
+    let listed = listed_app_tools(&client).await;
+    let expected = run_json(&["tools", "--json", "--apps", dir, "--read-only"]);
+    assert_eq!(listed, expected);
+
+    let r = call(&client, "kv_store_get", json!({})).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        text(&r).contains("key: missing required argument"),
+        "{}",
+        text(&r)
+    );
+    let err = call(&client, "kv_store_set", json!({"key": "a", "value": "b"}))
+        .await
+        .unwrap_err();
+    assert!(format!("{err}").contains("--read-only"), "{err}");
+    client.cancel().await.unwrap();
+    assert_eq!(
+        server.stop(),
+        Some(0),
+        "SIGTERM ends the HTTP server cleanly"
+    );
+}
+
+#[tokio::test]
+async fn http_rejects_foreign_hosts_and_origins() {
+    let Some(fx) = fixtures("http_rejects_foreign_hosts") else {
+        return;
+    };
+    install_crypto();
+    let apps = apps_dir(&fx, &[("apps-kv-store.json", "kv-store.json")]);
+    let server = Server::start(&["--apps", apps.path().to_str().unwrap()]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let http = reqwest::Client::new();
+    let post = |extra: Option<(&'static str, &'static str)>| {
+        let mut req = http
+            .post(&server.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .body(init.to_string());
+        if let Some((k, v)) = extra {
+            req = req.header(k, v);
+        }
+        req.send()
+    };
+    let ok = post(None).await.unwrap();
+    assert!(ok.status().is_success(), "{}", ok.status());
+    let ok = post(Some(("Origin", "http://localhost:3000")))
+        .await
+        .unwrap();
+    assert!(ok.status().is_success(), "{}", ok.status());
+    let rebound = post(Some(("Host", "attacker.example"))).await.unwrap();
+    assert_eq!(rebound.status().as_u16(), 403, "foreign Host");
+    let foreign = post(Some(("Origin", "https://attacker.example")))
+        .await
+        .unwrap();
+    assert_eq!(foreign.status().as_u16(), 403, "foreign Origin");
+    assert_eq!(server.stop(), Some(0));
+}
+
+#[test]
+fn http_refuses_a_bad_address() {
+    let args = ["serve", "--apps", ".", "--http", "not an address"];
+    let out = isolate(&mut Command::new(BIN), &args)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--http not an address"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[tokio::test]
+async fn http_sessions_get_list_changed_and_run_calls_on_the_node() {
+    install_crypto();
+    let node = support::fake_node::FakeNode::start();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = Server::start(&["--apps", &ex, "--node", &node.url, "--refresh", "1"]);
+    let watcher = Watcher::default();
+    let transport = StreamableHttpClientTransport::from_uri(server.url.clone());
+    let client = watcher.clone().serve(transport).await.unwrap();
+    let before = listed_app_tools(&client).await;
+    assert!(before.to_string().contains("\"typed_noop\""));
+    let r = call(&client, "kv_store_set", json!({"key": "h", "value": "1"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let r = call(&client, "kv_store_get", json!({"key": "h"}))
+        .await
+        .unwrap();
+    assert_eq!(r.structured_content, Some(json!({"result": "1"})));
+    let abi: serde_json::Value =
+        serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.web", abi);
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "list_changed over the session's stream"
+    );
+    assert!(
+        listed_app_tools(&client)
+            .await
+            .to_string()
+            .contains("\"web_get\"")
+    );
+    client.cancel().await.unwrap();
+    assert_eq!(server.stop(), Some(0));
+}

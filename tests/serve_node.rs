@@ -1,0 +1,522 @@
+//! `calimcp serve` against the fake node: node apps in tools/list, calls that
+//! run, `_context` both ways, select_app, node errors, exact 64-bit integers,
+//! the live catalog (list_changed after an install, a node down at start and
+//! up later, a hanging node) and concurrent calls.
+
+mod serve_support;
+mod support;
+
+use std::time::{Duration, Instant};
+
+use calimcp::mapping::names::id_tail;
+use serde_json::{Value, json};
+use serve_support::*;
+use support::fake_node::{self, FakeNode};
+
+fn examples() -> String {
+    format!("{}/examples", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The tool prefix of the first `io.example.KV_Store` signer (two contexts).
+fn kv2_prefix() -> String {
+    format!("kv_store_{}", id_tail(&fake_node::id(fake_node::KV2_A)))
+}
+
+fn result_json(r: &rmcp::model::CallToolResult) -> Value {
+    serde_json::from_str(&text(r)).unwrap_or_else(|e| panic!("{e}: {}", text(r)))
+}
+
+#[tokio::test]
+async fn tools_list_with_a_node_equals_tools_json() {
+    let node = FakeNode::start();
+    let ex = examples();
+    for extra in [
+        vec![],
+        vec!["--read-only"],
+        vec![
+            "--deny",
+            "kv_store_*",
+            "--allow",
+            "*_get*",
+            "--allow",
+            "typed_*",
+        ],
+    ] {
+        let mut args = vec!["--apps", ex.as_str(), "--node", node.url.as_str()];
+        args.extend(&extra);
+        let client = stdio_client(&args).await;
+        let listed = listed_app_tools(&client).await;
+        let mut tools_args = vec!["tools", "--json"];
+        tools_args.extend(&args);
+        assert_eq!(
+            listed,
+            run_json(&tools_args),
+            "serve {extra:?} vs tools --json"
+        );
+        let names: Vec<&str> = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            names.iter().any(|n| n.starts_with("typed_")),
+            "node apps are listed at once: {names:?}"
+        );
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn calls_run_on_the_node_with_structured_results() {
+    let node = FakeNode::start();
+    let ex = examples();
+    let client = stdio_client(&["--apps", &ex, "--node", &node.url]).await;
+    let r = call(&client, "kv_store_set", json!({"key": "a", "value": "1"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(text(&r), "null");
+    assert_eq!(
+        r.structured_content, None,
+        "a unit return has no output schema"
+    );
+    let r = call(&client, "kv_store_get", json!({"key": "a"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(text(&r), r#""1""#);
+    assert_eq!(r.structured_content, Some(json!({"result": "1"})));
+    let r = call(&client, "kv_store_entries", json!({})).await.unwrap();
+    assert_eq!(r.structured_content, Some(json!({"result": {"a": "1"}})));
+    assert_eq!(
+        node.kv(&fake_node::id(fake_node::CTX_KV)).get("a").unwrap(),
+        "1"
+    );
+    // What reached the node: the declared parameters only.
+    let sent = node.executes().last().unwrap().json();
+    assert_eq!(sent["params"]["method"], "entries");
+    assert_eq!(sent["params"]["argsJson"], json!({}));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn injected_context_targets_one_call_and_never_reaches_the_app() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    // `prod` is an alias of the kv-store's context.
+    let r = call(
+        &client,
+        "kv_store_set",
+        json!({"key": "k", "value": "v", "_context": "prod"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let sent = node.executes().last().unwrap().json();
+    assert_eq!(
+        sent["params"]["contextId"],
+        fake_node::id(fake_node::CTX_KV)
+    );
+    assert_eq!(
+        sent["params"]["argsJson"],
+        json!({"key": "k", "value": "v"})
+    );
+    // An unknown alias is an error result that lists the app's contexts.
+    let r = call(
+        &client,
+        "kv_store_get",
+        json!({"key": "k", "_context": "nope"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        text(&r).contains("`nope`") && text(&r).contains(&fake_node::id(fake_node::CTX_KV)),
+        "{}",
+        text(&r)
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_declared_context_parameter_wins_and_reaches_the_app() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    let tools = client.peer().list_all_tools().await.unwrap();
+    let with = tools
+        .iter()
+        .find(|t| t.name == "typed_with_context")
+        .unwrap();
+    let required = with.input_schema["required"].as_array().unwrap();
+    assert!(
+        required.contains(&json!("_context")),
+        "the method's own parameter"
+    );
+    let r = call(
+        &client,
+        "typed_with_context",
+        json!({"_context": "mine", "note": "n"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let sent = node.executes().last().unwrap().json();
+    // The app's only context runs it; `_context` is the app's argument.
+    assert_eq!(
+        sent["params"]["contextId"],
+        fake_node::hex_id(fake_node::CTX_TYPED)
+    );
+    assert_eq!(
+        sent["params"]["argsJson"],
+        json!({"_context": "mine", "note": "n"})
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn several_contexts_need_a_choice_and_select_app_pins_one() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    let get = format!("{}_get", kv2_prefix());
+    let r = call(&client, &get, json!({"key": "a"})).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(t.contains("has 2 contexts"), "{t}");
+    assert!(t.contains("pass `_context`"), "{t}");
+    assert!(t.contains(&fake_node::id(fake_node::CTX_KV2_1)), "{t}");
+    assert!(!t.contains("calimcp use"), "CLI advice stays out: {t}");
+    assert!(node.executes().is_empty(), "nothing ran");
+
+    let app = fake_node::id(fake_node::KV2_A);
+    let ctx = fake_node::id(fake_node::CTX_KV2_1);
+    let sel = call(&client, "select_app", json!({"app": app}))
+        .await
+        .unwrap();
+    assert_eq!(sel.is_error, Some(false));
+    let v = result_json(&sel);
+    assert_eq!(v["context"], Value::Null);
+    assert!(
+        v["note"].as_str().unwrap().contains("no context pinned"),
+        "{v}"
+    );
+    let sel = call(&client, "select_app", json!({"app": app, "context": ctx}))
+        .await
+        .unwrap();
+    assert_eq!(sel.is_error, Some(false), "{}", text(&sel));
+    let v = result_json(&sel);
+    assert_eq!(v["context"], ctx);
+    assert!(v["tools"].as_array().unwrap().contains(&json!(get)));
+    let r = call(&client, &get, json!({"key": "a"})).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(
+        node.executes().last().unwrap().json()["params"]["contextId"],
+        ctx
+    );
+    // `_context` still overrides the pin for one call.
+    let other = fake_node::id(fake_node::CTX_KV2_2);
+    call(&client, &get, json!({"key": "a", "_context": other}))
+        .await
+        .unwrap();
+    assert_eq!(
+        node.executes().last().unwrap().json()["params"]["contextId"],
+        other
+    );
+    // A context that does not exist is an error for select_app.
+    let bad = call(
+        &client,
+        "select_app",
+        json!({"app": app, "context": "no-such"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(bad.is_error, Some(true));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn node_and_app_errors_are_error_results_with_the_decoded_message() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    let r = call(&client, "faults_boom", json!({})).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("the key is missing"), "{}", text(&r));
+    let r = call(&client, "faults_panic", json!({})).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("index out of bounds"), "{}", text(&r));
+    let r = call(&client, "faults_html", json!({})).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(!text(&r).contains("<html"), "{}", text(&r));
+    let r = call(&client, "lonely_len", json!({})).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("no context"), "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn exact_64_bit_integers_both_ways() {
+    let node = FakeNode::start();
+    let args = ["--node", node.url.as_str()];
+    let mut cmd = std::process::Command::new(BIN);
+    let mut child = isolate(&mut cmd, &args)
+        .arg("serve")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::{BufRead, Write};
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for msg in [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"typed_echo_numbers","arguments":{"small":4294967295,"big":18446744073709551615,"neg":-9223372036854775808,"delta":-2147483648}}}"#,
+    ] {
+        writeln!(stdin, "{msg}").unwrap();
+    }
+    loop {
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+        if line.contains(r#""id":1"#) {
+            break;
+        }
+    }
+    // The wire, not a parsed f64: the digits arrive exactly.
+    assert!(line.contains("18446744073709551615"), "{line}");
+    assert!(line.contains("-9223372036854775808"), "{line}");
+    assert!(!line.contains(r#""isError":true"#), "{line}");
+    let sent = &node.executes()[0].body;
+    assert!(sent.contains(r#""big":18446744073709551615"#), "{sent}");
+    assert!(sent.contains(r#""neg":-9223372036854775808"#), "{sent}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[tokio::test]
+async fn list_changed_after_the_node_installs_an_app() {
+    let node = FakeNode::start();
+    let watcher = Watcher::default();
+    let (client, _stderr) =
+        stdio_client_with(&["--node", &node.url, "--refresh", "1"], watcher.clone()).await;
+    let before = listed_app_tools(&client).await;
+    assert!(!before.to_string().contains("\"fresh_"));
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.fresh", abi);
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "notifications/tools/list_changed after the install"
+    );
+    let after = listed_app_tools(&client).await;
+    let names: Vec<&str> = after
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"fresh_set"), "{names:?}");
+    let r = call(&client, "fresh_set", json!({"key": "a", "value": "b"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_call_naming_a_new_app_reads_the_node_again() {
+    let node = FakeNode::start();
+    let watcher = Watcher::default();
+    // A long refresh: only the call can make the server look again.
+    let (client, _stderr) =
+        stdio_client_with(&["--node", &node.url, "--refresh", "3600"], watcher.clone()).await;
+    let before = listed_app_tools(&client).await;
+    assert!(!before.to_string().contains("\"latest_"));
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.latest", abi);
+    let r = call(&client, "latest_set", json!({"key": "a", "value": "b"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert!(watcher.wait_for(1, Duration::from_secs(20)).await);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_node_down_at_start_is_picked_up_when_it_answers() {
+    let node = FakeNode::start();
+    node.set_down(true);
+    let ex = examples();
+    let watcher = Watcher::default();
+    let (client, mut stderr) = stdio_client_with(
+        &["--apps", &ex, "--node", &node.url, "--refresh", "3600"],
+        watcher.clone(),
+    )
+    .await;
+    let line = stderr_line(&mut stderr, "not answering").await;
+    assert!(line.contains(&node.url), "{line}");
+    let tools = listed_app_tools(&client).await;
+    assert_eq!(
+        tools,
+        run_json(&["tools", "--json", "--apps", &ex]),
+        "local apps only while the node is down"
+    );
+    // While down, a node app is unknown; once up, naming it reads the node again.
+    let r = call(
+        &client,
+        "describe_app",
+        json!({"app": "com.calimero.typed"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    node.set_down(false);
+    let r = call(
+        &client,
+        "describe_app",
+        json!({"app": "com.calimero.typed"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "list_changed"
+    );
+    stderr_line(&mut stderr, "answers").await;
+    let names = listed_app_tools(&client).await.to_string();
+    assert!(names.contains("\"typed_echo_numbers\""));
+    client.cancel().await.unwrap();
+}
+
+/// A node that accepts connections and never answers must not hold the
+/// handshake or the first tools/list for long.
+#[tokio::test]
+async fn a_hanging_node_does_not_hold_the_first_tools_list() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let held = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = held.clone();
+    std::thread::spawn(move || {
+        for s in listener.incoming().flatten() {
+            keep.lock().unwrap().push(s);
+        }
+    });
+    let ex = examples();
+    let t0 = Instant::now();
+    let client = stdio_client(&["--apps", &ex, "--node", &url, "--timeout", "60"]).await;
+    let tools = listed_app_tools(&client).await;
+    let waited = t0.elapsed();
+    assert!(waited < Duration::from_secs(10), "took {waited:?}");
+    assert!(tools.to_string().contains("\"kv_store_get\""));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_slow_call_does_not_hold_up_the_others() {
+    let node = FakeNode::start();
+    let client = std::sync::Arc::new(stdio_client(&["--node", &node.url]).await);
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let slow = {
+        let (client, tx) = (client.clone(), tx.clone());
+        tokio::spawn(async move {
+            let r = call(&client, "faults_slow", json!({})).await.unwrap();
+            tx.send("slow").unwrap();
+            r
+        })
+    };
+    // Wait until the slow call has reached the node, then make a quick one.
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while node.executes().is_empty() {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("the slow call reached the node");
+    let r = call(&client, "typed_noop", json!({})).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    tx.send("quick").unwrap();
+    assert_eq!(
+        rx.recv().await,
+        Some("quick"),
+        "the quick call finished first"
+    );
+    assert_eq!(slow.await.unwrap().is_error, Some(false));
+    assert_eq!(rx.recv().await, Some("slow"));
+}
+
+/// An answer that does not match the method's declared return type is
+/// reported, never passed off as valid structured content.
+#[tokio::test]
+async fn output_that_breaks_the_declared_return_type_is_an_error_result() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    listed_app_tools(&client).await;
+    // The fake node echoes the arguments back: an object, not the u32 declared.
+    let abi = json!({"schema_version": "wasm-abi/1", "types": {}, "events": [], "methods": [
+        {"name": "count", "params": [{"name": "x", "type": {"kind": "string"}}],
+         "returns": {"kind": "u32"}, "intent": "read_only"}]});
+    node.install("com.example.liar", abi);
+    let r = call(&client, "liar_count", json!({"x": "a"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(t.contains("does not match the declared return type"), "{t}");
+    assert!(t.contains(r#"output: {"x":"a"}"#), "{t}");
+    assert_eq!(r.structured_content, None);
+    client.cancel().await.unwrap();
+}
+
+/// With `-v` the node client logs every request — on stderr; stdout carries
+/// nothing but JSON-RPC.
+#[test]
+fn verbose_node_logging_never_reaches_stdout() {
+    use std::io::Write;
+    let node = FakeNode::start();
+    let args = ["--node", node.url.as_str(), "-v", "--log-level", "debug"];
+    let mut child = isolate(&mut std::process::Command::new(BIN), &args)
+        .arg("serve")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for msg in [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"kv_store_set","arguments":{"key":"a","value":"b"}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"no\u001b[2Jsuch","arguments":{}}}"#,
+    ] {
+        writeln!(stdin, "{msg}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut ids = Vec::new();
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{line}");
+        ids.push(v["id"].clone());
+        assert!(
+            !line.contains('\u{1b}'),
+            "no escape sequence reaches the client: {line}"
+        );
+    }
+    ids.sort_by_key(|v| v.as_u64());
+    assert_eq!(
+        ids,
+        [json!(0), json!(1), json!(2), json!(3)],
+        "every request answered"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("/jsonrpc"),
+        "the -v log is on stderr: {stderr}"
+    );
+}

@@ -1,0 +1,201 @@
+//! Helpers for the `serve` tests: fixture apps, the binary, rmcp clients.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::Value;
+use tokio::sync::Notify;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_calimcp");
+
+/// The shared ABI fixtures, or `None` (with a printed "skipped" line) when they
+/// are missing; with `CALIMCP_REQUIRE_FIXTURES=1` a missing directory fails.
+pub fn fixtures(test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/abi");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CALIMCP_REQUIRE_FIXTURES").as_deref() == Ok("1") {
+        panic!(
+            "{test}: {} is missing and CALIMCP_REQUIRE_FIXTURES=1",
+            dir.display()
+        );
+    }
+    println!("skipped: {test}: {} is missing", dir.display());
+    None
+}
+
+/// A temporary apps directory holding copies of the named fixtures, each
+/// under a new file name (`kv-store.json`), so packages read naturally.
+pub fn apps_dir(fixtures: &Path, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (from, to) in files {
+        std::fs::copy(fixtures.join(from), dir.path().join(to)).expect("copy fixture");
+    }
+    dir
+}
+
+/// A state directory shared by the tests of one binary (tokens, ABI cache).
+pub fn state_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("tempdir"))
+        .path()
+        .to_path_buf()
+}
+
+/// Isolates a `calimcp` command from the machine: no CALIMERO_*/CALIMCP_*
+/// from outside, a private state directory, and `--offline` unless the
+/// arguments name a node (so no test ever asks a real node).
+pub fn isolate<'a>(
+    cmd: &'a mut std::process::Command,
+    args: &[&str],
+) -> &'a mut std::process::Command {
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy().into_owned();
+        if k.starts_with("CALIMERO_") || k.starts_with("CALIMCP_") {
+            cmd.env_remove(&k);
+        }
+    }
+    cmd.env("CALIMCP_STATE_DIR", state_dir())
+        .env("NO_COLOR", "1");
+    if !args.contains(&"--node") {
+        cmd.env("CALIMCP_OFFLINE", "1");
+    }
+    cmd
+}
+
+/// `calimcp <args>` → stdout parsed as JSON (asserting success).
+pub fn run_json(args: &[&str]) -> Value {
+    let out = isolate(&mut std::process::Command::new(BIN), args)
+        .args(args)
+        .output()
+        .expect("run calimcp");
+    assert!(
+        out.status.success(),
+        "calimcp {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// Counts `notifications/tools/list_changed`.
+#[derive(Clone, Default)]
+pub struct Watcher {
+    pub changes: Arc<AtomicUsize>,
+    pub notify: Arc<Notify>,
+}
+
+impl ClientHandler for Watcher {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        self.notify.notify_waiters();
+        self.notify.notify_one();
+    }
+}
+
+impl Watcher {
+    /// Waits (bounded) until at least `n` notifications arrived.
+    pub async fn wait_for(&self, n: usize, within: Duration) -> bool {
+        tokio::time::timeout(within, async {
+            while self.changes.load(Ordering::SeqCst) < n {
+                self.notify.notified().await;
+            }
+        })
+        .await
+        .is_ok()
+    }
+}
+
+pub type Client = RunningService<RoleClient, Watcher>;
+
+/// Spawns `calimcp serve <args>` and connects rmcp's client over its stdio.
+pub async fn stdio_client(args: &[&str]) -> Client {
+    stdio_client_with(args, Watcher::default()).await.0
+}
+
+/// The server's stderr, line by line.
+pub type Stderr = tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStderr>>;
+
+/// [`stdio_client`] with a given watcher; also returns the server's stderr.
+pub async fn stdio_client_with(args: &[&str], watcher: Watcher) -> (Client, Stderr) {
+    let mut std_cmd = std::process::Command::new(BIN);
+    isolate(&mut std_cmd, args).arg("serve").args(args);
+    let cmd = tokio::process::Command::from(std_cmd);
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn calimcp serve");
+    let client = watcher
+        .serve(transport)
+        .await
+        .expect("initialize over stdio");
+    use tokio::io::AsyncBufReadExt;
+    let lines = tokio::io::BufReader::new(stderr.expect("stderr")).lines();
+    (client, lines)
+}
+
+/// Reads the server's stderr until a line contains `needle` (bounded).
+pub async fn stderr_line(lines: &mut Stderr, needle: &str) -> String {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.expect("read stderr") {
+            if line.contains(needle) {
+                return line;
+            }
+        }
+        panic!("stderr ended without a line containing {needle:?}");
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no stderr line containing {needle:?} in 20 s"))
+}
+
+/// Calls a tool with JSON arguments.
+pub async fn call(
+    client: &Client,
+    name: &str,
+    args: Value,
+) -> Result<CallToolResult, rmcp::ServiceError> {
+    let args: JsonObject = match args {
+        Value::Object(o) => o,
+        _ => JsonObject::new(),
+    };
+    client
+        .peer()
+        .call_tool(CallToolRequestParams::new(name.to_string()).with_arguments(args))
+        .await
+}
+
+/// The text of a result's first content block.
+pub fn text(r: &CallToolResult) -> String {
+    r.content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+/// The wire JSON of the listed tools, without the fixed ones.
+pub async fn listed_app_tools(client: &Client) -> Value {
+    let tools = client.peer().list_all_tools().await.expect("tools/list");
+    let all = serde_json::to_value(&tools).expect("serialize tools");
+    Value::Array(
+        all.as_array()
+            .expect("array")
+            .iter()
+            .filter(|t| t["name"] != "describe_app" && t["name"] != "select_app")
+            .cloned()
+            .collect(),
+    )
+}
+
+/// reqwest is built without a default TLS provider; tests use ring.
+pub fn install_crypto() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
