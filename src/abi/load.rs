@@ -32,6 +32,11 @@ impl App {
     pub fn package_or_id(&self) -> &str {
         self.package.as_deref().unwrap_or(&self.id)
     }
+
+    /// The service called `name` (`None`: the unnamed service of a single-service app).
+    pub fn service(&self, name: Option<&str>) -> Option<&Service> {
+        self.services.iter().find(|s| s.name.as_deref() == name)
+    }
 }
 
 /// One service of an app. Single-service apps have one, unnamed.

@@ -58,16 +58,12 @@ impl Catalog {
             return Err(problems);
         }
         let app = &self.apps[tool.app];
-        let service = app
-            .services
-            .iter()
-            .find(|s| s.name == tool.service)
-            .ok_or_else(|| {
-                vec![Problem {
-                    path: String::new(),
-                    message: "the tool's service is gone".into(),
-                }]
-            })?;
+        let service = app.service(tool.service.as_deref()).ok_or_else(|| {
+            vec![Problem {
+                path: String::new(),
+                message: "the tool's service is gone".into(),
+            }]
+        })?;
         let method = service.manifest.method(&tool.method).ok_or_else(|| {
             vec![Problem {
                 path: String::new(),

@@ -36,11 +36,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
         .iter()
         .map(|&s| {
             let tools: Vec<&Tool> = sel.catalog.tools.for_app(index, s).collect();
-            let svc = app
-                .services
-                .iter()
-                .find(|x| x.name.as_deref() == s)
-                .unwrap_or(&app.services[0]);
+            let svc = app.service(s).unwrap_or(&app.services[0]);
             let hidden: Vec<&crate::abi::Method> = svc
                 .manifest
                 .methods

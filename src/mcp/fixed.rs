@@ -207,11 +207,7 @@ pub fn describe(
         .iter()
         .map(|&s| {
             let tools = view.listed_for(app, s);
-            let svc = a
-                .services
-                .iter()
-                .find(|x| x.name.as_deref() == s)
-                .unwrap_or(&a.services[0]);
+            let svc = a.service(s).unwrap_or(&a.services[0]);
             let hidden: Vec<&crate::abi::Method> = svc
                 .manifest
                 .methods
