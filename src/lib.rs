@@ -5,6 +5,8 @@
 //! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
 //! [`node`] (the HTTP client for merod) → [`catalog`] (where apps come
 //! from: local paths and the node) → the faces: [`cli`] and [`mcp`].
+//! Beside them: [`error`], [`text`] (terminal-safe strings) and [`memory`]
+//! (the allocator policy of one-shot commands and the server).
 
 pub mod abi;
 pub mod catalog;
@@ -12,6 +14,7 @@ pub mod cli;
 pub mod error;
 pub mod mapping;
 pub mod mcp;
+pub mod memory;
 pub mod node;
 pub mod text;
 

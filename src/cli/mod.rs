@@ -334,6 +334,9 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(report_clap_error(&e, json_requested)),
     };
+    if !matches!(cli.command, Command::Serve(_)) {
+        crate::memory::keep_freed_memory_until_exit();
+    }
     let ui = cli.global.ui();
     match run(cli) {
         Ok(code) => ExitCode::from(code),

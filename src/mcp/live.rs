@@ -499,7 +499,7 @@ impl Live {
             *current = Arc::new(view);
             (changed, seen)
         };
-        super::release_freed_memory();
+        crate::memory::release_freed_memory();
         if changed && seen {
             log::info!("tool list changed; notifying clients");
             self.notify_changed();

@@ -87,7 +87,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
             log::warn!("{w}");
         }
     }
-    release_freed_memory();
+    crate::memory::release_freed_memory();
     let ids: Vec<String> = explicit
         .iter()
         .flatten()
@@ -164,16 +164,6 @@ async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Hands memory freed by a large transient (loading the apps, a tools/list
-/// page, a catalog rebuild) back to the OS. The binary allocates with
-/// mimalloc, which otherwise keeps freed pages for reuse; a server that runs
-/// for hours should not sit on a startup peak. (Without mimalloc as the global
-/// allocator, as in tests, this only tidies mimalloc's unused heap.)
-pub(crate) fn release_freed_memory() {
-    // SAFETY: mi_collect takes no pointers; it only walks the allocator's own state.
-    unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
 /// Completes on SIGTERM or Ctrl-C.

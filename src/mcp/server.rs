@@ -344,7 +344,7 @@ impl ServerHandler for Session {
     ) -> Result<ListToolsResult, McpError> {
         self.live.wait_ready().await;
         // The previous page's schemas are garbage by now.
-        super::release_freed_memory();
+        crate::memory::release_freed_memory();
         let cursor = request.and_then(|r| r.cursor);
         let (tools, next) = self
             .live
