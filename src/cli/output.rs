@@ -205,9 +205,11 @@ pub fn par_map<T: Sync, R: Send>(
     mut sink: impl FnMut(R),
 ) {
     const CHUNK: usize = 64;
+    // A second thread pays only from two full chunks on: below that, starting
+    // it (and its allocator heap) costs more than it saves (BENCHMARKS.md).
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(items.len().div_ceil(CHUNK));
+        .min(items.len() / CHUNK);
     if threads <= 1 {
         items.iter().map(&map).for_each(sink);
         return;
@@ -360,5 +362,29 @@ impl JsonStream {
                 Error::internal(format!("cannot write to stdout: {e}"))
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::par_map;
+
+    fn squares(n: usize) -> Vec<usize> {
+        let items: Vec<usize> = (0..n).collect();
+        let mut out = Vec::new();
+        par_map(&items, |i| i * i, |r| out.push(r));
+        out
+    }
+
+    #[test]
+    fn par_map_keeps_item_order_on_one_thread_and_on_several() {
+        // 0 and 100 items stay on the calling thread; 1,000 are 16 chunks.
+        for n in [0, 1, 100, 128, 1000] {
+            assert_eq!(
+                squares(n),
+                (0..n).map(|i| i * i).collect::<Vec<_>>(),
+                "{n} items"
+            );
+        }
     }
 }
