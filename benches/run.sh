@@ -13,12 +13,25 @@ python3 benches/gen_manifest.py 5000 > "$out/m5000.json"
 fixture=../shared/fixtures/abi/mero-mcp-scaffolding-e2e.json
 
 echo "## machine"; nproc; uptime
-echo "## cold tools --json, scaffolding-e2e (101 methods)"
-[ -f "$fixture" ] && hyperfine -N --warmup 5 --runs 100 --export-markdown "$out/tools-101.md" "$bin tools --json $fixture"
+echo "## cold tools --json, scaffolding-e2e (101 methods); --version = process start on this box"
+[ -f "$fixture" ] && hyperfine -N --warmup 20 --runs 300 --export-json "$out/tools-101.json" \
+  "$bin --version" "$bin tools --json $fixture"
 echo "## all schemas, generated 500 / 5,000 methods"
-hyperfine -N --warmup 3 --runs 30 --export-markdown "$out/schema-gen.md" \
+hyperfine -N --warmup 3 --runs 30 --export-json "$out/schema-gen.json" \
   "$bin schema $out/m500.json --quiet" "$bin schema $out/m5000.json --quiet" \
   "$bin tools --json $out/m5000.json --quiet"
+echo "## medians"
+python3 - "$out"/tools-101.json "$out/schema-gen.json" <<'PY'
+import json, os, sys
+print("| command | median ms | mean ms | min ms |")
+print("|---|---:|---:|---:|")
+for f in sys.argv[1:]:
+    if not os.path.exists(f):
+        continue
+    for r in json.load(open(f))["results"]:
+        cmd = r["command"].replace("target/release/", "")
+        print(f"| `{cmd[:110]}` | {r['median']*1000:.1f} | {r['mean']*1000:.1f} | {r['min']*1000:.1f} |")
+PY
 echo "## peak memory (max RSS)"
 for cmd in "schema $out/m5000.json --quiet" "tools --json $out/m5000.json --quiet"; do
   /usr/bin/time -f "%M KB  calimcp $cmd" $bin $cmd >/dev/null
