@@ -1039,6 +1039,57 @@ fn unknown_kind_degrades_to_unknown_with_a_warning() {
 }
 
 #[test]
+fn alias_cycles_degrade_to_unknown_with_a_warning_in_both_modes() {
+    // A = B, B = A (and C aliases into that cycle): no concrete type anywhere.
+    let types = json!({
+        "A": {"kind": "alias", "target": {"$ref": "B"}},
+        "B": {"kind": "alias", "target": {"$ref": "A"}},
+        "C": {"kind": "alias", "target": {"$ref": "A"}},
+        "L": {"kind": "alias", "target": {"kind": "list", "items": {"$ref": "L"}}}
+    });
+    let v = json!({
+        "schema_version": "wasm-abi/1", "types": types,
+        "methods": [{"name": "m", "params": [
+            {"name": "p", "type": {"$ref": "C"}},
+            {"name": "l", "type": {"$ref": "L"}}
+        ], "returns": {"$ref": "A"}}]
+    });
+    for mode in [RefMode::Inline, RefMode::Defs] {
+        let s = schemas(v.clone(), "m", mode);
+        assert_eq!(p_of(&s.input), &json!({}), "{mode:?}: {:#}", s.input);
+        assert_eq!(s.output, Some(json!({})), "{mode:?}");
+        assert!(
+            s.warnings
+                .iter()
+                .any(|w| w.contains("\"C\"") && w.contains("alias of itself")),
+            "{mode:?}: {:?}",
+            s.warnings
+        );
+        // No `$defs` entry points only at another one.
+        if let Some(defs) = s.input.get("$defs").and_then(Value::as_object) {
+            for (key, def) in defs {
+                assert!(
+                    def.as_object()
+                        .is_none_or(|o| !(o.len() == 1 && o.contains_key("$ref"))),
+                    "{mode:?}: $defs/{key} is a bare $ref: {def}"
+                );
+            }
+        }
+        // A recursive alias that does reach a type (a list) is not a cycle.
+        let l = &s.input["properties"]["l"];
+        let l = match l["$ref"].as_str() {
+            Some(r) => &s.input["$defs"][r.trim_start_matches("#/$defs/")],
+            None => l,
+        };
+        assert_eq!(l["type"], "array", "{mode:?}: {l}");
+        compile(&s.input)
+            .accepts(json!({"p": 1, "l": [[[]]]}))
+            .accepts(json!({"p": {"any": "thing"}, "l": []}))
+            .rejects(json!({"p": 1, "l": [1]}));
+    }
+}
+
+#[test]
 fn defs_mode_recursion_is_exact() {
     let types = json!({"Tree": {"kind": "record", "doc": "A tree.", "fields": [
         {"name": "label", "type": {"kind": "string"}},

@@ -373,6 +373,10 @@ impl<'m> Builder<'m> {
         let Some(def) = self.m.types.get(name) else {
             return json!({});
         };
+        if matches!(def.kind, TypeDefKind::Alias(TypeRef::Ref(_))) && self.is_alias_cycle(name) {
+            self.warn(format!("type {name:?} is an alias of itself through plain references (no concrete type); its values are accepted unvalidated"));
+            return json!({});
+        }
         match self.mode {
             RefMode::Inline => {
                 if ctx.depth >= MAX_REF_DEPTH {
@@ -425,6 +429,23 @@ impl<'m> Builder<'m> {
                 json!({"$ref": format!("#/$defs/{key}")})
             }
         }
+    }
+
+    /// Whether `name` only ever aliases other aliases, round to one met
+    /// before (`A = B`, `B = A`): no value has such a type, and under
+    /// `--refs defs` the `$ref`s would point at each other for ever, which
+    /// some validators follow until their stack runs out. Both modes map it
+    /// to unknown.
+    fn is_alias_cycle(&self, name: &str) -> bool {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut name = name;
+        while seen.insert(name) {
+            match self.m.types.get(name).map(|d| &d.kind) {
+                Some(TypeDefKind::Alias(TypeRef::Ref(next))) => name = next,
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// Whether the named type reaches `bytes` (for the hex-free copies under untagged enums).
