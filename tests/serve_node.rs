@@ -1,7 +1,7 @@
 //! `calimcp serve` against the fake node: node apps in tools/list, calls that
 //! run, `_context` both ways, select_app, node errors, exact 64-bit integers,
 //! the live catalog (list_changed after an install, a node down at start and
-//! up later, a hanging node) and concurrent calls.
+//! up later, a hanging node), concurrent calls and a cancelled call.
 
 mod serve_support;
 mod support;
@@ -410,6 +410,72 @@ async fn a_hanging_node_does_not_hold_the_first_tools_list() {
     let waited = t0.elapsed();
     assert!(waited < Duration::from_secs(10), "took {waited:?}");
     assert!(tools.to_string().contains("\"kv_store_get\""));
+    client.cancel().await.unwrap();
+}
+
+/// notifications/cancelled stops a tools/call, and with it the node request:
+/// the server closes that connection at once instead of at --timeout.
+#[tokio::test]
+async fn a_cancelled_call_drops_its_node_request() {
+    use std::io::{BufRead, Read};
+    // A node that reads every request and never answers; it reports when the
+    // connection carrying the execute (`POST …/jsonrpc`) arrives and closes.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                let mut reader = std::io::BufReader::new(stream);
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                let execute = line.starts_with("POST ") && line.contains("/jsonrpc");
+                if execute {
+                    let _ = tx.send("sent");
+                }
+                let _ = reader.read_to_end(&mut Vec::new());
+                if execute {
+                    let _ = tx.send("closed");
+                }
+            });
+        }
+    });
+    let ex = examples();
+    let client = stdio_client(&["--apps", &ex, "--node", &url, "--timeout", "300"]).await;
+    let params = rmcp::model::CallToolRequestParams::new("kv_store_get").with_arguments(
+        json!({"key": "a", "_context": fake_node::hex_id(7)})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    let request =
+        rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
+    let handle = client
+        .peer()
+        .send_cancellable_request(request, rmcp::service::PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    let within = Duration::from_secs(20);
+    let sent = tokio::time::timeout(within, rx.recv()).await;
+    assert_eq!(sent, Ok(Some("sent")), "the execute reached the node");
+    handle
+        .cancel(Some("the test cancels".into()))
+        .await
+        .unwrap();
+    let closed = tokio::time::timeout(within, rx.recv()).await;
+    assert_eq!(
+        closed,
+        Ok(Some("closed")),
+        "the server dropped the node request after the cancel (--timeout is 300 s)"
+    );
+    // The server goes on serving.
+    assert!(
+        listed_app_tools(&client)
+            .await
+            .to_string()
+            .contains("\"kv_store_get\"")
+    );
     client.cancel().await.unwrap();
 }
 

@@ -363,15 +363,26 @@ impl ServerHandler for Session {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.unwrap_or_default();
-        let result = match request.name.as_ref() {
-            DESCRIBE_APP => self.describe_app(&args).await,
-            SELECT_APP => self.select_app(&args).await,
-            name => self.call_method(name, &args).await?,
+        let work = async {
+            Ok::<_, McpError>(match request.name.as_ref() {
+                DESCRIBE_APP => self.describe_app(&args).await,
+                SELECT_APP => self.select_app(&args).await,
+                name => self.call_method(name, &args).await?,
+            })
         };
-        Ok(result.into())
+        // On notifications/cancelled rmcp drops the answer; stopping the work
+        // as well drops the node request with it instead of holding a
+        // connection open until --timeout.
+        tokio::select! {
+            result = work => result.map(Into::into),
+            () = context.ct.cancelled() => {
+                log::info!("a tools/call was cancelled by the client; its node request is dropped");
+                Err(McpError::internal_error("cancelled by the client", None))
+            }
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
