@@ -691,6 +691,9 @@ fn per_method_help_shows_the_signature_types_and_docs() {
         "A u32.",
         "--delta <I32>",
         "i32, optional",
+        "from 0 to 4294967295",
+        "from 0 to 18446744073709551615",
+        "negative numbers as plain values",
     ] {
         assert!(out.contains(s), "{s:?} not in\n{out}");
     }

@@ -138,6 +138,8 @@ pub fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
 pub fn accepted(kind: ValueKind) -> &'static str {
     match kind {
         ValueKind::Str => "taken literally",
+        ValueKind::Int(Scalar::U32) => "an integer from 0 to 4294967295, exact",
+        ValueKind::Int(Scalar::U64) => "an integer from 0 to 18446744073709551615, exact",
         ValueKind::Int(_) => "an integer, exact (negative numbers as plain values: -5)",
         ValueKind::Float => "a number",
         ValueKind::Bool => "true or false (the flag alone means true)",
