@@ -557,6 +557,36 @@ fn unknown_tools_get_a_suggestion_and_exit_2() {
 }
 
 #[test]
+fn unknown_parameter_flags_get_a_suggestion_and_exit_2() {
+    let env = Env::new();
+    // Two swapped letters: below clap's own threshold, found by calimcp's.
+    env.cmd()
+        .args(["call", "kv_store_set", "--kye", "a", "--value", "b"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unexpected argument '--kye'"))
+        .stderr(predicate::str::contains(
+            "a similar argument exists: '--key'",
+        ));
+    // clap's own suggestion is kept, and JSON errors carry it too.
+    env.cmd()
+        .args(["call", "kv_store_set", "--key", "a", "--valeu=b", "--json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unexpected argument '--valeu' found (a similar argument exists: '--value')",
+        ));
+    // Nothing alike: no suggestion.
+    env.cmd()
+        .args(["call", "kv_store_set", "--zzz", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unexpected argument '--zzz'"))
+        .stderr(predicate::str::contains("similar").not());
+    assert!(env.node.executes().is_empty());
+}
+
+#[test]
 fn apps_are_named_by_package_segment_name_or_id() {
     let env = Env::new();
     env.ok(&["call", "kv_store_set", "--key", "a", "--value", "b"]);

@@ -311,13 +311,18 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
         };
     }
     if json {
+        // The first line, and clap's tip when it has one (a similar flag).
         let message = e.render().to_string();
-        let first = message
-            .lines()
+        let mut lines = message.lines().map(str::trim);
+        let mut text = lines
             .next()
             .unwrap_or("usage error")
-            .trim_start_matches("error: ");
-        Ui::new(true, false, ColorChoice::Never).error(&Error::input("usage", first.to_string()));
+            .trim_start_matches("error: ")
+            .to_string();
+        if let Some(tip) = lines.find_map(|l| l.strip_prefix("tip: ")) {
+            text = format!("{text} ({tip})");
+        }
+        Ui::new(true, false, ColorChoice::Never).error(&Error::input("usage", text));
     } else {
         let _ = e.print();
     }

@@ -593,6 +593,33 @@ fn arguments(
     Ok(obj)
 }
 
+/// clap suggests a flag only above its own Jaro threshold, which misses two
+/// swapped letters (`--kye` for `--key`); an unknown flag with no suggestion
+/// gets the did-you-mean the rest of calimcp uses, over the method's
+/// parameter flags.
+fn suggest_param_flag(e: &mut clap::Error, specs: &[ParamSpec]) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
+        return;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    let Some(name) = given.strip_prefix("--") else {
+        return;
+    };
+    let name = name.split('=').next().unwrap_or(name);
+    let flags = specs
+        .iter()
+        .flat_map(|s| s.long.iter().chain(s.alias.iter()));
+    if let Some(best) = did_you_mean(name, flags.map(String::as_str)).first() {
+        e.insert(
+            ContextKind::SuggestedArg,
+            ContextValue::String(format!("--{best}")),
+        );
+    }
+}
+
 pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
     let Some(token) = args.tool.clone() else {
         let mut cmd = super::command();
@@ -631,7 +658,10 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
     let specs = params::specs(&tool, &reserved_flags());
     let matches = match command(&token, &tool, app, &specs).try_get_matches_from(&argv) {
         Ok(m) => m,
-        Err(e) => return Ok(report_clap_error(&e, g.json)),
+        Err(mut e) => {
+            suggest_param_flag(&mut e, &specs);
+            return Ok(report_clap_error(&e, g.json));
+        }
     };
     let tool_m = sub(&matches, "call")
         .and_then(|m| m.subcommand())
