@@ -392,6 +392,20 @@ fn bad_arguments_are_exit_2_and_never_reach_the_node() {
             &["not valid JSON"],
         ),
     ];
+    // An unreadable flag and a missing parameter are reported together; the
+    // unreadable one is not reported again as missing.
+    let a = env
+        .cmd()
+        .args(["call", "typed_echo_numbers", "--small", "x", "--neg", "1"])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("--small: expected an integer (u32), got `x`"),
+        "{err}"
+    );
+    assert!(err.contains("big: missing required argument"), "{err}");
+    assert!(!err.contains("small: missing"), "{err}");
     for (args, expected) in cases {
         let a = env.cmd().args(*args).assert().code(2);
         let err = stderr_of(&a);

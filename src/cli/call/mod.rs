@@ -385,10 +385,24 @@ fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) -> clap::Co
     )
 }
 
-fn invalid_args(tool: &Tool, specs: &[ParamSpec], problems: &[Problem]) -> Error {
-    let lines: Vec<String> = problems
-        .iter()
-        .map(|p| {
+/// Every problem with the arguments in one error: the flags that could not be
+/// read, then what the schema found in the rest (a parameter whose flag was
+/// unreadable is not reported again as missing).
+fn invalid_args(
+    tool: &Tool,
+    specs: &[ParamSpec],
+    flag_problems: &[FlagProblem],
+    problems: &[Problem],
+) -> Error {
+    let unreadable = |path: &str| {
+        flag_problems.iter().any(|(name, _)| {
+            path.strip_prefix(name.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        })
+    };
+    let flag_lines = flag_problems.iter().map(|(_, line)| format!("\n  {line}"));
+    let lines: Vec<String> = flag_lines
+        .chain(problems.iter().filter(|p| !unreadable(&p.path)).map(|p| {
             let flag = specs
                 .iter()
                 .find(|s| s.name == p.path)
@@ -396,7 +410,7 @@ fn invalid_args(tool: &Tool, specs: &[ParamSpec], problems: &[Problem]) -> Error
                 .map(|s| format!("; pass {}", s.flag()))
                 .unwrap_or_default();
             format!("\n  {p}{flag}")
-        })
+        }))
         .collect();
     Error::input(
         "invalid_arguments",
@@ -525,14 +539,19 @@ fn locate(g: &GlobalArgs, node: &mut Node<'_>, token: &str) -> Result<(Catalog, 
 
 /// The argument object: `--args`, then the parameter flags, then (on a
 /// terminal) prompts for the required ones still missing.
+/// A parameter flag whose value could not be read: (parameter name, message).
+type FlagProblem = (String, String);
+
+/// The argument object from `--args` and the parameter flags, with any
+/// prompts answered; flags whose values cannot be read come back beside it,
+/// so they are reported together with what the schema finds.
 fn arguments(
     g: &GlobalArgs,
     flags: &CallFlags,
-    tool: &Tool,
     specs: &[ParamSpec],
     tool_m: &ArgMatches,
     argv: &[OsString],
-) -> Result<Map<String, Value>> {
+) -> Result<(Map<String, Value>, Vec<FlagProblem>)> {
     let mut stdin = Stdin::default();
     let mut obj = match &flags.args_json {
         Some(raw) => {
@@ -549,10 +568,13 @@ fn arguments(
             continue;
         };
         if obj.contains_key(&spec.name) {
-            problems.push(format!(
-                "\n  {}: given both in --args and as {}",
-                sanitize_line(&spec.name),
-                spec.flag()
+            problems.push((
+                spec.name.clone(),
+                format!(
+                    "{}: given both in --args and as {}",
+                    sanitize_line(&spec.name),
+                    spec.flag()
+                ),
             ));
             continue;
         }
@@ -560,19 +582,11 @@ fn arguments(
             Ok(v) => {
                 obj.insert(spec.name.clone(), v);
             }
-            Err(e) => problems.push(format!("\n  {}: {e}", spec.flag())),
+            Err(e) => problems.push((spec.name.clone(), format!("{}: {e}", spec.flag()))),
         }
     }
     if !problems.is_empty() {
-        return Err(Error::input(
-            "invalid_arguments",
-            format!(
-                "invalid arguments for {} (nothing was sent):{}",
-                tool.name,
-                problems.concat()
-            ),
-        )
-        .with_hint(format!("see `calimcp call {} --help`", tool.name)));
+        return Ok((obj, problems));
     }
     let missing: Vec<&ParamSpec> = specs
         .iter()
@@ -590,7 +604,7 @@ fn arguments(
             equivalent(argv, &added)
         ));
     }
-    Ok(obj)
+    Ok((obj, problems))
 }
 
 /// clap suggests a flag only above its own Jaro threshold, which misses two
@@ -668,10 +682,12 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         .map(|(_, m)| m)
         .ok_or_else(|| Error::internal("the tool's matches are missing"))?;
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
-    let obj = arguments(&g, &flags, &tool, &specs, tool_m, &argv)?;
-    let prepared = catalog
-        .prepare(&tool, &Value::Object(obj))
-        .map_err(|p| invalid_args(&tool, &specs, &p))?;
+    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, &argv)?;
+    let prepared = match catalog.prepare(&tool, &Value::Object(obj)) {
+        Ok(prepared) if flag_problems.is_empty() => prepared,
+        Ok(_) => return Err(invalid_args(&tool, &specs, &flag_problems, &[])),
+        Err(problems) => return Err(invalid_args(&tool, &specs, &flag_problems, &problems)),
+    };
 
     // The context: a dry run with a context id needs no node at all.
     let explicit = flags.context.clone().or(prepared.context.clone());
