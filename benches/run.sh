@@ -13,9 +13,13 @@ python3 benches/gen_manifest.py 5000 > "$out/m5000.json"
 fixture=../shared/fixtures/abi/mero-mcp-scaffolding-e2e.json
 
 echo "## machine"; nproc; uptime
-echo "## cold tools --json, scaffolding-e2e (101 methods); --version = process start on this box"
+# A hello-world Rust binary: what starting any Rust process costs on this box.
+printf 'fn main() { println!("hello"); }\n' > "$out/hello.rs"
+rustc -O -o "$out/hello" "$out/hello.rs"
+
+echo "## cold tools --json, scaffolding-e2e (101 methods); hello and --version = process start on this box"
 [ -f "$fixture" ] && hyperfine -N --warmup 20 --runs 300 --export-json "$out/tools-101.json" \
-  "$bin --version" "$bin tools --json $fixture"
+  "$out/hello" "$bin --version" "$bin tools --json $fixture"
 echo "## all schemas, generated 500 / 5,000 methods"
 hyperfine -N --warmup 3 --runs 30 --export-json "$out/schema-gen.json" \
   "$bin schema $out/m500.json --quiet" "$bin schema $out/m5000.json --quiet" \
