@@ -6,6 +6,5 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    calimcp::memory::avoid_transparent_huge_pages();
     calimcp::cli::main()
 }

@@ -18,7 +18,7 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 /// huge page the kernel zeroes in full on first touch: a short command that
 /// needs a few hundred KiB pays for whole huge pages (measured: ~0.4 ms of a
 /// 4 ms `tools --json`, and 13 MB of the peak for 5,000 methods; BENCHMARKS.md).
-/// Call it first thing in `main`; it applies to every later page fault.
+/// `cli::main` calls it first thing; it applies to every later page fault.
 pub fn avoid_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes integer arguments only and changes a

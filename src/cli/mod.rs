@@ -331,6 +331,7 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
 
 /// Entry point of the binary: parse, run, report.
 pub fn main() -> ExitCode {
+    crate::memory::avoid_transparent_huge_pages();
     if let Some(code) = complete::complete() {
         return ExitCode::from(code);
     }

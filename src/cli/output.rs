@@ -197,12 +197,12 @@ impl Renderer {
     }
 }
 
-/// Maps `items` in order with every core, handing each result to `sink` in
-/// item order. Workers take chunks as they go, so at most a few chunks wait.
+/// Maps `items` with every core, handing each item and its result to `sink`
+/// in item order. Workers take chunks as they go, so at most a few chunks wait.
 pub fn par_map<T: Sync, R: Send>(
     items: &[T],
     map: impl Fn(&T) -> R + Sync,
-    mut sink: impl FnMut(R),
+    mut sink: impl FnMut(&T, R),
 ) {
     const CHUNK: usize = 64;
     // A second thread pays only from two full chunks on: below that, starting
@@ -211,7 +211,7 @@ pub fn par_map<T: Sync, R: Send>(
         .map_or(1, |n| n.get())
         .min(items.len() / CHUNK);
     if threads <= 1 {
-        items.iter().map(&map).for_each(sink);
+        items.iter().for_each(|item| sink(item, map(item)));
         return;
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -237,7 +237,8 @@ pub fn par_map<T: Sync, R: Send>(
         for (index, results) in rx {
             pending.insert(index, results);
             while let Some(results) = pending.remove(&want) {
-                results.into_iter().for_each(&mut sink);
+                let part = &items[want * CHUNK..];
+                part.iter().zip(results).for_each(|(item, r)| sink(item, r));
                 want += 1;
             }
         }
@@ -372,7 +373,14 @@ mod tests {
     fn squares(n: usize) -> Vec<usize> {
         let items: Vec<usize> = (0..n).collect();
         let mut out = Vec::new();
-        par_map(&items, |i| i * i, |r| out.push(r));
+        par_map(
+            &items,
+            |i| i * i,
+            |&i, r| {
+                assert_eq!(r, i * i, "each result comes with its own item");
+                out.push(r);
+            },
+        );
         out
     }
 

@@ -73,15 +73,13 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
         let renderer = out.renderer();
         let refs = g.tool_options().refs;
         let render = |m: &&crate::abi::Method| {
-            let schemas = mapping::method_schemas(&svc.manifest, m, refs);
-            let warned = schemas.warnings.clone();
+            let mut schemas = mapping::method_schemas(&svc.manifest, m, refs);
+            let warned = std::mem::take(&mut schemas.warnings);
             (renderer.render(&pick(schemas, args.output)), warned)
         };
-        let mut names = methods.iter().map(|m| &m.name);
-        output::par_map(&methods, render, |(text, w)| {
-            let name = names.next().map_or("", |n| n.as_str());
-            warnings.report(&ui, &sanitize_line(name), &w);
-            out.key(name);
+        output::par_map(&methods, render, |m, (text, w)| {
+            warnings.report(&ui, &sanitize_line(&m.name), &w);
+            out.key(&m.name);
             out.rendered(&text);
         });
         if services.len() > 1 {

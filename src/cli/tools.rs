@@ -89,11 +89,10 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
             let schemas = t.schemas();
             (renderer.render(&t.to_mcp_with(&schemas)), schemas.warnings)
         };
-        let mut names = tools.iter().map(|t| &t.name);
-        output::par_map(&tools, render, |(text, w)| {
+        output::par_map(&tools, render, |t, (text, w)| {
             out.item();
             out.rendered(&text);
-            warnings.report(&ui, names.next().map_or("", |n| n.as_str()), &w);
+            warnings.report(&ui, &t.name, &w);
         });
         out.close(']');
         warnings.finish(&ui);

@@ -537,14 +537,13 @@ fn locate(g: &GlobalArgs, node: &mut Node<'_>, token: &str) -> Result<(Catalog, 
     }
 }
 
-/// The argument object: `--args`, then the parameter flags, then (on a
-/// terminal) prompts for the required ones still missing.
 /// A parameter flag whose value could not be read: (parameter name, message).
 type FlagProblem = (String, String);
 
-/// The argument object from `--args` and the parameter flags, with any
-/// prompts answered; flags whose values cannot be read come back beside it,
-/// so they are reported together with what the schema finds.
+/// The argument object: `--args`, then the parameter flags, then (on a
+/// terminal, when every flag could be read) prompts for the required ones
+/// still missing. Flags whose values cannot be read come back beside it, so
+/// they are reported together with what the schema finds.
 fn arguments(
     g: &GlobalArgs,
     flags: &CallFlags,
