@@ -5,7 +5,7 @@ mod support;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use support::calimcp;
-use support::fake_node::{self, FakeNode, hex_id, id};
+use support::fake_node::{self, FakeNode, Profile, hex_id, id};
 use tempfile::TempDir;
 
 struct Env {
@@ -781,7 +781,8 @@ fn the_injected_context_never_reaches_the_app() {
         env.last_args(),
         json!({"_context": "for-the-app", "note": "n"})
     );
-    assert_eq!(env.last_context(), json!(hex_id(fake_node::CTX_TYPED)));
+    // Given in hex, sent in the node's own form (base58).
+    assert_eq!(env.last_context(), json!(id(fake_node::CTX_TYPED)));
     for r in env.node.executes() {
         let args = &r.json()["params"]["argsJson"];
         if r.json()["params"]["method"] != "with_context" {
@@ -941,7 +942,7 @@ fn dry_run_prints_the_url_and_exact_body_and_sends_nothing() {
     let expected = format!(
         "POST {}/jsonrpc\n{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"execute\",\"params\":{{\"contextId\":\"{}\",\"method\":\"echo_numbers\",\"argsJson\":{{\"small\":1,\"big\":18446744073709551615,\"neg\":-1}},\"executorPublicKey\":\"EXEC\"}}}}\n",
         env.node.url,
-        hex_id(fake_node::CTX_TYPED)
+        id(fake_node::CTX_TYPED)
     );
     assert_eq!(out, expected);
     assert!(env.node.executes().is_empty());
@@ -976,10 +977,11 @@ fn a_dry_run_of_a_local_app_with_a_context_id_needs_no_network() {
 #[test]
 fn as_adds_the_executor_public_key() {
     let env = Env::new();
-    env.ok(&["call", "kv_store_len", "--as", "ExecutorKey"]);
+    let me = id(fake_node::owner_seed(fake_node::CTX_KV));
+    env.ok(&["call", "kv_store_len", "--as", &me]);
     assert_eq!(
         env.node.executes()[0].json()["params"]["executorPublicKey"],
-        "ExecutorKey"
+        me.as_str()
     );
     env.ok(&["call", "kv_store_len"]);
     assert!(
@@ -1064,20 +1066,66 @@ fn an_unreachable_node_is_exit_4_and_says_what_was_tried() {
 }
 
 #[test]
-fn a_node_without_the_abi_endpoint_is_named() {
+fn an_app_without_an_embedded_abi_says_what_to_do() {
+    // rc25: the ABI route says so itself.
     let env = Env::new();
     env.cmd()
         .args(["call", "com.old.legacy.get", "--key", "a"])
         .assert()
         .code(5)
-        .stderr(predicate::str::contains("com.old.legacy: the node at"))
-        .stderr(predicate::str::contains("predates the ABI endpoint"))
-        .stderr(predicate::str::contains("upgrade merod"));
-    env.cmd()
-        .args(["call", "legacy_get", "--key", "a"])
+        .stderr(predicate::str::contains("no usable embedded ABI"));
+    // rc4: no route; the module is read, and has no section.
+    let env = Env::with(FakeNode::with_profile(Profile::Rc4));
+    for name in ["com.old.legacy.get", "legacy_get"] {
+        env.cmd()
+            .args(["call", name, "--key", "a"])
+            .assert()
+            .code(5)
+            .stderr(predicate::str::contains(
+                "com.old.legacy has no ABI on the node at",
+            ))
+            .stderr(predicate::str::contains("ABI file"))
+            .stderr(predicate::str::contains("rebuild the app"));
+    }
+    // Listing the node's apps: one warning for it, the others listed.
+    let a = env.cmd().args(["apps"]).assert().success();
+    let err = stderr_of(&a);
+    assert_eq!(err.matches("com.old.legacy has no ABI").count(), 1, "{err}");
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(out.contains("com.calimero.kv-store"), "{out}");
+}
+
+#[test]
+fn verbose_shows_where_each_abi_came_from() {
+    let env = Env::with(FakeNode::with_profile(Profile::Rc4));
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_len", "-v"])
         .assert()
-        .code(5)
-        .stderr(predicate::str::contains("upgrade merod"));
+        .success();
+    let err = stderr_of(&a);
+    assert!(err.contains("the node has no ABI route"), "{err}");
+    assert!(
+        err.contains("ABI of com.calimero.kv-store: from its module (blob"),
+        "{err}"
+    );
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_len", "-v"])
+        .assert()
+        .success();
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("ABI of com.calimero.kv-store: from the cache"),
+        "{err}"
+    );
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_len", "-v"])
+        .assert()
+        .success();
+    assert!(stderr_of(&a).contains("ABI of com.calimero.kv-store: from the node's ABI route"));
 }
 
 #[test]
@@ -1233,7 +1281,7 @@ fn auth_failures_are_exit_3_without_secrets() {
         .assert()
         .code(3);
     let out = all_output(&a);
-    assert!(out.contains("invalid username or password"), "{out}");
+    assert!(out.contains("Invalid username or password"), "{out}");
     assert!(!out.contains("wrong-password"), "{out}");
     env.cmd()
         .args(["call", "kv_store_len"])

@@ -7,7 +7,7 @@ use std::time::Duration;
 use calimcp::ErrorKind;
 use calimcp::node::{Client, NodeOptions};
 use serde_json::{Value, json};
-use support::fake_node::{self, FakeNode, id};
+use support::fake_node::{self, FakeNode, Profile, id};
 
 fn options(url: &str, state: &std::path::Path) -> NodeOptions {
     NodeOptions {
@@ -19,6 +19,8 @@ fn options(url: &str, state: &std::path::Path) -> NodeOptions {
         password: None,
         state_dir: state.to_path_buf(),
         verbose: false,
+        max_response: calimcp::node::DEFAULT_MAX_RESPONSE,
+        max_blob: calimcp::node::DEFAULT_MAX_BLOB,
     }
 }
 
@@ -80,25 +82,127 @@ async fn abis_are_fetched_once_then_read_from_the_cache() {
 }
 
 #[tokio::test]
-async fn a_bodyless_404_on_the_abi_route_means_an_old_merod() {
-    let node = FakeNode::start();
+async fn without_the_abi_route_abis_come_from_the_apps_modules() {
+    for p in [Profile::V010, Profile::Rc4] {
+        let node = FakeNode::with_profile(p);
+        let dir = tempfile::tempdir().unwrap();
+        let c = client(&node, dir.path());
+        let apps = c.applications().await.unwrap();
+        let local: Value = serde_json::from_slice(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/support/abi/typed.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let typed = apps
+            .iter()
+            .find(|a| a.id == node.id(fake_node::TYPED))
+            .unwrap();
+        let kv = apps
+            .iter()
+            .find(|a| a.id == node.id(fake_node::KV))
+            .unwrap();
+        node.clear_requests();
+        assert_eq!(c.abi(typed, None).await.unwrap(), local, "{p:?}");
+        c.abi(kv, None).await.unwrap();
+        let paths: Vec<String> = node.requests().into_iter().map(|r| r.path).collect();
+        // The route is probed once per client; then only the modules are read.
+        assert_eq!(
+            paths,
+            [
+                format!("/admin-api/applications/{}/abi", node.id(fake_node::TYPED)),
+                format!("/admin-api/blobs/{}", typed.bytecode_blob.clone().unwrap()),
+                format!("/admin-api/blobs/{}", kv.bytecode_blob.clone().unwrap()),
+            ],
+            "{p:?}"
+        );
+        // The same on-disk cache: a new client reads nothing.
+        node.clear_requests();
+        let c2 = client(&node, dir.path());
+        assert_eq!(c2.abi(typed, None).await.unwrap(), local);
+        assert!(node.requests().is_empty());
+        // A module built without the section: what to do, and asked once.
+        let legacy = apps
+            .iter()
+            .find(|a| a.id == node.id(fake_node::LEGACY))
+            .unwrap();
+        let e = c.abi(legacy, None).await.unwrap_err();
+        assert_eq!(e.code, "no_embedded_abi");
+        assert_eq!(e.kind, ErrorKind::Remote);
+        assert!(
+            e.message.contains("ABI file") && e.message.contains("rebuild"),
+            "{}",
+            e.message
+        );
+        node.clear_requests();
+        assert_eq!(
+            c.abi(legacy, None).await.unwrap_err().code,
+            "no_embedded_abi"
+        );
+        assert!(node.requests().is_empty(), "the module is read once");
+    }
+    // Multi-service apps (rc4): each service's own blob.
+    let node = FakeNode::with_profile(Profile::Rc4);
     let dir = tempfile::tempdir().unwrap();
     let c = client(&node, dir.path());
     let apps = c.applications().await.unwrap();
-    let legacy = apps.iter().find(|a| a.id == id(fake_node::LEGACY)).unwrap();
-    let e = c.abi(legacy, None).await.unwrap_err();
-    assert_eq!(e.code, "abi_unsupported");
+    let nb = apps
+        .iter()
+        .find(|a| a.id == node.id(fake_node::NOTEBOOK))
+        .unwrap();
+    let pages = c.abi(nb, Some("pages")).await.unwrap();
+    let registry = c.abi(nb, Some("registry")).await.unwrap();
+    assert_ne!(pages, registry);
+    let blobs: Vec<String> = node
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/blobs/"))
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(blobs.len(), 2, "{blobs:?}");
+}
+
+#[tokio::test]
+async fn concurrent_abi_reads_probe_the_route_once() {
+    let node = FakeNode::with_profile(Profile::Rc4);
+    let dir = tempfile::tempdir().unwrap();
+    let c = client(&node, dir.path());
+    let apps = c.applications().await.unwrap();
+    node.clear_requests();
+    let mut set = tokio::task::JoinSet::new();
+    for a in apps.clone() {
+        let c = c.clone();
+        set.spawn(async move { c.abi(&a, a.services.first().map(|s| s.0.as_str())).await });
+    }
+    while set.join_next().await.is_some() {}
+    let probes = node
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with("/abi"))
+        .count();
+    assert_eq!(probes, 1);
+}
+
+#[tokio::test]
+async fn a_module_past_the_cap_is_refused() {
+    let node = FakeNode::with_profile(Profile::Rc4);
+    let dir = tempfile::tempdir().unwrap();
+    let c = Client::new(NodeOptions {
+        max_blob: 64,
+        ..options(&node.url, dir.path())
+    })
+    .unwrap();
+    let apps = c.applications().await.unwrap();
+    let kv = apps
+        .iter()
+        .find(|a| a.id == node.id(fake_node::KV))
+        .unwrap();
+    let e = c.abi(kv, None).await.unwrap_err();
+    assert_eq!(e.code, "response_too_large");
     assert_eq!(e.kind, ErrorKind::Remote);
-    assert!(
-        e.message.contains("predates the ABI endpoint"),
-        "{}",
-        e.message
-    );
-    let hint = e.hint.unwrap();
-    assert!(
-        hint.contains("upgrade merod") && hint.contains("ABI file"),
-        "{hint}"
-    );
+    assert!(e.hint.unwrap().contains("CALIMCP_MAX_BLOB"));
 }
 
 #[tokio::test]
@@ -166,10 +270,11 @@ async fn execute_round_trips_and_keeps_64_bit_integers_exact() {
             .unwrap(),
         json!("b")
     );
-    let typed = fake_node::hex_id(fake_node::CTX_TYPED);
+    let typed = id(fake_node::CTX_TYPED);
+    let me = id(fake_node::owner_seed(fake_node::CTX_TYPED));
     let args = json!({"small": 1, "big": u64::MAX, "neg": i64::MIN});
     let out = c
-        .execute(&typed, "echo_numbers", &args, Some("EXEC"))
+        .execute(&typed, "echo_numbers", &args, Some(&me))
         .await
         .unwrap();
     assert_eq!(out, args);
@@ -188,7 +293,7 @@ async fn execute_round_trips_and_keeps_64_bit_integers_exact() {
     assert_eq!(body["jsonrpc"], "2.0");
     assert_eq!(body["method"], "execute");
     assert_eq!(body["params"]["contextId"], typed);
-    assert_eq!(body["params"]["executorPublicKey"], "EXEC");
+    assert_eq!(body["params"]["executorPublicKey"], me.as_str());
     assert!(body["id"].is_u64());
     assert_eq!(sent.header("content-type"), Some("application/json"));
 }
@@ -348,7 +453,7 @@ async fn wrong_credentials_are_an_auth_error_without_the_password() {
     let e = Client::new(opts).unwrap().applications().await.unwrap_err();
     assert_eq!(e.kind, ErrorKind::Auth);
     assert!(
-        e.message.contains("invalid username or password"),
+        e.message.contains("Invalid username or password"),
         "{}",
         e.message
     );

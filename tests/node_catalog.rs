@@ -92,7 +92,7 @@ fn names_only_the_node_knows_are_resolved_there() {
         .args(["describe", "com.old.legacy"])
         .assert()
         .code(5)
-        .stderr(predicate::str::contains("predates the ABI endpoint"));
+        .stderr(predicate::str::contains("no usable embedded ABI"));
     cmd()
         .args(["describe", "notebok"])
         .assert()

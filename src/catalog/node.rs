@@ -1,7 +1,9 @@
 //! Apps from the node, as [`App`]s: id = the node's application id, source =
 //! the node URL, one service per entry of the app's `services` (or one
-//! unnamed service). ABIs come through [`Client::abi`] (disk-cached) and are
-//! parsed leniently, like local manifests.
+//! unnamed service). ABIs come through [`Client::abi`] (disk-cached; from the
+//! node's ABI route, or from the app's module on nodes without it) and are
+//! parsed leniently, like local manifests. An app whose ABI cannot be read
+//! becomes one warning, saying what to do.
 
 use std::collections::HashSet;
 
@@ -135,7 +137,12 @@ pub async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
             // An unreachable node fails every request alike: that is the node's error.
             Some(e) if e.kind == crate::ErrorKind::Unreachable => return Err(e),
             Some(e) => {
-                let e = e.context(sanitize_line(a.package_or_id()));
+                let name = sanitize_line(a.package_or_id());
+                let e = if e.message.starts_with(&name) {
+                    e
+                } else {
+                    e.context(name)
+                };
                 unusable.push((shell(client, a), e));
             }
             None => apps.push(app),

@@ -31,7 +31,9 @@ pub fn label(app: &App) -> String {
 
 /// Resolves `query` among `apps` to an index.
 pub fn resolve(apps: &[App], query: &str) -> Result<usize> {
-    let ids: Vec<usize> = (0..apps.len()).filter(|&i| apps[i].id == query).collect();
+    let ids: Vec<usize> = (0..apps.len())
+        .filter(|&i| crate::node::ids::same(&apps[i].id, query))
+        .collect();
     if let [one] = ids[..] {
         return Ok(one);
     }

@@ -76,6 +76,22 @@ fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
+/// A size limit from the environment (bytes, or with K, M, G); unset or empty: `default`.
+fn size_env(name: &str, default: u64) -> Result<u64> {
+    match env(name) {
+        None => Ok(default),
+        Some(v) => node::parse_size(&v).ok_or_else(|| {
+            Error::input(
+                "invalid_env",
+                format!("{name}={}: not a size", crate::text::sanitize_line(&v)),
+            )
+            .with_hint(format!(
+                "give a positive number of bytes, optionally with K, M or G (e.g. {name}=64M)"
+            ))
+        }),
+    }
+}
+
 /// Where tokens, cached ABIs and pinned contexts live: CALIMCP_STATE_DIR, else
 /// $XDG_STATE_HOME/calimcp, else ~/.local/state/calimcp.
 pub fn state_dir() -> PathBuf {
@@ -134,6 +150,8 @@ impl NodeArgs {
             password,
             state_dir: state_dir(),
             verbose: self.verbose,
+            max_response: size_env("CALIMCP_MAX_RESPONSE", node::DEFAULT_MAX_RESPONSE)?,
+            max_blob: size_env("CALIMCP_MAX_BLOB", node::DEFAULT_MAX_BLOB)?,
         })
     }
 

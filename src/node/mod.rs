@@ -1,32 +1,47 @@
 //! `node`: the HTTP client for a Calimero node (merod), shared by `calimcp call`
-//! and the MCP server.
+//! and the MCP server. Every difference between merod versions is handled
+//! here and nowhere else (README "Supported merod versions").
 //!
-//! Input: a node URL, a timeout and credentials ([`NodeOptions`]). Output: the
-//! node's apps, ABIs, contexts and aliases, and the `output` of an `execute`
-//! call — or an [`Error`] whose kind says what went wrong: [`ErrorKind::Auth`]
-//! (exit 3), [`ErrorKind::Unreachable`] for refused connections and timeouts
-//! (exit 4), [`ErrorKind::Remote`] when the node or the app answered with an
-//! error (exit 5). Every request is bounded by the timeout. No token or
-//! password ever reaches a message or the `-v` log, and URLs in messages carry
-//! no query string. Depends on `error` and `text` only; it prints nothing but
-//! the `-v` log on stderr.
+//! Input: a node URL, a timeout, limits and credentials ([`NodeOptions`]).
+//! Output: the node's apps, ABIs, contexts and aliases, and the `output` of an
+//! `execute` call — or an [`Error`] whose kind says what went wrong:
+//! [`ErrorKind::Auth`] (exit 3), [`ErrorKind::Unreachable`] for refused
+//! connections and timeouts (exit 4), [`ErrorKind::Remote`] when the node or
+//! the app answered with an error (exit 5). Every request is bounded by the
+//! timeout and every body by a size cap. No token or password ever reaches a
+//! message or the `-v` log, and URLs in messages carry no query string.
+//! Depends on `error`, `text` and `abi` (to read a module's embedded ABI); it
+//! prints nothing but the `-v` log on stderr.
+//!
+//! Modules: [`http`] one exchange (redirects, body cap, masking), `session`
+//! tokens in use (login, refresh, dead tokens), [`abi`] ABIs from the route,
+//! the cache or the app's module, [`exec`] `execute` (executor, id retry),
+//! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
+//! node's answers as values and errors, [`store`] private state files.
 
+pub mod abi;
 pub mod auth;
 pub mod decode;
+pub mod exec;
+pub mod http;
+pub mod ids;
+mod session;
 pub mod store;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU8, AtomicU64};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use reqwest::{Method, Url};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::text::{sanitize_doc, sanitize_line};
+use crate::error::{Error, Result};
+use crate::text::sanitize_line;
 use auth::Tokens;
+use http::percent_free;
+pub use http::{DEFAULT_MAX_BLOB, DEFAULT_MAX_RESPONSE, parse_size, strip_query};
 
 /// Where a node listens when nothing else is said (merod's default).
 pub const DEFAULT_URL: &str = "http://127.0.0.1:2528";
@@ -49,6 +64,29 @@ pub struct NodeOptions {
     pub state_dir: PathBuf,
     /// Log every request and response to stderr (secrets masked).
     pub verbose: bool,
+    /// Largest response body read ([`DEFAULT_MAX_RESPONSE`]; `CALIMCP_MAX_RESPONSE`).
+    pub max_response: u64,
+    /// Largest app module downloaded for its ABI ([`DEFAULT_MAX_BLOB`]; `CALIMCP_MAX_BLOB`).
+    pub max_blob: u64,
+}
+
+impl NodeOptions {
+    /// Options for `url` with the defaults: no credentials, the default
+    /// timeout and limits, state in `state_dir`.
+    pub fn new(url: impl Into<String>, state_dir: impl Into<PathBuf>) -> NodeOptions {
+        NodeOptions {
+            url: url.into(),
+            timeout: DEFAULT_TIMEOUT,
+            token: None,
+            refresh_token: None,
+            username: None,
+            password: None,
+            state_dir: state_dir.into(),
+            verbose: false,
+            max_response: DEFAULT_MAX_RESPONSE,
+            max_blob: DEFAULT_MAX_BLOB,
+        }
+    }
 }
 
 impl std::fmt::Debug for NodeOptions {
@@ -63,6 +101,8 @@ impl std::fmt::Debug for NodeOptions {
             .field("password", &mask(&self.password))
             .field("state_dir", &self.state_dir)
             .field("verbose", &self.verbose)
+            .field("max_response", &self.max_response)
+            .field("max_blob", &self.max_blob)
             .finish()
     }
 }
@@ -118,22 +158,21 @@ struct Inner {
     token_file: PathBuf,
     tokens: tokio::sync::Mutex<Tokens>,
     next_id: AtomicU64,
-}
-
-/// A response, read whole.
-struct Reply {
-    status: u16,
-    reason: String,
-    content_type: String,
-    auth_error: Option<String>,
-    retry_after: Option<String>,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn ok(&self) -> bool {
-        (200..300).contains(&self.status)
-    }
+    max_response: u64,
+    max_blob: u64,
+    /// calimcp's own token, refresh token and password: masked in every text.
+    secrets: Mutex<Vec<String>>,
+    /// Whether the node has the ABI route (see [`abi`]).
+    abi_route: AtomicU8,
+    abi_probe: tokio::sync::Mutex<()>,
+    /// Modules known to carry no ABI: blob and service → the error.
+    no_abi: Mutex<HashMap<String, Error>>,
+    /// The node's id form, once an answer showed it.
+    ids: ids::Learnt,
+    /// The executor found for a context (hex of its bytes) on a 0.10.x node.
+    executors: Mutex<HashMap<String, String>>,
+    /// Where `/auth` answered (see `session`).
+    auth_at: AtomicU8,
 }
 
 /// Checks a node URL and returns the request base (no query, no fragment, no
@@ -161,71 +200,6 @@ pub fn normalize_url(url: &str) -> Result<(Url, String)> {
     base.set_path(&path);
     let shown = percent_free(&base);
     Ok((base, shown))
-}
-
-/// `url` without its query string and fragment, for messages.
-pub fn strip_query(url: &str) -> String {
-    let end = url.find(['?', '#']).unwrap_or(url.len());
-    url[..end].to_string()
-}
-
-fn percent_free(url: &Url) -> String {
-    let mut u = url.clone();
-    let _ = u.set_username("");
-    let _ = u.set_password(None);
-    u.set_query(None);
-    u.set_fragment(None);
-    u.as_str().trim_end_matches('/').to_string()
-}
-
-fn seconds(d: Duration) -> String {
-    if d.subsec_millis() == 0 {
-        format!("{} s", d.as_secs())
-    } else {
-        format!("{:.1} s", d.as_secs_f64())
-    }
-}
-
-/// Keys whose values never appear in the `-v` log.
-const SECRET_KEYS: &[&str] = &["password", "access_token", "refresh_token", "token"];
-
-fn mask(v: &Value) -> Value {
-    match v {
-        Value::Object(o) => Value::Object(
-            o.iter()
-                .map(|(k, x)| {
-                    let x = if SECRET_KEYS.contains(&k.as_str()) && !x.is_null() {
-                        Value::String("***".into())
-                    } else {
-                        mask(x)
-                    };
-                    (k.clone(), x)
-                })
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(mask).collect()),
-        v => v.clone(),
-    }
-}
-
-/// Longest body the `-v` log shows.
-const LOG_LIMIT: usize = 4000;
-
-fn log_body(bytes: &[u8]) -> String {
-    let text = match serde_json::from_slice::<Value>(bytes) {
-        Ok(v) => mask(&v).to_string(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-    };
-    let text = sanitize_doc(&text);
-    if text.chars().count() > LOG_LIMIT {
-        format!(
-            "{}… ({} bytes)",
-            text.chars().take(LOG_LIMIT).collect::<String>(),
-            bytes.len()
-        )
-    } else {
-        text
-    }
 }
 
 fn str_field(v: &Value, key: &str) -> Option<String> {
@@ -285,6 +259,7 @@ impl Client {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let (base, shown) = normalize_url(&opts.url)?;
         let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
             .timeout(opts.timeout)
             .connect_timeout(opts.timeout)
             .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
@@ -305,12 +280,26 @@ impl Client {
                 verbose: opts.verbose,
                 state_dir: opts.state_dir,
                 username: opts.username,
-                password: opts.password,
+                password: opts.password.clone(),
                 token_file,
                 tokens: tokio::sync::Mutex::new(tokens.clone()),
                 next_id: AtomicU64::new(1),
+                max_response: opts.max_response.max(1),
+                max_blob: opts.max_blob.max(1),
+                secrets: Mutex::new(Vec::new()),
+                abi_route: AtomicU8::new(abi::ROUTE_UNKNOWN),
+                abi_probe: tokio::sync::Mutex::new(()),
+                no_abi: Mutex::new(HashMap::new()),
+                ids: ids::Learnt::default(),
+                executors: Mutex::new(HashMap::new()),
+                auth_at: AtomicU8::new(0),
             }),
         };
+        client.add_secret(opts.password.as_deref());
+        client.add_secret(opts.token.as_deref());
+        client.add_secret(opts.refresh_token.as_deref());
+        client.add_secret(tokens.access.as_deref());
+        client.add_secret(tokens.refresh.as_deref());
         if store {
             client.save_tokens(&tokens);
         }
@@ -335,88 +324,29 @@ impl Client {
 
     /// The installed applications (`GET /admin-api/applications`).
     pub async fn applications(&self) -> Result<Vec<NodeApp>> {
-        let v = self.get_json(&["admin-api", "applications"], None).await?;
+        let v = self
+            .get_json(&["admin-api", "applications"], None)
+            .await
+            .map_err(|e| self.scrub_err(e))?;
         let apps = v
             .get("apps")
             .or(Some(&v))
             .and_then(Value::as_array)
             .ok_or_else(|| self.unexpected("admin-api/applications", "no `apps` list"))?;
-        Ok(apps.iter().filter_map(parse_app).collect())
+        let apps: Vec<NodeApp> = apps.iter().filter_map(parse_app).collect();
+        if let Some(a) = apps.first() {
+            self.saw_id(&a.id);
+        }
+        Ok(apps)
     }
 
-    /// The ABI manifest of `app` (one service of it), as JSON. Cached on disk
-    /// by bytecode blob id and service, so a new version is fetched anew.
-    pub async fn abi(&self, app: &NodeApp, service: Option<&str>) -> Result<Value> {
-        let blob = match service {
-            Some(s) => app
-                .services
-                .iter()
-                .find(|(name, _)| name == s)
-                .and_then(|(_, b)| b.clone()),
-            None => app.bytecode_blob.clone(),
-        };
-        let cache = blob.map(|b| {
-            let mut h = Sha256::new();
-            h.update(b.as_bytes());
-            h.update([0]);
-            h.update(service.unwrap_or_default().as_bytes());
-            let hex: String = h
-                .finalize()
-                .iter()
-                .take(12)
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            self.inner.state_dir.join("abi").join(format!("{hex}.json"))
-        });
-        if let Some(path) = &cache
-            && let Ok(bytes) = std::fs::read(path)
-            && let Ok(v) = serde_json::from_slice::<Value>(&bytes)
-        {
-            self.log(format_args!(
-                "= ABI of {}{} from the cache ({})",
-                sanitize_line(app.package_or_id()),
-                service
-                    .map(|s| format!(" ({})", sanitize_line(s)))
-                    .unwrap_or_default(),
-                path.display()
-            ));
-            return Ok(v);
-        }
-        let segments = ["admin-api", "applications", app.id.as_str(), "abi"];
-        let query = service.map(|s| ("service_name", s));
-        let (url, shown) = self.endpoint(&segments, query);
-        let reply = self.request(Method::GET, &url, &shown, None).await?;
-        if reply.status == 404 && reply.body.iter().all(u8::is_ascii_whitespace) {
-            return Err(Error::new(
-                ErrorKind::Remote,
-                "abi_unsupported",
-                format!(
-                    "the node at {} does not serve ABIs: GET /admin-api/applications/:id/abi answered 404 with no body, so its merod predates the ABI endpoint",
-                    self.inner.shown
-                ),
-            )
-            .with_hint("upgrade merod to 0.11.0-rc.19 or later, or pass the app's ABI file (a path to abi.json, .wasm or .mpk, or --apps DIR)"));
-        }
-        let v = data(self.check(reply, &shown)?);
-        if !v.is_object() {
-            return Err(self.unexpected(&shown, "the ABI is not a JSON object"));
-        }
-        if let Some(path) = &cache
-            && let Err(e) = store::write_private(path, v.to_string().as_bytes())
-        {
-            self.log(format_args!(
-                "= cannot cache the ABI at {}: {e}",
-                path.display()
-            ));
-        }
-        Ok(v)
-    }
-
-    /// The contexts of one application.
+    /// The contexts of one application (its id in either form).
     pub async fn contexts_for_application(&self, app_id: &str) -> Result<Vec<NodeContext>> {
+        let app_id = self.node_id(app_id);
         let v = self
-            .get_json(&["admin-api", "contexts", "for-application", app_id], None)
-            .await?;
+            .get_json(&["admin-api", "contexts", "for-application", &app_id], None)
+            .await
+            .map_err(|e| self.scrub_err(e))?;
         let list = v
             .get("contexts")
             .or(Some(&v))
@@ -424,7 +354,11 @@ impl Client {
             .ok_or_else(|| {
                 self.unexpected("admin-api/contexts/for-application", "no `contexts` list")
             })?;
-        Ok(list.iter().filter_map(parse_context).collect())
+        let list: Vec<NodeContext> = list.iter().filter_map(parse_context).collect();
+        if let Some(c) = list.first() {
+            self.saw_id(&c.id);
+        }
+        Ok(list)
     }
 
     /// The context id an alias names, or `None` when no such alias exists.
@@ -433,433 +367,30 @@ impl Client {
         let (url, shown) = self.endpoint(&segments, None);
         let reply = self
             .request(Method::POST, &url, &shown, Some(&json!({})))
-            .await?;
+            .await
+            .map_err(|e| self.scrub_err(e))?;
         // The node rejects impossible alias strings; that is a miss too.
         if matches!(reply.status, 400 | 404) {
             return Ok(None);
         }
-        let v = data(self.check(reply, &shown)?);
-        Ok(str_field(&v, "value"))
-    }
-
-    /// The JSON-RPC body of an `execute` call.
-    pub fn execute_body(
-        context_id: &str,
-        method: &str,
-        args_json: &Value,
-        executor: Option<&str>,
-        id: u64,
-    ) -> Value {
-        let mut params = json!({
-            "contextId": context_id,
-            "method": method,
-            "argsJson": args_json,
-        });
-        if let (Some(e), Some(p)) = (executor, params.as_object_mut()) {
-            p.insert("executorPublicKey".into(), Value::String(e.to_string()));
+        let v = data(self.check(reply, &shown).map_err(|e| self.scrub_err(e))?);
+        let value = str_field(&v, "value");
+        if let Some(id) = &value {
+            self.saw_id(id);
         }
-        json!({"jsonrpc": "2.0", "id": id, "method": "execute", "params": params})
-    }
-
-    /// Calls `method` on a context and returns its `output` (`null` for unit).
-    pub async fn execute(
-        &self,
-        context_id: &str,
-        method: &str,
-        args_json: &Value,
-        executor: Option<&str>,
-    ) -> Result<Value> {
-        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let body = Self::execute_body(context_id, method, args_json, executor, id);
-        let (url, shown) = self.endpoint(&["jsonrpc"], None);
-        let reply = self
-            .request(Method::POST, &url, &shown, Some(&body))
-            .await?;
-        let v = self.check(reply, &shown)?;
-        if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
-            return Err(decode::rpc_error(method, context_id, err));
-        }
-        match v.get("result") {
-            Some(Value::Object(r)) if r.contains_key("output") => {
-                Ok(r.get("output").cloned().unwrap_or(Value::Null))
-            }
-            Some(r) => Ok(r.clone()),
-            None => Err(self.unexpected(&shown, "neither `result` nor `error` in the response")),
-        }
-    }
-
-    // ---- plumbing ----
-
-    fn log(&self, line: std::fmt::Arguments<'_>) {
-        if self.inner.verbose {
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr().lock(), "{line}");
-        }
-    }
-
-    fn unexpected(&self, what: &str, why: &str) -> Error {
-        Error::new(
-            ErrorKind::Remote,
-            "unexpected_response",
-            format!("unexpected answer from {}: {why}", sanitize_line(what)),
-        )
-    }
-
-    /// The request URL and the URL messages show for a path under the base.
-    fn endpoint(&self, segments: &[&str], query: Option<(&str, &str)>) -> (String, String) {
-        let mut url = self.inner.base.clone();
-        if let Ok(mut path) = url.path_segments_mut() {
-            path.pop_if_empty();
-            path.extend(segments);
-        }
-        let shown = percent_free(&url);
-        if let Some((k, v)) = query {
-            url.query_pairs_mut().append_pair(k, v);
-        }
-        (url.to_string(), shown)
-    }
-
-    async fn get_json(&self, segments: &[&str], query: Option<(&str, &str)>) -> Result<Value> {
-        let (url, shown) = self.endpoint(segments, query);
-        let reply = self.request(Method::GET, &url, &shown, None).await?;
-        Ok(data(self.check(reply, &shown)?))
-    }
-
-    /// A 2xx body as JSON, or the error the response stands for.
-    fn check(&self, reply: Reply, shown: &str) -> Result<Value> {
-        if !reply.ok() {
-            let mut err = decode::http_error(
-                reply.status,
-                &reply.reason,
-                &reply.content_type,
-                &reply.body,
-                shown,
-            );
-            if reply.status == 401 {
-                err = err.with_hint(
-                    "pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE",
-                );
-            } else if reply.status == 403 {
-                err = err.with_hint("the token lacks a permission this request needs");
-            }
-            return Err(err);
-        }
-        if reply.body.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Value::Null);
-        }
-        serde_json::from_slice(&reply.body)
-            .map_err(|e| self.unexpected(shown, &format!("the body is not JSON ({e})")))
-    }
-
-    fn transport_error(&self, e: &reqwest::Error, shown: &str) -> Error {
-        let mut cause: &dyn std::error::Error = e;
-        while let Some(next) = cause.source() {
-            cause = next;
-        }
-        let cause = sanitize_line(&cause.to_string());
-        if e.is_timeout() {
-            Error::new(
-                ErrorKind::Unreachable,
-                "timeout",
-                format!(
-                    "the node at {} did not answer within {} ({shown})",
-                    self.inner.shown,
-                    seconds(self.inner.timeout)
-                ),
-            )
-            .with_hint("is the node busy or the address wrong? Raise the bound with --timeout SECS")
-        } else if e.is_connect() {
-            Error::new(
-                ErrorKind::Unreachable,
-                "unreachable",
-                format!("cannot reach the node at {}: {cause}", self.inner.shown),
-            )
-            .with_hint("is merod running there? Pass --node URL (or set CALIMERO_NODE_URL)")
-        } else {
-            Error::new(
-                ErrorKind::Unreachable,
-                "unreachable",
-                format!("the request to {shown} failed: {cause}"),
-            )
-        }
-    }
-
-    /// One HTTP exchange, logged with `-v`.
-    async fn send_once(
-        &self,
-        method: Method,
-        url: &str,
-        shown: &str,
-        body: Option<&Value>,
-        token: Option<&str>,
-    ) -> Result<Reply> {
-        self.log(format_args!("> {method} {shown}"));
-        let mut req = self.inner.http.request(method, url);
-        if let Some(t) = token {
-            self.log(format_args!("> authorization: Bearer ***"));
-            req = req.bearer_auth(t);
-        }
-        if let Some(b) = body {
-            let bytes = serde_json::to_vec(b).map_err(|e| Error::internal(e.to_string()))?;
-            self.log(format_args!("> {}", log_body(&bytes)));
-            req = req
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(bytes);
-        }
-        let start = Instant::now();
-        let resp = req
-            .send()
-            .await
-            .map_err(|e| self.transport_error(&e, shown))?;
-        let status = resp.status();
-        let header = |name: &str| {
-            resp.headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string)
-        };
-        let content_type = header("content-type").unwrap_or_default();
-        let auth_error = header("x-auth-error");
-        let retry_after = header("retry-after");
-        let body = resp
-            .bytes()
-            .await
-            .map_err(|e| self.transport_error(&e, shown))?
-            .to_vec();
-        self.log(format_args!(
-            "< {} ({} ms)",
-            status,
-            start.elapsed().as_millis()
-        ));
-        if !body.is_empty() {
-            self.log(format_args!("< {}", log_body(&body)));
-        }
-        Ok(Reply {
-            status: status.as_u16(),
-            reason: status.canonical_reason().unwrap_or("").to_string(),
-            content_type,
-            auth_error,
-            retry_after,
-            body,
-        })
-    }
-
-    /// An authenticated exchange: logs in first when only credentials are
-    /// known; on a 401 refreshes (token expired) or logs in again, then
-    /// retries once.
-    async fn request(
-        &self,
-        method: Method,
-        url: &str,
-        shown: &str,
-        body: Option<&Value>,
-    ) -> Result<Reply> {
-        let token = self.current_token().await?;
-        let reply = self
-            .send_once(method.clone(), url, shown, body, token.as_deref())
-            .await?;
-        if reply.status != 401 {
-            return Ok(reply);
-        }
-        let renewed = if reply.auth_error.as_deref() == Some("token_expired") {
-            self.refresh(token.as_deref()).await?
-        } else {
-            self.relogin(token.as_deref()).await?
-        };
-        match renewed {
-            Some(t) => self.send_once(method, url, shown, body, Some(&t)).await,
-            None => Ok(reply),
-        }
-    }
-
-    fn credentials(&self) -> Option<(&str, &str)> {
-        match (&self.inner.username, &self.inner.password) {
-            (Some(u), Some(p)) => Some((u, p)),
-            _ => None,
-        }
-    }
-
-    async fn current_token(&self) -> Result<Option<String>> {
-        let mut tokens = self.inner.tokens.lock().await;
-        if tokens.access.is_none() && self.credentials().is_some() {
-            *tokens = self.login().await?;
-            self.save_tokens(&tokens);
-        }
-        Ok(tokens.access.clone())
-    }
-
-    fn save_tokens(&self, t: &Tokens) {
-        let url = &self.inner.shown;
-        if let Err(e) = auth::write_cache(
-            &self.inner.token_file,
-            url,
-            self.inner.username.as_deref(),
-            t,
-        ) {
-            self.log(format_args!(
-                "= cannot write the token cache {}: {e}",
-                self.inner.token_file.display()
-            ));
-        }
-    }
-
-    /// After a 401 without `token_expired`: logs in again when credentials are known.
-    async fn relogin(&self, used: Option<&str>) -> Result<Option<String>> {
-        if self.credentials().is_none() {
-            return Ok(None);
-        }
-        let mut tokens = self.inner.tokens.lock().await;
-        if tokens.access.as_deref() != used {
-            return Ok(tokens.access.clone());
-        }
-        *tokens = self.login().await?;
-        self.save_tokens(&tokens);
-        Ok(tokens.access.clone())
-    }
-
-    /// After a 401 `token_expired`: one `POST /auth/refresh`, single-flight.
-    async fn refresh(&self, used: Option<&str>) -> Result<Option<String>> {
-        let mut tokens = self.inner.tokens.lock().await;
-        if tokens.access.as_deref() != used {
-            // Another request refreshed while this one waited.
-            return Ok(tokens.access.clone());
-        }
-        let (Some(access), Some(refresh)) = (tokens.access.clone(), tokens.refresh.clone()) else {
-            if self.credentials().is_some() {
-                *tokens = self.login().await?;
-                self.save_tokens(&tokens);
-                return Ok(tokens.access.clone());
-            }
-            return Err(Error::new(
-                ErrorKind::Auth,
-                "token_expired",
-                format!("the access token for {} has expired and there is no refresh token", self.inner.shown),
-            )
-            .with_hint("pass a new --token (or CALIMERO_AUTH_TOKEN with CALIMERO_REFRESH_TOKEN), or set CALIMERO_USERNAME and CALIMERO_PASSWORD"));
-        };
-        let (url, shown) = self.endpoint(&["auth", "refresh"], None);
-        let body = json!({"access_token": access, "refresh_token": refresh});
-        let reply = self
-            .send_once(Method::POST, &url, &shown, Some(&body), None)
-            .await?;
-        if reply.ok() {
-            let v = data(self.check(reply, &shown)?);
-            let fresh = Tokens {
-                access: str_field(&v, "access_token"),
-                refresh: str_field(&v, "refresh_token"),
-            };
-            if fresh.access.is_none() {
-                return Err(self.unexpected(&shown, "no access_token in the refresh response"));
-            }
-            *tokens = fresh;
-            self.save_tokens(&tokens);
-            return Ok(tokens.access.clone());
-        }
-        let reused = reply.auth_error.as_deref() == Some("token_reuse");
-        if reused || reply.status == 401 || reply.status == 403 {
-            // The pair is dead (a replayed refresh token revokes the family).
-            *tokens = Tokens::default();
-            self.save_tokens(&tokens);
-            if self.credentials().is_some() {
-                *tokens = self.login().await?;
-                self.save_tokens(&tokens);
-                return Ok(tokens.access.clone());
-            }
-            let why = if reused {
-                "its refresh token was already used"
-            } else {
-                "the node refused the refresh"
-            };
-            return Err(Error::new(
-                ErrorKind::Auth,
-                "refresh_failed",
-                format!(
-                    "the access token for {} has expired and cannot be refreshed: {why}",
-                    self.inner.shown
-                ),
-            )
-            .with_hint(
-                "log in again: pass a new --token, or set CALIMERO_USERNAME and CALIMERO_PASSWORD",
-            ));
-        }
-        // A transient failure keeps the tokens; the original 401 is reported.
-        self.log(format_args!(
-            "= refresh failed with HTTP {}; keeping the tokens",
-            reply.status
-        ));
-        Ok(None)
-    }
-
-    /// `POST /auth/token` with the username and password.
-    async fn login(&self) -> Result<Tokens> {
-        let Some((user, password)) = self.credentials() else {
-            return Ok(Tokens::default());
-        };
-        let (url, shown) = self.endpoint(&["auth", "token"], None);
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or_default();
-        let body = json!({
-            "auth_method": "user_password",
-            "public_key": user,
-            "client_name": "calimcp",
-            "timestamp": now,
-            "permissions": ["admin"],
-            "provider_data": {"username": user, "password": password},
-        });
-        let reply = self
-            .send_once(Method::POST, &url, &shown, Some(&body), None)
-            .await?;
-        if !reply.ok() {
-            let said = decode::node_message(&reply.body)
-                .map(|m| format!(": {m}"))
-                .unwrap_or_else(|| format!(" (HTTP {})", reply.status));
-            let mut err = Error::new(
-                ErrorKind::Auth,
-                "login_failed",
-                format!(
-                    "logging in to {} as {} failed{said}",
-                    self.inner.shown,
-                    sanitize_line(user)
-                ),
-            );
-            err = match (reply.status, reply.retry_after) {
-                (429, Some(s)) => err.with_hint(format!(
-                    "too many failed logins; retry after {} s",
-                    sanitize_line(&s)
-                )),
-                (404, _) => err.with_hint("the node has no /auth routes: it runs without embedded auth, so unset CALIMERO_USERNAME"),
-                _ => err.with_hint("check CALIMERO_USERNAME and CALIMERO_PASSWORD (or CALIMERO_PASSWORD_FILE)"),
-            };
-            return Err(err);
-        }
-        let v = data(self.check(reply, &shown)?);
-        let t = Tokens {
-            access: str_field(&v, "access_token"),
-            refresh: str_field(&v, "refresh_token"),
-        };
-        if t.access.is_none() {
-            return Err(self.unexpected(&shown, "no access_token in the login response"));
-        }
-        Ok(t)
+        Ok(value)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     fn opts(url: &str) -> NodeOptions {
         NodeOptions {
-            url: url.into(),
             timeout: Duration::from_secs(1),
-            token: None,
-            refresh_token: None,
-            username: None,
-            password: None,
-            state_dir: std::env::temp_dir().join("calimcp-unit-never-written"),
-            verbose: false,
+            ..NodeOptions::new(url, std::env::temp_dir().join("calimcp-unit-never-written"))
         }
     }
 
@@ -903,17 +434,6 @@ mod tests {
         );
         let b = Client::execute_body("ctx", "set", &json!({}), Some("pk"), 1);
         assert_eq!(b["params"]["executorPublicKey"], "pk");
-    }
-
-    #[test]
-    fn secrets_are_masked_in_the_log() {
-        let body = br#"{"provider_data":{"username":"u","password":"hunter2"},"access_token":"a","refresh_token":"r"}"#;
-        let s = log_body(body);
-        assert!(
-            !s.contains("hunter2") && !s.contains("\"a\"") && !s.contains("\"r\""),
-            "{s}"
-        );
-        assert!(s.contains("\"username\":\"u\""));
     }
 
     #[test]

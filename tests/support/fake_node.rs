@@ -1,22 +1,40 @@
 //! A fake Calimero node: a real HTTP/1.1 server on 127.0.0.1 (port 0) that
 //! speaks merod's wire format, for tests and benchmarks.
 //!
-//! Routes: `GET /admin-api/applications`, `GET …/applications/:id/abi
-//! [?service_name=]`, `GET /admin-api/contexts/for-application/:id`,
-//! `POST /admin-api/alias/lookup/context/:name`, `POST /jsonrpc` (execute),
-//! and with auth `POST /auth/token`, `POST /auth/refresh`. Every request is
-//! recorded; every response is written in one `write` (no Nagle stalls).
+//! It speaks as one merod version ([`Profile`], README "Supported merod
+//! versions"): `0.10` (executorPublicKey required, identity aliases, no ABI
+//! route, the 0.10.0 apps and contexts shapes), `rc4` (no ABI route, refresh
+//! replay → 500, revoked token → 401), `rc25` (ABI route, `token_reuse`, 403
+//! `token_revoked`, no identity aliases) and `hex` (rc25 with 64-hex ids, as
+//! newer cores are reported to write them). Every body is what the real node
+//! sends (merod-versions-and-wire.md): ids in the profile's form only,
+//! guard 401/403 with empty bodies, JSON-RPC errors with HTTP 200.
 //!
-//! Apps (ids are base58 of 32 bytes):
+//! Routes: `GET /admin-api/applications`, `GET …/applications/:id/abi
+//! [?service_name=]` (rc25, hex), `GET /admin-api/blobs/:id` (the app's wasm
+//! module, with its ABI in a `calimero_abi_v1` section),
+//! `GET /admin-api/contexts/for-application/:id`,
+//! `GET /admin-api/contexts/:id/identities-owned`,
+//! `POST /admin-api/alias/lookup/context/:name`,
+//! `POST /admin-api/alias/lookup/identity/:context/:name` (0.10, rc4),
+//! `POST /jsonrpc` (execute), and with auth `POST /auth/token`,
+//! `POST /auth/refresh` — at the server root even under a base path, as merod
+//! serves them. Every request is recorded; every response is written in one
+//! `write` (no Nagle stalls).
+//!
+//! Apps (ids are 32 bytes from a seed, written in the profile's form):
 //! - `com.calimero.kv-store` (kv semantics: set/get/remove/entries/len/clear), one context;
 //! - `io.example.KV_Store`, published by two signers (its slug collides with
 //!   kv-store's); the first has two contexts, one of them aliased `default`;
-//! - `com.example.notebook`, two services (registry: one context; pages: two);
-//! - `com.calimero.typed`: echoes its arguments (context id in hex);
+//! - `com.example.notebook`, two services (registry: one context; pages: two;
+//!   absent on `0.10`, which has no services);
+//! - `com.calimero.typed`: echoes its arguments;
+//! - `com.calimero.ids`: `member(who)` takes a PublicKey (a base58 string
+//!   only, like the SDK's), `digest(hash)` a `[u8; 32]` (an array only);
 //! - `com.calimero.faults`: `boom` (FunctionCallError with a Debug byte list),
 //!   `panic` (guest panic), `html` (500 with an HTML body), `slow` (answers
 //!   after 3 s), `uninit` (Uninitialized);
-//! - `com.old.legacy`: its ABI route answers a bodyless 404 (old merod);
+//! - `com.old.legacy`: built with an old SDK, its module has no embedded ABI;
 //! - `com.calimero.lonely`: no contexts;
 //! - with [`Builder::shared_fixtures`], one app per `../shared/fixtures/abi` manifest.
 //!
@@ -62,14 +80,134 @@ impl Recorded {
     }
 }
 
-/// An id the way merod writes it: base58 of 32 bytes.
+/// The merod version the fake speaks as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// 0.10.0 … 0.10.1-rc.18.
+    V010,
+    /// 0.10.1-rc.19 … 0.11.0-rc.18 (the crates.io 0.11.0-rc.4).
+    Rc4,
+    /// 0.11.0-rc.19 … rc.25.
+    Rc25,
+    /// A newer core writing 64-hex ids (otherwise rc25).
+    Hex,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 4] = [Profile::V010, Profile::Rc4, Profile::Rc25, Profile::Hex];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::V010 => "0.10",
+            Profile::Rc4 => "rc4",
+            Profile::Rc25 => "rc25",
+            Profile::Hex => "hex",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    pub fn abi_route(self) -> bool {
+        matches!(self, Profile::Rc25 | Profile::Hex)
+    }
+
+    pub fn executor_required(self) -> bool {
+        self == Profile::V010
+    }
+
+    pub fn identity_aliases(self) -> bool {
+        matches!(self, Profile::V010 | Profile::Rc4)
+    }
+
+    pub fn hex_ids(self) -> bool {
+        self == Profile::Hex
+    }
+
+    /// A replayed refresh token: 500 (up to rc.18) or 401 `token_reuse`.
+    pub fn refresh_reuse_500(self) -> bool {
+        matches!(self, Profile::V010 | Profile::Rc4)
+    }
+
+    /// A revoked token: 403 `token_revoked` (rc.19 on) or a plain 401.
+    pub fn revoked_403(self) -> bool {
+        matches!(self, Profile::Rc25 | Profile::Hex)
+    }
+
+    /// 32 bytes from `seed`, written as this node writes ids.
+    pub fn id(self, seed: u8) -> String {
+        if self.hex_ids() {
+            hex_id(seed)
+        } else {
+            id(seed)
+        }
+    }
+
+    /// The id in the form this node does not use.
+    pub fn other_id(self, seed: u8) -> String {
+        if self.hex_ids() {
+            id(seed)
+        } else {
+            hex_id(seed)
+        }
+    }
+}
+
+/// An id the way merod up to rc.25 writes it: base58 of 32 bytes.
 pub fn id(seed: u8) -> String {
     bs58::encode([seed; 32]).into_string()
 }
 
-/// A context id in the newer 64-hex form.
+/// The same id in the 64-hex form.
 pub fn hex_id(seed: u8) -> String {
     format!("{seed:02x}").repeat(32)
+}
+
+/// The identity a node owns in the context of `ctx_seed`.
+pub fn owner_seed(ctx_seed: u8) -> u8 {
+    ctx_seed.wrapping_add(150)
+}
+
+/// A wasm module carrying `abi` in a `calimero_abi_v1` section (none: no section).
+pub fn wasm_module(abi: Option<&Value>) -> Vec<u8> {
+    fn leb(mut n: usize, out: &mut Vec<u8>) {
+        loop {
+            let b = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                out.push(b);
+                return;
+            }
+            out.push(b | 0x80);
+        }
+    }
+    fn custom(name: &str, payload: &[u8], out: &mut Vec<u8>) {
+        let mut body = Vec::new();
+        leb(name.len(), &mut body);
+        body.extend_from_slice(name.as_bytes());
+        body.extend_from_slice(payload);
+        out.push(0);
+        leb(body.len(), out);
+        out.extend_from_slice(&body);
+    }
+    let mut m = b"\0asm\x01\0\0\0".to_vec();
+    custom("producers", b"fake", &mut m);
+    if let Some(abi) = abi {
+        custom("calimero_abi_v1", abi.to_string().as_bytes(), &mut m);
+    }
+    m
+}
+
+fn decode_id(s: &str) -> Option<[u8; 32]> {
+    if s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let mut out = [0u8; 32];
+        for i in 0..32 {
+            out[i] = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+        }
+        return Some(out);
+    }
+    bs58::decode(s).into_vec().ok()?.try_into().ok()
 }
 
 pub const KV: u8 = 1;
@@ -80,6 +218,7 @@ pub const TYPED: u8 = 5;
 pub const FAULTS: u8 = 6;
 pub const LEGACY: u8 = 7;
 pub const LONELY: u8 = 8;
+pub const IDS: u8 = 9;
 
 /// Context seeds.
 pub const CTX_KV: u8 = 11;
@@ -91,12 +230,14 @@ pub const CTX_PAGES_2: u8 = 43;
 pub const CTX_TYPED: u8 = 51;
 pub const CTX_FAULTS: u8 = 61;
 pub const CTX_LEGACY: u8 = 71;
+pub const CTX_IDS: u8 = 91;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Semantics {
     Kv,
     Echo,
     Faults,
+    Ids,
 }
 
 struct AppDef {
@@ -114,6 +255,8 @@ struct AppDef {
 
 struct CtxDef {
     id: String,
+    /// Public keys the node owns in the context.
+    owned: Vec<String>,
     app: String,
     service: Option<String>,
     name: Option<String>,
@@ -138,6 +281,7 @@ struct Auth {
 }
 
 struct State {
+    profile: Profile,
     base: String,
     apps: RwLock<Vec<AppDef>>,
     contexts: RwLock<Vec<CtxDef>>,
@@ -153,12 +297,19 @@ struct State {
 /// Options for a fake node.
 #[derive(Default)]
 pub struct Builder {
+    profile: Option<Profile>,
     auth: Option<(String, String)>,
     shared_fixtures: bool,
     base: String,
 }
 
 impl Builder {
+    /// Speak as this merod version (default: rc25).
+    pub fn profile(mut self, p: Profile) -> Self {
+        self.profile = Some(p);
+        self
+    }
+
     /// Embedded auth: every route but `/auth/*` needs a Bearer token.
     pub fn auth(mut self, user: &str, password: &str) -> Self {
         self.auth = Some((user.into(), password.into()));
@@ -180,13 +331,15 @@ impl Builder {
     pub fn start(self) -> FakeNode {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let port = listener.local_addr().expect("local addr").port();
-        let (apps, contexts) = catalog(self.shared_fixtures);
+        let profile = self.profile.unwrap_or(Profile::Rc25);
+        let (apps, contexts) = catalog(profile, self.shared_fixtures);
         let aliases = BTreeMap::from([
-            ("default".to_string(), id(CTX_KV2_2)),
-            ("prod".to_string(), id(CTX_KV)),
-            ("pages-main".to_string(), id(CTX_PAGES_1)),
+            ("default".to_string(), profile.id(CTX_KV2_2)),
+            ("prod".to_string(), profile.id(CTX_KV)),
+            ("pages-main".to_string(), profile.id(CTX_PAGES_1)),
         ]);
         let state = Arc::new(State {
+            profile,
             base: self.base.clone(),
             apps: RwLock::new(apps),
             contexts: RwLock::new(contexts),
@@ -249,6 +402,44 @@ impl FakeNode {
 
     pub fn builder() -> Builder {
         Builder::default()
+    }
+
+    /// A node speaking as `p`.
+    pub fn with_profile(p: Profile) -> FakeNode {
+        Builder::default().profile(p).start()
+    }
+
+    pub fn profile(&self) -> Profile {
+        self.state.profile
+    }
+
+    /// The id of `seed` as this node writes it.
+    pub fn id(&self, seed: u8) -> String {
+        self.state.profile.id(seed)
+    }
+
+    /// The id of `seed` in the form this node does not use.
+    pub fn other_id(&self, seed: u8) -> String {
+        self.state.profile.other_id(seed)
+    }
+
+    /// Makes the node own no identity in a context.
+    pub fn disown(&self, ctx_seed: u8) {
+        let id = self.id(ctx_seed);
+        for c in self.state.contexts.write().unwrap().iter_mut() {
+            if c.id == id {
+                c.owned.clear();
+            }
+        }
+    }
+
+    /// Revokes every token issued so far (as an admin revoking a client would).
+    pub fn revoke_tokens(&self) {
+        if let Some(a) = &self.state.auth {
+            let mut t = a.tokens.lock().unwrap();
+            let families: Vec<u64> = t.access.values().map(|v| v.0).collect();
+            t.revoked.extend(families);
+        }
     }
 
     /// Every request so far, in order.
@@ -317,10 +508,13 @@ impl FakeNode {
         let mut app = single(seed, package, package, seed, abi, Semantics::Echo);
         app.blob = blob.clone();
         app.services[0].1 = blob;
-        let (app_id, ctx_id) = (app.id.clone(), hex_id(seed));
+        let p = self.state.profile;
+        app.id = p.id(seed);
+        let (app_id, ctx_id) = (app.id.clone(), p.id(seed));
         apps.push(app);
         self.state.contexts.write().unwrap().push(CtxDef {
             id: ctx_id.clone(),
+            owned: vec![p.id(owner_seed(seed))],
             app: app_id.clone(),
             service: None,
             name: None,
@@ -382,7 +576,7 @@ fn single(
     }
 }
 
-fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
+fn catalog(p: Profile, shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
     let mut apps = vec![
         single(
             KV,
@@ -453,6 +647,7 @@ fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
             Semantics::Faults,
         ),
         AppDef {
+            // an old SDK: no embedded ABI
             legacy: true,
             ..single(
                 LEGACY,
@@ -471,10 +666,19 @@ fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
             kv_abi(),
             Semantics::Kv,
         ),
+        single(
+            IDS,
+            "com.calimero.ids",
+            "Ids",
+            208,
+            manifest(&["tests/support/abi/ids.json"]),
+            Semantics::Ids,
+        ),
     ];
     let ctx = |seed: u8, app: u8, service: Option<&str>, name: Option<&str>| CtxDef {
-        id: id(seed),
-        app: id(app),
+        id: p.id(seed),
+        owned: vec![p.id(owner_seed(seed))],
+        app: p.id(app),
         service: service.map(Into::into),
         name: name.map(Into::into),
     };
@@ -485,14 +689,10 @@ fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
         ctx(CTX_REGISTRY, NOTEBOOK, Some("registry"), None),
         ctx(CTX_PAGES_1, NOTEBOOK, Some("pages"), None),
         ctx(CTX_PAGES_2, NOTEBOOK, Some("pages"), None),
-        CtxDef {
-            id: hex_id(CTX_TYPED),
-            app: id(TYPED),
-            service: None,
-            name: None,
-        },
+        ctx(CTX_TYPED, TYPED, None, None),
         ctx(CTX_FAULTS, FAULTS, None, None),
         ctx(CTX_LEGACY, LEGACY, None, None),
+        ctx(CTX_IDS, IDS, None, None),
     ];
     if shared {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/abi");
@@ -520,6 +720,21 @@ fn catalog(shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
                 seed += 1;
             }
         }
+    }
+    let re = |s: &str| p.id(decode_id(s).map_or(0, |b| b[0]));
+    for a in &mut apps {
+        a.id = re(&a.id);
+        a.blob = re(&a.blob);
+        for svc in &mut a.services {
+            svc.1 = re(&svc.1);
+        }
+    }
+    let (mut apps, mut contexts) = (apps, contexts);
+    if p == Profile::V010 {
+        // 0.10 has no multi-service apps.
+        let nb = p.id(NOTEBOOK);
+        apps.retain(|a| a.id != nb);
+        contexts.retain(|c| c.app != nb);
     }
     (apps, contexts)
 }
@@ -725,6 +940,13 @@ fn percent_decode(s: &str, plus_is_space: bool) -> String {
 }
 
 fn route(state: &State, req: &Request) -> Response {
+    let p = state.profile;
+    // mero-auth is merged at the server root, whatever the base path.
+    if let Some(auth) = &state.auth
+        && let Some(rest) = req.path.strip_prefix("/auth/")
+    {
+        return auth_route(state, auth, req, rest);
+    }
     let Some(path) = req.path.strip_prefix(&state.base) else {
         return Response::empty(404);
     };
@@ -734,45 +956,104 @@ fn route(state: &State, req: &Request) -> Response {
         .map(|seg| percent_decode(seg, false))
         .collect();
     let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
-    if let Some(auth) = &state.auth {
-        if segs.first() == Some(&"auth") {
-            return auth_route(auth, req, &segs);
-        }
-        if let Some(denied) = check_token(auth, req) {
-            return denied;
-        }
+    if let Some(auth) = &state.auth
+        && let Some(denied) = check_token(p, auth, req)
+    {
+        return denied;
     }
     match (req.method.as_str(), segs.as_slice()) {
         ("GET", ["admin-api", "applications"]) => Response::data(json!({
-            "apps": state.apps.read().unwrap().iter().map(app_json).collect::<Vec<_>>()
+            "apps": state.apps.read().unwrap().iter().map(|a| app_json(p, a)).collect::<Vec<_>>()
         })),
-        ("GET", ["admin-api", "applications", app, "abi"]) => abi_route(state, app, &req.query),
+        ("GET", ["admin-api", "applications", app, "abi"]) if p.abi_route() => {
+            abi_route(state, app, &req.query)
+        }
+        ("GET", ["admin-api", "blobs", blob]) => blob_route(state, blob),
         ("GET", ["admin-api", "contexts", "for-application", app]) => Response::data(json!({
-            "contexts": state.contexts.read().unwrap().iter().filter(|c| c.app == *app).map(ctx_json).collect::<Vec<_>>()
+            "contexts": state.contexts.read().unwrap().iter().filter(|c| c.app == *app).map(|c| ctx_json(p, c)).collect::<Vec<_>>()
         })),
+        ("GET", ["admin-api", "contexts", ctx, "identities-owned"]) => {
+            let contexts = state.contexts.read().unwrap();
+            match contexts.iter().find(|c| c.id == *ctx) {
+                Some(c) => Response::data(json!({"identities": c.owned})),
+                None => Response::error(404, "Context not found"),
+            }
+        }
         ("POST", ["admin-api", "alias", "lookup", "context", name]) => {
-            if name.is_empty()
-                || name.len() > 50
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-            {
-                return Response::error(400, "invalid alias");
+            if !alias_ok(name) {
+                return Response::text(400, "text/plain; charset=utf-8", "invalid path params");
             }
             let value = state.aliases.lock().unwrap().get(*name).cloned();
             Response::data(json!({ "value": value }))
         }
+        ("POST", ["admin-api", "alias", "lookup", "identity", ctx, name])
+            if p.identity_aliases() =>
+        {
+            if !alias_ok(name) {
+                return Response::text(400, "text/plain; charset=utf-8", "invalid path params");
+            }
+            let contexts = state.contexts.read().unwrap();
+            // Every context's first owned identity is aliased `default` and `me`.
+            let value = contexts
+                .iter()
+                .find(|c| c.id == *ctx)
+                .filter(|_| matches!(*name, "default" | "me"))
+                .and_then(|c| c.owned.first().cloned());
+            Response::data(json!({ "value": value }))
+        }
         ("POST", ["jsonrpc"]) => jsonrpc(state, req),
-        _ => Response::error(404, "not found"),
+        _ => Response::empty(404),
     }
 }
 
-fn app_json(a: &AppDef) -> Value {
+fn alias_ok(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 50
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+}
+
+fn blob_route(state: &State, blob: &str) -> Response {
+    if decode_id(blob).is_none() {
+        return Response::error(400, "Invalid blob ID format");
+    }
+    let apps = state.apps.read().unwrap();
+    for a in apps.iter() {
+        let abi = if a.blob == blob {
+            Some(&a.services[0].2)
+        } else {
+            a.services.iter().find(|s| s.1 == blob).map(|s| &s.2)
+        };
+        if let Some(abi) = abi {
+            let module = wasm_module((!a.legacy).then_some(abi));
+            return Response {
+                status: 200,
+                content_type: "application/wasm",
+                headers: vec![("x-blob-id", blob.to_string())],
+                body: module,
+                delay: None,
+            };
+        }
+    }
+    Response::error(404, "Blob not found locally or in network")
+}
+
+fn app_json(p: Profile, a: &AppDef) -> Value {
     let meta = json!({"name": a.name, "description": "a fake app", "package": a.package});
     let meta_bytes: Vec<Value> = meta.to_string().bytes().map(Value::from).collect();
+    if p == Profile::V010 {
+        return json!({
+            "id": a.id,
+            "blob": {"bytecode": a.blob, "compiled": p.id(0)},
+            "size": 0,
+            "source": "registry://fake",
+            "metadata": meta_bytes,
+        });
+    }
     let mut v = json!({
         "id": a.id,
-        "blob": {"bytecode": a.blob, "compiled": format!("{}c", a.blob)},
+        "blob": {"bytecode": a.blob, "compiled": p.id(0)},
         "size": 0,
         "source": "registry://fake",
         "metadata": meta_bytes,
@@ -784,12 +1065,8 @@ fn app_json(a: &AppDef) -> Value {
         .services
         .iter()
         .filter_map(|(name, blob, _)| {
-            name.as_ref().map(|n| {
-                (
-                    n.clone(),
-                    json!({"bytecode": blob, "compiled": format!("{blob}c")}),
-                )
-            })
+            name.as_ref()
+                .map(|n| (n.clone(), json!({"bytecode": blob, "compiled": p.id(0)})))
         })
         .collect();
     if !named.is_empty() {
@@ -798,12 +1075,22 @@ fn app_json(a: &AppDef) -> Value {
     v
 }
 
-fn ctx_json(c: &CtxDef) -> Value {
+fn ctx_json(p: Profile, c: &CtxDef) -> Value {
+    if p == Profile::V010 {
+        return json!({
+            "id": c.id,
+            "applicationId": c.app,
+            "rootHash": p.id(0),
+            "dagHeads": [],
+        });
+    }
     let mut v = json!({
         "id": c.id,
         "applicationId": c.app,
-        "contextStateHash": "h",
+        "contextStateHash": p.id(0),
         "dagHeads": [],
+        "applicationVersion": "1.2.0",
+        "groupId": "ab".repeat(32),
     });
     if let Some(s) = &c.service {
         v["serviceName"] = json!(s);
@@ -817,10 +1104,10 @@ fn ctx_json(c: &CtxDef) -> Value {
 fn abi_route(state: &State, app: &str, query: &str) -> Response {
     let apps = state.apps.read().unwrap();
     let Some(a) = apps.iter().find(|a| a.id == app) else {
-        return Response::error(404, "application not found");
+        return Response::error(404, "Application not found");
     };
     if a.legacy {
-        return Response::empty(404);
+        return Response::error(400, "no usable embedded ABI in the application's module");
     }
     let service = query_param(query, "service_name").map(|s| percent_decode(s, true));
     let multi = a.services.len() > 1 || a.services[0].0.is_some();
@@ -888,11 +1175,16 @@ fn issue(t: &mut Tokens, family: u64, iat: u64, user: &str) -> (String, String) 
 /// `iat` of freshly issued tokens: always newer than anything minted below it.
 const BASE_IAT: u64 = 1_900_000_000;
 
-fn auth_route(auth: &Auth, req: &Request, segs: &[&str]) -> Response {
+/// mero-auth's envelope: `{"data": …, "error": …}`.
+fn envelope(status: u16, data: Value, error: Option<&str>) -> Response {
+    Response::json(status, json!({"data": data, "error": error}))
+}
+
+fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response {
     let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
     let mut t = auth.tokens.lock().unwrap();
-    match (req.method.as_str(), segs) {
-        ("POST", ["auth", "token"]) => {
+    match (req.method.as_str(), rest) {
+        ("POST", "token") => {
             let user = body["provider_data"]["username"]
                 .as_str()
                 .unwrap_or_default();
@@ -900,29 +1192,47 @@ fn auth_route(auth: &Auth, req: &Request, segs: &[&str]) -> Response {
                 .as_str()
                 .unwrap_or_default();
             if user != auth.user || pass != auth.password {
-                return Response::error(401, "invalid username or password");
+                return envelope(
+                    401,
+                    Value::Null,
+                    Some("Authentication failed: Invalid username or password"),
+                );
             }
             t.logins += 1;
             t.counter += 1;
             let family = t.counter;
             let iat = BASE_IAT + t.counter;
             let (a, r) = issue(&mut t, family, iat, user);
-            Response::data(json!({"access_token": a, "refresh_token": r, "error": null}))
+            envelope(
+                200,
+                json!({"access_token": a, "refresh_token": r, "error": null}),
+                None,
+            )
         }
-        ("POST", ["auth", "refresh"]) => {
+        ("POST", "refresh") => {
             let access = body["access_token"].as_str().unwrap_or_default();
             let refresh = body["refresh_token"].as_str().unwrap_or_default();
             let Some(&(family, used)) = t.refresh.get(refresh) else {
-                return Response::error(401, "invalid refresh token");
+                return envelope(401, Value::Null, Some("Invalid refresh token"));
             };
             if used || t.revoked.contains(&family) {
                 t.revoked.push(family);
-                return Response::error(401, "refresh token reuse detected")
-                    .with_header("x-auth-error", "token_reuse");
+                return if state.profile.refresh_reuse_500() {
+                    envelope(
+                        500,
+                        Value::Null,
+                        Some("Failed to refresh token: Token family revoked"),
+                    )
+                } else {
+                    envelope(401, Value::Null, Some("Refresh token reuse detected"))
+                        .with_header("x-auth-error", "token_reuse")
+                };
             }
             match t.access.get(access) {
-                Some(&(_, false)) => return Response::error(401, "Access token still valid"),
-                None => return Response::error(401, "invalid access token"),
+                Some(&(_, false)) => {
+                    return envelope(401, Value::Null, Some("Access token still valid"));
+                }
+                None => return envelope(401, Value::Null, Some("Invalid access token")),
                 Some(_) => {}
             }
             t.refresh.insert(refresh.to_string(), (family, true));
@@ -930,30 +1240,35 @@ fn auth_route(auth: &Auth, req: &Request, segs: &[&str]) -> Response {
             let iat = BASE_IAT + t.counter + 1;
             let user = auth.user.clone();
             let (a, r) = issue(&mut t, family, iat, &user);
-            Response::data(json!({"access_token": a, "refresh_token": r}))
+            envelope(
+                200,
+                json!({"access_token": a, "refresh_token": r, "error": null}),
+                None,
+            )
         }
-        _ => Response::error(404, "not found"),
+        _ => Response::empty(404),
     }
 }
 
-fn check_token(auth: &Auth, req: &Request) -> Option<Response> {
+/// The guard: empty bodies, `X-Auth-Error` where merod sets one.
+fn check_token(p: Profile, auth: &Auth, req: &Request) -> Option<Response> {
     let header = req
         .headers
         .iter()
         .find(|(k, _)| k == "authorization")
         .map(|(_, v)| v.as_str());
     let Some(token) = header.and_then(|h| h.strip_prefix("Bearer ")) else {
-        return Some(Response::error(401, "authentication required"));
+        return Some(Response::empty(401));
     };
     let t = auth.tokens.lock().unwrap();
     match t.access.get(token) {
-        None => Some(Response::error(401, "invalid token")),
-        Some((family, _)) if t.revoked.contains(family) => {
-            Some(Response::error(403, "token revoked").with_header("x-auth-error", "token_revoked"))
-        }
-        Some((_, true)) => {
-            Some(Response::error(401, "token expired").with_header("x-auth-error", "token_expired"))
-        }
+        None => Some(Response::empty(401)),
+        Some((family, _)) if t.revoked.contains(family) => Some(if p.revoked_403() {
+            Response::empty(403).with_header("x-auth-error", "token_revoked")
+        } else {
+            Response::empty(401)
+        }),
+        Some((_, true)) => Some(Response::empty(401).with_header("x-auth-error", "token_expired")),
         Some(_) => None,
     }
 }
@@ -999,15 +1314,56 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
             json!({"type": "ParseError", "data": "unknown variant"}),
         ));
     }
+    let p = state.profile;
     let params = &body["params"];
     let ctx_id = params["contextId"].as_str().unwrap_or_default();
     let method = params["method"].as_str().unwrap_or_default();
     let args = params["argsJson"].clone();
+    // The server's own types: ids parse in the node's form only.
+    let parse_id = |s: &str| -> Result<(), Value> {
+        let bad = if p.hex_ids() {
+            (s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then_some("Invalid string length")
+        } else {
+            (bs58::decode(s).into_vec().map_or(true, |v| v.len() != 32))
+                .then_some("buffer provided to decode base58 encoded string into was too small")
+        };
+        match bad {
+            Some(m) => Err(json!({"type": "ParseError", "data": m})),
+            None => Ok(()),
+        }
+    };
+    if let Err(e) = parse_id(ctx_id) {
+        return reply(Err(e));
+    }
+    let executor = params.get("executorPublicKey").and_then(Value::as_str);
+    if p.executor_required() {
+        match executor {
+            None => {
+                return reply(Err(
+                    json!({"type": "ParseError", "data": "missing field `executorPublicKey`"}),
+                ));
+            }
+            Some(e) => {
+                if let Err(e) = parse_id(e) {
+                    return reply(Err(e));
+                }
+            }
+        }
+    }
     let contexts = state.contexts.read().unwrap();
     let apps = state.apps.read().unwrap();
     let Some(ctx) = contexts.iter().find(|c| c.id == ctx_id) else {
         return reply(Err(json!({"type": "ContextNotFound"})));
     };
+    if p.executor_required()
+        && let Some(e) = executor
+        && !ctx.owned.iter().any(|o| o == e)
+    {
+        return reply(Err(
+            json!({"type": "Unauthorized", "data": {"context_id": ctx.id, "public_key": e}}),
+        ));
+    }
     let Some(app) = apps.iter().find(|a| a.id == ctx.app) else {
         return reply(Err(
             json!({"type": "ApplicationNotInstalled", "data": {"application_id": ctx.app}}),
@@ -1063,6 +1419,40 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                 _ => Value::Null,
             };
             reply(Ok(out))
+        }
+        Semantics::Ids => {
+            let (name, value) = match method {
+                "member" => ("who", args.get("who")),
+                _ => ("hash", args.get("hash")),
+            };
+            let ok = match (method, value) {
+                // A PublicKey: a base58 string of 32 bytes, nothing else.
+                ("member", Some(Value::String(s))) => {
+                    bs58::decode(s).into_vec().is_ok_and(|v| v.len() == 32)
+                }
+                // A [u8; 32]: an array of 32 numbers, nothing else.
+                (_, Some(Value::Array(a))) if method != "member" => {
+                    a.len() == 32 && a.iter().all(|x| x.as_u64().is_some_and(|n| n < 256))
+                }
+                _ => false,
+            };
+            if !ok {
+                let expected = if method == "member" {
+                    "{ who: PublicKey }"
+                } else {
+                    "{ hash: [u8; 32] }"
+                };
+                let what = match value {
+                    Some(Value::String(_)) => "invalid type: string, expected an array of length 32",
+                    Some(Value::Array(_)) => "invalid type: sequence, expected a base58 string",
+                    _ => "invalid value",
+                };
+                return reply(Err(fn_error(format!(
+                    "guest panicked: {method}: failed to deserialize arguments (expected {expected}): Error(\"{what}\", line: 1, column: {}) at src/lib.rs:1:1",
+                    name.len() + 4
+                ))));
+            }
+            reply(Ok(value.cloned().unwrap_or(Value::Null)))
         }
         Semantics::Faults => match method {
             "boom" => reply(Err(fn_error(format!(

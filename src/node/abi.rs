@@ -1,0 +1,220 @@
+//! An app's ABI manifest from any node.
+//!
+//! Three sources, tried in order: the on-disk cache (keyed by the service's
+//! bytecode blob id and service name, so a new version is fetched anew); the
+//! ABI route `GET /admin-api/applications/:id/abi[?service_name=S]` (merod
+//! 0.11.0-rc.19 and later); and on older nodes, where that route answers a
+//! bodyless 404, the app's module itself: `GET /admin-api/blobs/:blob_id`
+//! (the app's `blob.bytecode`, or the service's own blob), read through
+//! [`crate::abi::load::load_wasm_bytes`] — the code that reads local `.wasm`
+//! files. The download is streamed into one buffer and capped
+//! (`CALIMCP_MAX_BLOB`, 64 MiB by default).
+//!
+//! That the route is absent is learnt once per client (one node, one process):
+//! the first ABI request probes it while the others wait, and from then on
+//! every ABI comes from the cache or the blob, so `serve`'s refreshes cost no
+//! ABI request at all once cached. A module without an embedded ABI is
+//! remembered too (its blob is not downloaded again in this process). `-v`
+//! shows which source each ABI came from.
+
+use std::sync::atomic::Ordering;
+
+use reqwest::Method;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::http::Cap;
+use super::{Client, NodeApp, data, store};
+use crate::error::{Error, ErrorKind, Result};
+use crate::text::sanitize_line;
+
+/// What this process knows about the node's ABI route.
+pub(super) const ROUTE_UNKNOWN: u8 = 0;
+pub(super) const ROUTE_PRESENT: u8 = 1;
+pub(super) const ROUTE_ABSENT: u8 = 2;
+
+impl Client {
+    /// The ABI manifest of `app` (one service of it), as JSON.
+    pub async fn abi(&self, app: &NodeApp, service: Option<&str>) -> Result<Value> {
+        self.abi_inner(app, service)
+            .await
+            .map_err(|e| self.scrub_err(e))
+    }
+
+    async fn abi_inner(&self, app: &NodeApp, service: Option<&str>) -> Result<Value> {
+        let label = format!(
+            "{}{}",
+            sanitize_line(app.package_or_id()),
+            service
+                .map(|s| format!(" (service {})", sanitize_line(s)))
+                .unwrap_or_default()
+        );
+        let blob = match service {
+            Some(s) => app
+                .services
+                .iter()
+                .find(|(name, _)| name == s)
+                .and_then(|(_, b)| b.clone()),
+            None => app.bytecode_blob.clone(),
+        };
+        let cache = blob.as_deref().map(|b| self.cache_path(b, service));
+        if let Some(path) = &cache
+            && let Ok(bytes) = std::fs::read(path)
+            && let Ok(v) = serde_json::from_slice::<Value>(&bytes)
+        {
+            self.log(format_args!(
+                "= ABI of {label}: from the cache ({})",
+                path.display()
+            ));
+            return Ok(v);
+        }
+        let v = match self.abi_from_route(app, service, &label).await? {
+            Some(v) => v,
+            None => {
+                let Some(blob) = blob else {
+                    return Err(Error::new(
+                        ErrorKind::Remote,
+                        "abi_unavailable",
+                        format!(
+                            "the node at {} has no ABI route and lists no bytecode blob for {label}; pass the app's ABI file (a path to abi.json, .wasm or .mpk, or --apps DIR)",
+                            self.inner.shown
+                        ),
+                    ));
+                };
+                self.abi_from_blob(&blob, service, &label).await?
+            }
+        };
+        if let Some(path) = &cache
+            && let Err(e) = store::write_private(path, v.to_string().as_bytes())
+        {
+            self.log(format_args!(
+                "= cannot cache the ABI at {}: {e}",
+                path.display()
+            ));
+        }
+        Ok(v)
+    }
+
+    fn cache_path(&self, blob: &str, service: Option<&str>) -> std::path::PathBuf {
+        let mut h = Sha256::new();
+        h.update(blob.as_bytes());
+        h.update([0]);
+        h.update(service.unwrap_or_default().as_bytes());
+        let hex: String = h
+            .finalize()
+            .iter()
+            .take(12)
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        self.inner.state_dir.join("abi").join(format!("{hex}.json"))
+    }
+
+    /// The ABI from the node's route; `None` when the node has no such route.
+    async fn abi_from_route(
+        &self,
+        app: &NodeApp,
+        service: Option<&str>,
+        label: &str,
+    ) -> Result<Option<Value>> {
+        if self.inner.abi_route.load(Ordering::Acquire) == ROUTE_ABSENT {
+            return Ok(None);
+        }
+        // Until the route is known, one request probes it while the others wait.
+        let _probe = if self.inner.abi_route.load(Ordering::Acquire) == ROUTE_UNKNOWN {
+            let guard = self.inner.abi_probe.lock().await;
+            match self.inner.abi_route.load(Ordering::Acquire) {
+                ROUTE_ABSENT => return Ok(None),
+                ROUTE_PRESENT => None,
+                _ => Some(guard),
+            }
+        } else {
+            None
+        };
+        let segments = ["admin-api", "applications", app.id.as_str(), "abi"];
+        let query = service.map(|s| ("service_name", s));
+        let (url, shown) = self.endpoint(&segments, query);
+        let reply = self.request(Method::GET, &url, &shown, None).await?;
+        if reply.status == 404 && reply.bodyless() {
+            self.inner.abi_route.store(ROUTE_ABSENT, Ordering::Release);
+            self.log(format_args!(
+                "= the node has no ABI route (its merod predates 0.11.0-rc.19): ABIs come from the apps' modules"
+            ));
+            return Ok(None);
+        }
+        if reply.ok() {
+            self.inner.abi_route.store(ROUTE_PRESENT, Ordering::Release);
+        }
+        let v = data(self.check(reply, &shown)?);
+        if !v.is_object() {
+            return Err(self.unexpected(&shown, "the ABI is not a JSON object"));
+        }
+        self.log(format_args!("= ABI of {label}: from the node's ABI route"));
+        Ok(Some(v))
+    }
+
+    /// The ABI embedded in the module stored as `blob`.
+    async fn abi_from_blob(&self, blob: &str, service: Option<&str>, label: &str) -> Result<Value> {
+        let key = format!("{blob}\0{}", service.unwrap_or_default());
+        if let Some(e) = self
+            .inner
+            .no_abi
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Err(e.clone());
+        }
+        let (url, shown) = self.endpoint(&["admin-api", "blobs", blob], None);
+        let cap = Cap {
+            bytes: self.inner.max_blob,
+            var: "CALIMCP_MAX_BLOB",
+        };
+        let reply = self.request_capped(Method::GET, &url, &shown, cap).await?;
+        if !reply.ok() {
+            return Err(self.status_error(&reply, &shown).context(format!(
+                "reading the ABI of {label} from its module (blob {})",
+                sanitize_line(blob)
+            )));
+        }
+        let source = format!(
+            "{} (module of {label}, blob {})",
+            self.inner.shown,
+            sanitize_line(blob)
+        );
+        let mut ignored = Vec::new();
+        let section = match crate::abi::load::load_wasm_bytes(&reply.body, &source, &mut ignored) {
+            Ok((section, _)) => section,
+            Err(e) => {
+                let e = if e.code == "no_embedded_abi" {
+                    Error::new(
+                        ErrorKind::Remote,
+                        "no_embedded_abi",
+                        format!(
+                            "{label} has no ABI on the node at {}: the node has no ABI route, and the app's module (blob {}) carries no `calimero_abi_v1` section. Pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR), or rebuild the app with a current calimero-sdk (cargo mero build) and install it again",
+                            self.inner.shown,
+                            sanitize_line(blob)
+                        ),
+                    )
+                } else {
+                    Error::new(ErrorKind::Remote, "invalid_module", e.message).with_hint(
+                        "pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)",
+                    )
+                };
+                self.inner
+                    .no_abi
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, e.clone());
+                return Err(e);
+            }
+        };
+        let v: Value = serde_json::from_slice(&section)
+            .map_err(|e| self.unexpected(&shown, &format!("the embedded ABI is not JSON ({e})")))?;
+        self.log(format_args!(
+            "= ABI of {label}: from its module (blob {}, {} bytes)",
+            sanitize_line(blob),
+            reply.body.len()
+        ));
+        Ok(v)
+    }
+}

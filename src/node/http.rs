@@ -1,0 +1,542 @@
+//! One HTTP exchange with the node, and what every exchange shares.
+//!
+//! [`Client::send_once`] sends a request, follows redirects only within the
+//! node's own origin (each hop shown with `-v`; a redirect to another origin
+//! is refused, so a call never goes to a host the user did not name), and
+//! reads the body as a stream into one buffer, failing with exit 5 as soon as
+//! it passes the cap (`CALIMCP_MAX_RESPONSE`, 16 MiB by default; app modules
+//! `CALIMCP_MAX_BLOB`, 64 MiB). The `-v` log and every error the node layer
+//! returns pass through [`Client::scrub`], which masks calimcp's own token,
+//! refresh token and password wherever they appear (secrets shorter than 4
+//! characters are not masked: they would garble every message).
+
+use std::time::Instant;
+
+use reqwest::{Method, Url};
+use serde_json::Value;
+
+use super::{Client, decode};
+use crate::error::{Error, ErrorKind, Result};
+use crate::text::{sanitize_doc, sanitize_line};
+
+/// Default cap on a response body: generous for real results (the node's own
+/// request limits are of the 10 MiB class).
+pub const DEFAULT_MAX_RESPONSE: u64 = 16 << 20;
+/// Default cap on an application module downloaded for its embedded ABI.
+pub const DEFAULT_MAX_BLOB: u64 = 64 << 20;
+/// Most redirects followed for one request.
+const MAX_HOPS: usize = 5;
+/// Shortest secret that is masked in texts.
+const MIN_SECRET: usize = 4;
+
+/// A response, read whole (within its cap).
+pub(super) struct Reply {
+    pub status: u16,
+    pub reason: String,
+    pub content_type: String,
+    pub auth_error: Option<String>,
+    pub retry_after: Option<String>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    pub fn bodyless(&self) -> bool {
+        self.body.iter().all(u8::is_ascii_whitespace)
+    }
+}
+
+/// How much of a body to read, and the variable that raises it.
+#[derive(Clone, Copy)]
+pub(super) struct Cap {
+    pub bytes: u64,
+    pub var: &'static str,
+}
+
+/// `n` bytes for messages: `16 MiB`, `512 KiB`, `100 bytes`.
+pub fn size(n: u64) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Parses a size: bytes, or a number with K, M, G (binary units; `KiB`,
+/// `MB` and the like are accepted too).
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num.parse().ok()?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => return None,
+    };
+    n.checked_mul(1 << shift).filter(|&n| n > 0)
+}
+
+/// `url` without its query string and fragment, for messages.
+pub fn strip_query(url: &str) -> String {
+    let end = url.find(['?', '#']).unwrap_or(url.len());
+    url[..end].to_string()
+}
+
+/// A URL as messages show it: no credentials, no query, no trailing slash.
+pub(super) fn percent_free(url: &Url) -> String {
+    let mut u = url.clone();
+    let _ = u.set_username("");
+    let _ = u.set_password(None);
+    u.set_query(None);
+    u.set_fragment(None);
+    u.as_str().trim_end_matches('/').to_string()
+}
+
+fn seconds(d: std::time::Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// Keys whose values never appear in the `-v` log.
+const SECRET_KEYS: &[&str] = &["password", "access_token", "refresh_token", "token"];
+
+fn mask(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| {
+                    let x = if SECRET_KEYS.contains(&k.as_str()) && !x.is_null() {
+                        Value::String("***".into())
+                    } else {
+                        mask(x)
+                    };
+                    (k.clone(), x)
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(mask).collect()),
+        v => v.clone(),
+    }
+}
+
+/// Longest body the `-v` log shows.
+const LOG_LIMIT: usize = 4000;
+
+pub(super) fn log_body(bytes: &[u8]) -> String {
+    let text = match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) => mask(&v).to_string(),
+        Err(_) => String::from_utf8_lossy(&bytes[..bytes.len().min(LOG_LIMIT * 4)]).into_owned(),
+    };
+    let text = sanitize_doc(&text);
+    if text.chars().count() > LOG_LIMIT {
+        format!(
+            "{}… ({} bytes)",
+            text.chars().take(LOG_LIMIT).collect::<String>(),
+            bytes.len()
+        )
+    } else {
+        text
+    }
+}
+
+fn origin_of(u: &Url) -> (String, Option<String>, Option<u16>) {
+    (
+        u.scheme().to_string(),
+        u.host_str().map(str::to_string),
+        u.port_or_known_default(),
+    )
+}
+
+impl Client {
+    /// Remembers a secret so that no text shows it.
+    pub(super) fn add_secret(&self, s: Option<&str>) {
+        let Some(s) = s.filter(|s| s.len() >= MIN_SECRET) else {
+            return;
+        };
+        let mut list = self.inner.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        if !list.iter().any(|x| x == s) {
+            list.push(s.to_string());
+            // Longest first, so a secret containing another is masked whole.
+            list.sort_by_key(|x| std::cmp::Reverse(x.len()));
+        }
+    }
+
+    /// `text` with every known secret replaced by `***`.
+    pub fn scrub(&self, text: &str) -> String {
+        let list = self.inner.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = text.to_string();
+        for s in list.iter() {
+            if out.contains(s.as_str()) {
+                out = out.replace(s.as_str(), "***");
+            }
+        }
+        out
+    }
+
+    /// An error with every known secret masked in its message and hint.
+    pub(super) fn scrub_err(&self, mut e: Error) -> Error {
+        e.message = self.scrub(&e.message);
+        e.hint = e.hint.map(|h| self.scrub(&h));
+        e
+    }
+
+    pub(super) fn log(&self, line: std::fmt::Arguments<'_>) {
+        if self.inner.verbose {
+            use std::io::Write;
+            let text = self.scrub(&line.to_string());
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
+        }
+    }
+
+    pub(super) fn unexpected(&self, what: &str, why: &str) -> Error {
+        Error::new(
+            ErrorKind::Remote,
+            "unexpected_response",
+            format!("unexpected answer from {}: {why}", sanitize_line(what)),
+        )
+    }
+
+    /// The request URL and the URL messages show for a path under the base.
+    pub(super) fn endpoint(
+        &self,
+        segments: &[&str],
+        query: Option<(&str, &str)>,
+    ) -> (String, String) {
+        self.endpoint_at(&self.inner.base, segments, query)
+    }
+
+    /// [`Client::endpoint`] under another base (the origin, for `/auth`).
+    pub(super) fn endpoint_at(
+        &self,
+        base: &Url,
+        segments: &[&str],
+        query: Option<(&str, &str)>,
+    ) -> (String, String) {
+        let mut url = base.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty();
+            path.extend(segments);
+        }
+        let shown = percent_free(&url);
+        if let Some((k, v)) = query {
+            url.query_pairs_mut().append_pair(k, v);
+        }
+        (url.to_string(), shown)
+    }
+
+    pub(super) async fn get_json(
+        &self,
+        segments: &[&str],
+        query: Option<(&str, &str)>,
+    ) -> Result<Value> {
+        let (url, shown) = self.endpoint(segments, query);
+        let reply = self.request(Method::GET, &url, &shown, None).await?;
+        Ok(super::data(self.check(reply, &shown)?))
+    }
+
+    /// A 2xx body as JSON, or the error the response stands for.
+    pub(super) fn check(&self, reply: Reply, shown: &str) -> Result<Value> {
+        if !reply.ok() {
+            return Err(self.status_error(&reply, shown));
+        }
+        if reply.bodyless() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_slice(&reply.body)
+            .map_err(|e| self.unexpected(shown, &format!("the body is not JSON ({e})")))
+    }
+
+    /// The error an answer outside 2xx stands for. The guard's 401 and 403
+    /// have no body: the message says what the status means on a node.
+    pub(super) fn status_error(&self, reply: &Reply, shown: &str) -> Error {
+        let node = &self.inner.shown;
+        if matches!(reply.status, 401 | 403) && reply.bodyless() {
+            let why = match (reply.status, reply.auth_error.as_deref()) {
+                (401, Some("token_expired")) => "its access token has expired".to_string(),
+                (401, Some("token_reuse")) | (403, Some("token_revoked")) => {
+                    "its token was revoked".to_string()
+                }
+                (401, Some(other)) => format!("it refused the token ({})", sanitize_line(other)),
+                (401, None) => "it needs a valid access token".to_string(),
+                (_, Some("permission_denied")) | (_, None) => {
+                    "the token lacks a permission this request needs".to_string()
+                }
+                (_, Some(other)) => format!("it refused the token ({})", sanitize_line(other)),
+            };
+            let hint = if reply.status == 403
+                && !matches!(reply.auth_error.as_deref(), Some("token_revoked"))
+            {
+                "log in with a user that has the permission (CALIMERO_USERNAME and CALIMERO_PASSWORD), or pass a token that has it (--token)"
+            } else {
+                "pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE"
+            };
+            return Error::new(
+                ErrorKind::Auth,
+                "auth",
+                format!(
+                    "the node at {node} answered HTTP {} {} to {shown}: {why}",
+                    reply.status, reply.reason
+                ),
+            )
+            .with_hint(hint);
+        }
+        let mut err = decode::http_error(
+            reply.status,
+            &reply.reason,
+            &reply.content_type,
+            &reply.body,
+            shown,
+        );
+        if reply.status == 401 {
+            err = err.with_hint(
+                "pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE",
+            );
+        } else if reply.status == 403 {
+            err = err.with_hint("the token lacks a permission this request needs");
+        }
+        err
+    }
+
+    pub(super) fn transport_error(&self, e: &reqwest::Error, shown: &str) -> Error {
+        let mut cause: &dyn std::error::Error = e;
+        while let Some(next) = cause.source() {
+            cause = next;
+        }
+        let cause = sanitize_line(&cause.to_string());
+        if e.is_timeout() {
+            Error::new(
+                ErrorKind::Unreachable,
+                "timeout",
+                format!(
+                    "the node at {} did not answer within {} ({shown})",
+                    self.inner.shown,
+                    seconds(self.inner.timeout)
+                ),
+            )
+            .with_hint("is the node busy or the address wrong? Raise the bound with --timeout SECS")
+        } else if e.is_connect() {
+            Error::new(
+                ErrorKind::Unreachable,
+                "unreachable",
+                format!("cannot reach the node at {}: {cause}", self.inner.shown),
+            )
+            .with_hint("is merod running there? Pass --node URL (or set CALIMERO_NODE_URL)")
+        } else {
+            Error::new(
+                ErrorKind::Unreachable,
+                "unreachable",
+                format!("the request to {shown} failed: {cause}"),
+            )
+        }
+    }
+
+    /// The cap on an ordinary response body.
+    pub(super) fn response_cap(&self) -> Cap {
+        Cap {
+            bytes: self.inner.max_response,
+            var: "CALIMCP_MAX_RESPONSE",
+        }
+    }
+
+    /// One HTTP exchange (following same-origin redirects), logged with `-v`.
+    pub(super) async fn send_once(
+        &self,
+        method: Method,
+        url: &str,
+        shown: &str,
+        body: Option<&Value>,
+        token: Option<&str>,
+    ) -> Result<Reply> {
+        self.send_capped(method, url, shown, body, token, self.response_cap())
+            .await
+    }
+
+    pub(super) async fn send_capped(
+        &self,
+        mut method: Method,
+        url: &str,
+        shown: &str,
+        body: Option<&Value>,
+        token: Option<&str>,
+        cap: Cap,
+    ) -> Result<Reply> {
+        let bytes = match body {
+            Some(b) => Some(serde_json::to_vec(b).map_err(|e| Error::internal(e.to_string()))?),
+            None => None,
+        };
+        let mut bytes = bytes;
+        let mut current = Url::parse(url).map_err(|e| Error::internal(e.to_string()))?;
+        let mut current_shown = shown.to_string();
+        let first = origin_of(&current);
+        for hop in 0..=MAX_HOPS {
+            self.log(format_args!("> {method} {current_shown}"));
+            let mut req = self.inner.http.request(method.clone(), current.clone());
+            if let Some(t) = token {
+                self.log(format_args!("> authorization: Bearer ***"));
+                req = req.bearer_auth(t);
+            }
+            if let Some(b) = &bytes {
+                self.log(format_args!("> {}", log_body(b)));
+                req = req
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(b.clone());
+            }
+            let start = Instant::now();
+            let resp = req
+                .send()
+                .await
+                .map_err(|e| self.transport_error(&e, &current_shown))?;
+            let status = resp.status();
+            let header = |name: &str| {
+                resp.headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string)
+            };
+            if status.is_redirection()
+                && let Some(location) = header("location")
+            {
+                self.log(format_args!(
+                    "< {} ({} ms) location: {}",
+                    status,
+                    start.elapsed().as_millis(),
+                    sanitize_line(&strip_query(&location))
+                ));
+                let next = current.join(&location).map_err(|_| {
+                    self.unexpected(&current_shown, "a redirect to an unreadable location")
+                })?;
+                let next_shown = percent_free(&next);
+                if origin_of(&next) != first {
+                    return Err(Error::new(
+                        ErrorKind::Remote,
+                        "redirect_refused",
+                        format!(
+                            "{current_shown} answered HTTP {} with a redirect to another origin ({}); calimcp does not follow redirects away from the node it was given",
+                            status.as_u16(),
+                            sanitize_line(&next_shown)
+                        ),
+                    )
+                    .with_hint("if the node has moved, pass its new URL with --node (or CALIMERO_NODE_URL)"));
+                }
+                if hop == MAX_HOPS {
+                    break;
+                }
+                // 307 and 308 repeat the request; the others turn it into a GET.
+                if !matches!(status.as_u16(), 307 | 308) {
+                    method = Method::GET;
+                    bytes = None;
+                }
+                current = next;
+                current_shown = next_shown;
+                continue;
+            }
+            let content_type = header("content-type").unwrap_or_default();
+            let auth_error = header("x-auth-error");
+            let retry_after = header("retry-after");
+            let body = self.read_body(resp, &current_shown, cap).await?;
+            self.log(format_args!(
+                "< {} ({} ms)",
+                status,
+                start.elapsed().as_millis()
+            ));
+            if !body.is_empty() {
+                self.log(format_args!("< {}", log_body(&body)));
+            }
+            return Ok(Reply {
+                status: status.as_u16(),
+                reason: status.canonical_reason().unwrap_or("").to_string(),
+                content_type,
+                auth_error,
+                retry_after,
+                body,
+            });
+        }
+        Err(Error::new(
+            ErrorKind::Remote,
+            "too_many_redirects",
+            format!("{shown} redirected more than {MAX_HOPS} times"),
+        ))
+    }
+
+    /// Reads a body chunk by chunk into one buffer, stopping past `cap`.
+    async fn read_body(
+        &self,
+        mut resp: reqwest::Response,
+        shown: &str,
+        cap: Cap,
+    ) -> Result<Vec<u8>> {
+        let too_large = || {
+            Error::new(
+                ErrorKind::Remote,
+                "response_too_large",
+                format!(
+                    "the answer from {shown} is larger than {}, the limit calimcp reads",
+                    size(cap.bytes)
+                ),
+            )
+            .with_hint(format!(
+                "raise the limit with {}=SIZE (e.g. {}={})",
+                cap.var,
+                cap.var,
+                size(cap.bytes.saturating_mul(4)).replace(' ', "")
+            ))
+        };
+        let declared = resp.content_length();
+        if declared.is_some_and(|n| n > cap.bytes) {
+            return Err(too_large());
+        }
+        let mut body = Vec::with_capacity(declared.unwrap_or(0) as usize);
+        while let Some(chunk) = resp
+            .chunk()
+            .await
+            .map_err(|e| self.transport_error(&e, shown))?
+        {
+            if (body.len() + chunk.len()) as u64 > cap.bytes {
+                return Err(too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_print() {
+        assert_eq!(parse_size("16MiB"), Some(16 << 20));
+        assert_eq!(parse_size("16 M"), Some(16 << 20));
+        assert_eq!(parse_size("1g"), Some(1 << 30));
+        assert_eq!(parse_size("100"), Some(100));
+        assert_eq!(parse_size("0"), None);
+        assert_eq!(parse_size("12 parsecs"), None);
+        assert_eq!(parse_size("99999999999999999999G"), None);
+        assert_eq!(size(16 << 20), "16 MiB");
+        assert_eq!(size(1536), "1536 bytes");
+        assert_eq!(size(2048), "2 KiB");
+    }
+
+    #[test]
+    fn secrets_are_masked_in_the_log() {
+        let body = br#"{"provider_data":{"username":"u","password":"hunter2"},"access_token":"a","refresh_token":"r"}"#;
+        let s = log_body(body);
+        assert!(
+            !s.contains("hunter2") && !s.contains("\"a\"") && !s.contains("\"r\""),
+            "{s}"
+        );
+        assert!(s.contains("\"username\":\"u\""));
+    }
+}

@@ -1,0 +1,342 @@
+//! Authenticated exchanges: which token to send, logging in, refreshing, and
+//! what to do when the node says a token is dead.
+//!
+//! merod's embedded auth (mero-auth) serves `/auth/token` and `/auth/refresh`
+//! at the root of the server even when the node runs under a path prefix
+//! (`NODE_PATH_PREFIX`), while a proxy that strips a prefix serves them under
+//! it: calimcp tries `{base}/auth/…` first and, when that answers 404 and the
+//! base has a path, the origin's `/auth/…`, and remembers which answered.
+//!
+//! A 401 `token_expired` is refreshed once (single-flight); other 401s log in
+//! again when credentials are known. A refresh answered 500 (0.11.0-rc.4 on a
+//! replayed refresh token), 401 (`token_reuse` on rc.25) or 403, and a 403
+//! `token_revoked` on any request, mean the pair is dead: it is dropped from
+//! the cache, and calimcp logs in again when it has credentials, else fails
+//! with exit 3 saying so.
+
+use std::sync::atomic::Ordering;
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use super::auth::{self, Tokens};
+use super::http::{Cap, Reply};
+use super::{Client, data, decode, str_field};
+use crate::error::{Error, ErrorKind, Result};
+use crate::text::sanitize_line;
+
+/// Where `/auth` answered: not known yet, under the base, at the origin.
+const AUTH_UNKNOWN: u8 = 0;
+const AUTH_AT_BASE: u8 = 1;
+const AUTH_AT_ORIGIN: u8 = 2;
+
+const RELOGIN_HINT: &str = "log in again: pass a new --token (or CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME and CALIMERO_PASSWORD so calimcp logs in itself";
+
+impl Client {
+    /// An authenticated exchange: logs in first when only credentials are
+    /// known; on a 401 refreshes (token expired) or logs in again, on a 403
+    /// `token_revoked` drops the pair; then retries once.
+    pub(super) async fn request(
+        &self,
+        method: Method,
+        url: &str,
+        shown: &str,
+        body: Option<&Value>,
+    ) -> Result<Reply> {
+        self.request_with(method, url, shown, body, self.response_cap())
+            .await
+    }
+
+    /// [`Client::request`] of a bodyless request whose answer may be as large as `cap`.
+    pub(super) async fn request_capped(
+        &self,
+        method: Method,
+        url: &str,
+        shown: &str,
+        cap: Cap,
+    ) -> Result<Reply> {
+        self.request_with(method, url, shown, None, cap).await
+    }
+
+    async fn request_with(
+        &self,
+        method: Method,
+        url: &str,
+        shown: &str,
+        body: Option<&Value>,
+        cap: Cap,
+    ) -> Result<Reply> {
+        let token = self.current_token().await?;
+        let reply = self
+            .send_capped(method.clone(), url, shown, body, token.as_deref(), cap)
+            .await?;
+        let renewed = match (reply.status, reply.auth_error.as_deref()) {
+            (401, Some("token_expired")) => self.refresh(token.as_deref()).await?,
+            (401, Some("token_reuse")) | (403, Some("token_revoked")) if token.is_some() => {
+                self.revoked(token.as_deref()).await?
+            }
+            (401, _) => self.relogin(token.as_deref()).await?,
+            _ => return Ok(reply),
+        };
+        match renewed {
+            Some(t) => {
+                self.send_capped(method, url, shown, body, Some(&t), cap)
+                    .await
+            }
+            None => Ok(reply),
+        }
+    }
+
+    fn credentials(&self) -> Option<(&str, &str)> {
+        match (&self.inner.username, &self.inner.password) {
+            (Some(u), Some(p)) => Some((u, p)),
+            _ => None,
+        }
+    }
+
+    async fn current_token(&self) -> Result<Option<String>> {
+        let mut tokens = self.inner.tokens.lock().await;
+        if tokens.access.is_none() && self.credentials().is_some() {
+            *tokens = self.login().await?;
+            self.save_tokens(&tokens);
+        }
+        Ok(tokens.access.clone())
+    }
+
+    pub(super) fn save_tokens(&self, t: &Tokens) {
+        self.add_secret(t.access.as_deref());
+        self.add_secret(t.refresh.as_deref());
+        let url = &self.inner.shown;
+        if let Err(e) = auth::write_cache(
+            &self.inner.token_file,
+            url,
+            self.inner.username.as_deref(),
+            t,
+        ) {
+            self.log(format_args!(
+                "= cannot write the token cache {}: {e}",
+                self.inner.token_file.display()
+            ));
+        }
+    }
+
+    /// After a 401 without `token_expired`: logs in again when credentials are known.
+    async fn relogin(&self, used: Option<&str>) -> Result<Option<String>> {
+        if self.credentials().is_none() {
+            return Ok(None);
+        }
+        let mut tokens = self.inner.tokens.lock().await;
+        if tokens.access.as_deref() != used {
+            return Ok(tokens.access.clone());
+        }
+        *tokens = self.login().await?;
+        self.save_tokens(&tokens);
+        Ok(tokens.access.clone())
+    }
+
+    /// After a 403 `token_revoked` (or a 401 `token_reuse`): the pair is dead.
+    async fn revoked(&self, used: Option<&str>) -> Result<Option<String>> {
+        let mut tokens = self.inner.tokens.lock().await;
+        if tokens.access.as_deref() != used && tokens.access.is_some() {
+            return Ok(tokens.access.clone());
+        }
+        *tokens = Tokens::default();
+        self.save_tokens(&tokens);
+        if self.credentials().is_some() {
+            *tokens = self.login().await?;
+            self.save_tokens(&tokens);
+            return Ok(tokens.access.clone());
+        }
+        Err(Error::new(
+            ErrorKind::Auth,
+            "token_revoked",
+            format!(
+                "the node at {} has revoked the access token: it is dead and was dropped from calimcp's cache",
+                self.inner.shown
+            ),
+        )
+        .with_hint(RELOGIN_HINT))
+    }
+
+    /// After a 401 `token_expired`: one refresh, single-flight.
+    async fn refresh(&self, used: Option<&str>) -> Result<Option<String>> {
+        let mut tokens = self.inner.tokens.lock().await;
+        if tokens.access.as_deref() != used {
+            // Another request refreshed while this one waited.
+            return Ok(tokens.access.clone());
+        }
+        let (Some(access), Some(refresh)) = (tokens.access.clone(), tokens.refresh.clone()) else {
+            if self.credentials().is_some() {
+                *tokens = self.login().await?;
+                self.save_tokens(&tokens);
+                return Ok(tokens.access.clone());
+            }
+            return Err(Error::new(
+                ErrorKind::Auth,
+                "token_expired",
+                format!("the access token for {} has expired and there is no refresh token", self.inner.shown),
+            )
+            .with_hint("pass a new --token (or CALIMERO_AUTH_TOKEN with CALIMERO_REFRESH_TOKEN), or set CALIMERO_USERNAME and CALIMERO_PASSWORD"));
+        };
+        let body = json!({"access_token": access, "refresh_token": refresh});
+        let (reply, shown) = self.auth_post("refresh", &body).await?;
+        if reply.ok() {
+            let v = data(self.check(reply, &shown)?);
+            let fresh = Tokens {
+                access: str_field(&v, "access_token"),
+                refresh: str_field(&v, "refresh_token"),
+            };
+            if fresh.access.is_none() {
+                return Err(self.unexpected(&shown, "no access_token in the refresh response"));
+            }
+            *tokens = fresh;
+            self.save_tokens(&tokens);
+            return Ok(tokens.access.clone());
+        }
+        let why = match (reply.status, reply.auth_error.as_deref()) {
+            (_, Some("token_reuse")) => Some(
+                "its refresh token was already used, so the node revoked the whole token family"
+                    .to_string(),
+            ),
+            (403, Some("token_revoked")) => Some("the node has revoked it".to_string()),
+            // 0.11.0-rc.4 answers a replayed refresh token with a 500.
+            (500, _) => Some(format!(
+                "the node could not refresh it (HTTP 500{})",
+                decode::node_message(&reply.body)
+                    .or_else(|| {
+                        let t = String::from_utf8_lossy(&reply.body).trim().to_string();
+                        (!t.is_empty()).then(|| sanitize_line(&t))
+                    })
+                    .map(|m| format!(": {}", truncate(&m, 200)))
+                    .unwrap_or_default()
+            )),
+            (401 | 403, _) => Some("the node refused its refresh token".to_string()),
+            _ => None,
+        };
+        let Some(why) = why else {
+            // A transient failure keeps the tokens; the original 401 is reported.
+            self.log(format_args!(
+                "= refresh failed with HTTP {}; keeping the tokens",
+                reply.status
+            ));
+            return Ok(None);
+        };
+        // The pair is dead: never send it again.
+        *tokens = Tokens::default();
+        self.save_tokens(&tokens);
+        if self.credentials().is_some() {
+            *tokens = self.login().await?;
+            self.save_tokens(&tokens);
+            return Ok(tokens.access.clone());
+        }
+        Err(Error::new(
+            ErrorKind::Auth,
+            "token_dead",
+            format!(
+                "the access token for {} has expired and cannot be refreshed: {why}. The token pair is dead and was dropped from calimcp's cache",
+                self.inner.shown
+            ),
+        )
+        .with_hint(RELOGIN_HINT))
+    }
+
+    /// POSTs to `/auth/NAME` under the base, or at the origin when the base
+    /// has a path and answers 404 there (remembered for the process).
+    async fn auth_post(&self, name: &str, body: &Value) -> Result<(Reply, String)> {
+        let at = self.inner.auth_at.load(Ordering::Relaxed);
+        let origin = {
+            let mut o = self.inner.base.clone();
+            o.set_path("");
+            o
+        };
+        let has_path = !self.inner.base.path().trim_matches('/').is_empty();
+        if at == AUTH_AT_ORIGIN {
+            let (url, shown) = self.endpoint_at(&origin, &["auth", name], None);
+            let reply = self
+                .send_once(Method::POST, &url, &shown, Some(body), None)
+                .await?;
+            return Ok((reply, shown));
+        }
+        let (url, shown) = self.endpoint(&["auth", name], None);
+        let reply = self
+            .send_once(Method::POST, &url, &shown, Some(body), None)
+            .await?;
+        if reply.status == 404 && has_path && at == AUTH_UNKNOWN {
+            let (url, shown) = self.endpoint_at(&origin, &["auth", name], None);
+            self.log(format_args!(
+                "= no /auth under the base path; trying the origin's {shown}"
+            ));
+            let reply = self
+                .send_once(Method::POST, &url, &shown, Some(body), None)
+                .await?;
+            if reply.status != 404 {
+                self.inner.auth_at.store(AUTH_AT_ORIGIN, Ordering::Relaxed);
+            }
+            return Ok((reply, shown));
+        }
+        if reply.status != 404 {
+            self.inner.auth_at.store(AUTH_AT_BASE, Ordering::Relaxed);
+        }
+        Ok((reply, shown))
+    }
+
+    /// `POST /auth/token` with the username and password.
+    async fn login(&self) -> Result<Tokens> {
+        let Some((user, password)) = self.credentials() else {
+            return Ok(Tokens::default());
+        };
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default();
+        let body = json!({
+            "auth_method": "user_password",
+            "public_key": user,
+            "client_name": "calimcp",
+            "timestamp": now,
+            "permissions": ["admin"],
+            "provider_data": {"username": user, "password": password},
+        });
+        let (reply, shown) = self.auth_post("token", &body).await?;
+        if !reply.ok() {
+            let said = decode::node_message(&reply.body)
+                .map(|m| format!(": {m}"))
+                .unwrap_or_else(|| format!(" (HTTP {})", reply.status));
+            let mut err = Error::new(
+                ErrorKind::Auth,
+                "login_failed",
+                format!(
+                    "logging in to {} as {} failed{said}",
+                    self.inner.shown,
+                    sanitize_line(user)
+                ),
+            );
+            err = match (reply.status, reply.retry_after) {
+                (429, Some(s)) => err.with_hint(format!(
+                    "too many failed logins; retry after {} s",
+                    sanitize_line(&s)
+                )),
+                (404, _) => err.with_hint("neither the base URL nor its origin has /auth/token: the node runs without embedded auth (behind a proxy that authenticates), so unset CALIMERO_USERNAME and pass the proxy's --token"),
+                _ => err.with_hint("check CALIMERO_USERNAME and CALIMERO_PASSWORD (or CALIMERO_PASSWORD_FILE)"),
+            };
+            return Err(self.scrub_err(err));
+        }
+        let v = data(self.check(reply, &shown)?);
+        let t = Tokens {
+            access: str_field(&v, "access_token"),
+            refresh: str_field(&v, "refresh_token"),
+        };
+        if t.access.is_none() {
+            return Err(self.unexpected(&shown, "no access_token in the login response"));
+        }
+        Ok(t)
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() > n {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
