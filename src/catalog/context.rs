@@ -5,8 +5,9 @@
 //! that service) → the context aliased `default` (as meroctl does), when it
 //! belongs to the app → an error listing the app's contexts, or saying it has
 //! none and how to create one. A value that looks like a context id (64 hex
-//! characters, or base58 decoding to 32 bytes) is used as is; anything else is
-//! an alias, looked up on the node every time (aliases can be re-pointed).
+//! characters, or base58 decoding to 32 bytes) is used in the node's own form
+//! (see [`crate::node::ids`]); anything else is an alias, looked up on the
+//! node every time (aliases can be re-pointed). Ids are compared by bytes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,15 +16,12 @@ use serde_json::Value;
 
 use crate::abi::App;
 use crate::error::{Error, ErrorKind, Result};
-use crate::node::{Client, NodeContext, store};
+use crate::node::{Client, NodeContext, ids, store};
 use crate::text::sanitize_line;
 
 /// Whether `s` is a context id rather than an alias.
 pub fn looks_like_context_id(s: &str) -> bool {
-    (s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))
-        || (s.len() >= 32
-            && s.len() <= 45
-            && bs58::decode(s).into_vec().is_ok_and(|v| v.len() == 32))
+    ids::is_id(s)
 }
 
 /// Resolves the context to execute in. `explicit` is `--context` (or the
@@ -49,7 +47,7 @@ pub async fn resolve_context(
     if default_alias
         && !contexts.is_empty()
         && let Some(id) = client.lookup_context_alias("default").await?
-        && contexts.iter().any(|c| c.id == id)
+        && contexts.iter().any(|c| ids::same(&c.id, &id))
     {
         return Ok(id);
     }
@@ -65,7 +63,7 @@ async fn by_value(
     origin: &str,
 ) -> Result<String> {
     if looks_like_context_id(value) {
-        return Ok(value.to_string());
+        return Ok(client.node_id(value));
     }
     if let Some(id) = client.lookup_context_alias(value).await? {
         return Ok(id);

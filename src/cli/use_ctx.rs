@@ -92,7 +92,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         false,
     ))?;
     match rt.block_on(app_contexts(&client, app, service)) {
-        Ok(list) if !list.iter().any(|c| c.id == id) => {
+        Ok(list) if !list.iter().any(|c| node::ids::same(&c.id, &id)) => {
             let ids: Vec<String> = list
                 .iter()
                 .map(|c| format!("\n  {}", sanitize_line(&c.id)))
@@ -115,9 +115,15 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         Err(e) if e.code == "not_installed" => {}
         Err(e) => return Err(e),
     }
+    // An id is pinned in the node's own form (learnt from the listing above).
+    let context = &if node::ids::is_id(context) {
+        client.node_id(context)
+    } else {
+        context.clone()
+    };
     pins.set(&node_url, app, service, Some(context));
     pins.save()?;
-    let via = if &id == context {
+    let via = if node::ids::is_id(context) {
         String::new()
     } else {
         format!(" (alias {})", sanitize_line(context))

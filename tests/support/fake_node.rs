@@ -810,6 +810,7 @@ fn reason(status: u16) -> &'static str {
         401 => "Unauthorized",
         403 => "Forbidden",
         404 => "Not Found",
+        307 => "Temporary Redirect",
         415 => "Unsupported Media Type",
         422 => "Unprocessable Entity",
         500 => "Internal Server Error",
@@ -956,6 +957,10 @@ fn route(state: &State, req: &Request) -> Response {
         .map(|seg| percent_decode(seg, false))
         .collect();
     let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+    // Under a base path /auth is no route at all (merod serves it at the root).
+    if segs.first() == Some(&"auth") {
+        return Response::empty(404);
+    }
     if let Some(auth) = &state.auth
         && let Some(denied) = check_token(p, auth, req)
     {
@@ -1001,7 +1006,7 @@ fn route(state: &State, req: &Request) -> Response {
                 .and_then(|c| c.owned.first().cloned());
             Response::data(json!({ "value": value }))
         }
-        ("POST", ["jsonrpc"]) => jsonrpc(state, req),
+        ("POST", ["jsonrpc"] | ["jsonrpc-moved"]) => jsonrpc(state, req),
         _ => Response::empty(404),
     }
 }
@@ -1473,6 +1478,24 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                 r
             }
             "uninit" => reply(Err(json!({"type": "Uninitialized"}))),
+            "quote" => {
+                let auth = req
+                    .headers
+                    .iter()
+                    .find(|(k, _)| k == "authorization")
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default();
+                Response::text(
+                    500,
+                    "text/plain",
+                    &format!("upstream failed for POST /jsonrpc; headers: authorization: {auth}"),
+                )
+            }
+            "redirect_away" => Response::empty(307)
+                .with_header("location", "http://evil.example/steal?ctx=secret"),
+            "redirect_home" if req.path.ends_with("/jsonrpc") => Response::empty(307)
+                .with_header("location", &format!("{}/jsonrpc-moved", state.base)),
+            "huge" => reply(Ok(json!("x".repeat(1 << 20)))),
             _ => reply(Ok(Value::Null)),
         },
     }

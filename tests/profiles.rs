@@ -1,0 +1,388 @@
+//! `calimcp` against every merod version the fake node speaks as (0.10, rc4,
+//! rc25, hex ids): listing and describing node apps, calls with and without a
+//! context (given in hex and in base58), 32-byte id arguments, the executor
+//! 0.10 needs, error decoding, and auth (login at the root under a base path,
+//! token expiry and refresh, replayed refresh tokens, revoked tokens).
+
+mod support;
+
+use predicates::prelude::*;
+use serde_json::{Value, json};
+use support::calimcp;
+use support::fake_node::{self, FakeNode, Profile};
+use tempfile::TempDir;
+
+struct Env {
+    node: FakeNode,
+    home: TempDir,
+}
+
+impl Env {
+    fn new(node: FakeNode) -> Env {
+        Env {
+            node,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cmd(&self) -> assert_cmd::Command {
+        let mut c = calimcp(self.home.path());
+        c.env("CALIMERO_NODE_URL", &self.node.url);
+        c
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let a = self.cmd().args(args).assert().success();
+        String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+    }
+
+    fn last(&self) -> Value {
+        self.node.executes().last().expect("an execute").json()
+    }
+}
+
+fn examples() -> String {
+    format!("{}/examples", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn node_scenarios_pass_on_every_profile() {
+    for p in Profile::ALL {
+        let env = Env::new(FakeNode::with_profile(p));
+        let n = &env.node;
+        let ctx = n.id(fake_node::CTX_KV);
+        let owner = n.id(fake_node::owner_seed(fake_node::CTX_KV));
+        // Listing and describing.
+        let apps: Value = serde_json::from_str(&env.ok(&["apps", "--json"])).unwrap();
+        let ids: Vec<&str> = apps
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|a| a["id"].as_str())
+            .collect();
+        assert!(ids.contains(&n.id(fake_node::KV).as_str()), "{p:?}: {apps}");
+        assert!(ids.contains(&n.id(fake_node::IDS).as_str()), "{p:?}");
+        let d = env.ok(&["describe", "com.calimero.kv-store"]);
+        assert!(d.contains("get(key: string)"), "{p:?}: {d}");
+        // Without a context: the app's only one, in the node's form.
+        env.ok(&["call", "kv_store_set", "--key", "a", "--value", "1"]);
+        let sent = env.last();
+        assert_eq!(sent["params"]["contextId"], ctx.as_str(), "{p:?}");
+        if p.executor_required() {
+            assert_eq!(sent["params"]["executorPublicKey"], owner.as_str(), "{p:?}");
+        }
+        // With a context, given in either form: sent in the node's.
+        for given in [n.id(fake_node::CTX_KV), n.other_id(fake_node::CTX_KV)] {
+            let out = env.ok(&["call", "kv_store_get", "--key", "a", "--context", &given]);
+            assert_eq!(out.trim(), r#""1""#, "{p:?} {given}");
+            assert_eq!(env.last()["params"]["contextId"], ctx.as_str(), "{p:?}");
+        }
+        // A local app with a context id the node has not shown the form of
+        // yet: sent as given, converted and retried once on the ParseError.
+        n.clear_requests();
+        let ex = examples();
+        let out = env.ok(&[
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+            "--apps",
+            &ex,
+            "--context",
+            &n.other_id(fake_node::CTX_KV),
+        ]);
+        assert_eq!(out.trim(), r#""1""#, "{p:?}");
+        let sent: Vec<Value> = n.executes().iter().map(|r| r.json()).collect();
+        assert_eq!(
+            sent[0]["params"]["contextId"],
+            n.other_id(fake_node::CTX_KV).as_str()
+        );
+        assert_eq!(sent.last().unwrap()["params"]["contextId"], ctx.as_str());
+        assert!(sent.len() <= 3, "{p:?}: one retry each, {sent:?}");
+        // A [u8; 32] argument is an array on the wire.
+        let hash: Vec<u8> = (0..32).collect();
+        let args = json!({ "hash": hash }).to_string();
+        let out = env.ok(&["call", "ids_digest", "--args", &args]);
+        assert_eq!(
+            serde_json::from_str::<Value>(&out).unwrap(),
+            json!(hash),
+            "{p:?}"
+        );
+        // The app's own deserialisation error is decoded (exit 5).
+        let hex = fake_node::hex_id(7);
+        env.cmd()
+            .args(["call", "ids_member", "--who", &hex])
+            .assert()
+            .code(5)
+            .stderr(predicate::str::contains("failed to deserialize arguments"));
+        env.cmd()
+            .args(["call", "faults_boom"])
+            .assert()
+            .code(5)
+            .stderr(predicate::str::contains("the key is missing"));
+    }
+}
+
+#[test]
+fn the_executor_of_a_0_10_node() {
+    let env = Env::new(FakeNode::with_profile(Profile::V010));
+    let n = &env.node;
+    let typed = n.id(fake_node::CTX_TYPED);
+    let owner = n.id(fake_node::owner_seed(fake_node::CTX_TYPED));
+    // First call: ParseError, identities-owned, one retry.
+    env.ok(&[
+        "call",
+        "typed_echo_numbers",
+        "--small",
+        "1",
+        "--big",
+        "2",
+        "--neg",
+        "3",
+    ]);
+    let paths: Vec<String> = n.requests().into_iter().map(|r| r.path).collect();
+    assert!(
+        paths.contains(&format!("/admin-api/contexts/{typed}/identities-owned")),
+        "{paths:?}"
+    );
+    assert_eq!(env.last()["params"]["executorPublicKey"], owner.as_str());
+    // --as: a key in hex is sent in the node's form; an alias is looked up.
+    let hex_owner = fake_node::hex_id(fake_node::owner_seed(fake_node::CTX_TYPED));
+    for who in [hex_owner.as_str(), "me"] {
+        n.clear_requests();
+        env.ok(&[
+            "call",
+            "typed_echo_numbers",
+            "--small",
+            "1",
+            "--big",
+            "2",
+            "--neg",
+            "3",
+            "--as",
+            who,
+        ]);
+        assert_eq!(n.executes().len(), 1, "{who}: no failed first try");
+        assert_eq!(env.last()["params"]["executorPublicKey"], owner.as_str());
+    }
+    env.cmd()
+        .args([
+            "call",
+            "typed_echo_numbers",
+            "--small",
+            "1",
+            "--big",
+            "2",
+            "--neg",
+            "3",
+            "--as",
+            "nobody",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no identity has that alias"));
+    // No identity owned: exit 5, saying how to join.
+    n.disown(fake_node::CTX_TYPED);
+    env.cmd()
+        .args([
+            "call",
+            "typed_echo_numbers",
+            "--small",
+            "1",
+            "--big",
+            "2",
+            "--neg",
+            "3",
+        ])
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("owns no identity in context"))
+        .stderr(predicate::str::contains("join the context"));
+    // rc25 removed identity aliases: an alias for --as is refused, a key is sent.
+    let env = Env::new(FakeNode::with_profile(Profile::Rc25));
+    env.cmd()
+        .args(["call", "kv_store_len", "--as", "me"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no identity aliases"));
+}
+
+fn auth_env(p: Profile) -> Env {
+    Env::new(
+        FakeNode::builder()
+            .profile(p)
+            .auth("admin", "s3cret-pass")
+            .base_path("/node")
+            .start(),
+    )
+}
+
+#[test]
+fn auth_works_on_every_profile() {
+    for p in Profile::ALL {
+        let env = auth_env(p);
+        let n = &env.node;
+        let login = |e: &Env| {
+            let mut c = e.cmd();
+            c.env("CALIMERO_USERNAME", "admin")
+                .env("CALIMERO_PASSWORD", "s3cret-pass");
+            c
+        };
+        // Login: the base path has no /auth; the origin's answers.
+        login(&env)
+            .args(["call", "kv_store_len"])
+            .assert()
+            .success();
+        let paths: Vec<String> = n.requests().into_iter().map(|r| r.path).collect();
+        assert!(
+            paths.contains(&"/node/auth/token".to_string()),
+            "{p:?} {paths:?}"
+        );
+        assert!(paths.contains(&"/auth/token".to_string()), "{p:?}");
+        assert_eq!(n.logins(), 1);
+        // Expired: refreshed once, at the origin, not logged in again.
+        n.expire_tokens();
+        login(&env)
+            .args(["call", "kv_store_len"])
+            .assert()
+            .success();
+        assert_eq!((n.refreshes(), n.logins()), (1, 1), "{p:?}");
+        // Revoked: without the password exit 3 saying so; the pair is dropped.
+        n.revoke_tokens();
+        let a = env
+            .cmd()
+            .env("CALIMERO_USERNAME", "admin")
+            .args(["call", "kv_store_len"])
+            .assert()
+            .code(3);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        if p.revoked_403() {
+            assert!(err.contains("revoked the access token"), "{p:?}: {err}");
+        } else {
+            assert!(err.contains("HTTP 401"), "{p:?}: {err}");
+        }
+        assert!(err.contains("hint:"), "{p:?}: {err}");
+        // With credentials: a new login.
+        login(&env)
+            .args(["call", "kv_store_len"])
+            .assert()
+            .success();
+        assert_eq!(n.logins(), 2, "{p:?}");
+        // Revoked again, with credentials: dropped and logged in again at once.
+        n.revoke_tokens();
+        login(&env)
+            .args(["call", "kv_store_len"])
+            .assert()
+            .success();
+        assert_eq!(n.logins(), 3, "{p:?}");
+    }
+}
+
+#[test]
+fn a_replayed_refresh_token_drops_the_pair() {
+    for p in Profile::ALL {
+        let env = auth_env(p);
+        let n = &env.node;
+        let (access, refresh) = n.mint(100);
+        n.expire_tokens();
+        let run = |e: &Env| {
+            let mut c = e.cmd();
+            c.env("CALIMERO_AUTH_TOKEN", &access)
+                .env("CALIMERO_REFRESH_TOKEN", &refresh)
+                .args(["call", "kv_store_len"]);
+            c
+        };
+        run(&env).assert().success();
+        // Someone else's cache: the same refresh token is replayed.
+        let state = env.home.path().join("state");
+        for f in std::fs::read_dir(&state).unwrap().flatten() {
+            if f.file_name().to_string_lossy().starts_with("tokens-") {
+                std::fs::remove_file(f.path()).unwrap();
+            }
+        }
+        n.expire_tokens();
+        let a = run(&env).assert().code(3);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(err.contains("cannot be refreshed"), "{p:?}: {err}");
+        assert!(err.contains("dead"), "{p:?}: {err}");
+        if p.refresh_reuse_500() {
+            assert!(err.contains("HTTP 500"), "{p:?}: {err}");
+        } else {
+            assert!(err.contains("already used"), "{p:?}: {err}");
+        }
+        assert!(!err.contains(&refresh) && !err.contains(&access), "{err}");
+        let left: Vec<_> = std::fs::read_dir(&state)
+            .unwrap()
+            .flatten()
+            .filter(|f| f.file_name().to_string_lossy().starts_with("tokens-"))
+            .collect();
+        assert!(left.is_empty(), "{p:?}: the dead pair is not kept");
+    }
+}
+
+#[test]
+fn a_token_quoted_back_by_the_node_is_masked() {
+    let env = Env::new(FakeNode::builder().auth("admin", "s3cret-pass").start());
+    let (access, _) = env.node.mint(100);
+    let a = env
+        .cmd()
+        .env("CALIMERO_AUTH_TOKEN", &access)
+        .args(["call", "faults_quote", "-v"])
+        .assert()
+        .code(5);
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&a.get_output().stdout),
+        String::from_utf8_lossy(&a.get_output().stderr)
+    );
+    assert!(out.contains("authorization: Bearer ***"), "{out}");
+    assert!(!out.contains(&access), "{out}");
+}
+
+#[test]
+fn redirects_stay_on_the_node_and_show_every_hop() {
+    let env = Env::new(FakeNode::start());
+    let a = env
+        .cmd()
+        .args(["call", "faults_redirect_away", "-v"])
+        .assert()
+        .code(5);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("redirect to another origin"), "{err}");
+    assert!(err.contains("307"), "{err}");
+    assert!(
+        !err.contains("evil.example/steal?"),
+        "no query shown: {err}"
+    );
+    let a = env
+        .cmd()
+        .args(["call", "faults_redirect_home", "-v"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("307 Temporary Redirect"), "{err}");
+    assert!(err.contains("/jsonrpc-moved"), "{err}");
+}
+
+#[test]
+fn response_bodies_are_capped() {
+    let env = Env::new(FakeNode::start());
+    env.cmd()
+        .env("CALIMCP_MAX_RESPONSE", "64KiB")
+        .args(["call", "faults_huge"])
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("larger than 64 KiB"))
+        .stderr(predicate::str::contains("CALIMCP_MAX_RESPONSE"));
+    env.cmd()
+        .env("CALIMCP_MAX_RESPONSE", "4M")
+        .args(["call", "faults_huge"])
+        .assert()
+        .success();
+    env.cmd()
+        .env("CALIMCP_MAX_RESPONSE", "lots")
+        .args(["call", "faults_huge"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("CALIMCP_MAX_RESPONSE"));
+}
