@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use calimcp::mapping::names::id_tail;
 use serde_json::{Value, json};
 use serve_support::*;
-use support::fake_node::{self, FakeNode};
+use support::fake_node::{self, FakeNode, Profile};
 
 fn examples() -> String {
     format!("{}/examples", env!("CARGO_MANIFEST_DIR"))
@@ -165,7 +165,7 @@ async fn a_declared_context_parameter_wins_and_reaches_the_app() {
     // The app's only context runs it; `_context` is the app's argument.
     assert_eq!(
         sent["params"]["contextId"],
-        fake_node::hex_id(fake_node::CTX_TYPED)
+        fake_node::id(fake_node::CTX_TYPED)
     );
     assert_eq!(
         sent["params"]["argsJson"],
@@ -585,4 +585,66 @@ fn verbose_node_logging_never_reaches_stdout() {
         stderr.contains("/jsonrpc"),
         "the -v log is on stderr: {stderr}"
     );
+}
+
+/// The node scenarios of `serve` on every merod version the fake speaks as:
+/// tools of node apps (ABIs from the route or the modules), calls with and
+/// without `_context` (hex and base58), the executor 0.10 needs, a 32-byte
+/// array argument and decoded app errors — through the same node client as
+/// `call`.
+#[tokio::test]
+async fn node_scenarios_pass_on_every_profile() {
+    for p in Profile::ALL {
+        let node = FakeNode::with_profile(p);
+        let client = stdio_client(&["--node", &node.url]).await;
+        let tools = client.peer().list_all_tools().await.unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        for want in [
+            "kv_store_get",
+            "typed_echo_numbers",
+            "ids_digest",
+            "faults_boom",
+        ] {
+            assert!(names.contains(&want), "{p:?}: {names:?}");
+        }
+        let ctx = node.id(fake_node::CTX_KV);
+        let r = call(&client, "kv_store_set", json!({"key": "k", "value": "v"}))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{p:?}: {}", text(&r));
+        let sent = node.executes().last().unwrap().json();
+        assert_eq!(sent["params"]["contextId"], ctx.as_str(), "{p:?}");
+        if p.executor_required() {
+            assert_eq!(
+                sent["params"]["executorPublicKey"],
+                node.id(fake_node::owner_seed(fake_node::CTX_KV)).as_str()
+            );
+        }
+        for given in [node.id(fake_node::CTX_KV), node.other_id(fake_node::CTX_KV)] {
+            let r = call(
+                &client,
+                "kv_store_get",
+                json!({"key": "k", "_context": given}),
+            )
+            .await
+            .unwrap();
+            assert_eq!(text(&r), r#""v""#, "{p:?} {given}");
+            let sent = node.executes().last().unwrap().json();
+            assert_eq!(sent["params"]["contextId"], ctx.as_str(), "{p:?}");
+        }
+        let hash: Vec<u8> = (0..32).collect();
+        let r = call(&client, "ids_digest", json!({ "hash": hash }))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{p:?}: {}", text(&r));
+        assert_eq!(result_json(&r), json!(hash));
+        let r = call(&client, "faults_boom", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(
+            text(&r).contains("the key is missing"),
+            "{p:?}: {}",
+            text(&r)
+        );
+        client.cancel().await.unwrap();
+    }
 }
