@@ -185,7 +185,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'The whole argument object: JSON, @FILE, or - for stdin')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The context: an id (64 hex or base58) or an alias')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context: an id (64 hex or base58) or an alias')
-            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute as this identity (adds executorPublicKey, which nodes older than 0.10.1 need)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')

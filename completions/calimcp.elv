@@ -176,7 +176,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --args 'The whole argument object: JSON, @FILE, or - for stdin'
             cand -c 'The context: an id (64 hex or base58) or an alias'
             cand --context 'The context: an id (64 hex or base58) or an alias'
-            cand --as 'Execute as this identity (adds executorPublicKey, which nodes older than 0.10.1 need)'
+            cand --as 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'

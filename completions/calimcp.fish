@@ -162,7 +162,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s h -l help -d 'P
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l args -d 'The whole argument object: JSON, @FILE, or - for stdin' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s c -l context -d 'The context: an id (64 hex or base58) or an alias' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l as -d 'Execute as this identity (adds executorPublicKey, which nodes older than 0.10.1 need)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l as -d 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -132,7 +132,7 @@ pub struct CallFlags {
         help_heading = "Call options"
     )]
     pub no_input: bool,
-    /// Execute as this identity (adds executorPublicKey, which nodes older than 0.10.1 need)
+    /// Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only
     #[arg(
         long = "as",
         value_name = "IDENTITY",
