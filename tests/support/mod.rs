@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod fake_node;
+pub mod wire;
 
 use std::path::Path;
 

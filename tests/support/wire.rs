@@ -1,0 +1,266 @@
+//! Every response body a real Calimero node sends, as plain functions.
+//!
+//! The fake node answers with these and nothing else, so its bytes are the
+//! node's bytes: `tests/wire_goldens.rs` feeds each builder the sample values in
+//! `tests/golden/samples.json` and compares the result with the golden file
+//! that `conformance/` (a separate cargo project) writes by serialising the
+//! node's own published types (`calimero-server-primitives`,
+//! `calimero-primitives`, `calimero-context-client`, `mero-auth`). A change
+//! here that the node would not make fails that test.
+//!
+//! What the node does that a hand-written fake easily gets wrong:
+//! - JSON-RPC outcomes are HTTP 200, errors included. Every error is
+//!   `{"type":KIND,"data":…}` (`"type"` first: the node's build has
+//!   `serde_json/preserve_order`, checked against the rc.4 binary), and a unit
+//!   variant (`ContextNotFound`, `Uninitialized`, the context client's
+//!   `InternalError`) has no `"data"` key; the server's own `InternalError`
+//!   carries `"data":{}`.
+//! - A method's output keeps the key order of the app's bytes.
+//! - Admin lists skip empty optional fields (`signer_id`, `package`,
+//!   `version`, `services`; `serviceName`, `dagHeads`, `applicationVersion`,
+//!   `name`, `groupId`); `metadata` is an array of byte values; `services` is
+//!   sorted by name; ids are base58 strings, group ids hex.
+//! - The auth guard's 401/403 have an empty body (only `X-Auth-Error` says why);
+//!   `/auth/*` answers `{"data":…,"error":…}` envelopes.
+#![allow(dead_code)]
+
+use serde_json::{Map, Value, json};
+
+fn rpc(id: &Value, key: &str, body: Value) -> String {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), json!("2.0"));
+    m.insert("id".into(), id.clone());
+    m.insert(key.into(), body);
+    Value::Object(m).to_string()
+}
+
+// ---- POST /jsonrpc (always HTTP 200) ----
+
+/// A successful `execute`: `{"jsonrpc":"2.0","id":…,"result":{"output":…}}`;
+/// `output` is `null` for a method returning unit (or `None`).
+pub fn rpc_ok(id: &Value, output: &Value) -> String {
+    rpc(id, "result", json!({ "output": output }))
+}
+
+/// A JSON-RPC error: `{"type":kind,"data":…}`, no `"data"` key when `data` is
+/// `None`. Kinds: the server's `ParseError` (the request did not parse, nothing
+/// ran) and `InternalError` (data `{}`), the handler's `SerdeError`
+/// (`{"message":…}`) and `FunctionCallError` (a string), and the context
+/// client's `ContextNotFound`, `Unauthorized`, `Uninitialized`,
+/// `ApplicationNotInstalled`, `InternalError`, ….
+pub fn rpc_error(id: &Value, kind: &str, data: Option<&Value>) -> String {
+    let mut m = Map::new();
+    m.insert("type".into(), json!(kind));
+    if let Some(d) = data {
+        m.insert("data".into(), d.clone());
+    }
+    rpc(id, "error", Value::Object(m))
+}
+
+/// `FunctionCallError` data for an app's `Err(e)`: the error's JSON bytes
+/// printed as a Rust byte list.
+pub fn app_error_data(error_json: &str) -> String {
+    let bytes: Vec<String> = error_json.bytes().map(|b| b.to_string()).collect();
+    format!("the method call returned an error: [{}]", bytes.join(", "))
+}
+
+/// `FunctionCallError` data for a guest panic.
+pub fn panic_data(message: &str, location: &str) -> String {
+    format!("guest panicked: {message} at {location}")
+}
+
+/// The server's own `ParseError`: `{"type":"ParseError","data":message}`.
+pub fn rpc_parse_error(id: &Value, message: &str) -> String {
+    rpc_error(id, "ParseError", Some(&json!(message)))
+}
+
+/// The server's own `InternalError`: `{"type":"InternalError","data":{}}`.
+pub fn rpc_internal_error(id: &Value) -> String {
+    rpc_error(id, "InternalError", Some(&json!({})))
+}
+
+// ---- admin API ----
+
+/// The two blobs of an application or of one of its services.
+#[derive(Clone, Copy, Debug)]
+pub struct Blob<'a> {
+    pub bytecode: &'a str,
+    pub compiled: &'a str,
+}
+
+/// An installed application as `GET /admin-api/applications` lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct App<'a> {
+    pub id: &'a str,
+    pub blob: Blob<'a>,
+    pub size: u64,
+    pub source: &'a str,
+    pub metadata: &'a [u8],
+    /// Empty strings and an empty list are left out, as the node does.
+    pub signer_id: &'a str,
+    pub package: &'a str,
+    pub version: &'a str,
+    pub services: &'a [(&'a str, Blob<'a>)],
+}
+
+fn blob(b: &Blob<'_>) -> Value {
+    json!({"bytecode": b.bytecode, "compiled": b.compiled})
+}
+
+fn app_json(a: &App<'_>, v010: bool) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(a.id));
+    m.insert("blob".into(), blob(&a.blob));
+    m.insert("size".into(), json!(a.size));
+    m.insert("source".into(), json!(a.source));
+    m.insert("metadata".into(), json!(a.metadata));
+    if !v010 {
+        for (k, v) in [
+            ("signer_id", a.signer_id),
+            ("package", a.package),
+            ("version", a.version),
+        ] {
+            if !v.is_empty() {
+                m.insert(k.into(), json!(v));
+            }
+        }
+        if !a.services.is_empty() {
+            let mut services: Vec<&(&str, Blob<'_>)> = a.services.iter().collect();
+            services.sort_by_key(|(name, _)| *name);
+            let services: Map<String, Value> = services
+                .into_iter()
+                .map(|(name, b)| ((*name).to_string(), blob(b)))
+                .collect();
+            m.insert("services".into(), Value::Object(services));
+        }
+    }
+    Value::Object(m)
+}
+
+/// `GET /admin-api/applications` on 0.11 nodes.
+pub fn apps_list(apps: &[App<'_>]) -> String {
+    let apps: Vec<Value> = apps.iter().map(|a| app_json(a, false)).collect();
+    json!({"data": {"apps": apps}}).to_string()
+}
+
+/// `GET /admin-api/applications` on 0.10.0: id, blob, size, source, metadata
+/// only (no package, version, signer or services).
+pub fn apps_list_v010(apps: &[App<'_>]) -> String {
+    let apps: Vec<Value> = apps.iter().map(|a| app_json(a, true)).collect();
+    json!({"data": {"apps": apps}}).to_string()
+}
+
+/// A context as `GET /admin-api/contexts/for-application/:id` lists it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context<'a> {
+    pub id: &'a str,
+    pub application_id: &'a str,
+    /// 0.11 only.
+    pub service_name: Option<&'a str>,
+    /// `contextStateHash` on 0.11, `rootHash` on 0.10.0 (base58).
+    pub root_hash: &'a str,
+    /// Left out when empty.
+    pub dag_heads: &'a [[u8; 32]],
+    /// 0.11 only.
+    pub application_version: Option<&'a str>,
+    /// 0.11 only.
+    pub name: Option<&'a str>,
+    /// 0.11 only (hex).
+    pub group_id: Option<&'a str>,
+}
+
+fn context_json(c: &Context<'_>, v010: bool) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(c.id));
+    m.insert("applicationId".into(), json!(c.application_id));
+    if v010 {
+        m.insert("rootHash".into(), json!(c.root_hash));
+        if !c.dag_heads.is_empty() {
+            m.insert("dagHeads".into(), json!(c.dag_heads));
+        }
+        return Value::Object(m);
+    }
+    if let Some(s) = c.service_name {
+        m.insert("serviceName".into(), json!(s));
+    }
+    m.insert("contextStateHash".into(), json!(c.root_hash));
+    if !c.dag_heads.is_empty() {
+        m.insert("dagHeads".into(), json!(c.dag_heads));
+    }
+    for (k, v) in [
+        ("applicationVersion", c.application_version),
+        ("name", c.name),
+        ("groupId", c.group_id),
+    ] {
+        if let Some(v) = v {
+            m.insert(k.into(), json!(v));
+        }
+    }
+    Value::Object(m)
+}
+
+/// `GET /admin-api/contexts/for-application/:id` on 0.11 nodes.
+pub fn contexts_list(contexts: &[Context<'_>]) -> String {
+    let contexts: Vec<Value> = contexts.iter().map(|c| context_json(c, false)).collect();
+    json!({"data": {"contexts": contexts}}).to_string()
+}
+
+/// The same on 0.10.0: id, applicationId, rootHash, dagHeads.
+pub fn contexts_list_v010(contexts: &[Context<'_>]) -> String {
+    let contexts: Vec<Value> = contexts.iter().map(|c| context_json(c, true)).collect();
+    json!({"data": {"contexts": contexts}}).to_string()
+}
+
+/// `GET /admin-api/contexts/:id/identities-owned`.
+pub fn identities_owned(identities: &[&str]) -> String {
+    json!({"data": {"identities": identities}}).to_string()
+}
+
+/// `POST /admin-api/alias/lookup/{context,identity}/…` that found the alias.
+pub fn alias_hit(value: &str) -> String {
+    json!({"data": {"value": value}}).to_string()
+}
+
+/// The same for an unknown alias (still HTTP 200).
+pub fn alias_miss() -> String {
+    json!({"data": {"value": null}}).to_string()
+}
+
+// ---- auth (mero-auth, served at the root) ----
+
+/// `POST /auth/token` that succeeded (HTTP 200).
+pub fn login_ok(access_token: &str, refresh_token: &str) -> String {
+    token_pair(access_token, refresh_token)
+}
+
+/// `POST /auth/refresh` that succeeded (HTTP 200): the same envelope as login.
+pub fn refresh_ok(access_token: &str, refresh_token: &str) -> String {
+    token_pair(access_token, refresh_token)
+}
+
+fn token_pair(access_token: &str, refresh_token: &str) -> String {
+    json!({
+        "data": {"access_token": access_token, "refresh_token": refresh_token, "error": null},
+        "error": null,
+    })
+    .to_string()
+}
+
+/// Any failed `/auth/*` answer: `{"data":null,"error":message}` (login failed:
+/// 401 "Authentication failed: …"; a replayed refresh token on rc.4: 500
+/// "Failed to refresh token: …"; an access token still valid: 401).
+pub fn auth_error(message: &str) -> String {
+    json!({"data": null, "error": message}).to_string()
+}
+
+/// The login failure body (HTTP 401).
+pub fn login_failed(message: &str) -> String {
+    auth_error(message)
+}
+
+/// The auth guard's 401/403 in front of admin-api and jsonrpc: an empty body;
+/// the reason is only in `X-Auth-Error` (`token_expired`, `invalid_token`,
+/// `token_revoked`, `permission_denied`, …).
+pub fn guard_denied() -> String {
+    String::new()
+}
