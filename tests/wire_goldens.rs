@@ -5,6 +5,13 @@
 //! the sample values in `tests/golden/samples.json`. Here the same values go
 //! through `tests/support/wire.rs` — the builders the fake node answers with —
 //! and must produce the golden bytes exactly.
+//!
+//! The other direction: `tests/golden/requests/*.json` are the request bodies
+//! calimcp itself sends (dry runs of `call`, and what the fake node records for
+//! alias lookups, login and refresh); `conformance/` parses each with the
+//! node's own request types. They are regenerated with
+//! `CALIMCP_UPDATE_GENERATED=1 cargo test --test wire_goldens`; a stale one
+//! fails here.
 
 mod support;
 
@@ -12,6 +19,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use support::fake_node::FakeNode;
 use support::wire::{self, App, Blob, Context};
 
 fn golden_dir() -> PathBuf {
@@ -188,4 +196,271 @@ fn json_rpc_errors_read_type_first_and_unit_variants_have_no_data() {
         r#"{"jsonrpc":"2.0","id":7,"error":{"type":"ContextNotFound"}}"#
     );
     assert_eq!(wire::guard_denied(), "");
+}
+
+// ---- requests calimcp sends ----
+
+const CTX: &str = "US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx";
+const EXECUTOR: &str = "LbUiWL3xVV8hTFYBVdbTNrpDo41NKS6o3LHHuDzjfcY";
+const NODE: &str = "http://127.0.0.1:9";
+
+/// `call … --dry-run --json` against local apps: the exact execute request.
+fn dry_run(apps: &str, args: &[&str]) -> Value {
+    let home = tempfile::tempdir().unwrap();
+    let out = support::calimcp(home.path())
+        .args(["--offline", "--apps", apps, "--node", NODE, "call"])
+        .args(args)
+        .args(["--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "calimcp call {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let path = v["url"].as_str().unwrap().strip_prefix(NODE).unwrap();
+    request(v["method"].as_str().unwrap(), path, v["body"].clone(), &[])
+}
+
+fn request(method: &str, path: &str, body: Value, normalised: &[&str]) -> Value {
+    let mut v = serde_json::json!({"method": method, "path": path, "body": body});
+    if !normalised.is_empty() {
+        v["normalised"] = serde_json::json!(normalised);
+    }
+    v
+}
+
+fn recorded(node: &FakeNode, method: &str, path_prefix: &str) -> (String, Value) {
+    let r = node
+        .requests()
+        .into_iter()
+        .find(|r| r.method == method && r.path.starts_with(path_prefix))
+        .unwrap_or_else(|| panic!("calimcp sent no {method} {path_prefix}…"));
+    let body = if r.body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&r.body).expect("a JSON body")
+    };
+    (r.path, body)
+}
+
+fn every_request() -> Vec<(&'static str, Value)> {
+    let scalars = serde_json::json!({
+        "b": true, "i32": i32::MIN, "i64": i64::MIN, "u32": u32::MAX, "u64": u64::MAX,
+        "f32": 1.5, "f64": -0.25, "s": "h\u{e9}llo \"q\"\n", "nothing": null,
+    })
+    .to_string();
+    let hex32 = "05".repeat(32);
+    let array32 = serde_json::to_string(&[5u8; 32]).unwrap();
+    let mut out = vec![
+        (
+            "execute-kv-set",
+            dry_run(
+                "examples",
+                &["kv_store_set", "--key", "a", "--value", "b", "-c", CTX],
+            ),
+        ),
+        (
+            "execute-kv-set-as",
+            dry_run(
+                "examples",
+                &[
+                    "kv_store_set",
+                    "--key",
+                    "a",
+                    "--value",
+                    "b",
+                    "-c",
+                    CTX,
+                    "--as",
+                    EXECUTOR,
+                ],
+            ),
+        ),
+        (
+            "execute-no-args",
+            dry_run("examples", &["kv_store_len", "-c", CTX]),
+        ),
+        (
+            "execute-hex-context",
+            dry_run("examples", &["kv_store_len", "-c", &"ab".repeat(32)]),
+        ),
+        (
+            "execute-scalar-extremes",
+            dry_run(
+                "examples",
+                &["every_kind_echo_scalars", "--args", &scalars, "-c", CTX],
+            ),
+        ),
+        (
+            "execute-record-variant-bytes",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_apply",
+                    "--args",
+                    r#"{"action":{"Update":{"name":"n","bio":null,"avatar":"00ff10","tags":["x"]}}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-tagged-untagged",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_post",
+                    "--args",
+                    r#"{"message":{"type":"Text","data":"hi"},"loose":4294967295}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-map-list",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_lookup",
+                    "--args",
+                    r#"{"scores":{"a":[1,2],"b":[]}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-base58-key",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_profile",
+                    "--args",
+                    &format!(r#"{{"key":"{EXECUTOR}"}}"#),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-hex-accounts",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_accounts",
+                    "--args",
+                    &format!(r#"{{"ids":["{hex32}"]}}"#),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-id32-array",
+            dry_run(
+                "tests/golden/abi",
+                &[
+                    "ids_member",
+                    "--args",
+                    &format!(r#"{{"key":{array32},"raw":{array32}}}"#),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+    ];
+
+    // An alias, resolved at the node.
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    support::calimcp(home.path())
+        .args(["--apps", "examples", "--node", &node.url])
+        .args(["call", "kv_store_len", "-c", "prod", "--dry-run"])
+        .assert()
+        .success();
+    let (path, body) = recorded(&node, "POST", "/admin-api/alias/lookup/context/");
+    out.push(("alias-lookup-context", request("POST", &path, body, &[])));
+
+    // Login, then a refresh once the access token has expired. Tokens and the
+    // timestamp change from run to run; they are replaced by fixed values.
+    let node = FakeNode::builder().auth("admin", "hunter2").start();
+    let home = tempfile::tempdir().unwrap();
+    let run = || {
+        support::calimcp(home.path())
+            .env("CALIMERO_USERNAME", "admin")
+            .env("CALIMERO_PASSWORD", "hunter2")
+            .args([
+                "--apps",
+                "examples",
+                "--node",
+                &node.url,
+                "call",
+                "kv_store_len",
+                "-c",
+                "prod",
+            ])
+            .assert()
+            .success();
+    };
+    run();
+    node.expire_tokens();
+    run();
+    let (path, mut body) = recorded(&node, "POST", "/auth/token");
+    assert!(body["timestamp"].is_u64(), "login timestamp: {body}");
+    body["timestamp"] = Value::from(1_700_000_000u64);
+    out.push(("login", request("POST", &path, body, &["timestamp"])));
+    let (path, mut body) = recorded(&node, "POST", "/auth/refresh");
+    for key in ["access_token", "refresh_token"] {
+        assert!(
+            body[key].as_str().is_some_and(|t| !t.is_empty()),
+            "{key}: {body}"
+        );
+        body[key] = Value::from(format!("<{key}>"));
+    }
+    out.push((
+        "refresh",
+        request("POST", &path, body, &["access_token", "refresh_token"]),
+    ));
+    out
+}
+
+#[test]
+fn request_goldens_are_what_calimcp_sends() {
+    let dir = golden_dir().join("requests");
+    let expected: Vec<(String, String)> = every_request()
+        .into_iter()
+        .map(|(name, v)| {
+            (
+                format!("{name}.json"),
+                serde_json::to_string_pretty(&v).unwrap() + "\n",
+            )
+        })
+        .collect();
+    if std::env::var("CALIMCP_UPDATE_GENERATED").is_ok_and(|v| v == "1") {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in &expected {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        return;
+    }
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+        .expect("tests/golden/requests")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let made: BTreeSet<String> = expected.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(
+        on_disk, made,
+        "tests/golden/requests/ has other files than calimcp makes; run CALIMCP_UPDATE_GENERATED=1 cargo test --test wire_goldens"
+    );
+    for (name, text) in &expected {
+        let actual = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(
+            actual == *text,
+            "tests/golden/requests/{name} is stale (calimcp now sends:\n{text}); run CALIMCP_UPDATE_GENERATED=1 cargo test --test wire_goldens, then the conformance project"
+        );
+    }
 }
