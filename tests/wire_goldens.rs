@@ -132,6 +132,23 @@ fn build(name: &str, sample: &Value) -> String {
         "login_failed" => wire::login_failed(s(sample, "message")),
         "auth_error" => wire::auth_error(s(sample, "message")),
         "guard_denied" => wire::guard_denied(),
+        "empty" => wire::empty(),
+        "alias_invalid" => wire::alias_invalid(),
+        "admin_error" => wire::admin_error(s(sample, "message")),
+        "abi_ok" => {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(s(sample, "manifest_file"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            wire::abi_ok(&wire::abi_node_form(&serde_json::from_str(&text).unwrap()))
+        }
+        "rpc_unreadable" => wire::rpc_unreadable(s(sample, "detail")),
+        "rpc_sync_status" => wire::rpc_sync_status(
+            id,
+            s(sample, "context_id"),
+            sample["is_initialized"].as_bool().expect("is_initialized"),
+            &sample["sync_state"],
+            sample["failure_count"].as_u64().expect("failure_count") as u32,
+            opt(sample, "last_error"),
+        ),
         other => panic!("sample `{name}`: no wire.rs builder for kind `{other}`"),
     }
 }

@@ -60,7 +60,8 @@ fn json_files(dir: &Path) -> Result<BTreeSet<String>, String> {
 }
 
 /// Response goldens; returns problems (stale or failing ones).
-fn responses(golden: &Path, write: bool) -> Result<Vec<String>, String> {
+fn responses(root: &Path, write: bool) -> Result<Vec<String>, String> {
+    let golden = &root.join("tests/golden");
     let samples = read_json(&golden.join("samples.json"))?;
     let samples = samples["responses"]
         .as_object()
@@ -95,7 +96,20 @@ fn responses(golden: &Path, write: bool) -> Result<Vec<String>, String> {
     for (name, sample) in samples {
         // A ParseError sample names the request that provokes it: its message
         // is what the node's own parser says.
-        if let Some(request) = sample.get("request") {
+        if let (Some(request), "rpc_unreadable") = (
+            sample.get("request"),
+            sample["kind"].as_str().unwrap_or_default(),
+        ) {
+            let bytes = serde_json::to_vec(request).map_err(|e| e.to_string())?;
+            match requests::jsonrpc_rc5(&bytes) {
+                Err(e) if sample["detail"] == e.trim_start_matches("HTTP 422: ") => {}
+                Err(e) => problems.push(format!(
+                    "{name}: the node's parser says {:?}; put that in samples.json `detail`",
+                    e.trim_start_matches("HTTP 422: ")
+                )),
+                Ok(_) => problems.push(format!("{name}: the node reads its `request`")),
+            }
+        } else if let Some(request) = sample.get("request") {
             let bytes = serde_json::to_vec(request).map_err(|e| e.to_string())?;
             let got = if sample["source"] == "server-0.10" {
                 requests::jsonrpc_0_10(&bytes)
@@ -111,7 +125,7 @@ fn responses(golden: &Path, write: bool) -> Result<Vec<String>, String> {
                 Err(e) => problems.push(format!("{name}: {e}")),
             }
         }
-        let body = match responses::render(sample) {
+        let body = match responses::render(sample, root) {
             Ok(b) => b,
             Err(e) => {
                 problems.push(format!("{name}: {e}"));
@@ -153,7 +167,7 @@ fn run(root: &Path, write: bool) -> Result<(Vec<String>, usize, usize), String> 
         return Err("serde_json is built without preserve_order; the node's is not".into());
     }
     let golden = root.join("tests/golden");
-    let mut problems = responses(&golden, write)?;
+    let mut problems = responses(root, write)?;
     let responses = json_files(&golden.join("responses"))?.len();
 
     let dir = golden.join("requests");

@@ -15,6 +15,10 @@
 //!   its envelopes and the 0.10.0 `ExecutionRequest` (whose
 //!   `executorPublicKey` is required) are transcribed, over the real
 //!   `calimero-primitives` 0.10.0 ids and `Application`/`Context` types.
+//! - `calimero-server` (crates.io stops at 0.11.0-rc.4) and its primitives
+//!   after rc.5 are not published: the ABI route's envelope (rc.19+), the
+//!   admin `ApiError` body, the alias lookup's 400 text and axum's 422
+//!   rejection text are transcribed from the core repository's tags.
 
 // Fields the node parses but this project only needs to exist.
 #![allow(dead_code)]
@@ -162,5 +166,29 @@ pub mod server_0_10 {
     #[serde(rename_all = "camelCase")]
     pub struct GetContextsResponseData {
         pub contexts: Vec<Context>,
+    }
+}
+
+pub mod server {
+    use super::*;
+
+    /// `admin::GetApplicationAbiResponse` (server primitives, 0.11.0-rc.19+).
+    #[derive(Debug, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GetApplicationAbiResponse {
+        pub data: Value,
+    }
+
+    /// `admin::service::ApiError::into_response`'s body.
+    pub fn api_error(message: &str) -> String {
+        json!({ "error": message }).to_string()
+    }
+
+    /// `admin/handlers/alias/lookup_alias.rs`: path params that do not parse.
+    pub const LOOKUP_ALIAS_INVALID: &str = "invalid path params";
+
+    /// axum 0.7 `FailedToDeserializeJsonBody` (HTTP 422) for `Json<T>`.
+    pub fn json_rejection(serde_message: &str) -> String {
+        format!("Failed to deserialize the JSON body into the target type: {serde_message}")
     }
 }

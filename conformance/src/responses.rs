@@ -7,19 +7,20 @@ use calimero_context_client::messages::ExecuteError;
 use calimero_primitives::application::{Application, ApplicationBlob, ApplicationSource};
 use calimero_primitives::context::{Context, ContextId};
 use calimero_primitives::identity::PublicKey;
+use calimero_primitives::sync_status::SyncState;
 use calimero_server_primitives::admin::{
     ContextWithGroup, GetContextIdentitiesResponse, GetContextsResponse, ListApplicationsResponse,
     LookupAliasResponse, LookupAliasResponseData,
 };
 use calimero_server_primitives::jsonrpc::{
     ExecutionError, ExecutionResponse, RequestId, Response, ResponseBody, ResponseBodyError,
-    ResponseBodyResult, ServerResponseError, Version,
+    ResponseBodyResult, ServerResponseError, SyncStatusResponse, Version,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::mirror::{mero_auth, server_0_10};
+use crate::mirror::{mero_auth, server, server_0_10};
 
 pub type Result<T> = std::result::Result<T, String>;
 
@@ -165,8 +166,35 @@ fn list<'a>(v: &'a Value, key: &str) -> Result<&'a Vec<Value>> {
         .ok_or_else(|| format!("sample field `{key}` is not a list"))
 }
 
-/// The body the node sends for one sample.
-pub fn render(sample: &Value) -> Result<String> {
+/// A wasm module with nothing but a `calimero_abi_v1` custom section holding
+/// `manifest` (the bytes an app built with the SDK carries).
+fn module_with_abi(manifest: &[u8]) -> Vec<u8> {
+    fn leb(mut n: usize, out: &mut Vec<u8>) {
+        loop {
+            let byte = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                out.push(byte);
+                return;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+    let name = b"calimero_abi_v1";
+    let mut payload = Vec::new();
+    leb(name.len(), &mut payload);
+    payload.extend_from_slice(name);
+    payload.extend_from_slice(manifest);
+    let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+    wasm.push(0);
+    leb(payload.len(), &mut wasm);
+    wasm.extend_from_slice(&payload);
+    wasm
+}
+
+/// The body the node sends for one sample; `root` is the calimcp checkout
+/// (samples may name files in it).
+pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
     let id = &sample["id"];
     match str_of(sample, "kind")? {
         "rpc_ok" => {
@@ -245,7 +273,38 @@ pub fn render(sample: &Value) -> Result<String> {
         }
         // mero-auth's guard (`auth/middleware.rs`) answers `Err((status,
         // headers))`: no body at all.
-        "guard_denied" => Ok(String::new()),
+        "guard_denied" | "empty" => Ok(String::new()),
+        "alias_invalid" => Ok(server::LOOKUP_ALIAS_INVALID.to_owned()),
+        "admin_error" => Ok(server::api_error(str_of(sample, "message")?)),
+        // `get_application_abi.rs`: the blob's section through
+        // `read_embedded_state_schema_versioned`, then `to_value(&manifest)`.
+        "abi_ok" => {
+            use calimero_wasm_abi::embed::{read_embedded_state_schema_versioned, EmbeddedSchema};
+            let path = root.join(str_of(sample, "manifest_file")?);
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            match read_embedded_state_schema_versioned(&module_with_abi(&bytes)) {
+                EmbeddedSchema::Supported(manifest) => {
+                    let data = serde_json::to_value(&manifest).map_err(|e| e.to_string())?;
+                    body(&server::GetApplicationAbiResponse { data })
+                }
+                other => Err(format!(
+                    "the node does not serve {}: {other:?}",
+                    path.display()
+                )),
+            }
+        }
+        "rpc_unreadable" => Ok(server::json_rejection(str_of(sample, "detail")?)),
+        "rpc_sync_status" => {
+            let state: SyncState = parse(&sample["sync_state"], "sync state")?;
+            let response = SyncStatusResponse::new(
+                parse(&sample["context_id"], "context id")?,
+                sample["is_initialized"].as_bool().ok_or("is_initialized")?,
+                state,
+                parse(&sample["failure_count"], "failure count")?,
+                opt_string(sample, "last_error"),
+            );
+            rpc(id, handler_ok(response)?)
+        }
         other => Err(format!("no rendering for kind `{other}`")),
     }
 }

@@ -79,7 +79,223 @@ pub fn rpc_internal_error(id: &Value) -> String {
     rpc_error(id, "InternalError", Some(&json!({})))
 }
 
+/// The JSON-RPC `sync_status` result (0.11.0-rc.5).
+pub fn rpc_sync_status(
+    id: &Value,
+    context_id: &str,
+    is_initialized: bool,
+    sync_state: &Value,
+    failure_count: u32,
+    last_error: Option<&str>,
+) -> String {
+    let mut m = Map::new();
+    m.insert("contextId".into(), json!(context_id));
+    m.insert("isInitialized".into(), json!(is_initialized));
+    m.insert("syncState".into(), sync_state.clone());
+    m.insert("failureCount".into(), json!(failure_count));
+    if let Some(e) = last_error {
+        m.insert("lastError".into(), json!(e));
+    }
+    rpc(id, "result", Value::Object(m))
+}
+
+/// `POST /jsonrpc` with a body that is not a JSON-RPC request (no `id`, no
+/// `jsonrpc`): HTTP 422, `text/plain; charset=utf-8`, axum's rejection text
+/// around serde's message (e.g. "missing field `id` at line 1 column 42").
+pub fn rpc_unreadable(detail: &str) -> String {
+    format!("Failed to deserialize the JSON body into the target type: {detail}")
+}
+
 // ---- admin API ----
+
+/// An admin-API failure (`ApiError`): `{"error":message}` with its status
+/// (the ABI route's 400/404 on 0.11.0-rc.19 and later, among others).
+pub fn admin_error(message: &str) -> String {
+    json!({ "error": message }).to_string()
+}
+
+/// `GET /admin-api/applications/:id/abi` on 0.11.0-rc.19 and later:
+/// `{"data":manifest}`. Pass the manifest through [`abi_node_form`] first: the
+/// node re-serialises the app's embedded section with its own types.
+pub fn abi_ok(manifest: &Value) -> String {
+    json!({ "data": manifest }).to_string()
+}
+
+fn keep(src: &Value, out: &mut Map<String, Value>, key: &str, f: impl Fn(&Value) -> Value) {
+    if let Some(v) = src.get(key).filter(|v| !v.is_null()) {
+        out.insert(key.into(), f(v));
+    }
+}
+
+fn each(v: &Value, f: fn(&Value) -> Value) -> Value {
+    Value::Array(v.as_array().map_or(vec![], |a| a.iter().map(f).collect()))
+}
+
+fn same(v: &Value) -> Value {
+    v.clone()
+}
+
+/// A type reference as `calimero-wasm-abi`'s untagged `TypeRef` writes it:
+/// `$ref`, a scalar, or a collection (list, map, inline record, tuple) with
+/// its `crdt_type`/`inner_type`.
+fn type_ref(t: &Value) -> Value {
+    let mut m = Map::new();
+    if let Some(r) = t.get("$ref") {
+        m.insert("$ref".into(), r.clone());
+        return Value::Object(m);
+    }
+    let kind = t["kind"].as_str().unwrap_or_default();
+    m.insert("kind".into(), json!(kind));
+    match kind {
+        "bytes" => {
+            keep(t, &mut m, "size", same);
+            keep(t, &mut m, "encoding", same);
+        }
+        "list" => keep(t, &mut m, "items", type_ref),
+        "map" => {
+            keep(t, &mut m, "key", type_ref);
+            keep(t, &mut m, "value", type_ref);
+        }
+        "record" => {
+            m.insert("fields".into(), each(&t["fields"], field));
+        }
+        "tuple" => {
+            m.insert("elements".into(), each(&t["elements"], type_ref));
+        }
+        _ => {}
+    }
+    if matches!(kind, "list" | "map" | "record" | "tuple") {
+        keep(t, &mut m, "crdt_type", same);
+        keep(t, &mut m, "inner_type", type_ref);
+    }
+    Value::Object(m)
+}
+
+/// A record field or a method parameter: name, type, nullable.
+fn field(f: &Value) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), f["name"].clone());
+    m.insert("type".into(), type_ref(&f["type"]));
+    keep(f, &mut m, "nullable", same);
+    Value::Object(m)
+}
+
+fn type_def(t: &Value) -> Value {
+    let kind = t["kind"].as_str().unwrap_or_default();
+    let mut m = Map::new();
+    m.insert("kind".into(), json!(kind));
+    match kind {
+        "record" => {
+            m.insert("fields".into(), each(&t["fields"], field));
+        }
+        "variant" => {
+            let variant = |v: &Value| {
+                let mut m = Map::new();
+                m.insert("name".into(), v["name"].clone());
+                keep(v, &mut m, "code", same);
+                keep(v, &mut m, "payload", type_ref);
+                Value::Object(m)
+            };
+            let variants = t["variants"]
+                .as_array()
+                .map_or(vec![], |a| a.iter().map(variant).collect());
+            m.insert("variants".into(), Value::Array(variants));
+        }
+        "bytes" => {
+            keep(t, &mut m, "size", same);
+            keep(t, &mut m, "encoding", same);
+        }
+        "alias" => keep(t, &mut m, "target", type_ref),
+        _ => {}
+    }
+    Value::Object(m)
+}
+
+fn method(x: &Value) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), x["name"].clone());
+    m.insert("params".into(), each(&x["params"], field));
+    keep(x, &mut m, "returns", type_ref);
+    keep(x, &mut m, "returns_nullable", same);
+    if x["errors"].as_array().is_some_and(|e| !e.is_empty()) {
+        let error = |e: &Value| {
+            let mut m = Map::new();
+            m.insert("code".into(), e["code"].clone());
+            keep(e, &mut m, "payload", type_ref);
+            Value::Object(m)
+        };
+        let errors = x["errors"]
+            .as_array()
+            .map_or(vec![], |a| a.iter().map(error).collect());
+        m.insert("errors".into(), Value::Array(errors));
+    }
+    if x["intent"].as_str().is_some_and(|i| i != "unspecified") {
+        m.insert("intent".into(), x["intent"].clone());
+    }
+    if x["xcall_callable"] == json!(true) {
+        m.insert("xcall_callable".into(), json!(true));
+    }
+    if x["xcall_callers"]
+        .as_str()
+        .is_some_and(|c| c != "any_in_namespace")
+    {
+        m.insert("xcall_callers".into(), x["xcall_callers"].clone());
+    }
+    Value::Object(m)
+}
+
+/// The manifest the ABI route serves for an app whose `calimero_abi_v1`
+/// section holds `manifest`: what `calimero-wasm-abi` 0.11.0-rc.19's
+/// `Manifest` keeps, in its field order, with `types` sorted by name. It drops
+/// every `doc`, `idempotent`/`destructive`, a named record's `crdt_type`, and
+/// a variant's `tag`/`content`/`untagged`; `events` is always present. (A
+/// section without `events`, or with a schema the node cannot read, is no ABI
+/// at all to the node: it answers 400, see `abi-absent` in the goldens.)
+pub fn abi_node_form(manifest: &Value) -> Value {
+    let mut m = Map::new();
+    m.insert("schema_version".into(), manifest["schema_version"].clone());
+    let mut types: Vec<(&String, &Value)> = manifest["types"]
+        .as_object()
+        .map_or(vec![], |t| t.iter().collect());
+    types.sort_by_key(|(name, _)| *name);
+    let types: Map<String, Value> = types
+        .into_iter()
+        .map(|(k, v)| (k.clone(), type_def(v)))
+        .collect();
+    m.insert("types".into(), Value::Object(types));
+    m.insert("methods".into(), each(&manifest["methods"], method));
+    let event = |e: &Value| {
+        let mut m = Map::new();
+        m.insert("name".into(), e["name"].clone());
+        keep(e, &mut m, "payload", type_ref);
+        Value::Object(m)
+    };
+    let events = manifest["events"]
+        .as_array()
+        .map_or(vec![], |a| a.iter().map(event).collect());
+    m.insert("events".into(), Value::Array(events));
+    keep(manifest, &mut m, "state_root", same);
+    keep(manifest, &mut m, "state_version", same);
+    if manifest["migrations"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty())
+    {
+        m.insert("migrations".into(), manifest["migrations"].clone());
+    }
+    Value::Object(m)
+}
+
+/// A route the node does not have (the ABI route before 0.11.0-rc.19), the
+/// guard's 401/403: HTTP 404 (or the guard's status) with no body at all.
+pub fn empty() -> String {
+    String::new()
+}
+
+/// An alias lookup whose name cannot be an alias (over 50 bytes; rc.25 also
+/// bad characters): HTTP 400, `text/plain; charset=utf-8`.
+pub fn alias_invalid() -> String {
+    "invalid path params".to_owned()
+}
 
 /// The two blobs of an application or of one of its services.
 #[derive(Clone, Copy, Debug)]
