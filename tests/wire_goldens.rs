@@ -350,6 +350,49 @@ fn every_request() -> Vec<(&'static str, Value)> {
             ),
         ),
         (
+            "execute-tuple-nested-extremes",
+            dry_run(
+                "tests/support/abi",
+                &[
+                    "typed_echo_complex",
+                    "--args",
+                    &format!(
+                        r#"{{"tags":["a"],"meta":{{"n":{}}},"pair":["x",{}]}}"#,
+                        u64::MAX,
+                        i64::MIN
+                    ),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-recursive",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_planted",
+                    "--args",
+                    r#"{"tree":{"label":"root","children":[{"label":"leaf","children":[]}]}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-internally-tagged",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_area",
+                    "--args",
+                    r#"{"shape":{"kind":"circle","radius":2.5}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
             "execute-base58-key",
             dry_run(
                 "examples",
