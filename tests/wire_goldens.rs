@@ -141,6 +141,52 @@ fn build(name: &str, sample: &Value) -> String {
             wire::abi_ok(&wire::abi_node_form(&serde_json::from_str(&text).unwrap()))
         }
         "rpc_unreadable" => wire::rpc_unreadable(s(sample, "detail")),
+        "ws_subscribed" => {
+            let ids: Vec<&str> = sample["context_ids"]
+                .as_array()
+                .expect("context_ids")
+                .iter()
+                .map(|v| v.as_str().expect("context id"))
+                .collect();
+            wire::ws_subscribed(id.as_u64(), &ids)
+        }
+        "ws_error" => wire::ws_error(id.as_u64(), s(sample, "type"), sample.get("data")),
+        "ws_event" => {
+            let e = &sample["event"];
+            let ctx = s(e, "context_id");
+            let event = match s(e, "type") {
+                "StateMutation" => {
+                    let events: Vec<(&str, Vec<u8>)> = e["events"]
+                        .as_array()
+                        .expect("events")
+                        .iter()
+                        .map(|x| (s(x, "kind"), s(x, "payload").as_bytes().to_vec()))
+                        .collect();
+                    let events: Vec<(&str, &[u8])> =
+                        events.iter().map(|(k, d)| (*k, d.as_slice())).collect();
+                    wire::event_state_mutation(ctx, s(e, "new_root"), &events)
+                }
+                "SyncStatus" => wire::event_sync_status(
+                    ctx,
+                    &e["sync_state"],
+                    e["failure_count"].as_u64().expect("failure_count") as u32,
+                    opt(e, "last_error"),
+                ),
+                "AppVersionChanged" => wire::event_app_version_changed(
+                    ctx,
+                    opt(e, "from_version"),
+                    opt(e, "to_version"),
+                ),
+                "XCall" => wire::event_xcall(
+                    ctx,
+                    s(e, "target_context_id"),
+                    s(e, "function"),
+                    &e["outcome"],
+                ),
+                other => panic!("sample `{name}`: no event builder for `{other}`"),
+            };
+            wire::ws_event(&event)
+        }
         "rpc_sync_status" => wire::rpc_sync_status(
             id,
             s(sample, "context_id"),

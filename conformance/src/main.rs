@@ -109,6 +109,19 @@ fn responses(root: &Path, write: bool) -> Result<Vec<String>, String> {
                 )),
                 Ok(_) => problems.push(format!("{name}: the node reads its `request`")),
             }
+        } else if let (Some(request), "ws_error") = (
+            sample.get("request"),
+            sample["kind"].as_str().unwrap_or_default(),
+        ) {
+            let bytes = serde_json::to_vec(request).map_err(|e| e.to_string())?;
+            match requests::ws_rc5(&bytes) {
+                Ok(Some(m)) if sample["data"] == m.as_str() => {}
+                Ok(Some(m)) => problems.push(format!(
+                    "{name}: the socket's parser says {m:?}; put that in samples.json `data`"
+                )),
+                Ok(None) => problems.push(format!("{name}: the socket runs its `request`")),
+                Err(e) => problems.push(format!("{name}: {e}")),
+            }
         } else if let Some(request) = sample.get("request") {
             let bytes = serde_json::to_vec(request).map_err(|e| e.to_string())?;
             let got = if sample["source"] == "server-0.10" {

@@ -37,6 +37,19 @@ pub fn jsonrpc_rc5(bytes: &[u8]) -> Result<Option<String>> {
     }
 }
 
+/// What the 0.11.0-rc.5 socket makes of a text message: `Err` when it is not
+/// a request at all (no answer), `Ok(Some(message))` for the ParseError it
+/// answers, `Ok(None)` when a method runs.
+pub fn ws_rc5(bytes: &[u8]) -> Result<Option<String>> {
+    use calimero_server_primitives::ws;
+    let message: ws::Request<Value> =
+        serde_json::from_slice(bytes).map_err(|e| format!("no answer: {e}"))?;
+    match serde_json::from_value::<ws::RequestPayload>(message.payload) {
+        Err(e) => Ok(Some(e.to_string())),
+        Ok(_) => Ok(None),
+    }
+}
+
 /// The same for a 0.10.0 node (executor required).
 pub fn jsonrpc_0_10(bytes: &[u8]) -> Result<Option<String>> {
     let request: Request<Value> =
@@ -248,6 +261,15 @@ pub fn check(name: &str, golden: &Value) -> Vec<String> {
             None => vec![format!(
                 "{name}: no expectation for this execute request in conformance/src/requests.rs"
             )],
+        },
+        // A WebSocket text message (`subscribe`, `unsubscribe`, `execute`).
+        ("WS", ["ws"]) => match serde_json::to_vec(body)
+            .map_err(|e| e.to_string())
+            .and_then(|b| ws_rc5(&b))
+        {
+            Ok(None) => vec![],
+            Ok(Some(m)) => vec![format!("{name}: the socket answers ParseError {m:?}")],
+            Err(e) => vec![format!("{name}: {e}")],
         },
         // `Path<Alias<ContextId>>`; the body is not read.
         ("POST", ["admin-api", "alias", "lookup", "context", alias]) => {

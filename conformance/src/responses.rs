@@ -6,6 +6,10 @@ use std::collections::BTreeMap;
 use calimero_context_client::messages::ExecuteError;
 use calimero_primitives::application::{Application, ApplicationBlob, ApplicationSource};
 use calimero_primitives::context::{Context, ContextId};
+use calimero_primitives::events::{
+    AppVersionChangedPayload, ContextEvent, ContextEventPayload, ExecutionEvent, NodeEvent,
+    StateMutationPayload, SyncStatusPayload, XCallOutcome, XCallPayload,
+};
 use calimero_primitives::identity::PublicKey;
 use calimero_primitives::sync_status::SyncState;
 use calimero_server_primitives::admin::{
@@ -16,6 +20,7 @@ use calimero_server_primitives::jsonrpc::{
     ExecutionError, ExecutionResponse, RequestId, Response, ResponseBody, ResponseBodyError,
     ResponseBodyResult, ServerResponseError, SyncStatusResponse, Version,
 };
+use calimero_server_primitives::ws;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -192,6 +197,59 @@ fn module_with_abi(manifest: &[u8]) -> Vec<u8> {
     wasm
 }
 
+fn ws_id(v: &Value) -> Result<Option<u64>> {
+    parse(v, "ws id")
+}
+
+/// `calimero-server` `ws.rs`: a `Response { id, body }` written with
+/// `serde_json::to_string`.
+fn ws_message(id: Option<u64>, body: ws::ResponseBody) -> Result<String> {
+    body_of_ws(&ws::Response { id, body })
+}
+
+fn body_of_ws(r: &ws::Response) -> Result<String> {
+    serde_json::to_string(r).map_err(|e| e.to_string())
+}
+
+/// A `NodeEvent` from the sample, built with the node's own event types.
+fn node_event(e: &Value) -> Result<NodeEvent> {
+    let payload = match str_of(e, "type")? {
+        "StateMutation" => {
+            let mut events = Vec::new();
+            for x in list(e, "events")? {
+                events.push(ExecutionEvent {
+                    kind: str_of(x, "kind")?.into(),
+                    data: str_of(x, "payload")?.as_bytes().to_vec(),
+                    handler: None,
+                });
+            }
+            ContextEventPayload::StateMutation(StateMutationPayload::with_root_and_events(
+                parse(&e["new_root"], "root hash")?,
+                events,
+            ))
+        }
+        "SyncStatus" => ContextEventPayload::SyncStatus(SyncStatusPayload {
+            sync_state: parse(&e["sync_state"], "sync state")?,
+            failure_count: parse(&e["failure_count"], "failure count")?,
+            last_error: opt_string(e, "last_error"),
+        }),
+        "AppVersionChanged" => ContextEventPayload::AppVersionChanged(AppVersionChangedPayload {
+            from_version: opt_string(e, "from_version"),
+            to_version: opt_string(e, "to_version"),
+        }),
+        "XCall" => ContextEventPayload::XCall(XCallPayload {
+            target_context_id: parse(&e["target_context_id"], "context id")?,
+            function: str_of(e, "function")?.into(),
+            outcome: parse::<XCallOutcome>(&e["outcome"], "xcall outcome")?,
+        }),
+        other => return Err(format!("no event `{other}`")),
+    };
+    Ok(NodeEvent::Context(ContextEvent {
+        context_id: parse(&e["context_id"], "context id")?,
+        payload,
+    }))
+}
+
 /// The body the node sends for one sample; `root` is the calimcp checkout
 /// (samples may name files in it).
 pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
@@ -294,6 +352,38 @@ pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
             }
         }
         "rpc_unreadable" => Ok(server::json_rejection(str_of(sample, "detail")?)),
+        // `ws.rs` `to_res_body` of `SubscribeResponse`/`UnsubscribeResponse`.
+        "ws_subscribed" => {
+            let ids = list(sample, "context_ids")?
+                .iter()
+                .map(|v| parse(v, "context id"));
+            let ids: Vec<ContextId> = ids.collect::<Result<_>>()?;
+            let v = if sample["method"] == "unsubscribe" {
+                serde_json::to_value(ws::UnsubscribeResponse { context_ids: ids })
+            } else {
+                serde_json::to_value(ws::SubscribeResponse { context_ids: ids })
+            }
+            .map_err(|e| e.to_string())?;
+            ws_message(ws_id(id)?, ws::ResponseBody::Result(v))
+        }
+        "ws_error" => {
+            let e = match str_of(sample, "type")? {
+                "ParseError" => ws::ServerResponseError::ParseError(str_of(sample, "data")?.into()),
+                "InternalError" => ws::ServerResponseError::InternalError { err: None },
+                other => return Err(format!("the socket has no `{other}` error")),
+            };
+            ws_message(
+                ws_id(id)?,
+                ws::ResponseBody::Error(ws::ResponseBodyError::ServerError(e)),
+            )
+        }
+        // `ws.rs`: each subscribed event as `Response { id: None, body:
+        // Result(to_value(event)) }`.
+        "ws_event" => {
+            let v =
+                serde_json::to_value(node_event(&sample["event"])?).map_err(|e| e.to_string())?;
+            ws_message(None, ws::ResponseBody::Result(v))
+        }
         "rpc_sync_status" => {
             let state: SyncState = parse(&sample["sync_state"], "sync state")?;
             let response = SyncStatusResponse::new(

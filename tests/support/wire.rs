@@ -106,6 +106,100 @@ pub fn rpc_unreadable(detail: &str) -> String {
     format!("Failed to deserialize the JSON body into the target type: {detail}")
 }
 
+// ---- WebSocket /ws (one JSON text message each) ----
+
+fn ws(id: Option<u64>, key: &str, body: Value) -> String {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(id));
+    m.insert(key.into(), body);
+    Value::Object(m).to_string()
+}
+
+/// The answer to `subscribe`/`unsubscribe`: `{"id":N,"result":{"contextIds":[…]}}`.
+pub fn ws_subscribed(id: Option<u64>, context_ids: &[&str]) -> String {
+    ws(id, "result", json!({ "contextIds": context_ids }))
+}
+
+/// A request the socket could not read as one of its methods:
+/// `{"id":N,"error":{"type":"ParseError","data":…}}`. (A message that is not
+/// a JSON object with an optional numeric `id` gets no answer at all.)
+pub fn ws_error(id: Option<u64>, kind: &str, data: Option<&Value>) -> String {
+    let mut m = Map::new();
+    m.insert("type".into(), json!(kind));
+    if let Some(d) = data {
+        m.insert("data".into(), d.clone());
+    }
+    ws(id, "error", Value::Object(m))
+}
+
+/// A pushed event: `{"id":null,"result":event}`, `event` from the `event_*`
+/// builders.
+pub fn ws_event(event: &Value) -> String {
+    ws(None, "result", event.clone())
+}
+
+fn context_event(context_id: &str, kind: &str, data: Value) -> Value {
+    json!({ "contextId": context_id, "type": kind, "data": data })
+}
+
+/// `StateMutation`: the new root hash and the app's events, each with its
+/// name, the bytes of its JSON payload (empty without one) and no handler.
+pub fn event_state_mutation(context_id: &str, new_root: &str, events: &[(&str, &[u8])]) -> Value {
+    let events: Vec<Value> = events
+        .iter()
+        .map(|(kind, data)| json!({ "kind": kind, "data": data, "handler": null }))
+        .collect();
+    context_event(
+        context_id,
+        "StateMutation",
+        json!({ "newRoot": new_root, "events": events }),
+    )
+}
+
+/// `SyncStatus` (0.11.0-rc.5).
+pub fn event_sync_status(
+    context_id: &str,
+    sync_state: &Value,
+    failure_count: u32,
+    last_error: Option<&str>,
+) -> Value {
+    let mut data = Map::new();
+    data.insert("syncState".into(), sync_state.clone());
+    data.insert("failureCount".into(), json!(failure_count));
+    if let Some(e) = last_error {
+        data.insert("lastError".into(), json!(e));
+    }
+    context_event(context_id, "SyncStatus", Value::Object(data))
+}
+
+/// `AppVersionChanged` (0.11.0-rc.5); absent versions are left out.
+pub fn event_app_version_changed(context_id: &str, from: Option<&str>, to: Option<&str>) -> Value {
+    let mut data = Map::new();
+    if let Some(v) = from {
+        data.insert("fromVersion".into(), json!(v));
+    }
+    if let Some(v) = to {
+        data.insert("toVersion".into(), json!(v));
+    }
+    context_event(context_id, "AppVersionChanged", Value::Object(data))
+}
+
+/// `XCall` (0.11.0-rc.5); `outcome` is `{"status":"ok"}`,
+/// `{"status":"denied","detail":{"reason":…}}` or
+/// `{"status":"exec_error","detail":{"message":…}}`.
+pub fn event_xcall(
+    context_id: &str,
+    target_context_id: &str,
+    function: &str,
+    outcome: &Value,
+) -> Value {
+    context_event(
+        context_id,
+        "XCall",
+        json!({ "targetContextId": target_context_id, "function": function, "outcome": outcome }),
+    )
+}
+
 // ---- admin API ----
 
 /// An admin-API failure (`ApiError`): `{"error":message}` with its status
