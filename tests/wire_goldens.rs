@@ -570,3 +570,30 @@ fn request_goldens_are_what_calimcp_sends() {
         );
     }
 }
+
+#[test]
+fn error_helpers_build_the_golden_bodies() {
+    let samples = samples();
+    let r = &samples["responses"];
+    let golden = |name: &str| {
+        std::fs::read_to_string(golden_dir().join(format!("responses/{name}.json"))).unwrap()
+    };
+    let id = Value::from(7);
+    // An app's `Err("nope")`, as the node prints its JSON bytes.
+    assert_eq!(
+        wire::app_error_data(r#""nope""#),
+        r["rpc-error-app"]["data"].as_str().unwrap()
+    );
+    assert_eq!(
+        wire::panic_data("boom", "src/lib.rs:1:2"),
+        r["rpc-error-panic"]["data"].as_str().unwrap()
+    );
+    assert_eq!(
+        wire::rpc_parse_error(&id, "missing field `argsJson`"),
+        golden("rpc-parse-error-missing-args")
+    );
+    assert_eq!(
+        wire::rpc_internal_error(&id),
+        golden("rpc-server-internal-error")
+    );
+}

@@ -5,8 +5,9 @@
 //! `tests/golden/samples.json` and compares the result with the golden file
 //! that `conformance/` (a separate cargo project) writes by serialising the
 //! node's own published types (`calimero-server-primitives`,
-//! `calimero-primitives`, `calimero-context-client`, `mero-auth`). A change
-//! here that the node would not make fails that test.
+//! `calimero-primitives`, `calimero-context-client`, `calimero-wasm-abi`;
+//! `mero-auth`'s few types transcribed). A change here that the node would not
+//! make fails that test.
 //!
 //! What the node does that a hand-written fake easily gets wrong:
 //! - JSON-RPC outcomes are HTTP 200, errors included. Every error is
@@ -20,8 +21,12 @@
 //!   `version`, `services`; `serviceName`, `dagHeads`, `applicationVersion`,
 //!   `name`, `groupId`); `metadata` is an array of byte values; `services` is
 //!   sorted by name; ids are base58 strings, group ids hex.
-//! - The auth guard's 401/403 have an empty body (only `X-Auth-Error` says why);
-//!   `/auth/*` answers `{"data":…,"error":…}` envelopes.
+//! - The auth guard's 401/403 have an empty body; only `X-Auth-Error` says
+//!   why, and on rc.4 only for `token_expired`. `/auth/*` answers
+//!   `{"data":…,"error":…}` envelopes.
+//!
+//! `tests/golden/samples.json` also records each body's HTTP status and
+//! headers, and which node versions send it where not all do.
 #![allow(dead_code)]
 
 use serde_json::{Map, Value, json};
