@@ -114,7 +114,9 @@ fn expectation(name: &str) -> Option<Expect> {
         | "execute-recursive"
         | "execute-internally-tagged"
         | "execute-hex-accounts" => ok_rc5(),
-        "execute-kv-set-as" => Expect {
+        // `--as` a base58 key, and (once calimcp converts it to the node's
+        // form) a 64-hex one: both must run on 0.10.0.
+        "execute-kv-set-as" | "execute-as-hex" => Expect {
             v0_10: None,
             ..ok_rc5()
         },
@@ -145,6 +147,8 @@ fn expectation(name: &str) -> Option<Expect> {
             args32: &[("key", Arg32::Key)],
             ..ok_rc5()
         },
+        // A 32-byte id given as base58 (sent as given) and `[u8; 32]` as an
+        // array: each as the app's own type reads it.
         "execute-id32-base58" => Expect {
             args32: &[("key", Arg32::Key), ("raw", Arg32::Raw)],
             ..ok_rc5()
