@@ -52,7 +52,7 @@ pub fn state_dir() -> PathBuf {
 }
 
 /// Isolates a `calimcp` command from the machine: no CALIMERO_*/CALIMCP_*
-/// from outside, a private state directory, and `--offline` unless the
+/// from outside, a private state and working directory, and `--offline` unless the
 /// arguments name a node (so no test ever asks a real node).
 pub fn isolate<'a>(
     cmd: &'a mut std::process::Command,
@@ -64,8 +64,11 @@ pub fn isolate<'a>(
             cmd.env_remove(&k);
         }
     }
+    // Run outside the checkout: an APP argument that names a directory in the
+    // working directory is taken as a path (`conformance/` is one).
     cmd.env("CALIMCP_STATE_DIR", state_dir())
-        .env("NO_COLOR", "1");
+        .env("NO_COLOR", "1")
+        .current_dir(state_dir());
     if !args.contains(&"--node") {
         cmd.env("CALIMCP_OFFLINE", "1");
     }

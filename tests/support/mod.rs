@@ -1,8 +1,10 @@
-//! Shared test helpers: the fake node and a `calimcp` command isolated from
-//! the machine it runs on.
+//! Shared test helpers: the fake node, the node's response bodies it answers
+//! with (`wire`, held to the node's own types by `tests/wire_goldens.rs`), and
+//! a `calimcp` command isolated from the machine it runs on.
 #![allow(dead_code)]
 
 pub mod fake_node;
+pub mod wire;
 
 use std::path::Path;
 

@@ -1,0 +1,581 @@
+//! Every response body a real Calimero node sends, as plain functions.
+//!
+//! The fake node answers with these and nothing else, so its bytes are the
+//! node's bytes: `tests/wire_goldens.rs` feeds each builder the sample values in
+//! `tests/golden/samples.json` and compares the result with the golden file
+//! that `conformance/` (a separate cargo project) writes by serialising the
+//! node's own published types (`calimero-server-primitives`,
+//! `calimero-primitives`, `calimero-context-client`, `calimero-wasm-abi`;
+//! `mero-auth`'s few types transcribed). A change here that the node would not
+//! make fails that test.
+//!
+//! What the node does that a hand-written fake easily gets wrong:
+//! - JSON-RPC outcomes are HTTP 200, errors included. Every error is
+//!   `{"type":KIND,"data":…}` (`"type"` first: the node's build has
+//!   `serde_json/preserve_order`, checked against the rc.4 binary), and a unit
+//!   variant (`ContextNotFound`, `Uninitialized`, the context client's
+//!   `InternalError`) has no `"data"` key; the server's own `InternalError`
+//!   carries `"data":{}`.
+//! - A method's output keeps the key order of the app's bytes.
+//! - Admin lists skip empty optional fields (`signer_id`, `package`,
+//!   `version`, `services`; `serviceName`, `dagHeads`, `applicationVersion`,
+//!   `name`, `groupId`); `metadata` is an array of byte values; `services` is
+//!   sorted by name; ids are base58 strings, group ids hex.
+//! - The auth guard's 401/403 have an empty body; only `X-Auth-Error` says
+//!   why, and on rc.4 only for `token_expired`. `/auth/*` answers
+//!   `{"data":…,"error":…}` envelopes.
+//!
+//! `tests/golden/samples.json` also records each body's HTTP status and
+//! headers, and which node versions send it where not all do.
+#![allow(dead_code)]
+
+use serde_json::{Map, Value, json};
+
+fn rpc(id: &Value, key: &str, body: Value) -> String {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), json!("2.0"));
+    m.insert("id".into(), id.clone());
+    m.insert(key.into(), body);
+    Value::Object(m).to_string()
+}
+
+// ---- POST /jsonrpc (always HTTP 200) ----
+
+/// A successful `execute`: `{"jsonrpc":"2.0","id":…,"result":{"output":…}}`;
+/// `output` is `null` for a method returning unit (or `None`).
+pub fn rpc_ok(id: &Value, output: &Value) -> String {
+    rpc(id, "result", json!({ "output": output }))
+}
+
+/// A JSON-RPC error: `{"type":kind,"data":…}`, no `"data"` key when `data` is
+/// `None`. Kinds: the server's `ParseError` (the request did not parse, nothing
+/// ran) and `InternalError` (data `{}`), the handler's `SerdeError`
+/// (`{"message":…}`) and `FunctionCallError` (a string), and the context
+/// client's `ContextNotFound`, `Unauthorized`, `Uninitialized`,
+/// `ApplicationNotInstalled`, `InternalError`, ….
+pub fn rpc_error(id: &Value, kind: &str, data: Option<&Value>) -> String {
+    let mut m = Map::new();
+    m.insert("type".into(), json!(kind));
+    if let Some(d) = data {
+        m.insert("data".into(), d.clone());
+    }
+    rpc(id, "error", Value::Object(m))
+}
+
+/// `FunctionCallError` data for an app's `Err(e)`: the error's JSON bytes
+/// printed as a Rust byte list.
+pub fn app_error_data(error_json: &str) -> String {
+    let bytes: Vec<String> = error_json.bytes().map(|b| b.to_string()).collect();
+    format!("the method call returned an error: [{}]", bytes.join(", "))
+}
+
+/// `FunctionCallError` data for a guest panic.
+pub fn panic_data(message: &str, location: &str) -> String {
+    format!("guest panicked: {message} at {location}")
+}
+
+/// The server's own `ParseError`: `{"type":"ParseError","data":message}`.
+pub fn rpc_parse_error(id: &Value, message: &str) -> String {
+    rpc_error(id, "ParseError", Some(&json!(message)))
+}
+
+/// The server's own `InternalError`: `{"type":"InternalError","data":{}}`.
+pub fn rpc_internal_error(id: &Value) -> String {
+    rpc_error(id, "InternalError", Some(&json!({})))
+}
+
+/// The JSON-RPC `sync_status` result (0.11.0-rc.5).
+pub fn rpc_sync_status(
+    id: &Value,
+    context_id: &str,
+    is_initialized: bool,
+    sync_state: &Value,
+    failure_count: u32,
+    last_error: Option<&str>,
+) -> String {
+    let mut m = Map::new();
+    m.insert("contextId".into(), json!(context_id));
+    m.insert("isInitialized".into(), json!(is_initialized));
+    m.insert("syncState".into(), sync_state.clone());
+    m.insert("failureCount".into(), json!(failure_count));
+    if let Some(e) = last_error {
+        m.insert("lastError".into(), json!(e));
+    }
+    rpc(id, "result", Value::Object(m))
+}
+
+/// `POST /jsonrpc` with a body that is not a JSON-RPC request (no `id`, no
+/// `jsonrpc`): HTTP 422, `text/plain; charset=utf-8`, axum's rejection text
+/// around serde's message (e.g. "missing field `id` at line 1 column 42").
+pub fn rpc_unreadable(detail: &str) -> String {
+    format!("Failed to deserialize the JSON body into the target type: {detail}")
+}
+
+// ---- WebSocket /ws (one JSON text message each) ----
+
+fn ws(id: Option<u64>, key: &str, body: Value) -> String {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(id));
+    m.insert(key.into(), body);
+    Value::Object(m).to_string()
+}
+
+/// The answer to `subscribe`/`unsubscribe`: `{"id":N,"result":{"contextIds":[…]}}`.
+pub fn ws_subscribed(id: Option<u64>, context_ids: &[&str]) -> String {
+    ws(id, "result", json!({ "contextIds": context_ids }))
+}
+
+/// A request the socket could not read as one of its methods:
+/// `{"id":N,"error":{"type":"ParseError","data":…}}`. (A message that is not
+/// a JSON object with an optional numeric `id` gets no answer at all.)
+pub fn ws_error(id: Option<u64>, kind: &str, data: Option<&Value>) -> String {
+    let mut m = Map::new();
+    m.insert("type".into(), json!(kind));
+    if let Some(d) = data {
+        m.insert("data".into(), d.clone());
+    }
+    ws(id, "error", Value::Object(m))
+}
+
+/// A pushed event: `{"id":null,"result":event}`, `event` from the `event_*`
+/// builders.
+pub fn ws_event(event: &Value) -> String {
+    ws(None, "result", event.clone())
+}
+
+fn context_event(context_id: &str, kind: &str, data: Value) -> Value {
+    json!({ "contextId": context_id, "type": kind, "data": data })
+}
+
+/// `StateMutation`: the new root hash and the app's events, each with its
+/// name, the bytes of its JSON payload (empty without one) and no handler.
+pub fn event_state_mutation(context_id: &str, new_root: &str, events: &[(&str, &[u8])]) -> Value {
+    let events: Vec<Value> = events
+        .iter()
+        .map(|(kind, data)| json!({ "kind": kind, "data": data, "handler": null }))
+        .collect();
+    context_event(
+        context_id,
+        "StateMutation",
+        json!({ "newRoot": new_root, "events": events }),
+    )
+}
+
+/// `SyncStatus` (0.11.0-rc.5).
+pub fn event_sync_status(
+    context_id: &str,
+    sync_state: &Value,
+    failure_count: u32,
+    last_error: Option<&str>,
+) -> Value {
+    let mut data = Map::new();
+    data.insert("syncState".into(), sync_state.clone());
+    data.insert("failureCount".into(), json!(failure_count));
+    if let Some(e) = last_error {
+        data.insert("lastError".into(), json!(e));
+    }
+    context_event(context_id, "SyncStatus", Value::Object(data))
+}
+
+/// `AppVersionChanged` (0.11.0-rc.5); absent versions are left out.
+pub fn event_app_version_changed(context_id: &str, from: Option<&str>, to: Option<&str>) -> Value {
+    let mut data = Map::new();
+    if let Some(v) = from {
+        data.insert("fromVersion".into(), json!(v));
+    }
+    if let Some(v) = to {
+        data.insert("toVersion".into(), json!(v));
+    }
+    context_event(context_id, "AppVersionChanged", Value::Object(data))
+}
+
+/// `XCall` (0.11.0-rc.5); `outcome` is `{"status":"ok"}`,
+/// `{"status":"denied","detail":{"reason":…}}` or
+/// `{"status":"exec_error","detail":{"message":…}}`.
+pub fn event_xcall(
+    context_id: &str,
+    target_context_id: &str,
+    function: &str,
+    outcome: &Value,
+) -> Value {
+    context_event(
+        context_id,
+        "XCall",
+        json!({ "targetContextId": target_context_id, "function": function, "outcome": outcome }),
+    )
+}
+
+// ---- admin API ----
+
+/// An admin-API failure (`ApiError`): `{"error":message}` with its status
+/// (the ABI route's 400/404 on 0.11.0-rc.19 and later, among others).
+pub fn admin_error(message: &str) -> String {
+    json!({ "error": message }).to_string()
+}
+
+/// `GET /admin-api/applications/:id/abi` on 0.11.0-rc.19 and later:
+/// `{"data":manifest}`. Pass the manifest through [`abi_node_form`] first: the
+/// node re-serialises the app's embedded section with its own types.
+pub fn abi_ok(manifest: &Value) -> String {
+    json!({ "data": manifest }).to_string()
+}
+
+fn keep(src: &Value, out: &mut Map<String, Value>, key: &str, f: impl Fn(&Value) -> Value) {
+    if let Some(v) = src.get(key).filter(|v| !v.is_null()) {
+        out.insert(key.into(), f(v));
+    }
+}
+
+fn each(v: &Value, f: fn(&Value) -> Value) -> Value {
+    Value::Array(v.as_array().map_or(vec![], |a| a.iter().map(f).collect()))
+}
+
+fn same(v: &Value) -> Value {
+    v.clone()
+}
+
+/// A type reference as `calimero-wasm-abi`'s untagged `TypeRef` writes it:
+/// `$ref`, a scalar, or a collection (list, map, inline record, tuple) with
+/// its `crdt_type`/`inner_type`.
+fn type_ref(t: &Value) -> Value {
+    let mut m = Map::new();
+    if let Some(r) = t.get("$ref") {
+        m.insert("$ref".into(), r.clone());
+        return Value::Object(m);
+    }
+    let kind = t["kind"].as_str().unwrap_or_default();
+    m.insert("kind".into(), json!(kind));
+    match kind {
+        "bytes" => {
+            keep(t, &mut m, "size", same);
+            keep(t, &mut m, "encoding", same);
+        }
+        "list" => keep(t, &mut m, "items", type_ref),
+        "map" => {
+            keep(t, &mut m, "key", type_ref);
+            keep(t, &mut m, "value", type_ref);
+        }
+        "record" => {
+            m.insert("fields".into(), each(&t["fields"], field));
+        }
+        "tuple" => {
+            m.insert("elements".into(), each(&t["elements"], type_ref));
+        }
+        _ => {}
+    }
+    if matches!(kind, "list" | "map" | "record" | "tuple") {
+        keep(t, &mut m, "crdt_type", same);
+        keep(t, &mut m, "inner_type", type_ref);
+    }
+    Value::Object(m)
+}
+
+/// A record field or a method parameter: name, type, nullable.
+fn field(f: &Value) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), f["name"].clone());
+    m.insert("type".into(), type_ref(&f["type"]));
+    keep(f, &mut m, "nullable", same);
+    Value::Object(m)
+}
+
+fn type_def(t: &Value) -> Value {
+    let kind = t["kind"].as_str().unwrap_or_default();
+    let mut m = Map::new();
+    m.insert("kind".into(), json!(kind));
+    match kind {
+        "record" => {
+            m.insert("fields".into(), each(&t["fields"], field));
+        }
+        "variant" => {
+            let variant = |v: &Value| {
+                let mut m = Map::new();
+                m.insert("name".into(), v["name"].clone());
+                keep(v, &mut m, "code", same);
+                keep(v, &mut m, "payload", type_ref);
+                Value::Object(m)
+            };
+            let variants = t["variants"]
+                .as_array()
+                .map_or(vec![], |a| a.iter().map(variant).collect());
+            m.insert("variants".into(), Value::Array(variants));
+        }
+        "bytes" => {
+            keep(t, &mut m, "size", same);
+            keep(t, &mut m, "encoding", same);
+        }
+        "alias" => keep(t, &mut m, "target", type_ref),
+        _ => {}
+    }
+    Value::Object(m)
+}
+
+fn method(x: &Value) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), x["name"].clone());
+    m.insert("params".into(), each(&x["params"], field));
+    keep(x, &mut m, "returns", type_ref);
+    keep(x, &mut m, "returns_nullable", same);
+    if x["errors"].as_array().is_some_and(|e| !e.is_empty()) {
+        let error = |e: &Value| {
+            let mut m = Map::new();
+            m.insert("code".into(), e["code"].clone());
+            keep(e, &mut m, "payload", type_ref);
+            Value::Object(m)
+        };
+        let errors = x["errors"]
+            .as_array()
+            .map_or(vec![], |a| a.iter().map(error).collect());
+        m.insert("errors".into(), Value::Array(errors));
+    }
+    if x["intent"].as_str().is_some_and(|i| i != "unspecified") {
+        m.insert("intent".into(), x["intent"].clone());
+    }
+    if x["xcall_callable"] == json!(true) {
+        m.insert("xcall_callable".into(), json!(true));
+    }
+    if x["xcall_callers"]
+        .as_str()
+        .is_some_and(|c| c != "any_in_namespace")
+    {
+        m.insert("xcall_callers".into(), x["xcall_callers"].clone());
+    }
+    Value::Object(m)
+}
+
+/// The manifest the ABI route serves for an app whose `calimero_abi_v1`
+/// section holds `manifest`: what `calimero-wasm-abi` 0.11.0-rc.19's
+/// `Manifest` keeps, in its field order, with `types` sorted by name. It drops
+/// every `doc`, `idempotent`/`destructive`, a named record's `crdt_type`, and
+/// a variant's `tag`/`content`/`untagged`; `events` is always present. (A
+/// section without `events`, or with a schema the node cannot read, is no ABI
+/// at all to the node: it answers 400, see `abi-absent` in the goldens.)
+pub fn abi_node_form(manifest: &Value) -> Value {
+    let mut m = Map::new();
+    m.insert("schema_version".into(), manifest["schema_version"].clone());
+    let mut types: Vec<(&String, &Value)> = manifest["types"]
+        .as_object()
+        .map_or(vec![], |t| t.iter().collect());
+    types.sort_by_key(|(name, _)| *name);
+    let types: Map<String, Value> = types
+        .into_iter()
+        .map(|(k, v)| (k.clone(), type_def(v)))
+        .collect();
+    m.insert("types".into(), Value::Object(types));
+    m.insert("methods".into(), each(&manifest["methods"], method));
+    let event = |e: &Value| {
+        let mut m = Map::new();
+        m.insert("name".into(), e["name"].clone());
+        keep(e, &mut m, "payload", type_ref);
+        Value::Object(m)
+    };
+    let events = manifest["events"]
+        .as_array()
+        .map_or(vec![], |a| a.iter().map(event).collect());
+    m.insert("events".into(), Value::Array(events));
+    keep(manifest, &mut m, "state_root", same);
+    keep(manifest, &mut m, "state_version", same);
+    if manifest["migrations"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty())
+    {
+        m.insert("migrations".into(), manifest["migrations"].clone());
+    }
+    Value::Object(m)
+}
+
+/// A route the node does not have (the ABI route before 0.11.0-rc.19), the
+/// guard's 401/403: HTTP 404 (or the guard's status) with no body at all.
+pub fn empty() -> String {
+    String::new()
+}
+
+/// An alias lookup whose name cannot be an alias (over 50 bytes; rc.25 also
+/// bad characters): HTTP 400, `text/plain; charset=utf-8`.
+pub fn alias_invalid() -> String {
+    "invalid path params".to_owned()
+}
+
+/// The two blobs of an application or of one of its services.
+#[derive(Clone, Copy, Debug)]
+pub struct Blob<'a> {
+    pub bytecode: &'a str,
+    pub compiled: &'a str,
+}
+
+/// An installed application as `GET /admin-api/applications` lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct App<'a> {
+    pub id: &'a str,
+    pub blob: Blob<'a>,
+    pub size: u64,
+    pub source: &'a str,
+    pub metadata: &'a [u8],
+    /// Empty strings and an empty list are left out, as the node does.
+    pub signer_id: &'a str,
+    pub package: &'a str,
+    pub version: &'a str,
+    pub services: &'a [(&'a str, Blob<'a>)],
+}
+
+fn blob(b: &Blob<'_>) -> Value {
+    json!({"bytecode": b.bytecode, "compiled": b.compiled})
+}
+
+fn app_json(a: &App<'_>, v010: bool) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(a.id));
+    m.insert("blob".into(), blob(&a.blob));
+    m.insert("size".into(), json!(a.size));
+    m.insert("source".into(), json!(a.source));
+    m.insert("metadata".into(), json!(a.metadata));
+    if !v010 {
+        for (k, v) in [
+            ("signer_id", a.signer_id),
+            ("package", a.package),
+            ("version", a.version),
+        ] {
+            if !v.is_empty() {
+                m.insert(k.into(), json!(v));
+            }
+        }
+        if !a.services.is_empty() {
+            let mut services: Vec<&(&str, Blob<'_>)> = a.services.iter().collect();
+            services.sort_by_key(|(name, _)| *name);
+            let services: Map<String, Value> = services
+                .into_iter()
+                .map(|(name, b)| ((*name).to_string(), blob(b)))
+                .collect();
+            m.insert("services".into(), Value::Object(services));
+        }
+    }
+    Value::Object(m)
+}
+
+/// `GET /admin-api/applications` on 0.11 nodes.
+pub fn apps_list(apps: &[App<'_>]) -> String {
+    let apps: Vec<Value> = apps.iter().map(|a| app_json(a, false)).collect();
+    json!({"data": {"apps": apps}}).to_string()
+}
+
+/// `GET /admin-api/applications` on 0.10.0: id, blob, size, source, metadata
+/// only (no package, version, signer or services).
+pub fn apps_list_v010(apps: &[App<'_>]) -> String {
+    let apps: Vec<Value> = apps.iter().map(|a| app_json(a, true)).collect();
+    json!({"data": {"apps": apps}}).to_string()
+}
+
+/// A context as `GET /admin-api/contexts/for-application/:id` lists it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context<'a> {
+    pub id: &'a str,
+    pub application_id: &'a str,
+    /// 0.11 only.
+    pub service_name: Option<&'a str>,
+    /// `contextStateHash` on 0.11, `rootHash` on 0.10.0 (base58).
+    pub root_hash: &'a str,
+    /// Left out when empty.
+    pub dag_heads: &'a [[u8; 32]],
+    /// 0.11 only.
+    pub application_version: Option<&'a str>,
+    /// 0.11 only.
+    pub name: Option<&'a str>,
+    /// 0.11 only (hex).
+    pub group_id: Option<&'a str>,
+}
+
+fn context_json(c: &Context<'_>, v010: bool) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(c.id));
+    m.insert("applicationId".into(), json!(c.application_id));
+    if v010 {
+        m.insert("rootHash".into(), json!(c.root_hash));
+        if !c.dag_heads.is_empty() {
+            m.insert("dagHeads".into(), json!(c.dag_heads));
+        }
+        return Value::Object(m);
+    }
+    if let Some(s) = c.service_name {
+        m.insert("serviceName".into(), json!(s));
+    }
+    m.insert("contextStateHash".into(), json!(c.root_hash));
+    if !c.dag_heads.is_empty() {
+        m.insert("dagHeads".into(), json!(c.dag_heads));
+    }
+    for (k, v) in [
+        ("applicationVersion", c.application_version),
+        ("name", c.name),
+        ("groupId", c.group_id),
+    ] {
+        if let Some(v) = v {
+            m.insert(k.into(), json!(v));
+        }
+    }
+    Value::Object(m)
+}
+
+/// `GET /admin-api/contexts/for-application/:id` on 0.11 nodes.
+pub fn contexts_list(contexts: &[Context<'_>]) -> String {
+    let contexts: Vec<Value> = contexts.iter().map(|c| context_json(c, false)).collect();
+    json!({"data": {"contexts": contexts}}).to_string()
+}
+
+/// The same on 0.10.0: id, applicationId, rootHash, dagHeads.
+pub fn contexts_list_v010(contexts: &[Context<'_>]) -> String {
+    let contexts: Vec<Value> = contexts.iter().map(|c| context_json(c, true)).collect();
+    json!({"data": {"contexts": contexts}}).to_string()
+}
+
+/// `GET /admin-api/contexts/:id/identities-owned`.
+pub fn identities_owned(identities: &[&str]) -> String {
+    json!({"data": {"identities": identities}}).to_string()
+}
+
+/// `POST /admin-api/alias/lookup/{context,identity}/…` that found the alias.
+pub fn alias_hit(value: &str) -> String {
+    json!({"data": {"value": value}}).to_string()
+}
+
+/// The same for an unknown alias (still HTTP 200).
+pub fn alias_miss() -> String {
+    json!({"data": {"value": null}}).to_string()
+}
+
+// ---- auth (mero-auth, served at the root) ----
+
+/// `POST /auth/token` that succeeded (HTTP 200).
+pub fn login_ok(access_token: &str, refresh_token: &str) -> String {
+    token_pair(access_token, refresh_token)
+}
+
+/// `POST /auth/refresh` that succeeded (HTTP 200): the same envelope as login.
+pub fn refresh_ok(access_token: &str, refresh_token: &str) -> String {
+    token_pair(access_token, refresh_token)
+}
+
+fn token_pair(access_token: &str, refresh_token: &str) -> String {
+    json!({
+        "data": {"access_token": access_token, "refresh_token": refresh_token, "error": null},
+        "error": null,
+    })
+    .to_string()
+}
+
+/// Any failed `/auth/*` answer: `{"data":null,"error":message}` (login failed:
+/// 401 "Authentication failed: …"; a replayed refresh token on rc.4: 500
+/// "Failed to refresh token: …"; an access token still valid: 401).
+pub fn auth_error(message: &str) -> String {
+    json!({"data": null, "error": message}).to_string()
+}
+
+/// The login failure body (HTTP 401).
+pub fn login_failed(message: &str) -> String {
+    auth_error(message)
+}
+
+/// The auth guard's 401/403 in front of admin-api and jsonrpc: an empty body;
+/// the reason is only in `X-Auth-Error` (`token_expired`, `invalid_token`,
+/// `token_revoked`, `permission_denied`, …).
+pub fn guard_denied() -> String {
+    String::new()
+}

@@ -1,0 +1,599 @@
+//! The fake node's bodies are the real node's bodies.
+//!
+//! `tests/golden/responses/*.json` are written by `conformance/` (a separate
+//! cargo project, run by `.ci/run`) from the node's own published types, fed
+//! the sample values in `tests/golden/samples.json`. Here the same values go
+//! through `tests/support/wire.rs` — the builders the fake node answers with —
+//! and must produce the golden bytes exactly.
+//!
+//! The other direction: `tests/golden/requests/*.json` are the request bodies
+//! calimcp itself sends (dry runs of `call`, and what the fake node records for
+//! alias lookups, login and refresh); `conformance/` parses each with the
+//! node's own request types. They are regenerated with
+//! `CALIMCP_UPDATE_GENERATED=1 cargo test --test wire_goldens`; a stale one
+//! fails here.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use support::fake_node::FakeNode;
+use support::wire::{self, App, Blob, Context};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+fn samples() -> Value {
+    let path = golden_dir().join("samples.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn s<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("sample field `{key}` is not a string in {v}"))
+}
+
+fn opt<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn blob(v: &Value) -> Blob<'_> {
+    Blob {
+        bytecode: s(v, "bytecode"),
+        compiled: s(v, "compiled"),
+    }
+}
+
+/// The body `wire.rs` builds for one sample entry.
+fn build(name: &str, sample: &Value) -> String {
+    let id = &sample["id"];
+    match s(sample, "kind") {
+        "rpc_ok" => wire::rpc_ok(id, &sample["output"]),
+        "rpc_error" => wire::rpc_error(id, s(sample, "type"), sample.get("data")),
+        kind @ ("apps_list" | "apps_list_v010") => {
+            let list = sample["apps"].as_array().expect("apps");
+            let services: Vec<Vec<(&str, Blob<'_>)>> = list
+                .iter()
+                .map(|a| {
+                    a["services"]
+                        .as_object()
+                        .expect("services")
+                        .iter()
+                        .map(|(k, b)| (k.as_str(), blob(b)))
+                        .collect()
+                })
+                .collect();
+            let apps: Vec<App<'_>> = list
+                .iter()
+                .zip(&services)
+                .map(|(a, services)| App {
+                    id: s(a, "id"),
+                    blob: blob(&a["blob"]),
+                    size: a["size"].as_u64().expect("size"),
+                    source: s(a, "source"),
+                    metadata: s(a, "metadata").as_bytes(),
+                    signer_id: s(a, "signer_id"),
+                    package: s(a, "package"),
+                    version: s(a, "version"),
+                    services,
+                })
+                .collect();
+            if kind == "apps_list" {
+                wire::apps_list(&apps)
+            } else {
+                wire::apps_list_v010(&apps)
+            }
+        }
+        kind @ ("contexts_list" | "contexts_list_v010") => {
+            let list = sample["contexts"].as_array().expect("contexts");
+            let heads: Vec<Vec<[u8; 32]>> = list
+                .iter()
+                .map(|c| serde_json::from_value(c["dag_heads"].clone()).expect("dag_heads"))
+                .collect();
+            let contexts: Vec<Context<'_>> = list
+                .iter()
+                .zip(&heads)
+                .map(|(c, heads)| Context {
+                    id: s(c, "id"),
+                    application_id: s(c, "application_id"),
+                    service_name: opt(c, "service_name"),
+                    root_hash: s(c, "root_hash"),
+                    dag_heads: heads,
+                    application_version: opt(c, "application_version"),
+                    name: opt(c, "name"),
+                    group_id: opt(c, "group_id"),
+                })
+                .collect();
+            if kind == "contexts_list" {
+                wire::contexts_list(&contexts)
+            } else {
+                wire::contexts_list_v010(&contexts)
+            }
+        }
+        "identities_owned" => {
+            let ids: Vec<&str> = sample["identities"]
+                .as_array()
+                .expect("identities")
+                .iter()
+                .map(|v| v.as_str().expect("identity"))
+                .collect();
+            wire::identities_owned(&ids)
+        }
+        "alias_hit" => wire::alias_hit(s(sample, "value")),
+        "alias_miss" => wire::alias_miss(),
+        "login_ok" => wire::login_ok(s(sample, "access_token"), s(sample, "refresh_token")),
+        "refresh_ok" => wire::refresh_ok(s(sample, "access_token"), s(sample, "refresh_token")),
+        "login_failed" => wire::login_failed(s(sample, "message")),
+        "auth_error" => wire::auth_error(s(sample, "message")),
+        "guard_denied" => wire::guard_denied(),
+        "empty" => wire::empty(),
+        "alias_invalid" => wire::alias_invalid(),
+        "admin_error" => wire::admin_error(s(sample, "message")),
+        "abi_ok" => {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(s(sample, "manifest_file"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            wire::abi_ok(&wire::abi_node_form(&serde_json::from_str(&text).unwrap()))
+        }
+        "rpc_unreadable" => wire::rpc_unreadable(s(sample, "detail")),
+        "ws_subscribed" => {
+            let ids: Vec<&str> = sample["context_ids"]
+                .as_array()
+                .expect("context_ids")
+                .iter()
+                .map(|v| v.as_str().expect("context id"))
+                .collect();
+            wire::ws_subscribed(id.as_u64(), &ids)
+        }
+        "ws_error" => wire::ws_error(id.as_u64(), s(sample, "type"), sample.get("data")),
+        "ws_event" => {
+            let e = &sample["event"];
+            let ctx = s(e, "context_id");
+            let event = match s(e, "type") {
+                "StateMutation" => {
+                    let events: Vec<(&str, Vec<u8>)> = e["events"]
+                        .as_array()
+                        .expect("events")
+                        .iter()
+                        .map(|x| (s(x, "kind"), s(x, "payload").as_bytes().to_vec()))
+                        .collect();
+                    let events: Vec<(&str, &[u8])> =
+                        events.iter().map(|(k, d)| (*k, d.as_slice())).collect();
+                    wire::event_state_mutation(ctx, s(e, "new_root"), &events)
+                }
+                "SyncStatus" => wire::event_sync_status(
+                    ctx,
+                    &e["sync_state"],
+                    e["failure_count"].as_u64().expect("failure_count") as u32,
+                    opt(e, "last_error"),
+                ),
+                "AppVersionChanged" => wire::event_app_version_changed(
+                    ctx,
+                    opt(e, "from_version"),
+                    opt(e, "to_version"),
+                ),
+                "XCall" => wire::event_xcall(
+                    ctx,
+                    s(e, "target_context_id"),
+                    s(e, "function"),
+                    &e["outcome"],
+                ),
+                other => panic!("sample `{name}`: no event builder for `{other}`"),
+            };
+            wire::ws_event(&event)
+        }
+        "rpc_sync_status" => wire::rpc_sync_status(
+            id,
+            s(sample, "context_id"),
+            sample["is_initialized"].as_bool().expect("is_initialized"),
+            &sample["sync_state"],
+            sample["failure_count"].as_u64().expect("failure_count") as u32,
+            opt(sample, "last_error"),
+        ),
+        other => panic!("sample `{name}`: no wire.rs builder for kind `{other}`"),
+    }
+}
+
+#[test]
+fn every_builder_reproduces_the_nodes_bytes() {
+    let samples = samples();
+    let responses = samples["responses"].as_object().expect("responses");
+    assert!(!responses.is_empty(), "samples.json has no responses");
+    let mut failures = Vec::new();
+    for (name, sample) in responses {
+        let path = golden_dir().join("responses").join(format!("{name}.json"));
+        let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (run the conformance project with --write)",
+                path.display()
+            )
+        });
+        let built = build(name, sample);
+        if built != golden {
+            failures.push(format!("{name}:\n  node: {golden}\n  wire: {built}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "wire.rs differs from the node's bytes:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_golden_has_its_sample_values() {
+    let samples = samples();
+    let named: BTreeSet<String> = samples["responses"]
+        .as_object()
+        .expect("responses")
+        .keys()
+        .cloned()
+        .collect();
+    let on_disk: BTreeSet<String> = std::fs::read_dir(golden_dir().join("responses"))
+        .expect("tests/golden/responses")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .map(|f| f.strip_suffix(".json").map(str::to_owned).unwrap_or(f))
+        .collect();
+    assert_eq!(
+        named, on_disk,
+        "tests/golden/responses and samples.json name different bodies"
+    );
+}
+
+#[test]
+fn json_rpc_errors_read_type_first_and_unit_variants_have_no_data() {
+    // What a fake written from notes got wrong: the node's build keeps
+    // declaration order, so `"type"` comes before `"data"`.
+    let id = Value::from(7);
+    assert_eq!(
+        wire::rpc_error(&id, "FunctionCallError", Some(&"x".into())),
+        r#"{"jsonrpc":"2.0","id":7,"error":{"type":"FunctionCallError","data":"x"}}"#
+    );
+    assert_eq!(
+        wire::rpc_error(&id, "ContextNotFound", None),
+        r#"{"jsonrpc":"2.0","id":7,"error":{"type":"ContextNotFound"}}"#
+    );
+    assert_eq!(wire::guard_denied(), "");
+}
+
+// ---- requests calimcp sends ----
+
+const CTX: &str = "US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx";
+const EXECUTOR: &str = "LbUiWL3xVV8hTFYBVdbTNrpDo41NKS6o3LHHuDzjfcY";
+const NODE: &str = "http://127.0.0.1:9";
+
+/// `call … --dry-run --json` against local apps: the exact execute request.
+fn dry_run(apps: &str, args: &[&str]) -> Value {
+    let home = tempfile::tempdir().unwrap();
+    let out = support::calimcp(home.path())
+        .args(["--offline", "--apps", apps, "--node", NODE, "call"])
+        .args(args)
+        .args(["--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "calimcp call {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let path = v["url"].as_str().unwrap().strip_prefix(NODE).unwrap();
+    request(v["method"].as_str().unwrap(), path, v["body"].clone(), &[])
+}
+
+fn request(method: &str, path: &str, body: Value, normalised: &[&str]) -> Value {
+    let mut v = serde_json::json!({"method": method, "path": path, "body": body});
+    if !normalised.is_empty() {
+        v["normalised"] = serde_json::json!(normalised);
+    }
+    v
+}
+
+fn recorded(node: &FakeNode, method: &str, path_prefix: &str) -> (String, Value) {
+    let r = node
+        .requests()
+        .into_iter()
+        .find(|r| r.method == method && r.path.starts_with(path_prefix))
+        .unwrap_or_else(|| panic!("calimcp sent no {method} {path_prefix}…"));
+    let body = if r.body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&r.body).expect("a JSON body")
+    };
+    (r.path, body)
+}
+
+fn every_request() -> Vec<(&'static str, Value)> {
+    let scalars = serde_json::json!({
+        "b": true, "i32": i32::MIN, "i64": i64::MIN, "u32": u32::MAX, "u64": u64::MAX,
+        "f32": 1.5, "f64": -0.25, "s": "h\u{e9}llo \"q\"\n", "nothing": null,
+    })
+    .to_string();
+    let hex32 = "05".repeat(32);
+    let array32 = serde_json::to_string(&[5u8; 32]).unwrap();
+    let mut out = vec![
+        (
+            "execute-kv-set",
+            dry_run(
+                "examples",
+                &["kv_store_set", "--key", "a", "--value", "b", "-c", CTX],
+            ),
+        ),
+        (
+            "execute-kv-set-as",
+            dry_run(
+                "examples",
+                &[
+                    "kv_store_set",
+                    "--key",
+                    "a",
+                    "--value",
+                    "b",
+                    "-c",
+                    CTX,
+                    "--as",
+                    EXECUTOR,
+                ],
+            ),
+        ),
+        (
+            "execute-no-args",
+            dry_run("examples", &["kv_store_len", "-c", CTX]),
+        ),
+        (
+            "execute-hex-context",
+            dry_run("examples", &["kv_store_len", "-c", &"ab".repeat(32)]),
+        ),
+        (
+            "execute-scalar-extremes",
+            dry_run(
+                "examples",
+                &["every_kind_echo_scalars", "--args", &scalars, "-c", CTX],
+            ),
+        ),
+        (
+            "execute-record-variant-bytes",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_apply",
+                    "--args",
+                    r#"{"action":{"Update":{"name":"n","bio":null,"avatar":"00ff10","tags":["x"]}}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-tagged-untagged",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_post",
+                    "--args",
+                    r#"{"message":{"type":"Text","data":"hi"},"loose":4294967295}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-map-list",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_lookup",
+                    "--args",
+                    r#"{"scores":{"a":[1,2],"b":[]}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-tuple-nested-extremes",
+            dry_run(
+                "tests/support/abi",
+                &[
+                    "typed_echo_complex",
+                    "--args",
+                    &format!(
+                        r#"{{"tags":["a"],"meta":{{"n":{}}},"pair":["x",{}]}}"#,
+                        u64::MAX,
+                        i64::MIN
+                    ),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-recursive",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_planted",
+                    "--args",
+                    r#"{"tree":{"label":"root","children":[{"label":"leaf","children":[]}]}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-internally-tagged",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_area",
+                    "--args",
+                    r#"{"shape":{"kind":"circle","radius":2.5}}"#,
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-base58-key",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_profile",
+                    "--args",
+                    &format!(r#"{{"key":"{EXECUTOR}"}}"#),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-hex-accounts",
+            dry_run(
+                "examples",
+                &[
+                    "every_kind_accounts",
+                    "--args",
+                    &format!(r#"{{"ids":["{hex32}"]}}"#),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+        (
+            "execute-id32-array",
+            dry_run(
+                "tests/golden/abi",
+                &[
+                    "ids_member",
+                    "--args",
+                    &format!(r#"{{"key":{array32},"raw":{array32}}}"#),
+                    "-c",
+                    CTX,
+                ],
+            ),
+        ),
+    ];
+
+    // An alias, resolved at the node.
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    support::calimcp(home.path())
+        .args(["--apps", "examples", "--node", &node.url])
+        .args(["call", "kv_store_len", "-c", "prod", "--dry-run"])
+        .assert()
+        .success();
+    let (path, body) = recorded(&node, "POST", "/admin-api/alias/lookup/context/");
+    out.push(("alias-lookup-context", request("POST", &path, body, &[])));
+
+    // Login, then a refresh once the access token has expired. Tokens and the
+    // timestamp change from run to run; they are replaced by fixed values.
+    let node = FakeNode::builder().auth("admin", "hunter2").start();
+    let home = tempfile::tempdir().unwrap();
+    let run = || {
+        support::calimcp(home.path())
+            .env("CALIMERO_USERNAME", "admin")
+            .env("CALIMERO_PASSWORD", "hunter2")
+            .args([
+                "--apps",
+                "examples",
+                "--node",
+                &node.url,
+                "call",
+                "kv_store_len",
+                "-c",
+                "prod",
+            ])
+            .assert()
+            .success();
+    };
+    run();
+    node.expire_tokens();
+    run();
+    let (path, mut body) = recorded(&node, "POST", "/auth/token");
+    assert!(body["timestamp"].is_u64(), "login timestamp: {body}");
+    body["timestamp"] = Value::from(1_700_000_000u64);
+    out.push(("login", request("POST", &path, body, &["timestamp"])));
+    let (path, mut body) = recorded(&node, "POST", "/auth/refresh");
+    for key in ["access_token", "refresh_token"] {
+        assert!(
+            body[key].as_str().is_some_and(|t| !t.is_empty()),
+            "{key}: {body}"
+        );
+        body[key] = Value::from(format!("<{key}>"));
+    }
+    out.push((
+        "refresh",
+        request("POST", &path, body, &["access_token", "refresh_token"]),
+    ));
+    out
+}
+
+#[test]
+fn request_goldens_are_what_calimcp_sends() {
+    let dir = golden_dir().join("requests");
+    let expected: Vec<(String, String)> = every_request()
+        .into_iter()
+        .map(|(name, v)| {
+            (
+                format!("{name}.json"),
+                serde_json::to_string_pretty(&v).unwrap() + "\n",
+            )
+        })
+        .collect();
+    if std::env::var("CALIMCP_UPDATE_GENERATED").is_ok_and(|v| v == "1") {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in &expected {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        return;
+    }
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+        .expect("tests/golden/requests")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let made: BTreeSet<String> = expected.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(
+        on_disk, made,
+        "tests/golden/requests/ has other files than calimcp makes; run CALIMCP_UPDATE_GENERATED=1 cargo test --test wire_goldens"
+    );
+    for (name, text) in &expected {
+        let actual = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(
+            actual == *text,
+            "tests/golden/requests/{name} is stale (calimcp now sends:\n{text}); run CALIMCP_UPDATE_GENERATED=1 cargo test --test wire_goldens, then the conformance project"
+        );
+    }
+}
+
+#[test]
+fn error_helpers_build_the_golden_bodies() {
+    let samples = samples();
+    let r = &samples["responses"];
+    let golden = |name: &str| {
+        std::fs::read_to_string(golden_dir().join(format!("responses/{name}.json"))).unwrap()
+    };
+    let id = Value::from(7);
+    // An app's `Err("nope")`, as the node prints its JSON bytes.
+    assert_eq!(
+        wire::app_error_data(r#""nope""#),
+        r["rpc-error-app"]["data"].as_str().unwrap()
+    );
+    assert_eq!(
+        wire::panic_data("boom", "src/lib.rs:1:2"),
+        r["rpc-error-panic"]["data"].as_str().unwrap()
+    );
+    assert_eq!(
+        wire::rpc_parse_error(&id, "missing field `argsJson`"),
+        golden("rpc-parse-error-missing-args")
+    );
+    assert_eq!(
+        wire::rpc_internal_error(&id),
+        golden("rpc-server-internal-error")
+    );
+}
