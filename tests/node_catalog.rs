@@ -284,7 +284,12 @@ fn the_shared_fixtures_read_from_the_node_match_the_local_files() {
         eprintln!("skipped: ../shared/fixtures/abi not found");
         return;
     }
-    let node = FakeNode::builder().shared_fixtures().start();
+    // rc4: the ABI comes from the app's module, byte for byte the local file
+    // (the ABI route of rc.19 and later re-serialises it without docs).
+    let node = FakeNode::builder()
+        .profile(support::fake_node::Profile::Rc4)
+        .shared_fixtures()
+        .start();
     let home = tempfile::tempdir().unwrap();
     let mut stems: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

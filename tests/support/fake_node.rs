@@ -6,9 +6,12 @@
 //! route, the 0.10.0 apps and contexts shapes), `rc4` (no ABI route, refresh
 //! replay → 500, revoked token → 401), `rc25` (ABI route, `token_reuse`, 403
 //! `token_revoked`, no identity aliases) and `hex` (rc25 with 64-hex ids, as
-//! newer cores are reported to write them). Every body is what the real node
-//! sends (merod-versions-and-wire.md): ids in the profile's form only,
-//! guard 401/403 with empty bodies, JSON-RPC errors with HTTP 200.
+//! newer cores are reported to write them). Every body is built by
+//! [`super::wire`] (held to the node's own types by `tests/wire_goldens.rs`):
+//! ids in the profile's form only, guard 401/403 with empty bodies, JSON-RPC
+//! errors with HTTP 200, the ABI route's manifest in the node's own form
+//! (no docs). The module served from `/admin-api/blobs` carries the app's ABI
+//! file as is, as `cargo mero build` embeds it.
 //!
 //! Routes: `GET /admin-api/applications`, `GET …/applications/:id/abi
 //! [?service_name=]` (rc25, hex), `GET /admin-api/blobs/:id` (the app's wasm
@@ -50,7 +53,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+
+use super::wire;
 
 /// How long `slow` takes to answer.
 pub const SLOW: Duration = Duration::from_secs(3);
@@ -769,12 +774,19 @@ impl Response {
         }
     }
 
-    fn data(v: Value) -> Response {
-        Response::json(200, json!({ "data": v }))
+    /// A body from [`wire`], as JSON.
+    fn wire(status: u16, body: String) -> Response {
+        Response {
+            status,
+            content_type: "application/json",
+            headers: vec![],
+            body: body.into_bytes(),
+            delay: None,
+        }
     }
 
     fn error(status: u16, message: &str) -> Response {
-        Response::json(status, json!({ "error": message }))
+        Response::wire(status, wire::admin_error(message))
     }
 
     fn empty(status: u16) -> Response {
@@ -967,35 +979,37 @@ fn route(state: &State, req: &Request) -> Response {
         return denied;
     }
     match (req.method.as_str(), segs.as_slice()) {
-        ("GET", ["admin-api", "applications"]) => Response::data(json!({
-            "apps": state.apps.read().unwrap().iter().map(|a| app_json(p, a)).collect::<Vec<_>>()
-        })),
+        ("GET", ["admin-api", "applications"]) => apps_list(p, &state.apps.read().unwrap()),
         ("GET", ["admin-api", "applications", app, "abi"]) if p.abi_route() => {
             abi_route(state, app, &req.query)
         }
         ("GET", ["admin-api", "blobs", blob]) => blob_route(state, blob),
-        ("GET", ["admin-api", "contexts", "for-application", app]) => Response::data(json!({
-            "contexts": state.contexts.read().unwrap().iter().filter(|c| c.app == *app).map(|c| ctx_json(p, c)).collect::<Vec<_>>()
-        })),
+        ("GET", ["admin-api", "contexts", "for-application", app]) => {
+            let contexts = state.contexts.read().unwrap();
+            let mine: Vec<&CtxDef> = contexts.iter().filter(|c| c.app == *app).collect();
+            contexts_list(p, &mine)
+        }
         ("GET", ["admin-api", "contexts", ctx, "identities-owned"]) => {
             let contexts = state.contexts.read().unwrap();
             match contexts.iter().find(|c| c.id == *ctx) {
-                Some(c) => Response::data(json!({"identities": c.owned})),
+                Some(c) => {
+                    let owned: Vec<&str> = c.owned.iter().map(String::as_str).collect();
+                    Response::wire(200, wire::identities_owned(&owned))
+                }
                 None => Response::error(404, "Context not found"),
             }
         }
         ("POST", ["admin-api", "alias", "lookup", "context", name]) => {
             if !alias_ok(name) {
-                return Response::text(400, "text/plain; charset=utf-8", "invalid path params");
+                return Response::text(400, "text/plain; charset=utf-8", &wire::alias_invalid());
             }
-            let value = state.aliases.lock().unwrap().get(*name).cloned();
-            Response::data(json!({ "value": value }))
+            alias(state.aliases.lock().unwrap().get(*name).map(String::as_str))
         }
         ("POST", ["admin-api", "alias", "lookup", "identity", ctx, name])
             if p.identity_aliases() =>
         {
             if !alias_ok(name) {
-                return Response::text(400, "text/plain; charset=utf-8", "invalid path params");
+                return Response::text(400, "text/plain; charset=utf-8", &wire::alias_invalid());
             }
             let contexts = state.contexts.read().unwrap();
             // Every context's first owned identity is aliased `default` and `me`.
@@ -1004,7 +1018,7 @@ fn route(state: &State, req: &Request) -> Response {
                 .find(|c| c.id == *ctx)
                 .filter(|_| matches!(*name, "default" | "me"))
                 .and_then(|c| c.owned.first().cloned());
-            Response::data(json!({ "value": value }))
+            alias(value.as_deref())
         }
         ("POST", ["jsonrpc"] | ["jsonrpc-moved"]) => jsonrpc(state, req),
         _ => Response::empty(404),
@@ -1044,66 +1058,98 @@ fn blob_route(state: &State, blob: &str) -> Response {
     Response::error(404, "Blob not found locally or in network")
 }
 
-fn app_json(p: Profile, a: &AppDef) -> Value {
-    let meta = json!({"name": a.name, "description": "a fake app", "package": a.package});
-    let meta_bytes: Vec<Value> = meta.to_string().bytes().map(Value::from).collect();
-    if p == Profile::V010 {
-        return json!({
-            "id": a.id,
-            "blob": {"bytecode": a.blob, "compiled": p.id(0)},
-            "size": 0,
-            "source": "registry://fake",
-            "metadata": meta_bytes,
-        });
-    }
-    let mut v = json!({
-        "id": a.id,
-        "blob": {"bytecode": a.blob, "compiled": p.id(0)},
-        "size": 0,
-        "source": "registry://fake",
-        "metadata": meta_bytes,
-        "signer_id": a.signer,
-        "package": a.package,
-        "version": a.version,
-    });
-    let named: Map<String, Value> = a
-        .services
-        .iter()
-        .filter_map(|(name, blob, _)| {
-            name.as_ref()
-                .map(|n| (n.clone(), json!({"bytecode": blob, "compiled": p.id(0)})))
-        })
-        .collect();
-    if !named.is_empty() {
-        v["services"] = Value::Object(named);
-    }
-    v
+fn alias(value: Option<&str>) -> Response {
+    Response::wire(
+        200,
+        match value {
+            Some(v) => wire::alias_hit(v),
+            None => wire::alias_miss(),
+        },
+    )
 }
 
-fn ctx_json(p: Profile, c: &CtxDef) -> Value {
-    if p == Profile::V010 {
-        return json!({
-            "id": c.id,
-            "applicationId": c.app,
-            "rootHash": p.id(0),
-            "dagHeads": [],
-        });
-    }
-    let mut v = json!({
-        "id": c.id,
-        "applicationId": c.app,
-        "contextStateHash": p.id(0),
-        "dagHeads": [],
-        "applicationVersion": "1.2.0",
-        "groupId": "ab".repeat(32),
-    });
-    if let Some(s) = &c.service {
-        v["serviceName"] = json!(s);
-    }
-    if let Some(n) = &c.name {
-        v["name"] = json!(n);
-    }
-    v
+fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
+    let compiled = p.id(0);
+    let metas: Vec<Vec<u8>> = apps
+        .iter()
+        .map(|a| {
+            json!({"name": a.name, "description": "a fake app", "package": a.package})
+                .to_string()
+                .into_bytes()
+        })
+        .collect();
+    let services: Vec<Vec<(&str, wire::Blob<'_>)>> = apps
+        .iter()
+        .map(|a| {
+            a.services
+                .iter()
+                .filter_map(|(name, blob, _)| {
+                    name.as_deref().map(|n| {
+                        (
+                            n,
+                            wire::Blob {
+                                bytecode: blob,
+                                compiled: &compiled,
+                            },
+                        )
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let listed: Vec<wire::App<'_>> = apps
+        .iter()
+        .zip(&metas)
+        .zip(&services)
+        .map(|((a, meta), services)| wire::App {
+            id: &a.id,
+            blob: wire::Blob {
+                bytecode: &a.blob,
+                compiled: &compiled,
+            },
+            size: 0,
+            source: "registry://fake",
+            metadata: meta,
+            signer_id: &a.signer,
+            package: &a.package,
+            version: &a.version,
+            services,
+        })
+        .collect();
+    Response::wire(
+        200,
+        if p == Profile::V010 {
+            wire::apps_list_v010(&listed)
+        } else {
+            wire::apps_list(&listed)
+        },
+    )
+}
+
+fn contexts_list(p: Profile, contexts: &[&CtxDef]) -> Response {
+    let root = p.id(0);
+    let group = "ab".repeat(32);
+    let listed: Vec<wire::Context<'_>> = contexts
+        .iter()
+        .map(|c| wire::Context {
+            id: &c.id,
+            application_id: &c.app,
+            service_name: c.service.as_deref(),
+            root_hash: &root,
+            dag_heads: &[],
+            application_version: Some("1.2.0"),
+            name: c.name.as_deref(),
+            group_id: Some(&group),
+        })
+        .collect();
+    Response::wire(
+        200,
+        if p == Profile::V010 {
+            wire::contexts_list_v010(&listed)
+        } else {
+            wire::contexts_list(&listed)
+        },
+    )
 }
 
 fn abi_route(state: &State, app: &str, query: &str) -> Response {
@@ -1128,13 +1174,13 @@ fn abi_route(state: &State, app: &str, query: &str) -> Response {
             )
         }
         (true, Some(s)) => match a.services.iter().find(|x| x.0.as_deref() == Some(&s)) {
-            Some(x) => Response::data(x.2.clone()),
+            Some(x) => Response::wire(200, wire::abi_ok(&wire::abi_node_form(&x.2))),
             None => Response::error(400, &format!("unknown service `{s}`")),
         },
         (false, Some(_)) => {
             Response::error(400, "service_name given for a single-service application")
         }
-        (false, None) => Response::data(a.services[0].2.clone()),
+        (false, None) => Response::wire(200, wire::abi_ok(&wire::abi_node_form(&a.services[0].2))),
     }
 }
 
@@ -1181,8 +1227,8 @@ fn issue(t: &mut Tokens, family: u64, iat: u64, user: &str) -> (String, String) 
 const BASE_IAT: u64 = 1_900_000_000;
 
 /// mero-auth's envelope: `{"data": …, "error": …}`.
-fn envelope(status: u16, data: Value, error: Option<&str>) -> Response {
-    Response::json(status, json!({"data": data, "error": error}))
+fn envelope(status: u16, message: &str) -> Response {
+    Response::wire(status, wire::auth_error(message))
 }
 
 fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response {
@@ -1197,10 +1243,11 @@ fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response
                 .as_str()
                 .unwrap_or_default();
             if user != auth.user || pass != auth.password {
-                return envelope(
+                return Response::wire(
                     401,
-                    Value::Null,
-                    Some("Authentication failed: Invalid username or password"),
+                    wire::login_failed(
+                        "Authentication failed: Authentication failed: Invalid username or password",
+                    ),
                 );
             }
             t.logins += 1;
@@ -1208,36 +1255,31 @@ fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response
             let family = t.counter;
             let iat = BASE_IAT + t.counter;
             let (a, r) = issue(&mut t, family, iat, user);
-            envelope(
-                200,
-                json!({"access_token": a, "refresh_token": r, "error": null}),
-                None,
-            )
+            Response::wire(200, wire::login_ok(&a, &r))
         }
         ("POST", "refresh") => {
             let access = body["access_token"].as_str().unwrap_or_default();
             let refresh = body["refresh_token"].as_str().unwrap_or_default();
             let Some(&(family, used)) = t.refresh.get(refresh) else {
-                return envelope(401, Value::Null, Some("Invalid refresh token"));
+                return envelope(401, "Invalid refresh token");
             };
             if used || t.revoked.contains(&family) {
                 t.revoked.push(family);
                 return if state.profile.refresh_reuse_500() {
                     envelope(
                         500,
-                        Value::Null,
-                        Some("Failed to refresh token: Token family revoked"),
+                        "Failed to refresh token: Invalid token: Key not found: 2dd054f09c4acd5b23e75e0ee2e3feeee9d2bcb30bf49c86599da159b2f1a45f",
                     )
                 } else {
-                    envelope(401, Value::Null, Some("Refresh token reuse detected"))
+                    envelope(401, "Refresh token reuse detected")
                         .with_header("x-auth-error", "token_reuse")
                 };
             }
             match t.access.get(access) {
                 Some(&(_, false)) => {
-                    return envelope(401, Value::Null, Some("Access token still valid"));
+                    return envelope(401, "Access token still valid");
                 }
-                None => return envelope(401, Value::Null, Some("Invalid access token")),
+                None => return envelope(401, "Invalid access token"),
                 Some(_) => {}
             }
             t.refresh.insert(refresh.to_string(), (family, true));
@@ -1245,11 +1287,7 @@ fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response
             let iat = BASE_IAT + t.counter + 1;
             let user = auth.user.clone();
             let (a, r) = issue(&mut t, family, iat, &user);
-            envelope(
-                200,
-                json!({"access_token": a, "refresh_token": r, "error": null}),
-                None,
-            )
+            Response::wire(200, wire::refresh_ok(&a, &r))
         }
         _ => Response::empty(404),
     }
@@ -1308,11 +1346,15 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
     }
     let id = body["id"].clone();
     let reply = |outcome: Result<Value, Value>| {
-        let v = match outcome {
-            Ok(output) => json!({"jsonrpc": "2.0", "id": id, "result": {"output": output}}),
-            Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+        let body = match outcome {
+            Ok(output) => wire::rpc_ok(&id, &output),
+            Err(error) => wire::rpc_error(
+                &id,
+                error["type"].as_str().unwrap_or_default(),
+                error.get("data"),
+            ),
         };
-        Response::json(200, v)
+        Response::wire(200, body)
     };
     if body["method"] != "execute" {
         return reply(Err(
@@ -1402,14 +1444,25 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
     }
     let unit = m["returns"]["kind"] == "unit";
     match app.semantics {
-        Semantics::Echo => reply(Ok(if unit { Value::Null } else { Value::Object(args) })),
+        Semantics::Echo => reply(Ok(if unit {
+            Value::Null
+        } else {
+            Value::Object(args)
+        })),
         Semantics::Kv => {
             let mut kv = state.kv.lock().unwrap();
             let store = kv.entry(ctx.id.clone()).or_default();
-            let key = args.get("key").and_then(Value::as_str).unwrap_or_default().to_string();
+            let key = args
+                .get("key")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             let out = match method {
                 "set" => {
-                    let value = args.get("value").and_then(Value::as_str).unwrap_or_default();
+                    let value = args
+                        .get("value")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
                     store.insert(key, value.to_string());
                     Value::Null
                 }
@@ -1448,7 +1501,9 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                     "{ hash: [u8; 32] }"
                 };
                 let what = match value {
-                    Some(Value::String(_)) => "invalid type: string, expected an array of length 32",
+                    Some(Value::String(_)) => {
+                        "invalid type: string, expected an array of length 32"
+                    }
                     Some(Value::Array(_)) => "invalid type: sequence, expected a base58 string",
                     _ => "invalid value",
                 };
@@ -1460,13 +1515,13 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
             reply(Ok(value.cloned().unwrap_or(Value::Null)))
         }
         Semantics::Faults => match method {
-            "boom" => reply(Err(fn_error(format!(
-                "the method call returned an error: {:?}",
-                "\"the key is missing\"".as_bytes()
+            "boom" => reply(Err(fn_error(wire::app_error_data(
+                "\"the key is missing\"",
             )))),
-            "panic" => reply(Err(fn_error(
-                "guest panicked: index out of bounds: the len is 0 but the index is 3 at src/lib.rs:10:5".into(),
-            ))),
+            "panic" => reply(Err(fn_error(wire::panic_data(
+                "index out of bounds: the len is 0 but the index is 3",
+                "src/lib.rs:10:5",
+            )))),
             "html" => Response::text(
                 500,
                 "text/html",
@@ -1491,8 +1546,9 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                     &format!("upstream failed for POST /jsonrpc; headers: authorization: {auth}"),
                 )
             }
-            "redirect_away" => Response::empty(307)
-                .with_header("location", "http://evil.example/steal?ctx=secret"),
+            "redirect_away" => {
+                Response::empty(307).with_header("location", "http://evil.example/steal?ctx=secret")
+            }
             "redirect_home" if req.path.ends_with("/jsonrpc") => Response::empty(307)
                 .with_header("location", &format!("{}/jsonrpc-moved", state.base)),
             "huge" => reply(Ok(json!("x".repeat(1 << 20)))),
