@@ -1,10 +1,12 @@
 //! The fake Calimero node as a program, for benchmarks and manual runs:
 //! prints its URL on stdout, then serves until stdin closes.
 //!
-//!     cargo run --example fake-node [-- --fixtures] [--auth USER:PASSWORD] [--base-path /prefix]
+//!     cargo run --example fake-node [-- --fixtures] [--auth USER:PASSWORD] [--base-path /prefix] [--profile 0.10|rc4|rc25|hex]
 
 #[path = "fake_node.rs"]
 mod fake_node;
+#[path = "wire.rs"]
+mod wire;
 
 use std::io::{Read, Write};
 
@@ -20,6 +22,14 @@ fn main() {
                 builder = builder.auth(user, password);
             }
             "--base-path" => builder = builder.base_path(&args.next().unwrap_or_default()),
+            "--profile" => {
+                let name = args.next().unwrap_or_default();
+                let Some(p) = fake_node::Profile::from_name(&name) else {
+                    let _ = writeln!(std::io::stderr(), "fake-node: unknown profile {name}");
+                    std::process::exit(2);
+                };
+                builder = builder.profile(p);
+            }
             other => {
                 let _ = writeln!(std::io::stderr(), "fake-node: unknown argument {other}");
                 std::process::exit(2);
