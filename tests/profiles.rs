@@ -386,3 +386,30 @@ fn response_bodies_are_capped() {
         .code(2)
         .stderr(predicate::str::contains("CALIMCP_MAX_RESPONSE"));
 }
+
+#[test]
+fn use_pins_an_id_in_the_nodes_form() {
+    for p in [Profile::Rc4, Profile::Hex] {
+        let env = Env::new(FakeNode::with_profile(p));
+        let n = &env.node;
+        let other = n.other_id(fake_node::CTX_KV);
+        let out = env.ok(&[
+            "use",
+            "com.calimero.kv-store",
+            "--context",
+            &other,
+            "--json",
+        ]);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["context"], n.id(fake_node::CTX_KV).as_str(), "{p:?}: {v}");
+        let pins = std::fs::read_to_string(env.home.path().join("state/contexts.json")).unwrap();
+        assert!(pins.contains(&n.id(fake_node::CTX_KV)), "{p:?}: {pins}");
+        assert!(!pins.contains(&other), "{p:?}: {pins}");
+        // The pin is used as is.
+        env.ok(&["call", "kv_store_len"]);
+        assert_eq!(
+            env.last()["params"]["contextId"],
+            n.id(fake_node::CTX_KV).as_str()
+        );
+    }
+}
