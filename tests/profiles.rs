@@ -337,6 +337,19 @@ fn a_token_quoted_back_by_the_node_is_masked() {
     );
     assert!(out.contains("authorization: Bearer ***"), "{out}");
     assert!(!out.contains(&access), "{out}");
+    // Without -v: the error quoting the node is masked too.
+    let a = env
+        .cmd()
+        .env("CALIMERO_AUTH_TOKEN", &access)
+        .args(["call", "faults_quote"])
+        .assert()
+        .code(5);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("HTTP 500") && err.contains("Bearer ***"),
+        "{err}"
+    );
+    assert!(!err.contains(&access), "{err}");
 }
 
 #[test]

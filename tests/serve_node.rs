@@ -648,3 +648,44 @@ async fn node_scenarios_pass_on_every_profile() {
         client.cancel().await.unwrap();
     }
 }
+
+/// Token expiry under `serve`, on every profile: the cached pair is
+/// refreshed once (at the origin, under a base path) and the call goes on.
+#[tokio::test]
+async fn expired_tokens_are_refreshed_on_every_profile() {
+    use calimcp::node::auth::{Tokens, cache_path, write_cache};
+    for p in Profile::ALL {
+        let node = FakeNode::builder()
+            .profile(p)
+            .auth("admin", "pw")
+            .base_path("/node")
+            .start();
+        let (access, refresh) = node.mint(1_000 + p as u64);
+        let path = cache_path(&state_dir(), &node.url, None);
+        write_cache(
+            &path,
+            &node.url,
+            None,
+            &Tokens {
+                access: Some(access),
+                refresh: Some(refresh),
+            },
+        )
+        .unwrap();
+        let client = stdio_client(&["--node", &node.url]).await;
+        let r = call(&client, "kv_store_len", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(false), "{p:?}: {}", text(&r));
+        node.expire_tokens();
+        let r = call(&client, "kv_store_len", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(false), "{p:?}: {}", text(&r));
+        assert_eq!(node.refreshes(), 1, "{p:?}");
+        let refreshed: Vec<String> = node
+            .requests()
+            .into_iter()
+            .filter(|r| r.path.ends_with("/refresh"))
+            .map(|r| r.path)
+            .collect();
+        assert_eq!(refreshed.last().map(String::as_str), Some("/auth/refresh"));
+        client.cancel().await.unwrap();
+    }
+}
