@@ -64,6 +64,9 @@ fn node_scenarios_pass_on_every_profile() {
         assert!(ids.contains(&n.id(fake_node::IDS).as_str()), "{p:?}");
         let d = env.ok(&["describe", "com.calimero.kv-store"]);
         assert!(d.contains("get(key: string)"), "{p:?}: {d}");
+        // An application id in either form names the same app.
+        let d2 = env.ok(&["describe", &n.other_id(fake_node::KV)]);
+        assert_eq!(d, d2, "{p:?}");
         // Without a context: the app's only one, in the node's form.
         env.ok(&["call", "kv_store_set", "--key", "a", "--value", "1"]);
         let sent = env.last();
