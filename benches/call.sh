@@ -2,7 +2,9 @@
 # Times `calimcp call` (release build) for BENCHMARKS.md:
 #  1. a dry run of a local app (--apps) with a context id: no network at all;
 #  2. a full call against the fake node on loopback, ABI cached, beside curl
-#     posting the same execute body.
+#     posting the same execute body;
+#  3. the same full call against a node without the ABI route (profile rc4,
+#     merod before 0.11.0-rc.19), the ABI read once from the app's module and cached.
 # usage: benches/call.sh    — needs hyperfine (apt-get install hyperfine) and curl
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +19,8 @@ export CALIMCP_STATE_DIR="$state"
 
 coproc NODE { exec target/release/examples/fake-node; }
 read -r url <&"${NODE[0]}"
+coproc OLD { exec target/release/examples/fake-node --profile rc4; }
+read -r old_url <&"${OLD[0]}"
 hex=$(printf 'ab%.0s' $(seq 32))
 
 echo "## machine"; nproc; uptime
@@ -38,8 +42,13 @@ hyperfine -N --warmup 10 --runs 300 --export-json "$out/call-full.json" \
   "$bin --node $url call kv_store_set --key a --value b -c $ctx" \
   "curl -s -o /dev/null -X POST -H content-type:application/json --data-binary @$out/body.json $url/jsonrpc"
 
+echo "## full call on loopback, node without the ABI route (rc4), module ABI cached"
+$bin --node "$old_url" call kv_store_set --key a --value b >/dev/null
+hyperfine -N --warmup 10 --runs 300 --export-json "$out/call-full-rc4.json" \
+  "$bin --node $old_url call kv_store_set --key a --value b"
+
 echo "## medians"
-python3 - "$out/call-dry-run.json" "$out/call-full.json" <<'PY'
+python3 - "$out/call-dry-run.json" "$out/call-full.json" "$out/call-full-rc4.json" <<'PY'
 import json, sys
 print("| command | median ms | mean ms | min ms |")
 print("|---|---:|---:|---:|")

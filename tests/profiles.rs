@@ -74,6 +74,22 @@ fn node_scenarios_pass_on_every_profile() {
         if p.executor_required() {
             assert_eq!(sent["params"]["executorPublicKey"], owner.as_str(), "{p:?}");
         }
+        // Once cached, a call reads no ABI: old nodes cost what new ones do.
+        n.clear_requests();
+        env.ok(&["call", "kv_store_len"]);
+        let paths: Vec<String> = n.requests().into_iter().map(|r| r.path).collect();
+        let kv_abi = format!("/admin-api/applications/{}/abi", n.id(fake_node::KV));
+        assert!(
+            !paths.iter().any(|x| x == &kv_abi || x.contains("/blobs/")),
+            "{p:?}: {paths:?}"
+        );
+        if !p.abi_route() {
+            // Not even the app without an embedded ABI is asked about again.
+            assert!(
+                !paths.iter().any(|x| x.ends_with("/abi")),
+                "{p:?}: {paths:?}"
+            );
+        }
         // With a context, given in either form: sent in the node's.
         for given in [n.id(fake_node::CTX_KV), n.other_id(fake_node::CTX_KV)] {
             let out = env.ok(&["call", "kv_store_get", "--key", "a", "--context", &given]);

@@ -14,8 +14,9 @@
 //! the first ABI request probes it while the others wait, and from then on
 //! every ABI comes from the cache or the blob, so `serve`'s refreshes cost no
 //! ABI request at all once cached. A module without an embedded ABI is
-//! remembered too (its blob is not downloaded again in this process). `-v`
-//! shows which source each ABI came from.
+//! remembered too, in memory and on disk beside the cache (blob ids follow
+//! the content, so the answer never changes): its blob is downloaded once.
+//! `-v` shows which source each ABI came from.
 
 use std::sync::atomic::Ordering;
 
@@ -59,6 +60,21 @@ impl Client {
         };
         let cache = blob.as_deref().map(|b| self.cache_path(b, service));
         if let Some(path) = &cache
+            && let Ok(text) = std::fs::read_to_string(path.with_extension("no-abi"))
+            && let Some((code, message)) = text.split_once('\n')
+        {
+            self.log(format_args!(
+                "= ABI of {label}: none in its module (cached, {})",
+                path.display()
+            ));
+            let code = if code == "invalid_module" {
+                "invalid_module"
+            } else {
+                "no_embedded_abi"
+            };
+            return Err(Error::new(ErrorKind::Remote, code, message.to_string()));
+        }
+        if let Some(path) = &cache
             && let Ok(bytes) = std::fs::read(path)
             && let Ok(v) = serde_json::from_slice::<Value>(&bytes)
         {
@@ -81,7 +97,20 @@ impl Client {
                         ),
                     ));
                 };
-                self.abi_from_blob(&blob, service, &label).await?
+                match self.abi_from_blob(&blob, service, &label).await {
+                    Ok(v) => v,
+                    Err(e) if matches!(e.code, "no_embedded_abi" | "invalid_module") => {
+                        if let Some(path) = &cache {
+                            let text = format!("{}\n{}", e.code, e.message);
+                            let _ = store::write_private(
+                                &path.with_extension("no-abi"),
+                                text.as_bytes(),
+                            );
+                        }
+                        return Err(e);
+                    }
+                    Err(e) => return Err(e),
+                }
             }
         };
         if let Some(path) = &cache
