@@ -632,6 +632,15 @@ async fn node_scenarios_pass_on_every_profile() {
             let sent = node.executes().last().unwrap().json();
             assert_eq!(sent["params"]["contextId"], ctx.as_str(), "{p:?}");
         }
+        if p.executor_required() {
+            // The executor is found once per context for the life of the server.
+            let asked = node
+                .requests()
+                .iter()
+                .filter(|r| r.path.ends_with("/identities-owned"))
+                .count();
+            assert_eq!(asked, 1, "{p:?}");
+        }
         let hash: Vec<u8> = (0..32).collect();
         let r = call(&client, "ids_digest", json!({ "hash": hash }))
             .await

@@ -529,6 +529,69 @@ mod tests {
         assert_eq!(size(2048), "2 KiB");
     }
 
+    fn reply(status: u16, reason: &str, auth_error: Option<&str>) -> Reply {
+        Reply {
+            status,
+            reason: reason.into(),
+            content_type: String::new(),
+            auth_error: auth_error.map(str::to_string),
+            retry_after: None,
+            body: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn empty_guard_answers_say_what_happened_and_what_to_do() {
+        let mut o = super::super::NodeOptions::new("http://n:1", std::env::temp_dir());
+        o.password = Some("hunter22".into());
+        let c = Client::new(o).unwrap();
+        let cases = [
+            (
+                401,
+                "Unauthorized",
+                None,
+                "needs a valid access token",
+                "--token",
+            ),
+            (
+                401,
+                "Unauthorized",
+                Some("token_expired"),
+                "has expired",
+                "--token",
+            ),
+            (
+                403,
+                "Forbidden",
+                Some("token_revoked"),
+                "was revoked",
+                "--token",
+            ),
+            (
+                403,
+                "Forbidden",
+                Some("permission_denied"),
+                "lacks a permission",
+                "permission",
+            ),
+            (403, "Forbidden", None, "lacks a permission", "permission"),
+        ];
+        for (status, reason, header, said, hint) in cases {
+            let e = c.status_error(&reply(status, reason, header), "http://n:1/x");
+            assert_eq!(e.kind, ErrorKind::Auth);
+            assert!(
+                e.message.contains(&format!("HTTP {status}")),
+                "{}",
+                e.message
+            );
+            assert!(e.message.contains(said), "{}", e.message);
+            assert!(e.hint.unwrap().contains(hint));
+        }
+        assert_eq!(c.scrub("pw=hunter22!"), "pw=***!");
+        c.add_secret(Some("abc"));
+        assert_eq!(c.scrub("abc"), "abc", "too short to mask");
+    }
+
     #[test]
     fn secrets_are_masked_in_the_log() {
         let body = br#"{"provider_data":{"username":"u","password":"hunter2"},"access_token":"a","refresh_token":"r"}"#;
