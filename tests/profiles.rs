@@ -217,6 +217,15 @@ fn the_executor_of_a_0_10_node() {
         .code(5)
         .stderr(predicate::str::contains("owns no identity in context"))
         .stderr(predicate::str::contains("join the context"));
+    // Newer nodes execute as their own identity, and say when they own none.
+    let env = Env::new(FakeNode::with_profile(Profile::Rc4));
+    env.node.disown(fake_node::CTX_KV);
+    env.cmd()
+        .args(["call", "kv_store_len"])
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("owns no identity in context"))
+        .stderr(predicate::str::contains("join the context"));
     // rc25 removed identity aliases: an alias for --as is refused, a key is sent.
     let env = Env::new(FakeNode::with_profile(Profile::Rc25));
     env.cmd()

@@ -150,8 +150,31 @@ impl Client {
                     continue;
                 }
             }
+            // Newer nodes execute as their own first identity and say so
+            // when they own none.
+            if err.get("type").and_then(Value::as_str) == Some("FunctionCallError")
+                && err
+                    .get("data")
+                    .and_then(Value::as_str)
+                    .is_some_and(|d| d.contains("No owned identity found"))
+            {
+                return Err(self.none_owned(context_id));
+            }
             return Err(decode::rpc_error(method, context_id, &err));
         }
+    }
+
+    fn none_owned(&self, given: &str) -> Error {
+        Error::new(
+            ErrorKind::Remote,
+            "no_identity",
+            format!(
+                "the node at {} owns no identity in context {}, and a node runs a method only as an identity it owns",
+                self.inner.shown,
+                sanitize_line(given)
+            ),
+        )
+        .with_hint("join the context on this node first (accept an invitation: meroctl context join), or call through a node that is a member of it")
     }
 
     /// One `execute` exchange.
@@ -221,18 +244,10 @@ impl Client {
 
     async fn owned_identity(&self, ctx: &str, given: &str) -> Result<String> {
         let owned = self.identities_owned(ctx).await?;
-        owned.into_iter().next().ok_or_else(|| {
-            Error::new(
-                ErrorKind::Remote,
-                "no_identity",
-                format!(
-                    "the node at {} owns no identity in context {}, and its merod (0.10.x) runs a method only as an identity it owns",
-                    self.inner.shown,
-                    sanitize_line(given)
-                ),
-            )
-            .with_hint("join the context on this node first (accept an invitation: meroctl context join), or call through a node that is a member of it")
-        })
+        owned
+            .into_iter()
+            .next()
+            .ok_or_else(|| self.none_owned(given))
     }
 
     /// `--as`: a public key in the node's form, or the key an identity alias names.

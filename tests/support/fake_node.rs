@@ -1403,6 +1403,11 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
     let Some(ctx) = contexts.iter().find(|c| c.id == ctx_id) else {
         return reply(Err(json!({"type": "ContextNotFound"})));
     };
+    if !p.executor_required() && ctx.owned.is_empty() {
+        return reply(Err(fn_error(
+            "No owned identity found for this context".into(),
+        )));
+    }
     if p.executor_required()
         && let Some(e) = executor
         && !ctx.owned.iter().any(|o| o == e)
