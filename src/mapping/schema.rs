@@ -192,6 +192,63 @@ fn scalar(s: Scalar) -> Value {
     }
 }
 
+/// An input u64 or i64: a JSON integer or a decimal string, both with the
+/// exact bounds (most agent hosts are JavaScript and round numbers above
+/// 2^53; a string keeps every digit). Outputs stay numbers.
+fn scalar_input(s: Scalar) -> Value {
+    let (pattern, lo, hi) = match s {
+        Scalar::U64 => (
+            format!("^(?:0|{})$", positive_up_to(&u64::MAX.to_string())),
+            "0".to_string(),
+            u64::MAX.to_string(),
+        ),
+        Scalar::I64 => (
+            format!(
+                "^(?:0|{}|-(?:{}))$",
+                positive_up_to(&i64::MAX.to_string()),
+                positive_up_to(&i64::MIN.unsigned_abs().to_string())
+            ),
+            i64::MIN.to_string(),
+            i64::MAX.to_string(),
+        ),
+        other => return scalar(other),
+    };
+    json!({
+        "description": format!("{}: an integer from {lo} to {hi}, as a number or a decimal string (a string keeps every digit)", s.name()),
+        "anyOf": [scalar(s), {"type": "string", "pattern": pattern}]
+    })
+}
+
+/// A regular expression (no anchors) for the decimal integers 1 ..= `max`,
+/// written without sign or leading zeros; `max` is a string of digits.
+fn positive_up_to(max: &str) -> String {
+    let d: Vec<u8> = max.bytes().map(|b| b - b'0').collect();
+    let k = d.len();
+    let mut alts = Vec::new();
+    if k >= 2 {
+        alts.push(format!("[1-9][0-9]{{0,{}}}", k - 2));
+    }
+    for i in 0..k {
+        let lo = if i == 0 { 1 } else { 0 };
+        if d[i] == 0 || d[i] - 1 < lo {
+            continue;
+        }
+        let hi = d[i] - 1;
+        let digit = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("[{lo}-{hi}]")
+        };
+        let rest = match k - i - 1 {
+            0 => String::new(),
+            n => format!("[0-9]{{{n}}}"),
+        };
+        alts.push(format!("{}{digit}{rest}", &max[..i]));
+    }
+    alts.push(max.to_string());
+    alts.join("|")
+}
+
 fn byte_array(size: Option<u64>) -> Value {
     let mut a = Map::new();
     a.insert("type".into(), "array".into());
@@ -206,7 +263,23 @@ fn byte_array(size: Option<u64>) -> Value {
     Value::Object(a)
 }
 
-/// The string form of bytes: hex unless the ABI names another encoding.
+/// Whether bytes are a 32-byte value with no `encoding`: how the ABI writes
+/// `PublicKey`, `ContextId`, `BlobId`, `ApplicationId` (base58 strings on the
+/// wire) and plain `[u8; 32]` (an array on the wire) alike. Such a value is
+/// sent exactly as given, in whichever form the caller chose.
+pub fn is_id32(b: &Bytes) -> bool {
+    b.size == Some(32) && b.encoding.is_none()
+}
+
+/// Base58 characters (Bitcoin alphabet); a 32-byte value takes 32 to 44 of them.
+pub const BASE58_32_PATTERN: &str = "^[1-9A-HJ-NP-Za-km-z]{32,44}$";
+/// 64 hex digits, `0x` optional.
+pub const HEX_32_PATTERN: &str = "^(?:0[xX])?[0-9a-fA-F]{64}$";
+
+/// The description of a 32-byte value without an encoding.
+pub const ID32_DESCRIPTION: &str = "bytes: a 32-byte value, sent exactly as given: a base58 string (ids such as PublicKey or ContextId), a 64-hex string (0x optional) or an array of 32 integers 0-255 ([u8; 32])";
+
+/// The string form of bytes: hex (`0x` optional) unless the ABI names another encoding.
 fn byte_string(b: &Bytes) -> (Value, String) {
     let size = b.size.filter(|&n| n > 0);
     match b
@@ -217,16 +290,22 @@ fn byte_string(b: &Bytes) -> (Value, String) {
     {
         None | Some("hex") => {
             let pattern = match size {
-                Some(n) => format!("^[0-9a-fA-F]{{{}}}$", n * 2),
-                None => "^(?:[0-9a-fA-F]{2})*$".to_string(),
+                Some(n) => format!("^(?:0[xX])?[0-9a-fA-F]{{{}}}$", n * 2),
+                None => "^(?:0[xX])?(?:[0-9a-fA-F]{2})*$".to_string(),
             };
-            (json!({"type": "string", "pattern": pattern}), "hex".into())
+            (
+                json!({"type": "string", "pattern": pattern}),
+                "hex string (0x optional)".into(),
+            )
         }
         Some("base58") => (
             json!({"type": "string", "pattern": "^[1-9A-HJ-NP-Za-km-z]*$"}),
-            "base58".into(),
+            "base58 string".into(),
         ),
-        Some(other) => (json!({"type": "string"}), crate::text::sanitize_line(other)),
+        Some(other) => (
+            json!({"type": "string"}),
+            format!("{} string", crate::text::sanitize_line(other)),
+        ),
     }
 }
 
@@ -239,16 +318,30 @@ fn sized(size: Option<u64>) -> String {
 
 fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
     let size = b.size.filter(|&n| n > 0);
-    let (array, string_form) = (byte_array(size), byte_string(b));
-    let (string, form) = string_form;
-    let (description, schema) = match (dir, no_hex, b.encoding.is_some()) {
-        (Direction::Output, _, false) | (Direction::Input, true, _) => {
-            (format!("bytes: {}", sized(size)), array)
-        }
-        _ => (
-            format!("bytes: a {form} string or {}", sized(size)),
+    let array = byte_array(size);
+    let (description, schema) = if dir == Direction::Output && b.encoding.is_none() {
+        // Results come back as the app's serde writes them: ids as strings,
+        // byte vectors as arrays; the ABI cannot say which, so both pass.
+        (
+            format!("bytes: a string or {}", sized(size)),
+            json!({"anyOf": [{"type": "string"}, array]}),
+        )
+    } else if is_id32(b) {
+        (
+            ID32_DESCRIPTION.to_string(),
+            json!({"anyOf": [
+                {"type": "string", "pattern": format!("{HEX_32_PATTERN}|{BASE58_32_PATTERN}")},
+                array
+            ]}),
+        )
+    } else if no_hex && dir == Direction::Input {
+        (format!("bytes: {}", sized(size)), array)
+    } else {
+        let (string, form) = byte_string(b);
+        (
+            format!("bytes: a {form} or {}", sized(size)),
             json!({"anyOf": [string, array]}),
-        ),
+        )
     };
     let mut out = Map::new();
     out.insert("description".into(), description.into());
@@ -258,13 +351,20 @@ fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
     Value::Object(out)
 }
 
-/// Sets a description from a doc; a bytes hint is kept: `<doc> (bytes: …)`.
+/// Whether a description is calimcp's hint on the value's form (kept beside a doc).
+pub fn is_form_hint(description: &str) -> bool {
+    ["bytes: ", "u64: ", "i64: "]
+        .iter()
+        .any(|p| description.starts_with(p))
+}
+
+/// Sets a description from a doc; a form hint is kept: `<doc> (bytes: …)`.
 fn apply_doc(s: &mut Value, doc: Option<&str>) {
     let (Some(doc), Value::Object(map)) = (doc, s) else {
         return;
     };
     let desc = match map.get("description").and_then(Value::as_str) {
-        Some(hint) if hint.starts_with("bytes: ") => format!("{doc} ({hint})"),
+        Some(hint) if is_form_hint(hint) => format!("{doc} ({hint})"),
         _ => doc.to_string(),
     };
     map.insert("description".into(), desc.into());
@@ -343,6 +443,7 @@ impl<'m> Builder<'m> {
         self.nodes += 1;
         match t {
             TypeRef::Ref(name) => self.reference(name, ctx),
+            TypeRef::Scalar(s) if self.dir == Direction::Input => scalar_input(*s),
             TypeRef::Scalar(s) => scalar(*s),
             TypeRef::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
             TypeRef::List { items, .. } => json!({"type": "array", "items": self.ty(items, ctx)}),
