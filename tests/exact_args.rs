@@ -292,3 +292,40 @@ fn an_app_that_cannot_read_a_32_byte_value_gets_a_hint_naming_the_other_form() {
     // No 32-byte value, no hint.
     assert_eq!(id32_hint(&[]), None);
 }
+
+// ---------------------------------------------------------------- issue 11 §2
+
+#[test]
+fn a_long_name_in_a_recursive_type_is_not_multiplied_by_inline_expansion() {
+    // One 1 MB variant name in a recursive type (generated, never committed).
+    let long = "N".repeat(1 << 20);
+    let doc = "d".repeat(100_000);
+    let v = json!({
+        "schema_version": "wasm-abi/1",
+        "types": {
+            "Tree": {"kind": "variant", "variants": [
+                {"name": long, "doc": doc},
+                {"name": "Node", "payload": {"kind": "list", "items": {"$ref": "Tree"}}},
+                {"name": "Pair", "payload": {"kind": "tuple", "elements": [{"$ref": "Tree"}, {"$ref": "Tree"}]}}
+            ]}
+        },
+        "methods": [{"name": "m", "params": [{"name": "t", "type": {"$ref": "Tree"}}], "returns": {"$ref": "Tree"}}]
+    });
+    let manifest_len = v.to_string().len();
+    let c = catalog(v);
+    let tool = c.tools.get("t_m").unwrap();
+    let schemas = tool.schemas();
+    let out = tool.to_mcp_with(&schemas).to_string();
+    assert!(
+        out.len() < 8 * manifest_len,
+        "{} bytes of tool for a {manifest_len}-byte manifest",
+        out.len()
+    );
+    assert!(
+        schemas.warnings.iter().any(|w| w.contains("grew past")),
+        "{:?}",
+        schemas.warnings
+    );
+    assert!(out.contains("[doc truncated]"));
+    assert!(schemas.warnings.iter().all(|w| w.len() < 500));
+}

@@ -32,6 +32,13 @@ pub enum Direction {
 pub const MAX_REF_DEPTH: u32 = 8;
 /// Schema nodes one inline schema may grow to before further expansions degrade.
 pub const MAX_INLINE_NODES: usize = 20_000;
+/// Bytes (names, docs and structure, estimated) one inline schema may grow to
+/// before further expansions degrade: repeated expansion of a type with long
+/// names must not multiply them. One type met past it still expands once, so
+/// a schema stays within this plus the size of the manifest's largest type.
+pub const MAX_INLINE_BYTES: usize = 1 << 20;
+/// Longest doc kept in a description, in characters; longer ones end in a marker.
+pub const MAX_DOC_CHARS: usize = 4_000;
 /// In `--refs defs` mode, named types first met this many definitions deep are
 /// built after the current one instead of inside it, so a long `$ref` chain
 /// cannot exhaust the stack. Shallower graphs keep the first-met `$defs` order.
@@ -168,6 +175,8 @@ struct Builder<'m> {
     dir: Direction,
     mode: RefMode,
     nodes: usize,
+    /// Estimated bytes written so far (inline mode's size bound).
+    bytes: usize,
     defs: Map<String, Value>,
     def_keys: HashMap<(String, bool), String>,
     used_keys: HashSet<String>,
@@ -363,6 +372,16 @@ fn apply_doc(s: &mut Value, doc: Option<&str>) {
     let (Some(doc), Value::Object(map)) = (doc, s) else {
         return;
     };
+    let truncated;
+    let doc = if doc.chars().count() > MAX_DOC_CHARS {
+        truncated = format!(
+            "{}… [doc truncated]",
+            doc.chars().take(MAX_DOC_CHARS).collect::<String>()
+        );
+        truncated.as_str()
+    } else {
+        doc
+    };
     let desc = match map.get("description").and_then(Value::as_str) {
         Some(hint) if is_form_hint(hint) => format!("{doc} ({hint})"),
         _ => doc.to_string(),
@@ -388,6 +407,19 @@ fn one_of(mut members: Vec<Value>, keyword: &str) -> Value {
     }
 }
 
+/// A name as a warning shows it: long ones cut, with a marker.
+fn short(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.len() > 80 && name.chars().count() > 80 {
+        format!(
+            "{}… [name truncated]",
+            name.chars().take(80).collect::<String>()
+        )
+        .into()
+    } else {
+        name.into()
+    }
+}
+
 fn def_key_for(name: &str) -> String {
     name.chars()
         .map(|c| {
@@ -407,6 +439,7 @@ impl<'m> Builder<'m> {
             dir,
             mode,
             nodes: 0,
+            bytes: 0,
             defs: Map::new(),
             def_keys: HashMap::new(),
             used_keys: HashSet::new(),
@@ -441,6 +474,7 @@ impl<'m> Builder<'m> {
 
     fn ty(&mut self, t: &TypeRef, ctx: Ctx) -> Value {
         self.nodes += 1;
+        self.bytes += 32;
         match t {
             TypeRef::Ref(name) => self.reference(name, ctx),
             TypeRef::Scalar(s) if self.dir == Direction::Input => scalar_input(*s),
@@ -474,18 +508,23 @@ impl<'m> Builder<'m> {
         let Some(def) = self.m.types.get(name) else {
             return json!({});
         };
+        let shown = short(name);
         if matches!(def.kind, TypeDefKind::Alias(TypeRef::Ref(_))) && self.is_alias_cycle(name) {
-            self.warn(format!("type {name:?} is an alias of itself through plain references (no concrete type); its values are accepted unvalidated"));
+            self.warn(format!("type {shown:?} is an alias of itself through plain references (no concrete type); its values are accepted unvalidated"));
             return json!({});
         }
         match self.mode {
             RefMode::Inline => {
                 if ctx.depth >= MAX_REF_DEPTH {
-                    self.warn(format!("type {name:?} nests deeper than {MAX_REF_DEPTH} references; deeper values are accepted unvalidated (use --refs defs for exact recursion)"));
+                    self.warn(format!("type {shown:?} nests deeper than {MAX_REF_DEPTH} references; deeper values are accepted unvalidated (use --refs defs for exact recursion)"));
+                    return json!({});
+                }
+                if self.bytes > MAX_INLINE_BYTES {
+                    self.warn(format!("the schema grew past {} KiB; {shown:?} and further types are accepted unvalidated (use --refs defs)", MAX_INLINE_BYTES / 1024));
                     return json!({});
                 }
                 if self.nodes > MAX_INLINE_NODES {
-                    self.warn(format!("the schema grew past {MAX_INLINE_NODES} nodes; {name:?} and further types are accepted unvalidated (use --refs defs)"));
+                    self.warn(format!("the schema grew past {MAX_INLINE_NODES} nodes; {shown:?} and further types are accepted unvalidated (use --refs defs)"));
                     return json!({});
                 }
                 self.def(
@@ -592,6 +631,10 @@ impl<'m> Builder<'m> {
     }
 
     fn def(&mut self, def: &TypeDef, ctx: Ctx) -> Value {
+        self.bytes += def
+            .doc
+            .as_ref()
+            .map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4));
         let mut s = match &def.kind {
             TypeDefKind::Record(r) => self.record(r, ctx),
             TypeDefKind::Variant(v) => self.variant(v, ctx),
@@ -604,6 +647,8 @@ impl<'m> Builder<'m> {
     }
 
     fn field(&mut self, f: &Field, ctx: Ctx) -> Value {
+        self.bytes +=
+            2 * f.name.len() + f.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4));
         let mut s = self.ty(&f.ty, ctx);
         apply_doc(&mut s, f.doc.as_deref());
         if f.nullable { nullable(s) } else { s }
@@ -670,6 +715,13 @@ impl<'m> Builder<'m> {
     }
 
     fn variant(&mut self, v: &Variant, ctx: Ctx) -> Value {
+        self.bytes += v
+            .variants
+            .iter()
+            .map(|c| {
+                2 * c.name.len() + c.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4))
+            })
+            .sum::<usize>();
         let mut members = Vec::new();
         match &v.tagging {
             Tagging::External => {
