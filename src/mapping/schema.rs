@@ -205,22 +205,30 @@ fn scalar(s: Scalar) -> Value {
 /// exact bounds (most agent hosts are JavaScript and round numbers above
 /// 2^53; a string keeps every digit). Outputs stay numbers.
 fn scalar_input(s: Scalar) -> Value {
-    let (pattern, lo, hi) = match s {
-        Scalar::U64 => (
-            format!("^(?:0|{})$", positive_up_to(&u64::MAX.to_string())),
-            "0".to_string(),
-            u64::MAX.to_string(),
-        ),
-        Scalar::I64 => (
-            format!(
-                "^(?:0|{}|-(?:{}))$",
-                positive_up_to(&i64::MAX.to_string()),
-                positive_up_to(&i64::MIN.unsigned_abs().to_string())
-            ),
-            i64::MIN.to_string(),
-            i64::MAX.to_string(),
-        ),
-        other => return scalar(other),
+    use std::sync::LazyLock;
+    static U64: LazyLock<Value> = LazyLock::new(|| {
+        let pattern = format!("^(?:0|{})$", positive_up_to(&u64::MAX.to_string()));
+        with_string(Scalar::U64, pattern)
+    });
+    static I64: LazyLock<Value> = LazyLock::new(|| {
+        let pattern = format!(
+            "^(?:0|{}|-(?:{}))$",
+            positive_up_to(&i64::MAX.to_string()),
+            positive_up_to(&i64::MIN.unsigned_abs().to_string())
+        );
+        with_string(Scalar::I64, pattern)
+    });
+    match s {
+        Scalar::U64 => U64.clone(),
+        Scalar::I64 => I64.clone(),
+        other => scalar(other),
+    }
+}
+
+fn with_string(s: Scalar, pattern: String) -> Value {
+    let (lo, hi) = match s {
+        Scalar::U64 => ("0".to_string(), u64::MAX.to_string()),
+        _ => (i64::MIN.to_string(), i64::MAX.to_string()),
     };
     json!({
         "description": format!("{}: an integer from {lo} to {hi}, as a number or a decimal string (a string keeps every digit)", s.name()),
@@ -250,6 +258,7 @@ fn positive_up_to(max: &str) -> String {
         };
         let rest = match k - i - 1 {
             0 => String::new(),
+            1 => "[0-9]".to_string(),
             n => format!("[0-9]{{{n}}}"),
         };
         alts.push(format!("{}{digit}{rest}", &max[..i]));
