@@ -1,10 +1,13 @@
-//! Arguments: checking them against a tool's input schema, and building the
-//! `argsJson` the node receives.
+//! Arguments: checking them against a tool's input schema and, exactly, on
+//! the values themselves ([`check_values`]: integer bounds on the decimal
+//! value, never through a float; u64/i64 decimal strings; 32-byte strings),
+//! and building the `argsJson` the node receives.
 //!
 //! The outgoing object holds the declared parameters only, so the injected
-//! `_context` can never reach the application; hex strings for plain `bytes`
-//! become byte arrays (what the node's serde wants), and integral numbers at
-//! integer positions are written as exact integers.
+//! `_context` can never reach the application; hex strings (`0x` optional)
+//! for plain `bytes` become byte arrays (what the node's serde wants), except
+//! a 32-byte value without an encoding, which goes exactly as given; a u64 or
+//! i64 given as a decimal string goes as that exact number.
 
 use std::fmt;
 
