@@ -85,7 +85,7 @@ fn names_only_the_node_knows_are_resolved_there() {
             .success(),
     );
     assert_eq!(
-        schema["properties"]["big"]["maximum"].to_string(),
+        schema["properties"]["big"]["anyOf"][0]["maximum"].to_string(),
         "18446744073709551615"
     );
     cmd()

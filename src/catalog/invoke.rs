@@ -1,15 +1,18 @@
 //! The one path from a tool call to the node's `execute` parameters, shared by
 //! `calimcp call` and the MCP server so they cannot drift apart: check the
 //! arguments with the tool's compiled schema, take the injected `_context`
-//! out, and build `argsJson` from the declared parameters only.
+//! out, and build `argsJson` from the declared parameters only. A failed
+//! call's error gets its hint here too ([`Prepared::explain`]), so both faces
+//! say the same.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::Catalog;
+use crate::error::Error;
 use crate::mapping::Tool;
-use crate::mapping::args::{self, Problem, Validator};
+use crate::mapping::args::{self, Form32, Problem, Validator};
 use crate::mapping::schema::CONTEXT_PARAM;
 
 /// A checked call, ready for a context and the node.
@@ -24,6 +27,25 @@ pub struct Prepared {
     pub args_json: Value,
     /// The injected `_context` value, when the tool has one and it was given.
     pub context: Option<String>,
+    /// The 32-byte values in `args_json` and the form each went in.
+    pub id32: Vec<(String, Form32)>,
+}
+
+impl Prepared {
+    /// A failed call's error, with a hint when the app could not read its
+    /// arguments and a 32-byte value went in one form: the other form is
+    /// the likely fix (the ABI cannot say which one the app takes).
+    pub fn explain(&self, mut e: Error) -> Error {
+        let unreadable =
+            e.code == "app_error" && e.message.contains("failed to deserialize arguments");
+        if let (true, Some(hint)) = (unreadable, args::id32_hint(&self.id32)) {
+            e.hint = Some(match e.hint.take() {
+                Some(old) => format!("{hint}\n{old}"),
+                None => hint,
+            });
+        }
+        e
+    }
 }
 
 impl Catalog {
@@ -54,9 +76,6 @@ impl Catalog {
             }]
         })?;
         let problems = validator.check(arguments);
-        if !problems.is_empty() {
-            return Err(problems);
-        }
         let app = &self.apps[tool.app];
         let service = app.service(tool.service.as_deref()).ok_or_else(|| {
             vec![Problem {
@@ -72,6 +91,10 @@ impl Catalog {
         })?;
         let empty = serde_json::Map::new();
         let obj = arguments.as_object().unwrap_or(&empty);
+        let problems = args::merge(problems, args::check_values(&service.manifest, method, obj));
+        if !problems.is_empty() {
+            return Err(problems);
+        }
         let context = if tool.context_injected {
             obj.get(CONTEXT_PARAM)
                 .and_then(Value::as_str)
@@ -79,11 +102,13 @@ impl Catalog {
         } else {
             None
         };
+        let args_json = args::outgoing(&service.manifest, method, obj);
         Ok(Prepared {
             app: tool.app,
             service: tool.service.clone(),
             method: tool.method.clone(),
-            args_json: args::outgoing(&service.manifest, method, obj),
+            id32: args::id32_forms(&service.manifest, method, &args_json),
+            args_json,
             context,
         })
     }

@@ -1,10 +1,13 @@
-//! Arguments: checking them against a tool's input schema, and building the
-//! `argsJson` the node receives.
+//! Arguments: checking them against a tool's input schema and, exactly, on
+//! the values themselves ([`check_values`]: integer bounds on the decimal
+//! value, never through a float; u64/i64 decimal strings; 32-byte strings),
+//! and building the `argsJson` the node receives.
 //!
 //! The outgoing object holds the declared parameters only, so the injected
-//! `_context` can never reach the application; hex strings for plain `bytes`
-//! become byte arrays (what the node's serde wants), and integral numbers at
-//! integer positions are written as exact integers.
+//! `_context` can never reach the application; hex strings (`0x` optional)
+//! for plain `bytes` become byte arrays (what the node's serde wants), except
+//! a 32-byte value without an encoding, which goes exactly as given; a u64 or
+//! i64 given as a decimal string goes as that exact number.
 
 use std::fmt;
 
@@ -79,15 +82,18 @@ fn shown(v: &Value) -> String {
 /// A short human description of what a schema accepts.
 pub fn summary(s: &Value) -> String {
     if let Some(d) = s.get("description").and_then(Value::as_str) {
-        if let Some(bytes) = d
-            .rsplit("(bytes: ")
-            .next()
-            .filter(|_| d.contains("(bytes: "))
-        {
-            return format!("bytes: {}", bytes.trim_end_matches(')'));
-        }
-        if d.starts_with("bytes: ") {
-            return d.to_string();
+        for prefix in ["bytes: ", "u64: ", "i64: "] {
+            let inner = format!("({prefix}");
+            if let Some(hint) = d
+                .rsplit(inner.as_str())
+                .next()
+                .filter(|_| d.contains(&inner))
+            {
+                return format!("{prefix}{}", hint.trim_end_matches(')'));
+            }
+            if d.starts_with(prefix) {
+                return d.to_string();
+            }
         }
     }
     if let Some(any) = s.get("anyOf").and_then(Value::as_array) {
@@ -302,6 +308,7 @@ fn only_typed_branch(err: &jsonschema::ValidationError<'_>) -> Option<usize> {
 }
 
 fn hex_to_bytes(s: &str) -> Option<Vec<Value>> {
+    let s = strip_0x(s);
     if !s.len().is_multiple_of(2) {
         return None;
     }
@@ -315,151 +322,439 @@ fn hex_to_bytes(s: &str) -> Option<Vec<Value>> {
         .collect()
 }
 
-/// The `argsJson` object: declared parameters only, converted for the wire.
-pub fn outgoing(m: &Manifest, method: &Method, args: &Map<String, Value>) -> Value {
-    let mut out = Map::new();
-    for p in &method.params {
-        if let Some(v) = args.get(&p.name) {
-            out.insert(p.name.clone(), convert(m, &p.ty, v.clone(), 0));
-        }
+/// `s` without a leading `0x` or `0X`.
+fn strip_0x(s: &str) -> &str {
+    s.strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s)
+}
+
+/// Whether `s` is a 32-byte value in string form: 64 hex digits (`0x`
+/// optional) or base58 that decodes to exactly 32 bytes.
+pub fn is_id32_string(s: &str) -> bool {
+    let hex = strip_0x(s);
+    if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return true;
     }
-    Value::Object(out)
+    s.len() <= 44
+        && bs58::decode(s)
+            .into_vec()
+            .is_ok_and(|bytes| bytes.len() == 32)
+}
+
+/// The exact value of a decimal integer string (`-?[0-9]+`, no sign `+`, no
+/// leading zeros, no spaces), if it has one that fits an `i128`.
+fn exact_decimal(s: &str) -> Option<i128> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && s != "-0";
+    if !canonical {
+        return None;
+    }
+    // Too many digits for any 64-bit kind: out of range, whatever they say.
+    if digits.len() > 30 {
+        return Some(if s.starts_with('-') {
+            i128::MIN
+        } else {
+            i128::MAX
+        });
+    }
+    s.parse().ok()
+}
+
+/// The range of an integer kind, exactly.
+pub fn int_range(s: Scalar) -> (i128, i128) {
+    match s {
+        Scalar::U32 => (0, u32::MAX.into()),
+        Scalar::U64 => (0, u64::MAX.into()),
+        Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
+        _ => (i64::MIN.into(), i64::MAX.into()),
+    }
+}
+
+/// Whether the kind also takes a decimal string (u64 and i64: JavaScript
+/// hosts round numbers above 2^53 before calimcp sees them).
+pub fn takes_decimal_string(s: Scalar) -> bool {
+    matches!(s, Scalar::U64 | Scalar::I64)
+}
+
+/// The exact value of a JSON number, when it is an integer JSON stored
+/// exactly (written in digits, within 64 bits). Never goes through a float.
+fn exact_number(n: &serde_json::Number) -> Option<i128> {
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
+fn exact_value(v: i128) -> Value {
+    match (i64::try_from(v), u64::try_from(v)) {
+        (Ok(i), _) => Value::from(i),
+        (_, Ok(u)) => Value::from(u),
+        _ => Value::Null,
+    }
+}
+
+/// A place in the arguments where the ABI type says something about the value.
+enum Leaf<'m> {
+    Int(Scalar),
+    Bytes(&'m Bytes),
 }
 
 /// Aliases may chain; this bounds following `$ref`s without descending into the value.
 const MAX_ALIAS_HOPS: u32 = 64;
 
-fn convert(m: &Manifest, t: &TypeRef, v: Value, hops: u32) -> Value {
-    match (t, v) {
-        (TypeRef::Ref(name), v) => match m.types.get(name) {
-            Some(def) if hops < MAX_ALIAS_HOPS => convert_def(m, def, v, hops + 1),
-            _ => v,
-        },
-        (TypeRef::Bytes(b), Value::String(s)) if b.encoding.is_none() => match hex_to_bytes(&s) {
-            Some(bytes) => Value::Array(bytes),
-            None => Value::String(s),
-        },
-        (TypeRef::Scalar(s), Value::Number(n)) if s.is_integer() && n.is_f64() => {
-            let f = n.as_f64().unwrap_or(f64::NAN);
-            if f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64 {
-                Value::from(f as i64)
-            } else if f.fract() == 0.0 && f >= 0.0 && f < u64::MAX as f64 {
-                Value::from(f as u64)
-            } else {
-                Value::Number(n)
+/// Visits every integer and bytes position of `v` typed `t`: through named
+/// types, aliases, CRDT wrappers, lists, maps, tuples, records and tagged
+/// variants. Untagged variants are skipped: which member a value means is the
+/// app's serde's choice, not calimcp's. `path` is kept in the `a.b[2]` form.
+fn walk<'m>(
+    m: &'m Manifest,
+    t: &'m TypeRef,
+    v: &mut Value,
+    path: &mut String,
+    f: &mut dyn FnMut(Leaf<'m>, &mut Value, &str),
+) {
+    let mut t = t;
+    for _ in 0..MAX_ALIAS_HOPS {
+        match t {
+            TypeRef::Ref(name) => match m.types.get(name).map(|d| &d.kind) {
+                Some(TypeDefKind::Alias(target)) => t = target,
+                Some(TypeDefKind::Bytes(b)) => return f(Leaf::Bytes(b), v, path),
+                Some(TypeDefKind::Record(r)) => return walk_record(m, r, v, path, f),
+                Some(TypeDefKind::Variant(var)) => return walk_variant(m, var, v, path, f),
+                _ => return,
+            },
+            TypeRef::Record(r) if r.crdt.is_some() => match &r.inner {
+                Some(inner) => t = inner,
+                None => return,
+            },
+            TypeRef::Record(r) => return walk_record(m, r, v, path, f),
+            TypeRef::Scalar(s) if s.is_integer() => return f(Leaf::Int(*s), v, path),
+            TypeRef::Bytes(b) => return f(Leaf::Bytes(b), v, path),
+            TypeRef::List { items, .. } => {
+                if let Value::Array(a) = v {
+                    for (i, x) in a.iter_mut().enumerate() {
+                        at_index(path, i, |path| walk(m, items, x, path, f));
+                    }
+                }
+                return;
             }
+            TypeRef::Map { value, .. } => {
+                if let Value::Object(o) = v {
+                    for (k, x) in o.iter_mut() {
+                        at_key(path, k, |path| walk(m, value, x, path, f));
+                    }
+                }
+                return;
+            }
+            TypeRef::Tuple { elements, .. } => {
+                if let Value::Array(a) = v {
+                    for (i, (x, t)) in a.iter_mut().zip(elements).enumerate() {
+                        at_index(path, i, |path| walk(m, t, x, path, f));
+                    }
+                }
+                return;
+            }
+            TypeRef::Scalar(_) | TypeRef::Unknown(_) => return,
         }
-        (TypeRef::List { items, .. }, Value::Array(a)) => {
-            Value::Array(a.into_iter().map(|x| convert(m, items, x, 0)).collect())
-        }
-        (TypeRef::Map { value, .. }, Value::Object(o)) => Value::Object(
-            o.into_iter()
-                .map(|(k, x)| (k, convert(m, value, x, 0)))
-                .collect(),
-        ),
-        (TypeRef::Tuple { elements, .. }, Value::Array(a)) => Value::Array(
-            a.into_iter()
-                .enumerate()
-                .map(|(i, x)| match elements.get(i) {
-                    Some(t) => convert(m, t, x, 0),
-                    None => x,
-                })
-                .collect(),
-        ),
-        (TypeRef::Record(r), v) => convert_record(m, r, v, hops),
-        (_, v) => v,
     }
 }
 
-fn convert_record(m: &Manifest, r: &Record, v: Value, hops: u32) -> Value {
+fn at_index(path: &mut String, i: usize, go: impl FnOnce(&mut String)) {
+    let len = path.len();
+    path.push_str(&format!("[{i}]"));
+    go(path);
+    path.truncate(len);
+}
+
+fn at_key(path: &mut String, k: &str, go: impl FnOnce(&mut String)) {
+    let len = path.len();
+    if !path.is_empty() {
+        path.push('.');
+    }
+    path.push_str(&sanitize_line(k));
+    go(path);
+    path.truncate(len);
+}
+
+fn walk_record<'m>(
+    m: &'m Manifest,
+    r: &'m Record,
+    v: &mut Value,
+    path: &mut String,
+    f: &mut dyn FnMut(Leaf<'m>, &mut Value, &str),
+) {
     if r.crdt.is_some() {
-        return match &r.inner {
-            Some(inner) => convert(m, inner, v, hops),
-            None => v,
-        };
+        if let Some(inner) = &r.inner {
+            walk(m, inner, v, path, f);
+        }
+        return;
     }
     match v {
-        Value::Array(a) if r.is_positional() => Value::Array(
-            a.into_iter()
-                .enumerate()
-                .map(|(i, x)| match r.fields.get(i) {
-                    Some(f) => convert(m, &f.ty, x, 0),
-                    None => x,
-                })
-                .collect(),
-        ),
-        Value::Object(o) => Value::Object(
-            o.into_iter()
-                .map(|(k, x)| {
-                    let x = match r.fields.iter().find(|f| f.name == k) {
-                        Some(f) => convert(m, &f.ty, x, 0),
-                        None => x,
-                    };
-                    (k, x)
-                })
-                .collect(),
-        ),
-        v => v,
-    }
-}
-
-fn convert_def(m: &Manifest, def: &TypeDef, v: Value, hops: u32) -> Value {
-    match &def.kind {
-        TypeDefKind::Alias(t) => convert(m, t, v, hops),
-        TypeDefKind::Bytes(b) => convert(m, &TypeRef::Bytes(b.clone()), v, hops),
-        TypeDefKind::Record(r) => convert_record(m, r, v, hops),
-        TypeDefKind::Variant(var) => convert_variant(m, var, v),
-        TypeDefKind::Unknown(_) => v,
-    }
-}
-
-fn convert_variant(m: &Manifest, var: &Variant, v: Value) -> Value {
-    let case = |name: &str| var.variants.iter().find(|c| c.name == name);
-    match (&var.tagging, v) {
-        (Tagging::External, Value::Object(o)) if o.len() == 1 => Value::Object(
-            o.into_iter()
-                .map(|(k, x)| {
-                    let x = match case(&k).and_then(|c| c.payload.as_ref()) {
-                        Some(p) => convert(m, p, x, 0),
-                        None => x,
-                    };
-                    (k, x)
-                })
-                .collect(),
-        ),
-        (Tagging::Internal { tag }, Value::Object(o)) => {
-            let payload = o
-                .get(tag)
-                .and_then(Value::as_str)
-                .and_then(case)
-                .and_then(|c| c.payload.clone());
-            match payload {
-                Some(p) => {
-                    let tag_value = o.get(tag).cloned();
-                    let mut converted = match convert(m, &p, Value::Object(o), 0) {
-                        Value::Object(c) => c,
-                        _ => Map::new(),
-                    };
-                    if let Some(t) = tag_value {
-                        converted.insert(tag.clone(), t);
-                    }
-                    Value::Object(converted)
+        Value::Array(a) if r.is_positional() => {
+            for (i, (x, field)) in a.iter_mut().zip(&r.fields).enumerate() {
+                at_index(path, i, |path| walk(m, &field.ty, x, path, f));
+            }
+        }
+        Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                if let Some(field) = r.fields.iter().find(|field| field.name == *k) {
+                    at_key(path, k, |path| walk(m, &field.ty, x, path, f));
                 }
-                None => Value::Object(o),
             }
         }
-        (Tagging::Adjacent { tag, content }, Value::Object(mut o)) => {
-            let payload = o
-                .get(tag)
-                .and_then(Value::as_str)
-                .and_then(case)
-                .and_then(|c| c.payload.clone());
-            if let (Some(p), Some(x)) = (payload, o.remove(content)) {
-                o.insert(content.clone(), convert(m, &p, x, 0));
-            }
-            Value::Object(o)
-        }
-        // Untagged members take bytes as arrays only, so nothing changes.
-        (_, v) => v,
+        _ => {}
     }
+}
+
+fn walk_variant<'m>(
+    m: &'m Manifest,
+    var: &'m Variant,
+    v: &mut Value,
+    path: &mut String,
+    f: &mut dyn FnMut(Leaf<'m>, &mut Value, &str),
+) {
+    let payload = |name: &str| {
+        var.variants
+            .iter()
+            .find(|c| c.name == name)
+            .and_then(|c| c.payload.as_ref())
+    };
+    let Value::Object(o) = v else { return };
+    match &var.tagging {
+        Tagging::External if o.len() == 1 => {
+            for (k, x) in o.iter_mut() {
+                if let Some(p) = payload(k) {
+                    at_key(path, k, |path| walk(m, p, x, path, f));
+                }
+            }
+        }
+        Tagging::Internal { tag } => {
+            let Some(p) = o.get(tag).and_then(Value::as_str).and_then(payload) else {
+                return;
+            };
+            // The payload's fields sit beside the tag (not a field, so left alone).
+            walk(m, p, v, path, f);
+        }
+        Tagging::Adjacent { tag, content } => {
+            let Some(p) = o.get(tag).and_then(Value::as_str).and_then(payload) else {
+                return;
+            };
+            if let Some(x) = o.get_mut(content) {
+                at_key(path, content, |path| walk(m, p, x, path, f));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Walks every declared parameter present in `args`.
+fn walk_params<'m>(
+    m: &'m Manifest,
+    method: &'m Method,
+    args: &mut Map<String, Value>,
+    f: &mut dyn FnMut(Leaf<'m>, &mut Value, &str),
+) {
+    let mut path = String::new();
+    for p in &method.params {
+        if let Some(v) = args.get_mut(&p.name) {
+            at_key(&mut path, &p.name, |path| walk(m, &p.ty, v, path, f));
+        }
+    }
+}
+
+/// What the JSON Schema cannot say exactly, checked on the values themselves:
+/// integers against their kind's bounds on the exact decimal value (a number
+/// JSON could not store as an exact 64-bit integer, such as
+/// `-9223372036854775809` or `1e3`, is refused rather than rounded), u64 and
+/// i64 decimal strings, and 32-byte values given as strings.
+pub fn check_values(m: &Manifest, method: &Method, args: &Map<String, Value>) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut args = args.clone();
+    walk_params(m, method, &mut args, &mut |leaf, v, path| {
+        let message = match (leaf, &*v) {
+            (Leaf::Int(s), Value::Number(n)) => {
+                let (lo, hi) = int_range(s);
+                match exact_number(n) {
+                    Some(x) if (lo..=hi).contains(&x) => return,
+                    // The schema's exact bounds say it for the 32-bit kinds.
+                    Some(_) if !takes_decimal_string(s) => return,
+                    Some(_) => format!("{n} is out of range for {} ({lo} to {hi})", s.name()),
+                    None => format!(
+                        "expected an integer from {lo} to {hi} ({}), got {}: out of range, or not written in digits{}",
+                        s.name(),
+                        shown(v),
+                        if takes_decimal_string(s) {
+                            " (give the exact digits, as a number or a decimal string)"
+                        } else {
+                            " (give the exact digits, without a fraction or exponent)"
+                        }
+                    ),
+                }
+            }
+            (Leaf::Int(s), Value::String(text)) if takes_decimal_string(s) => {
+                let (lo, hi) = int_range(s);
+                match exact_decimal(text) {
+                    Some(x) if (lo..=hi).contains(&x) => return,
+                    Some(_) => format!(
+                        "\"{}\" is out of range for {} ({lo} to {hi})",
+                        shown_str(text),
+                        s.name()
+                    ),
+                    None => format!(
+                        "expected an integer from {lo} to {hi} ({}) as a number or a decimal string of digits, got {}",
+                        s.name(),
+                        shown(v)
+                    ),
+                }
+            }
+            (Leaf::Bytes(b), Value::String(text)) if super::schema::is_id32(b) => {
+                if is_id32_string(text) {
+                    return;
+                }
+                format!(
+                    "expected 32 bytes: a base58 string that decodes to 32 bytes, 64 hex digits or an array of 32 integers 0-255, got {}",
+                    shown(v)
+                )
+            }
+            _ => return,
+        };
+        problems.push(Problem {
+            path: path.to_string(),
+            message,
+        });
+    });
+    problems
+}
+
+fn shown_str(s: &str) -> String {
+    let s = sanitize_line(s);
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(59).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// How a 32-byte value was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form32 {
+    String,
+    Array,
+}
+
+/// The 32-byte values (bytes of size 32 without an encoding) in arguments as
+/// sent, with the form each was given in: when the app then fails to read its
+/// arguments, the other form is the likely fix.
+pub fn id32_forms(m: &Manifest, method: &Method, args: &Value) -> Vec<(String, Form32)> {
+    let mut out = Vec::new();
+    let Some(obj) = args.as_object() else {
+        return out;
+    };
+    let mut args = obj.clone();
+    walk_params(m, method, &mut args, &mut |leaf, v, path| {
+        if let Leaf::Bytes(b) = leaf
+            && super::schema::is_id32(b)
+        {
+            match v {
+                Value::String(_) => out.push((path.to_string(), Form32::String)),
+                Value::Array(_) => out.push((path.to_string(), Form32::Array)),
+                _ => {}
+            }
+        }
+    });
+    out
+}
+
+/// The hint for an app that failed to read its arguments, when some 32-byte
+/// values were given in one form and the app may want the other.
+pub fn id32_hint(forms: &[(String, Form32)]) -> Option<String> {
+    if forms.is_empty() {
+        return None;
+    }
+    let list = |form: Form32| {
+        forms
+            .iter()
+            .filter(|(_, f)| *f == form)
+            .map(|(p, _)| format!("`{p}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    let strings = list(Form32::String);
+    if !strings.is_empty() {
+        parts.push(format!(
+            "{strings} went as a string; if the app takes a plain [u8; 32], pass an array of 32 integers 0-255 instead"
+        ));
+    }
+    let arrays = list(Form32::Array);
+    if !arrays.is_empty() {
+        parts.push(format!(
+            "{arrays} went as an array; if the app takes an id (PublicKey, ContextId, BlobId, ApplicationId), pass its base58 string instead"
+        ));
+    }
+    Some(format!(
+        "the ABI writes ids and [u8; 32] alike as 32 bytes, so calimcp sends them as given: {}",
+        parts.join("; ")
+    ))
+}
+
+/// The `argsJson` object: declared parameters only, converted for the wire:
+/// hex for plain `bytes` becomes a byte array (a 32-byte value without an
+/// encoding is sent as given), a `0x` before explicitly hex-encoded bytes is
+/// dropped, and a u64 or i64 given as a decimal string becomes that exact number.
+pub fn outgoing(m: &Manifest, method: &Method, args: &Map<String, Value>) -> Value {
+    let mut out = Map::new();
+    for p in &method.params {
+        if let Some(v) = args.get(&p.name) {
+            out.insert(p.name.clone(), v.clone());
+        }
+    }
+    walk_params(m, method, &mut out, &mut |leaf, v, _| match (leaf, &*v) {
+        (Leaf::Int(s), Value::String(text)) if takes_decimal_string(s) => {
+            let (lo, hi) = int_range(s);
+            if let Some(x) = exact_decimal(text).filter(|x| (lo..=hi).contains(x)) {
+                *v = exact_value(x);
+            }
+        }
+        (Leaf::Bytes(b), Value::String(text)) if !super::schema::is_id32(b) => {
+            match b
+                .encoding
+                .as_deref()
+                .map(str::to_ascii_lowercase)
+                .as_deref()
+            {
+                None => {
+                    if let Some(bytes) = hex_to_bytes(text) {
+                        *v = Value::Array(bytes);
+                    }
+                }
+                Some("hex") => {
+                    let stripped = strip_0x(text);
+                    if stripped.len() != text.len() {
+                        *v = Value::String(stripped.to_string());
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        _ => {}
+    });
+    Value::Object(out)
+}
+
+/// Problems from the schema and from [`check_values`] together: where both
+/// speak of the same path, the exact check's words are kept.
+pub fn merge(schema: Vec<Problem>, exact: Vec<Problem>) -> Vec<Problem> {
+    if exact.is_empty() {
+        return schema;
+    }
+    let mut out: Vec<Problem> = schema
+        .into_iter()
+        .filter(|p| !exact.iter().any(|e| e.path == p.path))
+        .collect();
+    out.extend(exact);
+    out
 }

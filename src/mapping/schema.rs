@@ -32,6 +32,13 @@ pub enum Direction {
 pub const MAX_REF_DEPTH: u32 = 8;
 /// Schema nodes one inline schema may grow to before further expansions degrade.
 pub const MAX_INLINE_NODES: usize = 20_000;
+/// Bytes (names, docs and structure, estimated) one inline schema may grow to
+/// before further expansions degrade: repeated expansion of a type with long
+/// names must not multiply them. One type met past it still expands once, so
+/// a schema stays within this plus the size of the manifest's largest type.
+pub const MAX_INLINE_BYTES: usize = 1 << 20;
+/// Longest doc kept in a description, in characters; longer ones end in a marker.
+pub const MAX_DOC_CHARS: usize = 4_000;
 /// In `--refs defs` mode, named types first met this many definitions deep are
 /// built after the current one instead of inside it, so a long `$ref` chain
 /// cannot exhaust the stack. Shallower graphs keep the first-met `$defs` order.
@@ -168,6 +175,8 @@ struct Builder<'m> {
     dir: Direction,
     mode: RefMode,
     nodes: usize,
+    /// Estimated bytes written so far (inline mode's size bound).
+    bytes: usize,
     defs: Map<String, Value>,
     def_keys: HashMap<(String, bool), String>,
     used_keys: HashSet<String>,
@@ -192,6 +201,72 @@ fn scalar(s: Scalar) -> Value {
     }
 }
 
+/// An input u64 or i64: a JSON integer or a decimal string, both with the
+/// exact bounds (most agent hosts are JavaScript and round numbers above
+/// 2^53; a string keeps every digit). Outputs stay numbers.
+fn scalar_input(s: Scalar) -> Value {
+    use std::sync::LazyLock;
+    static U64: LazyLock<Value> = LazyLock::new(|| {
+        let pattern = format!("^(?:0|{})$", positive_up_to(&u64::MAX.to_string()));
+        with_string(Scalar::U64, pattern)
+    });
+    static I64: LazyLock<Value> = LazyLock::new(|| {
+        let pattern = format!(
+            "^(?:0|{}|-(?:{}))$",
+            positive_up_to(&i64::MAX.to_string()),
+            positive_up_to(&i64::MIN.unsigned_abs().to_string())
+        );
+        with_string(Scalar::I64, pattern)
+    });
+    match s {
+        Scalar::U64 => U64.clone(),
+        Scalar::I64 => I64.clone(),
+        other => scalar(other),
+    }
+}
+
+fn with_string(s: Scalar, pattern: String) -> Value {
+    let (lo, hi) = match s {
+        Scalar::U64 => ("0".to_string(), u64::MAX.to_string()),
+        _ => (i64::MIN.to_string(), i64::MAX.to_string()),
+    };
+    json!({
+        "description": format!("{}: an integer from {lo} to {hi}, as a number or a decimal string (a string keeps every digit)", s.name()),
+        "anyOf": [scalar(s), {"type": "string", "pattern": pattern}]
+    })
+}
+
+/// A regular expression (no anchors) for the decimal integers 1 ..= `max`,
+/// written without sign or leading zeros; `max` is a string of digits.
+fn positive_up_to(max: &str) -> String {
+    let d: Vec<u8> = max.bytes().map(|b| b - b'0').collect();
+    let k = d.len();
+    let mut alts = Vec::new();
+    if k >= 2 {
+        alts.push(format!("[1-9][0-9]{{0,{}}}", k - 2));
+    }
+    for i in 0..k {
+        let lo = if i == 0 { 1 } else { 0 };
+        if d[i] == 0 || d[i] - 1 < lo {
+            continue;
+        }
+        let hi = d[i] - 1;
+        let digit = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("[{lo}-{hi}]")
+        };
+        let rest = match k - i - 1 {
+            0 => String::new(),
+            1 => "[0-9]".to_string(),
+            n => format!("[0-9]{{{n}}}"),
+        };
+        alts.push(format!("{}{digit}{rest}", &max[..i]));
+    }
+    alts.push(max.to_string());
+    alts.join("|")
+}
+
 fn byte_array(size: Option<u64>) -> Value {
     let mut a = Map::new();
     a.insert("type".into(), "array".into());
@@ -206,7 +281,23 @@ fn byte_array(size: Option<u64>) -> Value {
     Value::Object(a)
 }
 
-/// The string form of bytes: hex unless the ABI names another encoding.
+/// Whether bytes are a 32-byte value with no `encoding`: how the ABI writes
+/// `PublicKey`, `ContextId`, `BlobId`, `ApplicationId` (base58 strings on the
+/// wire) and plain `[u8; 32]` (an array on the wire) alike. Such a value is
+/// sent exactly as given, in whichever form the caller chose.
+pub fn is_id32(b: &Bytes) -> bool {
+    b.size == Some(32) && b.encoding.is_none()
+}
+
+/// Base58 characters (Bitcoin alphabet); a 32-byte value takes 32 to 44 of them.
+pub const BASE58_32_PATTERN: &str = "^[1-9A-HJ-NP-Za-km-z]{32,44}$";
+/// 64 hex digits, `0x` optional.
+pub const HEX_32_PATTERN: &str = "^(?:0[xX])?[0-9a-fA-F]{64}$";
+
+/// The description of a 32-byte value without an encoding.
+pub const ID32_DESCRIPTION: &str = "bytes: a 32-byte value, sent exactly as given: a base58 string (ids such as PublicKey or ContextId), a 64-hex string (0x optional) or an array of 32 integers 0-255 ([u8; 32])";
+
+/// The string form of bytes: hex (`0x` optional) unless the ABI names another encoding.
 fn byte_string(b: &Bytes) -> (Value, String) {
     let size = b.size.filter(|&n| n > 0);
     match b
@@ -217,16 +308,22 @@ fn byte_string(b: &Bytes) -> (Value, String) {
     {
         None | Some("hex") => {
             let pattern = match size {
-                Some(n) => format!("^[0-9a-fA-F]{{{}}}$", n * 2),
-                None => "^(?:[0-9a-fA-F]{2})*$".to_string(),
+                Some(n) => format!("^(?:0[xX])?[0-9a-fA-F]{{{}}}$", n * 2),
+                None => "^(?:0[xX])?(?:[0-9a-fA-F]{2})*$".to_string(),
             };
-            (json!({"type": "string", "pattern": pattern}), "hex".into())
+            (
+                json!({"type": "string", "pattern": pattern}),
+                "hex string (0x optional)".into(),
+            )
         }
         Some("base58") => (
             json!({"type": "string", "pattern": "^[1-9A-HJ-NP-Za-km-z]*$"}),
-            "base58".into(),
+            "base58 string".into(),
         ),
-        Some(other) => (json!({"type": "string"}), crate::text::sanitize_line(other)),
+        Some(other) => (
+            json!({"type": "string"}),
+            format!("{} string", crate::text::sanitize_line(other)),
+        ),
     }
 }
 
@@ -239,16 +336,30 @@ fn sized(size: Option<u64>) -> String {
 
 fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
     let size = b.size.filter(|&n| n > 0);
-    let (array, string_form) = (byte_array(size), byte_string(b));
-    let (string, form) = string_form;
-    let (description, schema) = match (dir, no_hex, b.encoding.is_some()) {
-        (Direction::Output, _, false) | (Direction::Input, true, _) => {
-            (format!("bytes: {}", sized(size)), array)
-        }
-        _ => (
-            format!("bytes: a {form} string or {}", sized(size)),
+    let array = byte_array(size);
+    let (description, schema) = if dir == Direction::Output && b.encoding.is_none() {
+        // Results come back as the app's serde writes them: ids as strings,
+        // byte vectors as arrays; the ABI cannot say which, so both pass.
+        (
+            format!("bytes: a string or {}", sized(size)),
+            json!({"anyOf": [{"type": "string"}, array]}),
+        )
+    } else if is_id32(b) {
+        (
+            ID32_DESCRIPTION.to_string(),
+            json!({"anyOf": [
+                {"type": "string", "pattern": format!("{HEX_32_PATTERN}|{BASE58_32_PATTERN}")},
+                array
+            ]}),
+        )
+    } else if no_hex && dir == Direction::Input {
+        (format!("bytes: {}", sized(size)), array)
+    } else {
+        let (string, form) = byte_string(b);
+        (
+            format!("bytes: a {form} or {}", sized(size)),
             json!({"anyOf": [string, array]}),
-        ),
+        )
     };
     let mut out = Map::new();
     out.insert("description".into(), description.into());
@@ -258,13 +369,30 @@ fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
     Value::Object(out)
 }
 
-/// Sets a description from a doc; a bytes hint is kept: `<doc> (bytes: …)`.
+/// Whether a description is calimcp's hint on the value's form (kept beside a doc).
+pub fn is_form_hint(description: &str) -> bool {
+    ["bytes: ", "u64: ", "i64: "]
+        .iter()
+        .any(|p| description.starts_with(p))
+}
+
+/// Sets a description from a doc; a form hint is kept: `<doc> (bytes: …)`.
 fn apply_doc(s: &mut Value, doc: Option<&str>) {
     let (Some(doc), Value::Object(map)) = (doc, s) else {
         return;
     };
+    let truncated;
+    let doc = if doc.chars().count() > MAX_DOC_CHARS {
+        truncated = format!(
+            "{}… [doc truncated]",
+            doc.chars().take(MAX_DOC_CHARS).collect::<String>()
+        );
+        truncated.as_str()
+    } else {
+        doc
+    };
     let desc = match map.get("description").and_then(Value::as_str) {
-        Some(hint) if hint.starts_with("bytes: ") => format!("{doc} ({hint})"),
+        Some(hint) if is_form_hint(hint) => format!("{doc} ({hint})"),
         _ => doc.to_string(),
     };
     map.insert("description".into(), desc.into());
@@ -288,6 +416,19 @@ fn one_of(mut members: Vec<Value>, keyword: &str) -> Value {
     }
 }
 
+/// A name as a warning shows it: long ones cut, with a marker.
+fn short(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.len() > 80 && name.chars().count() > 80 {
+        format!(
+            "{}… [name truncated]",
+            name.chars().take(80).collect::<String>()
+        )
+        .into()
+    } else {
+        name.into()
+    }
+}
+
 fn def_key_for(name: &str) -> String {
     name.chars()
         .map(|c| {
@@ -307,6 +448,7 @@ impl<'m> Builder<'m> {
             dir,
             mode,
             nodes: 0,
+            bytes: 0,
             defs: Map::new(),
             def_keys: HashMap::new(),
             used_keys: HashSet::new(),
@@ -341,8 +483,10 @@ impl<'m> Builder<'m> {
 
     fn ty(&mut self, t: &TypeRef, ctx: Ctx) -> Value {
         self.nodes += 1;
+        self.bytes += 32;
         match t {
             TypeRef::Ref(name) => self.reference(name, ctx),
+            TypeRef::Scalar(s) if self.dir == Direction::Input => scalar_input(*s),
             TypeRef::Scalar(s) => scalar(*s),
             TypeRef::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
             TypeRef::List { items, .. } => json!({"type": "array", "items": self.ty(items, ctx)}),
@@ -373,18 +517,23 @@ impl<'m> Builder<'m> {
         let Some(def) = self.m.types.get(name) else {
             return json!({});
         };
+        let shown = short(name);
         if matches!(def.kind, TypeDefKind::Alias(TypeRef::Ref(_))) && self.is_alias_cycle(name) {
-            self.warn(format!("type {name:?} is an alias of itself through plain references (no concrete type); its values are accepted unvalidated"));
+            self.warn(format!("type {shown:?} is an alias of itself through plain references (no concrete type); its values are accepted unvalidated"));
             return json!({});
         }
         match self.mode {
             RefMode::Inline => {
                 if ctx.depth >= MAX_REF_DEPTH {
-                    self.warn(format!("type {name:?} nests deeper than {MAX_REF_DEPTH} references; deeper values are accepted unvalidated (use --refs defs for exact recursion)"));
+                    self.warn(format!("type {shown:?} nests deeper than {MAX_REF_DEPTH} references; deeper values are accepted unvalidated (use --refs defs for exact recursion)"));
+                    return json!({});
+                }
+                if self.bytes > MAX_INLINE_BYTES {
+                    self.warn(format!("the schema grew past {} KiB; {shown:?} and further types are accepted unvalidated (use --refs defs)", MAX_INLINE_BYTES / 1024));
                     return json!({});
                 }
                 if self.nodes > MAX_INLINE_NODES {
-                    self.warn(format!("the schema grew past {MAX_INLINE_NODES} nodes; {name:?} and further types are accepted unvalidated (use --refs defs)"));
+                    self.warn(format!("the schema grew past {MAX_INLINE_NODES} nodes; {shown:?} and further types are accepted unvalidated (use --refs defs)"));
                     return json!({});
                 }
                 self.def(
@@ -491,6 +640,10 @@ impl<'m> Builder<'m> {
     }
 
     fn def(&mut self, def: &TypeDef, ctx: Ctx) -> Value {
+        self.bytes += def
+            .doc
+            .as_ref()
+            .map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4));
         let mut s = match &def.kind {
             TypeDefKind::Record(r) => self.record(r, ctx),
             TypeDefKind::Variant(v) => self.variant(v, ctx),
@@ -503,6 +656,8 @@ impl<'m> Builder<'m> {
     }
 
     fn field(&mut self, f: &Field, ctx: Ctx) -> Value {
+        self.bytes +=
+            2 * f.name.len() + f.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4));
         let mut s = self.ty(&f.ty, ctx);
         apply_doc(&mut s, f.doc.as_deref());
         if f.nullable { nullable(s) } else { s }
@@ -569,6 +724,13 @@ impl<'m> Builder<'m> {
     }
 
     fn variant(&mut self, v: &Variant, ctx: Ctx) -> Value {
+        self.bytes += v
+            .variants
+            .iter()
+            .map(|c| {
+                2 * c.name.len() + c.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4))
+            })
+            .sum::<usize>();
         let mut members = Vec::new();
         match &v.tagging {
             Tagging::External => {

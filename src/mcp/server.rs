@@ -225,7 +225,7 @@ impl Session {
             .await
         {
             Ok(v) => v,
-            Err(e) => return Ok(error_result(error_text(&e))),
+            Err(e) => return Ok(error_result(error_text(&prepared.explain(e)))),
         };
         Ok(success(&view, tool, output))
     }

@@ -725,8 +725,9 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         return Ok(0);
     }
     let (client, rt) = node.get()?;
-    let out =
-        rt.block_on(client.execute(&context, &prepared.method, &prepared.args_json, executor))?;
+    let out = rt
+        .block_on(client.execute(&context, &prepared.method, &prepared.args_json, executor))
+        .map_err(|e| prepared.explain(e))?;
     if g.json {
         output::print_json_compact(&out)?;
     } else {

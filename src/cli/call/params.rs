@@ -26,8 +26,24 @@ pub enum ValueKind {
     Int(Scalar),
     Float,
     Bool,
+    /// Hex (`0x` optional) or a JSON array; hex goes on as a byte array.
     Bytes,
+    /// A 32-byte value without an encoding, or bytes in an encoding other
+    /// than hex: a string (sent as given) or a JSON array.
+    BytesAsGiven,
     Json,
+}
+
+fn bytes_kind(b: &crate::abi::Bytes) -> ValueKind {
+    let hex = b
+        .encoding
+        .as_deref()
+        .is_none_or(|e| e.eq_ignore_ascii_case("hex"));
+    if crate::mapping::schema::is_id32(b) || !hex {
+        ValueKind::BytesAsGiven
+    } else {
+        ValueKind::Bytes
+    }
 }
 
 /// Aliases may chain; following them is bounded.
@@ -42,14 +58,14 @@ pub fn kind_of(m: &Manifest, t: &TypeRef) -> ValueKind {
             TypeRef::Scalar(Scalar::Bool) => return ValueKind::Bool,
             TypeRef::Scalar(Scalar::F32 | Scalar::F64) => return ValueKind::Float,
             TypeRef::Scalar(s) if s.is_integer() => return ValueKind::Int(*s),
-            TypeRef::Bytes(_) => return ValueKind::Bytes,
+            TypeRef::Bytes(b) => return bytes_kind(b),
             TypeRef::Record(r) if r.crdt.is_some() => match &r.inner {
                 Some(inner) => t = inner,
                 None => return ValueKind::Json,
             },
             TypeRef::Ref(name) => match m.types.get(name).map(|d| &d.kind) {
                 Some(TypeDefKind::Alias(target)) => t = target,
-                Some(TypeDefKind::Bytes(_)) => return ValueKind::Bytes,
+                Some(TypeDefKind::Bytes(b)) => return bytes_kind(b),
                 _ => return ValueKind::Json,
             },
             _ => return ValueKind::Json,
@@ -140,11 +156,17 @@ pub fn accepted(kind: ValueKind) -> &'static str {
         ValueKind::Str => "taken literally",
         ValueKind::Int(Scalar::U32) => "an integer from 0 to 4294967295, exact",
         ValueKind::Int(Scalar::U64) => "an integer from 0 to 18446744073709551615, exact",
+        ValueKind::Int(Scalar::I64) => {
+            "an integer from -9223372036854775808 to 9223372036854775807, exact (negative numbers as plain values: -5)"
+        }
         ValueKind::Int(_) => "an integer, exact (negative numbers as plain values: -5)",
         ValueKind::Float => "a number",
         ValueKind::Bool => "true or false (the flag alone means true)",
         ValueKind::Bytes => {
             "hex (0x optional) or a JSON array of bytes; @FILE reads JSON from a file, - from stdin"
+        }
+        ValueKind::BytesAsGiven => {
+            "a string, sent as given (base58 for ids such as PublicKey or ContextId, or hex), or a JSON array of bytes; @FILE reads JSON from a file, - from stdin"
         }
         ValueKind::Json => {
             "a JSON literal (a bare word is a string); @FILE reads JSON from a file, - from stdin"
@@ -159,6 +181,7 @@ fn value_name(spec: &ParamSpec) -> String {
         ValueKind::Float => "NUMBER".into(),
         ValueKind::Bool => "BOOL".into(),
         ValueKind::Bytes => "HEX|JSON".into(),
+        ValueKind::BytesAsGiven => "STRING|JSON".into(),
         ValueKind::Json => "JSON".into(),
     }
 }
@@ -341,6 +364,13 @@ pub fn parse_value(
                 ));
             }
             Ok(Value::String(hex.to_string()))
+        }
+        ValueKind::BytesAsGiven => {
+            let t = raw.trim();
+            if t.starts_with('[') {
+                return json_text(t, "the value");
+            }
+            Ok(Value::String(t.to_string()))
         }
         ValueKind::Json => match serde_json::from_str::<Value>(raw) {
             Ok(v) => Ok(v),

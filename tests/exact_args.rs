@@ -1,0 +1,331 @@
+//! Arguments as they reach the node: 32-byte values in any form (issue 8 §4),
+//! exact integer bounds on every path and at every depth (issue 11 §1),
+//! u64/i64 as decimal strings (issue 12 §1) and `0x` hex (issue 11 §6),
+//! through the one preparation path `call` and `serve` share.
+
+use calimcp::abi::{self, App, Service};
+use calimcp::catalog::Catalog;
+use calimcp::error::{Error, ErrorKind};
+use calimcp::mapping::ToolOptions;
+use calimcp::mapping::args::{Form32, Problem, id32_hint};
+use serde_json::{Value, json};
+
+fn catalog(v: Value) -> Catalog {
+    let mut warnings = Vec::new();
+    let m = abi::parse_manifest_value(&v, &mut warnings).expect("manifest");
+    let app = App {
+        id: "0123456789abcdef".into(),
+        package: Some("com.example.t".into()),
+        source: "test".into(),
+        services: vec![Service {
+            name: None,
+            manifest: m.into(),
+        }],
+        ..App::default()
+    };
+    Catalog::new(vec![app], Vec::new(), &ToolOptions::default())
+}
+
+fn kinds() -> Catalog {
+    catalog(json!({
+        "schema_version": "wasm-abi/1",
+        "types": {
+            "PublicKey": {"kind": "bytes", "size": 32},
+            "Rec": {"kind": "record", "fields": [
+                {"name": "big", "type": {"kind": "i64"}},
+                {"name": "small", "type": {"kind": "u32"}}
+            ]},
+            "Action": {"kind": "variant", "variants": [
+                {"name": "Stop"},
+                {"name": "Move", "payload": {"kind": "u64"}},
+                {"name": "Pay", "payload": {"$ref": "Rec"}}
+            ]},
+            "Tagged": {"kind": "variant", "tag": "kind", "variants": [
+                {"name": "at", "payload": {"$ref": "Rec"}}
+            ]}
+        },
+        "methods": [
+            {"name": "ints", "params": [
+                {"name": "i", "type": {"kind": "i64"}, "nullable": true},
+                {"name": "u", "type": {"kind": "u64"}, "nullable": true},
+                {"name": "s", "type": {"kind": "i32"}, "nullable": true},
+                {"name": "list", "type": {"kind": "list", "items": {"kind": "i64"}}, "nullable": true},
+                {"name": "map", "type": {"kind": "map", "key": {"kind": "string"}, "value": {"kind": "u64"}}, "nullable": true},
+                {"name": "rec", "type": {"$ref": "Rec"}, "nullable": true},
+                {"name": "act", "type": {"$ref": "Action"}, "nullable": true},
+                {"name": "tag", "type": {"$ref": "Tagged"}, "nullable": true},
+                {"name": "tup", "type": {"kind": "tuple", "elements": [{"kind": "string"}, {"kind": "u64"}]}, "nullable": true}
+            ]},
+            {"name": "ids", "params": [
+                {"name": "who", "type": {"$ref": "PublicKey"}, "nullable": true},
+                {"name": "raw", "type": {"kind": "bytes", "size": 32}, "nullable": true},
+                {"name": "blob", "type": {"kind": "bytes"}, "nullable": true},
+                {"name": "four", "type": {"kind": "bytes", "size": 4}, "nullable": true}
+            ]}
+        ]
+    }))
+}
+
+/// Parses argument text the way `--args`, files, stdin and MCP do (serde_json).
+fn args(text: &str) -> Value {
+    serde_json::from_str(text).expect("JSON")
+}
+
+fn sent(c: &Catalog, tool: &str, text: &str) -> String {
+    let tool = c.tools.get(tool).unwrap();
+    match c.prepare(tool, &args(text)) {
+        Ok(p) => p.args_json.to_string(),
+        Err(problems) => panic!("{text} refused: {problems:?}"),
+    }
+}
+
+fn refused(c: &Catalog, tool: &str, text: &str) -> Vec<Problem> {
+    let tool = c.tools.get(tool).unwrap();
+    match c.prepare(tool, &args(text)) {
+        Ok(p) => panic!("{text} passed and would send {}", p.args_json),
+        Err(problems) => problems,
+    }
+}
+
+fn refused_at(c: &Catalog, tool: &str, text: &str, path: &str) -> String {
+    let problems = refused(c, tool, text);
+    problems
+        .iter()
+        .find(|p| p.path == path)
+        .unwrap_or_else(|| panic!("{text}: no problem at {path}: {problems:?}"))
+        .message
+        .clone()
+}
+
+// ---------------------------------------------------------------- issue 11 §1
+
+#[test]
+fn i64_just_below_min_is_refused_not_rounded() {
+    let c = kinds();
+    for below in [
+        "-9223372036854775809",
+        "-9223372036854775810",
+        "-9223372036854776832",
+        "-9223372036854777000",
+    ] {
+        let m = refused_at(&c, "t_ints", &format!(r#"{{"i": {below}}}"#), "i");
+        assert!(m.contains("out of range"), "{below}: {m}");
+    }
+    assert_eq!(
+        sent(&c, "t_ints", r#"{"i": -9223372036854775808}"#),
+        r#"{"i":-9223372036854775808}"#
+    );
+    assert_eq!(
+        sent(&c, "t_ints", r#"{"u": 18446744073709551615}"#),
+        r#"{"u":18446744073709551615}"#
+    );
+    refused_at(&c, "t_ints", r#"{"u": 18446744073709551616}"#, "u");
+    refused_at(&c, "t_ints", r#"{"i": 9223372036854775808}"#, "i");
+}
+
+#[test]
+fn numbers_not_written_as_exact_integers_are_refused_at_integer_positions() {
+    let c = kinds();
+    for v in ["1.0", "1e3", "1.5", "9007199254740993.0"] {
+        let m = refused_at(&c, "t_ints", &format!(r#"{{"u": {v}}}"#), "u");
+        assert!(m.contains("digits"), "{v}: {m}");
+    }
+}
+
+#[test]
+fn bounds_are_exact_inside_lists_maps_records_variants_and_tuples() {
+    let c = kinds();
+    let low = "-9223372036854775809";
+    let cases = [
+        (format!(r#"{{"list": [1, {low}]}}"#), "list[1]"),
+        (r#"{"map": {"a": 18446744073709551616}}"#.into(), "map.a"),
+        (
+            format!(r#"{{"rec": {{"big": {low}, "small": 1}}}}"#),
+            "rec.big",
+        ),
+        (
+            r#"{"rec": {"big": 1, "small": 4294967296}}"#.into(),
+            "rec.small",
+        ),
+        (
+            r#"{"act": {"Move": 18446744073709551616}}"#.into(),
+            "act.Move",
+        ),
+        (
+            format!(r#"{{"act": {{"Pay": {{"big": {low}, "small": 0}}}}}}"#),
+            "act.Pay.big",
+        ),
+        (
+            format!(r#"{{"tag": {{"kind": "at", "big": {low}, "small": 0}}}}"#),
+            "tag.big",
+        ),
+        (r#"{"tup": ["x", 1e30]}"#.into(), "tup[1]"),
+    ];
+    for (text, path) in cases {
+        refused_at(&c, "t_ints", &text, path);
+    }
+    // Exact values at the edges pass and go out digit for digit.
+    let ok = r#"{"list":[-9223372036854775808,9223372036854775807],"map":{"a":18446744073709551615},"rec":{"big":-9223372036854775808,"small":4294967295},"act":{"Move":18446744073709551615},"tag":{"kind":"at","big":9223372036854775807,"small":0},"tup":["x",18446744073709551615]}"#;
+    assert_eq!(sent(&c, "t_ints", ok), ok);
+}
+
+// ---------------------------------------------------------------- issue 12 §1
+
+#[test]
+fn u64_and_i64_take_decimal_strings_sent_as_exact_numbers() {
+    let c = kinds();
+    assert_eq!(
+        sent(
+            &c,
+            "t_ints",
+            r#"{"u": "18446744073709551615", "i": "-9223372036854775808", "list": ["9007199254740993"], "act": {"Move": "1"}}"#
+        ),
+        r#"{"i":-9223372036854775808,"u":18446744073709551615,"list":[9007199254740993],"act":{"Move":1}}"#
+    );
+    for (text, path) in [
+        (r#"{"u": "18446744073709551616"}"#, "u"),
+        (r#"{"u": "-1"}"#, "u"),
+        (r#"{"i": "-9223372036854775809"}"#, "i"),
+        (r#"{"i": "1e3"}"#, "i"),
+        (r#"{"i": " 1"}"#, "i"),
+        (
+            r#"{"list": ["99999999999999999999999999999999999999999"]}"#,
+            "list[0]",
+        ),
+    ] {
+        refused_at(&c, "t_ints", text, path);
+    }
+    // i32 and u32 keep numbers only.
+    refused_at(&c, "t_ints", r#"{"s": "1"}"#, "s");
+    let tool = c.tools.get("t_ints").unwrap();
+    let d = tool.input_schema()["properties"]["u"].to_string();
+    assert!(d.contains("a string keeps every digit"), "{d}");
+    // Outputs stay numbers.
+    let out = catalog(
+        json!({"schema_version": "wasm-abi/1", "types": {}, "methods": [
+        {"name": "get", "params": [], "returns": {"kind": "u64"}}]}),
+    );
+    let schema = out.tools.get("t_get").unwrap().return_schema().unwrap();
+    assert!(!schema.to_string().contains("\"string\""), "{schema}");
+}
+
+// ---------------------------------------------------------------- issue 8 §4, 11 §6
+
+const KEY: &str = "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi";
+
+#[test]
+fn a_32_byte_value_is_taken_in_any_form_and_sent_as_given() {
+    let c = kinds();
+    let hex = "ab".repeat(32);
+    let arr = serde_json::to_string(&vec![7; 32]).unwrap();
+    for given in [
+        format!("\"{KEY}\""),
+        format!("\"{hex}\""),
+        format!("\"0x{hex}\""),
+        arr.clone(),
+    ] {
+        let text = format!(r#"{{"who": {given}, "raw": {given}}}"#);
+        assert_eq!(
+            sent(&c, "t_ids", &text),
+            format!(r#"{{"who":{given},"raw":{given}}}"#)
+        );
+    }
+    // A base58 string that is not 32 bytes, or neither form.
+    for bad in [
+        "\"4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkL\"",
+        "\"0OIl\"",
+        "\"abab\"",
+    ] {
+        refused_at(&c, "t_ids", &format!(r#"{{"who": {bad}}}"#), "who");
+    }
+    refused_at(&c, "t_ids", r#"{"who": [1, 2]}"#, "who");
+    let d = c.tools.get("t_ids").unwrap().input_schema()["properties"]["who"].to_string();
+    assert!(d.contains("base58") && d.contains("as given"), "{d}");
+}
+
+#[test]
+fn other_bytes_keep_hex_to_array_with_optional_0x() {
+    let c = kinds();
+    assert_eq!(
+        sent(&c, "t_ids", r#"{"blob": "0xff00", "four": "0X01020304"}"#),
+        r#"{"blob":[255,0],"four":[1,2,3,4]}"#
+    );
+    refused_at(&c, "t_ids", r#"{"four": "0x010203"}"#, "four");
+}
+
+#[test]
+fn an_app_that_cannot_read_a_32_byte_value_gets_a_hint_naming_the_other_form() {
+    let c = kinds();
+    let tool = c.tools.get("t_ids").unwrap();
+    let arr = serde_json::to_string(&vec![7; 32]).unwrap();
+    let p = c
+        .prepare(tool, &args(&format!(r#"{{"who": "{KEY}", "raw": {arr}}}"#)))
+        .unwrap();
+    assert_eq!(
+        p.id32,
+        vec![
+            ("who".to_string(), Form32::String),
+            ("raw".into(), Form32::Array)
+        ]
+    );
+    let unreadable = Error::new(
+        ErrorKind::Remote,
+        "app_error",
+        "`ids` failed: guest panicked: ids: failed to deserialize arguments (expected { who: PublicKey }): invalid type",
+    );
+    let hint = p.explain(unreadable).hint.expect("a hint");
+    assert!(
+        hint.contains("`who` went as a string") && hint.contains("array of 32 integers"),
+        "{hint}"
+    );
+    assert!(
+        hint.contains("`raw` went as an array") && hint.contains("base58"),
+        "{hint}"
+    );
+    // Any other failure keeps its own words.
+    let other = Error::new(
+        ErrorKind::Remote,
+        "app_error",
+        "`ids` returned an error: no",
+    );
+    assert_eq!(p.explain(other).hint, None);
+    // No 32-byte value, no hint.
+    assert_eq!(id32_hint(&[]), None);
+}
+
+// ---------------------------------------------------------------- issue 11 §2
+
+#[test]
+fn a_long_name_in_a_recursive_type_is_not_multiplied_by_inline_expansion() {
+    // One 1 MB variant name in a recursive type (generated, never committed).
+    let long = "N".repeat(1 << 20);
+    let doc = "d".repeat(100_000);
+    let v = json!({
+        "schema_version": "wasm-abi/1",
+        "types": {
+            "Tree": {"kind": "variant", "variants": [
+                {"name": long, "doc": doc},
+                {"name": "Node", "payload": {"kind": "list", "items": {"$ref": "Tree"}}},
+                {"name": "Pair", "payload": {"kind": "tuple", "elements": [{"$ref": "Tree"}, {"$ref": "Tree"}]}}
+            ]}
+        },
+        "methods": [{"name": "m", "params": [{"name": "t", "type": {"$ref": "Tree"}}], "returns": {"$ref": "Tree"}}]
+    });
+    let manifest_len = v.to_string().len();
+    let c = catalog(v);
+    let tool = c.tools.get("t_m").unwrap();
+    let schemas = tool.schemas();
+    let out = tool.to_mcp_with(&schemas).to_string();
+    assert!(
+        out.len() < 8 * manifest_len,
+        "{} bytes of tool for a {manifest_len}-byte manifest",
+        out.len()
+    );
+    assert!(
+        schemas.warnings.iter().any(|w| w.contains("grew past")),
+        "{:?}",
+        schemas.warnings
+    );
+    assert!(out.contains("[doc truncated]"));
+    assert!(schemas.warnings.iter().all(|w| w.len() < 500));
+}
