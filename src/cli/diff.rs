@@ -87,8 +87,9 @@ pub enum Format {
     Github,
 }
 
-/// A manifest on stdin as a single-service app.
-fn stdin_app(g: &GlobalArgs) -> Result<App> {
+/// A manifest on stdin as a single-service app. Its package is --package, or
+/// the other side's, so tool names compare like for like.
+fn stdin_app(g: &GlobalArgs, other: &App) -> Result<App> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
@@ -99,7 +100,11 @@ fn stdin_app(g: &GlobalArgs) -> Result<App> {
     } else {
         crate::abi::load::manifest_from_json(&bytes, "<stdin>", &mut warnings)?
     };
-    let package = g.package.clone().unwrap_or_else(|| "stdin".into());
+    let package = g
+        .package
+        .clone()
+        .or_else(|| other.package.clone())
+        .unwrap_or_else(|| "stdin".into());
     Ok(App {
         id: local_id(Some(&package), &[bytes]),
         package: Some(package),
@@ -127,14 +132,14 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
     let sel = Selection::load(g, &named, true)?;
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let mut resolved = sel.apps.iter().map(|&i| sel.catalog.apps[i].clone());
-    let piped = if named.len() < 2 { Some(stdin_app(g)?) } else { None };
+    let first = resolved.next().unwrap_or_default();
     let (old, new) = if args.old == "-" {
-        (piped.unwrap_or_default(), resolved.next().unwrap_or_default())
+        (stdin_app(g, &first)?, first)
     } else if args.new == "-" {
-        (resolved.next().unwrap_or_default(), piped.unwrap_or_default())
+        let piped = stdin_app(g, &first)?;
+        (first, piped)
     } else {
-        let old = resolved.next().unwrap_or_default();
-        (old, resolved.next().unwrap_or_default())
+        (first, resolved.next().unwrap_or_default())
     };
     for app in [&old, &new] {
         if app.source == "<stdin>" {
