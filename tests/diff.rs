@@ -82,7 +82,10 @@ fn param<'v>(m: &'v mut Value, method_name: &str, name: &str) -> &'v mut Value {
 }
 
 fn remove_method(m: &mut Value, name: &str) {
-    m["methods"].as_array_mut().unwrap().retain(|x| x["name"] != name);
+    m["methods"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|x| x["name"] != name);
 }
 
 fn manifest(v: &Value) -> Manifest {
@@ -177,7 +180,10 @@ fn cases() -> Vec<Case> {
             fires: with(|m| remove_method(m, "get")),
             silent: with(|m| method(m, "get")["name"] = json!("get_all")).pipe(|mut v| {
                 // renaming `get` removes it; the neighbour keeps `get` and adds another
-                v["methods"].as_array_mut().unwrap().push(base()["methods"][0].clone());
+                v["methods"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(base()["methods"][0].clone());
                 v
             }),
         },
@@ -185,7 +191,10 @@ fn cases() -> Vec<Case> {
             rule: "method-added",
             old: base(),
             fires: with(|m| {
-                m["methods"].as_array_mut().unwrap().push(json!({"name": "extra", "params": []}))
+                m["methods"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "extra", "params": []}))
             }),
             silent: with(|m| method(m, "get")["doc"] = json!("Reads.")),
         },
@@ -230,24 +239,38 @@ fn cases() -> Vec<Case> {
             rule: "param-added-required",
             old: base(),
             fires: with(|m| {
-                method(m, "get")["params"].as_array_mut().unwrap().push(json!({"name": "ns", "type": {"kind": "string"}}))
+                method(m, "get")["params"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "ns", "type": {"kind": "string"}}))
             }),
             silent: with(|m| {
-                method(m, "get")["params"].as_array_mut().unwrap().push(json!({"name": "ns", "type": {"kind": "string"}, "nullable": true}))
+                method(m, "get")["params"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "ns", "type": {"kind": "string"}, "nullable": true}))
             }),
         },
         Case {
             rule: "param-added-optional",
             old: base(),
             fires: with(|m| {
-                method(m, "get")["params"].as_array_mut().unwrap().push(json!({"name": "ns", "type": {"kind": "string"}, "nullable": true}))
+                method(m, "get")["params"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "ns", "type": {"kind": "string"}, "nullable": true}))
             }),
             silent: with(|m| param(m, "get", "key")["doc"] = json!("The key.")),
         },
         Case {
             rule: "param-removed",
             old: base(),
-            fires: with(|m| method(m, "put")["params"].as_array_mut().unwrap().retain(|p| p["name"] != "tags")),
+            fires: with(|m| {
+                method(m, "put")["params"]
+                    .as_array_mut()
+                    .unwrap()
+                    .retain(|p| p["name"] != "tags")
+            }),
             silent: with(|m| param(m, "put", "tags")["nullable"] = json!(true)),
         },
         Case {
@@ -278,10 +301,16 @@ fn cases() -> Vec<Case> {
             rule: "result-type-changed",
             old: base(),
             fires: with(|m| {
-                m["types"]["Color"]["variants"].as_array_mut().unwrap().push(json!({"name": "Blue"}))
+                m["types"]["Color"]["variants"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "Blue"}))
             }),
             silent: with(|m| {
-                m["types"]["Color"]["variants"].as_array_mut().unwrap().pop();
+                m["types"]["Color"]["variants"]
+                    .as_array_mut()
+                    .unwrap()
+                    .pop();
                 // the neighbour narrows the result but also narrows put's parameter: check only results
                 param(m, "put", "color")["type"] = json!({"kind": "string"});
             }),
@@ -308,19 +337,31 @@ fn cases() -> Vec<Case> {
             rule: "event-removed",
             old: base(),
             fires: with(|m| m["events"] = json!([])),
-            silent: with(|m| m["events"].as_array_mut().unwrap().push(json!({"name": "Other"}))),
+            silent: with(|m| {
+                m["events"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "Other"}))
+            }),
         },
         Case {
             rule: "event-added",
             old: base(),
-            fires: with(|m| m["events"].as_array_mut().unwrap().push(json!({"name": "Other"}))),
+            fires: with(|m| {
+                m["events"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "Other"}))
+            }),
             silent: base(),
         },
         Case {
             rule: "event-payload-changed",
             old: base(),
             fires: with(|m| m["events"][0]["payload"] = json!({"kind": "u64"})),
-            silent: with(|m| m["events"][0]["payload"] = json!({"kind": "i32"}).pipe(|_| json!({"kind": "u32"}))),
+            silent: with(|m| {
+                m["events"][0]["payload"] = json!({"kind": "i32"}).pipe(|_| json!({"kind": "u32"}))
+            }),
         },
         Case {
             rule: "event-payload-narrowed",
@@ -345,24 +386,36 @@ fn cases() -> Vec<Case> {
             old: base(),
             fires: with(|m| state_field(m, 0)["type"]["inner_type"] = json!({"kind": "string"})),
             silent: with(|m| {
-                m["types"]["State"]["fields"].as_array_mut().unwrap().push(json!({"name": "extra", "type": {"kind": "u64"}}))
+                m["types"]["State"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "extra", "type": {"kind": "u64"}}))
             }),
         },
         Case {
             rule: "state-field-removed",
             old: base(),
             fires: with(|m| {
-                m["types"]["State"]["fields"].as_array_mut().unwrap().remove(0);
+                m["types"]["State"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .remove(0);
             }),
             silent: with(|m| {
-                m["types"]["State"]["fields"].as_array_mut().unwrap().push(json!({"name": "extra", "type": {"kind": "u64"}}))
+                m["types"]["State"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "extra", "type": {"kind": "u64"}}))
             }),
         },
         Case {
             rule: "state-field-added",
             old: base(),
             fires: with(|m| {
-                m["types"]["State"]["fields"].as_array_mut().unwrap().push(json!({"name": "extra", "type": {"kind": "u64"}}))
+                m["types"]["State"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "extra", "type": {"kind": "u64"}}))
             }),
             silent: with(|m| m["types"]["State"]["fields"][0]["name"] = json!("count")),
         },
@@ -411,8 +464,14 @@ fn cases() -> Vec<Case> {
         Case {
             rule: "state-migrations-differ",
             old: two_services(base(), base()),
-            fires: two_services(with(|m| bumped(m, "migrate_a")), with(|m| bumped(m, "migrate_b"))),
-            silent: two_services(with(|m| bumped(m, "migrate")), with(|m| bumped(m, "migrate"))),
+            fires: two_services(
+                with(|m| bumped(m, "migrate_a")),
+                with(|m| bumped(m, "migrate_b")),
+            ),
+            silent: two_services(
+                with(|m| bumped(m, "migrate")),
+                with(|m| bumped(m, "migrate")),
+            ),
         },
         Case {
             rule: "state-migration",
@@ -448,11 +507,19 @@ fn every_rule_fires_on_its_change_and_not_on_the_compatible_neighbour() {
     for case in cases() {
         let fired = diff(&case.old, &case.fires);
         if !rules(&fired).contains(&case.rule) {
-            failures.push(format!("{} did not fire; got {:?}", case.rule, rules(&fired)));
+            failures.push(format!(
+                "{} did not fire; got {:?}",
+                case.rule,
+                rules(&fired)
+            ));
         }
         let quiet = diff(&case.old, &case.silent);
         if rules(&quiet).contains(&case.rule) {
-            failures.push(format!("{} fired on its neighbour; got {:?}", case.rule, rules(&quiet)));
+            failures.push(format!(
+                "{} fired on its neighbour; got {:?}",
+                case.rule,
+                rules(&quiet)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -462,11 +529,18 @@ fn every_rule_fires_on_its_change_and_not_on_the_compatible_neighbour() {
 fn every_rule_of_the_table_has_a_case_and_every_finding_a_rule() {
     let ids: Vec<&str> = cases().iter().map(|c| c.rule).collect();
     for r in RULES {
-        assert!(ids.contains(&r.id), "rule {} has no fires/silent case", r.id);
+        assert!(
+            ids.contains(&r.id),
+            "rule {} has no fires/silent case",
+            r.id
+        );
     }
     for case in cases() {
         for f in diff(&case.old, &case.fires) {
-            let r = RULES.iter().find(|r| r.id == f.rule).expect("a finding names a rule of the table");
+            let r = RULES
+                .iter()
+                .find(|r| r.id == f.rule)
+                .expect("a finding names a rule of the table");
             if !f.rule.starts_with("state-field-") {
                 assert_eq!(f.level, r.level, "{} has the table's level", f.rule);
             }
@@ -513,15 +587,22 @@ fn assert_counter_example(old: &Value, new: &Value, expect_path: &str) -> Value 
         } else if p.nullable {
             Value::Null
         } else {
-            calimcp::mapping::diff::compat::example(&old_man, &p.ty, calimcp::mapping::diff::compat::Flow::Input)
+            calimcp::mapping::diff::compat::example(&old_man, &p.ty)
         };
         args.insert(p.name.clone(), v);
     }
     let args = Value::Object(args);
     let old_v = input_validator(old, &method_name);
     let new_v = input_validator(new, &method_name);
-    assert!(old_v.check(&args).is_empty(), "the old version accepts {args}: {:?}", old_v.check(&args));
-    assert!(!new_v.check(&args).is_empty(), "the new version rejects {args}");
+    assert!(
+        old_v.check(&args).is_empty(),
+        "the old version accepts {args}: {:?}",
+        old_v.check(&args)
+    );
+    assert!(
+        !new_v.check(&args).is_empty(),
+        "the new version rejects {args}"
+    );
     example
 }
 
@@ -530,16 +611,29 @@ fn narrowing_integers_gives_an_out_of_range_example() {
     let old = with(|m| param(m, "put", "n")["type"] = json!({"kind": "u64"}));
     let ex = assert_counter_example(&old, &base(), "put.params.n");
     assert_eq!(ex, json!(4_294_967_296u64));
-    let ex = assert_counter_example(&base(), &with(|m| param(m, "put", "n")["type"] = json!({"kind": "i32"})), "put.params.n");
+    let ex = assert_counter_example(
+        &base(),
+        &with(|m| param(m, "put", "n")["type"] = json!({"kind": "i32"})),
+        "put.params.n",
+    );
     assert_eq!(ex, json!(2_147_483_648u64));
 }
 
 #[test]
 fn string_to_bytes_and_list_to_map_are_breaking() {
     let new = with(|m| param(m, "put", "key")["type"] = json!({"kind": "bytes"}));
-    assert_eq!(assert_counter_example(&base(), &new, "put.params.key"), json!("example"));
-    let new = with(|m| param(m, "put", "tags")["type"] = json!({"kind": "map", "key": {"kind": "string"}, "value": {"kind": "string"}}));
-    assert_eq!(assert_counter_example(&base(), &new, "put.params.tags"), json!([]));
+    assert_eq!(
+        assert_counter_example(&base(), &new, "put.params.key"),
+        json!("example")
+    );
+    let new = with(|m| {
+        param(m, "put", "tags")["type"] =
+            json!({"kind": "map", "key": {"kind": "string"}, "value": {"kind": "string"}})
+    });
+    assert_eq!(
+        assert_counter_example(&base(), &new, "put.params.tags"),
+        json!([])
+    );
     let new = with(|m| param(m, "put", "blob")["type"] = json!({"kind": "bytes", "size": 4}));
     assert_counter_example(&base(), &new, "put.params.blob");
 }
@@ -559,11 +653,18 @@ fn a_record_gaining_a_required_field_breaks_and_a_nullable_one_does_not() {
     assert_eq!(f.path, "put.params.item.tag");
     assert_eq!(f.example, Some(json!({"id": 0, "note": null})));
     let findings = diff(&base(), &add(true));
-    assert!(!rules(&findings).contains(&"param-type-changed"), "{:?}", rules(&findings));
+    assert!(
+        !rules(&findings).contains(&"param-type-changed"),
+        "{:?}",
+        rules(&findings)
+    );
     // Readers: a result record gaining a field is fine, losing one is not.
     assert!(!rules(&findings).contains(&"result-type-changed"));
     let lost = with(|m| {
-        m["types"]["Item"]["fields"].as_array_mut().unwrap().remove(0);
+        m["types"]["Item"]["fields"]
+            .as_array_mut()
+            .unwrap()
+            .remove(0);
     });
     let findings = diff(&base(), &lost);
     let f = find(&findings, "result-type-changed");
@@ -573,24 +674,37 @@ fn a_record_gaining_a_required_field_breaks_and_a_nullable_one_does_not() {
 #[test]
 fn a_variant_losing_a_case_breaks_callers_and_gaining_one_breaks_readers() {
     let lose = with(|m| {
-        m["types"]["Color"]["variants"].as_array_mut().unwrap().pop();
+        m["types"]["Color"]["variants"]
+            .as_array_mut()
+            .unwrap()
+            .pop();
     });
     let ex = assert_counter_example(&base(), &lose, "put.params.color<Green>");
     assert_eq!(ex, json!("Green"));
     let gain = with(|m| {
-        m["types"]["Color"]["variants"].as_array_mut().unwrap().push(json!({"name": "Blue"}))
+        m["types"]["Color"]["variants"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "Blue"}))
     });
     let findings = diff(&base(), &gain);
     assert!(!rules(&findings).contains(&"param-type-changed"));
     let f = find(&findings, "result-type-changed");
-    assert_eq!((f.path.as_str(), f.example.clone()), ("pick.returns<Blue>", Some(json!("Blue"))));
+    assert_eq!(
+        (f.path.as_str(), f.example.clone()),
+        ("pick.returns<Blue>", Some(json!("Blue")))
+    );
     assert_eq!(f.level, Level::Breaking);
 }
 
 #[test]
 fn recursive_types_are_compared_through_the_cycle() {
     let new = with(|m| m["types"]["Node"]["fields"][0]["type"] = json!({"kind": "u64"}));
-    assert!(diff(&base(), &new).iter().all(|f| f.rule != "param-type-changed"));
+    assert!(
+        diff(&base(), &new)
+            .iter()
+            .all(|f| f.rule != "param-type-changed")
+    );
     let narrowed = with(|m| m["types"]["Node"]["fields"][0]["type"] = json!({"kind": "i32"}));
     let ex = assert_counter_example(&base(), &narrowed, "put.params.tree.value");
     assert_eq!(ex, json!({"value": 2_147_483_648u64, "children": []}));
@@ -610,7 +724,11 @@ fn a_rename_is_reported_as_removed_plus_added_and_says_so() {
     let new = with(|m| param(m, "get", "key")["name"] = json!("name"));
     let findings = diff(&base(), &new);
     let removed = find(&findings, "param-removed");
-    assert!(removed.message.contains("renamed to `name`"), "{}", removed.message);
+    assert!(
+        removed.message.contains("renamed to `name`"),
+        "{}",
+        removed.message
+    );
     let added = find(&findings, "param-added-required");
     assert!(added.message.contains("rename"), "{}", added.message);
 }
@@ -622,15 +740,28 @@ fn state_changes_covered_by_a_declared_migration_are_warnings() {
         m["state_version"] = json!(2);
         m["migrations"] = json!([{"method": "migrate_v1", "fromVersion": 1}]);
     });
-    let report = diff_apps(&app(&base(), "p"), &app(&new, "p"), None, &ToolOptions::default());
+    let report = diff_apps(
+        &app(&base(), "p"),
+        &app(&new, "p"),
+        None,
+        &ToolOptions::default(),
+    );
     let f = find(&report.findings, "state-field-changed");
     assert_eq!(f.level, Level::Warning);
     assert!(f.message.contains("migrate_v1"));
     assert!(report.gates[0].accepted, "{:?}", report.gates);
     // The same change without the migration: breaking, and the gate's verdict stays code-only.
     let bare = with(|m| state_field(m, 0)["type"]["inner_type"] = json!({"kind": "string"}));
-    let report = diff_apps(&app(&base(), "p"), &app(&bare, "p"), None, &ToolOptions::default());
-    assert_eq!(find(&report.findings, "state-field-changed").level, Level::Breaking);
+    let report = diff_apps(
+        &app(&base(), "p"),
+        &app(&bare, "p"),
+        None,
+        &ToolOptions::default(),
+    );
+    assert_eq!(
+        find(&report.findings, "state-field-changed").level,
+        Level::Breaking
+    );
 }
 
 // ---------------------------------------------------------------- the shared corpus
@@ -651,7 +782,10 @@ fn the_real_identity_downgrade_pair_is_reported() {
     let new = load(&dir.join("core-state-identity-downgrade-v2.json"));
     let report = diff_apps(&old, &new, None, &ToolOptions::default());
     let f = find(&report.findings, "state-identity-downgrade");
-    assert_eq!((f.path.as_str(), f.old.as_str(), f.new.as_str()), ("state.wiki", "authored_map", "unordered_map"));
+    assert_eq!(
+        (f.path.as_str(), f.old.as_str(), f.new.as_str()),
+        ("state.wiki", "authored_map", "unordered_map")
+    );
     assert_eq!(f.level, Level::Breaking);
     assert!(!report.gates[0].accepted);
     let golden = load(&dir.join("core-sdk-golden-state-v2.json"));
@@ -661,18 +795,29 @@ fn the_real_identity_downgrade_pair_is_reported() {
 
 #[test]
 fn every_fixture_against_itself_reports_nothing_and_every_pair_completes() {
-    let Some(dir) = common::fixtures("every_fixture_against_itself_reports_nothing_and_every_pair_completes") else {
+    let Some(dir) =
+        common::fixtures("every_fixture_against_itself_reports_nothing_and_every_pair_completes")
+    else {
         return;
     };
     let apps: Vec<(String, App)> = common::fixture_manifests(&dir)
         .iter()
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), load(p)))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                load(p),
+            )
+        })
         .collect();
     assert!(apps.len() >= 17);
     let opts = ToolOptions::default();
     for (name, a) in &apps {
         let same = diff_apps(a, a, None, &opts);
-        assert!(same.findings.is_empty(), "{name} against itself: {:?}", rules(&same.findings));
+        assert!(
+            same.findings.is_empty(),
+            "{name} against itself: {:?}",
+            rules(&same.findings)
+        );
         for (_, b) in &apps {
             let r = diff_apps(a, b, None, &opts);
             for f in &r.findings {
@@ -694,8 +839,16 @@ fn write(dir: &std::path::Path, name: &str, v: &Value) -> std::path::PathBuf {
 fn exit_codes_follow_fail_on() {
     let dir = tempfile::tempdir().unwrap();
     let old = write(dir.path(), "abi.json", &base());
-    let breaking = write(dir.path(), "breaking.json", &with(|m| remove_method(m, "get")));
-    let info = write(dir.path(), "info.json", &with(|m| method(m, "get")["doc"] = json!("Other.")));
+    let breaking = write(
+        dir.path(),
+        "breaking.json",
+        &with(|m| remove_method(m, "get")),
+    );
+    let info = write(
+        dir.path(),
+        "info.json",
+        &with(|m| method(m, "get")["doc"] = json!("Other.")),
+    );
     let run = |new: &std::path::Path, fail_on: &str| {
         common::calimcp()
             .args(["diff", "--package", "app"])
@@ -714,7 +867,11 @@ fn exit_codes_follow_fail_on() {
     assert_eq!(run(&info, "any"), Some(1));
     assert_eq!(run(&old, "any"), Some(0));
     // Bad input is 2, with the error on stderr and nothing on stdout.
-    let out = common::calimcp().args(["diff", "missing.json"]).arg(&old).output().unwrap();
+    let out = common::calimcp()
+        .args(["diff", "missing.json"])
+        .arg(&old)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let out = common::calimcp().args(["diff", "-", "-"]).output().unwrap();
@@ -724,7 +881,11 @@ fn exit_codes_follow_fail_on() {
 #[test]
 fn stdin_is_compared_like_the_file_it_came_from() {
     let dir = tempfile::tempdir().unwrap();
-    let new = write(dir.path(), "abi.json", &with(|m| param(m, "put", "n")["type"] = json!({"kind": "u64"})));
+    let new = write(
+        dir.path(),
+        "abi.json",
+        &with(|m| param(m, "put", "n")["type"] = json!({"kind": "u64"})),
+    );
     let out = common::calimcp()
         .args(["diff", "-"])
         .arg(&new)
@@ -734,7 +895,12 @@ fn stdin_is_compared_like_the_file_it_came_from() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rules: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
     // no tool-renamed: the piped manifest takes the other side's package
     assert_eq!(rules, ["param-type-widened"]);
 }
@@ -743,7 +909,11 @@ fn stdin_is_compared_like_the_file_it_came_from() {
 fn json_output_has_the_documented_shape() {
     let dir = tempfile::tempdir().unwrap();
     let old = write(dir.path(), "abi.json", &base());
-    let new = write(dir.path(), "new.json", &with(|m| param(m, "put", "n")["type"] = json!({"kind": "i32"})));
+    let new = write(
+        dir.path(),
+        "new.json",
+        &with(|m| param(m, "put", "n")["type"] = json!({"kind": "i32"})),
+    );
     let out = common::calimcp()
         .args(["diff", "--package", "app", "--format", "json"])
         .arg(&old)
@@ -756,11 +926,19 @@ fn json_output_has_the_documented_shape() {
     assert_eq!(v["new"], json!(new.to_str().unwrap()));
     let f = &v["findings"][0];
     let keys: Vec<&str> = f.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["rule", "level", "service", "path", "old", "new", "example", "message"]);
+    assert_eq!(
+        keys,
+        [
+            "rule", "level", "service", "path", "old", "new", "example", "message"
+        ]
+    );
     assert_eq!(f["rule"], "param-type-changed");
     assert_eq!(f["level"], "breaking");
     assert_eq!(f["path"], "put.params.n");
-    assert_eq!((f["old"].as_str(), f["new"].as_str()), (Some("u32"), Some("i32")));
+    assert_eq!(
+        (f["old"].as_str(), f["new"].as_str()),
+        (Some("u32"), Some("i32"))
+    );
     assert_eq!(f["example"], json!(2_147_483_648u64));
     assert_eq!(v["summary"]["breaking"], 1);
     assert_eq!(v["summary"]["failed"], true);
@@ -772,10 +950,14 @@ fn json_output_has_the_documented_shape() {
 fn text_markdown_and_github_formats() {
     let dir = tempfile::tempdir().unwrap();
     let old = write(dir.path(), "abi.json", &base());
-    let new = write(dir.path(), "new.json", &with(|m| {
-        remove_method(m, "get");
-        method(m, "pick")["doc"] = json!("Picks | a colour.");
-    }));
+    let new = write(
+        dir.path(),
+        "new.json",
+        &with(|m| {
+            remove_method(m, "get");
+            method(m, "pick")["doc"] = json!("Picks | a colour.");
+        }),
+    );
     let run = |format: &str| {
         let out = common::calimcp()
             .args(["diff", "--package", "app", "--format", format])
@@ -789,30 +971,62 @@ fn text_markdown_and_github_formats() {
     let text = run("text");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "breaking (1)");
-    assert!(lines[1].starts_with("  method-removed  get  [view] get(key: string) -> string → (removed) — "), "{text}");
+    assert!(
+        lines[1]
+            .starts_with("  method-removed  get  [view] get(key: string) -> string → (removed) — "),
+        "{text}"
+    );
     assert_eq!(lines[2], "info (1)");
     assert!(lines[3].starts_with("  method-doc-changed  pick"));
-    assert!(lines[4].ends_with(": 1 breaking, 0 warning, 1 info; upgrade gate: code-only; fails (--fail-on breaking)"), "{text}");
+    assert!(
+        lines[4].ends_with(
+            ": 1 breaking, 0 warning, 1 info; upgrade gate: code-only; fails (--fail-on breaking)"
+        ),
+        "{text}"
+    );
     assert!(!text.contains('\u{1b}'), "no colour off a terminal");
     let md = run("markdown");
     assert!(md.contains("| Level | Rule | Path | Old → New | Example | Why |"));
-    assert!(md.contains("| 🔴 breaking | `method-removed` | <code>get</code> |"), "{md}");
-    assert!(md.contains("Picks \\| a colour."), "a pipe in a doc does not break the table: {md}");
+    assert!(
+        md.contains("| 🔴 breaking | `method-removed` | <code>get</code> |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("Picks \\| a colour."),
+        "a pipe in a doc does not break the table: {md}"
+    );
     let gh = run("github");
     let first = gh.lines().next().unwrap();
-    assert!(first.starts_with(&format!("::error file={},title=calimcp diff method-removed::get: ", new.display())), "{gh}");
+    assert!(
+        first.starts_with(&format!(
+            "::error file={},title=calimcp diff method-removed::get: ",
+            new.display()
+        )),
+        "{gh}"
+    );
     assert!(gh.lines().nth(1).unwrap().starts_with("::notice "), "{gh}");
-    assert!(gh.lines().last().unwrap().starts_with("calimcp diff: 1 breaking"));
+    assert!(
+        gh.lines()
+            .last()
+            .unwrap()
+            .starts_with("calimcp diff: 1 breaking")
+    );
 }
 
 #[test]
 fn multi_service_bundles_compare_service_by_service() {
-    let Some(fixtures) = common::fixtures("multi_service_bundles_compare_service_by_service") else {
+    let Some(fixtures) = common::fixtures("multi_service_bundles_compare_service_by_service")
+    else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let bundle = common::mero_docs_bundle(&fixtures, dir.path());
-    let out = common::calimcp().args(["diff", "--json"]).arg(&bundle).arg(&bundle).output().unwrap();
+    let out = common::calimcp()
+        .args(["diff", "--json"])
+        .arg(&bundle)
+        .arg(&bundle)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["findings"], json!([]));

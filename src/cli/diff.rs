@@ -243,7 +243,12 @@ impl View<'_> {
     fn text(&self, c: bool) -> String {
         let mut out = String::new();
         for level in LEVELS {
-            let items: Vec<&Finding> = self.report.findings.iter().filter(|f| f.level == level).collect();
+            let items: Vec<&Finding> = self
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.level == level)
+                .collect();
             if items.is_empty() {
                 continue;
             }
@@ -303,7 +308,9 @@ impl View<'_> {
         if self.report.findings.is_empty() {
             return out;
         }
-        out.push_str("\n| Level | Rule | Path | Old → New | Example | Why |\n|---|---|---|---|---|---|\n");
+        out.push_str(
+            "\n| Level | Rule | Path | Old → New | Example | Why |\n|---|---|---|---|---|---|\n",
+        );
         for level in LEVELS {
             for f in self.report.findings.iter().filter(|f| f.level == level) {
                 let icon = match level {

@@ -186,7 +186,7 @@ impl<'a> Checker<'a> {
     }
 
     fn ex(&self, t: &TypeRef) -> Value {
-        example(self.a, t, self.flow)
+        example(self.a, t)
     }
 
     fn shapes(&mut self, ta: &'a TypeRef, sa: &Shape<'a>, sb: &Shape<'a>) -> Option<Incompat> {
@@ -203,8 +203,12 @@ impl<'a> Checker<'a> {
                 reject_example(b),
                 "an unchecked value became a typed one".into(),
             ),
-            (Shape::Scalar(x), Shape::Scalar(y)) => scalars(*x, *y).and_then(|(v, why)| fail(v, why)),
-            (Shape::Bytes(x), Shape::Bytes(y)) => self.bytes(x, y).and_then(|(v, why)| fail(v, why)),
+            (Shape::Scalar(x), Shape::Scalar(y)) => {
+                scalars(*x, *y).and_then(|(v, why)| fail(v, why))
+            }
+            (Shape::Bytes(x), Shape::Bytes(y)) => {
+                self.bytes(x, y).and_then(|(v, why)| fail(v, why))
+            }
             (Shape::List(x), Shape::List(y)) => {
                 let inner = self.check(x, y)?;
                 Some(wrap(inner, "[]".into(), |e| json!([e])))
@@ -226,7 +230,11 @@ impl<'a> Checker<'a> {
                 None
             }
             (Shape::List(_), Shape::Tuple(y)) => {
-                let v = if y.is_empty() { json!([null]) } else { json!([]) };
+                let v = if y.is_empty() {
+                    json!([null])
+                } else {
+                    json!([])
+                };
                 fail(v, format!("a list became a {}-tuple", y.len()))
             }
             (Shape::Record(x), Shape::Record(y)) => self.records(ta, x, y),
@@ -234,32 +242,46 @@ impl<'a> Checker<'a> {
                 for f in x.iter() {
                     if let Some(inner) = self.check(&f.ty, y) {
                         let ex = self.ex(ta);
-                        return Some(wrap(inner, format!(".{}", f.name), |e| with_key(ex, &f.name, e)));
+                        return Some(wrap(inner, format!(".{}", f.name), |e| {
+                            with_key(ex, &f.name, e)
+                        }));
                     }
                 }
                 None
             }
             (Shape::Map(x), Shape::Record(y)) => {
                 if y.iter().any(|f| !f.nullable) {
-                    return fail(json!({}), "a map became a record with required fields".into());
+                    return fail(
+                        json!({}),
+                        "a map became a record with required fields".into(),
+                    );
                 }
                 for f in y.iter() {
                     if let Some(inner) = self.check(x, &f.ty) {
-                        return Some(wrap(inner, format!(".{}", f.name), |e| json!({ f.name.clone(): e })));
+                        return Some(wrap(
+                            inner,
+                            format!(".{}", f.name),
+                            |e| json!({ f.name.clone(): e }),
+                        ));
                     }
                 }
                 None
             }
             (Shape::Variant(x), Shape::Variant(y)) => self.variants(x, y),
             (Shape::Variant(x), Shape::Scalar(Scalar::String))
-                if x.tagging == Tagging::External && x.variants.iter().all(|c| c.payload.is_none()) =>
+                if x.tagging == Tagging::External
+                    && x.variants.iter().all(|c| c.payload.is_none()) =>
             {
                 None
             }
             (Shape::Bytes(x), Shape::List(y)) => match self.flow {
                 Flow::Input => fail(bytes_string_example(x), "bytes became a list".into()),
                 Flow::Output => match resolve(self.b, y).0 {
-                    Shape::Scalar(s) if int_range(s).is_some_and(|(lo, hi)| lo <= 0 && hi >= 255) => None,
+                    Shape::Scalar(s)
+                        if int_range(s).is_some_and(|(lo, hi)| lo <= 0 && hi >= 255) =>
+                    {
+                        None
+                    }
                     _ => fail(self.ex(ta), "bytes became a list".into()),
                 },
             },
@@ -268,7 +290,10 @@ impl<'a> Checker<'a> {
                     Some((lo, hi)) if lo >= 0 && hi <= 255 => None,
                     Some((lo, hi)) => {
                         let v = if hi > 255 { 256 } else { lo };
-                        fail(json!([int_value(v)]), "a list of integers became bytes".into())
+                        fail(
+                            json!([int_value(v)]),
+                            "a list of integers became bytes".into(),
+                        )
                     }
                     None => fail(self.ex(ta), "a list became bytes".into()),
                 },
@@ -297,13 +322,23 @@ impl<'a> Checker<'a> {
         if self.flow == Flow::Input && enc(x) != enc(y) {
             return Some((
                 bytes_string_example(x),
-                format!("the string form of bytes changed from {} to {}", enc(x), enc(y)),
+                format!(
+                    "the string form of bytes changed from {} to {}",
+                    enc(x),
+                    enc(y)
+                ),
             ));
         }
         None
     }
 
-    fn in_tuple(&self, ta: &TypeRef, x: &[(&TypeRef, bool)], i: usize, inner: Incompat) -> Incompat {
+    fn in_tuple(
+        &self,
+        ta: &TypeRef,
+        x: &[(&TypeRef, bool)],
+        i: usize,
+        inner: Incompat,
+    ) -> Incompat {
         let mut ex = self.ex(ta);
         if !matches!(ex, Value::Array(_)) {
             ex = Value::Array(x.iter().map(|(t, _)| self.ex(t)).collect());
@@ -360,7 +395,10 @@ impl<'a> Checker<'a> {
                 return Some(Incompat {
                     path: format!(".{}", fb.name),
                     example: ex,
-                    why: format!("required field `{}` is missing from values of the other version", fb.name),
+                    why: format!(
+                        "required field `{}` is missing from values of the other version",
+                        fb.name
+                    ),
                 });
             };
             if fa.nullable && !fb.nullable {
@@ -373,7 +411,9 @@ impl<'a> Checker<'a> {
             }
             if let Some(inner) = self.check(&fa.ty, &fb.ty) {
                 let ex = self.ex(ta);
-                return Some(wrap(inner, format!(".{}", fb.name), |e| with_key(ex, &fb.name, e)));
+                return Some(wrap(inner, format!(".{}", fb.name), |e| {
+                    with_key(ex, &fb.name, e)
+                }));
             }
         }
         None
@@ -454,7 +494,12 @@ fn zeros(n: u64) -> Value {
 
 fn bytes_string_example(b: &Bytes) -> Value {
     let n = b.size.filter(|&n| n > 0).unwrap_or(1).min(4096) as usize;
-    match b.encoding.as_deref().map(str::to_ascii_lowercase).as_deref() {
+    match b
+        .encoding
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         None | Some("hex") => json!("00".repeat(n)),
         Some("base58") => json!("1".repeat(n)),
         Some(_) => json!("0"),
@@ -474,19 +519,28 @@ fn scalars(x: Scalar, y: Scalar) -> Option<(Value, String)> {
             return None;
         }
         let v = if xh > yh { yh + 1 } else { yl - 1 };
-        let what = if v < 0 && yl == 0 { "is negative" } else { "is out of range" };
+        let what = if v < 0 && yl == 0 {
+            "is negative"
+        } else {
+            "is out of range"
+        };
         return Some((int_value(v), format!("{arrow}: {v} {what}")));
     }
     match (x, y) {
         (F32, F64) => None,
         (I32 | U32, F64) => None,
-        (I32 | U32, F32) => Some((json!(16_777_217), format!("{arrow}: 16777217 is not exact in f32"))),
+        (I32 | U32, F32) => Some((
+            json!(16_777_217),
+            format!("{arrow}: 16777217 is not exact in f32"),
+        )),
         (I64 | U64, F32 | F64) => Some((
             json!(9_007_199_254_740_993u64),
             format!("{arrow}: 9007199254740993 is not exact in a float"),
         )),
         (F64, F32) => Some((json!(1e300), format!("{arrow}: 1e300 is out of f32 range"))),
-        (F32 | F64, _) if y.is_integer() => Some((json!(0.5), format!("{arrow}: 0.5 is not an integer"))),
+        (F32 | F64, _) if y.is_integer() => {
+            Some((json!(0.5), format!("{arrow}: 0.5 is not an integer")))
+        }
         _ => Some((scalar_example(x), arrow)),
     }
 }
@@ -535,11 +589,11 @@ fn case_value(v: &Variant, c: &VariantCase, payload: Option<Value>) -> Value {
 
 /// One simple value of `t`: zeros, empty collections, the first enum case,
 /// nullable fields as null. Recursion ends in `null` past a depth.
-pub fn example(m: &Manifest, t: &TypeRef, flow: Flow) -> Value {
-    example_at(m, t, flow, 0)
+pub fn example(m: &Manifest, t: &TypeRef) -> Value {
+    example_at(m, t, 0)
 }
 
-fn example_at(m: &Manifest, t: &TypeRef, flow: Flow, depth: u32) -> Value {
+fn example_at(m: &Manifest, t: &TypeRef, depth: u32) -> Value {
     if depth > MAX_EXAMPLE_DEPTH {
         return Value::Null;
     }
@@ -552,21 +606,31 @@ fn example_at(m: &Manifest, t: &TypeRef, flow: Flow, depth: u32) -> Value {
         Shape::Tuple(elements) => Value::Array(
             elements
                 .iter()
-                .map(|(e, null)| if *null { Value::Null } else { example_at(m, e, flow, d) })
+                .map(|(e, null)| {
+                    if *null {
+                        Value::Null
+                    } else {
+                        example_at(m, e, d)
+                    }
+                })
                 .collect(),
         ),
         Shape::Record(fields) => Value::Object(
             fields
                 .iter()
                 .map(|f| {
-                    let v = if f.nullable { Value::Null } else { example_at(m, &f.ty, flow, d) };
+                    let v = if f.nullable {
+                        Value::Null
+                    } else {
+                        example_at(m, &f.ty, d)
+                    };
                     (f.name.clone(), v)
                 })
                 .collect(),
         ),
         Shape::Variant(v) => match v.variants.first() {
             Some(c) => {
-                let payload = c.payload.as_ref().map(|p| example_at(m, p, flow, d));
+                let payload = c.payload.as_ref().map(|p| example_at(m, p, d));
                 case_value(v, c, payload)
             }
             None => Value::Null,

@@ -56,44 +56,156 @@ use Level::{Breaking, Info, Warning};
 /// Where a rule's level depends on the release (state changes with or without
 /// a declared migration), the table gives the level without one.
 pub const RULES: &[Rule] = &[
-    rule("service-removed", Breaking, "a service of a multi-service app is gone"),
+    rule(
+        "service-removed",
+        Breaking,
+        "a service of a multi-service app is gone",
+    ),
     rule("service-added", Info, "a new service"),
     rule("method-removed", Breaking, "a method is gone"),
     rule("method-added", Info, "a new method"),
-    rule("method-view-to-mutation", Breaking, "a view became a mutation: read-only agents lose the tool, callers now change state"),
+    rule(
+        "method-view-to-mutation",
+        Breaking,
+        "a view became a mutation: read-only agents lose the tool, callers now change state",
+    ),
     rule("method-mutation-to-view", Info, "a mutation became a view"),
-    rule("tool-renamed", Warning, "the method's MCP tool name changed (slug, collision suffix, length cap)"),
+    rule(
+        "tool-renamed",
+        Warning,
+        "the method's MCP tool name changed (slug, collision suffix, length cap)",
+    ),
     rule("init-removed", Warning, "the `init` method is gone"),
     rule("init-added", Info, "an `init` method appeared"),
-    rule("init-params-changed", Warning, "`init` no longer accepts the arguments it did (context creation only)"),
-    rule("param-added-required", Breaking, "a new parameter that must be given"),
+    rule(
+        "init-params-changed",
+        Warning,
+        "`init` no longer accepts the arguments it did (context creation only)",
+    ),
+    rule(
+        "param-added-required",
+        Breaking,
+        "a new parameter that must be given",
+    ),
     rule("param-added-optional", Info, "a new nullable parameter"),
-    rule("param-removed", Breaking, "a parameter is gone (a rename shows as removed + added)"),
-    rule("param-became-required", Breaking, "a nullable parameter is no longer nullable"),
+    rule(
+        "param-removed",
+        Breaking,
+        "a parameter is gone (a rename shows as removed + added)",
+    ),
+    rule(
+        "param-became-required",
+        Breaking,
+        "a nullable parameter is no longer nullable",
+    ),
     rule("param-became-optional", Info, "a parameter became nullable"),
-    rule("param-type-changed", Breaking, "a parameter no longer accepts a value it accepted"),
-    rule("param-type-widened", Info, "a parameter accepts more values than before"),
-    rule("result-type-changed", Breaking, "a result may be a value old readers do not expect"),
-    rule("result-type-narrowed", Info, "a result takes fewer values than before"),
-    rule("result-became-nullable", Breaking, "a result may now be null"),
-    rule("result-became-non-nullable", Info, "a result is no longer null"),
+    rule(
+        "param-type-changed",
+        Breaking,
+        "a parameter no longer accepts a value it accepted",
+    ),
+    rule(
+        "param-type-widened",
+        Info,
+        "a parameter accepts more values than before",
+    ),
+    rule(
+        "result-type-changed",
+        Breaking,
+        "a result may be a value old readers do not expect",
+    ),
+    rule(
+        "result-type-narrowed",
+        Info,
+        "a result takes fewer values than before",
+    ),
+    rule(
+        "result-became-nullable",
+        Breaking,
+        "a result may now be null",
+    ),
+    rule(
+        "result-became-non-nullable",
+        Info,
+        "a result is no longer null",
+    ),
     rule("event-removed", Breaking, "an event is no longer emitted"),
     rule("event-added", Info, "a new event"),
-    rule("event-payload-changed", Breaking, "an event payload may be a value old watchers do not expect"),
-    rule("event-payload-narrowed", Info, "an event payload takes fewer values than before"),
-    rule("state-identity-downgrade", Breaking, "an identity-gated state field became plain or was dropped (UNSAFE_IDENTITY_DOWNGRADE)"),
-    rule("state-field-changed", Breaking, "a top-level state field's type changed (BREAKING: needs a migration); warning when a migration is declared"),
-    rule("state-field-removed", Breaking, "a top-level state field is gone (BREAKING: needs a migration); warning when a migration is declared"),
-    rule("state-field-added", Info, "a new top-level state field (ADDITIVE)"),
-    rule("state-root-missing", Warning, "one version declares no state root, so state cannot be compared"),
-    rule("state-version-not-bumped", Breaking, "state changed but state_version did not: the node swaps code only"),
-    rule("state-migration-missing", Breaking, "state_version went up by one without a migration from the old version: the upgrade gate rejects it"),
-    rule("state-version-skipped", Breaking, "state_version went up by more than one: the upgrade gate rejects it"),
-    rule("state-version-lowered", Breaking, "state_version went down: the upgrade gate rejects it"),
-    rule("state-migrations-differ", Breaking, "services migrate with different methods in one release: the upgrade gate rejects it"),
-    rule("state-migration", Info, "the node will run a declared migration"),
-    rule("method-doc-changed", Info, "a method's documentation (its tool description) changed"),
-    rule("schema-changed", Info, "the JSON Schema an agent sees changed while the ABI types did not"),
+    rule(
+        "event-payload-changed",
+        Breaking,
+        "an event payload may be a value old watchers do not expect",
+    ),
+    rule(
+        "event-payload-narrowed",
+        Info,
+        "an event payload takes fewer values than before",
+    ),
+    rule(
+        "state-identity-downgrade",
+        Breaking,
+        "an identity-gated state field became plain or was dropped (UNSAFE_IDENTITY_DOWNGRADE)",
+    ),
+    rule(
+        "state-field-changed",
+        Breaking,
+        "a top-level state field's type changed (BREAKING: needs a migration); warning when a migration is declared",
+    ),
+    rule(
+        "state-field-removed",
+        Breaking,
+        "a top-level state field is gone (BREAKING: needs a migration); warning when a migration is declared",
+    ),
+    rule(
+        "state-field-added",
+        Info,
+        "a new top-level state field (ADDITIVE)",
+    ),
+    rule(
+        "state-root-missing",
+        Warning,
+        "one version declares no state root, so state cannot be compared",
+    ),
+    rule(
+        "state-version-not-bumped",
+        Breaking,
+        "state changed but state_version did not: the node swaps code only",
+    ),
+    rule(
+        "state-migration-missing",
+        Breaking,
+        "state_version went up by one without a migration from the old version: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-version-skipped",
+        Breaking,
+        "state_version went up by more than one: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-version-lowered",
+        Breaking,
+        "state_version went down: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-migrations-differ",
+        Breaking,
+        "services migrate with different methods in one release: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-migration",
+        Info,
+        "the node will run a declared migration",
+    ),
+    rule(
+        "method-doc-changed",
+        Info,
+        "a method's documentation (its tool description) changed",
+    ),
+    rule(
+        "schema-changed",
+        Info,
+        "the JSON Schema an agent sees changed while the ABI types did not",
+    ),
 ];
 
 /// The table entry of `id`.
@@ -195,7 +307,10 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
     if let Some(name) = only {
         pairs.push((Some(name), old.service(Some(name)), new.service(Some(name))));
     } else if old.services.len() == 1 && new.services.len() == 1 {
-        let name = new.services[0].name.as_deref().or(old.services[0].name.as_deref());
+        let name = new.services[0]
+            .name
+            .as_deref()
+            .or(old.services[0].name.as_deref());
         pairs.push((name, Some(&old.services[0]), Some(&new.services[0])));
     } else {
         let mut names: Vec<Option<&str>> = old
@@ -213,7 +328,10 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
     let mut report = Report::default();
     let mut migrations: Vec<(Option<&str>, String)> = Vec::new();
     for (name, o, n) in pairs {
-        let mut out = Out { service: name, findings: Vec::new() };
+        let mut out = Out {
+            service: name,
+            findings: Vec::new(),
+        };
         let label = name.unwrap_or("(single)").to_string();
         match (o, n) {
             (Some(o), Some(n)) => {
@@ -252,7 +370,10 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
     methods.sort();
     methods.dedup();
     if methods.len() > 1 {
-        let mut out = Out { service: None, findings: Vec::new() };
+        let mut out = Out {
+            service: None,
+            findings: Vec::new(),
+        };
         out.push(
             "state-migrations-differ",
             "state.migrations".into(),
@@ -264,7 +385,10 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
         for g in &mut report.gates {
             if g.accepted && g.action.starts_with("migrate") {
                 g.accepted = false;
-                g.action = format!("rejected: services declare different migration methods ({})", methods.join(", "));
+                g.action = format!(
+                    "rejected: services declare different migration methods ({})",
+                    methods.join(", ")
+                );
             }
         }
         report.findings.append(&mut out.findings);
@@ -277,14 +401,19 @@ fn tool_names(app: &App, opts: &ToolOptions) -> HashMap<Option<String>, HashMap<
     let set = toolset::build(std::slice::from_ref(app), opts);
     let mut out: HashMap<Option<String>, HashMap<String, String>> = HashMap::new();
     for t in set.tools {
-        out.entry(t.service.clone()).or_default().insert(t.method.clone(), t.name.clone());
+        out.entry(t.service.clone())
+            .or_default()
+            .insert(t.method.clone(), t.name.clone());
     }
     out
 }
 
 /// Compares two manifests of one service (no tool names, no gate).
 pub fn diff_manifests(old: &Manifest, new: &Manifest) -> Vec<Finding> {
-    let mut out = Out { service: None, findings: Vec::new() };
+    let mut out = Out {
+        service: None,
+        findings: Vec::new(),
+    };
     diff_manifests_into(old, new, &(HashMap::new(), HashMap::new()), &mut out);
     diff_state(old, new, &mut out);
     out.findings
@@ -341,9 +470,19 @@ fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut 
         let (rule, message) = if *name == "init" {
             ("init-added", "`init` is new: it runs only when a context is created, so existing contexts never run it".to_string())
         } else {
-            ("method-added", format!("`{shown}` is new: nothing existing depends on it"))
+            (
+                "method-added",
+                format!("`{shown}` is new: nothing existing depends on it"),
+            )
         };
-        out.push(rule, shown, "(absent)".into(), crate::mapping::signature(n), None, message);
+        out.push(
+            rule,
+            shown,
+            "(absent)".into(),
+            crate::mapping::signature(n),
+            None,
+            message,
+        );
     }
     cx.events(out);
 }
@@ -442,8 +581,16 @@ impl<'a> Cx<'a, '_> {
     fn params(&mut self, m: &'a Method, n: &'a Method, name: &str, out: &mut Out) {
         let op = by_name(&m.params, |p| p.name.as_str());
         let np = by_name(&n.params, |p| p.name.as_str());
-        let added: Vec<&str> = np.keys().filter(|k| !op.contains_key(*k)).copied().collect();
-        let removed: Vec<&str> = op.keys().filter(|k| !np.contains_key(*k)).copied().collect();
+        let added: Vec<&str> = np
+            .keys()
+            .filter(|k| !op.contains_key(*k))
+            .copied()
+            .collect();
+        let removed: Vec<&str> = op
+            .keys()
+            .filter(|k| !np.contains_key(*k))
+            .copied()
+            .collect();
         for (pname, p) in &op {
             let path = format!("{name}.params.{}", crate::text::sanitize_line(pname));
             let pshown = crate::text::sanitize_line(pname);
@@ -451,7 +598,10 @@ impl<'a> Cx<'a, '_> {
                 let rename = if added.is_empty() {
                     String::new()
                 } else {
-                    format!(" (if it was renamed to `{}`, callers still send the old name: a rename reads as removed + added)", crate::text::sanitize_line(&added.join("`, `")))
+                    format!(
+                        " (if it was renamed to `{}`, callers still send the old name: a rename reads as removed + added)",
+                        crate::text::sanitize_line(&added.join("`, `"))
+                    )
                 };
                 out.push(
                     "param-removed",
@@ -509,7 +659,10 @@ impl<'a> Cx<'a, '_> {
             let rename = if removed.is_empty() {
                 String::new()
             } else {
-                format!(" (with `{}` gone, this may be a rename, which reads as removed + added)", crate::text::sanitize_line(&removed.join("`, `")))
+                format!(
+                    " (with `{}` gone, this may be a rename, which reads as removed + added)",
+                    crate::text::sanitize_line(&removed.join("`, `"))
+                )
             };
             if q.nullable {
                 out.push(
@@ -535,7 +688,10 @@ impl<'a> Cx<'a, '_> {
 
     fn returns(&mut self, m: &'a Method, n: &'a Method, name: &str, out: &mut Out) {
         let path = format!("{name}.returns");
-        let (rm, rn) = (m.returns.as_ref().unwrap_or(&UNIT), n.returns.as_ref().unwrap_or(&UNIT));
+        let (rm, rn) = (
+            m.returns.as_ref().unwrap_or(&UNIT),
+            n.returns.as_ref().unwrap_or(&UNIT),
+        );
         if !m.returns_nullable && n.returns_nullable {
             out.push(
                 "result-became-nullable",
@@ -611,7 +767,9 @@ impl<'a> Cx<'a, '_> {
                     type_name(old_t),
                     type_name(new_t),
                     None,
-                    format!("event `{shown}` carries a narrower set of payloads; watchers keep working"),
+                    format!(
+                        "event `{shown}` carries a narrower set of payloads; watchers keep working"
+                    ),
                 );
             }
         }
@@ -638,7 +796,11 @@ fn args_example(m: &Manifest, method: &Method) -> Value {
             .params
             .iter()
             .map(|p| {
-                let v = if p.nullable { Value::Null } else { compat::example(m, &p.ty, Flow::Input) };
+                let v = if p.nullable {
+                    Value::Null
+                } else {
+                    compat::example(m, &p.ty)
+                };
                 (p.name.clone(), v)
             })
             .collect(),
@@ -666,9 +828,16 @@ fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
     }
     match (of, nf) {
         (Some(of), Some(nf)) => {
-            let level = if migrating { Level::Warning } else { Level::Breaking };
+            let level = if migrating {
+                Level::Warning
+            } else {
+                Level::Breaking
+            };
             let todo = match &action {
-                Action::Migrate { method, .. } => format!("check that `{}` carries it", crate::text::sanitize_line(method)),
+                Action::Migrate { method, .. } => format!(
+                    "check that `{}` carries it",
+                    crate::text::sanitize_line(method)
+                ),
                 _ => "bump state_version and declare a migration from the old version".into(),
             };
             for f in of {
@@ -690,7 +859,10 @@ fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
                             format!("BREAKING: state field `{shown}` is gone, so stored state no longer matches the code; {todo}"),
                         );
                     }
-                    Some(g) if f.nullable != g.nullable || !state::same_type(old, &f.ty, new, &g.ty) => {
+                    Some(g)
+                        if f.nullable != g.nullable
+                            || !state::same_type(old, &f.ty, new, &g.ty) =>
+                    {
                         changed += 1;
                         out.push_at(
                             "state-field-changed",
@@ -760,7 +932,13 @@ fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
                 );
                 (true, format!("migrate {m} (v{from} → v{to})"))
             } else {
-                (false, format!("rejected: identity downgrade of `{}`", crate::text::sanitize_line(&downgrades[0].field)))
+                (
+                    false,
+                    format!(
+                        "rejected: identity downgrade of `{}`",
+                        crate::text::sanitize_line(&downgrades[0].field)
+                    ),
+                )
             }
         }
         Action::MissingEdge { from, to } => {
@@ -797,5 +975,9 @@ fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
             (false, format!("rejected: v{to} is older than v{from}"))
         }
     };
-    Gate { service: None, accepted, action: text }
+    Gate {
+        service: None,
+        accepted,
+        action: text,
+    }
 }

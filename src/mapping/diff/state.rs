@@ -174,7 +174,13 @@ pub fn plan_upgrade(old: &Manifest, new: &Manifest) -> Action {
 /// calimero-abi diff: `$ref`s expanded, cycles compared by their names).
 pub fn same_type(a: &Manifest, ta: &TypeRef, b: &Manifest, tb: &TypeRef) -> bool {
     let mut seen = HashSet::new();
-    Same { a, b, seen: &mut seen, depth: 0 }.ty(ta, tb)
+    Same {
+        a,
+        b,
+        seen: &mut seen,
+        depth: 0,
+    }
+    .ty(ta, tb)
 }
 
 struct Same<'a, 's> {
@@ -226,12 +232,27 @@ impl<'a> Same<'a, '_> {
                 ca == cb && self.ty(a, b)
             }
             (
-                T::Map { key: ka, value: va, crdt: ca },
-                T::Map { key: kb, value: vb, crdt: cb },
+                T::Map {
+                    key: ka,
+                    value: va,
+                    crdt: ca,
+                },
+                T::Map {
+                    key: kb,
+                    value: vb,
+                    crdt: cb,
+                },
             ) => ca == cb && self.ty(ka, kb) && self.ty(va, vb),
-            (T::Tuple { elements: a, crdt: ca }, T::Tuple { elements: b, crdt: cb }) => {
-                ca == cb && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.ty(x, y))
-            }
+            (
+                T::Tuple {
+                    elements: a,
+                    crdt: ca,
+                },
+                T::Tuple {
+                    elements: b,
+                    crdt: cb,
+                },
+            ) => ca == cb && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.ty(x, y)),
             (T::Record(a), T::Record(b)) => self.record(a, b),
             (T::Unknown(a), T::Unknown(b)) => a == b,
             _ => false,
@@ -241,9 +262,10 @@ impl<'a> Same<'a, '_> {
     fn record(&mut self, a: &'a Record, b: &'a Record) -> bool {
         a.crdt == b.crdt
             && a.fields.len() == b.fields.len()
-            && a.fields.iter().zip(&b.fields).all(|(x, y)| {
-                x.name == y.name && x.nullable == y.nullable && self.ty(&x.ty, &y.ty)
-            })
+            && a.fields
+                .iter()
+                .zip(&b.fields)
+                .all(|(x, y)| x.name == y.name && x.nullable == y.nullable && self.ty(&x.ty, &y.ty))
             && match (&a.inner, &b.inner) {
                 (Some(x), Some(y)) => self.ty(x, y),
                 (None, None) => true,
