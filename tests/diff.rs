@@ -1044,3 +1044,12 @@ fn multi_service_bundles_compare_service_by_service() {
     assert_eq!(v["summary"]["upgrade_gate"].as_array().unwrap().len(), 1);
     let _ = docs;
 }
+
+#[test]
+fn the_readme_lists_every_rule_with_its_level() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    for r in RULES {
+        let row = format!("| `{}` | {}", r.id, r.level.name());
+        assert!(readme.contains(&row), "README has no row starting {row}");
+    }
+}
