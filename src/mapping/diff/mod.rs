@@ -439,6 +439,7 @@ fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut 
         input_back: &mut input_back,
         output: &mut output,
         output_back: &mut output_back,
+        unchanged: Unchanged::new(old, new),
     };
     for (name, m) in &om {
         let shown = crate::text::sanitize_line(name);
@@ -487,6 +488,105 @@ fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut 
     cx.events(out);
 }
 
+/// Named types whose definitions (docs included) are the same in both
+/// manifests and reach only such types: anything built only from them and
+/// itself unchanged needs no comparison at all (most of a release).
+struct Unchanged {
+    names: std::collections::HashSet<String>,
+}
+
+fn refs_of<'t>(t: &'t TypeRef, out: &mut Vec<&'t str>) {
+    match t {
+        TypeRef::Ref(n) => out.push(n),
+        TypeRef::List { items, .. } => refs_of(items, out),
+        TypeRef::Map { key, value, .. } => {
+            refs_of(key, out);
+            refs_of(value, out);
+        }
+        TypeRef::Tuple { elements, .. } => elements.iter().for_each(|e| refs_of(e, out)),
+        TypeRef::Record(r) => record_refs(r, out),
+        TypeRef::Scalar(_) | TypeRef::Bytes(_) | TypeRef::Unknown(_) => {}
+    }
+}
+
+fn record_refs<'t>(r: &'t Record, out: &mut Vec<&'t str>) {
+    r.fields.iter().for_each(|f| refs_of(&f.ty, out));
+    if let Some(inner) = &r.inner {
+        refs_of(inner, out);
+    }
+}
+
+fn def_refs(d: &TypeDef) -> Vec<&str> {
+    let mut out = Vec::new();
+    match &d.kind {
+        TypeDefKind::Record(r) => record_refs(r, &mut out),
+        TypeDefKind::Variant(v) => v
+            .variants
+            .iter()
+            .filter_map(|c| c.payload.as_ref())
+            .for_each(|p| refs_of(p, &mut out)),
+        TypeDefKind::Alias(t) => refs_of(t, &mut out),
+        TypeDefKind::Bytes(_) | TypeDefKind::Unknown(_) => {}
+    }
+    out
+}
+
+impl Unchanged {
+    fn new(old: &Manifest, new: &Manifest) -> Self {
+        // Locally equal definitions (references compared by name), then the
+        // greatest fixpoint: drop any that reaches a changed or missing name.
+        let mut names: std::collections::HashSet<String> = old
+            .types
+            .iter()
+            .filter(|(k, d)| {
+                new.types
+                    .get(*k)
+                    .is_some_and(|e| format!("{d:?}") == format!("{e:?}"))
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        loop {
+            let before = names.len();
+            let drop: Vec<String> = names
+                .iter()
+                .filter(|k| {
+                    def_refs(&old.types[k.as_str()]).iter().any(|r| {
+                        !names.contains(*r)
+                            && (old.types.contains_key(*r) || new.types.contains_key(*r))
+                    })
+                })
+                .cloned()
+                .collect();
+            for k in drop {
+                names.remove(&k);
+            }
+            if names.len() == before {
+                break;
+            }
+        }
+        Unchanged { names }
+    }
+
+    /// Every named type `t` reaches is unchanged (`t` itself compared by the caller).
+    fn reaches_only_unchanged(&self, old: &Manifest, new: &Manifest, t: &TypeRef) -> bool {
+        let mut refs = Vec::new();
+        refs_of(t, &mut refs);
+        refs.iter().all(|r| {
+            self.names.contains(*r) || (!old.types.contains_key(*r) && !new.types.contains_key(*r))
+        })
+    }
+
+    fn method(&self, old: &Manifest, new: &Manifest, m: &Method, n: &Method) -> bool {
+        format!("{m:?}") == format!("{n:?}")
+            && m.params
+                .iter()
+                .all(|p| self.reaches_only_unchanged(old, new, &p.ty))
+            && m.returns
+                .as_ref()
+                .is_none_or(|t| self.reaches_only_unchanged(old, new, t))
+    }
+}
+
 struct Cx<'a, 'c> {
     old: &'a Manifest,
     new: &'a Manifest,
@@ -494,6 +594,7 @@ struct Cx<'a, 'c> {
     input_back: &'c mut Checker<'a>,
     output: &'c mut Checker<'a>,
     output_back: &'c mut Checker<'a>,
+    unchanged: Unchanged,
 }
 
 const UNIT: TypeRef = TypeRef::Scalar(Scalar::Unit);
@@ -505,6 +606,10 @@ fn at(path: &str, inner: &Incompat) -> String {
 impl<'a> Cx<'a, '_> {
     fn method(&mut self, m: &'a Method, n: &'a Method, tools: &Names, out: &mut Out) {
         let name = crate::text::sanitize_line(&m.name);
+        if self.unchanged.method(self.old, self.new, m, n) {
+            self.tool_name(m, n, &name, tools, out);
+            return;
+        }
         let before = out.findings.len();
         if m.is_view() && !n.is_view() {
             out.push(
@@ -525,18 +630,7 @@ impl<'a> Cx<'a, '_> {
                 format!("`{name}` became a view: callers keep working and read-only agents gain its tool"),
             );
         }
-        if let (Some(a), Some(b)) = (tools.0.get(&m.name), tools.1.get(&n.name))
-            && a != b
-        {
-            out.push(
-                "tool-renamed",
-                name.clone(),
-                a.clone(),
-                b.clone(),
-                None,
-                format!("the MCP tool of `{name}` is now `{b}`: agents and scripts that stored `{a}` (allow-lists, prompts, `calimcp call`) must switch; node callers are unaffected"),
-            );
-        }
+        self.tool_name(m, n, &name, tools, out);
         let params_at = out.findings.len();
         self.params(m, n, &name, out);
         if m.name == "init" {
@@ -575,6 +669,21 @@ impl<'a> Cx<'a, '_> {
                     format!("the JSON Schema agents see for `{name}` changed (descriptions, names or bounds) while its ABI types did not; nothing breaks, agents re-read it"),
                 );
             }
+        }
+    }
+
+    fn tool_name(&self, m: &Method, n: &Method, name: &str, tools: &Names, out: &mut Out) {
+        if let (Some(a), Some(b)) = (tools.0.get(&m.name), tools.1.get(&n.name))
+            && a != b
+        {
+            out.push(
+                "tool-renamed",
+                name.to_string(),
+                a.clone(),
+                b.clone(),
+                None,
+                format!("the MCP tool of `{name}` is now `{b}`: agents and scripts that stored `{a}` (allow-lists, prompts, `calimcp call`) must switch; node callers are unaffected"),
+            );
         }
     }
 
@@ -751,6 +860,13 @@ impl<'a> Cx<'a, '_> {
                 continue;
             };
             let new_t = f.payload.as_ref().unwrap_or(&UNIT);
+            if format!("{old_t:?}") == format!("{new_t:?}")
+                && self
+                    .unchanged
+                    .reaches_only_unchanged(self.old, self.new, old_t)
+            {
+                continue;
+            }
             if let Some(inner) = self.output.check(new_t, old_t) {
                 out.push(
                     "event-payload-changed",
