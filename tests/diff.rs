@@ -1053,3 +1053,64 @@ fn the_readme_lists_every_rule_with_its_level() {
         assert!(readme.contains(&row), "README has no row starting {row}");
     }
 }
+
+#[test]
+fn identity_downgrades_follow_the_node_gate_through_aliases_and_fail_closed() {
+    let root = |fields: Value, extra: Value| {
+        let mut m = json!({"schema_version": "wasm-abi/1", "methods": [], "state_root": "S",
+            "types": {"S": {"kind": "record", "fields": fields}}});
+        for (k, v) in extra.as_object().unwrap() {
+            m["types"][k] = v.clone();
+        }
+        m
+    };
+    let map = |crdt: &str| json!({"kind": "map", "key": {"kind": "string"}, "value": {"kind": "string"}, "crdt_type": crdt});
+    let field = |t: Value| json!([{"name": "wiki", "type": t}]);
+    // Behind an alias: still identity-gated.
+    let old = root(
+        field(json!({"$ref": "Wiki"})),
+        json!({"Wiki": {"kind": "alias", "target": map("shared_storage")}}),
+    );
+    let new = root(
+        field(json!({"$ref": "Wiki"})),
+        json!({"Wiki": {"kind": "alias", "target": map("vector")}}),
+    );
+    assert!(rules(&diff(&old, &new)).contains(&"state-identity-downgrade"));
+    // A dangling reference cannot be ruled out: a plain new type is a downgrade (fail closed) ...
+    let dangling = root(field(json!({"$ref": "Gone"})), json!({}));
+    let plain = root(field(map("unordered_map")), json!({}));
+    assert!(rules(&diff(&dangling, &plain)).contains(&"state-identity-downgrade"));
+    // ... but carried through unresolvable on both sides it is not.
+    assert!(!rules(&diff(&dangling, &dangling)).contains(&"state-identity-downgrade"));
+    // Gating added is never a downgrade.
+    let gated = root(field(map("authored_vector")), json!({}));
+    assert!(!rules(&diff(&plain, &gated)).contains(&"state-identity-downgrade"));
+    assert!(rules(&diff(&gated, &plain)).contains(&"state-identity-downgrade"));
+}
+
+#[test]
+fn manifest_strings_never_reach_the_terminal_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = with(|m| {
+        m["methods"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "x\u{1b}[31m\u{202e}evil", "params": []}))
+    });
+    let old = write(dir.path(), "abi.json", &evil);
+    let new = write(dir.path(), "new.json", &base());
+    for format in ["text", "markdown", "github", "json"] {
+        let out = common::calimcp()
+            .args(["diff", "--package", "app", "--format", format])
+            .arg(&old)
+            .arg(&new)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("evil"), "{format}: {text}");
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+            "{format}: {text:?}"
+        );
+    }
+}

@@ -59,3 +59,32 @@ pub fn state_meta(
     }
     (version, edges)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_the_version_and_edges_and_warns_on_the_rest() {
+        let mut w = Vec::new();
+        let (v, edges) = state_meta(
+            Some(&json!(2)),
+            Some(&json!([{"method": "carry_v1", "fromVersion": 1}, {"method": 3}])),
+            &mut w,
+        );
+        assert_eq!(v, Some(2));
+        assert_eq!(
+            edges,
+            [Migration {
+                method: "carry_v1".into(),
+                from_version: 1
+            }]
+        );
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].path, "$.migrations[1]");
+        let (v, edges) = state_meta(Some(&json!(-1)), Some(&json!("x")), &mut w);
+        assert_eq!((v, edges.len(), w.len()), (None, 0, 3));
+        assert_eq!(state_meta(None, None, &mut w), (None, Vec::new()));
+    }
+}
