@@ -5,6 +5,8 @@
 //! `benches/diff.sh`, which also times the whole command). Prints the median
 //! of several runs for each stage, then runs itself twice more (`load` and
 //! `diff` modes, one process each) and prints each one's VmHWM (Linux).
+//! `cargo bench --bench diff -- corpus [DIR]`: every ordered pair of the
+//! shared fixtures, the total and the slowest pair.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -49,6 +51,34 @@ fn main() {
             let r = diff_apps(&a, &b, None, &ToolOptions::default());
             println!("{}", peak_kb());
             drop(r);
+        }
+        Some("corpus") => {
+            // Every ordered pair of the shared fixtures: the slowest one.
+            let dir = args.get(1).map_or("../shared/fixtures/abi", String::as_str);
+            let mut files: Vec<_> = std::fs::read_dir(dir)
+                .expect("the fixture directory")
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                .filter(|p| !p.to_string_lossy().contains("bundle-"))
+                .collect();
+            files.sort();
+            let apps: Vec<App> = files.iter().map(|p| load(&p.to_string_lossy())).collect();
+            let (mut worst, mut total) = (Duration::ZERO, Duration::ZERO);
+            for a in &apps {
+                for b in &apps {
+                    let t = Instant::now();
+                    diff_apps(a, b, None, &ToolOptions::default());
+                    let e = t.elapsed();
+                    worst = worst.max(e);
+                    total += e;
+                }
+            }
+            println!(
+                "corpus: {} ordered pairs in {:.1} ms, slowest pair {:.2} ms",
+                apps.len() * apps.len(),
+                total.as_secs_f64() * 1e3,
+                worst.as_secs_f64() * 1e3
+            );
         }
         Some(old) => {
             let new = args.get(1).expect("usage: diff OLD NEW");
