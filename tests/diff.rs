@@ -1114,3 +1114,45 @@ fn manifest_strings_never_reach_the_terminal_raw() {
         );
     }
 }
+
+#[test]
+fn apps_are_named_like_everywhere_else() {
+    // A name among --apps against a path: the same bundle, so nothing.
+    let out = common::calimcp()
+        .args([
+            "diff",
+            "kv-store",
+            "examples/kv-store",
+            "--apps",
+            "examples",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "kv-store → examples/kv-store: no changes; upgrade gate: code-only\n"
+    );
+    // An unknown name is bad input, with the catalog's error.
+    let out = common::calimcp()
+        .args([
+            "diff",
+            "kv-stor",
+            "examples/kv-store",
+            "--apps",
+            "examples",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(err["error"]["code"], "unknown_app");
+}
