@@ -1032,7 +1032,6 @@ fn multi_service_bundles_compare_service_by_service() {
     assert_eq!(v["findings"], json!([]));
     assert_eq!(v["summary"]["upgrade_gate"].as_array().unwrap().len(), 2);
     // One service against the bundle's docs service, with --service.
-    let docs = fixtures.join("apps-mero-docs-docs.json");
     let out = common::calimcp()
         .args(["diff", "--json", "--service", "docs"])
         .arg(&bundle)
@@ -1042,7 +1041,52 @@ fn multi_service_bundles_compare_service_by_service() {
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["summary"]["upgrade_gate"].as_array().unwrap().len(), 1);
-    let _ = docs;
+    // A method removed from one service is reported under that service only.
+    let other = tempfile::tempdir().unwrap();
+    let changed = common::mero_docs_bundle(&fixtures, other.path());
+    let mut registry: Value =
+        serde_json::from_slice(&std::fs::read(changed.join("registry-abi.json")).unwrap()).unwrap();
+    let gone = registry["methods"].as_array_mut().unwrap().remove(0);
+    std::fs::write(
+        changed.join("registry-abi.json"),
+        serde_json::to_vec(&registry).unwrap(),
+    )
+    .unwrap();
+    let out = common::calimcp()
+        .args(["diff", "--json"])
+        .arg(&bundle)
+        .arg(&changed)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = &v["findings"][0];
+    assert_eq!(
+        (&f["rule"], &f["service"], &f["path"]),
+        (&json!("method-removed"), &json!("registry"), &gone["name"])
+    );
+    let out = common::calimcp()
+        .args(["diff"])
+        .arg(&bundle)
+        .arg(&changed)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("registry/{}", gone["name"].as_str().unwrap())),
+        "{text}"
+    );
+    let out = common::calimcp()
+        .args(["diff", "--service", "docs"])
+        .arg(&bundle)
+        .arg(&changed)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the docs service did not change"
+    );
 }
 
 #[test]
