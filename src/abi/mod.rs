@@ -9,6 +9,7 @@ pub mod lint;
 pub mod load;
 pub mod model;
 pub mod parse;
+pub mod state;
 pub mod wasm;
 
 pub use load::{App, LoadOptions, Service, load_apps_dir, load_path};

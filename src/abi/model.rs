@@ -16,6 +16,19 @@ pub struct Manifest {
     pub methods: Vec<Method>,
     pub events: Vec<Event>,
     pub state_root: Option<String>,
+    /// `state_version`: the app's declared state schema version (a node reads
+    /// a missing one as 1).
+    pub state_version: Option<u32>,
+    /// `migrations`: the declared `fromVersion → fromVersion + 1` edges.
+    pub migrations: Vec<Migration>,
+}
+
+/// One declared migration edge: `method` carries state from `from_version`
+/// to `from_version + 1` (calimero-wasm-abi 1.0.0-rc.8 `MigrationEdgeAbi`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Migration {
+    pub method: String,
+    pub from_version: u32,
 }
 
 impl Manifest {

@@ -141,6 +141,11 @@ impl Parser<'_> {
             .get("state_root")
             .and_then(Value::as_str)
             .map(str::to_string);
+        (m.state_version, m.migrations) = super::state::state_meta(
+            top.get("state_version"),
+            top.get("migrations"),
+            self.warnings,
+        );
         Ok(m)
     }
 

@@ -6,6 +6,7 @@ mod call;
 mod complete;
 mod completions;
 mod describe;
+mod diff;
 pub mod node;
 pub mod output;
 mod schema;
@@ -123,6 +124,7 @@ pub enum Command {
     Apps(apps::AppsArgs),
     Call(call::CallArgs),
     Use(use_ctx::UseArgs),
+    Diff(diff::DiffArgs),
     Completions(completions::CompletionsArgs),
 }
 
@@ -287,6 +289,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Apps(args) => apps::run(&cli.global, args),
         Command::Call(args) => call::run(&cli.global, args),
         Command::Use(args) => use_ctx::run(&cli.global, args),
+        Command::Diff(args) => diff::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
     }
 }

@@ -3,6 +3,7 @@
 //! No I/O, no clap, no rmcp, no HTTP.
 
 pub mod args;
+pub mod diff;
 pub mod filter;
 pub mod names;
 pub mod schema;

@@ -1,0 +1,678 @@
+//! Structural compatibility of two ABI types, with `$ref`s resolved and
+//! cycles handled: does every JSON value of type A (in manifest A) still fit
+//! type B (in manifest B)? If not, one concrete value that fits A and not B.
+//!
+//! For parameters A is the old type and B the new one (every value old callers
+//! send must still be accepted); for results and event payloads A is the new
+//! type and B the old one (every value the new version produces must still be
+//! understood by old readers). The value sets are the wire values of the
+//! mapping spec: integers by range, bytes as a byte array (or its string form
+//! for arguments), variants by serde tagging, CRDT cells as their inner value.
+//!
+//! Records follow serde: a field the reader does not know is ignored, a
+//! missing nullable field reads as null, a missing non-nullable one fails.
+//! Recursive types are compared co-inductively: a pair of named types met
+//! again on the same path is assumed compatible (its other paths decide).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value, json};
+
+use crate::abi::*;
+
+/// Which way values flow; only bytes' string forms depend on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Arguments: the string form of bytes (hex, or the declared encoding) is accepted.
+    Input,
+    /// Results and event payloads: bytes are byte arrays.
+    Output,
+}
+
+/// A value of A that B rejects, where it sits, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Incompat {
+    /// Path segments inside the type, outermost first: `.field`, `[]`, `{}`, `[0]`, `<Case>`.
+    pub path: String,
+    /// A whole value of the outer type A that B rejects.
+    pub example: Value,
+    /// What changed, in a few words: `u64 → u32: 4294967296 is out of range`.
+    pub why: String,
+}
+
+/// Nested type comparisons followed before the rest of a type is assumed
+/// compatible (a chain of distinct named types this long is not a real app).
+const MAX_DEPTH: u32 = 200;
+/// Depth of an example value before deeper parts become `null`.
+const MAX_EXAMPLE_DEPTH: u32 = 24;
+
+/// A type with references and aliases followed.
+enum Shape<'m> {
+    Scalar(Scalar),
+    Bytes(&'m Bytes),
+    List(&'m TypeRef),
+    Map(&'m TypeRef),
+    Tuple(Vec<(&'m TypeRef, bool)>),
+    Record(&'m [Field]),
+    Variant(&'m Variant),
+    Unknown,
+}
+
+/// Follows `$ref`s and aliases; a dangling reference or an alias cycle is unknown.
+fn resolve<'m>(m: &'m Manifest, t: &'m TypeRef) -> (Shape<'m>, Option<&'m str>) {
+    let mut t = t;
+    let mut name = None;
+    for _ in 0..=m.types.len() + 1 {
+        let shape = match t {
+            TypeRef::Ref(n) => {
+                name = Some(n.as_str());
+                match m.types.get(n).map(|d| &d.kind) {
+                    Some(TypeDefKind::Alias(target)) => {
+                        t = target;
+                        continue;
+                    }
+                    Some(TypeDefKind::Record(r)) => record_shape(r),
+                    Some(TypeDefKind::Variant(v)) => Ok(Shape::Variant(v)),
+                    Some(TypeDefKind::Bytes(b)) => Ok(Shape::Bytes(b)),
+                    Some(TypeDefKind::Unknown(_)) | None => Ok(Shape::Unknown),
+                }
+            }
+            TypeRef::Scalar(s) => Ok(Shape::Scalar(*s)),
+            TypeRef::Bytes(b) => Ok(Shape::Bytes(b)),
+            TypeRef::List { items, .. } => Ok(Shape::List(items)),
+            TypeRef::Map { value, .. } => Ok(Shape::Map(value)),
+            TypeRef::Tuple { elements, .. } => {
+                Ok(Shape::Tuple(elements.iter().map(|e| (e, false)).collect()))
+            }
+            TypeRef::Record(r) => record_shape(r),
+            TypeRef::Unknown(_) => Ok(Shape::Unknown),
+        };
+        match shape {
+            Ok(s) => return (s, name),
+            Err(inner) => t = inner,
+        }
+    }
+    (Shape::Unknown, name)
+}
+
+/// A record's shape, or the inner type of a CRDT cell to follow.
+fn record_shape(r: &Record) -> Result<Shape<'_>, &TypeRef> {
+    match (&r.crdt, &r.inner) {
+        (Some(_), Some(inner)) => Err(inner),
+        (Some(_), None) => Ok(Shape::Unknown),
+        (None, _) if r.is_positional() => Ok(Shape::Tuple(
+            r.fields.iter().map(|f| (&f.ty, f.nullable)).collect(),
+        )),
+        (None, _) => Ok(Shape::Record(&r.fields)),
+    }
+}
+
+fn int_range(s: Scalar) -> Option<(i128, i128)> {
+    Some(match s {
+        Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
+        Scalar::U32 => (0, u32::MAX.into()),
+        Scalar::I64 => (i64::MIN.into(), i64::MAX.into()),
+        Scalar::U64 => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+fn int_value(n: i128) -> Value {
+    if let Ok(u) = u64::try_from(n) {
+        json!(u)
+    } else {
+        json!(n as i64)
+    }
+}
+
+/// Compares types of two manifests in one direction; reuse it for many pairs
+/// of the same two manifests (it remembers named pairs already decided).
+pub struct Checker<'a> {
+    a: &'a Manifest,
+    b: &'a Manifest,
+    flow: Flow,
+    /// Named pairs being compared on the current path (assumed compatible when met again).
+    open: HashSet<(&'a str, &'a str)>,
+    /// Named pairs decided without leaning on an assumption.
+    memo: HashMap<(&'a str, &'a str), Option<Incompat>>,
+    depth: u32,
+    /// Set when a result leaned on an open pair, so it must not be remembered.
+    assumed: bool,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(a: &'a Manifest, b: &'a Manifest, flow: Flow) -> Self {
+        Checker {
+            a,
+            b,
+            flow,
+            open: HashSet::new(),
+            memo: HashMap::new(),
+            depth: 0,
+            assumed: false,
+        }
+    }
+
+    /// `None` when every value of `ta` is a value of `tb`.
+    pub fn check(&mut self, ta: &'a TypeRef, tb: &'a TypeRef) -> Option<Incompat> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let (sa, na) = resolve(self.a, ta);
+        let (sb, nb) = resolve(self.b, tb);
+        let key = na.zip(nb);
+        if let Some(key) = key {
+            if let Some(done) = self.memo.get(&key) {
+                return done.clone();
+            }
+            if self.open.contains(&key) {
+                self.assumed = true;
+                return None;
+            }
+            self.open.insert(key);
+        }
+        let outer_assumed = std::mem::take(&mut self.assumed);
+        self.depth += 1;
+        let result = self.shapes(ta, &sa, &sb);
+        self.depth -= 1;
+        if let Some(key) = key {
+            self.open.remove(&key);
+            if !self.assumed {
+                self.memo.insert(key, result.clone());
+            }
+        }
+        self.assumed |= outer_assumed;
+        result
+    }
+
+    fn ex(&self, t: &TypeRef) -> Value {
+        example(self.a, t)
+    }
+
+    fn shapes(&mut self, ta: &'a TypeRef, sa: &Shape<'a>, sb: &Shape<'a>) -> Option<Incompat> {
+        let fail = |example: Value, why: String| {
+            Some(Incompat {
+                path: String::new(),
+                example,
+                why,
+            })
+        };
+        match (sa, sb) {
+            (_, Shape::Unknown) => None,
+            (Shape::Unknown, b) => fail(
+                reject_example(b),
+                "an unchecked value became a typed one".into(),
+            ),
+            (Shape::Scalar(x), Shape::Scalar(y)) => {
+                scalars(*x, *y).and_then(|(v, why)| fail(v, why))
+            }
+            (Shape::Bytes(x), Shape::Bytes(y)) => {
+                self.bytes(x, y).and_then(|(v, why)| fail(v, why))
+            }
+            (Shape::List(x), Shape::List(y)) => {
+                let inner = self.check(x, y)?;
+                Some(wrap(inner, "[]".into(), |e| json!([e])))
+            }
+            (Shape::Map(x), Shape::Map(y)) => {
+                let inner = self.check(x, y)?;
+                Some(wrap(inner, "{}".into(), |e| json!({ "key": e })))
+            }
+            (Shape::Tuple(x), Shape::Tuple(y)) => self.tuples(ta, x, y),
+            (Shape::Tuple(x), Shape::List(y)) => {
+                for (i, (e, null)) in x.iter().enumerate() {
+                    if *null {
+                        return fail(self.ex(ta), format!("element {i} may be null"));
+                    }
+                    if let Some(inner) = self.check(e, y) {
+                        return Some(self.in_tuple(ta, x, i, inner));
+                    }
+                }
+                None
+            }
+            (Shape::List(_), Shape::Tuple(y)) => {
+                let v = if y.is_empty() {
+                    json!([null])
+                } else {
+                    json!([])
+                };
+                fail(v, format!("a list became a {}-tuple", y.len()))
+            }
+            (Shape::Record(x), Shape::Record(y)) => self.records(ta, x, y),
+            (Shape::Record(x), Shape::Map(y)) => {
+                for f in x.iter() {
+                    if let Some(inner) = self.check(&f.ty, y) {
+                        let ex = self.ex(ta);
+                        return Some(wrap(inner, format!(".{}", f.name), |e| {
+                            with_key(ex, &f.name, e)
+                        }));
+                    }
+                }
+                None
+            }
+            (Shape::Map(x), Shape::Record(y)) => {
+                if y.iter().any(|f| !f.nullable) {
+                    return fail(
+                        json!({}),
+                        "a map became a record with required fields".into(),
+                    );
+                }
+                for f in y.iter() {
+                    if let Some(inner) = self.check(x, &f.ty) {
+                        return Some(wrap(
+                            inner,
+                            format!(".{}", f.name),
+                            |e| json!({ f.name.clone(): e }),
+                        ));
+                    }
+                }
+                None
+            }
+            (Shape::Variant(x), Shape::Variant(y)) => self.variants(x, y),
+            (Shape::Variant(x), Shape::Scalar(Scalar::String))
+                if x.tagging == Tagging::External
+                    && x.variants.iter().all(|c| c.payload.is_none()) =>
+            {
+                None
+            }
+            (Shape::Bytes(x), Shape::List(y)) => match self.flow {
+                Flow::Input => fail(bytes_string_example(x), "bytes became a list".into()),
+                Flow::Output => match resolve(self.b, y).0 {
+                    Shape::Scalar(s)
+                        if int_range(s).is_some_and(|(lo, hi)| lo <= 0 && hi >= 255) =>
+                    {
+                        None
+                    }
+                    _ => fail(self.ex(ta), "bytes became a list".into()),
+                },
+            },
+            (Shape::List(x), Shape::Bytes(_)) => match resolve(self.a, x).0 {
+                Shape::Scalar(s) => match int_range(s) {
+                    Some((lo, hi)) if lo >= 0 && hi <= 255 => None,
+                    Some((lo, hi)) => {
+                        let v = if hi > 255 { 256 } else { lo };
+                        fail(
+                            json!([int_value(v)]),
+                            "a list of integers became bytes".into(),
+                        )
+                    }
+                    None => fail(self.ex(ta), "a list became bytes".into()),
+                },
+                _ => fail(self.ex(ta), "a list became bytes".into()),
+            },
+            (a, b) => {
+                // Different kinds of value: A's own example is never a value of B,
+                // except where a string or an array form overlaps (handled above).
+                fail(self.ex(ta), format!("{} became {}", kind(a), kind(b)))
+            }
+        }
+    }
+
+    fn bytes(&self, x: &Bytes, y: &Bytes) -> Option<(Value, String)> {
+        let (sx, sy) = (x.size.filter(|&n| n > 0), y.size.filter(|&n| n > 0));
+        match (sx, sy) {
+            (Some(n), Some(m)) if n != m => {
+                return Some((zeros(n), format!("{n} bytes became {m} bytes")));
+            }
+            (None, Some(m)) => {
+                return Some((zeros(m + 1), format!("any length became exactly {m} bytes")));
+            }
+            _ => {}
+        }
+        let enc = |b: &Bytes| b.encoding.as_deref().unwrap_or("hex").to_ascii_lowercase();
+        if self.flow == Flow::Input && enc(x) != enc(y) {
+            return Some((
+                bytes_string_example(x),
+                format!(
+                    "the string form of bytes changed from {} to {}",
+                    enc(x),
+                    enc(y)
+                ),
+            ));
+        }
+        None
+    }
+
+    fn in_tuple(
+        &self,
+        ta: &TypeRef,
+        x: &[(&TypeRef, bool)],
+        i: usize,
+        inner: Incompat,
+    ) -> Incompat {
+        let mut ex = self.ex(ta);
+        if !matches!(ex, Value::Array(_)) {
+            ex = Value::Array(x.iter().map(|(t, _)| self.ex(t)).collect());
+        }
+        wrap(inner, format!("[{i}]"), |e| {
+            if let Value::Array(items) = &mut ex
+                && let Some(slot) = items.get_mut(i)
+            {
+                *slot = e;
+            }
+            ex
+        })
+    }
+
+    fn tuples(
+        &mut self,
+        ta: &'a TypeRef,
+        x: &[(&'a TypeRef, bool)],
+        y: &[(&'a TypeRef, bool)],
+    ) -> Option<Incompat> {
+        if x.len() != y.len() {
+            return Some(Incompat {
+                path: String::new(),
+                example: self.ex(ta),
+                why: format!("a {}-tuple became a {}-tuple", x.len(), y.len()),
+            });
+        }
+        for (i, ((ea, na), (eb, nb))) in x.iter().zip(y).enumerate() {
+            if *na && !*nb {
+                let inner = Incompat {
+                    path: String::new(),
+                    example: Value::Null,
+                    why: format!("element {i} may no longer be null"),
+                };
+                return Some(self.in_tuple(ta, x, i, inner));
+            }
+            if let Some(inner) = self.check(ea, eb) {
+                return Some(self.in_tuple(ta, x, i, inner));
+            }
+        }
+        None
+    }
+
+    fn records(&mut self, ta: &'a TypeRef, x: &'a [Field], y: &'a [Field]) -> Option<Incompat> {
+        for fb in y {
+            let Some(fa) = x.iter().find(|f| f.name == fb.name) else {
+                if fb.nullable {
+                    continue;
+                }
+                let mut ex = self.ex(ta);
+                if let Value::Object(map) = &mut ex {
+                    map.shift_remove(&fb.name);
+                }
+                return Some(Incompat {
+                    path: format!(".{}", fb.name),
+                    example: ex,
+                    why: format!(
+                        "required field `{}` is missing from values of the other version",
+                        fb.name
+                    ),
+                });
+            };
+            if fa.nullable && !fb.nullable {
+                let ex = self.ex(ta);
+                return Some(Incompat {
+                    path: format!(".{}", fb.name),
+                    example: with_key(ex, &fb.name, Value::Null),
+                    why: format!("field `{}` may no longer be null", fb.name),
+                });
+            }
+            if let Some(inner) = self.check(&fa.ty, &fb.ty) {
+                let ex = self.ex(ta);
+                return Some(wrap(inner, format!(".{}", fb.name), |e| {
+                    with_key(ex, &fb.name, e)
+                }));
+            }
+        }
+        None
+    }
+
+    fn variants(&mut self, x: &'a Variant, y: &'a Variant) -> Option<Incompat> {
+        for ca in &x.variants {
+            let value = |payload: Option<Value>| case_value(x, ca, payload);
+            let ex_payload = ca.payload.as_ref().map(|p| self.ex(p));
+            if x.tagging != y.tagging {
+                return Some(Incompat {
+                    path: String::new(),
+                    example: value(ex_payload),
+                    why: "the enum's serde tagging changed".into(),
+                });
+            }
+            let Some(cb) = y.variants.iter().find(|c| c.name == ca.name) else {
+                return Some(Incompat {
+                    path: format!("<{}>", ca.name),
+                    example: value(ex_payload),
+                    why: format!("case `{}` is gone", ca.name),
+                });
+            };
+            match (&ca.payload, &cb.payload) {
+                (None, None) => {}
+                (Some(pa), Some(pb)) => {
+                    if let Some(inner) = self.check(pa, pb) {
+                        return Some(wrap(inner, format!("<{}>", ca.name), |e| value(Some(e))));
+                    }
+                }
+                _ => {
+                    return Some(Incompat {
+                        path: format!("<{}>", ca.name),
+                        example: value(ex_payload),
+                        why: format!("case `{}` gained or lost its payload", ca.name),
+                    });
+                }
+            }
+        }
+        None
+    }
+}
+
+fn kind(s: &Shape) -> String {
+    match s {
+        Shape::Scalar(s) => s.name().to_string(),
+        Shape::Bytes(_) => "bytes".into(),
+        Shape::List(_) => "a list".into(),
+        Shape::Map(_) => "a map".into(),
+        Shape::Tuple(e) => format!("a {}-tuple", e.len()),
+        Shape::Record(_) => "a record".into(),
+        Shape::Variant(_) => "an enum".into(),
+        Shape::Unknown => "unchecked".into(),
+    }
+}
+
+fn wrap(inner: Incompat, segment: String, f: impl FnOnce(Value) -> Value) -> Incompat {
+    Incompat {
+        path: segment + &inner.path,
+        example: f(inner.example),
+        why: inner.why,
+    }
+}
+
+fn with_key(mut v: Value, key: &str, e: Value) -> Value {
+    match &mut v {
+        Value::Object(map) => {
+            map.insert(key.to_string(), e);
+            v
+        }
+        _ => json!({ key: e }),
+    }
+}
+
+fn zeros(n: u64) -> Value {
+    Value::Array(vec![json!(0); n.min(4096) as usize])
+}
+
+fn bytes_string_example(b: &Bytes) -> Value {
+    let n = b.size.filter(|&n| n > 0).unwrap_or(1).min(4096) as usize;
+    match b
+        .encoding
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        None | Some("hex") => json!("00".repeat(n)),
+        Some("base58") => json!("1".repeat(n)),
+        Some(_) => json!("0"),
+    }
+}
+
+/// The two scalars' difference, as a value of `x` that `y` rejects (or
+/// would silently change) and why.
+fn scalars(x: Scalar, y: Scalar) -> Option<(Value, String)> {
+    use Scalar::*;
+    if x == y {
+        return None;
+    }
+    let arrow = format!("{} → {}", x.name(), y.name());
+    if let (Some((xl, xh)), Some((yl, yh))) = (int_range(x), int_range(y)) {
+        if xl >= yl && xh <= yh {
+            return None;
+        }
+        let v = if xh > yh { yh + 1 } else { yl - 1 };
+        let what = if v < 0 && yl == 0 {
+            "is negative"
+        } else {
+            "is out of range"
+        };
+        return Some((int_value(v), format!("{arrow}: {v} {what}")));
+    }
+    match (x, y) {
+        (F32, F64) => None,
+        (I32 | U32, F64) => None,
+        (I32 | U32, F32) => Some((
+            json!(16_777_217),
+            format!("{arrow}: 16777217 is not exact in f32"),
+        )),
+        (I64 | U64, F32 | F64) => Some((
+            json!(9_007_199_254_740_993u64),
+            format!("{arrow}: 9007199254740993 is not exact in a float"),
+        )),
+        (F64, F32) => Some((json!(1e300), format!("{arrow}: 1e300 is out of f32 range"))),
+        (F32 | F64, _) if y.is_integer() => {
+            Some((json!(0.5), format!("{arrow}: 0.5 is not an integer")))
+        }
+        _ => Some((scalar_example(x), arrow)),
+    }
+}
+
+fn scalar_example(s: Scalar) -> Value {
+    match s {
+        Scalar::Bool => json!(false),
+        Scalar::String => json!("example"),
+        Scalar::Unit => Value::Null,
+        Scalar::F32 | Scalar::F64 => json!(0.5),
+        _ => json!(0),
+    }
+}
+
+/// A value no type of this shape accepts (for an unchecked type becoming checked).
+fn reject_example(b: &Shape) -> Value {
+    match b {
+        Shape::Scalar(Scalar::String) => json!(0),
+        Shape::Variant(v) if v.tagging == Tagging::Untagged => json!({ "example": [true] }),
+        _ => json!("example"),
+    }
+}
+
+/// A case of `v` on the wire, with `payload` as its value.
+fn case_value(v: &Variant, c: &VariantCase, payload: Option<Value>) -> Value {
+    match &v.tagging {
+        Tagging::External => match payload {
+            None => json!(c.name),
+            Some(p) => json!({ c.name.clone(): p }),
+        },
+        Tagging::Internal { tag } => {
+            let mut obj = match payload {
+                Some(Value::Object(map)) => map,
+                _ => serde_json::Map::new(),
+            };
+            obj.insert(tag.clone(), json!(c.name));
+            Value::Object(obj)
+        }
+        Tagging::Adjacent { tag, content } => match payload {
+            None => json!({ tag.clone(): c.name }),
+            Some(p) => json!({ tag.clone(): c.name, content.clone(): p }),
+        },
+        Tagging::Untagged => payload.unwrap_or(Value::Null),
+    }
+}
+
+/// One simple value of `t`: zeros, empty collections, the first enum case,
+/// nullable fields as null. Recursion ends in `null` past a depth.
+pub fn example(m: &Manifest, t: &TypeRef) -> Value {
+    example_at(m, t, 0)
+}
+
+fn example_at(m: &Manifest, t: &TypeRef, depth: u32) -> Value {
+    if depth > MAX_EXAMPLE_DEPTH {
+        return Value::Null;
+    }
+    let d = depth + 1;
+    match resolve(m, t).0 {
+        Shape::Scalar(s) => scalar_example(s),
+        Shape::Bytes(b) => zeros(b.size.filter(|&n| n > 0).unwrap_or(1)),
+        Shape::List(_) => json!([]),
+        Shape::Map(_) => json!({}),
+        Shape::Tuple(elements) => Value::Array(
+            elements
+                .iter()
+                .map(|(e, null)| {
+                    if *null {
+                        Value::Null
+                    } else {
+                        example_at(m, e, d)
+                    }
+                })
+                .collect(),
+        ),
+        Shape::Record(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|f| {
+                    let v = if f.nullable {
+                        Value::Null
+                    } else {
+                        example_at(m, &f.ty, d)
+                    };
+                    (f.name.clone(), v)
+                })
+                .collect(),
+        ),
+        Shape::Variant(v) => match v.variants.first() {
+            Some(c) => {
+                let payload = c.payload.as_ref().map(|p| example_at(m, p, d));
+                case_value(v, c, payload)
+            }
+            None => Value::Null,
+        },
+        Shape::Unknown => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scalar(s: Scalar) -> TypeRef {
+        TypeRef::Scalar(s)
+    }
+
+    #[test]
+    fn integer_widening_is_compatible_and_narrowing_has_an_example() {
+        let m = Manifest::default();
+        let [u32_, u64_, i64_, i32_] =
+            [Scalar::U32, Scalar::U64, Scalar::I64, Scalar::I32].map(scalar);
+        let mut c = Checker::new(&m, &m, Flow::Input);
+        assert_eq!(c.check(&u32_, &u64_), None);
+        assert_eq!(c.check(&u32_, &i64_), None);
+        let i = c.check(&u64_, &u32_).unwrap();
+        assert_eq!(i.example, json!(4_294_967_296u64));
+        let i = c.check(&i32_, &u64_).unwrap();
+        assert_eq!(i.example, json!(-1));
+    }
+
+    #[test]
+    fn recursive_types_terminate() {
+        let json = br#"{"schema_version":"wasm-abi/1","methods":[],"types":{
+            "Node":{"kind":"record","fields":[{"name":"children","type":{"kind":"list","items":{"$ref":"Node"}}},{"name":"v","type":{"kind":"u32"}}]}}}"#;
+        let json2 = br#"{"schema_version":"wasm-abi/1","methods":[],"types":{
+            "Node":{"kind":"record","fields":[{"name":"children","type":{"kind":"list","items":{"$ref":"Node"}}},{"name":"v","type":{"kind":"u64"}}]}}}"#;
+        let a = crate::abi::parse_manifest(json, &mut Vec::new()).unwrap();
+        let b = crate::abi::parse_manifest(json2, &mut Vec::new()).unwrap();
+        let t = TypeRef::Ref("Node".into());
+        assert_eq!(Checker::new(&a, &b, Flow::Input).check(&t, &t), None);
+        let i = Checker::new(&b, &a, Flow::Input).check(&t, &t).unwrap();
+        assert_eq!(i.path, ".v");
+        assert_eq!(i.example, json!({"children": [], "v": 4_294_967_296u64}));
+    }
+}

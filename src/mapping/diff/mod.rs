@@ -1,0 +1,811 @@
+//! What a new version of an app breaks for its callers, its agents and its
+//! stored state: two [`App`]s in, [`Finding`]s out. Pure: no I/O, no output.
+//!
+//! Every finding carries a stable rule id from [`RULES`] (the README's table
+//! is this table), a [`Level`], the service, a path, old → new, an example
+//! value where the rule has one, and one sentence of why and what to do.
+//! Type changes are decided structurally by [`compat`]; state rules follow
+//! Calimero's own classifier and upgrade gate ([`state`]).
+
+pub mod compat;
+pub mod rules;
+pub mod state;
+mod unchanged;
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::Value;
+
+use super::schema::{self, RefMode};
+use super::signature::type_name;
+use super::toolset::{self, ToolOptions};
+use crate::abi::*;
+use compat::{Checker, Flow, Incompat};
+pub use rules::{Level, RULES, Rule, rule_by_id};
+use unchanged::Unchanged;
+
+/// One change and what it means.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub rule: &'static str,
+    pub level: Level,
+    /// The service, for multi-service apps.
+    pub service: Option<String>,
+    /// `method`, `method.params.name.field`, `method.returns`, `events.Name`, `state.field`.
+    pub path: String,
+    pub old: String,
+    pub new: String,
+    /// For parameters a value the old version accepted and the new one
+    /// rejects; for results and events a value the new version may produce
+    /// that old readers do not expect.
+    pub example: Option<Value>,
+    /// Why it matters and what to do, in one sentence.
+    pub message: String,
+}
+
+/// What the node's upgrade gate does with one service's release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gate {
+    pub service: Option<String>,
+    pub accepted: bool,
+    /// `code-only`, `migrate carry_v1 (v1 → v2)`, or why it is rejected.
+    pub action: String,
+}
+
+/// Everything `diff` found.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    pub gates: Vec<Gate>,
+}
+
+impl Report {
+    /// How many findings of each level.
+    pub fn count(&self, level: Level) -> usize {
+        self.findings.iter().filter(|f| f.level == level).count()
+    }
+}
+
+struct Out<'s> {
+    service: Option<&'s str>,
+    findings: Vec<Finding>,
+}
+
+impl Out<'_> {
+    fn push(
+        &mut self,
+        rule: &'static str,
+        path: String,
+        old: String,
+        new: String,
+        example: Option<Value>,
+        message: String,
+    ) {
+        let level = rule_by_id(rule).map_or(Level::Warning, |r| r.level);
+        self.push_at(rule, level, path, old, new, example, message);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_at(
+        &mut self,
+        rule: &'static str,
+        level: Level,
+        path: String,
+        old: String,
+        new: String,
+        example: Option<Value>,
+        message: String,
+    ) {
+        self.findings.push(Finding {
+            rule,
+            level,
+            service: self.service.map(str::to_string),
+            path,
+            old,
+            new,
+            example,
+            message,
+        });
+    }
+}
+
+/// Compares two versions of an app: service by service (one service on
+/// each side are compared whatever their names), or only `only`.
+pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -> Report {
+    let old_tools = tool_names(old, opts);
+    let new_tools = tool_names(new, opts);
+    let mut pairs: Vec<(Option<&str>, Option<&Service>, Option<&Service>)> = Vec::new();
+    if let Some(name) = only {
+        pairs.push((Some(name), old.service(Some(name)), new.service(Some(name))));
+    } else if old.services.len() == 1 && new.services.len() == 1 {
+        let name = new.services[0]
+            .name
+            .as_deref()
+            .or(old.services[0].name.as_deref());
+        pairs.push((name, Some(&old.services[0]), Some(&new.services[0])));
+    } else {
+        let mut names: Vec<Option<&str>> = old
+            .services
+            .iter()
+            .chain(&new.services)
+            .map(|s| s.name.as_deref())
+            .collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            pairs.push((name, old.service(name), new.service(name)));
+        }
+    }
+    let mut report = Report::default();
+    let mut migrations: Vec<(Option<&str>, String)> = Vec::new();
+    for (name, o, n) in pairs {
+        let mut out = Out {
+            service: name,
+            findings: Vec::new(),
+        };
+        let label = name.unwrap_or("(single)").to_string();
+        match (o, n) {
+            (Some(o), Some(n)) => {
+                let tools = (
+                    old_tools.get(&o.name).unwrap_or(&HashMap::new()).clone(),
+                    new_tools.get(&n.name).unwrap_or(&HashMap::new()).clone(),
+                );
+                diff_manifests_into(&o.manifest, &n.manifest, &tools, &mut out);
+                let gate = diff_state(&o.manifest, &n.manifest, &mut out);
+                if let state::Action::Migrate { method, .. } = state::plan_upgrade(&o.manifest, &n.manifest) {
+                    migrations.push((name, method));
+                }
+                report.gates.push(Gate { service: name.map(str::to_string), ..gate });
+            }
+            (Some(_), None) => out.push(
+                "service-removed",
+                format!("services.{label}"),
+                label.clone(),
+                "(removed)".into(),
+                None,
+                format!("service `{label}` is gone: every caller of its methods and every agent using its tools fails; keep it, or announce its removal"),
+            ),
+            (None, Some(_)) => out.push(
+                "service-added",
+                format!("services.{label}"),
+                "(absent)".into(),
+                label.clone(),
+                None,
+                format!("service `{label}` is new: nothing existing depends on it"),
+            ),
+            (None, None) => {}
+        }
+        report.findings.append(&mut out.findings);
+    }
+    let mut methods: Vec<&str> = migrations.iter().map(|(_, m)| m.as_str()).collect();
+    methods.sort();
+    methods.dedup();
+    if methods.len() > 1 {
+        let mut out = Out {
+            service: None,
+            findings: Vec::new(),
+        };
+        out.push(
+            "state-migrations-differ",
+            "state.migrations".into(),
+            String::new(),
+            methods.join(", "),
+            None,
+            format!("services migrate with different methods ({}): a node carries one migration method per release and rejects this one; use the same method name in each service, or split the release", methods.join(", ")),
+        );
+        for g in &mut report.gates {
+            if g.accepted && g.action.starts_with("migrate") {
+                g.accepted = false;
+                g.action = format!(
+                    "rejected: services declare different migration methods ({})",
+                    methods.join(", ")
+                );
+            }
+        }
+        report.findings.append(&mut out.findings);
+    }
+    report
+}
+
+/// Tool names by service and method, for one app alone.
+fn tool_names(app: &App, opts: &ToolOptions) -> HashMap<Option<String>, HashMap<String, String>> {
+    let set = toolset::build(std::slice::from_ref(app), opts);
+    let mut out: HashMap<Option<String>, HashMap<String, String>> = HashMap::new();
+    for t in set.tools {
+        out.entry(t.service.clone())
+            .or_default()
+            .insert(t.method.clone(), t.name.clone());
+    }
+    out
+}
+
+/// Compares two manifests of one service (no tool names, no gate).
+pub fn diff_manifests(old: &Manifest, new: &Manifest) -> Vec<Finding> {
+    let mut out = Out {
+        service: None,
+        findings: Vec::new(),
+    };
+    diff_manifests_into(old, new, &(HashMap::new(), HashMap::new()), &mut out);
+    diff_state(old, new, &mut out);
+    out.findings
+}
+
+type Names = (HashMap<String, String>, HashMap<String, String>);
+
+fn by_name<T>(items: &[T], name: impl Fn(&T) -> &str) -> BTreeMap<&str, &T> {
+    items.iter().map(|i| (name(i), i)).collect()
+}
+
+fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut Out) {
+    let om = by_name(&old.methods, |m| m.name.as_str());
+    let nm = by_name(&new.methods, |m| m.name.as_str());
+    let mut input = Checker::new(old, new, Flow::Input);
+    let mut input_back = Checker::new(new, old, Flow::Input);
+    let mut output = Checker::new(new, old, Flow::Output);
+    let mut output_back = Checker::new(old, new, Flow::Output);
+    let mut cx = Cx {
+        old,
+        new,
+        input: &mut input,
+        input_back: &mut input_back,
+        output: &mut output,
+        output_back: &mut output_back,
+        unchanged: Unchanged::new(old, new),
+    };
+    for (name, m) in &om {
+        let shown = crate::text::sanitize_line(name);
+        match nm.get(name) {
+            None if *name == "init" => out.push(
+                "init-removed",
+                "init".into(),
+                crate::mapping::signature(m),
+                "(removed)".into(),
+                None,
+                "`init` is gone: new contexts are created without running it; make sure the state still starts valid".into(),
+            ),
+            None => out.push(
+                "method-removed",
+                shown.clone(),
+                crate::mapping::signature(m),
+                "(removed)".into(),
+                None,
+                format!("`{shown}` is gone: every script, front end and agent calling it fails; keep it (perhaps deprecated) for a release, or tell its callers"),
+            ),
+            Some(n) => cx.method(m, n, tools, out),
+        }
+    }
+    for (name, n) in &nm {
+        if om.contains_key(name) {
+            continue;
+        }
+        let shown = crate::text::sanitize_line(name);
+        let (rule, message) = if *name == "init" {
+            ("init-added", "`init` is new: it runs only when a context is created, so existing contexts never run it".to_string())
+        } else {
+            (
+                "method-added",
+                format!("`{shown}` is new: nothing existing depends on it"),
+            )
+        };
+        out.push(
+            rule,
+            shown,
+            "(absent)".into(),
+            crate::mapping::signature(n),
+            None,
+            message,
+        );
+    }
+    cx.events(out);
+}
+
+struct Cx<'a, 'c> {
+    old: &'a Manifest,
+    new: &'a Manifest,
+    input: &'c mut Checker<'a>,
+    input_back: &'c mut Checker<'a>,
+    output: &'c mut Checker<'a>,
+    output_back: &'c mut Checker<'a>,
+    unchanged: Unchanged,
+}
+
+const UNIT: TypeRef = TypeRef::Scalar(Scalar::Unit);
+
+fn at(path: &str, inner: &Incompat) -> String {
+    format!("{path}{}", inner.path)
+}
+
+impl<'a> Cx<'a, '_> {
+    fn method(&mut self, m: &'a Method, n: &'a Method, tools: &Names, out: &mut Out) {
+        let name = crate::text::sanitize_line(&m.name);
+        if self.unchanged.method(self.old, self.new, m, n) {
+            self.tool_name(m, n, &name, tools, out);
+            return;
+        }
+        let before = out.findings.len();
+        if m.is_view() && !n.is_view() {
+            out.push(
+                "method-view-to-mutation",
+                name.clone(),
+                "view".into(),
+                "mutation".into(),
+                None,
+                format!("`{name}` now changes state: read-only agents lose its tool and callers that only meant to read now write; keep a view for reading"),
+            );
+        } else if !m.is_view() && n.is_view() {
+            out.push(
+                "method-mutation-to-view",
+                name.clone(),
+                "mutation".into(),
+                "view".into(),
+                None,
+                format!("`{name}` became a view: callers keep working and read-only agents gain its tool"),
+            );
+        }
+        self.tool_name(m, n, &name, tools, out);
+        let params_at = out.findings.len();
+        self.params(m, n, &name, out);
+        if m.name == "init" {
+            for f in &mut out.findings[params_at..] {
+                if f.level == Level::Breaking {
+                    f.rule = "init-params-changed";
+                    f.level = Level::Warning;
+                    f.message = format!("context creation: {}", f.message);
+                }
+            }
+        }
+        self.returns(m, n, &name, out);
+        if m.doc != n.doc {
+            out.push(
+                "method-doc-changed",
+                name.clone(),
+                m.doc.as_deref().unwrap_or("").chars().take(80).collect(),
+                n.doc.as_deref().unwrap_or("").chars().take(80).collect(),
+                None,
+                format!("the description agents read for `{name}` changed; nothing breaks"),
+            );
+        }
+        let typed = out.findings[before..]
+            .iter()
+            .any(|f| f.path.starts_with(&format!("{name}.")));
+        if !typed {
+            let a = schema::method_schemas(self.old, m, RefMode::Inline);
+            let b = schema::method_schemas(self.new, n, RefMode::Inline);
+            if a.input != b.input || a.output != b.output {
+                out.push(
+                    "schema-changed",
+                    name.clone(),
+                    String::new(),
+                    String::new(),
+                    None,
+                    format!("the JSON Schema agents see for `{name}` changed (descriptions, names or bounds) while its ABI types did not; nothing breaks, agents re-read it"),
+                );
+            }
+        }
+    }
+
+    fn tool_name(&self, m: &Method, n: &Method, name: &str, tools: &Names, out: &mut Out) {
+        if let (Some(a), Some(b)) = (tools.0.get(&m.name), tools.1.get(&n.name))
+            && a != b
+        {
+            out.push(
+                "tool-renamed",
+                name.to_string(),
+                a.clone(),
+                b.clone(),
+                None,
+                format!("the MCP tool of `{name}` is now `{b}`: agents and scripts that stored `{a}` (allow-lists, prompts, `calimcp call`) must switch; node callers are unaffected"),
+            );
+        }
+    }
+
+    fn params(&mut self, m: &'a Method, n: &'a Method, name: &str, out: &mut Out) {
+        let op = by_name(&m.params, |p| p.name.as_str());
+        let np = by_name(&n.params, |p| p.name.as_str());
+        let added: Vec<&str> = np
+            .keys()
+            .filter(|k| !op.contains_key(*k))
+            .copied()
+            .collect();
+        let removed: Vec<&str> = op
+            .keys()
+            .filter(|k| !np.contains_key(*k))
+            .copied()
+            .collect();
+        for (pname, p) in &op {
+            let path = format!("{name}.params.{}", crate::text::sanitize_line(pname));
+            let pshown = crate::text::sanitize_line(pname);
+            let Some(q) = np.get(pname) else {
+                let rename = if added.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (if it was renamed to `{}`, callers still send the old name: a rename reads as removed + added)",
+                        crate::text::sanitize_line(&added.join("`, `"))
+                    )
+                };
+                out.push(
+                    "param-removed",
+                    path,
+                    type_name(&p.ty),
+                    "(removed)".into(),
+                    Some(args_example(self.old, m)),
+                    format!("`{name}` no longer takes `{pshown}`, so calls that pass it are rejected{rename}; keep accepting it, nullable and ignored, for a release"),
+                );
+                continue;
+            };
+            if p.nullable && !q.nullable {
+                out.push(
+                    "param-became-required",
+                    path.clone(),
+                    format!("{}?", type_name(&p.ty)),
+                    type_name(&q.ty),
+                    Some(Value::Null),
+                    format!("`{pshown}` of `{name}` may no longer be null or left out: calls that omit it fail; keep it nullable with a default"),
+                );
+            } else if !p.nullable && q.nullable {
+                out.push(
+                    "param-became-optional",
+                    path.clone(),
+                    type_name(&p.ty),
+                    format!("{}?", type_name(&q.ty)),
+                    None,
+                    format!("`{pshown}` of `{name}` may now be null or left out; existing calls keep working"),
+                );
+            }
+            if let Some(inner) = self.input.check(&p.ty, &q.ty) {
+                out.push(
+                    "param-type-changed",
+                    at(&path, &inner),
+                    type_name(&p.ty),
+                    type_name(&q.ty),
+                    Some(inner.example.clone()),
+                    format!("`{pshown}` of `{name}` no longer accepts every value it did ({}): callers sending such values fail; accept the old values too, or add a new method", inner.why),
+                );
+            } else if self.input_back.check(&q.ty, &p.ty).is_some() {
+                out.push(
+                    "param-type-widened",
+                    path,
+                    type_name(&p.ty),
+                    type_name(&q.ty),
+                    None,
+                    format!("`{pshown}` of `{name}` accepts more values than before; existing calls keep working"),
+                );
+            }
+        }
+        for pname in &added {
+            let q = np[pname];
+            let path = format!("{name}.params.{}", crate::text::sanitize_line(pname));
+            let pshown = crate::text::sanitize_line(pname);
+            let rename = if removed.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (with `{}` gone, this may be a rename, which reads as removed + added)",
+                    crate::text::sanitize_line(&removed.join("`, `"))
+                )
+            };
+            if q.nullable {
+                out.push(
+                    "param-added-optional",
+                    path,
+                    "(absent)".into(),
+                    format!("{}?", type_name(&q.ty)),
+                    None,
+                    format!("`{name}` takes a new nullable `{pshown}`; existing calls keep working{rename}"),
+                );
+            } else {
+                out.push(
+                    "param-added-required",
+                    path,
+                    "(absent)".into(),
+                    type_name(&q.ty),
+                    Some(args_example(self.old, m)),
+                    format!("`{name}` now requires `{pshown}`: every existing call lacks it and fails{rename}; make it nullable with a default"),
+                );
+            }
+        }
+    }
+
+    fn returns(&mut self, m: &'a Method, n: &'a Method, name: &str, out: &mut Out) {
+        let path = format!("{name}.returns");
+        let (rm, rn) = (
+            m.returns.as_ref().unwrap_or(&UNIT),
+            n.returns.as_ref().unwrap_or(&UNIT),
+        );
+        if !m.returns_nullable && n.returns_nullable {
+            out.push(
+                "result-became-nullable",
+                path.clone(),
+                type_name(rm),
+                format!("{} | null", type_name(rn)),
+                Some(Value::Null),
+                format!("`{name}` may now return null: readers that use the result without checking fail; keep returning a value, or add a new method"),
+            );
+        } else if m.returns_nullable && !n.returns_nullable {
+            out.push(
+                "result-became-non-nullable",
+                path.clone(),
+                format!("{} | null", type_name(rm)),
+                type_name(rn),
+                None,
+                format!("`{name}` no longer returns null; readers keep working"),
+            );
+        }
+        if let Some(inner) = self.output.check(rn, rm) {
+            out.push(
+                "result-type-changed",
+                at(&path, &inner),
+                type_name(rm),
+                type_name(rn),
+                Some(inner.example.clone()),
+                format!("`{name}` may return values its readers do not expect ({}): front ends and agents parsing the result break; keep the old shape, or add a new method", inner.why),
+            );
+        } else if self.output_back.check(rm, rn).is_some() {
+            out.push(
+                "result-type-narrowed",
+                path,
+                type_name(rm),
+                type_name(rn),
+                None,
+                format!("`{name}` returns a narrower set of values; readers keep working"),
+            );
+        }
+    }
+
+    fn events(&mut self, out: &mut Out) {
+        let oe = by_name(&self.old.events, |e| e.name.as_str());
+        let ne = by_name(&self.new.events, |e| e.name.as_str());
+        for (ename, e) in &oe {
+            let shown = crate::text::sanitize_line(ename);
+            let path = format!("events.{shown}");
+            let old_t = e.payload.as_ref().unwrap_or(&UNIT);
+            let Some(f) = ne.get(ename) else {
+                out.push(
+                    "event-removed",
+                    path,
+                    type_name(old_t),
+                    "(removed)".into(),
+                    None,
+                    format!("event `{shown}` is no longer emitted: watchers waiting for it never hear it; keep emitting it for a release"),
+                );
+                continue;
+            };
+            let new_t = f.payload.as_ref().unwrap_or(&UNIT);
+            if format!("{old_t:?}") == format!("{new_t:?}")
+                && self
+                    .unchanged
+                    .reaches_only_unchanged(self.old, self.new, old_t)
+            {
+                continue;
+            }
+            if let Some(inner) = self.output.check(new_t, old_t) {
+                out.push(
+                    "event-payload-changed",
+                    at(&format!("{path}.payload"), &inner),
+                    type_name(old_t),
+                    type_name(new_t),
+                    Some(inner.example.clone()),
+                    format!("event `{shown}` may carry payloads its watchers do not expect ({}); keep the old shape, or emit a new event", inner.why),
+                );
+            } else if self.output_back.check(old_t, new_t).is_some() {
+                out.push(
+                    "event-payload-narrowed",
+                    format!("{path}.payload"),
+                    type_name(old_t),
+                    type_name(new_t),
+                    None,
+                    format!(
+                        "event `{shown}` carries a narrower set of payloads; watchers keep working"
+                    ),
+                );
+            }
+        }
+        for (ename, f) in &ne {
+            if !oe.contains_key(ename) {
+                let shown = crate::text::sanitize_line(ename);
+                out.push(
+                    "event-added",
+                    format!("events.{shown}"),
+                    "(absent)".into(),
+                    type_name(f.payload.as_ref().unwrap_or(&UNIT)),
+                    None,
+                    format!("event `{shown}` is new: nothing existing depends on it"),
+                );
+            }
+        }
+    }
+}
+
+/// Arguments of `m` its version accepts: one example value per parameter.
+fn args_example(m: &Manifest, method: &Method) -> Value {
+    Value::Object(
+        method
+            .params
+            .iter()
+            .map(|p| {
+                let v = if p.nullable {
+                    Value::Null
+                } else {
+                    compat::example(m, &p.ty)
+                };
+                (p.name.clone(), v)
+            })
+            .collect(),
+    )
+}
+
+/// The state findings of one service and the upgrade gate's verdict.
+fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
+    use state::Action;
+    let action = state::plan_upgrade(old, new);
+    let downgrades = state::identity_downgrades(old, new);
+    let (of, nf) = (state::root_fields(old), state::root_fields(new));
+    let migrating = matches!(action, Action::Migrate { .. });
+    let mut changed = 0;
+    for d in &downgrades {
+        let shown = crate::text::sanitize_line(&d.field);
+        out.push(
+            "state-identity-downgrade",
+            format!("state.{shown}"),
+            d.from.clone(),
+            d.to.clone(),
+            None,
+            format!("UNSAFE_IDENTITY_DOWNGRADE: `{shown}` loses its per-entry authorship or writer ACL across the network, and a node's upgrade gate refuses such a migration; keep it identity-gated (rewrite entries owner by owner instead)"),
+        );
+    }
+    match (of, nf) {
+        (Some(of), Some(nf)) => {
+            let level = if migrating {
+                Level::Warning
+            } else {
+                Level::Breaking
+            };
+            let todo = match &action {
+                Action::Migrate { method, .. } => format!(
+                    "check that `{}` carries it",
+                    crate::text::sanitize_line(method)
+                ),
+                _ => "bump state_version and declare a migration from the old version".into(),
+            };
+            for f in of {
+                if downgrades.iter().any(|d| d.field == f.name) {
+                    changed += 1;
+                    continue;
+                }
+                let shown = crate::text::sanitize_line(&f.name);
+                match nf.iter().find(|g| g.name == f.name) {
+                    None => {
+                        changed += 1;
+                        out.push_at(
+                            "state-field-removed",
+                            level,
+                            format!("state.{shown}"),
+                            type_name(&f.ty),
+                            "(removed)".into(),
+                            None,
+                            format!("BREAKING: state field `{shown}` is gone, so stored state no longer matches the code; {todo}"),
+                        );
+                    }
+                    Some(g)
+                        if f.nullable != g.nullable
+                            || !state::same_type(old, &f.ty, new, &g.ty) =>
+                    {
+                        changed += 1;
+                        out.push_at(
+                            "state-field-changed",
+                            level,
+                            format!("state.{shown}"),
+                            type_name(&f.ty),
+                            type_name(&g.ty),
+                            None,
+                            format!("BREAKING: state field `{shown}` changed type, so stored state no longer matches the code; {todo}"),
+                        );
+                    }
+                    Some(_) => {}
+                }
+            }
+            for g in nf {
+                if !of.iter().any(|f| f.name == g.name) {
+                    let shown = crate::text::sanitize_line(&g.name);
+                    out.push(
+                        "state-field-added",
+                        format!("state.{shown}"),
+                        "(absent)".into(),
+                        type_name(&g.ty),
+                        None,
+                        format!("ADDITIVE: state field `{shown}` is new; old state can be filled with its default, no migration needed"),
+                    );
+                }
+            }
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            let which = if of.is_none() { "OLD" } else { "NEW" };
+            out.push(
+                "state-root-missing",
+                "state".into(),
+                old.state_root.clone().unwrap_or_else(|| "(none)".into()),
+                new.state_root.clone().unwrap_or_else(|| "(none)".into()),
+                None,
+                format!("{which} declares no state root record, so its state cannot be compared; build both with an SDK that emits state_root"),
+            );
+        }
+        (None, None) => {}
+    }
+    let (accepted, text) = match &action {
+        Action::CodeOnly => {
+            if changed > 0 {
+                let v = old.state_version.unwrap_or(1);
+                out.push(
+                    "state-version-not-bumped",
+                    "state.state_version".into(),
+                    v.to_string(),
+                    new.state_version.unwrap_or(1).to_string(),
+                    None,
+                    format!("state changed but state_version stays {v}: a node swaps the code only and the new code reads old state in the old layout; bump state_version and declare a migration from {v}"),
+                );
+            }
+            (true, "code-only".to_string())
+        }
+        Action::Migrate { method, from, to } => {
+            let m = crate::text::sanitize_line(method);
+            if downgrades.is_empty() {
+                out.push(
+                    "state-migration",
+                    "state.migrations".into(),
+                    format!("v{from}"),
+                    format!("v{to}"),
+                    None,
+                    format!("a node will run `{m}` to carry state from v{from} to v{to}"),
+                );
+                (true, format!("migrate {m} (v{from} → v{to})"))
+            } else {
+                (
+                    false,
+                    format!(
+                        "rejected: identity downgrade of `{}`",
+                        crate::text::sanitize_line(&downgrades[0].field)
+                    ),
+                )
+            }
+        }
+        Action::MissingEdge { from, to } => {
+            out.push(
+                "state-migration-missing",
+                "state.migrations".into(),
+                format!("v{from}"),
+                format!("v{to}"),
+                None,
+                format!("state_version goes from {from} to {to} but no migration declares fromVersion {from}: a node's upgrade gate rejects the release; add a #[derive(app::Migrate)] edge from v{from}"),
+            );
+            (false, format!("rejected: no migration from v{from}"))
+        }
+        Action::Behind { from, to } => {
+            out.push(
+                "state-version-skipped",
+                "state.state_version".into(),
+                from.to_string(),
+                to.to_string(),
+                None,
+                format!("state_version jumps from {from} to {to}: a node's upgrade gate accepts one version at a time and rejects this; release v{} first", from + 1),
+            );
+            (false, format!("rejected: v{from} → v{to} skips versions"))
+        }
+        Action::Downgrade { from, to } => {
+            out.push(
+                "state-version-lowered",
+                "state.state_version".into(),
+                from.to_string(),
+                to.to_string(),
+                None,
+                format!("state_version goes down from {from} to {to}: a node's upgrade gate rejects schema downgrades; keep it at {from} or above"),
+            );
+            (false, format!("rejected: v{to} is older than v{from}"))
+        }
+    };
+    Gate {
+        service: None,
+        accepted,
+        action: text,
+    }
+}

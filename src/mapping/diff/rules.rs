@@ -1,0 +1,195 @@
+//! The rules `diff` applies: stable ids, levels, what each detects. The
+//! README's table of rules is this table (tests/diff.rs checks it).
+
+/// How much a finding matters to a CI gate, most severe last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    Info,
+    Warning,
+    Breaking,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Info => "info",
+            Level::Warning => "warning",
+            Level::Breaking => "breaking",
+        }
+    }
+}
+
+/// A rule: its stable id, the level its findings have, what it detects.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    pub id: &'static str,
+    pub level: Level,
+    pub what: &'static str,
+}
+
+const fn rule(id: &'static str, level: Level, what: &'static str) -> Rule {
+    Rule { id, level, what }
+}
+
+use Level::{Breaking, Info, Warning};
+
+/// Every rule `diff` applies. Ids never change meaning; new rules get new ids.
+/// Where a rule's level depends on the release (state changes with or without
+/// a declared migration), the table gives the level without one.
+pub const RULES: &[Rule] = &[
+    rule(
+        "service-removed",
+        Breaking,
+        "a service of a multi-service app is gone",
+    ),
+    rule("service-added", Info, "a new service"),
+    rule("method-removed", Breaking, "a method is gone"),
+    rule("method-added", Info, "a new method"),
+    rule(
+        "method-view-to-mutation",
+        Breaking,
+        "a view became a mutation: read-only agents lose the tool, callers now change state",
+    ),
+    rule("method-mutation-to-view", Info, "a mutation became a view"),
+    rule(
+        "tool-renamed",
+        Warning,
+        "the method's MCP tool name changed (slug, collision suffix, length cap)",
+    ),
+    rule("init-removed", Warning, "the `init` method is gone"),
+    rule("init-added", Info, "an `init` method appeared"),
+    rule(
+        "init-params-changed",
+        Warning,
+        "`init` no longer accepts the arguments it did (context creation only)",
+    ),
+    rule(
+        "param-added-required",
+        Breaking,
+        "a new parameter that must be given",
+    ),
+    rule("param-added-optional", Info, "a new nullable parameter"),
+    rule(
+        "param-removed",
+        Breaking,
+        "a parameter is gone (a rename shows as removed + added)",
+    ),
+    rule(
+        "param-became-required",
+        Breaking,
+        "a nullable parameter is no longer nullable",
+    ),
+    rule("param-became-optional", Info, "a parameter became nullable"),
+    rule(
+        "param-type-changed",
+        Breaking,
+        "a parameter no longer accepts a value it accepted",
+    ),
+    rule(
+        "param-type-widened",
+        Info,
+        "a parameter accepts more values than before",
+    ),
+    rule(
+        "result-type-changed",
+        Breaking,
+        "a result may be a value old readers do not expect",
+    ),
+    rule(
+        "result-type-narrowed",
+        Info,
+        "a result takes fewer values than before",
+    ),
+    rule(
+        "result-became-nullable",
+        Breaking,
+        "a result may now be null",
+    ),
+    rule(
+        "result-became-non-nullable",
+        Info,
+        "a result is no longer null",
+    ),
+    rule("event-removed", Breaking, "an event is no longer emitted"),
+    rule("event-added", Info, "a new event"),
+    rule(
+        "event-payload-changed",
+        Breaking,
+        "an event payload may be a value old watchers do not expect",
+    ),
+    rule(
+        "event-payload-narrowed",
+        Info,
+        "an event payload takes fewer values than before",
+    ),
+    rule(
+        "state-identity-downgrade",
+        Breaking,
+        "an identity-gated state field became plain or was dropped (UNSAFE_IDENTITY_DOWNGRADE)",
+    ),
+    rule(
+        "state-field-changed",
+        Breaking,
+        "a top-level state field's type changed (BREAKING: needs a migration); warning when a migration is declared",
+    ),
+    rule(
+        "state-field-removed",
+        Breaking,
+        "a top-level state field is gone (BREAKING: needs a migration); warning when a migration is declared",
+    ),
+    rule(
+        "state-field-added",
+        Info,
+        "a new top-level state field (ADDITIVE)",
+    ),
+    rule(
+        "state-root-missing",
+        Warning,
+        "one version declares no state root, so state cannot be compared",
+    ),
+    rule(
+        "state-version-not-bumped",
+        Breaking,
+        "state changed but state_version did not: the node swaps code only",
+    ),
+    rule(
+        "state-migration-missing",
+        Breaking,
+        "state_version went up by one without a migration from the old version: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-version-skipped",
+        Breaking,
+        "state_version went up by more than one: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-version-lowered",
+        Breaking,
+        "state_version went down: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-migrations-differ",
+        Breaking,
+        "services migrate with different methods in one release: the upgrade gate rejects it",
+    ),
+    rule(
+        "state-migration",
+        Info,
+        "the node will run a declared migration",
+    ),
+    rule(
+        "method-doc-changed",
+        Info,
+        "a method's documentation (its tool description) changed",
+    ),
+    rule(
+        "schema-changed",
+        Info,
+        "the JSON Schema an agent sees changed while the ABI types did not",
+    ),
+];
+
+/// The table entry of `id`.
+pub fn rule_by_id(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
