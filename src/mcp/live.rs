@@ -496,6 +496,11 @@ impl Live {
                     log::warn!("--app {}: no such app (yet)", sanitize_line(name));
                 }
             }
+            // An unchanged list keeps the client's mark: a client that listed
+            // before any number of idle refreshes is still told of the next change.
+            if !changed && seen {
+                view.served.store(true, Ordering::Release);
+            }
             *current = Arc::new(view);
             (changed, seen)
         };

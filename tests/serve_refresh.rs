@@ -1,0 +1,77 @@
+//! `calimcp serve --refresh` against the fake node (issue 14): a client that
+//! listed the tools once is told of a later change, however many unchanged
+//! refreshes pass in between.
+
+mod serve_support;
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use serve_support::*;
+use support::fake_node::FakeNode;
+
+/// How many times the server has read the node's app list so far.
+fn app_reads(node: &FakeNode) -> usize {
+    node.requests()
+        .iter()
+        .filter(|r| r.method == "GET" && r.path.ends_with("/admin-api/applications"))
+        .count()
+}
+
+/// Waits (bounded, polling) until the node has seen `n` app-list reads.
+async fn wait_reads(node: &FakeNode, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app_reads(node) < n {
+        assert!(
+            Instant::now() < deadline,
+            "the server read the app list {} times, waited for {n}",
+            app_reads(node)
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_change_after_idle_refreshes_is_announced() {
+    let node = FakeNode::start();
+    let watcher = Watcher::default();
+    let (client, _stderr) =
+        stdio_client_with(&["--node", &node.url, "--refresh", "1"], watcher.clone()).await;
+    let before = listed_app_tools(&client).await;
+    assert!(!before.to_string().contains("\"idle_"));
+    // At least three refreshes that change nothing.
+    let listed_at = app_reads(&node);
+    wait_reads(&node, listed_at + 3).await;
+    assert_eq!(
+        watcher.changes.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "no notification while nothing changed"
+    );
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.idle", abi);
+    let installed_at = app_reads(&node);
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "notifications/tools/list_changed after idle refreshes"
+    );
+    // Within one refresh interval: at most two reads after the install.
+    assert!(
+        app_reads(&node) <= installed_at + 2,
+        "announced only after {} reads",
+        app_reads(&node) - installed_at
+    );
+    let after = listed_app_tools(&client).await.to_string();
+    assert!(after.contains("\"idle_set\""), "{after}");
+    // Listing again re-arms the mark: a second change after more idle reads
+    // is announced too.
+    let again = app_reads(&node);
+    wait_reads(&node, again + 3).await;
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.later", abi);
+    assert!(
+        watcher.wait_for(2, Duration::from_secs(20)).await,
+        "the second change is announced as well"
+    );
+    client.cancel().await.unwrap();
+}
