@@ -293,7 +293,7 @@ pub fn run(cli: Cli) -> Result<u8> {
 
 /// The clap command tree (for completions and man pages).
 pub fn command() -> clap::Command {
-    Cli::command()
+    without_empty_env(Cli::command())
 }
 
 /// Prints a clap error (or the help and version it carries); returns the exit code.
@@ -329,6 +329,47 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     2
 }
 
+/// An environment variable set to an empty (or blank) value counts as unset:
+/// `CALIMCP_APPS=` means no directories rather than a usage error. Help shows
+/// `[env: X]` for every variable and never an empty `[env: X=]`. Applied to
+/// every argument of every subcommand.
+pub fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
+    let ids: Vec<(clap::Id, String, bool)> = cmd
+        .get_arguments()
+        .filter_map(|a| {
+            let name = a.get_env()?.to_string_lossy().into_owned();
+            let value = std::env::var_os(&name);
+            let blank = value
+                .as_ref()
+                .is_some_and(|v| v.to_string_lossy().trim().is_empty());
+            (value.is_none() || blank).then(|| (a.get_id().clone(), name, blank))
+        })
+        .collect();
+    for (id, name, blank) in ids {
+        cmd = cmd.mut_arg(id, |a| {
+            if blank {
+                // clap would read the empty value: drop the binding, keep the doc.
+                let help = a.get_help().map(|h| format!("{h} [env: {name}]"));
+                let a = a.env(None::<&str>);
+                match help {
+                    Some(h) => a.help(h),
+                    None => a,
+                }
+            } else {
+                a.hide_env_values(true)
+            }
+        });
+    }
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in subs {
+        cmd = cmd.mut_subcommand(name, without_empty_env);
+    }
+    cmd
+}
+
 /// Entry point of the binary: parse, run, report.
 pub fn main() -> ExitCode {
     crate::memory::avoid_transparent_huge_pages();
@@ -336,7 +377,10 @@ pub fn main() -> ExitCode {
         return ExitCode::from(code);
     }
     let json_requested = std::env::args_os().any(|a| a == "--json");
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(report_clap_error(&e, json_requested)),
     };
