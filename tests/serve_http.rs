@@ -199,3 +199,39 @@ async fn http_sessions_get_list_changed_and_run_calls_on_the_node() {
     client.cancel().await.unwrap();
     assert_eq!(server.stop(), Some(0));
 }
+
+#[tokio::test]
+async fn sessionless_select_app_does_not_claim_a_pin() {
+    install_crypto();
+    let node = support::fake_node::FakeNode::start();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = Server::start(&["--apps", &ex, "--node", &node.url]);
+    // The 2026-07-28 protocol: no initialize, no Mcp-Session-Id, the
+    // protocol travels in each request's _meta.
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "select_app", "arguments": {"app": "kv-store"},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}});
+    let resp = reqwest::Client::new()
+        .post(&server.url)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "select_app")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let text = resp.text().await.unwrap();
+    assert!(
+        !text.contains("now run in this context"),
+        "a pin is claimed on a sessionless request: {text}"
+    );
+    assert!(text.contains("pins are not kept"), "{text}");
+    assert!(text.contains("_context"), "{text}");
+    assert_eq!(server.stop(), Some(0));
+}
