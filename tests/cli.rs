@@ -421,3 +421,25 @@ fn empty_environment_settings_count_as_unset() {
     let help = String::from_utf8_lossy(&help);
     assert!(!help.contains("=]"), "an empty value is shown in help:\n{help}");
 }
+
+#[test]
+fn mutating_tools_are_destructive_by_default() {
+    // MCP's default for destructiveHint is true; an ABI rarely says
+    // `destructive`, so a [mut] method without it must still be marked.
+    let out = calimcp()
+        .args(["tools", "examples/every-kind.json", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let tools: Vec<Value> = serde_json::from_slice(&out).unwrap();
+    let mut muts = 0;
+    for t in &tools {
+        let a = &t["annotations"];
+        let read_only = a["readOnlyHint"].as_bool().unwrap();
+        assert_eq!(a["destructiveHint"], !read_only, "{}", t["name"]);
+        muts += usize::from(!read_only);
+    }
+    assert!(muts > 0);
+}
