@@ -235,3 +235,41 @@ async fn sessionless_select_app_does_not_claim_a_pin() {
     assert!(text.contains("_context"), "{text}");
     assert_eq!(server.stop(), Some(0));
 }
+
+#[tokio::test]
+async fn http_bad_body_is_a_jsonrpc_400_and_delete_answers_204() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = Server::start(&["--apps", &ex, "--offline"]);
+    let http = reqwest::Client::new();
+    let post = |body: String| {
+        http.post(&server.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .body(body)
+            .send()
+    };
+    let bad = post("{not json".into()).await.unwrap();
+    assert_eq!(bad.status().as_u16(), 400);
+    let v: serde_json::Value = bad.json().await.unwrap();
+    assert_eq!(v["error"]["code"], -32700, "{v}");
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let ok = post(init.to_string()).await.unwrap();
+    assert!(ok.status().is_success());
+    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    drop(ok);
+    let closed = http
+        .delete(&server.url)
+        .header("Mcp-Session-Id", sid)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        matches!(closed.status().as_u16(), 200 | 204),
+        "DELETE answered {}",
+        closed.status()
+    );
+    assert_eq!(server.stop(), Some(0));
+}
