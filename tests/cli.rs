@@ -417,9 +417,18 @@ fn empty_environment_settings_count_as_unset() {
     for v in vars {
         cmd.env(v, "");
     }
-    let help = cmd.args(["call", "--help"]).assert().success().get_output().stdout.clone();
+    let help = cmd
+        .args(["call", "--help"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let help = String::from_utf8_lossy(&help);
-    assert!(!help.contains("=]"), "an empty value is shown in help:\n{help}");
+    assert!(
+        !help.contains("=]"),
+        "an empty value is shown in help:\n{help}"
+    );
 }
 
 #[test]

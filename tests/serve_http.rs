@@ -209,12 +209,12 @@ async fn sessionless_select_app_does_not_claim_a_pin() {
     // The 2026-07-28 protocol: no initialize, no Mcp-Session-Id, the
     // protocol travels in each request's _meta.
     let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": "select_app", "arguments": {"app": "kv-store"},
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
-            "io.modelcontextprotocol/clientCapabilities": {}
-        }}});
+    "name": "select_app", "arguments": {"app": "kv-store"},
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    }}});
     let resp = reqwest::Client::new()
         .post(&server.url)
         .header("Accept", "application/json, text/event-stream")

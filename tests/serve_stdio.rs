@@ -525,7 +525,9 @@ fn request_ids_beyond_64_bits_are_echoed_exactly() {
     }
     // A line that is not UTF-8 gets a parse error answer.
     let stdin = raw.stdin.as_mut().unwrap();
-    stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"\xff\"}\n").unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"\xff\"}\n")
+        .unwrap();
     stdin.flush().unwrap();
     let err = raw.recv();
     assert_eq!(err["error"]["code"], -32700, "{err}");

@@ -334,32 +334,24 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
 /// `[env: X]` for every variable and never an empty `[env: X=]`. Applied to
 /// every argument of every subcommand.
 pub fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
-    let ids: Vec<(clap::Id, String, bool)> = cmd
-        .get_arguments()
-        .filter_map(|a| {
-            let name = a.get_env()?.to_string_lossy().into_owned();
-            let value = std::env::var_os(&name);
-            let blank = value
-                .as_ref()
-                .is_some_and(|v| v.to_string_lossy().trim().is_empty());
-            (value.is_none() || blank).then(|| (a.get_id().clone(), name, blank))
-        })
-        .collect();
-    for (id, name, blank) in ids {
-        cmd = cmd.mut_arg(id, |a| {
-            if blank {
-                // clap would read the empty value: drop the binding, keep the doc.
+    cmd = cmd.mut_args(|a| {
+        let Some(name) = a.get_env().map(|n| n.to_string_lossy().into_owned()) else {
+            return a;
+        };
+        match std::env::var_os(&name) {
+            // clap would read the empty value: drop the binding, keep the doc.
+            Some(v) if v.to_string_lossy().trim().is_empty() => {
                 let help = a.get_help().map(|h| format!("{h} [env: {name}]"));
                 let a = a.env(None::<&str>);
                 match help {
                     Some(h) => a.help(h),
                     None => a,
                 }
-            } else {
-                a.hide_env_values(true)
             }
-        });
-    }
+            Some(_) => a,
+            None => a.hide_env_values(true),
+        }
+    });
     let subs: Vec<String> = cmd
         .get_subcommands()
         .map(|s| s.get_name().to_string())

@@ -159,12 +159,18 @@ fn alias_id(bytes: &[u8]) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(bytes).ok()?;
     let (at, raw) = find_id(text)?;
     let digits = raw.strip_prefix('-').unwrap_or(raw);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || raw.parse::<i64>().is_ok()
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || raw.parse::<i64>().is_ok()
     {
         return None;
     }
     let alias = serde_json::to_string(&format!("{ALIAS}{raw}")).ok()?;
-    Some([&text[..at], &alias, &text[at + raw.len()..]].concat().into_bytes())
+    Some(
+        [&text[..at], &alias, &text[at + raw.len()..]]
+            .concat()
+            .into_bytes(),
+    )
 }
 
 /// An outgoing line with an aliased id written back as the client's digits.
@@ -185,7 +191,9 @@ fn unalias_id(line: Vec<u8>) -> Vec<u8> {
     let Some(digits) = id.strip_prefix(ALIAS) else {
         return line;
     };
-    [&text[..at], digits, &text[at + raw.len()..]].concat().into_bytes()
+    [&text[..at], digits, &text[at + raw.len()..]]
+        .concat()
+        .into_bytes()
 }
 
 enum ReadLine {
