@@ -533,3 +533,19 @@ fn request_ids_beyond_64_bits_are_echoed_exactly() {
     assert_eq!(err["error"]["code"], -32700, "{err}");
     assert_eq!(raw.finish(), Some(0));
 }
+
+#[test]
+fn an_over_deep_line_is_too_deep_and_keeps_its_id() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"x","arguments":{{"a":{deep}}}}}}}"#
+    ));
+    let err = raw.recv();
+    assert_eq!(err["id"], 5, "{err}");
+    let message = err["error"]["message"].as_str().unwrap();
+    assert!(message.contains("too deep"), "{message}");
+    assert_eq!(raw.finish(), Some(0));
+}

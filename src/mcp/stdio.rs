@@ -268,6 +268,20 @@ fn decode(bytes: &[u8]) -> Decoded {
     };
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
+        Err(_) if e.to_string().contains("recursion limit") => {
+            // Too deep for a tree, yet often readable enough for its id.
+            let id = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(find_id)
+                .and_then(|(_, raw)| serde_json::from_str::<Value>(raw).ok())
+                .filter(|v| v.is_string() || v.is_number())
+                .unwrap_or(Value::Null);
+            return Decoded::Reply {
+                id,
+                code: ErrorCode::INVALID_REQUEST.0,
+                message: format!("Invalid Request: the message is nested too deep ({e})"),
+            };
+        }
         Err(_) => {
             return Decoded::Reply {
                 id: Value::Null,
