@@ -452,3 +452,12 @@ fn mutating_tools_are_destructive_by_default() {
     }
     assert!(muts > 0);
 }
+
+#[test]
+fn meroctl_output_format_suggests_json() {
+    calimcp()
+        .args(["apps", "examples", "--output-format", "json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--json"));
+}

@@ -362,6 +362,25 @@ pub fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
     cmd
 }
 
+/// meroctl's `--output-format json` is calimcp's `--json`: say so when clap
+/// has nothing closer to offer.
+fn suggest_json_for_meroctl_habits(e: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
+        return;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    let name = given.split('=').next().unwrap_or(given);
+    if matches!(name, "--output-format" | "--output" | "--format" | "-o") {
+        e.insert(
+            ContextKind::SuggestedArg,
+            ContextValue::String("--json".into()),
+        );
+    }
+}
+
 /// Entry point of the binary: parse, run, report.
 pub fn main() -> ExitCode {
     crate::memory::avoid_transparent_huge_pages();
@@ -374,7 +393,10 @@ pub fn main() -> ExitCode {
         .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return ExitCode::from(report_clap_error(&e, json_requested)),
+        Err(mut e) => {
+            suggest_json_for_meroctl_habits(&mut e);
+            return ExitCode::from(report_clap_error(&e, json_requested));
+        }
     };
     if !matches!(cli.command, Command::Serve(_)) {
         crate::memory::keep_freed_memory_until_exit();
