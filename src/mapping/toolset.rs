@@ -278,9 +278,9 @@ fn make_tool(
         description,
         signature,
         read_only,
-        // MCP default: a mutating method is destructive (the ABI has no way to say
-        // otherwise yet, so every [mut] tool is), a view never is.
-        destructive: !read_only,
+        // MCP's default: a mutating method is destructive (an ABI cannot yet
+        // mark one harmless); a view keeps the ABI's flag.
+        destructive: method.destructive || !read_only,
         idempotent: method.idempotent || read_only,
         app: index,
         service: service.name.clone(),
