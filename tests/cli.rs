@@ -393,3 +393,71 @@ fn schema_output_is_the_unwrapped_return_and_null_for_unit() {
         serde_json::json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
     );
 }
+
+#[test]
+fn empty_environment_settings_count_as_unset() {
+    // `CALIMCP_APPS=` is an empty list of directories, not a usage error; the
+    // same for every variable calimcp reads.
+    let vars = [
+        "CALIMCP_APPS",
+        "CALIMERO_NODE_URL",
+        "CALIMERO_AUTH_TOKEN",
+        "CALIMCP_OFFLINE",
+        "CALIMCP_NO_INPUT",
+        "NO_COLOR",
+    ];
+    let mut cmd = calimcp();
+    for v in vars {
+        cmd.env(v, "");
+    }
+    cmd.args(["describe", "examples/kv-store", "--json"])
+        .assert()
+        .success();
+    let mut cmd = calimcp();
+    for v in vars {
+        cmd.env(v, "");
+    }
+    let help = cmd
+        .args(["call", "--help"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8_lossy(&help);
+    assert!(
+        !help.contains("=]"),
+        "an empty value is shown in help:\n{help}"
+    );
+}
+
+#[test]
+fn mutating_tools_are_destructive_by_default() {
+    // MCP's default for destructiveHint is true; an ABI rarely says
+    // `destructive`, so a [mut] method without it must still be marked.
+    let out = calimcp()
+        .args(["tools", "examples/every-kind.json", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let tools: Vec<Value> = serde_json::from_slice(&out).unwrap();
+    let mut muts = 0;
+    for t in &tools {
+        let a = &t["annotations"];
+        let read_only = a["readOnlyHint"].as_bool().unwrap();
+        assert_eq!(a["destructiveHint"], !read_only, "{}", t["name"]);
+        muts += usize::from(!read_only);
+    }
+    assert!(muts > 0);
+}
+
+#[test]
+fn meroctl_output_format_suggests_json() {
+    calimcp()
+        .args(["apps", "examples", "--output-format", "json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--json"));
+}

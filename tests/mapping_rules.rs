@@ -1486,9 +1486,10 @@ fn annotations() {
     let a = |ro: bool, de: bool, id: bool| json!({"readOnlyHint": ro, "destructiveHint": de, "idempotentHint": id, "openWorldHint": false});
     assert_eq!(hints("test_look"), a(true, false, true));
     assert_eq!(hints("test_wipe"), a(false, true, false));
-    assert_eq!(hints("test_put"), a(false, false, true));
-    assert_eq!(hints("test_older"), a(false, false, false));
-    assert_eq!(hints("test_odd"), a(false, false, false));
+    // [mut] is destructive unless the ABI could say otherwise (MCP default)
+    assert_eq!(hints("test_put"), a(false, true, true));
+    assert_eq!(hints("test_older"), a(false, true, false));
+    assert_eq!(hints("test_odd"), a(false, true, false));
     assert_eq!(hints("test_peek"), a(true, true, true));
     assert!(tool(&set, "test_look").signature.starts_with("[view] "));
     assert!(tool(&set, "test_odd").signature.starts_with("[mut] "));

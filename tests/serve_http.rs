@@ -199,3 +199,77 @@ async fn http_sessions_get_list_changed_and_run_calls_on_the_node() {
     client.cancel().await.unwrap();
     assert_eq!(server.stop(), Some(0));
 }
+
+#[tokio::test]
+async fn sessionless_select_app_does_not_claim_a_pin() {
+    install_crypto();
+    let node = support::fake_node::FakeNode::start();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = Server::start(&["--apps", &ex, "--node", &node.url]);
+    // The 2026-07-28 protocol: no initialize, no Mcp-Session-Id, the
+    // protocol travels in each request's _meta.
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+    "name": "select_app", "arguments": {"app": "kv-store"},
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    }}});
+    let resp = reqwest::Client::new()
+        .post(&server.url)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "select_app")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let text = resp.text().await.unwrap();
+    assert!(
+        !text.contains("now run in this context"),
+        "a pin is claimed on a sessionless request: {text}"
+    );
+    assert!(text.contains("pins are not kept"), "{text}");
+    assert!(text.contains("_context"), "{text}");
+    assert_eq!(server.stop(), Some(0));
+}
+
+#[tokio::test]
+async fn http_bad_body_is_a_jsonrpc_400_and_delete_answers_204() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = Server::start(&["--apps", &ex, "--offline"]);
+    let http = reqwest::Client::new();
+    let post = |body: String| {
+        http.post(&server.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .body(body)
+            .send()
+    };
+    let bad = post("{not json".into()).await.unwrap();
+    assert_eq!(bad.status().as_u16(), 400);
+    let v: serde_json::Value = bad.json().await.unwrap();
+    assert_eq!(v["error"]["code"], -32700, "{v}");
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let ok = post(init.to_string()).await.unwrap();
+    assert!(ok.status().is_success());
+    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    drop(ok);
+    let closed = http
+        .delete(&server.url)
+        .header("Mcp-Session-Id", sid)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        matches!(closed.status().as_u16(), 200 | 204),
+        "DELETE answered {}",
+        closed.status()
+    );
+    assert_eq!(server.stop(), Some(0));
+}

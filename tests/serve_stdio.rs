@@ -507,3 +507,45 @@ async fn long_tool_lists_come_in_pages() {
     assert!(second.next_cursor.is_none());
     client.cancel().await.unwrap();
 }
+
+#[test]
+fn request_ids_beyond_64_bits_are_echoed_exactly() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    for id in ["18446744073709551616", "-18446744073709551616"] {
+        raw.send(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+        let mut line = String::new();
+        raw.stdout.read_line(&mut line).unwrap();
+        assert!(
+            line.contains(&format!(r#""id":{id},"#)),
+            "id {id} not echoed exactly: {line}"
+        );
+        assert!(line.contains(r#""result""#), "{line}");
+    }
+    // A line that is not UTF-8 gets a parse error answer.
+    let stdin = raw.stdin.as_mut().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"\xff\"}\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let err = raw.recv();
+    assert_eq!(err["error"]["code"], -32700, "{err}");
+    assert_eq!(raw.finish(), Some(0));
+}
+
+#[test]
+fn an_over_deep_line_is_too_deep_and_keeps_its_id() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"x","arguments":{{"a":{deep}}}}}}}"#
+    ));
+    let err = raw.recv();
+    assert_eq!(err["id"], 5, "{err}");
+    let message = err["error"]["message"].as_str().unwrap();
+    assert!(message.contains("too deep"), "{message}");
+    assert_eq!(raw.finish(), Some(0));
+}

@@ -296,7 +296,7 @@ pub fn run(cli: Cli) -> Result<u8> {
 
 /// The clap command tree (for completions and man pages).
 pub fn command() -> clap::Command {
-    Cli::command()
+    without_empty_env(Cli::command())
 }
 
 /// Prints a clap error (or the help and version it carries); returns the exit code.
@@ -332,6 +332,58 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     2
 }
 
+/// An environment variable set to an empty (or blank) value counts as unset:
+/// `CALIMCP_APPS=` means no directories rather than a usage error. Help shows
+/// `[env: X]` for every variable and never an empty `[env: X=]`. Applied to
+/// every argument of every subcommand.
+pub fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
+    cmd = cmd.mut_args(|a| {
+        let Some(name) = a.get_env().map(|n| n.to_string_lossy().into_owned()) else {
+            return a;
+        };
+        match std::env::var_os(&name) {
+            // clap would read the empty value: drop the binding, keep the doc.
+            Some(v) if v.to_string_lossy().trim().is_empty() => {
+                let help = a.get_help().map(|h| format!("{h} [env: {name}]"));
+                let a = a.env(None::<&str>);
+                match help {
+                    Some(h) => a.help(h),
+                    None => a,
+                }
+            }
+            Some(_) => a,
+            None => a.hide_env_values(true),
+        }
+    });
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in subs {
+        cmd = cmd.mut_subcommand(name, without_empty_env);
+    }
+    cmd
+}
+
+/// meroctl's `--output-format json` is calimcp's `--json`: say so when clap
+/// has nothing closer to offer.
+fn suggest_json_for_meroctl_habits(e: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
+        return;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    let name = given.split('=').next().unwrap_or(given);
+    if matches!(name, "--output-format" | "--output" | "--format" | "-o") {
+        e.insert(
+            ContextKind::SuggestedArg,
+            ContextValue::String("--json".into()),
+        );
+    }
+}
+
 /// Entry point of the binary: parse, run, report.
 pub fn main() -> ExitCode {
     crate::memory::avoid_transparent_huge_pages();
@@ -339,9 +391,15 @@ pub fn main() -> ExitCode {
         return ExitCode::from(code);
     }
     let json_requested = std::env::args_os().any(|a| a == "--json");
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return ExitCode::from(report_clap_error(&e, json_requested)),
+        Err(mut e) => {
+            suggest_json_for_meroctl_habits(&mut e);
+            return ExitCode::from(report_clap_error(&e, json_requested));
+        }
     };
     if !matches!(cli.command, Command::Serve(_)) {
         crate::memory::keep_freed_memory_until_exit();

@@ -278,7 +278,9 @@ fn make_tool(
         description,
         signature,
         read_only,
-        destructive: method.destructive,
+        // MCP's default: a mutating method is destructive (an ABI cannot yet
+        // mark one harmless); a view keeps the ABI's flag.
+        destructive: method.destructive || !read_only,
         idempotent: method.idempotent || read_only,
         app: index,
         service: service.name.clone(),

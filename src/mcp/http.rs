@@ -97,7 +97,9 @@ pub async fn run(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let router = axum::Router::new().nest_service("/mcp", service);
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(mend_statuses));
     let shown = match local.ip() {
         IpAddr::V6(ip) => format!("[{ip}]:{}", local.port()),
         IpAddr::V4(ip) => format!("{ip}:{}", local.port()),
@@ -121,4 +123,44 @@ pub async fn run(
         Ok(Ok(Err(e))) => Err(failed(e)),
         _ => Ok(()),
     }
+}
+
+/// Where rmcp's answer is not what clients expect: a body that is not JSON is
+/// a JSON-RPC parse error with 400 (not a bare 415), and closing a session with
+/// `DELETE` answers 204 (the Python SDK logs a failure on 202).
+async fn mend_statuses(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{StatusCode, header};
+    let delete = req.method() == axum::http::Method::DELETE;
+    let resp = next.run(req).await;
+    let status = resp.status();
+    if delete && status == StatusCode::ACCEPTED {
+        let mut resp = resp;
+        *resp.status_mut() = StatusCode::NO_CONTENT;
+        *resp.body_mut() = axum::body::Body::empty();
+        return resp;
+    }
+    if status != StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
+        return axum::response::Response::from_parts(parts, axum::body::Body::empty());
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    if !text.starts_with("fail to deserialize") {
+        return axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
+    }
+    let answer = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32700, "message": format!("Parse error: the body is not a JSON-RPC message ({})", text.trim())},
+    });
+    axum::response::Response::builder()
+        .status(StatusCode::BAD_REQUEST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(axum::body::Body::from(answer.to_string()))
+        .unwrap_or_default()
 }

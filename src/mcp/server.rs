@@ -22,7 +22,16 @@ use crate::mapping::Tool;
 use crate::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
-pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry.";
+pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry.";
+
+/// True on a Streamable HTTP request that belongs to no session (the
+/// 2026-07-28 protocol, or a stateless client): state does not outlive it.
+fn sessionless(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
+}
 
 /// One MCP session.
 pub struct Session {
@@ -108,7 +117,7 @@ impl Session {
         json_result(&fixed::describe(&view, app, service.as_deref(), &pins))
     }
 
-    async fn select_app(&self, args: &Map<String, Value>) -> CallToolResult {
+    async fn select_app(&self, args: &Map<String, Value>, sessionless: bool) -> CallToolResult {
         let parsed =
             match fixed::parse_args(SELECT_APP, args, &["app", "context", "service"], &["app"]) {
                 Ok(p) => p,
@@ -151,6 +160,14 @@ impl Session {
             .resolve_context(a, service.as_deref(), parsed.context.as_deref(), None)
             .await;
         match resolved {
+            // Without a session nothing carries the pin to the next request:
+            // say so rather than claim a pin that is not kept.
+            Ok(context) if sessionless => {
+                out["context"] = context.into();
+                out["pinned"] = false.into();
+                out["note"] = "this connection has no session (Streamable HTTP without Mcp-Session-Id, e.g. protocol 2026-07-28), so pins are not kept: pass `_context` with this context to each tool call, or the app's default context is used".into();
+                json_result(&out)
+            }
             Ok(context) => {
                 self.pins
                     .lock()
@@ -369,7 +386,7 @@ impl ServerHandler for Session {
         let work = async {
             Ok::<_, McpError>(match request.name.as_ref() {
                 DESCRIBE_APP => self.describe_app(&args).await,
-                SELECT_APP => self.select_app(&args).await,
+                SELECT_APP => self.select_app(&args, sessionless(&context)).await,
                 name => self.call_method(name, &args).await?,
             })
         };

@@ -59,6 +59,7 @@ pub fn stdio() -> (Stdio, Flush) {
             .spawn(move || {
                 let mut stdout = std::io::stdout().lock();
                 for line in lines.iter().map_while(|l| l) {
+                    let line = unalias_id(line);
                     if stdout
                         .write_all(&line)
                         .and_then(|()| stdout.flush())
@@ -117,6 +118,8 @@ fn read_loop(tx: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>, out: O
         if bytes.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        let aliased = alias_id(bytes);
+        let bytes = aliased.as_deref().unwrap_or(bytes);
         match decode(bytes) {
             Decoded::Message(m) => {
                 if tx.blocking_send(*m).is_err() {
@@ -130,6 +133,67 @@ fn read_loop(tx: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>, out: O
             Decoded::Ignore(why) => log::debug!("ignored a message: {why}"),
         }
     }
+}
+
+/// Marks a request id rmcp cannot hold (an integer outside i64, e.g. 2^64):
+/// it travels through rmcp as the string `"<ALIAS>digits"` and is written back
+/// as the exact digits, never through a float.
+const ALIAS: &str = "\u{1}calimcp-id:";
+
+#[derive(serde::Deserialize)]
+struct IdProbe<'a> {
+    #[serde(borrow)]
+    id: Option<&'a serde_json::value::RawValue>,
+}
+
+/// Where the top-level `id` of a JSON object line sits, and its text.
+fn find_id(text: &str) -> Option<(usize, &str)> {
+    let probe: IdProbe = serde_json::from_str(text).ok()?;
+    let raw = probe.id?.get();
+    let at = raw.as_ptr() as usize - text.as_ptr() as usize;
+    Some((at, raw))
+}
+
+/// The line with an out-of-range integer id replaced by its alias, if it has one.
+fn alias_id(bytes: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let (at, raw) = find_id(text)?;
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || raw.parse::<i64>().is_ok()
+    {
+        return None;
+    }
+    let alias = serde_json::to_string(&format!("{ALIAS}{raw}")).ok()?;
+    Some(
+        [&text[..at], &alias, &text[at + raw.len()..]]
+            .concat()
+            .into_bytes(),
+    )
+}
+
+/// An outgoing line with an aliased id written back as the client's digits.
+fn unalias_id(line: Vec<u8>) -> Vec<u8> {
+    let marker = b"\\u0001calimcp-id:";
+    if !line.windows(marker.len()).any(|w| w == marker) {
+        return line;
+    }
+    let Ok(text) = std::str::from_utf8(&line) else {
+        return line;
+    };
+    let Some((at, raw)) = find_id(text) else {
+        return line;
+    };
+    let Ok(id) = serde_json::from_str::<String>(raw) else {
+        return line;
+    };
+    let Some(digits) = id.strip_prefix(ALIAS) else {
+        return line;
+    };
+    [&text[..at], digits, &text[at + raw.len()..]]
+        .concat()
+        .into_bytes()
 }
 
 enum ReadLine {
@@ -204,6 +268,20 @@ fn decode(bytes: &[u8]) -> Decoded {
     };
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
+        Err(_) if e.to_string().contains("recursion limit") => {
+            // Too deep for a tree, yet often readable enough for its id.
+            let id = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(find_id)
+                .and_then(|(_, raw)| serde_json::from_str::<Value>(raw).ok())
+                .filter(|v| v.is_string() || v.is_number())
+                .unwrap_or(Value::Null);
+            return Decoded::Reply {
+                id,
+                code: ErrorCode::INVALID_REQUEST.0,
+                message: format!("Invalid Request: the message is nested too deep ({e})"),
+            };
+        }
         Err(_) => {
             return Decoded::Reply {
                 id: Value::Null,
