@@ -1080,7 +1080,7 @@ fn lints_are_warnings() {
     assert_eq!(alpha["properties"]["r"], json!({}));
     assert_eq!(
         alpha["properties"]["z"]["description"],
-        "bytes: a hex string or a byte array"
+        "bytes: a hex string (0x optional) or a byte array"
     );
     let out = run(&["describe", s(&f), "--quiet"]);
     assert!(out.stderr.is_empty());
