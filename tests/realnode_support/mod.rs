@@ -6,14 +6,34 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub struct RealNode {
+    /// The node's base URL, with the path prefix when one is set.
     pub url: String,
+    /// The node's root URL (auth lives here even with a path prefix).
+    pub root: String,
+    /// calimcp's state directory for this node (`CALIMCP_STATE_DIR`): token and ABI caches.
+    pub state: tempfile::TempDir,
+    /// A bearer token for the admin helpers below, once `login` ran (embedded auth).
+    pub token: Option<String>,
     child: Child,
     _home: tempfile::TempDir,
+}
+
+/// How to start a node: `Options::default()` is merod's default (proxy auth, no prefix).
+#[derive(Default, Clone)]
+pub struct Options {
+    /// mero-auth inside the node (`user_password`; the first login creates the user).
+    pub embedded_auth: bool,
+    /// Access-token lifetime in seconds (embedded auth), to exercise refresh.
+    pub access_ttl: Option<u64>,
+    /// `NODE_PATH_PREFIX`: admin-api and jsonrpc move under it, auth stays at the root.
+    pub path_prefix: Option<String>,
 }
 
 impl Drop for RealNode {
@@ -37,12 +57,12 @@ fn skip(test: &str, why: &str) -> Option<RealNode> {
     None
 }
 
-fn healthy(port: u16) -> bool {
+fn healthy(port: u16, prefix: &str) -> bool {
     let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
         return false;
     };
     let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-    let req = "GET /admin-api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    let req = &format!("GET {prefix}/admin-api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     if s.write_all(req.as_bytes()).is_err() {
         return false;
     }
@@ -54,6 +74,12 @@ fn healthy(port: u16) -> bool {
 impl RealNode {
     /// Starts a node with proxy auth (none in the node), or skips.
     pub fn start(test: &str) -> Option<RealNode> {
+        Self::start_with(test, Options::default())
+    }
+
+    /// Starts a node with the given options, or skips (loudly; a failure under
+    /// CALIMCP_REQUIRE_REALNODE=1).
+    pub fn start_with(test: &str, opts: Options) -> Option<RealNode> {
         let Some(bin) = binary() else {
             return skip(
                 test,
@@ -65,22 +91,36 @@ impl RealNode {
             .map(|a| a.port())
             .expect("a free port");
         let home = tempfile::tempdir().expect("tempdir");
-        let child = Command::new(bin)
-            .env("REALNODE_HOME", home.path())
+        let mut cmd = Command::new(bin);
+        cmd.env("REALNODE_HOME", home.path())
             .env("REALNODE_PORT", port.to_string())
-            .env("REALNODE_AUTH", "proxy")
+            .env(
+                "REALNODE_AUTH",
+                if opts.embedded_auth { "embedded" } else { "proxy" },
+            )
             .env("RUST_LOG", "warn")
+            .env_remove("NODE_PATH_PREFIX")
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the node starts");
+            .stderr(Stdio::null());
+        if let Some(ttl) = opts.access_ttl {
+            cmd.env("REALNODE_ACCESS_TTL", ttl.to_string());
+        }
+        let prefix = opts.path_prefix.clone().unwrap_or_default();
+        if !prefix.is_empty() {
+            cmd.env("NODE_PATH_PREFIX", &prefix);
+        }
+        let child = cmd.spawn().expect("the node starts");
+        let root = format!("http://127.0.0.1:{port}");
         let mut node = RealNode {
-            url: format!("http://127.0.0.1:{port}"),
+            url: format!("{root}{prefix}"),
+            root,
+            state: tempfile::tempdir().expect("tempdir"),
+            token: None,
             child,
             _home: home,
         };
         let deadline = Instant::now() + Duration::from_secs(60);
-        while !healthy(port) {
+        while !healthy(port, &prefix) {
             if let Ok(Some(status)) = node.child.try_wait() {
                 panic!("the real node exited: {status}");
             }
@@ -92,4 +132,164 @@ impl RealNode {
         }
         Some(node)
     }
+
+    /// The calimcp binary pointed at this node, with its own state directory
+    /// and no inherited node/token/apps settings.
+    pub fn calimcp(&self) -> assert_cmd::Command {
+        let mut c = assert_cmd::Command::cargo_bin("calimcp").unwrap();
+        c.env("CALIMERO_NODE_URL", &self.url)
+            .env("CALIMCP_STATE_DIR", self.state.path())
+            .env_remove("CALIMERO_AUTH_TOKEN")
+            .env_remove("CALIMCP_APPS")
+            .env_remove("CALIMCP_OFFLINE")
+            .env("NO_COLOR", "1");
+        c
+    }
+
+    /// One admin request (`path` under the base URL, or under the root when it
+    /// starts with `/auth`); panics with the answer unless it is 2xx.
+    pub fn admin(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
+        let base = if path.starts_with("/auth") { &self.root } else { &self.url };
+        let (status, text) = http(method, &format!("{base}{path}"), body, self.token.as_deref());
+        assert!(
+            (200..300).contains(&status),
+            "{method} {path}: HTTP {status}: {text}"
+        );
+        if text.trim().is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"))
+        }
+    }
+
+    /// Embedded auth: logs in (the first login creates the user) and keeps the
+    /// access token for `admin`. Returns the token pair.
+    pub fn login(&mut self, user: &str, password: &str) -> (String, String) {
+        let ts = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let body = json!({
+            "auth_method": "user_password", "public_key": user, "client_name": "calimcp-tests",
+            "timestamp": ts, "permissions": ["admin"],
+            "provider_data": {"username": user, "password": password}
+        });
+        let v = self.admin("POST", "/auth/token", Some(&body));
+        let access = v["data"]["access_token"].as_str().expect("access_token").to_string();
+        let refresh = v["data"]["refresh_token"].as_str().expect("refresh_token").to_string();
+        self.token = Some(access.clone());
+        (access, refresh)
+    }
+
+    /// Installs a `.wasm` (a dev install from a path) and returns the application id.
+    pub fn install(&self, wasm: &Path, package: &str, version: &str) -> String {
+        let body = json!({"path": wasm, "metadata": [], "package": package, "version": version});
+        let v = self.admin("POST", "/admin-api/install-dev-application", Some(&body));
+        v["data"]["applicationId"].as_str().expect("applicationId").to_string()
+    }
+
+    /// Creates a namespace and a context of `app`; returns (context id, member public key).
+    pub fn create_context(&self, app: &str) -> (String, String) {
+        let ns = self.admin(
+            "POST",
+            "/admin-api/namespaces",
+            Some(&json!({"applicationId": app, "upgradePolicy": "LazyOnAccess"})),
+        );
+        let ns = ns["data"]["namespaceId"].as_str().expect("namespaceId").to_string();
+        let body = json!({"applicationId": app, "contextSeed": null, "initializationParams": [],
+                          "groupId": ns, "identitySecret": null});
+        let v = self.admin("POST", "/admin-api/contexts", Some(&body));
+        (
+            v["data"]["contextId"].as_str().expect("contextId").to_string(),
+            v["data"]["memberPublicKey"].as_str().unwrap_or_default().to_string(),
+        )
+    }
+
+    /// Names a context with an alias on the node.
+    pub fn alias_context(&self, alias: &str, context: &str) {
+        self.admin(
+            "POST",
+            "/admin-api/alias/create/context",
+            Some(&json!({"alias": alias, "contextId": context})),
+        );
+    }
+
+    /// Installs `wasm` as `package`, creates a context and aliases it; returns
+    /// (application id, context id).
+    pub fn setup(&self, wasm: &Path, package: &str, alias: Option<&str>) -> (String, String) {
+        let app = self.install(wasm, package, "0.1.0");
+        let (ctx, _) = self.create_context(&app);
+        if let Some(a) = alias {
+            self.alias_context(a, &ctx);
+        }
+        (app, ctx)
+    }
+}
+
+/// The shared test app (`../shared/realnode/app/kv.wasm`, package com.example.kv-c).
+pub fn shared_kv_app() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realnode/app/kv.wasm")
+}
+
+/// One of the project's own test apps, `testapps/<name>/` (app.c + abi.json),
+/// built by `testapps/build.sh` into `target/testapps/<name>.wasm` when missing
+/// or older than its sources. Needs clang and wasm-ld (`.ci/run` installs them).
+pub fn test_app(name: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out_dir = root.join("target/testapps");
+    let out = out_dir.join(format!("{name}.wasm"));
+    let src = root.join("testapps").join(name);
+    let newest_src = std::fs::read_dir(&src)
+        .unwrap_or_else(|e| panic!("{}: {e}", src.display()))
+        .filter_map(|e| e.ok()?.metadata().ok()?.modified().ok())
+        .max();
+    let built = std::fs::metadata(&out).and_then(|m| m.modified()).ok();
+    if built.is_none() || newest_src > built {
+        // Tests of one binary run in parallel: build under a lock file.
+        std::fs::create_dir_all(&out_dir).unwrap();
+        let status = Command::new("bash")
+            .arg(root.join("testapps/build.sh"))
+            .arg(name)
+            .arg(&out_dir)
+            .status()
+            .expect("bash runs testapps/build.sh");
+        assert!(status.success(), "testapps/build.sh {name} failed (needs clang and wasm-ld: apt-get install clang lld)");
+    }
+    out
+}
+
+/// A minimal blocking HTTP/1.1 client for the admin helpers (Connection: close).
+fn http(method: &str, url: &str, body: Option<&Value>, token: Option<&str>) -> (u16, String) {
+    let rest = url.strip_prefix("http://").expect("http URL");
+    let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let path = if path.is_empty() { "/" } else { path };
+    let mut s = TcpStream::connect(host).expect("connect to the node");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, mut payload) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status: u16 = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+    let mut out = String::new();
+    if chunked {
+        while let Some((len, rest)) = payload.split_once("\r\n") {
+            let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+            if n == 0 || rest.len() < n {
+                break;
+            }
+            out.push_str(&rest[..n]);
+            payload = rest[n..].trim_start_matches("\r\n");
+        }
+    } else {
+        out = payload.to_string();
+    }
+    (status, out)
 }
