@@ -35,17 +35,42 @@ fn a_node_only_app_is_described_and_called_through_an_alias() {
     else {
         return;
     };
-    node.setup(&realnode_support::shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    node.setup(
+        &realnode_support::shared_kv_app(),
+        "com.example.kv-c",
+        Some("kvmain"),
+    );
     // The ABI comes from the bytecode blob (rc.4 has no ABI route).
-    let out = node.calimcp().args(["describe", "com.example.kv-c"]).output().unwrap();
+    let out = node
+        .calimcp()
+        .args(["describe", "com.example.kv-c"])
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("add(a: u64, b: u64) -> u64"), "{text}");
     let out = node
         .calimcp()
-        .args(["call", "com.example.kv-c.add", "-c", "kvmain", "--a", "2", "--b", "40"])
+        .args([
+            "call",
+            "com.example.kv-c.add",
+            "-c",
+            "kvmain",
+            "--a",
+            "2",
+            "--b",
+            "40",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
 }

@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -62,7 +62,9 @@ fn healthy(port: u16, prefix: &str) -> bool {
         return false;
     };
     let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-    let req = &format!("GET {prefix}/admin-api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    let req = &format!(
+        "GET {prefix}/admin-api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    );
     if s.write_all(req.as_bytes()).is_err() {
         return false;
     }
@@ -96,7 +98,11 @@ impl RealNode {
             .env("REALNODE_PORT", port.to_string())
             .env(
                 "REALNODE_AUTH",
-                if opts.embedded_auth { "embedded" } else { "proxy" },
+                if opts.embedded_auth {
+                    "embedded"
+                } else {
+                    "proxy"
+                },
             )
             .env("RUST_LOG", "warn")
             .env_remove("NODE_PATH_PREFIX")
@@ -149,8 +155,17 @@ impl RealNode {
     /// One admin request (`path` under the base URL, or under the root when it
     /// starts with `/auth`); panics with the answer unless it is 2xx.
     pub fn admin(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
-        let base = if path.starts_with("/auth") { &self.root } else { &self.url };
-        let (status, text) = http(method, &format!("{base}{path}"), body, self.token.as_deref());
+        let base = if path.starts_with("/auth") {
+            &self.root
+        } else {
+            &self.url
+        };
+        let (status, text) = http(
+            method,
+            &format!("{base}{path}"),
+            body,
+            self.token.as_deref(),
+        );
         assert!(
             (200..300).contains(&status),
             "{method} {path}: HTTP {status}: {text}"
@@ -175,8 +190,14 @@ impl RealNode {
             "provider_data": {"username": user, "password": password}
         });
         let v = self.admin("POST", "/auth/token", Some(&body));
-        let access = v["data"]["access_token"].as_str().expect("access_token").to_string();
-        let refresh = v["data"]["refresh_token"].as_str().expect("refresh_token").to_string();
+        let access = v["data"]["access_token"]
+            .as_str()
+            .expect("access_token")
+            .to_string();
+        let refresh = v["data"]["refresh_token"]
+            .as_str()
+            .expect("refresh_token")
+            .to_string();
         self.token = Some(access.clone());
         (access, refresh)
     }
@@ -185,7 +206,10 @@ impl RealNode {
     pub fn install(&self, wasm: &Path, package: &str, version: &str) -> String {
         let body = json!({"path": wasm, "metadata": [], "package": package, "version": version});
         let v = self.admin("POST", "/admin-api/install-dev-application", Some(&body));
-        v["data"]["applicationId"].as_str().expect("applicationId").to_string()
+        v["data"]["applicationId"]
+            .as_str()
+            .expect("applicationId")
+            .to_string()
     }
 
     /// Creates a namespace and a context of `app`; returns (context id, member public key).
@@ -195,13 +219,22 @@ impl RealNode {
             "/admin-api/namespaces",
             Some(&json!({"applicationId": app, "upgradePolicy": "LazyOnAccess"})),
         );
-        let ns = ns["data"]["namespaceId"].as_str().expect("namespaceId").to_string();
+        let ns = ns["data"]["namespaceId"]
+            .as_str()
+            .expect("namespaceId")
+            .to_string();
         let body = json!({"applicationId": app, "contextSeed": null, "initializationParams": [],
                           "groupId": ns, "identitySecret": null});
         let v = self.admin("POST", "/admin-api/contexts", Some(&body));
         (
-            v["data"]["contextId"].as_str().expect("contextId").to_string(),
-            v["data"]["memberPublicKey"].as_str().unwrap_or_default().to_string(),
+            v["data"]["contextId"]
+                .as_str()
+                .expect("contextId")
+                .to_string(),
+            v["data"]["memberPublicKey"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
         )
     }
 
@@ -253,7 +286,10 @@ pub fn test_app(name: &str) -> PathBuf {
             .arg(&out_dir)
             .status()
             .expect("bash runs testapps/build.sh");
-        assert!(status.success(), "testapps/build.sh {name} failed (needs clang and wasm-ld: apt-get install clang lld)");
+        assert!(
+            status.success(),
+            "testapps/build.sh {name} failed (needs clang and wasm-ld: apt-get install clang lld)"
+        );
     }
     out
 }
@@ -266,7 +302,9 @@ fn http(method: &str, url: &str, body: Option<&Value>, token: Option<&str>) -> (
     let mut s = TcpStream::connect(host).expect("connect to the node");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -276,8 +314,14 @@ fn http(method: &str, url: &str, body: Option<&Value>, token: Option<&str>) -> (
     s.read_to_end(&mut raw).unwrap();
     let text = String::from_utf8_lossy(&raw).to_string();
     let (head, mut payload) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status: u16 = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+    let status: u16 = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
     let mut out = String::new();
     if chunked {
         while let Some((len, rest)) = payload.split_once("\r\n") {
