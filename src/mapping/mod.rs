@@ -1,9 +1,11 @@
 //! `mapping`: the pure core. `abi::App`s → JSON Schemas, signatures, tool names
-//! and the tool set; argument checking and the outgoing `argsJson`.
+//! and the tool set; argument checking and the outgoing `argsJson`; events
+//! decoded against the ABI; ABI comparison (`diff`).
 //! No I/O, no clap, no rmcp, no HTTP.
 
 pub mod args;
 pub mod diff;
+pub mod events;
 pub mod filter;
 pub mod names;
 pub mod schema;

@@ -147,6 +147,28 @@ fn output_schema(
     Some(Value::Object(root))
 }
 
+/// The schema of an event's payload, read as a method result is (output
+/// mode: bytes as the SDK writes them, variants, `$ref`s). `None` for an event
+/// without a payload (or a unit one).
+pub fn event_schema(m: &Manifest, event: &Event, mode: RefMode) -> (Option<Value>, Vec<String>) {
+    let mut warnings = Vec::new();
+    let Some(ty) = event.payload.as_ref().filter(|t| !is_unit(m, t)) else {
+        return (None, warnings);
+    };
+    let mut b = Builder::new(m, Direction::Output, mode);
+    let s = b.ty(ty, Ctx::default());
+    let mut root = match s {
+        Value::Object(map) => map,
+        other => {
+            let mut map = Map::new();
+            map.insert("allOf".into(), json!([other]));
+            map
+        }
+    };
+    b.finish(&mut root, &mut warnings);
+    (Some(Value::Object(root)), warnings)
+}
+
 /// MCP wants an object output schema: the return travels as `{"result": value}`.
 pub fn wrap_output(output: &Value) -> Value {
     let mut inner = output.clone();

@@ -1,0 +1,197 @@
+//! An app's events as the node delivers them, decoded against the ABI.
+//!
+//! The SDK emits each application event as a `kind` (the variant's name, the
+//! name in the ABI's `events`) and `data`: the JSON bytes of its payload
+//! (`null` for a payload-less variant; older SDKs and hand-written apps send
+//! no bytes at all). [`Decoder::decode`] parses those bytes and checks the
+//! value against the event's payload schema, built in output mode like a
+//! method's return, so bytes, variants, CRDT wrappers and `$ref`s read
+//! exactly as method results do. An event the ABI does not declare, bytes
+//! that are not JSON and a payload that does not match are all still
+//! returned, marked invalid, with the problem in words. Pure: no I/O.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::schema::{RefMode, event_schema};
+use crate::abi::Manifest;
+use crate::text::sanitize_line;
+
+/// One decoded application event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// The event's name as the node sent it.
+    pub event: String,
+    /// The payload: the decoded JSON, `null` when there is none, or the raw
+    /// bytes as text (or an array) when they are not JSON.
+    pub payload: Value,
+    /// Whether the ABI declares the event and the payload matches its schema.
+    pub valid: bool,
+    /// What is wrong when it is not valid.
+    pub problem: Option<String>,
+    /// The raw bytes, kept when they could not be decoded as JSON.
+    pub raw: Option<Vec<u8>>,
+}
+
+struct Compiled {
+    validator: Option<jsonschema::Validator>,
+    /// The schema could not be compiled (a generator bug): the payload is not checked.
+    broken: Option<String>,
+}
+
+/// Decodes the events of one manifest; compiled schemas are kept for reuse.
+pub struct Decoder<'m> {
+    manifest: &'m Manifest,
+    compiled: HashMap<String, Compiled>,
+}
+
+impl<'m> Decoder<'m> {
+    pub fn new(manifest: &'m Manifest) -> Self {
+        Decoder {
+            manifest,
+            compiled: HashMap::new(),
+        }
+    }
+
+    /// Whether the ABI declares an event called `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        self.manifest.events.iter().any(|e| e.name == name)
+    }
+
+    /// The names the ABI declares, in its order.
+    pub fn names(&self) -> Vec<&str> {
+        self.manifest
+            .events
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect()
+    }
+
+    /// Decodes `data` as the payload of the event `kind`.
+    pub fn decode(&mut self, kind: &str, data: &[u8]) -> Decoded {
+        let text = std::str::from_utf8(data).ok().map(str::trim);
+        let parsed: Result<Value, String> = match text {
+            Some("") => Ok(Value::Null),
+            Some(t) => serde_json::from_str(t).map_err(|e| format!("its data is not JSON ({e})")),
+            None => Err("its data is not UTF-8 text".to_string()),
+        };
+        let payload = match parsed {
+            Ok(v) => v,
+            Err(problem) => {
+                let payload = match text {
+                    Some(t) => Value::String(t.to_string()),
+                    None => Value::Array(data.iter().map(|&b| Value::from(b)).collect()),
+                };
+                return Decoded {
+                    event: kind.to_string(),
+                    payload,
+                    valid: false,
+                    problem: Some(problem),
+                    raw: Some(data.to_vec()),
+                };
+            }
+        };
+        let problem = self.check(kind, &payload);
+        Decoded {
+            event: kind.to_string(),
+            payload,
+            valid: problem.is_none(),
+            problem,
+            raw: None,
+        }
+    }
+
+    fn check(&mut self, kind: &str, payload: &Value) -> Option<String> {
+        let Some(event) = self.manifest.events.iter().find(|e| e.name == kind) else {
+            return Some("the ABI declares no such event".to_string());
+        };
+        let manifest = self.manifest;
+        let compiled = self
+            .compiled
+            .entry(kind.to_string())
+            .or_insert_with(|| match event_schema(manifest, event, RefMode::Defs).0 {
+                None => Compiled {
+                    validator: None,
+                    broken: None,
+                },
+                Some(schema) => match jsonschema::draft202012::new(&schema) {
+                    Ok(v) => Compiled {
+                        validator: Some(v),
+                        broken: None,
+                    },
+                    Err(e) => Compiled {
+                        validator: None,
+                        broken: Some(e.to_string()),
+                    },
+                },
+            });
+        if compiled.broken.is_some() {
+            return None;
+        }
+        let Some(validator) = &compiled.validator else {
+            // No payload declared: nothing, or `null`, is what the SDK sends.
+            return (!payload.is_null())
+                .then(|| "the ABI declares no payload for it, but it carries one".to_string());
+        };
+        let err = validator.iter_errors(payload).next()?;
+        let at = err.instance_path().to_string();
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" at {}", sanitize_line(&at))
+        };
+        Some(format!(
+            "its payload does not match the ABI{at}: {}",
+            sanitize_line(&err.to_string())
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::parse_manifest;
+
+    fn manifest() -> Manifest {
+        let m = r#"{"schema_version":"wasm-abi/1","types":{
+            "Entry":{"kind":"record","fields":[{"name":"key","type":{"kind":"string"}},{"name":"n","type":{"kind":"u64"}}]}},
+            "methods":[],
+            "events":[{"name":"Inserted","payload":{"$ref":"Entry"}},{"name":"Cleared"},
+                      {"name":"Tagged","payload":{"kind":"bytes","size":32,"encoding":"hex"}}]}"#;
+        parse_manifest(m.as_bytes(), &mut Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn payloads_decode_and_validate_against_the_abi() {
+        let m = manifest();
+        let mut d = Decoder::new(&m);
+        let ok = d.decode("Inserted", br#"{"key":"a","n":18446744073709551615}"#);
+        assert!(ok.valid, "{ok:?}");
+        assert_eq!(ok.payload["n"], serde_json::json!(u64::MAX));
+        let bad = d.decode("Inserted", br#"{"key":"a","n":"x"}"#);
+        assert!(!bad.valid);
+        assert!(bad.problem.unwrap().contains("/n"));
+        // Payload-less: no bytes (old SDKs) or `null` (the rc SDK's macro).
+        assert!(d.decode("Cleared", b"").valid);
+        assert!(d.decode("Cleared", b"null").valid);
+        assert!(!d.decode("Cleared", b"1").valid);
+        let hex = "ab".repeat(32);
+        assert!(d.decode("Tagged", format!("\"{hex}\"").as_bytes()).valid);
+    }
+
+    #[test]
+    fn undeclared_events_and_undecodable_data_are_kept_and_marked() {
+        let m = manifest();
+        let mut d = Decoder::new(&m);
+        let u = d.decode("Nope", b"{}");
+        assert!(!u.valid);
+        assert_eq!(u.problem.as_deref(), Some("the ABI declares no such event"));
+        let t = d.decode("Inserted", b"not json");
+        assert_eq!(t.payload, Value::String("not json".into()));
+        assert_eq!(t.raw.as_deref(), Some(&b"not json"[..]));
+        let b = d.decode("Inserted", &[0xff, 0x00]);
+        assert_eq!(b.payload, serde_json::json!([255, 0]));
+        assert!(b.problem.unwrap().contains("UTF-8"));
+    }
+}
