@@ -470,7 +470,7 @@ impl Client {
     }
 
     /// Reads a body chunk by chunk into one buffer, stopping past `cap`.
-    async fn read_body(
+    pub(super) async fn read_body(
         &self,
         mut resp: reqwest::Response,
         shown: &str,

@@ -17,11 +17,13 @@
 //! tokens in use (login, refresh, dead tokens), [`abi`] ABIs from the route,
 //! the cache or the app's module, [`exec`] `execute` (executor, id retry),
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
-//! node's answers as values and errors, [`store`] private state files.
+//! node's answers as values and errors, [`events`] the event stream (SSE),
+//! [`store`] private state files.
 
 pub mod abi;
 pub mod auth;
 pub mod decode;
+pub mod events;
 pub mod exec;
 pub mod http;
 pub mod ids;
@@ -146,6 +148,8 @@ pub struct Client {
 
 struct Inner {
     http: reqwest::Client,
+    /// For event streams: no bound on the whole exchange, only on each read.
+    stream_http: reqwest::Client,
     /// Base URL for requests: no query, no fragment, path without a trailing slash.
     base: Url,
     /// The base as messages show it (no credentials, no query).
@@ -265,6 +269,13 @@ impl Client {
             .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::internal(format!("cannot set up the HTTP client: {e}")))?;
+        let stream_http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(opts.timeout)
+            .read_timeout(opts.timeout.max(events::MIN_READ_TIMEOUT))
+            .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::internal(format!("cannot set up the HTTP client: {e}")))?;
         let token_file = auth::cache_path(&opts.state_dir, &shown, opts.username.as_deref());
         let env = Tokens {
             access: opts.token.clone(),
@@ -274,6 +285,7 @@ impl Client {
         let client = Client {
             inner: Arc::new(Inner {
                 http,
+                stream_http,
                 base,
                 shown,
                 timeout: opts.timeout,

@@ -70,14 +70,9 @@ impl Client {
         let reply = self
             .send_capped(method.clone(), url, shown, body, token.as_deref(), cap)
             .await?;
-        let renewed = match (reply.status, reply.auth_error.as_deref()) {
-            (401, Some("token_expired")) => self.refresh(token.as_deref()).await?,
-            (401, Some("token_reuse")) | (403, Some("token_revoked")) if token.is_some() => {
-                self.revoked(token.as_deref()).await?
-            }
-            (401, _) => self.relogin(token.as_deref()).await?,
-            _ => return Ok(reply),
-        };
+        let renewed = self
+            .renewed(reply.status, reply.auth_error.as_deref(), token.as_deref())
+            .await?;
         match renewed {
             Some(t) => {
                 self.send_capped(method, url, shown, body, Some(&t), cap)
@@ -85,6 +80,30 @@ impl Client {
             }
             None => Ok(reply),
         }
+    }
+
+    /// After an answer `status` (with `X-Auth-Error: auth_error`) to a request
+    /// sent with `token`: the token to repeat the request with, or `None` when
+    /// repeating it is pointless.
+    pub(super) async fn renewed(
+        &self,
+        status: u16,
+        auth_error: Option<&str>,
+        token: Option<&str>,
+    ) -> Result<Option<String>> {
+        match (status, auth_error) {
+            (401, Some("token_expired")) => self.refresh(token).await,
+            (401, Some("token_reuse")) | (403, Some("token_revoked")) if token.is_some() => {
+                self.revoked(token).await
+            }
+            (401, _) => self.relogin(token).await,
+            _ => Ok(None),
+        }
+    }
+
+    /// The access token to send (logging in first when only credentials are known).
+    pub(super) async fn token(&self) -> Result<Option<String>> {
+        self.current_token().await
     }
 
     fn credentials(&self) -> Option<(&str, &str)> {

@@ -1,0 +1,643 @@
+//! The node's event stream: Server-Sent Events at `/sse`.
+//!
+//! Every merod from 0.10.0 to the 0.11 rcs serves SSE (on by default) beside
+//! the WebSocket at `/ws`; SSE rides the same HTTP client as every other
+//! request (TLS, token, refresh, masking), so calimcp needs no WebSocket
+//! stack. The exchange (calimero-server `sse/handlers.rs`):
+//!
+//! 1. `GET /sse` opens a session: the `X-SSE-Session-ID` header and a first
+//!    `message` event `{"type":"connect","session_id":"N","reconnect":false}`.
+//! 2. `POST /sse/subscription` `{"id":"N","method":"subscribe","params":{"contextIds":[…]}}`
+//!    answers `{"result":{"status":"subscribed","contexts":[…]}}` (404 when
+//!    the session is gone).
+//! 3. Each event of a subscribed context arrives as `data: {"result":<NodeEvent>}`,
+//!    a NodeEvent being `{"contextId","type","data"}` (calimero-primitives
+//!    `events.rs`); `StateMutation` carries the app's events as
+//!    `{"kind","data":[bytes],"handler"}`. Comment lines keep the connection alive.
+//!
+//! The node mounts `/sse` at the root of the server even under
+//! `NODE_PATH_PREFIX` (as it does `/auth`): calimcp tries `{base}/sse` first
+//! and the origin's `/sse` when that answers 404 and the base has a path.
+//! When the stream drops, calimcp reconnects with `Last-Event-ID` (the node
+//! keeps the session and its subscriptions) and subscribes again; events the
+//! node produced in between are lost (the node buffers nothing), which the
+//! caller is told. Each read waits at most the timeout (45 s at least; the
+//! node sends a keep-alive every 15 s); the stream as a whole is unbounded.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use reqwest::{Method, Url};
+use serde_json::{Value, json};
+
+use super::Client;
+use super::http::{Cap, Reply, size};
+use crate::error::{Error, ErrorKind, Result};
+use crate::text::sanitize_line;
+
+/// The shortest wait for one read of the stream: three of the node's keep-alives.
+pub const MIN_READ_TIMEOUT: Duration = Duration::from_secs(45);
+/// Reconnections tried in a row before giving up.
+const RECONNECTS: u32 = 5;
+/// The cap on an error body read from the stream endpoint.
+const ERROR_BODY: u64 = 64 << 10;
+
+/// One event the node pushed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeEvent {
+    /// The context, as the node wrote it (base58 on every released node).
+    pub context_id: String,
+    /// `StateMutation`, `SyncStatus`, `AppVersionChanged`, … (passed through).
+    pub kind: String,
+    /// The type's payload.
+    pub data: Value,
+}
+
+/// One application event inside a `StateMutation`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppEvent {
+    pub kind: String,
+    /// The bytes the app emitted: the JSON of the payload, `null`, or nothing.
+    pub data: Vec<u8>,
+    pub handler: Option<String>,
+}
+
+impl NodeEvent {
+    /// The application events a `StateMutation` carries (none for other types).
+    pub fn app_events(&self) -> Vec<AppEvent> {
+        if self.kind != "StateMutation" {
+            return Vec::new();
+        }
+        let Some(list) = self.data.get("events").and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        list.iter()
+            .map(|e| AppEvent {
+                kind: e
+                    .get("kind")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                data: bytes_of(e.get("data")),
+                handler: e.get("handler").and_then(Value::as_str).map(str::to_string),
+            })
+            .collect()
+    }
+}
+
+/// `Vec<u8>` as serde writes it (an array of numbers); a string as its bytes.
+fn bytes_of(v: Option<&Value>) -> Vec<u8> {
+    match v {
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_u64)
+            .filter_map(|n| u8::try_from(n).ok())
+            .collect(),
+        Some(Value::String(s)) => s.as_bytes().to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// What [`Subscription::next`] yields.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    Event(NodeEvent),
+    /// The stream dropped and was opened again; events in between are lost.
+    Reconnected,
+}
+
+/// One Server-Sent Events frame.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub event: Option<String>,
+    pub id: Option<String>,
+    pub data: String,
+}
+
+/// Splits a byte stream into SSE frames (WHATWG rules: `\n`, `\r\n` or `\r`
+/// end lines, a blank line ends a frame, `:` lines are comments), holding at
+/// most `cap` bytes of one frame.
+#[derive(Debug)]
+pub struct Parser {
+    line: Vec<u8>,
+    frame: Frame,
+    has_data: bool,
+    held: usize,
+    cap: usize,
+    after_cr: bool,
+}
+
+impl Parser {
+    pub fn new(cap: usize) -> Parser {
+        Parser {
+            line: Vec::new(),
+            frame: Frame::default(),
+            has_data: false,
+            held: 0,
+            cap,
+            after_cr: false,
+        }
+    }
+
+    /// Feeds bytes; returns the frames they complete, or the size problem.
+    pub fn push(&mut self, bytes: &[u8]) -> std::result::Result<Vec<Frame>, String> {
+        let mut out = Vec::new();
+        for &b in bytes {
+            if self.after_cr {
+                self.after_cr = false;
+                if b == b'\n' {
+                    continue;
+                }
+            }
+            match b {
+                b'\n' | b'\r' => {
+                    self.after_cr = b == b'\r';
+                    let line = std::mem::take(&mut self.line);
+                    if let Some(frame) = self.line_done(&line) {
+                        out.push(frame);
+                    }
+                }
+                _ => {
+                    self.line.push(b);
+                    self.held += 1;
+                    if self.held > self.cap {
+                        return Err(format!(
+                            "an event from the node is larger than {}",
+                            size(self.cap as u64)
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn line_done(&mut self, line: &[u8]) -> Option<Frame> {
+        if line.is_empty() {
+            self.held = 0;
+            let frame = std::mem::take(&mut self.frame);
+            let had = std::mem::replace(&mut self.has_data, false);
+            return had.then_some(frame);
+        }
+        if line[0] == b':' {
+            return None;
+        }
+        let line = String::from_utf8_lossy(line);
+        let (field, value) = match line.split_once(':') {
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (&*line, ""),
+        };
+        match field {
+            "data" => {
+                if self.has_data {
+                    self.frame.data.push('\n');
+                }
+                self.frame.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => self.frame.event = Some(value.to_string()),
+            "id" if !value.contains('\0') => self.frame.id = Some(value.to_string()),
+            _ => {}
+        }
+        None
+    }
+}
+
+/// What a frame's data says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    Connect {
+        session: String,
+    },
+    Event(NodeEvent),
+    /// The node ends the stream (`{"type":"close","reason"}`).
+    Close(String),
+    /// The node reports an error (`{"error": …}` or `{"type":"error","message"}`).
+    Error(String),
+    /// Anything else: skipped.
+    Other,
+}
+
+/// Reads one frame's data.
+pub fn message(data: &str) -> Message {
+    let Ok(v) = serde_json::from_str::<Value>(data) else {
+        return Message::Other;
+    };
+    let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default();
+    match v.get("type").and_then(Value::as_str) {
+        Some("connect") => {
+            let session = match v.get("session_id") {
+                Some(Value::Number(n)) => n.to_string(),
+                _ => text("session_id").to_string(),
+            };
+            return Message::Connect { session };
+        }
+        Some("close") => return Message::Close(sanitize_line(text("reason"))),
+        Some("error") => return Message::Error(sanitize_line(text("message"))),
+        _ => {}
+    }
+    if let Some(r) = v.get("result") {
+        let context_id = r.get("contextId").and_then(Value::as_str);
+        let kind = r.get("type").and_then(Value::as_str);
+        if let (Some(context_id), Some(kind)) = (context_id, kind) {
+            return Message::Event(NodeEvent {
+                context_id: context_id.to_string(),
+                kind: kind.to_string(),
+                data: r.get("data").cloned().unwrap_or(Value::Null),
+            });
+        }
+        return Message::Other;
+    }
+    if let Some(e) = v.get("error") {
+        let text = match e {
+            Value::String(s) => s.clone(),
+            Value::Object(o) => o
+                .get("data")
+                .or_else(|| o.get("message"))
+                .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_string))
+                .unwrap_or_else(|| e.to_string()),
+            other => other.to_string(),
+        };
+        return Message::Error(sanitize_line(&text));
+    }
+    Message::Other
+}
+
+/// An open subscription to some contexts' events.
+pub struct Subscription {
+    client: Client,
+    /// `…/sse` where the node answered, and its shown form.
+    url: String,
+    shown: String,
+    resp: Option<reqwest::Response>,
+    parser: Parser,
+    pending: VecDeque<Frame>,
+    session: String,
+    contexts: Vec<String>,
+    last_id: Option<String>,
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription")
+            .field("url", &self.shown)
+            .field("session", &self.session)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// Opens the event stream and subscribes to `contexts` (ids in either form).
+    pub async fn subscribe(&self, contexts: &[String]) -> Result<Subscription> {
+        let contexts: Vec<String> = contexts.iter().map(|c| self.node_id(c)).collect();
+        let (url, shown) = self.endpoint(&["sse"], None);
+        let mut place = (url, shown);
+        let mut opened = self.open_stream(&place.0, &place.1, None).await?;
+        if let Err(reply) = &opened
+            && reply.status == 404
+            && !self.inner.base.path().trim_matches('/').is_empty()
+        {
+            let mut origin: Url = self.inner.base.clone();
+            origin.set_path("");
+            place = self.endpoint_at(&origin, &["sse"], None);
+            self.log(format_args!(
+                "  (no /sse under the base path; the node serves it at the root)"
+            ));
+            opened = self.open_stream(&place.0, &place.1, None).await?;
+        }
+        let resp = match opened {
+            Ok(resp) => resp,
+            Err(reply) if reply.status == 404 => {
+                return Err(Error::new(
+                    ErrorKind::Remote,
+                    "no_event_stream",
+                    format!(
+                        "the node at {} has no event stream ({} answered HTTP 404)",
+                        self.inner.shown, place.1
+                    ),
+                )
+                .with_hint(
+                    "calimcp reads events over SSE (/sse), which merod serves from 0.10.0 on unless its config turns `sse` off",
+                ));
+            }
+            Err(reply) => return Err(self.scrub_err(self.status_error(&reply, &place.1))),
+        };
+        let mut sub = Subscription {
+            client: self.clone(),
+            url: place.0,
+            shown: place.1,
+            resp: Some(resp),
+            parser: Parser::new(self.inner.max_response as usize),
+            pending: VecDeque::new(),
+            session: String::new(),
+            contexts,
+            last_id: None,
+        };
+        sub.start().await?;
+        Ok(sub)
+    }
+
+    /// `GET` the stream: the response when 2xx, else the (small) answer, after
+    /// one renewal of the token when the node asked for it.
+    async fn open_stream(
+        &self,
+        url: &str,
+        shown: &str,
+        last_id: Option<&str>,
+    ) -> Result<std::result::Result<reqwest::Response, Reply>> {
+        let mut token = self.token().await?;
+        for attempt in 0..2 {
+            self.log(format_args!("> GET {shown} (event stream)"));
+            let mut req = self
+                .inner
+                .stream_http
+                .request(Method::GET, url)
+                .header(reqwest::header::ACCEPT, "text/event-stream");
+            if let Some(t) = &token {
+                self.log(format_args!("> authorization: Bearer ***"));
+                req = req.bearer_auth(t);
+            }
+            if let Some(id) = last_id {
+                req = req.header("Last-Event-ID", id);
+            }
+            let resp = req
+                .send()
+                .await
+                .map_err(|e| self.scrub_err(self.transport_error(&e, shown)))?;
+            let status = resp.status();
+            self.log(format_args!("< {status}"));
+            if status.is_success() {
+                return Ok(Ok(resp));
+            }
+            let header = |name: &str| {
+                resp.headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string)
+            };
+            let content_type = header("content-type").unwrap_or_default();
+            let auth_error = header("x-auth-error");
+            let retry_after = header("retry-after");
+            let cap = Cap {
+                bytes: ERROR_BODY,
+                var: "CALIMCP_MAX_RESPONSE",
+            };
+            let body = self.read_body(resp, shown, cap).await?;
+            let reply = Reply {
+                status: status.as_u16(),
+                reason: status.canonical_reason().unwrap_or("").to_string(),
+                content_type,
+                auth_error,
+                retry_after,
+                body,
+            };
+            if attempt == 0
+                && let Some(t) = self
+                    .renewed(reply.status, reply.auth_error.as_deref(), token.as_deref())
+                    .await?
+            {
+                token = Some(t);
+                continue;
+            }
+            return Ok(Err(reply));
+        }
+        Err(Error::internal("the event stream was not opened"))
+    }
+}
+
+impl Subscription {
+    /// The node's id of this session.
+    pub fn session(&self) -> &str {
+        &self.session
+    }
+
+    /// The contexts subscribed to, in the node's form.
+    pub fn contexts(&self) -> &[String] {
+        &self.contexts
+    }
+
+    /// Reads the session id and subscribes.
+    async fn start(&mut self) -> Result<()> {
+        let header = self
+            .resp
+            .as_ref()
+            .and_then(|r| r.headers().get("x-sse-session-id"))
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        self.session = match header {
+            Some(s) => s,
+            None => loop {
+                let frame = self.frame().await?.ok_or_else(|| self.closed())?;
+                if let Message::Connect { session } = message(&frame.data) {
+                    break session;
+                }
+            },
+        };
+        let body = json!({
+            "id": self.session,
+            "method": "subscribe",
+            "params": {"contextIds": self.contexts},
+        });
+        let url = format!("{}/subscription", self.url.trim_end_matches('/'));
+        let shown = format!("{}/subscription", self.shown.trim_end_matches('/'));
+        let c = &self.client;
+        let reply = c
+            .request(Method::POST, &url, &shown, Some(&body))
+            .await
+            .map_err(|e| c.scrub_err(e))?;
+        let v = c.check(reply, &shown).map_err(|e| c.scrub_err(e))?;
+        if let Message::Error(why) = message(&v.to_string()) {
+            return Err(Error::new(
+                ErrorKind::Remote,
+                "subscribe_failed",
+                format!("the node refused the subscription ({shown}): {why}"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn closed(&self) -> Error {
+        Error::new(
+            ErrorKind::Unreachable,
+            "stream_closed",
+            format!(
+                "the node at {} closed the event stream ({})",
+                self.client.url(),
+                self.shown
+            ),
+        )
+    }
+
+    /// The next frame, or `None` when the stream ended.
+    async fn frame(&mut self) -> Result<Option<Frame>> {
+        loop {
+            if let Some(f) = self.pending.pop_front() {
+                if f.id.is_some() {
+                    self.last_id.clone_from(&f.id);
+                }
+                return Ok(Some(f));
+            }
+            let Some(resp) = self.resp.as_mut() else {
+                return Ok(None);
+            };
+            match resp.chunk().await {
+                Ok(Some(bytes)) => {
+                    let frames = self.parser.push(&bytes).map_err(|why| {
+                        Error::new(ErrorKind::Remote, "response_too_large", why).with_hint(
+                            "raise the limit with CALIMCP_MAX_RESPONSE=SIZE (e.g. CALIMCP_MAX_RESPONSE=64MiB)",
+                        )
+                    })?;
+                    self.pending.extend(frames);
+                }
+                Ok(None) => {
+                    self.resp = None;
+                    return Ok(None);
+                }
+                Err(e) => {
+                    self.client
+                        .log(format_args!("< the event stream broke: {}", e));
+                    self.resp = None;
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    /// Opens the stream again (keeping the session when the node still has
+    /// it) and subscribes again; backs off 1, 2, 4 … seconds between tries.
+    async fn reconnect(&mut self) -> Result<()> {
+        let mut last_err = self.closed();
+        for attempt in 0..RECONNECTS {
+            if attempt > 0 {
+                tokio::time::sleep(Duration::from_secs(1 << (attempt - 1).min(4))).await;
+            }
+            let last = self
+                .last_id
+                .clone()
+                .or_else(|| (!self.session.is_empty()).then(|| format!("{}-0", self.session)));
+            match self
+                .client
+                .open_stream(&self.url, &self.shown, last.as_deref())
+                .await
+            {
+                Ok(Ok(resp)) => {
+                    self.resp = Some(resp);
+                    self.parser = Parser::new(self.client.inner.max_response as usize);
+                    self.pending.clear();
+                    match self.start().await {
+                        Ok(()) => return Ok(()),
+                        Err(e) => last_err = e,
+                    }
+                }
+                Ok(Err(reply)) => {
+                    let e = self.client.status_error(&reply, &self.shown);
+                    if e.kind == ErrorKind::Auth {
+                        return Err(self.client.scrub_err(e));
+                    }
+                    last_err = e;
+                }
+                Err(e) if e.kind == ErrorKind::Auth => return Err(e),
+                Err(e) => last_err = e,
+            }
+        }
+        Err(self.client.scrub_err(last_err))
+    }
+
+    /// The next event of a subscribed context. Reconnects when the stream
+    /// drops (yielding [`Item::Reconnected`]); fails when it cannot, or when
+    /// the node closes the stream or reports an error.
+    pub async fn next(&mut self) -> Result<Item> {
+        loop {
+            let Some(frame) = self.frame().await? else {
+                self.reconnect().await?;
+                return Ok(Item::Reconnected);
+            };
+            match message(&frame.data) {
+                Message::Event(e) => {
+                    self.client.saw_id(&e.context_id);
+                    return Ok(Item::Event(e));
+                }
+                Message::Close(reason) => {
+                    let mut e = self.closed();
+                    if !reason.is_empty() {
+                        e.message = format!("{}: {reason}", e.message);
+                    }
+                    return Err(e);
+                }
+                Message::Error(why) => {
+                    return Err(Error::new(
+                        ErrorKind::Remote,
+                        "stream_error",
+                        format!("the node's event stream reported an error: {why}"),
+                    ));
+                }
+                Message::Connect { .. } | Message::Other => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What axum's `Sse` writes for the node's first event, a keep-alive
+    /// and a state mutation (calimero-server 0.11.0-rc.4 `sse/handlers.rs`).
+    const STREAM: &str = "event: message\nid: 77-0\nretry: 3000\ndata: {\"type\":\"connect\",\"session_id\":\"77\",\"reconnect\":false}\n\n:\n\nevent: message\r\nid: 77-1\r\ndata: {\"result\":{\"contextId\":\"7Xo\",\"type\":\"StateMutation\",\"data\":{\"newRoot\":\"H\",\"events\":[{\"kind\":\"Inserted\",\"data\":[123,125],\"handler\":null}]}}}\r\n\r\n";
+
+    #[test]
+    fn frames_split_on_any_line_ending_in_any_chunking() {
+        for step in [1, 2, 7, STREAM.len()] {
+            let mut p = Parser::new(1 << 20);
+            let mut frames = Vec::new();
+            for chunk in STREAM.as_bytes().chunks(step) {
+                frames.extend(p.push(chunk).unwrap());
+            }
+            assert_eq!(frames.len(), 2, "chunks of {step}");
+            assert_eq!(frames[0].id.as_deref(), Some("77-0"));
+            assert_eq!(
+                message(&frames[0].data),
+                Message::Connect {
+                    session: "77".into()
+                }
+            );
+            let Message::Event(e) = message(&frames[1].data) else {
+                panic!("{:?}", frames[1]);
+            };
+            assert_eq!(e.context_id, "7Xo");
+            let app = e.app_events();
+            assert_eq!(app.len(), 1);
+            assert_eq!(app[0].kind, "Inserted");
+            assert_eq!(app[0].data, b"{}");
+            assert_eq!(app[0].handler, None);
+        }
+    }
+
+    #[test]
+    fn a_frame_past_the_cap_is_an_error() {
+        let mut p = Parser::new(16);
+        assert!(p.push(b"data: 0123456789abcdef").is_err());
+        let mut p = Parser::new(16);
+        assert_eq!(p.push(b"data: 1\n\ndata: 2\n\n").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn messages_other_than_events_are_read() {
+        assert_eq!(
+            message(r#"{"type":"close","reason":"bye"}"#),
+            Message::Close("bye".into())
+        );
+        assert_eq!(
+            message(r#"{"error":{"type":"ParseError","data":"bad"}}"#),
+            Message::Error("bad".into())
+        );
+        assert_eq!(message("not json"), Message::Other);
+        let Message::Event(e) = message(
+            r#"{"result":{"contextId":"C","type":"SyncStatus","data":{"syncState":"Idle","failureCount":0}}}"#,
+        ) else {
+            panic!()
+        };
+        assert!(e.app_events().is_empty());
+        assert_eq!(e.kind, "SyncStatus");
+    }
+}
