@@ -39,13 +39,14 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
-            cand describe 'Show an app''s methods as signatures, with their tool names'
+            cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
             cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
+            cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -250,6 +251,35 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'calimcp;watch'= {
+            cand -c 'A context to watch: an id (base58 or 64 hex) or an alias (repeatable)'
+            cand --context 'A context to watch: an id (base58 or 64 hex) or an alias (repeatable)'
+            cand --event 'Only events whose name matches (`*` and `?` globs; repeatable)'
+            cand --count 'Exit 0 after N matching events'
+            cand --until 'Exit 0 after the first event called NAME (printed)'
+            cand --timeout 'Stop after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0'
+            cand --exec 'Run CMD (no shell: words and quotes only) for each event: its JSON line on stdin, CALIMCP_EVENT, CALIMCP_CONTEXT and CALIMCP_APP set'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --api 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --all 'Also show the node''s own events (sync status, app version changes, …)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'calimcp;completions'= {
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
@@ -274,13 +304,14 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         }
         &'calimcp;help'= {
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
-            cand describe 'Show an app''s methods as signatures, with their tool names'
+            cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
             cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
+            cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -299,6 +330,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;use'= {
         }
         &'calimcp;help;diff'= {
+        }
+        &'calimcp;help;watch'= {
         }
         &'calimcp;help;completions'= {
         }

@@ -3,11 +3,13 @@
 
 use serde_json::{Value, json};
 
-use crate::abi::{App, Method};
+use crate::abi::{App, Event, Method};
+use crate::mapping::signature::type_name;
 use crate::mapping::{Tool, signature};
 
 /// The description of one service of `app`: its methods (ABI order is not
-/// kept: sorted by name), each with its signature and tool name. Methods in
+/// kept: sorted by name), each with its signature and tool name, and the
+/// events it declares (ABI order) with their payload types. Methods in
 /// `methods_without_tool` (such as `init`) are listed with `"tool": null`.
 pub fn service_json(
     app: &App,
@@ -26,6 +28,11 @@ pub fn service_json(
         }));
     }
     methods.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    let events: Vec<Value> = app
+        .service(service)
+        .or_else(|| app.services.first())
+        .map(|s| s.manifest.events.iter().map(event_json).collect())
+        .unwrap_or_default();
     json!({
         "app": app.name.as_deref().unwrap_or_else(|| app.package_or_id()),
         "id": app.id,
@@ -34,7 +41,19 @@ pub fn service_json(
         "service": service,
         "source": app.source,
         "methods": methods,
+        "events": events,
     })
+}
+
+/// `{"name","payload","signature"}`: `payload` the payload's type as
+/// signatures write it (`null` without one), `signature` `Name(Type)` or `Name`.
+pub fn event_json(e: &Event) -> Value {
+    let payload = e.payload.as_ref().map(type_name);
+    let signature = match &payload {
+        Some(t) => format!("{}({t})", e.name),
+        None => e.name.clone(),
+    };
+    json!({"name": e.name, "payload": payload, "signature": signature})
 }
 
 /// One line of an app listing: who it is and where it came from.

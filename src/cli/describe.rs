@@ -1,4 +1,4 @@
-//! `calimcp describe APP`: the app and one signature per method.
+//! `calimcp describe APP`: the app, one signature per method, and its events.
 
 use clap::Args;
 use serde_json::Value;
@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::mapping::Tool;
 use crate::text::sanitize_line;
 
-/// Show an app's methods as signatures, with their tool names.
+/// Show an app's methods as signatures, with their tool names, and its events.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp describe examples/kv-store
@@ -120,6 +120,17 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
                 " ".repeat(pad),
                 dim(&tool, c)
             ));
+        }
+        let svc = app.service(*service).unwrap_or(&app.services[0]);
+        if !svc.manifest.events.is_empty() {
+            out.push_str(&format!("\n  {}\n", dim("events", c)));
+            for e in &svc.manifest.events {
+                let sig = crate::catalog::describe::event_json(e)["signature"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                out.push_str(&format!("  {}\n", sanitize_line(&sig)));
+            }
         }
     }
     output::print(&out)?;

@@ -13,6 +13,7 @@ mod schema;
 mod serve;
 mod tools;
 mod use_ctx;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -125,6 +126,7 @@ pub enum Command {
     Call(call::CallArgs),
     Use(use_ctx::UseArgs),
     Diff(diff::DiffArgs),
+    Watch(watch::WatchArgs),
     Completions(completions::CompletionsArgs),
 }
 
@@ -290,6 +292,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Call(args) => call::run(&cli.global, args),
         Command::Use(args) => use_ctx::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
+        Command::Watch(args) => watch::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
     }
 }

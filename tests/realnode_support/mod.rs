@@ -152,6 +152,19 @@ impl RealNode {
         c
     }
 
+    /// [`RealNode::calimcp`] as a `std::process::Command`, for runs that go
+    /// on in the background (`watch`).
+    pub fn calimcp_std(&self) -> Command {
+        let mut c = Command::new(assert_cmd::cargo::cargo_bin("calimcp"));
+        c.env("CALIMERO_NODE_URL", &self.url)
+            .env("CALIMCP_STATE_DIR", self.state.path())
+            .env_remove("CALIMERO_AUTH_TOKEN")
+            .env_remove("CALIMCP_APPS")
+            .env_remove("CALIMCP_OFFLINE")
+            .env("NO_COLOR", "1");
+        c
+    }
+
     /// One admin request (`path` under the base URL, or under the root when it
     /// starts with `/auth`); panics with the answer unless it is 2xx.
     pub fn admin(&self, method: &str, path: &str, body: Option<&Value>) -> Value {

@@ -1,0 +1,623 @@
+//! `calimcp watch APP`: an app's events from a node, decoded and checked
+//! against its ABI, one line each (or one JSON object each with `--json`),
+//! with the stops a CI script needs (`--count`, `--until`, `--timeout`).
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use clap::Args;
+use owo_colors::OwoColorize;
+use serde_json::{Value, json};
+
+use super::node::{runtime, state_dir};
+use super::{GlobalArgs, Selection, output};
+use crate::abi::{App, Manifest};
+use crate::catalog::context::{Pins, app_contexts, resolve_context};
+use crate::error::{Error, ErrorKind, Result};
+use crate::mapping::events::{Decoded, Decoder};
+use crate::mapping::filter::glob_match;
+use crate::node::events::{Item, NodeEvent, Subscription};
+use crate::node::{Client, NodeContext, ids};
+use crate::text::{json_inert, sanitize_line};
+
+/// The exit code when `--timeout` passes first (as timeout(1) uses).
+pub const EXIT_TIMEOUT: u8 = 124;
+
+/// Print an app's events as they happen on the node, decoded with its ABI.
+///
+/// Subscribes to the node's event stream (SSE) for the app's contexts: the
+/// ones given with --context, else the one pinned with `calimcp use`, else
+/// every context of the app on the node. Each application event is matched to
+/// the ABI's event of that name and its payload checked against the ABI; an
+/// undeclared event or a payload that does not match is still printed, marked,
+/// with one warning naming the problem.
+///
+/// Text output: time (UTC), context (its first 8 characters), event, payload.
+/// --json: one object per line, {"time","context","event","payload","valid"},
+/// plus "problem" when not valid and "raw" (the bytes) when the data is not
+/// JSON. --all adds the node's own events (SyncStatus, AppVersionChanged, …)
+/// in the same shape, their type as the event name.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 when --count or --until is met, on Ctrl-C, or when --timeout passes after what it waited for; 124 when --timeout passes first; the others as for every command.
+
+Examples:
+  calimcp watch kv-store                          # every context of the app
+  calimcp watch kv-store -c my-alias --json
+  calimcp watch kv-store --until Removed --timeout 30 && echo removed
+  calimcp watch kv-store --event 'Insert*' --exec 'jq -c .payload >> log.ndjson'"
+)]
+pub struct WatchArgs {
+    /// The app: a path or a name among the local apps and the node's
+    pub app: String,
+    /// A context to watch: an id (base58 or 64 hex) or an alias (repeatable)
+    #[arg(short = 'c', long = "context", value_name = "ID|ALIAS")]
+    pub contexts: Vec<String>,
+    /// Only events whose name matches (`*` and `?` globs; repeatable)
+    #[arg(long = "event", value_name = "NAME")]
+    pub events: Vec<String>,
+    /// Exit 0 after N matching events
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: Option<u64>,
+    /// Exit 0 after the first event called NAME (printed)
+    #[arg(long, value_name = "NAME")]
+    pub until: Option<String>,
+    /// Stop after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<Duration>,
+    /// Run CMD (no shell: words and quotes only) for each event: its JSON line on stdin, CALIMCP_EVENT, CALIMCP_CONTEXT and CALIMCP_APP set
+    #[arg(long, value_name = "CMD")]
+    pub exec: Option<String>,
+    /// Also show the node's own events (sync status, app version changes, …)
+    #[arg(long)]
+    pub all: bool,
+}
+
+fn parse_secs(s: &str) -> std::result::Result<Duration, String> {
+    let n: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(n.is_finite() && n > 0.0 && n <= 1e9) {
+        return Err("must be a positive number of seconds".into());
+    }
+    Ok(Duration::from_secs_f64(n))
+}
+
+/// One line of output.
+struct Line {
+    time: SystemTime,
+    context: String,
+    event: String,
+    payload: Value,
+    valid: Option<bool>,
+    problem: Option<String>,
+    raw: Option<Vec<u8>>,
+}
+
+impl Line {
+    fn json(&self) -> Value {
+        let mut v = json!({
+            "time": rfc3339(self.time),
+            "context": self.context,
+            "event": self.event,
+            "payload": self.payload,
+            "valid": self.valid,
+        });
+        if let Some(p) = &self.problem {
+            v["problem"] = p.clone().into();
+        }
+        if let Some(raw) = &self.raw {
+            v["raw"] = raw.iter().map(|&b| Value::from(b)).collect();
+        }
+        v
+    }
+
+    fn text(&self, color: bool) -> String {
+        let time = clock(self.time);
+        let ctx: String = sanitize_line(&self.context).chars().take(8).collect();
+        let name = sanitize_line(&self.event);
+        let payload = if self.payload.is_null() && self.valid == Some(true) {
+            String::new()
+        } else {
+            format!(" {}", json_inert(self.payload.to_string()))
+        };
+        let mark = match (self.valid, &self.problem) {
+            (Some(false), Some(p)) => format!("  [invalid: {}]", sanitize_line(p)),
+            _ => String::new(),
+        };
+        if color {
+            let name = match self.valid {
+                None => name.blue().to_string(),
+                Some(true) => name.cyan().bold().to_string(),
+                Some(false) => name.yellow().bold().to_string(),
+            };
+            format!(
+                "{} {} {name}{payload}{}\n",
+                time.dimmed(),
+                ctx.dimmed(),
+                mark.yellow()
+            )
+        } else {
+            format!("{time} {ctx} {name}{payload}{mark}\n")
+        }
+    }
+}
+
+/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar.
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn parts(t: SystemTime) -> (i64, u32, u32, u64, u64, u64, u32) {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let (y, mo, day) = civil((secs / 86_400) as i64);
+    let s = secs % 86_400;
+    (y, mo, day, s / 3600, s / 60 % 60, s % 60, d.subsec_millis())
+}
+
+/// `2026-12-04T05:30:01.123Z`.
+fn rfc3339(t: SystemTime) -> String {
+    let (y, mo, d, h, mi, s, ms) = parts(t);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{ms:03}Z")
+}
+
+/// `05:30:01.123`.
+fn clock(t: SystemTime) -> String {
+    let (_, _, _, h, mi, s, ms) = parts(t);
+    format!("{h:02}:{mi:02}:{s:02}.{ms:03}")
+}
+
+/// What the stream loop needs to know about the app.
+struct Watched<'a> {
+    /// The app's package (or id), for `--exec`'s CALIMCP_APP.
+    app_name: &'a str,
+    /// `--exec` as words.
+    exec: Option<Vec<String>>,
+    /// The manifest each context's events are read with (by context id bytes).
+    by_context: Vec<(String, &'a Manifest)>,
+    fallback: &'a Manifest,
+}
+
+impl<'a> Watched<'a> {
+    fn manifest_for(&self, context: &str) -> &'a Manifest {
+        self.by_context
+            .iter()
+            .find(|(id, _)| ids::same(id, context))
+            .map_or(self.fallback, |(_, m)| *m)
+    }
+}
+
+/// The manifest a context's events are decoded with: its service's.
+fn manifest_of<'a>(app: &'a App, service: Option<&str>) -> &'a Manifest {
+    let s = app
+        .service(service)
+        .or_else(|| app.services.first())
+        .map(|s| &*s.manifest);
+    s.unwrap_or_else(|| empty_manifest())
+}
+
+fn empty_manifest() -> &'static Manifest {
+    static EMPTY: std::sync::OnceLock<Manifest> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(Manifest::default)
+}
+
+pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
+    if g.node.offline {
+        return Err(Error::input(
+            "offline",
+            "--offline: `watch` reads the node's event stream",
+        ));
+    }
+    let exec = args.exec.as_deref().map(exec_words).transpose()?;
+    let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
+    let app = &sel.catalog.apps[sel.apps[0]];
+    super::report_warnings(&g.ui(), &sel.catalog, &sel.apps);
+    let service = g.service.as_deref();
+    let client = g.node.client()?;
+    let rt = runtime()?;
+    let contexts = rt.block_on(watched_contexts(&client, app, service, &args.contexts))?;
+    let by_context = contexts
+        .iter()
+        .map(|c| {
+            let svc = service.or(c.service_name.as_deref());
+            (c.id.clone(), manifest_of(app, svc))
+        })
+        .collect();
+    let watched = Watched {
+        app_name: app.package_or_id(),
+        exec,
+        by_context,
+        fallback: manifest_of(app, service),
+    };
+    let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();
+    let sub = rt.block_on(client.subscribe(&ids))?;
+    let ui = g.ui();
+    ui.note(format_args!(
+        "watching {} of {} on {} (Ctrl-C to stop)",
+        match ids.len() {
+            1 => format!("context {}", sanitize_line(&ids[0])),
+            n => format!("{n} contexts"),
+        },
+        sanitize_line(app.package_or_id()),
+        client.url()
+    ));
+    rt.block_on(stream(g, &args, &watched, sub))
+}
+
+/// The contexts to watch: the given ones, else the pinned one, else all of the app's.
+async fn watched_contexts(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    given: &[String],
+) -> Result<Vec<NodeContext>> {
+    let listed = app_contexts(client, app, service).await;
+    let known = |id: &str| -> Option<NodeContext> {
+        listed
+            .as_ref()
+            .ok()
+            .and_then(|l| l.iter().find(|c| ids::same(&c.id, id)).cloned())
+    };
+    let one = |id: String| {
+        known(&id).unwrap_or(NodeContext {
+            id,
+            application_id: String::new(),
+            service_name: service.map(str::to_string),
+            name: None,
+        })
+    };
+    let mut out: Vec<NodeContext> = Vec::new();
+    if !given.is_empty() {
+        for value in given {
+            let id = resolve_context(client, app, service, Some(value), None, false).await?;
+            if !out.iter().any(|c| ids::same(&c.id, &id)) {
+                out.push(one(id));
+            }
+        }
+        return Ok(out);
+    }
+    let pins = Pins::load(&state_dir());
+    if let Some(pinned) = pins.get(client.url(), app, service) {
+        let id = resolve_context(client, app, service, Some(pinned), None, false).await?;
+        return Ok(vec![one(id)]);
+    }
+    let list = listed?;
+    if list.is_empty() {
+        return Err(Error::input(
+            "no_context",
+            format!(
+                "{} has no context on {}: there is nothing to watch",
+                sanitize_line(app.package_or_id()),
+                client.url()
+            ),
+        )
+        .with_hint("create one (meroctl context create --application-id ID), then watch again"));
+    }
+    Ok(list)
+}
+
+/// How many events have matched, and when to stop.
+struct Progress {
+    matched: u64,
+    warned: HashSet<String>,
+}
+
+enum Step {
+    Go,
+    Stop,
+}
+
+async fn stream(
+    g: &GlobalArgs,
+    args: &WatchArgs,
+    w: &Watched<'_>,
+    mut sub: Subscription,
+) -> Result<u8> {
+    let ui = g.ui();
+    let mut decoders: Vec<(*const Manifest, Decoder<'_>)> = Vec::new();
+    let mut progress = Progress {
+        matched: 0,
+        warned: HashSet::new(),
+    };
+    let deadline = args.timeout.map(|t| tokio::time::Instant::now() + t);
+    loop {
+        let next = async {
+            match deadline {
+                Some(d) => tokio::time::timeout_at(d, sub.next()).await.ok(),
+                None => Some(sub.next().await),
+            }
+        };
+        let item = tokio::select! {
+            item = next => item,
+            _ = tokio::signal::ctrl_c() => return Ok(0),
+        };
+        let Some(item) = item else {
+            let met = match (args.count, &args.until) {
+                (None, None) => progress.matched > 0,
+                _ => false,
+            };
+            if met {
+                return Ok(0);
+            }
+            let want = match (args.count, &args.until) {
+                (_, Some(name)) => format!("no `{}` event", sanitize_line(name)),
+                (Some(n), None) => format!("{} of {n} events", progress.matched),
+                (None, None) => "no event".to_string(),
+            };
+            let secs = args.timeout.map_or(0.0, |t| t.as_secs_f64());
+            ui.error(&Error::new(
+                ErrorKind::Remote,
+                "timeout",
+                format!("{want} arrived within {secs} s"),
+            ));
+            return Ok(EXIT_TIMEOUT);
+        };
+        let event = match item? {
+            Item::Reconnected => {
+                ui.warn("the event stream dropped and was opened again; events the node produced in between are lost");
+                continue;
+            }
+            Item::Event(e) => e,
+        };
+        for line in lines(w, &mut decoders, &event, args.all) {
+            match handle(g, args, w, &mut progress, line)? {
+                Step::Go => {}
+                Step::Stop => return Ok(0),
+            }
+        }
+    }
+}
+
+/// The output lines one node event stands for.
+fn lines<'m>(
+    w: &Watched<'m>,
+    decoders: &mut Vec<(*const Manifest, Decoder<'m>)>,
+    event: &NodeEvent,
+    all: bool,
+) -> Vec<Line> {
+    let time = SystemTime::now();
+    let app_events = event.app_events();
+    if event.kind != "StateMutation" || app_events.is_empty() {
+        if !all {
+            return Vec::new();
+        }
+        return vec![Line {
+            time,
+            context: event.context_id.clone(),
+            event: event.kind.clone(),
+            payload: event.data.clone(),
+            valid: None,
+            problem: None,
+            raw: None,
+        }];
+    }
+    let manifest = w.manifest_for(&event.context_id);
+    let key = manifest as *const Manifest;
+    let at = match decoders.iter().position(|(k, _)| *k == key) {
+        Some(i) => i,
+        None => {
+            decoders.push((key, Decoder::new(manifest)));
+            decoders.len() - 1
+        }
+    };
+    let decoder = &mut decoders[at].1;
+    app_events
+        .iter()
+        .map(|e| {
+            let Decoded {
+                event: name,
+                payload,
+                valid,
+                problem,
+                raw,
+            } = decoder.decode(&e.kind, &e.data);
+            Line {
+                time,
+                context: event.context_id.clone(),
+                event: name,
+                payload,
+                valid: Some(valid),
+                problem,
+                raw,
+            }
+        })
+        .collect()
+}
+
+fn handle(
+    g: &GlobalArgs,
+    args: &WatchArgs,
+    w: &Watched<'_>,
+    p: &mut Progress,
+    line: Line,
+) -> Result<Step> {
+    if !args.events.is_empty() && !args.events.iter().any(|pat| glob_match(pat, &line.event)) {
+        return Ok(Step::Go);
+    }
+    let ui = g.ui();
+    if let (Some(false), Some(problem)) = (line.valid, &line.problem) {
+        let key = format!("{}\0{problem}", line.event);
+        if p.warned.insert(key) {
+            ui.warn(format_args!(
+                "event `{}`: {problem} (shown marked; `calimcp describe` lists the ABI's events)",
+                sanitize_line(&line.event)
+            ));
+        }
+    }
+    let json_line = line.json();
+    let printed = if g.json {
+        output::print_json_compact(&json_line)
+    } else {
+        output::print(&line.text(ui.color_out))
+    };
+    match printed {
+        Ok(()) => {}
+        Err(e) if output::is_broken_pipe(&e) => return Ok(Step::Stop),
+        Err(e) => return Err(e),
+    }
+    if let Some(argv) = &w.exec {
+        exec(&ui, argv, w.app_name, &line, &json_line);
+    }
+    p.matched += 1;
+    let until = args.until.as_deref().is_some_and(|u| u == line.event);
+    let enough = args.count.is_some_and(|n| p.matched >= n);
+    Ok(if until || enough {
+        Step::Stop
+    } else {
+        Step::Go
+    })
+}
+
+/// `--exec CMD` as words: split on blanks, with `'…'` and `"…"` quoting and
+/// `\` escapes (outside single quotes), as a shell splits a simple command;
+/// no expansion of any kind. `None` when a quote is left open.
+fn words(cmd: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = cmd.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => cur.push(c),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            c @ ('"' | '\\' | '$' | '`') => cur.push(c),
+                            c => {
+                                cur.push('\\');
+                                cur.push(c);
+                            }
+                        },
+                        c => cur.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                cur.push(chars.next()?);
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        out.push(cur);
+    }
+    Some(out)
+}
+
+/// Checks `--exec CMD` before anything is watched.
+fn exec_words(cmd: &str) -> Result<Vec<String>> {
+    match words(cmd) {
+        Some(w) if !w.is_empty() => Ok(w),
+        Some(_) => Err(Error::input("usage", "--exec: the command is empty")),
+        None => Err(Error::input(
+            "usage",
+            format!("--exec: a quote is not closed in `{}`", sanitize_line(cmd)),
+        )
+        .with_hint("calimcp runs the command without a shell; for pipes or redirections write one: --exec 'sh -c \"…\"'")),
+    }
+}
+
+/// Runs `--exec` for one event; a failure is a warning, not the end.
+fn exec(ui: &output::Ui, argv: &[String], app: &str, line: &Line, json_line: &Value) {
+    let Some((program, rest)) = argv.split_first() else {
+        return;
+    };
+    let status = std::process::Command::new(program)
+        .args(rest)
+        .env("CALIMCP_EVENT", &line.event)
+        .env("CALIMCP_CONTEXT", &line.context)
+        .env("CALIMCP_APP", app)
+        .stdin(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            if let Some(mut stdin) = child.stdin.take() {
+                // A command that does not read its input is fine.
+                let _ = writeln!(stdin, "{json_line}");
+            }
+            child.wait()
+        });
+    let shown = sanitize_line(program);
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => ui.warn(format_args!(
+            "--exec: `{shown}` exited with {s} for event `{}`",
+            sanitize_line(&line.event)
+        )),
+        Err(e) => ui.warn(format_args!("--exec: cannot run `{shown}`: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_utc_rfc3339() {
+        let t = UNIX_EPOCH + Duration::from_millis(1_796_362_201_123);
+        assert_eq!(rfc3339(t), "2026-12-04T05:30:01.123Z");
+        assert_eq!(clock(t), "05:30:01.123");
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        // A leap day.
+        let t = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(rfc3339(t), "2000-02-29T00:00:00.000Z");
+    }
+
+    #[test]
+    fn exec_splits_words_like_a_shell_without_one() {
+        assert_eq!(
+            words(r#"sh -c 'echo "$X" | wc'  a\ b "q\"d" '' "#).unwrap(),
+            ["sh", "-c", r#"echo "$X" | wc"#, "a b", r#"q"d"#, ""]
+        );
+        assert_eq!(words("  ").unwrap(), Vec::<String>::new());
+        assert!(words("sh -c 'open").is_none());
+        assert!(exec_words("").is_err());
+        assert!(
+            exec_words("x 'y")
+                .unwrap_err()
+                .hint
+                .unwrap()
+                .contains("sh -c")
+        );
+    }
+
+    #[test]
+    fn timeouts_are_positive_seconds() {
+        assert_eq!(parse_secs("1.5").unwrap(), Duration::from_millis(1500));
+        assert!(parse_secs("0").is_err());
+        assert!(parse_secs("-1").is_err());
+        assert!(parse_secs("x").is_err());
+        assert!(parse_secs("inf").is_err());
+    }
+}

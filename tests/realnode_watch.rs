@@ -1,0 +1,310 @@
+//! `calimcp watch` against a real Calimero node (issue 9): the project's own
+//! events app (testapps/events) emits events the way the SDK does, the real
+//! node delivers them over SSE, and calimcp decodes and checks them.
+
+mod realnode_support;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use realnode_support::{Options, RealNode, test_app};
+use serde_json::Value;
+
+const APP: &str = "com.example.events";
+
+/// A `calimcp watch` running in the background: its stderr is read by a
+/// thread, so the test knows when the subscription is in place.
+struct Watch {
+    child: Child,
+    stderr: mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Watch {
+    fn start(node: &RealNode, args: &[&str]) -> Watch {
+        Watch::spawn(node.calimcp_std(), args)
+    }
+
+    fn spawn(mut cmd: std::process::Command, args: &[&str]) -> Watch {
+        let mut child = cmd
+            .arg("watch")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("calimcp starts");
+        let (tx, rx) = mpsc::channel();
+        let err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut w = Watch {
+            child,
+            stderr: rx,
+            seen: Vec::new(),
+        };
+        // The note comes once the node has accepted the subscription.
+        loop {
+            match w.stderr.recv_timeout(Duration::from_secs(60)) {
+                Ok(line) => {
+                    let ready = line.starts_with("watching ");
+                    w.seen.push(line);
+                    if ready {
+                        break;
+                    }
+                }
+                Err(_) => {
+                    let _ = w.child.kill();
+                    panic!("watch never subscribed; stderr: {:?}", w.seen);
+                }
+            }
+        }
+        w
+    }
+
+    /// Waits for the exit (the watch has its own --timeout as a bound).
+    fn finish(mut self) -> (i32, String, String) {
+        let mut out = String::new();
+        use std::io::Read;
+        self.child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        let status = self.child.wait().unwrap();
+        while let Ok(line) = self.stderr.recv_timeout(Duration::from_secs(5)) {
+            self.seen.push(line);
+        }
+        (status.code().unwrap_or(-1), out, self.seen.join("\n"))
+    }
+}
+
+fn call(node: &RealNode, method: &str, args: &[&str]) {
+    let out = node
+        .calimcp()
+        .args(["call", &format!("{APP}.{method}"), "-c", "evmain"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "call {method}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A node with the events app installed, a context aliased `evmain`, and
+/// (with embedded auth) a user `watcher` logged in.
+fn events_node(test: &str, opts: Options) -> Option<(RealNode, String)> {
+    let auth = opts.embedded_auth;
+    let mut node = RealNode::start_with(test, opts)?;
+    if auth {
+        let _ = node.login("watcher", "s3cret-pass");
+    }
+    let wasm = test_app("events");
+    let (_, ctx) = node.setup(Path::new(&wasm), APP, Some("evmain"));
+    Some((node, ctx))
+}
+
+fn json_lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn events_arrive_decoded_and_checked_against_the_abi() {
+    let Some((node, ctx)) = events_node(
+        "events_arrive_decoded_and_checked_against_the_abi",
+        Options::default(),
+    ) else {
+        return;
+    };
+    let w = Watch::start(&node, &[APP, "--json", "--count", "4", "--timeout", "120"]);
+    call(
+        &node,
+        "insert",
+        &["--key", "a", "--n", "18446744073709551615"],
+    );
+    call(&node, "clear", &[]);
+    call(&node, "bad", &[]);
+    call(&node, "mystery", &[]);
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 4, "{out}");
+    for l in &lines {
+        assert_eq!(l["context"], ctx.as_str(), "{l}");
+        assert!(l["time"].as_str().unwrap().ends_with('Z'), "{l}");
+    }
+    // The exact u64 survives, and the payload matches the ABI's Entry.
+    assert_eq!(lines[0]["event"], "Inserted");
+    assert_eq!(
+        lines[0]["payload"],
+        serde_json::json!({"key": "a", "n": u64::MAX})
+    );
+    assert_eq!(lines[0]["valid"], true);
+    // The SDK writes `null` for a payload-less variant.
+    assert_eq!(lines[1]["event"], "Cleared");
+    assert_eq!(lines[1]["payload"], Value::Null);
+    assert_eq!(lines[1]["valid"], true);
+    // A payload the ABI forbids, and an event it does not declare: shown, marked, warned once.
+    assert_eq!(lines[2]["event"], "Inserted");
+    assert_eq!(lines[2]["valid"], false);
+    assert!(
+        lines[2]["problem"].as_str().unwrap().contains("/key"),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines[3]["event"], "Mystery");
+    assert_eq!(lines[3]["valid"], false);
+    assert_eq!(lines[3]["payload"]["what"], "undeclared");
+    assert_eq!(err.matches("warning: event `Inserted`").count(), 1, "{err}");
+    assert_eq!(err.matches("warning: event `Mystery`").count(), 1, "{err}");
+}
+
+#[test]
+fn until_filters_exec_and_timeout_are_what_a_ci_script_needs() {
+    let Some((node, ctx)) = events_node(
+        "until_filters_exec_and_timeout_are_what_a_ci_script_needs",
+        Options::default(),
+    ) else {
+        return;
+    };
+    let log = node.state.path().join("exec.log");
+    let exec = format!(
+        "sh -c 'printf \"%s %s %s \" \"$CALIMCP_EVENT\" \"$CALIMCP_APP\" \"$CALIMCP_CONTEXT\" >> \"$0\"; cat >> \"$0\"' '{}'",
+        log.display()
+    );
+    // Text output; only Cleared is wanted (a glob), and it ends the watch.
+    let w = Watch::start(
+        &node,
+        &[
+            APP,
+            "-c",
+            "evmain",
+            "--event",
+            "Clear*",
+            "--until",
+            "Cleared",
+            "--exec",
+            &exec,
+            "--timeout",
+            "120",
+        ],
+    );
+    call(&node, "insert", &["--key", "k", "--n", "1"]);
+    call(&node, "clear", &[]);
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let short: String = ctx.chars().take(8).collect();
+    assert!(
+        lines[0].ends_with(&format!(" {short} Cleared")),
+        "{}",
+        lines[0]
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.starts_with(&format!("Cleared {APP} {ctx} {{")),
+        "{logged}"
+    );
+    assert!(logged.contains(r#""event":"Cleared""#), "{logged}");
+
+    // Nothing matching comes: the documented exit code, and why.
+    let w = Watch::start(&node, &[APP, "--until", "Never", "--timeout", "0.5"]);
+    call(&node, "insert", &["--key", "k", "--n", "2"]);
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 124, "{err}");
+    assert!(out.contains("Inserted"), "{out}");
+    assert!(
+        err.contains("no `Never` event arrived within 0.5 s"),
+        "{err}"
+    );
+}
+
+#[test]
+fn all_shows_the_nodes_own_events_in_the_same_shape() {
+    let Some((node, ctx)) = events_node(
+        "all_shows_the_nodes_own_events_in_the_same_shape",
+        Options::default(),
+    ) else {
+        return;
+    };
+    let w = Watch::start(
+        &node,
+        &[
+            APP,
+            "--all",
+            "--json",
+            "--event",
+            "StateMutation",
+            "--count",
+            "1",
+            "--timeout",
+            "120",
+        ],
+    );
+    call(&node, "touch", &[]);
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines[0]["event"], "StateMutation");
+    assert_eq!(lines[0]["context"], ctx.as_str());
+    assert_eq!(lines[0]["valid"], Value::Null);
+    assert!(lines[0]["payload"]["newRoot"].is_string(), "{}", lines[0]);
+}
+
+#[test]
+fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix() {
+    let Some((node, _ctx)) = events_node(
+        "watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix",
+        Options {
+            embedded_auth: true,
+            path_prefix: Some("/node".into()),
+            ..Options::default()
+        },
+    ) else {
+        return;
+    };
+    let mut cmd = node.calimcp_std();
+    cmd.env("CALIMERO_USERNAME", "watcher")
+        .env("CALIMERO_PASSWORD", "s3cret-pass");
+    let w = Watch::spawn(cmd, &[APP, "--json", "--count", "1", "--timeout", "120"]);
+    let out = node
+        .calimcp()
+        .env("CALIMERO_USERNAME", "watcher")
+        .env("CALIMERO_PASSWORD", "s3cret-pass")
+        .args([
+            "call",
+            &format!("{APP}.insert"),
+            "-c",
+            "evmain",
+            "--key",
+            "z",
+            "--n",
+            "9",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["payload"]["key"], "z");
+    assert!(!err.contains("s3cret-pass"), "{err}");
+}
