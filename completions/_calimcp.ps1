@@ -188,6 +188,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The context: an id (64 hex or base58) or an alias')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context: an id (64 hex or base58) or an alias')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only')
+            [CompletionResult]::new('--wait-event', '--wait-event', [CompletionResultType]::ParameterName, 'After the call, wait for the app''s event NAME in the call''s context and print it too')
+            [CompletionResult]::new('--wait-timeout', '--wait-timeout', [CompletionResultType]::ParameterName, 'How long --wait-event waits after the call, in seconds (default 30); then exit 124')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')

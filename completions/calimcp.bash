@@ -197,7 +197,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__call)
-            opts="-h -c -q -v -V --help --args --context --dry-run --no-input --as --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --version"
+            opts="-h -c -q -v -V --help --args --context --dry-run --no-input --as --wait-event --wait-timeout --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -216,6 +216,14 @@ _calimcp() {
                     return 0
                     ;;
                 --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-event)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

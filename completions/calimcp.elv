@@ -179,6 +179,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -c 'The context: an id (64 hex or base58) or an alias'
             cand --context 'The context: an id (64 hex or base58) or an alias'
             cand --as 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
+            cand --wait-event 'After the call, wait for the app''s event NAME in the call''s context and print it too'
+            cand --wait-timeout 'How long --wait-event waits after the call, in seconds (default 30); then exit 124'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'

@@ -165,6 +165,8 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s V -l version -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l args -d 'The whole argument object: JSON, @FILE, or - for stdin' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s c -l context -d 'The context: an id (64 hex or base58) or an alias' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l as -d 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l wait-event -d 'After the call, wait for the app\'s event NAME in the call\'s context and print it too' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l wait-timeout -d 'How long --wait-event waits after the call, in seconds (default 30); then exit 124' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -308,3 +308,69 @@ fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix() {
     assert_eq!(lines[0]["payload"]["key"], "z");
     assert!(!err.contains("s3cret-pass"), "{err}");
 }
+
+#[test]
+fn call_wait_event_subscribes_first_and_prints_result_and_event() {
+    let Some((node, ctx)) = events_node(
+        "call_wait_event_subscribes_first_and_prints_result_and_event",
+        Options::default(),
+    ) else {
+        return;
+    };
+    let out = node
+        .calimcp()
+        .args([
+            "call",
+            &format!("{APP}.insert"),
+            "-c",
+            "evmain",
+            "--key",
+            "w",
+            "--n",
+            "3",
+            "--wait-event",
+            "Inserted",
+            "--wait-timeout",
+            "120",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["result"], Value::Null);
+    assert_eq!(v["event"]["event"], "Inserted");
+    assert_eq!(v["event"]["context"], ctx.as_str());
+    assert_eq!(
+        v["event"]["payload"],
+        serde_json::json!({"key": "w", "n": 3})
+    );
+    assert_eq!(v["event"]["valid"], true);
+
+    // An event that never comes: the result is still printed, then exit 124.
+    let out = node
+        .calimcp()
+        .args([
+            "call",
+            &format!("{APP}.clear"),
+            "-c",
+            "evmain",
+            "--wait-event",
+            "Inserted",
+            "--wait-timeout",
+            "0.5",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(124), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "null");
+    assert!(
+        err.contains("the call succeeded, but no `Inserted` event arrived within 0.5 s"),
+        "{err}"
+    );
+}

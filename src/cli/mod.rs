@@ -13,7 +13,7 @@ mod schema;
 mod serve;
 mod tools;
 mod use_ctx;
-mod watch;
+pub(crate) mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -75,7 +75,7 @@ pub struct WatchArgs {
     pub all: bool,
 }
 
-fn parse_secs(s: &str) -> std::result::Result<Duration, String> {
+pub(super) fn parse_secs(s: &str) -> std::result::Result<Duration, String> {
     let n: f64 = s
         .parse()
         .map_err(|_| format!("`{s}` is not a number of seconds"))?;
@@ -86,7 +86,7 @@ fn parse_secs(s: &str) -> std::result::Result<Duration, String> {
 }
 
 /// One line of output.
-struct Line {
+pub(super) struct Line {
     time: SystemTime,
     context: String,
     event: String,
@@ -97,7 +97,7 @@ struct Line {
 }
 
 impl Line {
-    fn json(&self) -> Value {
+    pub(super) fn json(&self) -> Value {
         let mut v = json!({
             "time": rfc3339(self.time),
             "context": self.context,
@@ -114,7 +114,7 @@ impl Line {
         v
     }
 
-    fn text(&self, color: bool) -> String {
+    pub(super) fn text(&self, color: bool) -> String {
         let time = clock(self.time);
         let ctx: String = sanitize_line(&self.context).chars().take(8).collect();
         let name = sanitize_line(&self.event);
@@ -375,6 +375,55 @@ async fn stream(
                 Step::Go => {}
                 Step::Stop => return Ok(0),
             }
+        }
+    }
+}
+
+/// Waits on `sub` for the first application event called `name` in
+/// `context`, decoded with `manifest`; `None` when `deadline` passes first.
+/// What `call --wait-event` uses: the subscription is made before the call,
+/// so the event cannot be missed.
+pub(super) async fn wait_for(
+    ui: &output::Ui,
+    sub: &mut Subscription,
+    manifest: &Manifest,
+    context: &str,
+    name: &str,
+    deadline: tokio::time::Instant,
+) -> Result<Option<Line>> {
+    let mut decoder = Decoder::new(manifest);
+    loop {
+        let item = match tokio::time::timeout_at(deadline, sub.next()).await {
+            Ok(item) => item?,
+            Err(_) => return Ok(None),
+        };
+        let event = match item {
+            Item::Reconnected => {
+                ui.warn("the event stream dropped and was opened again; an event the node produced in between is lost");
+                continue;
+            }
+            Item::Event(e) => e,
+        };
+        if !ids::same(&event.context_id, context) {
+            continue;
+        }
+        for e in event.app_events() {
+            if e.kind != name {
+                continue;
+            }
+            let d = decoder.decode(&e.kind, &e.data);
+            if let (false, Some(problem)) = (d.valid, &d.problem) {
+                ui.warn(format_args!("event `{}`: {problem}", sanitize_line(name)));
+            }
+            return Ok(Some(Line {
+                time: SystemTime::now(),
+                context: event.context_id.clone(),
+                event: d.event,
+                payload: d.payload,
+                valid: Some(d.valid),
+                problem: d.problem,
+                raw: d.raw,
+            }));
         }
     }
 }

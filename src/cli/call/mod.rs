@@ -62,7 +62,13 @@ stderr; otherwise the call fails listing every one of them.
 
 The result (the method's output) is printed as JSON on stdout: pretty on a
 terminal, compact otherwise or with --json; a method returning nothing prints
-null.";
+null.
+
+--wait-event NAME subscribes to the context's events before the call, makes
+it, then waits (--wait-timeout, default 30 s) for the app's first event called
+NAME there: it is printed after the result as `calimcp watch` prints it, or,
+with --json, one object {\"result\": …, \"event\": {…}} holds both. If it does
+not come in time the exit code is 124.";
 
 const AFTER: &str = "\
 Examples:
@@ -70,11 +76,13 @@ Examples:
   calimcp call kv-store.get --key a --context my-alias
   calimcp call kv_store_set --args '{\"key\":\"a\",\"value\":\"b\"}' --dry-run
   calimcp call typed_echo_numbers --big 18446744073709551615 --neg -5 --json
+  calimcp call kv_store_set --key a --value b --wait-event Inserted
   calimcp use kv-store --context my-alias     # later calls use it
 
 Exit codes: 0 success, 2 bad input (unknown tool, invalid arguments: nothing is
 sent), 3 authentication failed, 4 the node is unreachable or timed out, 5 the
-node or the application returned an error.";
+node or the application returned an error, 124 the --wait-event event did not
+come in time (the call itself succeeded).";
 
 /// Call a method on a node, checking every argument first.
 // `--help` is a plain switch here: with TOOL it shows the method's own help,
@@ -140,6 +148,25 @@ pub struct CallFlags {
         help_heading = "Call options"
     )]
     pub executor: Option<String>,
+    /// After the call, wait for the app's event NAME in the call's context and print it too
+    #[arg(
+        long,
+        value_name = "NAME",
+        global = true,
+        conflicts_with = "dry_run",
+        help_heading = "Call options"
+    )]
+    pub wait_event: Option<String>,
+    /// How long --wait-event waits after the call, in seconds (default 30); then exit 124
+    #[arg(
+        long,
+        value_name = "SECS",
+        global = true,
+        requires = "wait_event",
+        value_parser = super::watch::parse_secs,
+        help_heading = "Call options"
+    )]
+    pub wait_timeout: Option<std::time::Duration>,
 }
 
 /// Flags a parameter flag must not take: global and call flags, help.
@@ -725,16 +752,71 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         return Ok(0);
     }
     let (client, rt) = node.get()?;
+    // With --wait-event the subscription comes first, so the event cannot be missed.
+    let mut sub = match &flags.wait_event {
+        Some(name) => {
+            let declared = app
+                .service(service)
+                .is_some_and(|s| s.manifest.events.iter().any(|e| &e.name == name));
+            if !declared {
+                g.ui().warn(format_args!(
+                    "{} declares no event `{}`; waiting for it anyway",
+                    sanitize_line(app.package_or_id()),
+                    sanitize_line(name)
+                ));
+            }
+            Some(rt.block_on(client.subscribe(std::slice::from_ref(&context)))?)
+        }
+        None => None,
+    };
     let out = rt
         .block_on(client.execute(&context, &prepared.method, &prepared.args_json, executor))
         .map_err(|e| prepared.explain(e))?;
+    let (Some(name), Some(sub)) = (&flags.wait_event, sub.as_mut()) else {
+        if g.json {
+            output::print_json_compact(&out)?;
+        } else {
+            output::print_json(&out)?;
+        }
+        return Ok(0);
+    };
+    let wait = flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
+    let manifest = app
+        .service(service)
+        .or_else(|| app.services.first())
+        .map(|s| s.manifest.clone())
+        .unwrap_or_default();
+    let deadline = tokio::time::Instant::now() + wait;
+    let ui = g.ui();
+    let line = rt.block_on(super::watch::wait_for(
+        &ui, sub, &manifest, &context, name, deadline,
+    ))?;
     if g.json {
-        output::print_json_compact(&out)?;
+        let event = line.as_ref().map_or(Value::Null, |l| l.json());
+        output::print_json_compact(&json!({"result": out, "event": event}))?;
     } else {
         output::print_json(&out)?;
+        if let Some(l) = &line {
+            output::print(&l.text(ui.color_out))?;
+        }
+    }
+    if line.is_none() {
+        ui.error(&Error::new(
+            crate::error::ErrorKind::Remote,
+            "timeout",
+            format!(
+                "the call succeeded, but no `{}` event arrived within {} s",
+                sanitize_line(name),
+                wait.as_secs_f64()
+            ),
+        ));
+        return Ok(super::watch::EXIT_TIMEOUT);
     }
     Ok(0)
 }
+
+/// How long `--wait-event` waits when `--wait-timeout` is not given.
+const DEFAULT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 #[cfg(test)]
 mod tests {
