@@ -2,7 +2,8 @@
 //!
 //! Manifest strings reach terminals and agent prompts. Control characters (ESC
 //! sequences, carriage returns, bells), C1 controls and Unicode bidirectional
-//! overrides are removed; documentation keeps its newlines and tabs.
+//! overrides are removed; documentation keeps its newlines and tabs. Also the
+//! UTC times calimcp prints (RFC 3339 and a clock), without a date crate.
 
 fn is_dangerous(c: char) -> bool {
     c.is_control()
@@ -77,6 +78,39 @@ pub fn similarity(a: &str, b: &str) -> f64 {
     if close { jw.max(0.85) } else { jw }
 }
 
+/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar.
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn parts(t: std::time::SystemTime) -> (i64, u32, u32, u64, u64, u64, u32) {
+    let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let (y, mo, day) = civil((secs / 86_400) as i64);
+    let s = secs % 86_400;
+    (y, mo, day, s / 3600, s / 60 % 60, s % 60, d.subsec_millis())
+}
+
+/// `2026-12-04T05:30:01.123Z`.
+pub fn rfc3339(t: std::time::SystemTime) -> String {
+    let (y, mo, d, h, mi, s, ms) = parts(t);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{ms:03}Z")
+}
+
+/// `05:30:01.123`.
+pub fn clock(t: std::time::SystemTime) -> String {
+    let (_, _, _, h, mi, s, ms) = parts(t);
+    format!("{h:02}:{mi:02}:{s:02}.{ms:03}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +154,16 @@ mod tests {
         );
         assert!(did_you_mean("zzz", ["kv_store_get"]).is_empty());
         assert_eq!(did_you_mean("gte", ["get", "set", "entries"]), vec!["get"]);
+    }
+
+    #[test]
+    fn times_are_utc_rfc3339() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_796_362_201_123);
+        assert_eq!(rfc3339(t), "2026-12-04T05:30:01.123Z");
+        assert_eq!(clock(t), "05:30:01.123");
+        assert_eq!(rfc3339(std::time::UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        // A leap day.
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(951_782_400);
+        assert_eq!(rfc3339(t), "2000-02-29T00:00:00.000Z");
     }
 }

@@ -424,7 +424,7 @@ fn reserved_names_are_never_generated() {
     assert_eq!(set.tools.len(), 4, "every method still has a tool");
     for t in &set.tools {
         assert!(
-            t.name != "describe_app" && t.name != "select_app",
+            t.name != "describe_app" && t.name != "select_app" && t.name != "wait_for_events",
             "{} is reserved",
             t.name
         );

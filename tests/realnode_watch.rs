@@ -3,6 +3,7 @@
 //! node delivers them over SSE, and calimcp decodes and checks them.
 
 mod realnode_support;
+mod serve_support;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -373,4 +374,104 @@ fn call_wait_event_subscribes_first_and_prints_result_and_event() {
         err.contains("the call succeeded, but no `Inserted` event arrived within 0.5 s"),
         "{err}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_wait_for_events_over_mcp() {
+    let Some((node, ctx)) = events_node("agents_wait_for_events_over_mcp", Options::default())
+    else {
+        return;
+    };
+    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let tools = client.peer().list_all_tools().await.unwrap();
+    let tool = tools
+        .iter()
+        .find(|t| t.name == "wait_for_events")
+        .expect("wait_for_events is listed");
+    assert!(tool.output_schema.is_some());
+    assert_eq!(
+        tool.annotations.as_ref().and_then(|a| a.read_only_hint),
+        Some(true)
+    );
+
+    // Wait first, then cause events until the wait returns (no sleeping: each
+    // call is a round trip, and the wait subscribes before it reads).
+    let peer = client.peer().clone();
+    let waiting = tokio::spawn(async move {
+        let args = serde_json::json!({"app": APP, "context": "evmain", "events": ["Ins*"], "max": 1, "timeout": 60});
+        let args = args.as_object().cloned().unwrap();
+        peer.call_tool(
+            rmcp::model::CallToolRequestParams::new("wait_for_events").with_arguments(args),
+        )
+        .await
+    });
+    let mut calls = 0;
+    while !waiting.is_finished() && calls < 500 {
+        calls += 1;
+        let n = calls.to_string();
+        let node_url = node.url.clone();
+        let state = node.state.path().to_path_buf();
+        let out = tokio::task::spawn_blocking(move || {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("calimcp"))
+                .env("CALIMERO_NODE_URL", node_url)
+                .env("CALIMCP_STATE_DIR", state)
+                .env_remove("CALIMCP_APPS")
+                .args([
+                    "call",
+                    &format!("{APP}.insert"),
+                    "-c",
+                    "evmain",
+                    "--key",
+                    "m",
+                    "--n",
+                    &n,
+                ])
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let r = waiting.await.unwrap().unwrap();
+    assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+    let v = r.structured_content.expect("structuredContent");
+    assert_eq!(v["timedOut"], false, "{v}");
+    assert_eq!(v["context"], ctx.as_str());
+    let e = &v["events"][0];
+    assert_eq!(e["event"], "Inserted", "{v}");
+    assert_eq!(e["payload"]["key"], "m");
+    assert_eq!(e["valid"], true);
+
+    // Nothing matching within the bound: an empty list, timedOut.
+    let r = serve_support::call(
+        &client,
+        "wait_for_events",
+        serde_json::json!({"app": APP, "context": "evmain", "events": ["Never"], "timeout": 0.2}),
+    )
+    .await
+    .unwrap();
+    let v = r.structured_content.expect("structuredContent");
+    assert_eq!(v["timedOut"], true);
+    assert_eq!(v["events"], serde_json::json!([]));
+
+    // Bad arguments are an isError result naming each.
+    let r = serve_support::call(
+        &client,
+        "wait_for_events",
+        serde_json::json!({"app": APP, "timeout": 600}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        serve_support::text(&r).contains("timeout: expected"),
+        "{}",
+        serve_support::text(&r)
+    );
+    client.cancel().await.unwrap();
 }

@@ -16,7 +16,8 @@ use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};
 /// Serve the apps' methods as MCP tools (stdio by default), for AI agents.
 ///
 /// Tools are exactly those `calimcp tools --json` prints for the same apps and
-/// options, plus describe_app and select_app. Arguments are validated against
+/// options, plus describe_app, select_app and wait_for_events (an app's
+/// events in a context, decoded with its ABI). Arguments are validated against
 /// each tool's schema before anything reaches the node.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

@@ -5,22 +5,22 @@
 use std::collections::HashSet;
 use std::io::Write;
 use std::process::Stdio;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use clap::Args;
 use owo_colors::OwoColorize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::node::{runtime, state_dir};
 use super::{GlobalArgs, Selection, output};
 use crate::abi::{App, Manifest};
 use crate::catalog::context::{Pins, app_contexts, resolve_context};
 use crate::error::{Error, ErrorKind, Result};
-use crate::mapping::events::{Decoded, Decoder};
+use crate::mapping::events::{Decoded, Decoder, record};
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, Subscription};
 use crate::node::{Client, NodeContext, ids};
-use crate::text::{json_inert, sanitize_line};
+use crate::text::{clock, json_inert, rfc3339, sanitize_line};
 
 /// The exit code when `--timeout` passes first (as timeout(1) uses).
 pub const EXIT_TIMEOUT: u8 = 124;
@@ -98,20 +98,15 @@ pub(super) struct Line {
 
 impl Line {
     pub(super) fn json(&self) -> Value {
-        let mut v = json!({
-            "time": rfc3339(self.time),
-            "context": self.context,
-            "event": self.event,
-            "payload": self.payload,
-            "valid": self.valid,
-        });
-        if let Some(p) = &self.problem {
-            v["problem"] = p.clone().into();
-        }
-        if let Some(raw) = &self.raw {
-            v["raw"] = raw.iter().map(|&b| Value::from(b)).collect();
-        }
-        v
+        record(
+            &rfc3339(self.time),
+            &self.context,
+            &self.event,
+            &self.payload,
+            self.valid,
+            self.problem.as_deref(),
+            self.raw.as_deref(),
+        )
     }
 
     pub(super) fn text(&self, color: bool) -> String {
@@ -143,39 +138,6 @@ impl Line {
             format!("{time} {ctx} {name}{payload}{mark}\n")
         }
     }
-}
-
-/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar.
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-fn parts(t: SystemTime) -> (i64, u32, u32, u64, u64, u64, u32) {
-    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = d.as_secs();
-    let (y, mo, day) = civil((secs / 86_400) as i64);
-    let s = secs % 86_400;
-    (y, mo, day, s / 3600, s / 60 % 60, s % 60, d.subsec_millis())
-}
-
-/// `2026-12-04T05:30:01.123Z`.
-fn rfc3339(t: SystemTime) -> String {
-    let (y, mo, d, h, mi, s, ms) = parts(t);
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{ms:03}Z")
-}
-
-/// `05:30:01.123`.
-fn clock(t: SystemTime) -> String {
-    let (_, _, _, h, mi, s, ms) = parts(t);
-    format!("{h:02}:{mi:02}:{s:02}.{ms:03}")
 }
 
 /// What the stream loop needs to know about the app.
@@ -631,17 +593,6 @@ fn exec(ui: &output::Ui, argv: &[String], app: &str, line: &Line, json_line: &Va
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn times_are_utc_rfc3339() {
-        let t = UNIX_EPOCH + Duration::from_millis(1_796_362_201_123);
-        assert_eq!(rfc3339(t), "2026-12-04T05:30:01.123Z");
-        assert_eq!(clock(t), "05:30:01.123");
-        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        // A leap day.
-        let t = UNIX_EPOCH + Duration::from_secs(951_782_400);
-        assert_eq!(rfc3339(t), "2000-02-29T00:00:00.000Z");
-    }
 
     #[test]
     fn exec_splits_words_like_a_shell_without_one() {

@@ -34,6 +34,35 @@ pub struct Decoded {
     pub raw: Option<Vec<u8>>,
 }
 
+/// One event as `calimcp watch --json` prints it and `wait_for_events`
+/// returns it: `{"time","context","event","payload","valid"}`, plus `problem`
+/// when not valid and `raw` (the bytes) when the data could not be decoded.
+/// `valid` is `null` for the node's own events.
+pub fn record(
+    time: &str,
+    context: &str,
+    event: &str,
+    payload: &Value,
+    valid: Option<bool>,
+    problem: Option<&str>,
+    raw: Option<&[u8]>,
+) -> Value {
+    let mut v = serde_json::json!({
+        "time": time,
+        "context": context,
+        "event": event,
+        "payload": payload,
+        "valid": valid,
+    });
+    if let Some(p) = problem {
+        v["problem"] = p.into();
+    }
+    if let Some(raw) = raw {
+        v["raw"] = raw.iter().map(|&b| Value::from(b)).collect();
+    }
+    v
+}
+
 struct Compiled {
     validator: Option<jsonschema::Validator>,
     /// The schema could not be compiled (a generator bug): the payload is not checked.

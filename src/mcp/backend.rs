@@ -11,6 +11,7 @@ use crate::abi::App;
 use crate::catalog;
 use crate::error::{Error, Result};
 use crate::node::Client;
+use crate::node::events::{Item, Subscription};
 
 /// A boxed future borrowing the backend.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -43,6 +44,22 @@ pub trait Backend: Send + Sync + 'static {
         method: &'a str,
         args_json: &'a Value,
     ) -> BoxFuture<'a, Result<Value>>;
+
+    /// Subscribes to the events of `contexts`; returns once the node has
+    /// accepted the subscription.
+    fn subscribe<'a>(&'a self, contexts: &'a [String]) -> BoxFuture<'a, Result<Box<dyn Events>>>;
+}
+
+/// An open event subscription.
+pub trait Events: Send + 'static {
+    /// The next event (or a reconnection notice); an error ends the stream.
+    fn next(&mut self) -> BoxFuture<'_, Result<Item>>;
+}
+
+impl Events for Subscription {
+    fn next(&mut self) -> BoxFuture<'_, Result<Item>> {
+        Box::pin(Subscription::next(self))
+    }
 }
 
 impl Backend for Client {
@@ -76,6 +93,13 @@ impl Backend for Client {
         args_json: &'a Value,
     ) -> BoxFuture<'a, Result<Value>> {
         Box::pin(Client::execute(self, context, method, args_json, None))
+    }
+
+    fn subscribe<'a>(&'a self, contexts: &'a [String]) -> BoxFuture<'a, Result<Box<dyn Events>>> {
+        Box::pin(async move {
+            let sub = Client::subscribe(self, contexts).await?;
+            Ok(Box::new(sub) as Box<dyn Events>)
+        })
     }
 }
 

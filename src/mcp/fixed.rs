@@ -1,6 +1,7 @@
-//! The two fixed tools: `describe_app` (what an app offers) and `select_app`
-//! (pin the context an app's tools run in for this session). Their names are
-//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`].
+//! The fixed tools: `describe_app` (what an app offers), `select_app` (pin
+//! the context an app's tools run in for this session), and, listed from
+//! [`super::events`], `wait_for_events`. Their names are reserved in
+//! [`crate::mapping::toolset::RESERVED_NAMES`].
 
 use std::sync::OnceLock;
 
@@ -53,6 +54,7 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
                 }),
             ];
             defs.into_iter()
+                .chain([super::events::tool()])
                 .filter_map(|d| serde_json::from_value(d).ok())
                 .collect()
         })

@@ -320,6 +320,8 @@ pub struct Live {
     next_sink: AtomicU64,
     ready: tokio::sync::watch::Sender<bool>,
     ready_by: Instant,
+    /// The node event subscriptions `wait_for_events` shares.
+    pub hub: super::events::Hub,
 }
 
 impl Live {
@@ -353,6 +355,7 @@ impl Live {
             next_sink: AtomicU64::new(0),
             ready,
             ready_by: Instant::now() + startup_wait,
+            hub: super::events::Hub::default(),
         })
     }
 

@@ -2,11 +2,12 @@
 //!
 //! Input: resolved [`Settings`] (apps sources, scope, filter, transport, node).
 //! Output: an rmcp server on stdio or Streamable HTTP exposing the fixed tools
-//! `describe_app` and `select_app` plus exactly the tools `calimcp tools --json`
+//! `describe_app`, `select_app` and `wait_for_events` plus exactly the tools `calimcp tools --json`
 //! prints for the same apps and options. Uses `abi`, `mapping`, `catalog` and
 //! the node client; never `cli`. Nothing but protocol reaches stdout.
 
 pub mod backend;
+pub mod events;
 pub mod fixed;
 pub mod http;
 pub mod live;

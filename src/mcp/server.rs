@@ -14,6 +14,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
+use super::events::{self, WAIT_FOR_EVENTS};
 use super::fixed::{self, DESCRIBE_APP, SELECT_APP};
 use super::live::{Live, Lookup, View, compact};
 use super::log;
@@ -22,7 +23,7 @@ use crate::mapping::Tool;
 use crate::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
-pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry.";
+pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call).";
 
 /// True on a Streamable HTTP request that belongs to no session (the
 /// 2026-07-28 protocol, or a stateless client): state does not outlive it.
@@ -191,6 +192,66 @@ impl Session {
         }
     }
 
+    async fn wait_for_events(&self, args: &Map<String, Value>) -> CallToolResult {
+        let parsed = match events::parse(args) {
+            Ok(p) => p,
+            Err(text) => return error_result(text),
+        };
+        let (view, app) = match self.resolve_app(&parsed.app).await {
+            Ok(found) => found,
+            Err(e) => return error_result(error_text(&e)),
+        };
+        let service = match fixed::pick_service(
+            &view,
+            app,
+            parsed.service.as_deref(),
+            self.live.scope.service.as_deref(),
+        ) {
+            Ok(s) => s,
+            Err(e) => return error_result(error_text(&e)),
+        };
+        let a = &view.catalog.apps[app];
+        let Some(backend) = self.live.backend() else {
+            return error_result(format!(
+                "{WAIT_FOR_EVENTS} needs the node, and the server runs with --offline\nhint: restart calimcp serve without --offline"
+            ));
+        };
+        let pinned = self.pinned(&a.id, service.as_deref());
+        let context = match backend
+            .resolve_context(
+                a,
+                service.as_deref(),
+                parsed.context.as_deref(),
+                pinned.as_deref(),
+            )
+            .await
+        {
+            Ok(c) => c,
+            Err(e) => return error_result(error_text(&e)),
+        };
+        let (feed, mut rx) = match self.live.hub.join(backend, &context).await {
+            Ok(joined) => joined,
+            Err(e) => return error_result(error_text(&e)),
+        };
+        let manifest = a
+            .service(service.as_deref())
+            .or_else(|| a.services.first())
+            .map(|s| s.manifest.clone())
+            .unwrap_or_default();
+        log::debug!("{WAIT_FOR_EVENTS}: waiting in {context}");
+        let out = events::collect(&mut rx, &manifest, &context, &parsed).await;
+        drop(rx);
+        drop(feed);
+        match out {
+            Ok(v) => {
+                let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
+                r.structured_content = Some(v);
+                r
+            }
+            Err(e) => error_result(error_text(&e)),
+        }
+    }
+
     async fn call_method(
         &self,
         name: &str,
@@ -294,7 +355,7 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
         .iter()
         .map(|&i| view.catalog.tools.tools[i].name.as_str())
         .collect();
-    names.extend([DESCRIBE_APP, SELECT_APP]);
+    names.extend([DESCRIBE_APP, SELECT_APP, WAIT_FOR_EVENTS]);
     let shown = sanitize_line(name);
     let suffix = format!("_{name}");
     let ending: Vec<&str> = names
@@ -387,6 +448,7 @@ impl ServerHandler for Session {
             Ok::<_, McpError>(match request.name.as_ref() {
                 DESCRIBE_APP => self.describe_app(&args).await,
                 SELECT_APP => self.select_app(&args, sessionless(&context)).await,
+                WAIT_FOR_EVENTS => self.wait_for_events(&args).await,
                 name => self.call_method(name, &args).await?,
             })
         };

@@ -192,7 +192,10 @@ pub async fn listed_app_tools(client: &Client) -> Value {
         all.as_array()
             .expect("array")
             .iter()
-            .filter(|t| t["name"] != "describe_app" && t["name"] != "select_app")
+            .filter(|t| {
+                !["describe_app", "select_app", "wait_for_events"]
+                    .contains(&t["name"].as_str().unwrap_or_default())
+            })
             .cloned()
             .collect(),
     )

@@ -55,6 +55,18 @@ try {
     }
   });
 
+  check("wait_for_events is listed read-only with an outputSchema", () => {
+    const w = tools.find((t) => t.name === "wait_for_events");
+    assert.ok(w, "listed");
+    assert.equal(w.annotations.readOnlyHint, true);
+    assert.deepEqual(w.outputSchema.required, ["context", "events", "timedOut"]);
+  });
+  const wait = await client.callTool({ name: "wait_for_events", arguments: { app: "kv-store", timeout: 0.1 } });
+  check("wait_for_events without a node's event stream is an isError result", () => {
+    assert.equal(wait.isError, true);
+    assert.ok(wait.content[0].text.length > 0);
+  });
+
   const apps = await client.callTool({ name: "describe_app", arguments: {} });
   check("describe_app lists the apps", () => {
     assert.notEqual(apps.isError, true);

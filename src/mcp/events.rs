@@ -1,0 +1,517 @@
+//! `wait_for_events`: an agent waits for an app's events in a context.
+//!
+//! The [`Hub`] holds at most one node subscription per context, shared by
+//! every waiter of every session: the first waiter opens it (and waits until
+//! the node has accepted it), later ones join it, and when the last one is
+//! done the subscription is dropped, closing the stream. Events are decoded
+//! and checked against the app's ABI by the mapping core, in the shape
+//! `calimcp watch --json` prints.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Map, Value, json};
+use tokio::sync::broadcast;
+
+use super::backend::Backend;
+use crate::abi::Manifest;
+use crate::error::{Error, Result};
+use crate::mapping::events::{Decoder, record};
+use crate::mapping::filter::glob_match;
+use crate::node::events::{Item, NodeEvent};
+use crate::text::{rfc3339, sanitize_line};
+
+pub const WAIT_FOR_EVENTS: &str = "wait_for_events";
+/// How long a wait lasts without `timeout`, and at most.
+pub const DEFAULT_WAIT: f64 = 10.0;
+pub const MAX_WAIT: f64 = 60.0;
+/// Events returned without `max`, and at most.
+pub const DEFAULT_MAX: u64 = 100;
+pub const MAX_MAX: u64 = 1000;
+/// Events a slow waiter may fall behind by before it is told some were dropped.
+const BACKLOG: usize = 4096;
+
+/// An event and when it arrived from the node (the same time for every waiter).
+pub struct Arrived {
+    at: SystemTime,
+    event: NodeEvent,
+}
+
+type Message = std::result::Result<Arc<Arrived>, Error>;
+
+/// One context's subscription, alive while someone waits on it.
+pub struct Feed {
+    tx: broadcast::Sender<Message>,
+    task: tokio::task::AbortHandle,
+}
+
+impl Drop for Feed {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The subscriptions of the server, one per context.
+#[derive(Default)]
+pub struct Hub {
+    feeds: Mutex<HashMap<String, Weak<Feed>>>,
+    opening: tokio::sync::Mutex<()>,
+}
+
+impl Hub {
+    /// Joins the subscription to `context`, opening it when nobody holds it.
+    /// Keep the `Arc` for as long as the receiver is read.
+    pub async fn join(
+        &self,
+        backend: &Arc<dyn Backend>,
+        context: &str,
+    ) -> Result<(Arc<Feed>, broadcast::Receiver<Message>)> {
+        let _one_at_a_time = self.opening.lock().await;
+        if let Some(feed) = self.live(context) {
+            let rx = feed.tx.subscribe();
+            return Ok((feed, rx));
+        }
+        let mut events = backend.subscribe(&[context.to_string()]).await?;
+        let (tx, rx) = broadcast::channel(BACKLOG);
+        let sender = tx.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                match events.next().await {
+                    Ok(Item::Event(event)) => {
+                        let at = SystemTime::now();
+                        let _ = sender.send(Ok(Arc::new(Arrived { at, event })));
+                    }
+                    Ok(Item::Reconnected) => {}
+                    Err(e) => {
+                        let _ = sender.send(Err(e));
+                        break;
+                    }
+                }
+            }
+        })
+        .abort_handle();
+        let feed = Arc::new(Feed { tx, task });
+        let mut feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
+        feeds.retain(|_, w| w.strong_count() > 0);
+        feeds.insert(context.to_string(), Arc::downgrade(&feed));
+        Ok((feed, rx))
+    }
+
+    fn live(&self, context: &str) -> Option<Arc<Feed>> {
+        self.feeds
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(context)
+            .and_then(Weak::upgrade)
+    }
+
+    /// How many contexts have a subscription open (for tests and `-v`).
+    pub fn open(&self) -> usize {
+        self.feeds
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|w| w.strong_count() > 0)
+            .count()
+    }
+}
+
+/// The tool as listed.
+pub fn tool() -> Value {
+    json!({
+        "name": WAIT_FOR_EVENTS,
+        "title": "Wait for an app's events",
+        "description": format!("Waits for the events an app emits in a context and returns them, each decoded and checked against the app's ABI (`valid`, and `problem` when it does not match). Returns as soon as `max` events came, else after `timeout` seconds (default {DEFAULT_WAIT}, at most {MAX_WAIT}) with what came (`timedOut`: true). Only events emitted while waiting are seen: to see what a call causes, start waiting first, then call. The context: `context` (an id or alias), else the one select_app pinned, else the app's only context."),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "app": {"type": "string", "description": "The app, named as for describe_app."},
+                "context": {"type": "string", "description": "Context id or alias; default: the pinned one, else the app's only context."},
+                "service": {"type": "string", "description": "For a multi-service app: the service whose events to read."},
+                "events": {"type": "array", "items": {"type": "string"}, "description": "Only events with these names (`*` and `?` globs); default: all. describe_app lists an app's events."},
+                "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WAIT, "description": format!("Seconds to wait at most (default {DEFAULT_WAIT}).")},
+                "max": {"type": "integer", "minimum": 1, "maximum": MAX_MAX, "description": format!("Return once this many events came (default {DEFAULT_MAX}).")}
+            },
+            "required": ["app"],
+            "additionalProperties": false
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {
+                "context": {"type": "string"},
+                "events": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "time": {"type": "string"},
+                        "context": {"type": "string"},
+                        "event": {"type": "string"},
+                        "payload": {},
+                        "valid": {"type": "boolean"},
+                        "problem": {"type": "string"},
+                        "raw": {"type": "array", "items": {"type": "integer"}}
+                    },
+                    "required": ["time", "context", "event", "payload", "valid"]
+                }},
+                "timedOut": {"type": "boolean"},
+                "note": {"type": "string"}
+            },
+            "required": ["context", "events", "timedOut"]
+        },
+        "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}
+    })
+}
+
+/// The tool's arguments.
+pub struct WaitArgs {
+    pub app: String,
+    pub context: Option<String>,
+    pub service: Option<String>,
+    pub events: Vec<String>,
+    pub timeout: Duration,
+    pub max: u64,
+}
+
+/// Reads and checks the arguments; every problem at once.
+pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String> {
+    let mut problems = Vec::new();
+    const KNOWN: &[&str] = &[
+        "app", "context", "_context", "service", "events", "timeout", "max",
+    ];
+    for key in args.keys() {
+        if !KNOWN.contains(&key.as_str()) {
+            problems.push(format!(
+                "{}: unknown argument; known: app, context, service, events, timeout, max",
+                sanitize_line(key)
+            ));
+        }
+    }
+    let mut string = |key: &str| match args.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            problems.push(format!(
+                "{key}: expected a string, got {}",
+                sanitize_line(&other.to_string())
+            ));
+            None
+        }
+    };
+    let app = string("app");
+    let context = string("context").or_else(|| string("_context"));
+    let service = string("service");
+    let events = match args.get("events") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        Some(other) => {
+            problems.push(format!(
+                "events: expected an array of event names, got {}",
+                sanitize_line(&other.to_string())
+            ));
+            Vec::new()
+        }
+    };
+    let timeout = match args.get("timeout") {
+        None | Some(Value::Null) => DEFAULT_WAIT,
+        Some(v) => match v.as_f64() {
+            Some(t) if t > 0.0 && t <= MAX_WAIT => t,
+            _ => {
+                problems.push(format!(
+                    "timeout: expected a number of seconds above 0 and at most {MAX_WAIT}, got {}",
+                    sanitize_line(&v.to_string())
+                ));
+                DEFAULT_WAIT
+            }
+        },
+    };
+    let max = match args.get("max") {
+        None | Some(Value::Null) => DEFAULT_MAX,
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=MAX_MAX).contains(&n) => n,
+            _ => {
+                problems.push(format!(
+                    "max: expected an integer from 1 to {MAX_MAX}, got {}",
+                    sanitize_line(&v.to_string())
+                ));
+                DEFAULT_MAX
+            }
+        },
+    };
+    if app.is_none() && !problems.iter().any(|p| p.starts_with("app:")) {
+        problems.push("app: missing required argument (a string)".into());
+    }
+    match app {
+        Some(app) if problems.is_empty() => Ok(WaitArgs {
+            app,
+            context,
+            service,
+            events,
+            timeout: Duration::from_secs_f64(timeout),
+            max,
+        }),
+        _ => Err(format!(
+            "Invalid arguments for {WAIT_FOR_EVENTS}:\n{}",
+            problems
+                .iter()
+                .map(|p| format!("  - {p}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )),
+    }
+}
+
+/// Reads `rx` until `max` matching events came or `timeout` passed; the
+/// structured result. An error from the stream ends the wait: with events
+/// already received it becomes a note, otherwise it is returned.
+pub async fn collect(
+    rx: &mut broadcast::Receiver<Message>,
+    manifest: &Manifest,
+    context: &str,
+    args: &WaitArgs,
+) -> Result<Value> {
+    let deadline = tokio::time::Instant::now() + args.timeout;
+    let mut decoder = Decoder::new(manifest);
+    let mut events = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let mut timed_out = false;
+    while (events.len() as u64) < args.max {
+        let message = match tokio::time::timeout_at(deadline, rx.recv()).await {
+            Err(_) => {
+                timed_out = true;
+                break;
+            }
+            Ok(Ok(m)) => m,
+            Ok(Err(broadcast::error::RecvError::Lagged(n))) => {
+                notes.push(format!(
+                    "{n} events came faster than they were read and were skipped"
+                ));
+                continue;
+            }
+            Ok(Err(broadcast::error::RecvError::Closed)) => {
+                notes.push("the node's event stream ended".into());
+                break;
+            }
+        };
+        let arrived = match message {
+            Ok(a) => a,
+            Err(e) if events.is_empty() => return Err(e),
+            Err(e) => {
+                notes.push(format!("the node's event stream ended: {}", e.message));
+                break;
+            }
+        };
+        let (time, event) = (rfc3339(arrived.at), &arrived.event);
+        for e in event.app_events() {
+            if !args.events.is_empty() && !args.events.iter().any(|p| glob_match(p, &e.kind)) {
+                continue;
+            }
+            let d = decoder.decode(&e.kind, &e.data);
+            events.push(record(
+                &time,
+                &event.context_id,
+                &d.event,
+                &d.payload,
+                Some(d.valid),
+                d.problem.as_deref(),
+                d.raw.as_deref(),
+            ));
+            if events.len() as u64 >= args.max {
+                break;
+            }
+        }
+    }
+    let mut out = json!({"context": context, "events": events, "timedOut": timed_out});
+    if !notes.is_empty() {
+        out["note"] = notes.join("; ").into();
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn arguments_are_checked_all_at_once() {
+        let a = parse(&args(
+            json!({"app": "kv", "_context": "c", "events": ["In*"], "timeout": 0.5, "max": 2}),
+        ))
+        .unwrap();
+        assert_eq!(a.context.as_deref(), Some("c"));
+        assert_eq!(a.timeout, Duration::from_millis(500));
+        assert_eq!(a.max, 2);
+        let d = parse(&args(json!({"app": "kv"}))).unwrap();
+        assert_eq!(d.timeout, Duration::from_secs(10));
+        assert_eq!(d.max, DEFAULT_MAX);
+        let e = parse(&args(
+            json!({"timeout": 61, "max": 0, "events": "x", "what": 1}),
+        ))
+        .err()
+        .unwrap();
+        for needle in [
+            "app: missing",
+            "timeout:",
+            "max:",
+            "events:",
+            "what: unknown",
+        ] {
+            assert!(e.contains(needle), "{needle}: {e}");
+        }
+    }
+
+    /// A backend whose subscriptions count themselves and yield what the test sends.
+    struct Fake {
+        opened: std::sync::atomic::AtomicUsize,
+        live: Arc<std::sync::atomic::AtomicUsize>,
+        tx: broadcast::Sender<NodeEvent>,
+    }
+
+    struct FakeEvents {
+        rx: broadcast::Receiver<NodeEvent>,
+        live: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Drop for FakeEvents {
+        fn drop(&mut self) {
+            self.live.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    impl super::super::backend::Events for FakeEvents {
+        fn next(&mut self) -> super::super::backend::BoxFuture<'_, Result<Item>> {
+            Box::pin(async move {
+                self.rx
+                    .recv()
+                    .await
+                    .map(Item::Event)
+                    .map_err(|e| Error::internal(e.to_string()))
+            })
+        }
+    }
+
+    impl Backend for Fake {
+        fn url(&self) -> String {
+            "fake".into()
+        }
+        fn apps(
+            &self,
+        ) -> super::super::backend::BoxFuture<'_, Result<super::super::backend::NodeApps>> {
+            Box::pin(async { Ok((Vec::new(), Vec::new())) })
+        }
+        fn resolve_context<'a>(
+            &'a self,
+            _: &'a crate::abi::App,
+            _: Option<&'a str>,
+            _: Option<&'a str>,
+            _: Option<&'a str>,
+        ) -> super::super::backend::BoxFuture<'a, Result<String>> {
+            Box::pin(async { Ok("C".to_string()) })
+        }
+        fn execute<'a>(
+            &'a self,
+            _: &'a str,
+            _: &'a str,
+            _: &'a Value,
+        ) -> super::super::backend::BoxFuture<'a, Result<Value>> {
+            Box::pin(async { Ok(Value::Null) })
+        }
+        fn subscribe<'a>(
+            &'a self,
+            _: &'a [String],
+        ) -> super::super::backend::BoxFuture<'a, Result<Box<dyn super::super::backend::Events>>>
+        {
+            use std::sync::atomic::Ordering::SeqCst;
+            self.opened.fetch_add(1, SeqCst);
+            self.live.fetch_add(1, SeqCst);
+            let ev = FakeEvents {
+                rx: self.tx.subscribe(),
+                live: self.live.clone(),
+            };
+            Box::pin(async move { Ok(Box::new(ev) as Box<dyn super::super::backend::Events>) })
+        }
+    }
+
+    fn inserted(n: u64) -> NodeEvent {
+        let data: Vec<Value> = format!(r#"{{"key":"k","n":{n}}}"#)
+            .bytes()
+            .map(Value::from)
+            .collect();
+        NodeEvent {
+            context_id: "C".into(),
+            kind: "StateMutation".into(),
+            data: json!({"newRoot": "R", "events": [{"kind": "Inserted", "data": data, "handler": null}]}),
+        }
+    }
+
+    #[tokio::test]
+    async fn waiters_share_one_subscription_per_context_and_none_is_held_after() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let (tx, _) = broadcast::channel(16);
+        let fake = Arc::new(Fake {
+            opened: 0.into(),
+            live: Arc::new(0.into()),
+            tx,
+        });
+        let backend: Arc<dyn Backend> = fake.clone();
+        let hub = Hub::default();
+        let (f1, mut r1) = hub.join(&backend, "C").await.unwrap();
+        let (f2, mut r2) = hub.join(&backend, "C").await.unwrap();
+        assert_eq!(
+            fake.opened.load(SeqCst),
+            1,
+            "one node subscription for two waiters"
+        );
+        assert_eq!(hub.open(), 1);
+        let m = r#"{"schema_version":"wasm-abi/1","types":{"E":{"kind":"record","fields":[{"name":"key","type":{"kind":"string"}},{"name":"n","type":{"kind":"u64"}}]}},"methods":[],"events":[{"name":"Inserted","payload":{"$ref":"E"}}]}"#;
+        let manifest = crate::abi::parse_manifest(m.as_bytes(), &mut Vec::new()).unwrap();
+        let wait = parse(&args(json!({"app": "a", "max": 2, "timeout": 30}))).unwrap();
+        // Both waiters are subscribed before anything is sent: nothing is lost.
+        fake.tx.send(inserted(1)).unwrap();
+        fake.tx.send(inserted(u64::MAX)).unwrap();
+        let (a, b) = tokio::join!(
+            collect(&mut r1, &manifest, "C", &wait),
+            collect(&mut r2, &manifest, "C", &wait)
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(a["events"], b["events"]);
+        assert_eq!(a["timedOut"], false);
+        assert_eq!(a["events"][1]["payload"]["n"], json!(u64::MAX));
+        assert_eq!(a["events"][1]["valid"], true);
+        drop((f1, f2, r1, r2));
+        // The subscription's task is aborted; its stream is dropped soon after.
+        for _ in 0..1000 {
+            if fake.live.load(SeqCst) == 0 {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(
+            fake.live.load(SeqCst),
+            0,
+            "no subscription held when nobody waits"
+        );
+        assert_eq!(hub.open(), 0);
+        // A new waiter opens a new one; a short wait with nothing times out.
+        let (_f, mut r) = hub.join(&backend, "C").await.unwrap();
+        assert_eq!(fake.opened.load(SeqCst), 2);
+        let short = parse(&args(json!({"app": "a", "timeout": 0.05}))).unwrap();
+        let v = collect(&mut r, &manifest, "C", &short).await.unwrap();
+        assert_eq!(v["timedOut"], true);
+        assert_eq!(v["events"], json!([]));
+    }
+
+    #[test]
+    fn the_listed_tool_is_a_valid_mcp_tool() {
+        let t: rmcp::model::Tool = serde_json::from_value(tool()).unwrap();
+        assert_eq!(t.name, WAIT_FOR_EVENTS);
+        assert!(t.output_schema.is_some());
+    }
+}
