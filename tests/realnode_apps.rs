@@ -2,6 +2,7 @@
 //! first end-to-end checks.
 
 mod realnode_support;
+mod serve_support;
 
 use assert_cmd::Command;
 use realnode_support::RealNode;
@@ -73,4 +74,183 @@ fn a_node_only_app_is_described_and_called_through_an_alias() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+#[test]
+fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped() {
+    let Some(node) = RealNode::start(
+        "left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped",
+    ) else {
+        return;
+    };
+    let wasm = realnode_support::test_app("noabi");
+    node.setup(&wasm, "com.example.noabi", None);
+    // The node answered: say so, name the app, say why (here, with --quiet, in the error).
+    let out = node.calimcp().args(["apps"]).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no usable apps: the node at")
+            && err.contains("has 1 app (com.example.noabi), and it was left out"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: left out: com.example.noabi"),
+        "{err}"
+    );
+    let out = node.calimcp().args(["tools", "-q"]).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("calimero_abi_v1"), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+
+    // A local app of the same package shadows it: not fetched, not warned about.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/testapps/events/abi.json"),
+        dir.path().join("com.example.noabi.json"),
+    )
+    .unwrap();
+    let out = node
+        .calimcp()
+        .args(["tools", "-v", "--apps"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("left out"), "{err}");
+    assert!(
+        !err.contains("/admin-api/blobs/"),
+        "no module download: {err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("noabi_insert"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why() {
+    let Some(node) =
+        RealNode::start("describe_app_tells_agents_which_node_apps_are_left_out_and_why")
+    else {
+        return;
+    };
+    let wasm = realnode_support::test_app("noabi");
+    node.setup(&wasm, "com.example.noabi", None);
+    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let r = serve_support::call(&client, "describe_app", serde_json::json!({}))
+        .await
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&serve_support::text(&r)).unwrap();
+    assert_eq!(v["apps"], serde_json::json!([]), "{v}");
+    assert_eq!(v["left_out"][0]["app"], "com.example.noabi", "{v}");
+    assert!(
+        v["left_out"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("calimero_abi_v1"),
+        "{v}"
+    );
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap()
+            .contains("no apps can be served"),
+        "{v}"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed() {
+    let Some(node) =
+        RealNode::start("a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed")
+    else {
+        return;
+    };
+    let (_, ctx) = node.setup(
+        &realnode_support::shared_kv_app(),
+        "com.example.kv-c",
+        Some("kvmain"),
+    );
+    let absent = "11111111111111111111111111111111";
+    let out = node
+        .calimcp()
+        .args([
+            "call",
+            "com.example.kv-c.add",
+            "-c",
+            absent,
+            "--a",
+            "1",
+            "--b",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("context {absent} is not on the node at")),
+        "{err}"
+    );
+    assert!(err.contains(&ctx), "the app's contexts are listed: {err}");
+    assert!(!err.contains("No owned identity"), "{err}");
+
+    // The same for an agent, which chooses with `_context`.
+    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let r = serve_support::call(
+        &client,
+        "kv_c_add",
+        serde_json::json!({"a": 1, "b": 2, "_context": absent}),
+    )
+    .await
+    .unwrap();
+    let text = serve_support::text(&r);
+    assert_eq!(r.is_error, Some(true), "{text}");
+    assert!(
+        text.contains("is not on the node") && text.contains(&ctx),
+        "{text}"
+    );
+    assert!(text.contains("`_context`"), "{text}");
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn call_takes_a_path_as_its_app() {
+    let Some(node) = RealNode::start("call_takes_a_path_as_its_app") else {
+        return;
+    };
+    node.setup(
+        &realnode_support::shared_kv_app(),
+        "com.example.kv-c",
+        Some("kvmain"),
+    );
+    let kv = realnode_support::shared_kv_app();
+    let out = node
+        .calimcp()
+        .args(["call", &format!("{}.add", kv.display()), "-c", "kvmain"])
+        .args(["--a", "40", "--b", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
+    // A path that names nothing: what TOOL may be, not a reachability error.
+    let out = node
+        .calimcp()
+        .args(["call", "no/such/app.json.add"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("no such file or directory"), "{err}");
+    assert!(err.contains("PATH.METHOD"), "{err}");
+    assert!(!err.contains("reach"), "{err}");
 }

@@ -171,6 +171,45 @@ pub async fn node_app_id(client: &Client, app: &App) -> Result<String> {
     }
 }
 
+/// A call that failed because the node has no identity in its context
+/// (`no_identity`: rc.4 and later answer so for a context id it does not
+/// have) or no such context (`context_not_found`): when the context is not
+/// one of the app's on this node, the error says so and lists them, so the
+/// user can pick one. Other errors pass through unchanged.
+pub async fn explain_context_error(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    context: &str,
+    e: Error,
+) -> Error {
+    if !matches!(e.code, "no_identity" | "context_not_found") {
+        return e;
+    }
+    let list = match app_contexts(client, app, service).await {
+        Ok(list) => list,
+        Err(_) => return e,
+    };
+    if list.iter().any(|c| ids::same(&c.id, context)) {
+        return e;
+    }
+    let listing = if list.is_empty() {
+        " none".to_string()
+    } else {
+        list_contexts(&list)
+    };
+    Error::input(
+        "unknown_context",
+        format!(
+            "context {} is not on the node at {} (the node has no identity in it). Contexts of {} there:{listing}",
+            sanitize_line(context),
+            client.url(),
+            unit_label(app, service)
+        ),
+    )
+    .with_hint("pass one of them with --context, or join this context on the node first (meroctl context join)")
+}
+
 /// The contexts of `app` (of `service`, when given) on the node.
 pub async fn app_contexts(
     client: &Client,

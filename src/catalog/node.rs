@@ -26,12 +26,18 @@ impl Catalog {
         client: &Client,
     ) -> Result<(Catalog, Vec<Vec<usize>>, Option<Error>)> {
         let (local, explicit) = Catalog::load(sources, opts)?;
-        match load(client).await {
+        match load_except(client, &local.packages()).await {
             Ok((apps, unusable)) => {
                 Ok((local.with_node_apps(apps, unusable, opts), explicit, None))
             }
             Err(e) => Ok((local, explicit, Some(e))),
         }
+    }
+
+    /// The packages of the apps loaded so far (those a node app of the same
+    /// package is shadowed by).
+    pub fn packages(&self) -> HashSet<String> {
+        self.apps.iter().filter_map(|a| a.package.clone()).collect()
     }
 
     /// Adds node apps after the local ones and rebuilds the tool set. A node
@@ -87,7 +93,17 @@ type Fetched = (usize, Option<String>, Result<serde_json::Value>);
 /// Every app of the node: those whose ABIs could be read, and the others
 /// (without services) with the reason.
 pub async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
-    let listed = client.applications().await?;
+    load_except(client, &HashSet::new()).await
+}
+
+/// [`load`] without the apps whose package is in `skip` (those a local app
+/// shadows): their ABIs are not fetched and nothing is said of them.
+pub async fn load_except(
+    client: &Client,
+    skip: &HashSet<String>,
+) -> Result<(Vec<App>, Vec<(App, Error)>)> {
+    let mut listed = client.applications().await?;
+    listed.retain(|a| a.package.as_ref().is_none_or(|p| !skip.contains(p)));
     let mut tasks = JoinSet::new();
     for (i, a) in listed.iter().enumerate() {
         let services: Vec<Option<String>> = if a.services.is_empty() {

@@ -206,14 +206,28 @@ pub fn add_node_apps(g: &GlobalArgs, catalog: &mut Catalog, names: &[&str]) -> R
         return Ok(());
     }
     let client = g.node.client()?;
-    match runtime()?.block_on(catalog::node::load(&client)) {
+    let local = catalog.packages();
+    match runtime()?.block_on(catalog::node::load_except(&client, &local)) {
         Ok((apps, unusable)) => {
             if names.is_empty() {
                 for (_, e) in &unusable {
                     g.ui().warn(format_args!("left out: {}", e.message));
                 }
             }
+            let listed = apps.len() + unusable.len();
+            let left_out: Vec<(String, String)> = unusable
+                .iter()
+                .map(|(a, e)| {
+                    (
+                        crate::text::sanitize_line(a.package_or_id()),
+                        e.message.clone(),
+                    )
+                })
+                .collect();
             *catalog = std::mem::take(catalog).with_node_apps(apps, unusable, &g.tool_options());
+            if names.is_empty() && catalog.apps.is_empty() {
+                return Err(no_apps_on_node(g, client.url(), listed, &left_out));
+            }
             Ok(())
         }
         Err(e) if default_node_absent(g, &e) => {
@@ -249,6 +263,48 @@ pub fn add_node_apps(g: &GlobalArgs, catalog: &mut Catalog, names: &[&str]) -> R
             Ok(())
         }
     }
+}
+
+/// Nothing to list although the node answered: say what it has and why
+/// nothing of it can be used.
+fn no_apps_on_node(
+    g: &GlobalArgs,
+    url: &str,
+    listed: usize,
+    left_out: &[(String, String)],
+) -> Error {
+    let dirs = if g.apps.is_empty() {
+        "no --apps directory was given"
+    } else {
+        "the --apps directories hold none"
+    };
+    if listed == 0 {
+        return Error::input(
+            "no_apps",
+            format!("no apps: the node at {url} has none installed, and {dirs}"),
+        )
+        .with_hint("install one on the node (meroctl app install), or pass --apps DIR with app bundles, .mpk files, abi.json manifests or .wasm modules");
+    }
+    let (count, them) = match left_out.len() {
+        1 => ("1 app".to_string(), "it was left out"),
+        n => (format!("{n} apps"), "all were left out"),
+    };
+    let names: Vec<&str> = left_out.iter().map(|(n, _)| n.as_str()).collect();
+    // The `left out` warnings say why; with --quiet they are not shown, so the error does.
+    let why = if g.quiet {
+        let reasons: Vec<&str> = left_out.iter().map(|(_, m)| m.as_str()).collect();
+        format!(": {}", reasons.join("; "))
+    } else {
+        " (the warnings above say why)".to_string()
+    };
+    Error::input(
+        "no_apps",
+        format!(
+            "no usable apps: the node at {url} has {count} ({}), and {them}{why}; {dirs}",
+            names.join(", ")
+        ),
+    )
+    .with_hint("pass each app's ABI file as APP or with --apps DIR (abi.json, .wasm or .mpk), or rebuild the app with a current calimero-sdk (cargo mero build) and install it again")
 }
 
 #[cfg(test)]

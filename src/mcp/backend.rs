@@ -45,6 +45,18 @@ pub trait Backend: Send + Sync + 'static {
         args_json: &'a Value,
     ) -> BoxFuture<'a, Result<Value>>;
 
+    /// A failed call's error, with what more the node can tell about it
+    /// (the app's contexts, when the context was not usable).
+    fn explain<'a>(
+        &'a self,
+        _app: &'a App,
+        _service: Option<&'a str>,
+        _context: &'a str,
+        e: Error,
+    ) -> BoxFuture<'a, Error> {
+        Box::pin(async move { e })
+    }
+
     /// Subscribes to the events of `contexts`; returns once the node has
     /// accepted the subscription.
     fn subscribe<'a>(&'a self, contexts: &'a [String]) -> BoxFuture<'a, Result<Box<dyn Events>>>;
@@ -95,6 +107,20 @@ impl Backend for Client {
         Box::pin(Client::execute(self, context, method, args_json, None))
     }
 
+    fn explain<'a>(
+        &'a self,
+        app: &'a App,
+        service: Option<&'a str>,
+        context: &'a str,
+        e: Error,
+    ) -> BoxFuture<'a, Error> {
+        Box::pin(async move {
+            for_agents(
+                catalog::context::explain_context_error(self, app, service, context, e).await,
+            )
+        })
+    }
+
     fn subscribe<'a>(&'a self, contexts: &'a [String]) -> BoxFuture<'a, Result<Box<dyn Events>>> {
         Box::pin(async move {
             let sub = Client::subscribe(self, contexts).await?;
@@ -106,6 +132,9 @@ impl Backend for Client {
 /// The context errors speak of CLI flags; an agent chooses with `_context`
 /// or `select_app` instead.
 fn for_agents(mut e: Error) -> Error {
+    if e.code == "unknown_context" {
+        e.hint = Some("pass one of them as `_context`, or pin one with select_app".into());
+    }
     if e.code == "ambiguous_context" {
         e.message = e
             .message

@@ -176,19 +176,44 @@ pub fn list_apps(view: &View, node: Option<(String, Option<bool>)>) -> Value {
             s
         })
         .collect();
+    let left_out = left_out(view);
     let mut out = json!({ "apps": apps });
+    if !left_out.is_empty() {
+        out["left_out"] = Value::Array(left_out.clone());
+    }
     if let Some((url, up)) = node {
         out["node"] = json!({
             "url": url,
             "status": match up { Some(true) => "answering", Some(false) => "not answering", None => "not read yet" },
         });
     }
-    if apps.is_empty() {
+    if apps.is_empty() && !left_out.is_empty() {
+        out["note"] = format!(
+            "no apps can be served: the node's {} left out (see left_out for why; a user can pass the app's ABI file to calimcp serve with --apps, or reinstall the app built with a current calimero-sdk)",
+            if left_out.len() == 1 { "only app was".to_string() } else { format!("{} apps were", left_out.len()) }
+        )
+        .into();
+    } else if apps.is_empty() {
         out["note"] = "no apps are served yet".into();
     } else {
         out["note"] = "call describe_app with `app` for its methods and tools, then select_app to pick the context they run in".into();
     }
     out
+}
+
+/// The node's apps that are not served, each with why: `{"app","id","reason"}`.
+pub fn left_out(view: &View) -> Vec<Value> {
+    view.catalog
+        .unusable
+        .iter()
+        .map(|(a, e)| {
+            json!({
+                "app": a.package_or_id(),
+                "id": a.id,
+                "reason": sanitize_line(&e.message),
+            })
+        })
+        .collect()
 }
 
 /// `describe_app` for one app: per service, each method's signature and tool

@@ -303,7 +303,10 @@ impl Session {
             .await
         {
             Ok(v) => v,
-            Err(e) => return Ok(error_result(error_text(&prepared.explain(e)))),
+            Err(e) => {
+                let e = backend.explain(app, service, &context, e).await;
+                return Ok(error_result(error_text(&prepared.explain(e))));
+            }
         };
         Ok(success(&view, tool, output))
     }
@@ -412,7 +415,26 @@ pub fn info() -> ServerConfig {
 
 impl ServerHandler for Session {
     fn get_info(&self) -> ServerConfig {
-        info()
+        // Apps the node has but this server cannot serve: an agent never sees
+        // stderr, so it is told here (and by describe_app).
+        let left_out = fixed::left_out(&self.live.view());
+        if left_out.is_empty() {
+            return info();
+        }
+        let list: Vec<String> = left_out
+            .iter()
+            .map(|v| {
+                format!(
+                    "{} ({})",
+                    v["app"].as_str().unwrap_or_default(),
+                    v["reason"].as_str().unwrap_or_default()
+                )
+            })
+            .collect();
+        info().with_instructions(format!(
+            "{INSTRUCTIONS} Not served (the node has them, but calimcp cannot read their ABI): {}.",
+            sanitize_line(&list.join("; "))
+        ))
     }
 
     async fn list_tools(

@@ -14,6 +14,7 @@ mod params;
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
@@ -22,7 +23,9 @@ use serde_json::{Map, Value, json};
 use super::node::{both_tried, runtime, state_dir};
 use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::{App, LoadOptions};
-use crate::catalog::context::{Pins, looks_like_context_id, resolve_context};
+use crate::catalog::context::{
+    Pins, explain_context_error, looks_like_context_id, resolve_context,
+};
 use crate::catalog::{self, Catalog, Sources};
 use crate::error::{Error, Result};
 use crate::mapping::Tool;
@@ -39,7 +42,8 @@ TOOL is a generated tool name (`calimcp tools` lists them: kv_store_get) or
 APP.METHOD: an app name as the other commands take it, a dot, and the method
 (kv-store.get, com.calimero.kv-store.get; a multi-service app's method is
 APP.SERVICE.METHOD, or APP.METHOD with --service). Local apps (--apps) come
-first, then the node's.
+first, then the node's. APP may also be the path of an abi.json, a .wasm, an
+.mpk or a bundle directory (examples/kv-store.get, ./res/abi.json.set).
 
 Each parameter of the method is a flag: `calimcp call TOOL --help` lists them
 with their types and docs. Strings are taken literally; integers exactly (u64
@@ -539,8 +543,95 @@ impl Node<'_> {
     }
 }
 
+/// `PATH.METHOD` or `PATH.SERVICE.METHOD` with PATH an existing file or
+/// directory: (path, service, method). A token whose app part looks like a
+/// path but names nothing is an error saying what TOOL may be.
+fn path_method(token: &str) -> Result<Option<(PathBuf, Option<String>, String)>> {
+    let Some((app, method)) = token.rsplit_once('.') else {
+        return Ok(None);
+    };
+    if app.is_empty() || method.is_empty() {
+        return Ok(None);
+    }
+    if Path::new(app).exists() {
+        return Ok(Some((app.into(), None, method.to_string())));
+    }
+    if let Some((path, service)) = app.rsplit_once('.')
+        && !path.is_empty()
+        && Path::new(path).exists()
+    {
+        return Ok(Some((
+            path.into(),
+            Some(service.to_string()),
+            method.to_string(),
+        )));
+    }
+    if catalog::looks_like_path(app) {
+        return Err(Error::input(
+            "unknown_tool",
+            format!(
+                "no tool `{}`: `{}` looks like a path, but there is no such file or directory",
+                sanitize_line(token),
+                sanitize_line(app)
+            ),
+        )
+        .with_hint("TOOL is a tool name (kv_store_get), APP.METHOD with an app's name (kv-store.get), or PATH.METHOD with the path of an abi.json, .wasm, .mpk or bundle directory (examples/kv-store.get)"));
+    }
+    Ok(None)
+}
+
+/// The tool of `PATH.METHOD`: the app at PATH (plus the --apps directories).
+fn locate_path(
+    g: &GlobalArgs,
+    token: &str,
+    path: PathBuf,
+    service: Option<String>,
+    method: &str,
+) -> Result<(Catalog, Tool)> {
+    let mut sources = local_sources(g);
+    sources.paths = vec![path.clone()];
+    let (catalog, explicit) = Catalog::load(&sources, &g.tool_options())?;
+    let group = explicit.into_iter().next().unwrap_or_default();
+    let shown = sanitize_line(&path.display().to_string());
+    let index = match group.as_slice() {
+        [one] => *one,
+        [] => {
+            return Err(Error::input(
+                "no_apps",
+                format!("no tool `{}`: {shown} holds no app", sanitize_line(token)),
+            ));
+        }
+        many => {
+            let list: Vec<String> = many
+                .iter()
+                .map(|&i| format!("\n  {}", catalog::resolve::label(&catalog.apps[i])))
+                .collect();
+            return Err(Error::input(
+                "ambiguous_app",
+                format!("{shown} holds several apps:{}", list.concat()),
+            )
+            .with_hint(format!(
+                "name one of them: `calimcp call --apps {shown} APP.{}`",
+                sanitize_line(method)
+            )));
+        }
+    };
+    let service = service.or_else(|| g.service.clone());
+    if let Some(s) = &service {
+        super::check_service(&catalog.apps[index], s)?;
+    }
+    let by_id = format!("{}.{method}", catalog.apps[index].id);
+    match find_tool(&catalog, &by_id, service.as_deref())? {
+        Some(tool) => Ok((catalog, tool)),
+        None => Err(unknown_tool(&catalog, token)),
+    }
+}
+
 /// The catalog and the tool `token` names: local apps first, then the node's.
 fn locate(g: &GlobalArgs, node: &mut Node<'_>, token: &str) -> Result<(Catalog, Tool)> {
+    if let Some((path, service, method)) = path_method(token)? {
+        return locate_path(g, token, path, service, &method);
+    }
     let opts = g.tool_options();
     let (mut catalog, _) = Catalog::load(&local_sources(g), &opts)?;
     for w in &catalog.skipped {
@@ -549,7 +640,7 @@ fn locate(g: &GlobalArgs, node: &mut Node<'_>, token: &str) -> Result<(Catalog, 
     let mut found = find_tool(&catalog, token, g.service.as_deref())?;
     if found.is_none() && !g.node.offline {
         let (client, rt) = node.get()?;
-        match rt.block_on(catalog::node::load(client)) {
+        match rt.block_on(catalog::node::load_except(client, &catalog.packages())) {
             Ok((apps, unusable)) => catalog = catalog.with_node_apps(apps, unusable, &opts),
             Err(e) => {
                 let what = format!("no tool `{}`", sanitize_line(token));
@@ -769,9 +860,18 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         }
         None => None,
     };
-    let out = rt
-        .block_on(client.execute(&context, &prepared.method, &prepared.args_json, executor))
-        .map_err(|e| prepared.explain(e))?;
+    let out = match rt.block_on(client.execute(
+        &context,
+        &prepared.method,
+        &prepared.args_json,
+        executor,
+    )) {
+        Ok(out) => out,
+        Err(e) => {
+            let e = rt.block_on(explain_context_error(client, app, service, &context, e));
+            return Err(prepared.explain(e));
+        }
+    };
     let (Some(name), Some(sub)) = (&flags.wait_event, sub.as_mut()) else {
         if g.json {
             output::print_json_compact(&out)?;
