@@ -75,3 +75,32 @@ async fn a_change_after_idle_refreshes_is_announced() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn an_app_that_disappears_after_idle_refreshes_is_announced() {
+    let node = FakeNode::start();
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let (app, _) = node.install("com.example.gone", abi);
+    let watcher = Watcher::default();
+    let (client, _stderr) =
+        stdio_client_with(&["--node", &node.url, "--refresh", "1"], watcher.clone()).await;
+    let before = listed_app_tools(&client).await.to_string();
+    assert!(before.contains("\"gone_set\""), "{before}");
+    let listed_at = app_reads(&node);
+    wait_reads(&node, listed_at + 3).await;
+    assert_eq!(watcher.changes.load(std::sync::atomic::Ordering::SeqCst), 0);
+    node.uninstall(&app);
+    let removed_at = app_reads(&node);
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "notifications/tools/list_changed when an app goes away"
+    );
+    assert!(
+        app_reads(&node) <= removed_at + 2,
+        "announced only after {} reads",
+        app_reads(&node) - removed_at
+    );
+    let after = listed_app_tools(&client).await.to_string();
+    assert!(!after.contains("\"gone_set\""), "{after}");
+    client.cancel().await.unwrap();
+}

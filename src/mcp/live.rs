@@ -439,6 +439,11 @@ impl Live {
                             node.told.push(line);
                         }
                     }
+                    log::debug!(
+                        "read the node's apps: {} with an ABI, {} left out",
+                        apps.len(),
+                        unusable.len()
+                    );
                     node.up = Some(true);
                     node.apps = (apps, unusable);
                 }

@@ -527,6 +527,17 @@ impl FakeNode {
         (app_id, ctx_id)
     }
 
+    /// Removes an installed app and its contexts (what `DELETE
+    /// /admin-api/applications/:id` does on a node).
+    pub fn uninstall(&self, app_id: &str) {
+        self.state.apps.write().unwrap().retain(|a| a.id != app_id);
+        self.state
+            .contexts
+            .write()
+            .unwrap()
+            .retain(|c| c.app != app_id);
+    }
+
     /// While down, every connection is closed without an answer.
     pub fn set_down(&self, down: bool) {
         self.state.down.store(down, Ordering::SeqCst);

@@ -1,0 +1,150 @@
+//! `calimcp serve` against a real Calimero node (issues 13 and 14): real
+//! calls with `_context`, `select_app` and `--read-only`, and the tool list
+//! announced when the node's apps change after idle refreshes.
+
+mod realnode_support;
+mod serve_support;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use realnode_support::{RealNode, shared_kv_app};
+use serde_json::{Value, json};
+use serve_support::{Stderr, Watcher, call, listed_app_tools, stdio_client_with, text};
+
+/// The debug line the server logs after each read of the node's apps.
+const READ: &str = "read the node's apps";
+
+/// Reads stderr until `n` more node reads were logged (bounded).
+async fn reads(lines: &mut Stderr, n: usize) {
+    for _ in 0..n {
+        serve_support::stderr_line(lines, READ).await;
+    }
+}
+
+/// Reads stderr until the server says it notified; how many node reads came before.
+async fn reads_until_notified(lines: &mut Stderr) -> usize {
+    let mut reads = 0;
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if line.contains(READ) {
+                reads += 1;
+            }
+            if line.contains("tool list changed; notifying clients") {
+                return;
+            }
+        }
+        panic!("stderr ended before the server notified");
+    })
+    .await
+    .expect("the server notified within 30 s");
+    reads
+}
+
+fn serve_args(node: &RealNode) -> Vec<String> {
+    vec![
+        "--node".into(),
+        node.url.clone(),
+        "--refresh".into(),
+        "1".into(),
+        "--log-level".into(),
+        "debug".into(),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apps_that_appear_and_disappear_after_idle_refreshes_are_announced() {
+    let Some(node) =
+        RealNode::start("apps_that_appear_and_disappear_after_idle_refreshes_are_announced")
+    else {
+        return;
+    };
+    let watcher = Watcher::default();
+    let args = serve_args(&node);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (client, mut stderr) = stdio_client_with(&args, watcher.clone()).await;
+    assert_eq!(listed_app_tools(&client).await, json!([]));
+    // Three refreshes that change nothing: no notification, the mark is kept.
+    reads(&mut stderr, 3).await;
+    assert_eq!(watcher.changes.load(Ordering::SeqCst), 0);
+
+    let app = node.install(&shared_kv_app(), "com.example.kv-c", "0.1.0");
+    let before = reads_until_notified(&mut stderr).await;
+    assert!(
+        before <= 2,
+        "announced after {before} reads (one interval: at most 2)"
+    );
+    assert!(watcher.wait_for(1, Duration::from_secs(10)).await);
+    let tools = listed_app_tools(&client).await.to_string();
+    assert!(tools.contains("\"kv_c_add\""), "{tools}");
+
+    // More idle refreshes, then the app goes away: announced as well.
+    reads(&mut stderr, 3).await;
+    node.admin("DELETE", &format!("/admin-api/applications/{app}"), None);
+    let before = reads_until_notified(&mut stderr).await;
+    assert!(before <= 2, "announced after {before} reads");
+    assert!(watcher.wait_for(2, Duration::from_secs(10)).await);
+    assert_eq!(listed_app_tools(&client).await, json!([]));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_calls_with_context_select_app_and_read_only() {
+    let Some(node) = RealNode::start("real_calls_with_context_select_app_and_read_only") else {
+        return;
+    };
+    let (_, ctx) = node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    let (client, _stderr) = stdio_client_with(&["--node", &node.url], Watcher::default()).await;
+
+    // `_context` by alias; the exact u64 in structuredContent.
+    let r = call(
+        &client,
+        "kv_c_add",
+        json!({"a": "18446744073709551614", "b": 1, "_context": "kvmain"}),
+    )
+    .await
+    .unwrap();
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+    assert_eq!(r.structured_content, Some(json!({"result": u64::MAX})));
+
+    // The app's only context needs no pin; select_app pins it anyway and says so.
+    let r = call(&client, "select_app", json!({"app": "com.example.kv-c"}))
+        .await
+        .unwrap();
+    let v: Value = serde_json::from_str(&text(&r)).unwrap();
+    assert_eq!(v["context"], ctx.as_str(), "{v}");
+    let r = call(&client, "kv_c_set", json!({"key": "k", "value": "v"}))
+        .await
+        .unwrap();
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+    let r = call(&client, "kv_c_get", json!({"key": "k"}))
+        .await
+        .unwrap();
+    assert_eq!(r.structured_content, Some(json!({"result": "v"})));
+
+    // An app error and a guest panic come back as isError with the app's words.
+    let r = call(&client, "kv_c_add", json!({"a": u64::MAX, "b": 1}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("overflow"), "{}", text(&r));
+    let r = call(&client, "kv_c_boom", json!({"message": "kaboom"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("kaboom"), "{}", text(&r));
+    client.cancel().await.unwrap();
+
+    // --read-only: the mutating tool is refused by name, nothing is sent.
+    let (client, _stderr) =
+        stdio_client_with(&["--node", &node.url, "--read-only"], Watcher::default()).await;
+    let e = call(&client, "kv_c_set", json!({"key": "k", "value": "w"}))
+        .await
+        .unwrap_err();
+    assert!(format!("{e}").contains("read-only"), "{e}");
+    let r = call(&client, "kv_c_get", json!({"key": "k"}))
+        .await
+        .unwrap();
+    assert_eq!(r.structured_content, Some(json!({"result": "v"})));
+    client.cancel().await.unwrap();
+}
