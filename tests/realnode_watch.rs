@@ -475,3 +475,39 @@ async fn agents_wait_for_events_over_mcp() {
     );
     client.cancel().await.unwrap();
 }
+
+#[test]
+fn watch_reconnects_when_the_node_restarts_and_says_so() {
+    let Some((mut node, _ctx)) = events_node(
+        "watch_reconnects_when_the_node_restarts_and_says_so",
+        Options::default(),
+    ) else {
+        return;
+    };
+    let mut w = Watch::start(&node, &[APP, "--json", "--count", "2", "--timeout", "120"]);
+    call(&node, "insert", &["--key", "before", "--n", "1"]);
+    node.restart();
+    // The watch reopens the stream (the node kept the SSE session) and warns.
+    loop {
+        let line = w
+            .stderr
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no reconnection notice; stderr: {:?}", w.seen));
+        let done = line.contains("opened again");
+        w.seen.push(line);
+        if done {
+            break;
+        }
+    }
+    call(&node, "insert", &["--key", "after", "--n", "2"]);
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["payload"]["key"], "before");
+    assert_eq!(lines[1]["payload"]["key"], "after");
+    assert!(
+        err.contains("events the node produced in between are lost"),
+        "{err}"
+    );
+}

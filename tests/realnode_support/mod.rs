@@ -23,6 +23,9 @@ pub struct RealNode {
     pub token: Option<String>,
     child: Child,
     _home: tempfile::TempDir,
+    bin: PathBuf,
+    port: u16,
+    opts: Options,
 }
 
 /// How to start a node: `Options::default()` is merod's default (proxy auth, no prefix).
@@ -73,6 +76,32 @@ fn healthy(port: u16, prefix: &str) -> bool {
     buf.starts_with("HTTP/1.1 200")
 }
 
+/// The node binary's command for a home, a port and options.
+fn node_command(bin: &Path, home: &Path, port: u16, opts: &Options) -> Command {
+    let mut cmd = Command::new(bin);
+    cmd.env("REALNODE_HOME", home)
+        .env("REALNODE_PORT", port.to_string())
+        .env(
+            "REALNODE_AUTH",
+            if opts.embedded_auth {
+                "embedded"
+            } else {
+                "proxy"
+            },
+        )
+        .env("RUST_LOG", "warn")
+        .env_remove("NODE_PATH_PREFIX")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(ttl) = opts.access_ttl {
+        cmd.env("REALNODE_ACCESS_TTL", ttl.to_string());
+    }
+    if let Some(prefix) = opts.path_prefix.as_deref().filter(|p| !p.is_empty()) {
+        cmd.env("NODE_PATH_PREFIX", prefix);
+    }
+    cmd
+}
+
 impl RealNode {
     /// Starts a node with proxy auth (none in the node), or skips.
     pub fn start(test: &str) -> Option<RealNode> {
@@ -93,29 +122,10 @@ impl RealNode {
             .map(|a| a.port())
             .expect("a free port");
         let home = tempfile::tempdir().expect("tempdir");
-        let mut cmd = Command::new(bin);
-        cmd.env("REALNODE_HOME", home.path())
-            .env("REALNODE_PORT", port.to_string())
-            .env(
-                "REALNODE_AUTH",
-                if opts.embedded_auth {
-                    "embedded"
-                } else {
-                    "proxy"
-                },
-            )
-            .env("RUST_LOG", "warn")
-            .env_remove("NODE_PATH_PREFIX")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        if let Some(ttl) = opts.access_ttl {
-            cmd.env("REALNODE_ACCESS_TTL", ttl.to_string());
-        }
+        let child = node_command(&bin, home.path(), port, &opts)
+            .spawn()
+            .expect("the node starts");
         let prefix = opts.path_prefix.clone().unwrap_or_default();
-        if !prefix.is_empty() {
-            cmd.env("NODE_PATH_PREFIX", &prefix);
-        }
-        let child = cmd.spawn().expect("the node starts");
         let root = format!("http://127.0.0.1:{port}");
         let mut node = RealNode {
             url: format!("{root}{prefix}"),
@@ -124,10 +134,19 @@ impl RealNode {
             token: None,
             child,
             _home: home,
+            bin,
+            port,
+            opts,
         };
+        node.wait_healthy();
+        Some(node)
+    }
+
+    fn wait_healthy(&mut self) {
+        let prefix = self.opts.path_prefix.clone().unwrap_or_default();
         let deadline = Instant::now() + Duration::from_secs(60);
-        while !healthy(port, &prefix) {
-            if let Ok(Some(status)) = node.child.try_wait() {
+        while !healthy(self.port, &prefix) {
+            if let Ok(Some(status)) = self.child.try_wait() {
                 panic!("the real node exited: {status}");
             }
             assert!(
@@ -136,7 +155,26 @@ impl RealNode {
             );
             std::thread::sleep(Duration::from_millis(25));
         }
-        Some(node)
+    }
+
+    /// Stops the node and starts it again on the same port and home (its
+    /// apps, contexts and SSE sessions kept); returns once it is healthy.
+    pub fn restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // The port may linger for a moment after the kill: retry the start.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            self.child = node_command(&self.bin, self._home.path(), self.port, &self.opts)
+                .spawn()
+                .expect("the node starts again");
+            std::thread::sleep(Duration::from_millis(100));
+            match self.child.try_wait() {
+                Ok(Some(_)) if Instant::now() < deadline => continue,
+                _ => break,
+            }
+        }
+        self.wait_healthy();
     }
 
     /// The calimcp binary pointed at this node, with its own state directory
