@@ -1015,9 +1015,13 @@ fn failures_are_decoded_with_exit_code_5() {
             .stdout("")
             .stderr(predicate::str::contains(expected));
     }
+    // What the node is doing about it, from its sync_status.
     env.cmd()
         .args(["call", "faults_uninit"])
         .assert()
+        .stderr(predicate::str::contains(
+            "is not initialized on this node yet: its state is still syncing: the node's last sync attempt failed; it tries again in 30 s (3 failed attempts; last error: No peers to sync with)",
+        ))
         .stderr(predicate::str::contains("hint: wait for the node"));
     env.cmd()
         .args(["call", "faults_boom", "--json"])

@@ -247,6 +247,16 @@ async fn node_and_app_errors_are_error_results_with_the_decoded_message() {
     let r = call(&client, "faults_html", json!({})).await.unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(!text(&r).contains("<html"), "{}", text(&r));
+    // Uninitialized: what the node's sync_status says comes with it.
+    let r = call(&client, "faults_uninit", json!({})).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        text(&r).contains(
+            "it tries again in 30 s (3 failed attempts; last error: No peers to sync with)"
+        ),
+        "{}",
+        text(&r)
+    );
     let r = call(&client, "lonely_len", json!({})).await.unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(text(&r).contains("no context"), "{}", text(&r));

@@ -86,9 +86,22 @@ impl Client {
         args_json: &Value,
         identity: Option<&str>,
     ) -> Result<Value> {
-        self.execute_inner(context_id, method, args_json, identity)
+        match self
+            .execute_inner(context_id, method, args_json, identity)
             .await
-            .map_err(|e| self.scrub_err(e))
+        {
+            Ok(v) => Ok(v),
+            // Say what the node is doing about it, where it can tell.
+            Err(mut e) if e.code == "uninitialized" => {
+                if let Ok(Some(status)) = self.sync_status(context_id).await
+                    && let Some(what) = super::sync::describe(&status)
+                {
+                    e.message = format!("{}: {what}", e.message);
+                }
+                Err(self.scrub_err(e))
+            }
+            Err(e) => Err(self.scrub_err(e)),
+        }
     }
 
     async fn execute_inner(

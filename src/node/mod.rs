@@ -18,7 +18,7 @@
 //! the cache or the app's module, [`exec`] `execute` (executor, id retry),
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
 //! node's answers as values and errors, [`events`] the event stream (SSE),
-//! [`store`] private state files.
+//! [`sync`] a context's sync status, [`store`] private state files.
 
 pub mod abi;
 pub mod auth;
@@ -29,6 +29,7 @@ pub mod http;
 pub mod ids;
 mod session;
 pub mod store;
+pub mod sync;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

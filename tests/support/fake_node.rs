@@ -1367,6 +1367,22 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
         };
         Response::wire(200, body)
     };
+    // 0.11.0-rc.4 and later answer `sync_status`; this fake's contexts are
+    // all backing off, which is only ever asked after `Uninitialized`.
+    if body["method"] == "sync_status" && state.profile != Profile::V010 {
+        let ctx = body["params"]["contextId"].as_str().unwrap_or_default();
+        return Response::wire(
+            200,
+            wire::rpc_sync_status(
+                &id,
+                ctx,
+                false,
+                &json!({"state": "backingOff", "retryInSecs": 30}),
+                3,
+                Some("No peers to sync with"),
+            ),
+        );
+    }
     if body["method"] != "execute" {
         return reply(Err(
             json!({"type": "ParseError", "data": "unknown variant"}),
