@@ -49,7 +49,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -297,6 +297,18 @@ struct State {
     stop: AtomicBool,
     /// Drop connections without answering (a node that is down).
     down: AtomicBool,
+    /// Open SSE streams (`GET /sse`).
+    streams: Mutex<Vec<Stream>>,
+    next_session: AtomicU64,
+}
+
+/// One open `GET /sse` stream: its session, the contexts it subscribed to,
+/// and the frames to write.
+struct Stream {
+    session: u64,
+    contexts: Vec<String>,
+    frames: std::sync::mpsc::Sender<String>,
+    sent: u64,
 }
 
 /// Options for a fake node.
@@ -358,6 +370,8 @@ impl Builder {
             }),
             stop: AtomicBool::new(false),
             down: AtomicBool::new(false),
+            streams: Mutex::new(Vec::new()),
+            next_session: AtomicU64::new(7_000),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -536,6 +550,54 @@ impl FakeNode {
             .write()
             .unwrap()
             .retain(|c| c.app != app_id);
+    }
+
+    /// Pushes a `StateMutation` carrying `events` (name, payload bytes) to
+    /// the streams subscribed to `context`, as a node does after a call.
+    pub fn emit(&self, context: &str, events: &[(&str, &[u8])]) {
+        push(
+            &self.state,
+            context,
+            &wire::event_state_mutation(context, ROOT, events),
+        );
+    }
+
+    /// Pushes any node event (`wire::event_*`) to the streams subscribed to its context.
+    pub fn emit_node_event(&self, event: &Value) {
+        let ctx = event["contextId"].as_str().unwrap_or_default().to_string();
+        push(&self.state, &ctx, event);
+    }
+
+    /// The context an alias names, or `value` itself.
+    pub fn context_of(&self, value: &str) -> String {
+        self.state
+            .aliases
+            .lock()
+            .unwrap()
+            .get(value)
+            .cloned()
+            .unwrap_or_else(|| value.to_string())
+    }
+
+    /// Ends every open event stream, as a node that restarts does.
+    pub fn drop_event_streams(&self) {
+        self.state.streams.lock().unwrap().clear();
+    }
+
+    /// How many event streams are open.
+    pub fn event_streams(&self) -> usize {
+        self.state.streams.lock().unwrap().len()
+    }
+
+    /// How many contexts the open streams subscribed to, in all.
+    pub fn subscriptions(&self) -> usize {
+        self.state
+            .streams
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|s| s.contexts.len())
+            .sum()
     }
 
     /// While down, every connection is closed without an answer.
@@ -901,6 +963,10 @@ fn serve_connection(state: &State, stream: TcpStream) {
             headers: req.headers.clone(),
             body: String::from_utf8_lossy(&req.body).into_owned(),
         });
+        if req.method == "GET" && req.path == "/sse" {
+            event_stream(state, &req, &mut writer);
+            return;
+        }
         let resp = route(state, &req);
         if let Some(d) = resp.delay {
             std::thread::sleep(d);
@@ -929,6 +995,97 @@ fn serve_connection(state: &State, stream: TcpStream) {
         if close {
             return;
         }
+    }
+}
+
+/// The root hash the fake reports in every `StateMutation`.
+const ROOT: &str = "4wBqpWwwbg8yRtpwSY8k9wKREjsmgu5xrbgHbGwmUPR";
+
+/// `GET /sse`: a chunked `text/event-stream` answer that stays open; the
+/// first frame names the session, later ones carry the events pushed to it.
+fn event_stream(state: &State, req: &Request, writer: &mut TcpStream) {
+    if let Some(auth) = &state.auth
+        && check_token(state.profile, auth, req).is_some()
+    {
+        let _ = writer.write_all(b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n");
+        return;
+    }
+    let session = state.next_session.fetch_add(1, Ordering::SeqCst);
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    state.streams.lock().unwrap().push(Stream {
+        session,
+        contexts: Vec::new(),
+        frames: tx,
+        sent: 1,
+    });
+    let head = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nx-sse-session-id: {session}\r\nx-sse-reconnect: false\r\ntransfer-encoding: chunked\r\n\r\n"
+    );
+    let chunk = |frame: &str| format!("{:x}\r\n{frame}\r\n", frame.len());
+    let first = wire::sse_frame(&format!("{session}-0"), &wire::sse_connect(session, false));
+    if writer
+        .write_all((head + &chunk(&first)).as_bytes())
+        .is_err()
+    {
+        return;
+    }
+    // Until the stream is dropped (its sender gone) or the client leaves.
+    while let Ok(frame) = rx.recv() {
+        if writer.write_all(chunk(&frame).as_bytes()).is_err() {
+            break;
+        }
+    }
+    state
+        .streams
+        .lock()
+        .unwrap()
+        .retain(|s| s.session != session);
+    let _ = writer.shutdown(std::net::Shutdown::Both);
+}
+
+/// `POST /sse/subscription`: `{"id":"<session>","method":"subscribe","params":{"contextIds":[…]}}`.
+fn sse_subscription(state: &State, req: &Request) -> Response {
+    let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
+    let session: Option<u64> = body["id"].as_str().and_then(|s| s.parse().ok());
+    let contexts: Vec<String> = body["params"]["contextIds"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut streams = state.streams.lock().unwrap();
+    let Some(stream) = streams.iter_mut().find(|s| Some(s.session) == session) else {
+        return Response::wire(404, wire::sse_no_session());
+    };
+    match body["method"].as_str() {
+        Some("subscribe") => {
+            for c in &contexts {
+                if !stream.contexts.contains(c) {
+                    stream.contexts.push(c.clone());
+                }
+            }
+        }
+        Some("unsubscribe") => stream.contexts.retain(|c| !contexts.contains(c)),
+        _ => return Response::wire(400, wire::sse_no_session()),
+    }
+    let ids: Vec<&str> = contexts.iter().map(String::as_str).collect();
+    Response::wire(200, wire::sse_subscribed(&ids))
+}
+
+/// Sends `event` to every stream subscribed to `context`.
+fn push(state: &State, context: &str, event: &Value) {
+    let data = wire::sse_event(event);
+    let mut streams = state.streams.lock().unwrap();
+    for s in streams
+        .iter_mut()
+        .filter(|s| s.contexts.iter().any(|c| c == context))
+    {
+        let frame = wire::sse_frame(&format!("{}-{}", s.session, s.sent), &data);
+        s.sent += 1;
+        let _ = s.frames.send(frame);
     }
 }
 
@@ -970,6 +1127,15 @@ fn route(state: &State, req: &Request) -> Response {
         && let Some(rest) = req.path.strip_prefix("/auth/")
     {
         return auth_route(state, auth, req, rest);
+    }
+    // Like /auth, merod mounts /sse at the server root whatever the prefix.
+    if req.path == "/sse/subscription" && req.method == "POST" {
+        if let Some(auth) = &state.auth
+            && let Some(denied) = check_token(p, auth, req)
+        {
+            return denied;
+        }
+        return sse_subscription(state, req);
     }
     let Some(path) = req.path.strip_prefix(&state.base) else {
         return Response::empty(404);
@@ -1495,7 +1661,7 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                         .get("value")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    store.insert(key, value.to_string());
+                    store.insert(key.clone(), value.to_string());
                     Value::Null
                 }
                 "get" => store.get(&key).map_or(Value::Null, |v| json!(v)),
@@ -1508,6 +1674,22 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                 }
                 _ => Value::Null,
             };
+            drop(kv);
+            // The events the kv-store app emits (`Cleared` is not in its ABI).
+            let key_json = json!(key).to_string();
+            let events: &[(&str, &[u8])] = match method {
+                "set" => &[("Inserted", key_json.as_bytes())],
+                "remove" => &[("Removed", key_json.as_bytes())],
+                "clear" => &[("Cleared", b"")],
+                _ => &[],
+            };
+            if !events.is_empty() {
+                push(
+                    state,
+                    &ctx.id,
+                    &wire::event_state_mutation(&ctx.id, ROOT, events),
+                );
+            }
             reply(Ok(out))
         }
         Semantics::Ids => {

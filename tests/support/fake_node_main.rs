@@ -2,13 +2,17 @@
 //! prints its URL on stdout, then serves until stdin closes.
 //!
 //!     cargo run --example fake-node [-- --fixtures] [--auth USER:PASSWORD] [--base-path /prefix] [--profile 0.10|rc4|rc25|hex]
+//!
+//! A line `burst CONTEXT N` on stdin (CONTEXT an id or alias) pushes N
+//! `Inserted` events, one StateMutation each, to the event streams
+//! subscribed to it (`benches/watch.sh`).
 
 #[path = "fake_node.rs"]
 mod fake_node;
 #[path = "wire.rs"]
 mod wire;
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Write};
 
 fn main() {
     let mut builder = fake_node::FakeNode::builder();
@@ -41,7 +45,15 @@ fn main() {
     let _ = writeln!(out, "{}", node.url);
     let _ = out.flush();
     drop(out);
-    let mut sink = Vec::new();
-    let _ = std::io::stdin().read_to_end(&mut sink);
+    for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["burst", ctx, n] = words.as_slice() {
+            let ctx = node.context_of(ctx);
+            let n: u64 = n.parse().unwrap_or(0);
+            for _ in 0..n {
+                node.emit(&ctx, &[("Inserted", b"\"key\"")]);
+            }
+        }
+    }
     drop(node);
 }

@@ -143,6 +143,36 @@ pub fn ws_event(event: &Value) -> String {
     ws(None, "result", event.clone())
 }
 
+// ---- Server-Sent Events /sse (calimero-server `sse/handlers.rs`) ----
+
+/// The first event of a stream: `{"type":"connect","session_id":"N","reconnect":false}`.
+pub fn sse_connect(session: u64, reconnect: bool) -> String {
+    json!({"type": "connect", "session_id": session.to_string(), "reconnect": reconnect})
+        .to_string()
+}
+
+/// A pushed event on the stream: `{"result":event}` (no id, unlike /ws).
+pub fn sse_event(event: &Value) -> String {
+    let mut m = Map::new();
+    m.insert("result".into(), event.clone());
+    Value::Object(m).to_string()
+}
+
+/// The answer to `POST /sse/subscription` with `subscribe`.
+pub fn sse_subscribed(context_ids: &[&str]) -> String {
+    json!({"result": {"status": "subscribed", "contexts": context_ids}}).to_string()
+}
+
+/// `POST /sse/subscription` for a session the node does not have (HTTP 404).
+pub fn sse_no_session() -> String {
+    json!({"error": "Session not found. Please reconnect to SSE endpoint first."}).to_string()
+}
+
+/// One SSE frame as axum writes it: `event: message`, the id, the data line.
+pub fn sse_frame(id: &str, data: &str) -> String {
+    format!("event: message\nid: {id}\ndata: {data}\n\n")
+}
+
 fn context_event(context_id: &str, kind: &str, data: Value) -> Value {
     json!({ "contextId": context_id, "type": kind, "data": data })
 }

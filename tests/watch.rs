@@ -1,0 +1,227 @@
+//! `calimcp watch` against the fake node's event stream (SSE, in the node's
+//! wire format): every node version's profile, events the ABI does not
+//! declare, data that is not JSON, the node's own event types, and a stream
+//! the node drops. The real node runs the same paths in tests/realnode_watch.rs.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::fake_node::{CTX_KV, FakeNode, Profile};
+use support::wire;
+use tempfile::TempDir;
+
+struct Env {
+    node: FakeNode,
+    home: TempDir,
+}
+
+impl Env {
+    fn new(profile: Profile) -> Env {
+        Env {
+            node: FakeNode::with_profile(profile),
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cmd(&self) -> assert_cmd::Command {
+        let mut c = support::calimcp(self.home.path());
+        c.env("CALIMERO_NODE_URL", &self.node.url);
+        c
+    }
+
+    fn call(&self, args: &[&str]) {
+        self.cmd().arg("call").args(args).assert().success();
+    }
+
+    /// `calimcp watch ARGS` in the background, once it has subscribed.
+    fn watch(&self, args: &[&str]) -> Watch {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("calimcp"))
+            .env_clear()
+            .env("HOME", self.home.path())
+            .env("CALIMCP_STATE_DIR", self.home.path().join("state"))
+            .env("NO_COLOR", "1")
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("CALIMERO_NODE_URL", &self.node.url)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("watch")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = mpsc::channel();
+        let err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let mut w = Watch {
+            child,
+            stderr: rx,
+            seen: Vec::new(),
+        };
+        w.wait_for("watching ");
+        w
+    }
+}
+
+struct Watch {
+    child: Child,
+    stderr: mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Watch {
+    /// Reads stderr until a line contains `needle` (bounded).
+    fn wait_for(&mut self, needle: &str) {
+        loop {
+            match self.stderr.recv_timeout(Duration::from_secs(30)) {
+                Ok(line) => {
+                    let found = line.contains(needle);
+                    self.seen.push(line);
+                    if found {
+                        return;
+                    }
+                }
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("no stderr line with {needle:?}: {:?}", self.seen);
+                }
+            }
+        }
+    }
+
+    fn finish(mut self) -> (i32, Vec<Value>, String) {
+        let mut out = String::new();
+        self.child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        let code = self.child.wait().unwrap().code().unwrap_or(-1);
+        while let Ok(line) = self.stderr.recv_timeout(Duration::from_secs(5)) {
+            self.seen.push(line);
+        }
+        let lines = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        (code, lines, self.seen.join("\n"))
+    }
+}
+
+#[test]
+fn the_kv_stores_events_are_decoded_on_every_node_version() {
+    for profile in [Profile::V010, Profile::Rc4, Profile::Rc25, Profile::Hex] {
+        let env = Env::new(profile);
+        let w = env.watch(&[
+            "kv-store",
+            "-c",
+            "prod",
+            "--json",
+            "--count",
+            "3",
+            "--timeout",
+            "60",
+        ]);
+        env.call(&["kv_store_set", "--key", "a", "--value", "1", "-c", "prod"]);
+        env.call(&["kv_store_remove", "--key", "a", "-c", "prod"]);
+        env.call(&["kv_store_clear", "-c", "prod"]);
+        let (code, lines, err) = w.finish();
+        let p = profile.name();
+        assert_eq!(code, 0, "{p}: {err}");
+        assert_eq!(lines.len(), 3, "{p}: {lines:?}");
+        for l in &lines {
+            assert_eq!(l["context"], env.node.id(CTX_KV), "{p}: {l}");
+        }
+        assert_eq!(lines[0]["event"], "Inserted");
+        assert_eq!(lines[0]["payload"], "a");
+        assert_eq!(lines[0]["valid"], true, "{p}: {}", lines[0]);
+        assert_eq!(lines[1]["event"], "Removed");
+        assert_eq!(lines[1]["valid"], true);
+        // Cleared is not in the kv-store ABI: shown, marked, warned about once.
+        assert_eq!(lines[2]["event"], "Cleared");
+        assert_eq!(lines[2]["valid"], false);
+        assert_eq!(lines[2]["problem"], "the ABI declares no such event");
+        assert_eq!(err.matches("warning: event `Cleared`").count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--all", "--count", "4"]);
+    env.node.emit(&ctx, &[("Inserted", b"not json")]);
+    env.node.emit(&ctx, &[("Inserted", &[0xff, 0xfe])]);
+    env.node.emit_node_event(&wire::event_sync_status(
+        &ctx,
+        &json!({"state": "syncing"}),
+        0,
+        None,
+    ));
+    env.node
+        .emit_node_event(&json!({"contextId": ctx, "type": "FutureThing", "data": {"x": 1}}));
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines[0]["payload"], "not json");
+    assert_eq!(lines[0]["raw"], json!(b"not json".to_vec()));
+    assert!(lines[0]["problem"].as_str().unwrap().contains("not JSON"));
+    assert_eq!(lines[1]["raw"], json!([255, 254]));
+    assert!(lines[1]["problem"].as_str().unwrap().contains("UTF-8"));
+    assert_eq!(lines[2]["event"], "SyncStatus");
+    assert_eq!(lines[2]["valid"], Value::Null);
+    assert_eq!(lines[2]["payload"]["syncState"]["state"], "syncing");
+    assert_eq!(lines[3]["event"], "FutureThing");
+    assert_eq!(lines[3]["payload"], json!({"x": 1}));
+}
+
+#[test]
+fn a_dropped_stream_is_reopened_with_a_warning() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let mut w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "2"]);
+    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+    env.node.drop_event_streams();
+    w.wait_for("opened again");
+    env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["payload"], "one");
+    assert_eq!(lines[1]["payload"], "two");
+    assert!(
+        err.contains("events the node produced in between are lost"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_watch_arguments_are_usage_errors() {
+    let env = Env::new(Profile::Rc25);
+    env.cmd()
+        .args(["watch", "kv-store", "--exec", "sh -c 'open"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("a quote is not closed"));
+    env.cmd()
+        .args(["watch", "kv-store", "--timeout", "0"])
+        .assert()
+        .code(2);
+    env.cmd()
+        .args(["watch", "kv-store", "--count", "0"])
+        .assert()
+        .code(2);
+    env.cmd()
+        .args(["watch", "lonely"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("has no context"));
+}
