@@ -151,42 +151,8 @@ fn build(name: &str, sample: &Value) -> String {
             wire::ws_subscribed(id.as_u64(), &ids)
         }
         "ws_error" => wire::ws_error(id.as_u64(), s(sample, "type"), sample.get("data")),
-        "ws_event" => {
-            let e = &sample["event"];
-            let ctx = s(e, "context_id");
-            let event = match s(e, "type") {
-                "StateMutation" => {
-                    let events: Vec<(&str, Vec<u8>)> = e["events"]
-                        .as_array()
-                        .expect("events")
-                        .iter()
-                        .map(|x| (s(x, "kind"), s(x, "payload").as_bytes().to_vec()))
-                        .collect();
-                    let events: Vec<(&str, &[u8])> =
-                        events.iter().map(|(k, d)| (*k, d.as_slice())).collect();
-                    wire::event_state_mutation(ctx, s(e, "new_root"), &events)
-                }
-                "SyncStatus" => wire::event_sync_status(
-                    ctx,
-                    &e["sync_state"],
-                    e["failure_count"].as_u64().expect("failure_count") as u32,
-                    opt(e, "last_error"),
-                ),
-                "AppVersionChanged" => wire::event_app_version_changed(
-                    ctx,
-                    opt(e, "from_version"),
-                    opt(e, "to_version"),
-                ),
-                "XCall" => wire::event_xcall(
-                    ctx,
-                    s(e, "target_context_id"),
-                    s(e, "function"),
-                    &e["outcome"],
-                ),
-                other => panic!("sample `{name}`: no event builder for `{other}`"),
-            };
-            wire::ws_event(&event)
-        }
+        "ws_event" => wire::ws_event(&event_of(name, &sample["event"])),
+        "sse_event" => wire::sse_event(&event_of(name, &sample["event"])),
         "rpc_sync_status" => wire::rpc_sync_status(
             id,
             s(sample, "context_id"),
@@ -196,6 +162,40 @@ fn build(name: &str, sample: &Value) -> String {
             opt(sample, "last_error"),
         ),
         other => panic!("sample `{name}`: no wire.rs builder for kind `{other}`"),
+    }
+}
+
+/// A node event from a sample, built with `wire::event_*`.
+fn event_of(name: &str, e: &Value) -> Value {
+    let ctx = s(e, "context_id");
+    match s(e, "type") {
+        "StateMutation" => {
+            let events: Vec<(&str, Vec<u8>)> = e["events"]
+                .as_array()
+                .expect("events")
+                .iter()
+                .map(|x| (s(x, "kind"), s(x, "payload").as_bytes().to_vec()))
+                .collect();
+            let events: Vec<(&str, &[u8])> =
+                events.iter().map(|(k, d)| (*k, d.as_slice())).collect();
+            wire::event_state_mutation(ctx, s(e, "new_root"), &events)
+        }
+        "SyncStatus" => wire::event_sync_status(
+            ctx,
+            &e["sync_state"],
+            e["failure_count"].as_u64().expect("failure_count") as u32,
+            opt(e, "last_error"),
+        ),
+        "AppVersionChanged" => {
+            wire::event_app_version_changed(ctx, opt(e, "from_version"), opt(e, "to_version"))
+        }
+        "XCall" => wire::event_xcall(
+            ctx,
+            s(e, "target_context_id"),
+            s(e, "function"),
+            &e["outcome"],
+        ),
+        other => panic!("sample `{name}`: no event builder for `{other}`"),
     }
 }
 

@@ -20,7 +20,7 @@ use calimero_server_primitives::jsonrpc::{
     ExecutionError, ExecutionResponse, RequestId, Response, ResponseBody, ResponseBodyError,
     ResponseBodyResult, ServerResponseError, SyncStatusResponse, Version,
 };
-use calimero_server_primitives::ws;
+use calimero_server_primitives::{sse, ws};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -383,6 +383,16 @@ pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
             let v =
                 serde_json::to_value(node_event(&sample["event"])?).map_err(|e| e.to_string())?;
             ws_message(None, ws::ResponseBody::Result(v))
+        }
+        // `sse/events.rs`: each subscribed event as `data:` of
+        // `Response { body: Result(to_value(event)) }` (no id).
+        "sse_event" => {
+            let v =
+                serde_json::to_value(node_event(&sample["event"])?).map_err(|e| e.to_string())?;
+            serde_json::to_string(&sse::Response {
+                body: sse::ResponseBody::Result(v),
+            })
+            .map_err(|e| e.to_string())
         }
         "rpc_sync_status" => {
             let state: SyncState = parse(&sample["sync_state"], "sync state")?;
