@@ -61,11 +61,13 @@ try {
     assert.equal(w.annotations.readOnlyHint, true);
     assert.deepEqual(w.outputSchema.required, ["context", "events", "timedOut"]);
   });
-  const wait = await client.callTool({ name: "wait_for_events", arguments: { app: "kv-store", timeout: 0.1 } });
-  check("wait_for_events without a node's event stream is an isError result", () => {
-    assert.equal(wait.isError, true);
-    assert.ok(wait.content[0].text.length > 0);
-  });
+  if (!node) {
+    const wait = await client.callTool({ name: "wait_for_events", arguments: { app: "kv-store", timeout: 0.1 } });
+    check("wait_for_events without a node is an isError result", () => {
+      assert.equal(wait.isError, true);
+      assert.ok(wait.content[0].text.length > 0);
+    });
+  }
 
   const apps = await client.callTool({ name: "describe_app", arguments: {} });
   check("describe_app lists the apps", () => {
@@ -103,6 +105,23 @@ try {
     });
     const set = await client.callTool({ name: "kv_store_set", arguments: { key: "a", value: "1" } });
     check("kv_store_set runs on the node", () => assert.notEqual(set.isError, true, set.content?.[0]?.text));
+    // Wait first, then cause the event until the wait returns (the wait
+    // subscribes before it reads, so some call lands after it).
+    let done = false;
+    const waiting = client
+      .callTool({ name: "wait_for_events", arguments: { app: "kv-store", events: ["Inserted"], max: 1, timeout: 30 } })
+      .finally(() => { done = true; });
+    for (let i = 0; !done && i < 200; i++) {
+      await client.callTool({ name: "kv_store_set", arguments: { key: "a", value: "1" } });
+    }
+    const waited = await waiting;
+    check("wait_for_events: an Inserted event, structuredContent SDK-validated", () => {
+      assert.notEqual(waited.isError, true, waited.content?.[0]?.text);
+      assert.equal(waited.structuredContent.timedOut, false);
+      assert.equal(waited.structuredContent.events[0].event, "Inserted");
+      assert.equal(waited.structuredContent.events[0].payload, "a");
+      assert.equal(waited.structuredContent.events[0].valid, true);
+    });
     const get = await client.callTool({ name: "kv_store_get", arguments: { key: "a" } });
     check("kv_store_get: structuredContent matches the outputSchema (SDK-validated)", () => {
       assert.notEqual(get.isError, true, get.content?.[0]?.text);
