@@ -225,3 +225,35 @@ fn bad_watch_arguments_are_usage_errors() {
         .code(2)
         .stderr(predicates::str::contains("has no context"));
 }
+
+#[test]
+fn ctrl_c_and_a_closed_stdout_end_it_quietly() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    // Ctrl-C (SIGINT): exit 0, no error.
+    let w = env.watch(&["kv-store", "-c", "prod"]);
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &w.child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let (code, _, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("error"), "{err}");
+
+    // A reader that goes away (`calimcp watch … | head -1`): exit 0 at the next event.
+    let mut w = env.watch(&["kv-store", "-c", "prod", "--json"]);
+    let mut out = BufReader::new(w.child.stdout.take().unwrap());
+    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.contains("\"one\""), "{first}");
+    drop(out);
+    env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
+    let code = w.child.wait().unwrap().code();
+    assert_eq!(code, Some(0));
+    while let Ok(line) = w.stderr.recv_timeout(Duration::from_secs(5)) {
+        assert!(!line.contains("error"), "{line}");
+    }
+}
