@@ -407,7 +407,14 @@ pub fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         crate::memory::keep_freed_memory_until_exit();
     }
-    let ui = cli.global.ui();
+    let mut ui = cli.global.ui();
+    // A call's global flags may come after its parameters (`call T --a 1 --json`),
+    // where the first parse does not see them: errors follow them too.
+    if matches!(cli.command, Command::Call(_))
+        && let Ok(g) = call::prescan_globals(&std::env::args_os().collect::<Vec<_>>())
+    {
+        ui = g.ui();
+    }
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -115,7 +115,8 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         Err(e) if e.code == "not_installed" => {}
         Err(e) => return Err(e),
     }
-    // An id is pinned in the node's own form (learnt from the listing above).
+    // Ids are shown and pinned in the node's own form (learnt from the listing above).
+    let id = client.node_id(&id);
     let context = &if node::ids::is_id(context) {
         client.node_id(context)
     } else {

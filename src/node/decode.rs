@@ -54,6 +54,18 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
     let data = error.get("data").unwrap_or(&Value::Null);
     let remote = |code, msg: String| Error::new(ErrorKind::Remote, code, msg);
     match kind {
+        // The module does not export a method its ABI declares.
+        Some("FunctionCallError")
+            if function_call_error(data).trim() == format!("method {method:?} not found") =>
+        {
+            remote(
+                "method_not_in_module",
+                format!(
+                    "`{method}` is declared in the app's ABI, but the app's module on the node does not export it"
+                ),
+            )
+            .with_hint("the ABI and the module come from different builds: rebuild the app (cargo mero build) and install it again")
+        }
         Some("FunctionCallError") => {
             let text = sanitize_doc(&function_call_error(data));
             let what = if text.is_empty() {
