@@ -2,7 +2,7 @@
 //!
 //!     cargo build --release --bin calimcp --example fake-node
 //!     cargo bench --bench serve -- startup [RUNS] [MANIFEST]
-//!     cargo bench --bench serve -- calls [CALLS] [IN_FLIGHT]
+//!     cargo bench --bench serve -- calls [CALLS] [IN_FLIGHT] [NODE_URL APP TOOL_PREFIX]
 //!     cargo bench --bench serve -- memory MANIFEST
 //!
 //! `startup`: spawn, initialize and tools/list over stdio, RUNS times (default
@@ -215,26 +215,41 @@ fn memory(args: &[String]) {
 fn calls(args: &[String]) {
     let total: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let in_flight: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
-    let fake = root().join("target/release/examples/fake-node");
-    assert!(
-        fake.exists(),
-        "{} is missing: cargo build --release --example fake-node",
-        fake.display()
-    );
-    let mut node = Command::new(&fake)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut url = String::new();
-    BufReader::new(node.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
-    let url = url.trim().to_string();
+    // `calls N K URL APP PREFIX`: against a running node (the real one,
+    // benches/realnode.sh) whose app APP has tools PREFIX_set and PREFIX_get.
+    let given = args.get(3).cloned();
+    let app = args.get(4).cloned().unwrap_or_else(|| "kv-store".into());
+    let prefix = args.get(5).cloned().unwrap_or_else(|| "kv_store".into());
+    let mut node = None;
+    let url = match given {
+        Some(url) => url,
+        None => {
+            let fake = root().join("target/release/examples/fake-node");
+            assert!(
+                fake.exists(),
+                "{} is missing: cargo build --release --example fake-node",
+                fake.display()
+            );
+            let mut child = Command::new(&fake)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut url = String::new();
+            BufReader::new(child.stdout.take().unwrap())
+                .read_line(&mut url)
+                .unwrap();
+            node = Some(child);
+            url.trim().to_string()
+        }
+    };
     let state = std::env::temp_dir().join(format!("calimcp-bench-state-{}", std::process::id()));
-    let mut server = Command::new(bin())
-        .args(["serve", "--apps"])
-        .arg(root().join("examples"))
+    let mut serve = Command::new(bin());
+    serve.arg("serve");
+    if node.is_some() {
+        serve.arg("--apps").arg(root().join("examples"));
+    }
+    let mut server = serve
         .args(["--node", &url, "--http", "127.0.0.1:0"])
         .env_remove("CALIMCP_APPS")
         .env("CALIMCP_STATE_DIR", &state)
@@ -265,7 +280,7 @@ fn calls(args: &[String]) {
         let sel = client
             .peer()
             .call_tool(CallToolRequestParams::new("select_app").with_arguments(
-                json!({"app": "kv-store"}).as_object().unwrap().clone(),
+                json!({"app": app}).as_object().unwrap().clone(),
             ))
             .await
             .unwrap();
@@ -276,11 +291,12 @@ fn calls(args: &[String]) {
         for i in 0..total {
             let permit = sem.clone().acquire_owned().await.unwrap();
             let client = client.clone();
+            let (set, get) = (format!("{prefix}_set"), format!("{prefix}_get"));
             tasks.spawn(async move {
                 let (name, args) = if i % 2 == 0 {
-                    ("kv_store_set", json!({"key": format!("k{i}"), "value": format!("v{i}")}))
+                    (set, json!({"key": format!("k{i}"), "value": format!("v{i}")}))
                 } else {
-                    ("kv_store_get", json!({"key": format!("k{}", i - 1)}))
+                    (get, json!({"key": format!("k{}", i - 1)}))
                 };
                 let t = Instant::now();
                 let r = client
@@ -316,7 +332,9 @@ fn calls(args: &[String]) {
         .args(["-TERM", &server.id().to_string()])
         .status();
     let _ = server.wait();
-    drop(node.stdin.take());
-    let _ = node.wait();
+    if let Some(mut node) = node {
+        drop(node.stdin.take());
+        let _ = node.wait();
+    }
     let _ = std::fs::remove_dir_all(state);
 }
