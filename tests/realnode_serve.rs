@@ -148,3 +148,26 @@ async fn real_calls_with_context_select_app_and_read_only() {
     assert_eq!(r.structured_content, Some(json!({"result": "v"})));
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_over_http_runs_real_calls() {
+    let Some(node) = RealNode::start("serve_over_http_runs_real_calls") else {
+        return;
+    };
+    node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    serve_support::install_crypto();
+    let server = serve_support::HttpServer::start(&["--node", &node.url]);
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(server.url.clone());
+    use rmcp::ServiceExt;
+    let client = ().serve(transport).await.expect("connect over HTTP");
+    let args = json!({"a": 40, "b": 2}).as_object().cloned().unwrap();
+    let r = client
+        .peer()
+        .call_tool(rmcp::model::CallToolRequestParams::new("kv_c_add").with_arguments(args))
+        .await
+        .unwrap();
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+    assert_eq!(r.structured_content, Some(json!({"result": 42})));
+    client.cancel().await.unwrap();
+    assert_eq!(server.stop(), Some(0));
+}

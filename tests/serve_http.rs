@@ -4,68 +4,13 @@
 mod serve_support;
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::json;
 use serve_support::*;
-
-/// A running `serve --http 127.0.0.1:0` and the URL it printed.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(args: &[&str]) -> Server {
-        let mut child = isolate(&mut Command::new(BIN), args)
-            .arg("serve")
-            .args(args)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        let url = loop {
-            line.clear();
-            if stderr.read_line(&mut line).unwrap() == 0 {
-                panic!("serve --http exited before listening");
-            }
-            if let Some(at) = line.find("http://") {
-                break line[at..].trim().to_string();
-            }
-        };
-        // Keep draining stderr so the server never blocks on it.
-        std::thread::spawn(move || for _ in stderr.lines() {});
-        Server { child, url }
-    }
-
-    fn stop(mut self) -> Option<i32> {
-        let ok = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code();
-            }
-            if std::time::Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("serve --http did not stop on SIGTERM");
-            }
-            std::thread::park_timeout(Duration::from_millis(20));
-        }
-    }
-}
 
 #[tokio::test]
 async fn http_lists_the_same_tools_and_validates_calls() {
@@ -75,7 +20,7 @@ async fn http_lists_the_same_tools_and_validates_calls() {
     install_crypto();
     let apps = apps_dir(&fx, &[("apps-kv-store.json", "kv-store.json")]);
     let dir = apps.path().to_str().unwrap();
-    let server = Server::start(&["--apps", dir, "--read-only"]);
+    let server = HttpServer::start(&["--apps", dir, "--read-only"]);
     assert!(
         server.url.starts_with("http://127.0.0.1:"),
         "{}",
@@ -117,7 +62,7 @@ async fn http_rejects_foreign_hosts_and_origins() {
     };
     install_crypto();
     let apps = apps_dir(&fx, &[("apps-kv-store.json", "kv-store.json")]);
-    let server = Server::start(&["--apps", apps.path().to_str().unwrap()]);
+    let server = HttpServer::start(&["--apps", apps.path().to_str().unwrap()]);
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "t", "version": "0"}}});
@@ -169,7 +114,7 @@ async fn http_sessions_get_list_changed_and_run_calls_on_the_node() {
     install_crypto();
     let node = support::fake_node::FakeNode::start();
     let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
-    let server = Server::start(&["--apps", &ex, "--node", &node.url, "--refresh", "1"]);
+    let server = HttpServer::start(&["--apps", &ex, "--node", &node.url, "--refresh", "1"]);
     let watcher = Watcher::default();
     let transport = StreamableHttpClientTransport::from_uri(server.url.clone());
     let client = watcher.clone().serve(transport).await.unwrap();
@@ -205,7 +150,7 @@ async fn sessionless_select_app_does_not_claim_a_pin() {
     install_crypto();
     let node = support::fake_node::FakeNode::start();
     let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
-    let server = Server::start(&["--apps", &ex, "--node", &node.url]);
+    let server = HttpServer::start(&["--apps", &ex, "--node", &node.url]);
     // The 2026-07-28 protocol: no initialize, no Mcp-Session-Id, the
     // protocol travels in each request's _meta.
     let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
@@ -240,7 +185,7 @@ async fn sessionless_select_app_does_not_claim_a_pin() {
 async fn http_bad_body_is_a_jsonrpc_400_and_delete_answers_204() {
     install_crypto();
     let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
-    let server = Server::start(&["--apps", &ex, "--offline"]);
+    let server = HttpServer::start(&["--apps", &ex, "--offline"]);
     let http = reqwest::Client::new();
     let post = |body: String| {
         http.post(&server.url)

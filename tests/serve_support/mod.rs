@@ -1,8 +1,9 @@
 //! Helpers for the `serve` tests: fixture apps, the binary, rmcp clients.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -77,7 +78,7 @@ pub fn isolate<'a>(
 
 /// `calimcp <args>` → stdout parsed as JSON (asserting success).
 pub fn run_json(args: &[&str]) -> Value {
-    let out = isolate(&mut std::process::Command::new(BIN), args)
+    let out = isolate(&mut Command::new(BIN), args)
         .args(args)
         .output()
         .expect("run calimcp");
@@ -129,7 +130,7 @@ pub type Stderr = tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStd
 
 /// [`stdio_client`] with a given watcher; also returns the server's stderr.
 pub async fn stdio_client_with(args: &[&str], watcher: Watcher) -> (Client, Stderr) {
-    let mut std_cmd = std::process::Command::new(BIN);
+    let mut std_cmd = Command::new(BIN);
     isolate(&mut std_cmd, args).arg("serve").args(args);
     let cmd = tokio::process::Command::from(std_cmd);
     let (transport, stderr) = TokioChildProcess::builder(cmd)
@@ -204,4 +205,58 @@ pub async fn listed_app_tools(client: &Client) -> Value {
 /// reqwest is built without a default TLS provider; tests use ring.
 pub fn install_crypto() {
     let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// A running `serve --http 127.0.0.1:0` and the URL it printed.
+pub struct HttpServer {
+    pub child: Child,
+    pub url: String,
+}
+
+impl HttpServer {
+    pub fn start(args: &[&str]) -> HttpServer {
+        let mut child = isolate(&mut Command::new(BIN), args)
+            .arg("serve")
+            .args(args)
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        let url = loop {
+            line.clear();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                panic!("serve --http exited before listening");
+            }
+            if let Some(at) = line.find("http://") {
+                break line[at..].trim().to_string();
+            }
+        };
+        // Keep draining stderr so the server never blocks on it.
+        std::thread::spawn(move || for _ in stderr.lines() {});
+        HttpServer { child, url }
+    }
+
+    pub fn stop(mut self) -> Option<i32> {
+        let ok = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.code();
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("serve --http did not stop on SIGTERM");
+            }
+            std::thread::park_timeout(Duration::from_millis(20));
+        }
+    }
 }
