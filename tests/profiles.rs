@@ -128,12 +128,24 @@ fn node_scenarios_pass_on_every_profile() {
             "{p:?}"
         );
         // The app's own deserialisation error is decoded (exit 5).
+        // …and the hint names the forms the app may want: the same bytes in base58.
         let hex = fake_node::hex_id(7);
+        let b58 = bs58::encode(
+            (0..32)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+                .collect::<Vec<u8>>(),
+        )
+        .into_string();
         env.cmd()
             .args(["call", "ids_member", "--who", &hex])
             .assert()
             .code(5)
-            .stderr(predicate::str::contains("failed to deserialize arguments"));
+            .stderr(predicate::str::contains("failed to deserialize arguments"))
+            .stderr(predicate::str::contains(format!(
+                "`who` went as a hex string; if the app takes an id (PublicKey, ContextId, BlobId, ApplicationId), pass the same 32 bytes in base58: {b58}"
+            )));
+        // Given so, the call works.
+        env.ok(&["call", "ids_member", "--who", &b58]);
         env.cmd()
             .args(["call", "faults_boom"])
             .assert()

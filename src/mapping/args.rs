@@ -639,9 +639,11 @@ fn shown_str(s: &str) -> String {
 }
 
 /// How a 32-byte value was given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Form32 {
     String,
+    /// 64 hex digits; the same 32 bytes in base58.
+    Hex(String),
     Array,
 }
 
@@ -659,7 +661,21 @@ pub fn id32_forms(m: &Manifest, method: &Method, args: &Value) -> Vec<(String, F
             && super::schema::is_id32(b)
         {
             match v {
-                Value::String(_) => out.push((path.to_string(), Form32::String)),
+                Value::String(s) => {
+                    let hex = s.strip_prefix("0x").unwrap_or(s);
+                    let bytes: Option<Vec<u8>> = (hex.len() == 64)
+                        .then(|| {
+                            (0..32)
+                                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+                                .collect()
+                        })
+                        .flatten();
+                    let form = match bytes {
+                        Some(b) => Form32::Hex(bs58::encode(b).into_string()),
+                        None => Form32::String,
+                    };
+                    out.push((path.to_string(), form));
+                }
                 Value::Array(_) => out.push((path.to_string(), Form32::Array)),
                 _ => {}
             }
@@ -683,6 +699,13 @@ pub fn id32_hint(forms: &[(String, Form32)]) -> Option<String> {
             .join(", ")
     };
     let mut parts = Vec::new();
+    for (p, form) in forms {
+        if let Form32::Hex(b58) = form {
+            parts.push(format!(
+                "`{p}` went as a hex string; if the app takes an id (PublicKey, ContextId, BlobId, ApplicationId), pass the same 32 bytes in base58: {b58}; if it takes a plain [u8; 32], an array of 32 integers 0-255"
+            ));
+        }
+    }
     let strings = list(Form32::String);
     if !strings.is_empty() {
         parts.push(format!(
