@@ -136,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'With --http: also accept requests whose Host header is NAME (repeatable)')
             [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)')
             [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Re-read the node''s apps every SECS seconds')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only')
             [CompletionResult]::new('--log-level', '--log-level', [CompletionResultType]::ParameterName, 'Diagnostics on stderr from this level up')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')

@@ -129,6 +129,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --allow-host 'With --http: also accept requests whose Host header is NAME (repeatable)'
             cand --allow-origin 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)'
             cand --refresh 'Re-read the node''s apps every SECS seconds'
+            cand --as 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
             cand --log-level 'Diagnostics on stderr from this level up'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'

@@ -21,6 +21,7 @@ fn options(url: &str, state: &std::path::Path) -> NodeOptions {
         verbose: false,
         max_response: calimcp::node::DEFAULT_MAX_RESPONSE,
         max_blob: calimcp::node::DEFAULT_MAX_BLOB,
+        identity: None,
     }
 }
 

@@ -708,3 +708,26 @@ async fn expired_tokens_are_refreshed_on_every_profile() {
         client.cancel().await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn serve_as_executes_every_call_as_that_identity_on_a_0_10_node() {
+    let node = FakeNode::with_profile(Profile::V010);
+    let owner = node.id(fake_node::owner_seed(fake_node::CTX_TYPED));
+    let client = stdio_client(&["--node", &node.url, "--as", "me"]).await;
+    let r = call(
+        &client,
+        "typed_echo_numbers",
+        json!({"small": 1, "big": 2, "neg": 3}),
+    )
+    .await
+    .unwrap();
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+    let sent: Vec<Value> = node.executes().iter().map(|e| e.json()).collect();
+    assert_eq!(
+        sent.len(),
+        1,
+        "the identity is known before the first try: {sent:?}"
+    );
+    assert_eq!(sent[0]["params"]["executorPublicKey"], owner.as_str());
+    client.cancel().await.unwrap();
+}

@@ -152,6 +152,7 @@ impl NodeArgs {
             verbose: self.verbose,
             max_response: size_env("CALIMCP_MAX_RESPONSE", node::DEFAULT_MAX_RESPONSE)?,
             max_blob: size_env("CALIMCP_MAX_BLOB", node::DEFAULT_MAX_BLOB)?,
+            identity: None,
         })
     }
 

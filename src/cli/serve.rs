@@ -39,6 +39,9 @@ pub struct ServeArgs {
     /// Re-read the node's apps every SECS seconds
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub refresh: u64,
+    /// Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only
+    #[arg(long = "as", value_name = "IDENTITY")]
+    pub executor: Option<String>,
     /// Diagnostics on stderr from this level up
     #[arg(long, value_enum, default_value_t = LogLevelArg::Warn, value_name = "LEVEL")]
     pub log_level: LogLevelArg,
@@ -105,7 +108,9 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         backend: if g.node.offline {
             None
         } else {
-            Some(Arc::new(g.node.client()?))
+            let mut opts = g.node.options()?;
+            opts.identity = args.executor.clone();
+            Some(Arc::new(crate::node::Client::new(opts)?))
         },
         node_named: g.node.explicit(),
     };

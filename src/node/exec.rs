@@ -86,6 +86,7 @@ impl Client {
         args_json: &Value,
         identity: Option<&str>,
     ) -> Result<Value> {
+        let identity = identity.or(self.inner.identity.as_deref());
         match self
             .execute_inner(context_id, method, args_json, identity)
             .await

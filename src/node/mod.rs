@@ -71,6 +71,9 @@ pub struct NodeOptions {
     pub max_response: u64,
     /// Largest app module downloaded for its ABI ([`DEFAULT_MAX_BLOB`]; `CALIMCP_MAX_BLOB`).
     pub max_blob: u64,
+    /// Execute as this identity (a key or an identity alias) when a call
+    /// names none (`serve --as`); honoured by merod 0.10.x only.
+    pub identity: Option<String>,
 }
 
 impl NodeOptions {
@@ -88,6 +91,7 @@ impl NodeOptions {
             verbose: false,
             max_response: DEFAULT_MAX_RESPONSE,
             max_blob: DEFAULT_MAX_BLOB,
+            identity: None,
         }
     }
 }
@@ -106,6 +110,7 @@ impl std::fmt::Debug for NodeOptions {
             .field("verbose", &self.verbose)
             .field("max_response", &self.max_response)
             .field("max_blob", &self.max_blob)
+            .field("identity", &self.identity)
             .finish()
     }
 }
@@ -178,6 +183,8 @@ struct Inner {
     executors: Mutex<HashMap<String, String>>,
     /// Where `/auth` answered (see `session`).
     auth_at: AtomicU8,
+    /// The identity calls execute as when they name none (`serve --as`).
+    identity: Option<String>,
 }
 
 /// Checks a node URL and returns the request base (no query, no fragment, no
@@ -306,6 +313,7 @@ impl Client {
                 ids: ids::Learnt::default(),
                 executors: Mutex::new(HashMap::new()),
                 auth_at: AtomicU8::new(0),
+                identity: opts.identity.clone(),
             }),
         };
         client.add_secret(opts.password.as_deref());
