@@ -345,12 +345,23 @@ impl Client {
         shown: &str,
         last_id: Option<&str>,
     ) -> Result<std::result::Result<reqwest::Response, Reply>> {
+        let http = match self.inner.stream_http.get() {
+            Some(h) => h,
+            None => {
+                let built = reqwest::Client::builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .connect_timeout(self.inner.timeout)
+                    .read_timeout(self.inner.timeout.max(MIN_READ_TIMEOUT))
+                    .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
+                    .build()
+                    .map_err(|e| Error::internal(format!("cannot set up the HTTP client: {e}")))?;
+                self.inner.stream_http.get_or_init(|| built)
+            }
+        };
         let mut token = self.token().await?;
         for attempt in 0..2 {
             self.log(format_args!("> GET {shown} (event stream)"));
-            let mut req = self
-                .inner
-                .stream_http
+            let mut req = http
                 .request(Method::GET, url)
                 .header(reqwest::header::ACCEPT, "text/event-stream");
             if let Some(t) = &token {

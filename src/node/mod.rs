@@ -155,7 +155,8 @@ pub struct Client {
 struct Inner {
     http: reqwest::Client,
     /// For event streams: no bound on the whole exchange, only on each read.
-    stream_http: reqwest::Client,
+    /// Built on first use (building a client costs about a millisecond).
+    stream_http: std::sync::OnceLock<reqwest::Client>,
     /// Base URL for requests: no query, no fragment, path without a trailing slash.
     base: Url,
     /// The base as messages show it (no credentials, no query).
@@ -277,13 +278,6 @@ impl Client {
             .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::internal(format!("cannot set up the HTTP client: {e}")))?;
-        let stream_http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(opts.timeout)
-            .read_timeout(opts.timeout.max(events::MIN_READ_TIMEOUT))
-            .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| Error::internal(format!("cannot set up the HTTP client: {e}")))?;
         let token_file = auth::cache_path(&opts.state_dir, &shown, opts.username.as_deref());
         let env = Tokens {
             access: opts.token.clone(),
@@ -293,7 +287,7 @@ impl Client {
         let client = Client {
             inner: Arc::new(Inner {
                 http,
-                stream_http,
+                stream_http: std::sync::OnceLock::new(),
                 base,
                 shown,
                 timeout: opts.timeout,
