@@ -254,3 +254,68 @@ fn call_takes_a_path_as_its_app() {
     assert!(err.contains("PATH.METHOD"), "{err}");
     assert!(!err.contains("reach"), "{err}");
 }
+
+#[test]
+fn a_multi_service_bundle_is_read_service_by_service_and_called() {
+    let Some(node) =
+        RealNode::start("a_multi_service_bundle_is_read_service_by_service_and_called")
+    else {
+        return;
+    };
+    let events = realnode_support::test_app("events");
+    let typed = realnode_support::test_app("typed");
+    let mpk = realnode_support::bundle(
+        node.state.path(),
+        "com.example.multi",
+        &[("events", &events), ("typed", &typed)],
+    );
+    // rc.4 lists no services and keeps the whole .mpk as the app's bytecode.
+    let app = node.install(&mpk, "com.example.multi", "0.1.0");
+    node.create_service_context(&app, Some("events"));
+    node.create_service_context(&app, Some("typed"));
+    let out = node
+        .calimcp()
+        .args(["describe", "com.example.multi", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let services: Vec<&str> = v
+        .as_array()
+        .expect("one object per service")
+        .iter()
+        .map(|s| s["service"].as_str().unwrap())
+        .collect();
+    assert_eq!(services, ["events", "typed"]);
+    // Each call runs in its service's only context.
+    let out = node
+        .calimcp()
+        .args([
+            "call",
+            "multi_typed_echo_u64",
+            "--v",
+            "18446744073709551615",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "18446744073709551615"
+    );
+    let out = node
+        .calimcp()
+        .args(["call", "com.example.multi.events.quiet", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The bundle was downloaded once; later runs read the cache.
+    let out = node
+        .calimcp()
+        .args(["-v", "tools", "com.example.multi"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("/admin-api/blobs/"), "{err}");
+}

@@ -116,14 +116,41 @@ pub fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
         ..App::default()
     };
     let mut warnings = Vec::new();
-    let services: Vec<(Option<String>, &Value)> = match manifest.get("services") {
-        Some(Value::Array(list)) if !list.is_empty() => list
-            .iter()
-            .map(|s| (s.get("name").and_then(Value::as_str).map(str::to_string), s))
-            .collect(),
-        _ => vec![(None, &manifest)],
-    };
+    let services = services_of(&manifest);
     let mut blobs = Vec::new();
+    for abi in service_abis(files, source, &services, &mut warnings)? {
+        let mut ws = Vec::new();
+        let manifest = manifest_from_json(&abi.json, &abi.label, &mut ws)?;
+        warnings.extend(ws);
+        blobs.push(abi.json);
+        app.services.push(Service {
+            name: abi.name,
+            manifest: manifest.into(),
+        });
+    }
+    app.warnings = warnings;
+    app.id = super::load::local_id(app.package.as_deref(), &blobs);
+    Ok(app)
+}
+
+/// One service's ABI in a bundle, as JSON bytes (the `abi` file, or the
+/// `calimero_abi_v1` section of its `wasm`), with the label messages use.
+pub struct ServiceAbi {
+    pub name: Option<String>,
+    pub label: String,
+    pub json: Vec<u8>,
+}
+
+/// The services of a bundle's `manifest.json` (`services[]`, or the
+/// manifest itself for a single-service bundle) and their ABIs.
+fn service_abis(
+    files: &dyn BundleFiles,
+    source: &str,
+    services: &[(Option<String>, &Value)],
+    warnings: &mut Vec<super::Warning>,
+) -> Result<Vec<ServiceAbi>> {
+    let bad = |msg: String| Error::input("invalid_bundle", format!("{source}: {msg}"));
+    let mut out = Vec::new();
     for (i, (name, entry)) in services.iter().enumerate() {
         let label = match name {
             Some(n) => format!("{source} (service {n})"),
@@ -133,34 +160,55 @@ pub fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
         if services.len() > 1 && name.is_none() {
             return Err(bad(format!("services[{i}] has no `name`")));
         }
-        let (bytes, manifest) = if let Some(abi_path) = field_path(entry, "abi") {
+        let (json, label) = if let Some(abi_path) = field_path(entry, "abi") {
             let bytes = files
                 .read(abi_path)
                 .map_err(|e| bad(format!("cannot read the ABI {abi_path:?}: {e}")))?;
-            let mut ws = Vec::new();
-            let m = manifest_from_json(&bytes, &format!("{label}: {abi_path}"), &mut ws)?;
-            warnings.extend(ws);
-            (bytes, m)
+            (bytes, format!("{label}: {abi_path}"))
         } else if let Some(wasm_path) = field_path(entry, "wasm") {
             let bytes = files
                 .read(wasm_path)
                 .map_err(|e| bad(format!("cannot read the module {wasm_path:?}: {e}")))?;
-            let mut ws = Vec::new();
-            let (json, m) = load_wasm_bytes(&bytes, &format!("{label}: {wasm_path}"), &mut ws)?;
-            warnings.extend(ws);
-            (json, m)
+            let label = format!("{label}: {wasm_path}");
+            let (json, _) = load_wasm_bytes(&bytes, &label, warnings)?;
+            (json, label)
         } else {
             return Err(bad(format!(
                 "{label} names neither an `abi` nor a `wasm` file"
             )));
         };
-        blobs.push(bytes);
-        app.services.push(Service {
+        out.push(ServiceAbi {
             name: name.clone(),
-            manifest: manifest.into(),
+            label,
+            json,
         });
     }
-    app.warnings = warnings;
-    app.id = super::load::local_id(app.package.as_deref(), &blobs);
-    Ok(app)
+    Ok(out)
+}
+
+/// The ABIs of an `.mpk` held in memory (an app's bundle blob on a node):
+/// each service's name and ABI JSON bytes.
+pub fn mpk_abis(bytes: &[u8], source: &str) -> Result<Vec<ServiceAbi>> {
+    let bad = |msg: String| Error::input("invalid_bundle", format!("{source}: {msg}"));
+    let files = MpkFiles::open(bytes).map_err(bad)?;
+    let raw = files
+        .read("manifest.json")
+        .map_err(|e| bad(format!("cannot read manifest.json: {e}")))?;
+    let manifest: Value = serde_json::from_slice(&raw)
+        .map_err(|e| bad(format!("manifest.json is not valid JSON: {e}")))?;
+    let services = services_of(&manifest);
+    let mut ignored = Vec::new();
+    service_abis(&files, source, &services, &mut ignored)
+}
+
+/// A bundle manifest's services: `services[]` with their names, or the
+/// manifest itself for a single-service bundle.
+fn services_of(manifest: &Value) -> Vec<(Option<String>, &Value)> {
+    match manifest.get("services") {
+        Some(Value::Array(list)) if !list.is_empty() => list
+            .iter()
+            .map(|s| (s.get("name").and_then(Value::as_str).map(str::to_string), s))
+            .collect(),
+        _ => vec![(None, manifest)],
+    }
 }

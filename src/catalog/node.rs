@@ -129,6 +129,19 @@ pub async fn load_except(
     let mut unusable = Vec::new();
     for (a, mut results) in listed.iter().zip(fetched) {
         results.sort_by_key(|r| r.0);
+        // An app installed from a multi-service bundle on a node that lists
+        // no services (before rc.19): one ABI per service of the bundle.
+        if let [(_, None, Err(e))] = results.as_slice()
+            && e.code == "bundle_services"
+            && let Some(names) = client.bundle_services_of(a)
+        {
+            let mut per_service = Vec::new();
+            for (j, name) in names.into_iter().enumerate() {
+                let abi = client.abi(a, Some(&name)).await;
+                per_service.push((j, Some(name), abi));
+            }
+            results = per_service;
+        }
         let mut app = shell(client, a);
         let mut failure = None;
         for (_, service, abi) in results {

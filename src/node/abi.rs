@@ -8,7 +8,12 @@
 //! (the app's `blob.bytecode`, or the service's own blob), read through
 //! [`crate::abi::load::load_wasm_bytes`] — the code that reads local `.wasm`
 //! files. The download is streamed into one buffer and capped
-//! (`CALIMCP_MAX_BLOB`, 64 MiB by default).
+//! (`CALIMCP_MAX_BLOB`, 64 MiB by default). A blob that is a bundle (an app
+//! installed from an `.mpk` on a node that lists no services: the node keeps
+//! the archive) is read with [`crate::abi::bundle::mpk_abis`]; its services'
+//! ABIs are kept for the process, and a bundle of several services asked for
+//! as one answers `bundle_services` (its names cached on disk), on which the
+//! catalog asks service by service.
 //!
 //! That the route is absent is learnt once per client (one node, one process):
 //! the first ABI request probes it while the others wait, and from then on
@@ -50,12 +55,15 @@ impl Client {
                 .map(|s| format!(" (service {})", sanitize_line(s)))
                 .unwrap_or_default()
         );
+        // A service the listing does not name lives in the app's bundle blob
+        // (nodes before rc.19 list no services: the blob is the whole .mpk).
         let blob = match service {
             Some(s) => app
                 .services
                 .iter()
                 .find(|(name, _)| name == s)
-                .and_then(|(_, b)| b.clone()),
+                .and_then(|(_, b)| b.clone())
+                .or_else(|| app.bytecode_blob.clone()),
             None => app.bytecode_blob.clone(),
         };
         let cache = blob.as_deref().map(|b| self.cache_path(b, service));
@@ -73,6 +81,13 @@ impl Client {
                 "no_embedded_abi"
             };
             return Err(Error::new(ErrorKind::Remote, code, message.to_string()));
+        }
+        if service.is_none()
+            && let Some(path) = &cache
+            && let Ok(text) = std::fs::read_to_string(path.with_extension("services"))
+        {
+            let names: Vec<String> = text.lines().map(str::to_string).collect();
+            return Err(self.several_services(&label, names));
         }
         if let Some(path) = &cache
             && let Ok(bytes) = std::fs::read(path)
@@ -99,6 +114,15 @@ impl Client {
                 };
                 match self.abi_from_blob(&blob, service, &label).await {
                     Ok(v) => v,
+                    Err(e) if e.code == "bundle_services" => {
+                        if let (Some(path), Some(names)) = (&cache, self.bundle_services(&blob)) {
+                            let _ = store::write_private(
+                                &path.with_extension("services"),
+                                names.join("\n").as_bytes(),
+                            );
+                        }
+                        return Err(e);
+                    }
                     Err(e) if matches!(e.code, "no_embedded_abi" | "invalid_module") => {
                         if let Some(path) = &cache {
                             let text = format!("{}\n{}", e.code, e.message);
@@ -193,6 +217,9 @@ impl Client {
         {
             return Err(e.clone());
         }
+        if let Some(v) = self.abi_in_bundle(blob, service, label)? {
+            return Ok(v);
+        }
         let (url, shown) = self.endpoint(&["admin-api", "blobs", blob], None);
         let cap = Cap {
             bytes: self.inner.max_blob,
@@ -210,6 +237,30 @@ impl Client {
             self.inner.shown,
             sanitize_line(blob)
         );
+        // A bundle (.mpk, gzip): what nodes before rc.19 store as the
+        // bytecode of an app installed from one.
+        if reply.body.starts_with(&[0x1f, 0x8b]) {
+            let abis = crate::abi::bundle::mpk_abis(&reply.body, &source).map_err(|e| {
+                Error::new(ErrorKind::Remote, "invalid_module", e.message)
+                    .with_hint("pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)")
+            })?;
+            self.log(format_args!(
+                "= the module of {label} is a bundle (blob {}, {} bytes, {} service{})",
+                sanitize_line(blob),
+                reply.body.len(),
+                abis.len(),
+                if abis.len() == 1 { "" } else { "s" }
+            ));
+            let list = abis.into_iter().map(|a| (a.name, a.json)).collect();
+            self.inner
+                .bundles
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(blob.to_string(), list);
+            return self
+                .abi_in_bundle(blob, service, label)?
+                .ok_or_else(|| Error::internal("the bundle was not kept"));
+        }
         let mut ignored = Vec::new();
         let section = match crate::abi::load::load_wasm_bytes(&reply.body, &source, &mut ignored) {
             Ok((section, _)) => section,
@@ -245,5 +296,84 @@ impl Client {
             reply.body.len()
         ));
         Ok(v)
+    }
+
+    /// The ABI of `service` from a bundle blob already read in this process;
+    /// `None` when the blob has not been read as a bundle.
+    fn abi_in_bundle(
+        &self,
+        blob: &str,
+        service: Option<&str>,
+        label: &str,
+    ) -> Result<Option<Value>> {
+        let bundles = self.inner.bundles.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(list) = bundles.get(blob) else {
+            return Ok(None);
+        };
+        let found = match service {
+            Some(s) => list.iter().find(|(n, _)| n.as_deref() == Some(s)),
+            None if list.len() == 1 => list.first(),
+            None => {
+                let names = list.iter().filter_map(|(n, _)| n.clone()).collect();
+                return Err(self.several_services(label, names));
+            }
+        };
+        let Some((_, json)) = found else {
+            return Err(Error::new(
+                ErrorKind::Remote,
+                "unknown_service",
+                format!(
+                    "{label}: the app's bundle on the node at {} has no such service",
+                    self.inner.shown
+                ),
+            ));
+        };
+        let v: Value = serde_json::from_slice(json)
+            .map_err(|e| self.unexpected(label, &format!("the bundle's ABI is not JSON ({e})")))?;
+        self.log(format_args!(
+            "= ABI of {label}: from its bundle (blob {})",
+            sanitize_line(blob)
+        ));
+        Ok(Some(v))
+    }
+
+    /// The error for a bundle of several services asked for as one: its
+    /// code (`bundle_services`) tells the catalog to ask per service.
+    fn several_services(&self, label: &str, names: Vec<String>) -> Error {
+        let shown: Vec<String> = names.iter().map(|n| sanitize_line(n)).collect();
+        let e = Error::new(
+            ErrorKind::Remote,
+            "bundle_services",
+            format!(
+                "{label} is a bundle of several services: {}",
+                shown.join(", ")
+            ),
+        );
+        self.inner
+            .bundle_names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(label.to_string(), names);
+        e
+    }
+
+    /// The services of the bundle an app's blob holds, once it was read
+    /// (or its names were found in the cache) in this process.
+    pub fn bundle_services(&self, blob: &str) -> Option<Vec<String>> {
+        let bundles = self.inner.bundles.lock().unwrap_or_else(|e| e.into_inner());
+        bundles
+            .get(blob)
+            .map(|list| list.iter().filter_map(|(n, _)| n.clone()).collect())
+    }
+
+    /// The service names a `bundle_services` error was made for (by the label of the app).
+    pub fn bundle_services_of(&self, app: &NodeApp) -> Option<Vec<String>> {
+        let label = sanitize_line(app.package_or_id());
+        self.inner
+            .bundle_names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&label)
+            .cloned()
     }
 }

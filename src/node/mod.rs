@@ -145,6 +145,9 @@ pub struct NodeContext {
     pub name: Option<String>,
 }
 
+/// Each service of a bundle (its name, `None` for a single service) and its ABI JSON.
+type BundleAbis = Vec<(Option<String>, Vec<u8>)>;
+
 /// A client for one node. Cheap to clone; clones share the connection pool
 /// and the tokens.
 #[derive(Clone)]
@@ -186,6 +189,10 @@ struct Inner {
     auth_at: AtomicU8,
     /// The identity calls execute as when they name none (`serve --as`).
     identity: Option<String>,
+    /// Bundle blobs read in this process: blob → each service's ABI JSON.
+    bundles: Mutex<HashMap<String, BundleAbis>>,
+    /// The services of multi-service bundle apps, by app label.
+    bundle_names: Mutex<HashMap<String, Vec<String>>>,
 }
 
 /// Checks a node URL and returns the request base (no query, no fragment, no
@@ -308,6 +315,8 @@ impl Client {
                 executors: Mutex::new(HashMap::new()),
                 auth_at: AtomicU8::new(0),
                 identity: opts.identity.clone(),
+                bundles: Mutex::new(HashMap::new()),
+                bundle_names: Mutex::new(HashMap::new()),
             }),
         };
         client.add_secret(opts.password.as_deref());

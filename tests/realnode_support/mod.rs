@@ -265,6 +265,11 @@ impl RealNode {
 
     /// Creates a namespace and a context of `app`; returns (context id, member public key).
     pub fn create_context(&self, app: &str) -> (String, String) {
+        self.create_service_context(app, None)
+    }
+
+    /// [`RealNode::create_context`] running one service of a multi-service app.
+    pub fn create_service_context(&self, app: &str, service: Option<&str>) -> (String, String) {
         let ns = self.admin(
             "POST",
             "/admin-api/namespaces",
@@ -274,8 +279,11 @@ impl RealNode {
             .as_str()
             .expect("namespaceId")
             .to_string();
-        let body = json!({"applicationId": app, "contextSeed": null, "initializationParams": [],
+        let mut body = json!({"applicationId": app, "contextSeed": null, "initializationParams": [],
                           "groupId": ns, "identitySecret": null});
+        if let Some(svc) = service {
+            body["serviceName"] = svc.into();
+        }
         let v = self.admin("POST", "/admin-api/contexts", Some(&body));
         (
             v["data"]["contextId"]
@@ -387,4 +395,37 @@ fn http(method: &str, url: &str, body: Option<&Value>, token: Option<&str>) -> (
         out = payload.to_string();
     }
     (status, out)
+}
+
+/// An `.mpk` bundle (tar.gz with `manifest.json`) of `package` with one
+/// service per `(name, module)`, written into `dir`.
+pub fn bundle(dir: &Path, package: &str, services: &[(&str, &Path)]) -> PathBuf {
+    let manifest = json!({
+        "version": "1.0", "package": package, "appVersion": "0.1.0", "minRuntimeVersion": "0.1.0",
+        "metadata": {"name": package, "description": "a test bundle"},
+        "services": services.iter().map(|(name, _)| json!({
+            "name": name, "wasm": {"path": format!("{name}.wasm"), "hash": null, "size": 0},
+        })).collect::<Vec<_>>(),
+    });
+    let out = dir.join(format!("{package}.mpk"));
+    let file = std::fs::File::create(&out).unwrap();
+    let gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    let add = |tar: &mut tar::Builder<_>, name: &str, bytes: &[u8]| {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, name, bytes).unwrap();
+    };
+    add(&mut tar, "manifest.json", manifest.to_string().as_bytes());
+    for (name, module) in services {
+        add(
+            &mut tar,
+            &format!("{name}.wasm"),
+            &std::fs::read(module).unwrap(),
+        );
+    }
+    tar.into_inner().unwrap().finish().unwrap();
+    out
 }
