@@ -285,3 +285,64 @@ fn a_node_under_a_path_prefix_is_called_and_described() {
     let schema = ok_json(&node, &["schema", "com.example.kv-c", "add"]);
     assert_eq!(schema["required"], json!(["a", "b"]), "{schema}");
 }
+
+/// The `exp` of a JWT.
+fn expires_at(jwt: &str) -> u64 {
+    let payload = jwt.split('.').nth(1).expect("a JWT");
+    let bytes = calimcp::node::auth::base64url_decode(payload).expect("base64url");
+    let v: Value = serde_json::from_slice(&bytes).expect("JSON claims");
+    v["exp"].as_u64().expect("exp")
+}
+
+/// The node's JWT check (jsonwebtoken's default) accepts a token up to 60 s
+/// past its `exp`; this waits once, until the token is certainly refused.
+#[test]
+fn an_expired_token_is_refreshed_once_and_never_shown() {
+    let Some(mut node) = RealNode::start_with(
+        "an_expired_token_is_refreshed_once_and_never_shown",
+        Options {
+            embedded_auth: true,
+            access_ttl: Some(1),
+            ..Options::default()
+        },
+    ) else {
+        return;
+    };
+    let (access, refresh) = node.login("bob", "s3cret-pass");
+    node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    let refused_after = expires_at(&access) + 61;
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    };
+    while now() <= refused_after {
+        std::thread::sleep(std::time::Duration::from_secs(refused_after + 1 - now()));
+    }
+    let call = |state: &std::path::Path| {
+        node.calimcp()
+            .env("CALIMCP_STATE_DIR", state)
+            .env("CALIMERO_AUTH_TOKEN", &access)
+            .env("CALIMERO_REFRESH_TOKEN", &refresh)
+            .args(["-v", "call", "com.example.kv-c.add", "--a", "1", "--b", "2"])
+            .output()
+            .unwrap()
+    };
+    // 401 token_expired → one refresh → the call goes through.
+    let first = tempfile::tempdir().unwrap();
+    let out = call(first.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("/auth/refresh"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "3");
+    // The same pair again from another state directory: this rc.4 node
+    // accepts the replayed refresh token (200; the reference's notes said
+    // 500, which the fake's rc4 profile still covers), so the call goes through.
+    let second = tempfile::tempdir().unwrap();
+    let out = call(second.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("/auth/refresh"), "{err}");
+    assert!(!err.contains(&refresh) && !err.contains(&access), "{err}");
+}
