@@ -104,3 +104,54 @@ async fn an_app_that_disappears_after_idle_refreshes_is_announced() {
     assert!(!after.contains("\"gone_set\""), "{after}");
     client.cancel().await.unwrap();
 }
+
+/// The 2026-07-28 way, over Streamable HTTP: a `subscriptions/listen`
+/// stream asking for tool-list changes is told of one after idle refreshes.
+#[tokio::test]
+async fn a_listen_stream_is_told_of_a_change_after_idle_refreshes() {
+    install_crypto();
+    let node = FakeNode::start();
+    let server = HttpServer::start(&["--node", &node.url, "--refresh", "1"]);
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(server.url.clone());
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+    let client = ()
+        .serve_with_lifecycle(
+            transport,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("server/discover over HTTP (2026-07-28)");
+    let filter = rmcp::model::SubscriptionFilter::builder()
+        .tools_list_changed()
+        .build();
+    let mut sub = client
+        .peer()
+        .listen(filter)
+        .await
+        .expect("subscriptions/listen");
+    assert_eq!(sub.acknowledged().tools_list_changed, Some(true));
+    let tools = client.peer().list_all_tools().await.unwrap();
+    assert!(!tools.iter().any(|t| t.name.starts_with("listen_")));
+    let listed_at = app_reads(&node);
+    wait_reads(&node, listed_at + 3).await;
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.listen", abi);
+    let installed_at = app_reads(&node);
+    let got = tokio::time::timeout(Duration::from_secs(20), sub.next())
+        .await
+        .expect("a notification within 20 s")
+        .expect("the stream is open");
+    assert!(
+        matches!(
+            got,
+            Some(rmcp::model::ServerNotification::ToolListChangedNotification(_))
+        ),
+        "{got:?}"
+    );
+    assert!(app_reads(&node) <= installed_at + 2);
+    drop(sub);
+    let _ = client.cancel().await;
+    assert_eq!(server.stop(), Some(0));
+}
