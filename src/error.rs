@@ -37,6 +37,8 @@ pub struct Error {
     pub code: &'static str,
     pub message: String,
     pub hint: Option<String>,
+    /// Each problem of invalid input, for `--json` (`{"path","message","expected"?,"got"?}`).
+    pub problems: Vec<serde_json::Value>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -48,6 +50,7 @@ impl Error {
             code,
             message: message.into(),
             hint: None,
+            problems: Vec::new(),
         }
     }
 

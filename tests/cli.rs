@@ -461,3 +461,114 @@ fn meroctl_output_format_suggests_json() {
         .code(2)
         .stderr(predicate::str::contains("--json"));
 }
+
+/// A loopback URL where nothing listens.
+fn closed_port() -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    drop(l);
+    format!("http://127.0.0.1:{port}")
+}
+
+#[test]
+fn json_usage_errors_keep_their_detail() {
+    let out = calimcp().args(["--json", "describe"]).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let v: Value = serde_json::from_str(err.trim()).unwrap();
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("<APP>"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_mistyped_tool_is_a_typo_even_when_no_node_answers() {
+    let examples = example("");
+    let out = calimcp()
+        .env_remove("CALIMCP_OFFLINE")
+        .env("CALIMERO_NODE_URL", closed_port())
+        .arg("--apps")
+        .arg(&examples)
+        .args(["call", "kv_store_sett", "--key", "a"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("did you mean `kv_store_set`?"), "{err}");
+    assert!(
+        err.contains("did not answer, so its apps were not searched"),
+        "{err}"
+    );
+    // meroctl's habit, a bare method name: the tools that have it.
+    let out = calimcp()
+        .arg("--apps")
+        .arg(&examples)
+        .args(["call", "set", "--key", "a"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("`kv_store_set` (kv-store.set)"), "{err}");
+}
+
+#[test]
+fn invalid_arguments_come_as_a_list_with_json_wherever_it_is_written() {
+    let examples = example("");
+    let hex = "ab".repeat(32);
+    let out = calimcp()
+        .arg("--apps")
+        .arg(&examples)
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "k",
+            "--dry-run",
+            "-c",
+            &hex,
+        ])
+        .args(["--args", r#"{"value":1}"#, "--json"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let v: Value = serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(v["error"]["code"], "invalid_arguments");
+    let p = &v["error"]["problems"][0];
+    assert_eq!(p["path"], "value", "{v}");
+    assert_eq!(p["expected"], "a string", "{v}");
+    assert_eq!(p["got"], "an integer: 1", "{v}");
+}
+
+#[test]
+fn a_parameter_named_like_a_flag_is_named_in_the_error() {
+    let hex = "ab".repeat(32);
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args([
+            "call",
+            "every_kind_paint",
+            "--color",
+            "Red",
+            "--dry-run",
+            "-c",
+            &hex,
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("spelled --param-color"), "{err}");
+    calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args([
+            "call",
+            "every_kind_paint",
+            "--param-color",
+            "Red",
+            "--dry-run",
+            "-c",
+            &hex,
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(r#""argsJson":{"color":"Red"}"#));
+}

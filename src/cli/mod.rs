@@ -302,6 +302,41 @@ pub fn command() -> clap::Command {
     without_empty_env(Cli::command())
 }
 
+/// `calimcp call TOOL --color Red`, meant for the method's parameter `color`:
+/// calimcp's own flag refuses the value before the method is known. Says how
+/// a parameter that shares a flag's name is spelled (`--param-color`).
+fn param_spelling(e: &clap::Error) -> Option<Error> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind as K};
+    if e.kind() != K::InvalidValue {
+        return None;
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let call_at = args.iter().position(|a| a == "call")?;
+    let tool = args[call_at + 1..].iter().find(|a| !a.starts_with('-'))?;
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let name = arg.trim_start_matches('-').split([' ', '=']).next()?;
+    let rendered = e.render().to_string();
+    let first = rendered
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ");
+    Some(
+        Error::input(
+            "usage",
+            format!(
+                "{first}: `--{name}` is calimcp's own flag; a parameter of the method named `{name}` is spelled --param-{name}"
+            ),
+        )
+        .with_hint(format!(
+            "`calimcp call {} --help` lists the method's flags",
+            crate::text::sanitize_line(tool)
+        )),
+    )
+}
+
 /// Prints a clap error (or the help and version it carries); returns the exit code.
 pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind as K;
@@ -325,6 +360,13 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
             .unwrap_or("usage error")
             .trim_start_matches("error: ")
             .to_string();
+        // "the following required arguments were not provided:" names them on the next lines.
+        if text.ends_with(':') {
+            let named: Vec<&str> = lines.by_ref().take_while(|l| !l.is_empty()).collect();
+            if !named.is_empty() {
+                text = format!("{text} {}", named.join(", "));
+            }
+        }
         if let Some(tip) = lines.find_map(|l| l.strip_prefix("tip: ")) {
             text = format!("{text} ({tip})");
         }
@@ -400,6 +442,10 @@ pub fn main() -> ExitCode {
     let cli = match parsed {
         Ok(cli) => cli,
         Err(mut e) => {
+            if let Some(err) = param_spelling(&e) {
+                Ui::new(json_requested, false, ColorChoice::Auto).error(&err);
+                return ExitCode::from(2);
+            }
             suggest_json_for_meroctl_habits(&mut e);
             return ExitCode::from(report_clap_error(&e, json_requested));
         }

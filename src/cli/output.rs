@@ -82,7 +82,10 @@ impl Ui {
             if let Some(hint) = &err.hint {
                 message.push_str(&format!(" (hint: {hint})"));
             }
-            let line = serde_json::json!({"error": {"code": err.code, "message": message}});
+            let mut line = serde_json::json!({"error": {"code": err.code, "message": message}});
+            if !err.problems.is_empty() {
+                line["error"]["problems"] = serde_json::Value::Array(err.problems.clone());
+            }
             let _ = writeln!(stderr, "{line}");
         } else {
             let label = if self.color_err {

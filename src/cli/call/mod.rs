@@ -334,14 +334,45 @@ fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
             .with_hint("pass --apps DIR (or set CALIMCP_APPS), or a reachable --node URL");
     }
     let names = catalog.tools.tools.iter().map(|t| t.name.as_str());
-    Error::input("unknown_tool", format!("no tool `{t}`"))
-        .with_hint(match did_you_mean(token, names).first() {
-        Some(s) => format!("did you mean `{s}`? `calimcp tools` lists every tool"),
-        None => {
-            "`calimcp tools` lists every tool; a method can also be named APP.METHOD (kv-store.get)"
-                .into()
+    // meroctl's habit: a bare method name. Name the tools that have it.
+    let by_method: Vec<String> = catalog
+        .tools
+        .tools
+        .iter()
+        .filter(|t| t.method == token)
+        .take(5)
+        .map(|t| {
+            // The package's last segment names the app (`kv-store`).
+            let pkg = catalog.apps[t.app].package_or_id();
+            let app = sanitize_line(pkg.rsplit('.').next().unwrap_or(pkg));
+            let service = t
+                .service
+                .as_deref()
+                .map(|s| format!("{}.", sanitize_line(s)))
+                .unwrap_or_default();
+            format!("`{}` ({app}.{service}{})", t.name, sanitize_line(&t.method))
+        })
+        .collect();
+    let hint = if !by_method.is_empty() {
+        format!(
+            "a method is called through its app: {} (`calimcp tools` lists every tool)",
+            by_method.join(", ")
+        )
+    } else {
+        match did_you_mean(token, names).first() {
+            Some(s) => format!("did you mean `{s}`? `calimcp tools` lists every tool"),
+            None => "`calimcp tools` lists every tool; a method can also be named APP.METHOD (kv-store.get)"
+                .into(),
         }
-    })
+    };
+    Error::input("unknown_tool", format!("no tool `{t}`")).with_hint(hint)
+}
+
+/// Whether the local tools offer a suggestion for `token` (a close name, or
+/// tools with that method).
+fn has_suggestion(catalog: &Catalog, token: &str) -> bool {
+    let names = catalog.tools.tools.iter().map(|t| t.name.as_str());
+    catalog.tools.tools.iter().any(|t| t.method == token) || !did_you_mean(token, names).is_empty()
 }
 
 /// The run-time command of a tool (for completion).
@@ -443,7 +474,17 @@ fn invalid_args(
             format!("\n  {p}{flag}")
         }))
         .collect();
-    Error::input(
+    let mut structured: Vec<Value> = flag_problems
+        .iter()
+        .map(|(name, line)| problem_json(name, line))
+        .collect();
+    structured.extend(
+        problems
+            .iter()
+            .filter(|p| !unreadable(&p.path))
+            .map(|p| problem_json(&p.path, &p.message)),
+    );
+    let mut e = Error::input(
         "invalid_arguments",
         format!(
             "invalid arguments for {} (nothing was sent):{}",
@@ -451,7 +492,27 @@ fn invalid_args(
             lines.concat()
         ),
     )
-    .with_hint(format!("see `calimcp call {} --help`", tool.name))
+    .with_hint(format!("see `calimcp call {} --help`", tool.name));
+    e.problems = structured;
+    e
+}
+
+/// One problem for `--json`: its path and message, and what was expected
+/// and given where the message says (`expected X, got Y`).
+fn problem_json(path: &str, message: &str) -> Value {
+    let mut v = json!({"path": sanitize_line(path), "message": sanitize_line(message)});
+    if let Some(rest) = message.split_once("expected ").map(|(_, r)| r) {
+        let (expected, got) = match rest.split_once(", got ") {
+            Some((e, g)) => (e, Some(g)),
+            None => (rest, None),
+        };
+        let expected = expected.trim_end_matches(')');
+        v["expected"] = sanitize_line(expected).into();
+        if let Some(g) = got {
+            v["got"] = sanitize_line(g).into();
+        }
+    }
+    v
 }
 
 /// Quotes a word for a POSIX shell when it needs it.
@@ -642,6 +703,19 @@ fn locate(g: &GlobalArgs, node: &mut Node<'_>, token: &str) -> Result<(Catalog, 
         let (client, rt) = node.get()?;
         match rt.block_on(catalog::node::load_except(client, &catalog.packages())) {
             Ok((apps, unusable)) => catalog = catalog.with_node_apps(apps, unusable, &opts),
+            // A name close to a local tool is a typo, not a node problem:
+            // exit 2 with the suggestion, the node's silence as a remark.
+            Err(e)
+                if e.kind == crate::ErrorKind::Unreachable && has_suggestion(&catalog, token) =>
+            {
+                let mut err = unknown_tool(&catalog, token);
+                err.hint = Some(format!(
+                    "{}\n  (the node at {} did not answer, so its apps were not searched)",
+                    err.hint.unwrap_or_default(),
+                    client.url()
+                ));
+                return Err(err);
+            }
             Err(e) => {
                 let what = format!("no tool `{}`", sanitize_line(token));
                 return Err(both_tried(g, &what, e));
