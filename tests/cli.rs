@@ -572,3 +572,26 @@ fn a_parameter_named_like_a_flag_is_named_in_the_error() {
         .success()
         .stdout(predicate::str::contains(r#""argsJson":{"color":"Red"}"#));
 }
+
+#[test]
+fn call_help_shows_what_a_value_looks_like() {
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "every_kind_paint", "--help"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("Looks like: Red | Green | Blue"), "{text}");
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "every_kind_paint", "-h"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.contains("Color (Red | Green | Blue), required"),
+        "{text}"
+    );
+}

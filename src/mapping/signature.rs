@@ -2,6 +2,7 @@
 //!
 //! Type names follow the schemas: `T[]`, `map<K, V>`, `(A, B)`, `$ref` names,
 //! CRDT wrappers unwrapped to their inner type; scalars by their ABI kind name.
+//! [`shape`] says in one line what a value of a type looks like, for help.
 //! Every name from the manifest is sanitised, so a signature is safe to print.
 
 use crate::abi::*;
@@ -60,6 +61,94 @@ pub fn type_name(t: &TypeRef) -> String {
         },
         TypeRef::Unknown(_) => "unknown".into(),
     }
+}
+
+/// Longest shape shown; longer ones end in `…`.
+const MAX_SHAPE: usize = 200;
+
+/// What a value of `t` looks like on the command line, in one line, for
+/// `call TOOL --help`: the names of a unit-only variant (`Red | Green | Blue`),
+/// the JSON of a record (`{"x": i64, "tags": string[]}`), of a variant with
+/// payloads (`"Empty" | {"Circle": u32}`), of lists, maps and tuples, and
+/// `null` for unit. `None` where the type name says it all (scalars, bytes).
+pub fn shape(m: &Manifest, t: &TypeRef) -> Option<String> {
+    let mut t = t;
+    for _ in 0..8 {
+        let TypeRef::Ref(name) = t else { break };
+        match m.types.get(name).map(|d| &d.kind) {
+            Some(TypeDefKind::Alias(target)) => t = target,
+            Some(TypeDefKind::Record(r)) => return Some(cut(record_shape(r))),
+            Some(TypeDefKind::Variant(v)) => return Some(cut(variant_shape(v))),
+            _ => return None,
+        }
+    }
+    let s = match t {
+        TypeRef::Scalar(Scalar::Unit) => "null".to_string(),
+        TypeRef::List { items, crdt: None } => format!("[{}, …]", type_name(items)),
+        TypeRef::Map {
+            key,
+            value,
+            crdt: None,
+        } => format!("{{\"<{}>\": {}}}", type_name(key), type_name(value)),
+        TypeRef::Tuple { elements, .. } => {
+            let parts: Vec<String> = elements.iter().map(type_name).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        TypeRef::Record(r) if r.crdt.is_none() => record_shape(r),
+        _ => return None,
+    };
+    Some(cut(s))
+}
+
+fn record_shape(r: &Record) -> String {
+    if r.is_positional() {
+        let parts: Vec<String> = r.fields.iter().map(|f| type_name(&f.ty)).collect();
+        return format!("[{}]", parts.join(", "));
+    }
+    let fields: Vec<String> = r
+        .fields
+        .iter()
+        .map(|f| {
+            let null = if f.nullable { " | null" } else { "" };
+            format!("\"{}\": {}{null}", sanitize_line(&f.name), type_name(&f.ty))
+        })
+        .collect();
+    format!("{{{}}}", fields.join(", "))
+}
+
+fn variant_shape(v: &Variant) -> String {
+    let case = |c: &VariantCase| {
+        let name = sanitize_line(&c.name);
+        match (&v.tagging, &c.payload) {
+            (Tagging::Untagged, Some(p)) => type_name(p),
+            (Tagging::Untagged, None) => "null".into(),
+            (Tagging::External, Some(p)) => format!("{{\"{name}\": {}}}", type_name(p)),
+            (Tagging::Internal { tag }, _) => {
+                format!("{{\"{}\": \"{name}\", …}}", sanitize_line(tag))
+            }
+            (Tagging::Adjacent { tag, content }, Some(p)) => format!(
+                "{{\"{}\": \"{name}\", \"{}\": {}}}",
+                sanitize_line(tag),
+                sanitize_line(content),
+                type_name(p)
+            ),
+            (Tagging::Adjacent { tag, .. }, None) => {
+                format!("{{\"{}\": \"{name}\"}}", sanitize_line(tag))
+            }
+            (Tagging::External, None) => name,
+        }
+    };
+    let cases: Vec<String> = v.variants.iter().map(case).collect();
+    cases.join(" | ")
+}
+
+fn cut(s: String) -> String {
+    if s.chars().count() <= MAX_SHAPE {
+        return s;
+    }
+    let mut out: String = s.chars().take(MAX_SHAPE).collect();
+    out.push('…');
+    out
 }
 
 fn tuple<'a>(elements: impl Iterator<Item = &'a TypeRef>) -> String {
@@ -138,5 +227,32 @@ mod tests {
             ..Method::default()
         };
         assert_eq!(signature(&m), "[mut] x[2J(o?: Opt) -> unit");
+    }
+
+    #[test]
+    fn shapes_say_what_a_value_looks_like() {
+        let m = crate::abi::parse_manifest(
+            br#"{"schema_version":"wasm-abi/1","types":{
+                "Color":{"kind":"variant","variants":[{"name":"Red"},{"name":"Green"}]},
+                "Shape":{"kind":"variant","variants":[{"name":"Empty"},{"name":"Circle","payload":{"kind":"u32"}}]},
+                "P":{"kind":"record","fields":[{"name":"x","type":{"kind":"i64"}},{"name":"l","type":{"kind":"string"},"nullable":true}]},
+                "A":{"kind":"alias","target":{"$ref":"Color"}}},
+              "methods":[]}"#,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let r = |n: &str| TypeRef::Ref(n.into());
+        assert_eq!(shape(&m, &r("Color")).unwrap(), "Red | Green");
+        assert_eq!(shape(&m, &r("A")).unwrap(), "Red | Green");
+        assert_eq!(
+            shape(&m, &r("Shape")).unwrap(),
+            r#"Empty | {"Circle": u32}"#
+        );
+        assert_eq!(
+            shape(&m, &r("P")).unwrap(),
+            r#"{"x": i64, "l": string | null}"#
+        );
+        assert_eq!(shape(&m, &TypeRef::Scalar(Scalar::Unit)).unwrap(), "null");
+        assert_eq!(shape(&m, &TypeRef::Scalar(Scalar::U64)), None);
     }
 }

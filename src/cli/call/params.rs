@@ -89,6 +89,8 @@ pub struct ParamSpec {
     pub required: bool,
     /// The type as signatures show it.
     pub type_name: String,
+    /// What a value looks like (`Red | Green | Blue`, `{"x": i64}`), where the name does not say.
+    pub shape: Option<String>,
     pub doc: Option<String>,
 }
 
@@ -144,6 +146,7 @@ pub fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
             kind: kind_of(m, &p.ty),
             required: !p.nullable,
             type_name: type_name(&p.ty),
+            shape: crate::mapping::signature::shape(m, &p.ty),
             doc: p.doc.as_deref().map(sanitize_doc),
         });
     }
@@ -200,12 +203,25 @@ pub fn arg(spec: &ParamSpec) -> Option<Arg> {
         .and_then(|d| d.lines().next())
         .map(|l| format!(". {}", l.trim()))
         .unwrap_or_default();
-    let help = format!("{}, {need}{first_doc}", sanitize_line(&spec.type_name));
+    // A short shape (a unit-only variant's names) fits the one-line help.
+    let short_shape = spec
+        .shape
+        .as_deref()
+        .filter(|s| s.chars().count() <= 40)
+        .map(|s| format!(" ({s})"))
+        .unwrap_or_default();
+    let help = format!(
+        "{}{short_shape}, {need}{first_doc}",
+        sanitize_line(&spec.type_name)
+    );
     let mut long_help = format!(
         "{}, {need}: {}",
         sanitize_line(&spec.type_name),
         accepted(spec.kind)
     );
+    if let Some(shape) = &spec.shape {
+        long_help.push_str(&format!("\nLooks like: {shape}"));
+    }
     if let Some(doc) = &spec.doc {
         long_help.push_str("\n\n");
         long_help.push_str(doc.trim());
