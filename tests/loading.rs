@@ -1095,3 +1095,59 @@ fn unreadable_paths_are_exit_2() {
     let err = bad_input(&["schema", s(&tmp.path().join("nope.wasm"))]);
     assert!(err.contains("nope.wasm"), "{err}");
 }
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_symlinks_out_of_a_bundle_are_refused_without_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("abi.json");
+    let ok = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "mkfifo");
+    // A FIFO named as an APP: refused, not read (reading it would block forever).
+    let out = run(&["describe", fifo.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+    // A bundle whose ABI is a FIFO, and one whose ABI is a symlink out of it.
+    let bundle = dir.path().join("b");
+    std::fs::create_dir(&bundle).unwrap();
+    let manifest = json!({"version": "1.0", "package": "p", "appVersion": "1",
+                          "abi": {"path": "abi.json"}, "wasm": {"path": "app.wasm"}});
+    std::fs::write(bundle.join("manifest.json"), manifest.to_string()).unwrap();
+    std::fs::rename(&fifo, bundle.join("abi.json")).unwrap();
+    let out = run(&["describe", bundle.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+    std::fs::remove_file(bundle.join("abi.json")).unwrap();
+    let outside = dir.path().join("outside.json");
+    std::fs::write(
+        &outside,
+        r#"{"schema_version":"wasm-abi/1","types":{},"methods":[]}"#,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, bundle.join("abi.json")).unwrap();
+    let out = run(&["describe", bundle.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("leaves the bundle (through a symlink)"),
+        "{err}"
+    );
+    // The same FIFO among an apps directory's entries: skipped with a warning.
+    let apps = dir.path().join("apps");
+    std::fs::create_dir(&apps).unwrap();
+    let ok = std::process::Command::new("mkfifo")
+        .arg(apps.join("x.json"))
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let out = run(&["apps", "--apps", apps.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a regular file"), "{err}");
+}

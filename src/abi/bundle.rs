@@ -30,7 +30,19 @@ impl BundleFiles for DirFiles<'_> {
         {
             return Err(format!("path {path:?} leaves the bundle"));
         }
-        std::fs::read(self.0.join(rel)).map_err(|e| format!("{}: {e}", self.0.join(rel).display()))
+        let full = self.0.join(rel);
+        // A symlink may point anywhere: the file must resolve inside the bundle.
+        let inside = match (std::fs::canonicalize(self.0), std::fs::canonicalize(&full)) {
+            (Ok(root), Ok(file)) => file.starts_with(root),
+            (_, Err(e)) => return Err(format!("{}: {e}", full.display())),
+            (Err(e), _) => return Err(format!("{}: {e}", self.0.display())),
+        };
+        if !inside {
+            return Err(format!(
+                "path {path:?} leaves the bundle (through a symlink)"
+            ));
+        }
+        super::load::read_regular(&full).map_err(|e| format!("{}: {e}", full.display()))
     }
 }
 

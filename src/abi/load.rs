@@ -160,8 +160,20 @@ pub fn load_wasm_bytes(
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path)
+    read_regular(path)
         .map_err(|e| Error::input("unreadable", format!("cannot read {}: {e}", path.display())))
+}
+
+/// Reads a regular file; anything else (a FIFO, a device, a socket, which
+/// could block forever or never end) is refused before it is opened.
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, device or socket is not read)",
+        ));
+    }
+    std::fs::read(path)
 }
 
 fn stem(path: &Path) -> String {

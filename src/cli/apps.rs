@@ -24,6 +24,8 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     let sel = Selection::load(g, &args.paths, false)?;
     let catalog = &sel.catalog;
     if catalog.apps.is_empty() {
+        // Entries that could not be loaded say why there is nothing.
+        report_warnings(&ui, catalog, &[]);
         let dirs: Vec<String> = g.apps.iter().map(|d| d.display().to_string()).collect();
         return Err(Error::input(
             "no_apps",

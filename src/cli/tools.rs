@@ -62,6 +62,8 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         sel.apps.clone()
     };
     if sel.catalog.apps.is_empty() {
+        // Entries that could not be loaded say why there is nothing.
+        report_warnings(&ui, &sel.catalog, &[]);
         return Err(Error::input("no_apps", "no apps to list")
             .with_hint("name an app (a path to an abi.json, .wasm, .mpk or bundle), or pass --apps DIR (or set CALIMCP_APPS)"));
     }
