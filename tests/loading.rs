@@ -1151,3 +1151,18 @@ fn fifos_and_symlinks_out_of_a_bundle_are_refused_without_a_hang() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a regular file"), "{err}");
 }
+
+#[test]
+fn a_file_past_the_size_cap_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
+    // Sparse: the size is there, the disk blocks are not.
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len((512 << 20) + 1)
+        .unwrap();
+    let out = run(&["describe", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("larger than 512 MiB"), "{err}");
+}

@@ -58,16 +58,79 @@ fn normalize(path: &str) -> String {
         .to_string()
 }
 
+/// Counts what the decoder yields, so that hitting the cap can be told from
+/// a truncated archive.
+struct Counted<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
 impl MpkFiles {
+    /// Reads an archive in two streaming passes: `manifest.json` first, then
+    /// only the files it names (every other entry is skipped unread), the
+    /// whole unpacking capped at [`MAX_MPK_BYTES`].
     pub fn open(bytes: &[u8]) -> Result<Self, String> {
-        let gz = flate2::read::GzDecoder::new(bytes).take(MAX_MPK_BYTES);
+        Self::open_capped(bytes, MAX_MPK_BYTES)
+    }
+
+    fn open_capped(bytes: &[u8], cap: u64) -> Result<Self, String> {
+        let manifest = Self::pass(bytes, &|p| p == "manifest.json", cap)?;
+        let Some(raw) = manifest.get("manifest.json") else {
+            return Ok(MpkFiles(manifest));
+        };
+        let named: std::collections::HashSet<String> = match serde_json::from_slice::<Value>(raw) {
+            Ok(v) => services_of(&v)
+                .iter()
+                .flat_map(|(_, e)| [field_path(e, "abi"), field_path(e, "wasm")])
+                .flatten()
+                .map(normalize)
+                .collect(),
+            Err(_) => Default::default(),
+        };
+        let mut files = Self::pass(bytes, &|p| named.contains(p), cap)?;
+        files.extend(manifest);
+        Ok(MpkFiles(files))
+    }
+
+    /// One pass over the archive, keeping the files `keep` wants.
+    fn pass(
+        bytes: &[u8],
+        keep: &dyn Fn(&str) -> bool,
+        cap: u64,
+    ) -> Result<HashMap<String, Vec<u8>>, String> {
+        let read = std::rc::Rc::new(std::cell::Cell::new(0));
+        let gz = Counted {
+            inner: flate2::read::GzDecoder::new(bytes),
+            read: read.clone(),
+        }
+        .take(cap);
+        let too_big = || {
+            format!(
+                "unpacks to more than {} MiB, the most calimcp reads",
+                cap >> 20
+            )
+        };
         let mut archive = tar::Archive::new(gz);
         let mut files = HashMap::new();
         let entries = archive
             .entries()
             .map_err(|e| format!("not a tar.gz archive: {e}"))?;
         for entry in entries {
-            let mut entry = entry.map_err(|e| format!("corrupt archive: {e}"))?;
+            let mut entry = entry.map_err(|e| {
+                if read.get() >= cap {
+                    too_big()
+                } else {
+                    format!("corrupt archive: {e}")
+                }
+            })?;
             if !entry.header().entry_type().is_file() {
                 continue;
             }
@@ -76,13 +139,24 @@ impl MpkFiles {
                 .map_err(|e| format!("corrupt archive path: {e}"))?
                 .to_string_lossy()
                 .into_owned();
+            let path = normalize(&path);
+            if !keep(&path) {
+                continue;
+            }
             let mut data = Vec::new();
-            entry
-                .read_to_end(&mut data)
-                .map_err(|e| format!("corrupt archive entry {path:?}: {e}"))?;
-            files.insert(normalize(&path), data);
+            entry.read_to_end(&mut data).map_err(|e| {
+                if read.get() >= cap {
+                    too_big()
+                } else {
+                    format!("corrupt archive entry {path:?}: {e}")
+                }
+            })?;
+            files.insert(path, data);
         }
-        Ok(MpkFiles(files))
+        if read.get() >= cap {
+            return Err(too_big());
+        }
+        Ok(files)
     }
 }
 
@@ -222,5 +296,48 @@ fn services_of(manifest: &Value) -> Vec<(Option<String>, &Value)> {
             .map(|s| (s.get("name").and_then(Value::as_str).map(str::to_string), s))
             .collect(),
         _ => vec![(None, manifest)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mpk(files: &[(&str, &[u8])]) -> Vec<u8> {
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut tar = tar::Builder::new(gz);
+        for (name, bytes) in files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(bytes.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            tar.append_data(&mut h, name, *bytes).unwrap();
+        }
+        tar.into_inner().unwrap().finish().unwrap()
+    }
+
+    #[test]
+    fn only_the_files_the_manifest_names_are_kept() {
+        let manifest = br#"{"abi":{"path":"abi.json"}}"#;
+        let big = vec![0u8; 3 << 20];
+        let bytes = mpk(&[
+            ("junk.bin", &big),
+            ("abi.json", b"{}"),
+            ("manifest.json", manifest),
+        ]);
+        let files = MpkFiles::open(&bytes).unwrap();
+        assert_eq!(files.read("abi.json").unwrap(), b"{}");
+        assert!(
+            files.read("junk.bin").is_err(),
+            "an unnamed entry is not kept"
+        );
+    }
+
+    #[test]
+    fn an_archive_past_the_cap_says_so() {
+        let big = vec![0u8; 2 << 20];
+        let bytes = mpk(&[("manifest.json", b"{}"), ("big.bin", &big)]);
+        let e = MpkFiles::open_capped(&bytes, 1 << 20).err().unwrap();
+        assert!(e.contains("unpacks to more than 1 MiB"), "{e}");
     }
 }

@@ -173,8 +173,17 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
             "not a regular file (a FIFO, device or socket is not read)",
         ));
     }
+    if meta.len() > MAX_FILE {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, the most calimcp reads of a manifest, module or bundle",
+            MAX_FILE >> 20
+        )));
+    }
     std::fs::read(path)
 }
+
+/// The largest local file read (a manifest, a module, an `.mpk`).
+pub const MAX_FILE: u64 = 512 << 20;
 
 fn stem(path: &Path) -> String {
     path.file_stem()
