@@ -550,3 +550,26 @@ fn an_over_deep_line_is_too_deep_and_keeps_its_id() {
     assert!(message.contains("too deep"), "{message}");
     assert_eq!(raw.finish(), Some(0));
 }
+
+#[test]
+fn an_over_long_line_is_answered_with_its_own_id() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    let pad = "x".repeat(17 << 20);
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{{"name":"kv_store_get","arguments":{{"key":"{pad}"}}}}}}"#
+    ));
+    let v = raw.recv();
+    assert_eq!(v["id"], 77, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("longer than"),
+        "{v}"
+    );
+    // The server goes on.
+    raw.send(r#"{"jsonrpc":"2.0","id":78,"method":"tools/list"}"#);
+    assert_eq!(raw.recv()["id"], 78);
+}

@@ -99,7 +99,7 @@ fn read_loop(tx: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>, out: O
                 log::warn!("dropped a message longer than {MAX_LINE} bytes");
                 send_error(
                     &out,
-                    Value::Null,
+                    top_level_id(&line).unwrap_or(Value::Null),
                     ErrorCode::INVALID_REQUEST.0,
                     format!("Invalid Request: message longer than {MAX_LINE} bytes"),
                 );
@@ -202,7 +202,54 @@ enum ReadLine {
     TooLong,
 }
 
-/// Reads one line into `buf` without ever holding more than [`MAX_LINE`] bytes.
+/// How much of an over-long line is kept to find its id.
+const HEAD: usize = 64 * 1024;
+
+/// The top-level `"id"` of a JSON object whose text starts with `head` (the
+/// rest cut off): a number or a string, read exactly; `None` when the id is
+/// not within the head.
+fn top_level_id(head: &[u8]) -> Option<Value> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < head.len() {
+        match head[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.checked_sub(1)?,
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < head.len() && head[i] != b'"' {
+                    if head[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                if depth == 1 && &head[start..(i + 1).min(head.len())] == b"\"id\"" {
+                    let mut j = i + 1;
+                    while j < head.len() && head[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    if head.get(j) != Some(&b':') {
+                        return None;
+                    }
+                    // The value runs to the next `,` or `}` outside a string.
+                    let rest = &head[j + 1..];
+                    let mut de = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
+                    return match de.next() {
+                        Some(Ok(v @ (Value::Number(_) | Value::String(_)))) => Some(v),
+                        _ => None,
+                    };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Reads one line into `buf` without ever holding more than [`MAX_LINE`]
+/// bytes; of a longer one, only its first [`HEAD`] bytes stay in `buf`.
 fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<ReadLine> {
     let mut too_long = false;
     loop {
@@ -224,8 +271,9 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Rea
         let take = newline.map_or(available.len(), |i| i + 1);
         if !too_long {
             if buf.len() + take > MAX_LINE {
+                // Keep the head: the request's id is usually in it.
                 too_long = true;
-                buf.clear();
+                buf.truncate(HEAD);
             } else {
                 buf.extend_from_slice(&available[..take]);
             }
@@ -431,5 +479,16 @@ mod tests {
             ReadLine::Line
         ));
         assert_eq!(buf, b"{}\n");
+    }
+
+    #[test]
+    fn the_id_of_an_over_long_line_is_read_from_its_head() {
+        let head = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"id":7,"a":"xxxx"#;
+        assert_eq!(top_level_id(head), Some(Value::from(42)));
+        let head = br#"{"params":{"id":7,"s":"\"id\":9"},"id" : "abc","method":"#;
+        assert_eq!(top_level_id(head), Some(Value::from("abc")));
+        let head = br#"{"jsonrpc":"2.0","method":"x","params":{"id":7,"a":"xxxx"#;
+        assert_eq!(top_level_id(head), None);
+        assert_eq!(top_level_id(b"[1,2"), None);
     }
 }
