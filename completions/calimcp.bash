@@ -667,7 +667,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__serve)
-            opts="-q -v -h -V --app --read-only --allow --deny --http --allow-host --allow-origin --refresh --as --log-level --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            opts="-q -v -h -V --app --read-only --allow --deny --http --allow-host --allow-origin --session-idle --refresh --as --log-level --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -694,6 +694,10 @@ _calimcp() {
                     return 0
                     ;;
                 --allow-origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session-idle)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -218,3 +218,45 @@ async fn http_bad_body_is_a_jsonrpc_400_and_delete_answers_204() {
     );
     assert_eq!(server.stop(), Some(0));
 }
+
+/// An abandoned session is closed after `--session-idle` and its memory
+/// reclaimed: the test waits out a 1-second idle time once.
+#[tokio::test]
+async fn an_idle_session_is_reclaimed() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start(&["--apps", &ex, "--offline", "--session-idle", "1"]);
+    let http = reqwest::Client::new();
+    let post = |body: String, sid: Option<String>| {
+        let mut req = http
+            .post(&server.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json");
+        if let Some(sid) = sid {
+            req = req
+                .header("Mcp-Session-Id", sid)
+                .header("MCP-Protocol-Version", "2025-03-26");
+        }
+        req.body(body).send()
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let ok = post(init.to_string(), None).await.unwrap();
+    assert!(ok.status().is_success());
+    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    drop(ok);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let r = post(initialized.to_string(), Some(sid.clone()))
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    let r = post(list.clone(), Some(sid.clone())).await.unwrap();
+    assert!(r.status().is_success(), "in use: {}", r.status());
+    drop(r);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let r = post(list, Some(sid)).await.unwrap();
+    assert_eq!(r.status().as_u16(), 404, "an idle session is gone");
+    assert_eq!(server.stop(), Some(0));
+}

@@ -36,6 +36,9 @@ pub struct ServeArgs {
     /// With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allow_origin: Vec<String>,
+    /// With --http: close a session idle for SECS seconds and reclaim its memory
+    #[arg(long, value_name = "SECS", default_value_t = 300, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub session_idle: u64,
     /// Re-read the node's apps every SECS seconds
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub refresh: u64,
@@ -96,6 +99,7 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
                 addr,
                 allow_hosts: args.allow_host,
                 allow_origins: args.allow_origin,
+                session_idle: Duration::from_secs(args.session_idle),
             }),
         },
         refresh: Duration::from_secs(args.refresh),

@@ -24,6 +24,8 @@ pub struct HttpOptions {
     pub allow_hosts: Vec<String>,
     /// Extra browser origins to accept (`https://app.example:443`, `http://x:*`).
     pub allow_origins: Vec<String>,
+    /// A session nobody has used for this long is closed and its memory reclaimed.
+    pub session_idle: Duration,
 }
 
 /// The address `--http` names.
@@ -94,7 +96,11 @@ pub async fn run(
     let ct = config.cancellation_token.clone();
     let service: StreamableHttpService<Session, LocalSessionManager> = StreamableHttpService::new(
         move || Ok(Session::new(live.clone())),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new({
+            let mut sessions = LocalSessionManager::default();
+            sessions.session_config.keep_alive = Some(opts.session_idle);
+            sessions
+        }),
         config,
     );
     let router = axum::Router::new()
