@@ -300,6 +300,15 @@ enum Decoded {
     Ignore(String),
 }
 
+/// One input line through the server's decoding, as the fuzz target
+/// `mcp_line` drives it (`fuzz/`): the decision and the id an error answer
+/// would carry. Never panics, whatever the bytes.
+#[doc(hidden)]
+pub fn fuzz_line(bytes: &[u8]) -> Option<Value> {
+    let _ = decode(bytes);
+    top_level_id(bytes)
+}
+
 /// What to do with one input line.
 fn decode(bytes: &[u8]) -> Decoded {
     let e = match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(bytes) {
