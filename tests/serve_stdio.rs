@@ -573,3 +573,22 @@ fn an_over_long_line_is_answered_with_its_own_id() {
     raw.send(r#"{"jsonrpc":"2.0","id":78,"method":"tools/list"}"#);
     assert_eq!(raw.recv()["id"], 78);
 }
+
+#[test]
+fn a_batch_is_answered_with_one_array() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    raw.send(
+        r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}},{"jsonrpc":"2.0","id":"two","method":"tools/list"}]"#,
+    );
+    let v = raw.recv();
+    let answers = v.as_array().unwrap_or_else(|| panic!("an array: {v}"));
+    let mut ids: Vec<String> = answers.iter().map(|a| a["id"].to_string()).collect();
+    ids.sort();
+    assert_eq!(ids, [r#""two""#, "1"], "{v}");
+    assert!(answers.iter().all(|a| a.get("result").is_some()), "{v}");
+    raw.send("[]");
+    let v = raw.recv();
+    assert_eq!(v["error"]["code"], -32600, "{v}");
+}

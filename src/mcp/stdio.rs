@@ -5,7 +5,9 @@
 //! read cannot be cancelled at shutdown. This one differs in exactly those two
 //! ways: a garbage line gets a JSON-RPC parse error (`-32700`, id `null`) and
 //! the server keeps serving; stdin and stdout are driven by two plain threads,
-//! so SIGTERM never waits for input. Message handling stays rmcp's.
+//! so SIGTERM never waits for input. It also takes JSON-RPC batches (an
+//! array of messages, required by protocol 2025-03-26), answering a batch's
+//! requests with one array. Message handling stays rmcp's.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -48,18 +50,66 @@ impl Flush {
     }
 }
 
+/// A JSON-RPC batch being answered: the ids still awaited and the answers so
+/// far; the answers go out together, as one array, when the last one comes.
+#[derive(Default)]
+struct Batch {
+    pending: Vec<String>,
+    answers: Vec<Vec<u8>>,
+}
+
+type Batches = Arc<std::sync::Mutex<Vec<Batch>>>;
+
+/// An outgoing line, or `None` when it belongs to a batch still awaiting
+/// answers (or the batch it completes, as one array line).
+fn batched(batches: &Batches, line: Vec<u8>) -> Option<Vec<u8>> {
+    let mut batches = batches.lock().unwrap_or_else(|e| e.into_inner());
+    if batches.is_empty() {
+        return Some(line);
+    }
+    let id = std::str::from_utf8(&line)
+        .ok()
+        .and_then(|t| find_id(t).map(|(_, raw)| raw.to_string()));
+    let Some(id) = id else {
+        return Some(line);
+    };
+    let Some(at) = batches.iter().position(|b| b.pending.contains(&id)) else {
+        return Some(line);
+    };
+    let batch = &mut batches[at];
+    batch.pending.retain(|p| p != &id);
+    let mut answer = line;
+    while answer.last().is_some_and(u8::is_ascii_whitespace) {
+        answer.pop();
+    }
+    batch.answers.push(answer);
+    if !batch.pending.is_empty() {
+        return None;
+    }
+    let done = batches.remove(at);
+    let mut out = b"[".to_vec();
+    out.extend(done.answers.join(&b","[..]));
+    out.extend_from_slice(b"]\n");
+    Some(out)
+}
+
 /// Starts the reader and writer threads.
 pub fn stdio() -> (Stdio, Flush) {
     let (out, lines) = std::sync::mpsc::channel::<Option<Vec<u8>>>();
     let closed = Arc::new(AtomicBool::new(false));
+    let batches: Batches = Arc::default();
     let writer = {
         let closed = closed.clone();
+        let batches = batches.clone();
         std::thread::Builder::new()
             .name("calimcp-stdout".into())
             .spawn(move || {
                 let mut stdout = std::io::stdout().lock();
                 for line in lines.iter().map_while(|l| l) {
                     let line = unalias_id(line);
+                    let Some(line) = batched(&batches, line) else {
+                        continue;
+                    };
                     if stdout
                         .write_all(&line)
                         .and_then(|()| stdout.flush())
@@ -76,7 +126,7 @@ pub fn stdio() -> (Stdio, Flush) {
     let reader_out = out.clone();
     let _ = std::thread::Builder::new()
         .name("calimcp-stdin".into())
-        .spawn(move || read_loop(tx, reader_out));
+        .spawn(move || read_loop(tx, reader_out, batches));
     (
         Stdio {
             rx,
@@ -87,7 +137,11 @@ pub fn stdio() -> (Stdio, Flush) {
     )
 }
 
-fn read_loop(tx: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>, out: Out) {
+fn read_loop(
+    tx: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
+    out: Out,
+    batches: Batches,
+) {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = Vec::new();
@@ -118,21 +172,91 @@ fn read_loop(tx: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>, out: O
         if bytes.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let aliased = alias_id(bytes);
-        let bytes = aliased.as_deref().unwrap_or(bytes);
-        match decode(bytes) {
-            Decoded::Message(m) => {
-                if tx.blocking_send(*m).is_err() {
-                    break;
+        // A JSON-RPC batch (2025-03-26 requires servers to take them): each
+        // message is handled as if it came alone, and the answers to its
+        // requests go out together as one array.
+        if bytes.first() == Some(&b'[') {
+            let Ok(items) = serde_json::from_slice::<Vec<Box<serde_json::value::RawValue>>>(bytes)
+            else {
+                send_error(
+                    &out,
+                    Value::Null,
+                    ErrorCode::PARSE_ERROR.0,
+                    "Parse error: a batch that is not a JSON array of messages".into(),
+                );
+                continue;
+            };
+            if items.is_empty() {
+                send_error(
+                    &out,
+                    Value::Null,
+                    ErrorCode::INVALID_REQUEST.0,
+                    "Invalid Request: an empty batch".into(),
+                );
+                continue;
+            }
+            let decoded: Vec<(Option<String>, Decoded)> = items
+                .iter()
+                .map(|item| {
+                    let text = item.get();
+                    let id = find_id(text)
+                        .map(|(_, raw)| raw.to_string())
+                        .filter(|raw| raw != "null");
+                    let aliased = alias_id(text.as_bytes());
+                    (id, decode(aliased.as_deref().unwrap_or(text.as_bytes())))
+                })
+                .collect();
+            let awaited: Vec<String> = decoded
+                .iter()
+                .filter(|(id, d)| {
+                    id.is_some()
+                        && match d {
+                            Decoded::Message(m) => matches!(**m, JsonRpcMessage::Request(_)),
+                            Decoded::Reply { .. } => true,
+                            Decoded::Ignore(_) => false,
+                        }
+                })
+                .filter_map(|(id, _)| id.clone())
+                .collect();
+            if !awaited.is_empty() {
+                batches
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(Batch {
+                        pending: awaited,
+                        answers: Vec::new(),
+                    });
+            }
+            for (_, d) in decoded {
+                if !handle(d, &tx, &out) {
+                    return;
                 }
             }
-            Decoded::Reply { id, code, message } => {
-                log::debug!("{message}");
-                send_error(&out, id, code, message);
-            }
-            Decoded::Ignore(why) => log::debug!("ignored a message: {why}"),
+            continue;
+        }
+        let aliased = alias_id(bytes);
+        let bytes = aliased.as_deref().unwrap_or(bytes);
+        if !handle(decode(bytes), &tx, &out) {
+            break;
         }
     }
+}
+
+/// Acts on one decoded message; `false` when the server has gone.
+fn handle(
+    d: Decoded,
+    tx: &tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
+    out: &Out,
+) -> bool {
+    match d {
+        Decoded::Message(m) => return tx.blocking_send(*m).is_ok(),
+        Decoded::Reply { id, code, message } => {
+            log::debug!("{message}");
+            send_error(out, id, code, message);
+        }
+        Decoded::Ignore(why) => log::debug!("ignored a message: {why}"),
+    }
+    true
 }
 
 /// Marks a request id rmcp cannot hold (an integer outside i64, e.g. 2^64):
