@@ -240,7 +240,10 @@ fn every_help_has_examples_and_the_exit_codes_are_documented() {
         .success()
         .stdout(predicate::str::contains("Exit codes:"))
         .stdout(predicate::str::contains(
-            "5  the node or the application returned an error",
+            "5    the node or the application returned an error",
+        ))
+        .stdout(predicate::str::contains(
+            "124  watch --timeout or call --wait-event",
         ));
 }
 

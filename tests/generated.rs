@@ -34,7 +34,33 @@ fn expected_completions() -> BTreeMap<String, Vec<u8>> {
 fn expected_man_pages() -> BTreeMap<String, Vec<u8>> {
     let tmp = tempfile::tempdir().unwrap();
     clap_mangen::generate_to(calimcp::cli::command(), tmp.path()).unwrap();
-    read_dir(tmp.path())
+    let mut pages = read_dir(tmp.path());
+    // calimcp(1) gets an ENVIRONMENT section, from the Environment block of
+    // the long help (which the EXTRA section carries too).
+    if let Some(page) = pages.get_mut("calimcp.1") {
+        let help = calimcp::cli::command()
+            .get_after_long_help()
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        let env: Vec<&str> = help
+            .lines()
+            .skip_while(|l| !l.starts_with("Environment:"))
+            .skip(1)
+            .collect();
+        let mut section = String::from(".SH ENVIRONMENT\n.nf\n");
+        for line in env {
+            section.push_str(&line.replace('\\', "\\\\").replace('-', "\\-"));
+            section.push('\n');
+        }
+        section.push_str(".fi\n");
+        let text = String::from_utf8(page.clone()).unwrap();
+        let text = match text.find(".SH EXTRA") {
+            Some(at) => format!("{}{section}{}", &text[..at], &text[at..]),
+            None => text + &section,
+        };
+        *page = text.into_bytes();
+    }
+    pages
 }
 
 fn read_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -86,4 +112,44 @@ fn completions_are_up_to_date() {
 #[test]
 fn man_pages_are_up_to_date() {
     check("man", expected_man_pages());
+}
+
+/// Every environment variable the code reads is in `calimcp --help` (and so
+/// in the man page's ENVIRONMENT section).
+#[test]
+fn every_environment_variable_is_documented() {
+    let help = String::from_utf8(
+        common::calimcp()
+            .arg("--help")
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    let mut missing = Vec::new();
+    let mut stack = vec![common::root().join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for prefix in ["\"CALIMCP_", "\"CALIMERO_"] {
+                for (at, _) in text.match_indices(prefix) {
+                    let name: String = text[at + 1..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                        .collect();
+                    if !help.contains(&name) && !missing.contains(&name) {
+                        missing.push(name);
+                    }
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not in `calimcp --help`: {missing:?}");
 }

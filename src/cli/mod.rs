@@ -29,12 +29,30 @@ use output::{ColorChoice, Ui};
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  success
-  1  internal error (a bug: please report it)
-  2  bad input: usage, an unreadable or invalid manifest, an unknown app or method
-  3  authentication failed
-  4  the node is unreachable or timed out
-  5  the node or the application returned an error";
+  0    success
+  1    internal error (a bug: please report it)
+  2    bad input: usage, an unreadable or invalid manifest, an unknown app or method
+  3    authentication failed
+  4    the node is unreachable or timed out
+  5    the node or the application returned an error
+  124  watch --timeout or call --wait-event: the event did not come in time
+
+Environment:
+  CALIMERO_NODE_URL        the node (--node); default http://127.0.0.1:2528
+  CALIMERO_AUTH_TOKEN      access token (--token)
+  CALIMERO_REFRESH_TOKEN   refresh token paired with the access token
+  CALIMERO_USERNAME        with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE: log in
+  CALIMERO_PASSWORD        the password for CALIMERO_USERNAME
+  CALIMERO_PASSWORD_FILE   a file holding that password
+  CALIMCP_APPS             apps directories, colon-separated (--apps)
+  CALIMCP_OFFLINE          1: never contact the node (--offline)
+  CALIMCP_NO_INPUT         1: never prompt for missing parameters (call --no-input)
+  CALIMCP_STATE_DIR        tokens, ABI cache and pins; default $XDG_STATE_HOME/calimcp
+  CALIMCP_MAX_RESPONSE     largest node answer read (default 16MiB)
+  CALIMCP_MAX_BLOB         largest app module downloaded for its ABI (default 64MiB)
+  NO_COLOR                 set: no colour (as --color never)
+An empty value counts as unset. `watch --exec` sets CALIMCP_EVENT, CALIMCP_CONTEXT
+and CALIMCP_APP for its command.";
 
 /// Calimero application ABIs as JSON Schemas, signatures, CLI calls and MCP tools.
 ///
