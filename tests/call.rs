@@ -1334,3 +1334,46 @@ fn tokens_come_from_the_flag_the_environment_or_a_password_file() {
         .success()
         .stdout(predicate::str::contains("env-token-value").not());
 }
+
+#[test]
+fn use_pins_a_full_id_without_a_node_and_refuses_an_alias_offline() {
+    let home = tempfile::tempdir().unwrap();
+    let hex = "ab".repeat(32);
+    let run = |args: &[&str]| {
+        calimcp(home.path())
+            .env("CALIMERO_NODE_URL", fake_node::closed_port_url())
+            .args(["--apps", "examples"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--offline", "use", "kv-store", "-c", &hex]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("without checking"));
+    // No node answering: the same, with the reason.
+    let out = run(&["use", "kv-store", "-c", &hex]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no node answered"));
+    // The pin is used by a dry run.
+    let out = run(&[
+        "--offline",
+        "call",
+        "kv_store_get",
+        "--key",
+        "a",
+        "--dry-run",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() || err.contains("offline"), "{err}");
+    let out = run(&["--offline", "use", "kv-store", "-c", "an-alias"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("aliases are looked up on the node"));
+}

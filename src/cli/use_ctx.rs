@@ -16,7 +16,9 @@ use crate::text::sanitize_line;
 /// The pin is kept per node URL and app (and service, with --service) in the
 /// state directory. An alias is stored as given and looked up at every call,
 /// so re-pointing the alias re-points the calls. `--context` on a call wins
-/// over the pin.
+/// over the pin. A full context id is pinned without a node too (--offline,
+/// or no node answering), with a warning that it was not checked; when a node
+/// answers, the id must be one of the app's contexts there.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp use kv-store --context my-alias
@@ -81,17 +83,57 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         };
         return report(pinned, None, text);
     };
+    // A full id needs no node: pinned as given, checked when a node answers.
+    let pin_unchecked = |why: &str| -> Result<u8> {
+        let mut pins = Pins::load(&state_dir());
+        pins.set(&node_url, app, service, Some(context));
+        pins.save()?;
+        g.ui().warn(format_args!(
+            "{why}: the context id was pinned without checking that it belongs to the app"
+        ));
+        report(
+            Some(context),
+            Some(context),
+            format!(
+                "{label}: calls now use context {} on {node_url}",
+                sanitize_line(context)
+            ),
+        )
+    };
+    let is_id = node::ids::is_id(context);
+    if g.node.offline {
+        if is_id {
+            return pin_unchecked("--offline");
+        }
+        return Err(Error::input(
+            "offline",
+            format!(
+                "--offline: `{}` is an alias, and aliases are looked up on the node",
+                sanitize_line(context)
+            ),
+        )
+        .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
+    }
     let client = g.node.client()?;
     let rt = runtime()?;
-    let id = rt.block_on(resolve_context(
+    let id = match rt.block_on(resolve_context(
         &client,
         app,
         service,
         Some(context),
         None,
         false,
-    ))?;
+    )) {
+        Ok(id) => id,
+        Err(e) if is_id && e.kind == crate::error::ErrorKind::Unreachable => {
+            return pin_unchecked(&format!("no node answered at {node_url}"));
+        }
+        Err(e) => return Err(e),
+    };
     match rt.block_on(app_contexts(&client, app, service)) {
+        Err(e) if is_id && e.kind == crate::error::ErrorKind::Unreachable => {
+            return pin_unchecked(&format!("no node answered at {node_url}"));
+        }
         Ok(list) if !list.iter().any(|c| node::ids::same(&c.id, &id)) => {
             let ids: Vec<String> = list
                 .iter()
