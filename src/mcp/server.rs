@@ -82,6 +82,18 @@ impl Session {
         }
     }
 
+    /// The app a fixed tool names and the service it means (the one named,
+    /// the server's `--service`, or the only one).
+    async fn app_and_service(
+        &self,
+        query: &str,
+        service: Option<&str>,
+    ) -> Result<(Arc<View>, usize, Option<String>), Error> {
+        let (view, app) = self.resolve_app(query).await?;
+        let service = fixed::pick_service(&view, app, service, self.live.scope.service.as_deref())?;
+        Ok((view, app, service))
+    }
+
     async fn describe_app(&self, args: &Map<String, Value>) -> CallToolResult {
         let parsed = match fixed::parse_args(DESCRIBE_APP, args, &["app", "service"], &[]) {
             Ok(p) => p,
@@ -125,17 +137,11 @@ impl Session {
                 Err(text) => return error_result(text),
             };
         let query = parsed.app.unwrap_or_default();
-        let (view, app) = match self.resolve_app(&query).await {
+        let (view, app, service) = match self
+            .app_and_service(&query, parsed.service.as_deref())
+            .await
+        {
             Ok(found) => found,
-            Err(e) => return error_result(error_text(&e)),
-        };
-        let service = match fixed::pick_service(
-            &view,
-            app,
-            parsed.service.as_deref(),
-            self.live.scope.service.as_deref(),
-        ) {
-            Ok(s) => s,
             Err(e) => return error_result(error_text(&e)),
         };
         let a = &view.catalog.apps[app];
@@ -197,17 +203,11 @@ impl Session {
             Ok(p) => p,
             Err(text) => return error_result(text),
         };
-        let (view, app) = match self.resolve_app(&parsed.app).await {
+        let (view, app, service) = match self
+            .app_and_service(&parsed.app, parsed.service.as_deref())
+            .await
+        {
             Ok(found) => found,
-            Err(e) => return error_result(error_text(&e)),
-        };
-        let service = match fixed::pick_service(
-            &view,
-            app,
-            parsed.service.as_deref(),
-            self.live.scope.service.as_deref(),
-        ) {
-            Ok(s) => s,
             Err(e) => return error_result(error_text(&e)),
         };
         let a = &view.catalog.apps[app];

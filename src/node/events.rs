@@ -380,28 +380,11 @@ impl Client {
             if status.is_success() {
                 return Ok(Ok(resp));
             }
-            let header = |name: &str| {
-                resp.headers()
-                    .get(name)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_string)
-            };
-            let content_type = header("content-type").unwrap_or_default();
-            let auth_error = header("x-auth-error");
-            let retry_after = header("retry-after");
             let cap = Cap {
                 bytes: ERROR_BODY,
                 var: "CALIMCP_MAX_RESPONSE",
             };
-            let body = self.read_body(resp, shown, cap).await?;
-            let reply = Reply {
-                status: status.as_u16(),
-                reason: status.canonical_reason().unwrap_or("").to_string(),
-                content_type,
-                auth_error,
-                retry_after,
-                body,
-            };
+            let reply = self.reply(resp, shown, cap).await?;
             if attempt == 0
                 && let Some(t) = self
                     .renewed(reply.status, reply.auth_error.as_deref(), token.as_deref())

@@ -441,32 +441,51 @@ impl Client {
                 current_shown = next_shown;
                 continue;
             }
-            let content_type = header("content-type").unwrap_or_default();
-            let auth_error = header("x-auth-error");
-            let retry_after = header("retry-after");
-            let body = self.read_body(resp, &current_shown, cap).await?;
+            let reply = self.reply(resp, &current_shown, cap).await?;
             self.log(format_args!(
                 "< {} ({} ms)",
                 status,
                 start.elapsed().as_millis()
             ));
-            if !body.is_empty() {
-                self.log(format_args!("< {}", log_body(&body)));
+            if !reply.body.is_empty() {
+                self.log(format_args!("< {}", log_body(&reply.body)));
             }
-            return Ok(Reply {
-                status: status.as_u16(),
-                reason: status.canonical_reason().unwrap_or("").to_string(),
-                content_type,
-                auth_error,
-                retry_after,
-                body,
-            });
+            return Ok(reply);
         }
         Err(Error::new(
             ErrorKind::Remote,
             "too_many_redirects",
             format!("{shown} redirected more than {MAX_HOPS} times"),
         ))
+    }
+
+    /// A response read whole (its body within `cap`), with the headers a
+    /// caller decides on.
+    pub(super) async fn reply(
+        &self,
+        resp: reqwest::Response,
+        shown: &str,
+        cap: Cap,
+    ) -> Result<Reply> {
+        let status = resp.status();
+        let header = |name: &str| {
+            resp.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header("content-type").unwrap_or_default();
+        let auth_error = header("x-auth-error");
+        let retry_after = header("retry-after");
+        let body = self.read_body(resp, shown, cap).await?;
+        Ok(Reply {
+            status: status.as_u16(),
+            reason: status.canonical_reason().unwrap_or("").to_string(),
+            content_type,
+            auth_error,
+            retry_after,
+            body,
+        })
     }
 
     /// Reads a body chunk by chunk into one buffer, stopping past `cap`.
