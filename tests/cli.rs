@@ -598,3 +598,17 @@ fn call_help_shows_what_a_value_looks_like() {
         "{text}"
     );
 }
+
+#[test]
+fn a_dry_run_without_a_node_says_a_context_id_is_enough() {
+    let out = calimcp()
+        .env_remove("CALIMCP_OFFLINE")
+        .env("CALIMERO_NODE_URL", closed_port())
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "kv_store_get", "--key", "a", "--dry-run"])
+        .assert()
+        .code(4);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("a dry run with a context id (-c ID"), "{err}");
+}

@@ -899,7 +899,17 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
             let pins = Pins::load(&state_dir());
             let pinned = pins.get(client.url(), app, service);
             let resolve = resolve_context(client, app, service, explicit, pinned, true);
-            (rt.block_on(resolve)?, client.jsonrpc_url())
+            let context = rt.block_on(resolve).map_err(|e| {
+                // A dry run needs the node only to find the context.
+                if flags.dry_run && e.kind == crate::ErrorKind::Unreachable {
+                    e.with_hint(
+                        "a dry run with a context id (-c ID, 64 hex or base58) needs no node",
+                    )
+                } else {
+                    e
+                }
+            })?;
+            (context, client.jsonrpc_url())
         }
     };
     let executor = flags.executor.as_deref();
