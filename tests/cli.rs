@@ -612,3 +612,41 @@ fn a_dry_run_without_a_node_says_a_context_id_is_enough() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("a dry run with a context id (-c ID"), "{err}");
 }
+
+/// On a terminal (util-linux `script` gives one), a missing node is reported
+/// before calimcp asks for the missing parameters.
+#[test]
+fn the_node_is_asked_before_the_user_is() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "skipped: the_node_is_asked_before_the_user_is: no `script` (util-linux) for a terminal"
+        );
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("calimcp");
+    let examples = example("");
+    let cmd = format!(
+        "{} --apps {} call kv_store_set --key a",
+        bin.display(),
+        examples.display()
+    );
+    let out = assert_cmd::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env_remove("CALIMCP_OFFLINE")
+        .env("CALIMERO_NODE_URL", closed_port())
+        .env("NO_COLOR", "1")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(text.contains("cannot reach the node"), "{text}");
+    assert!(
+        !text.contains("value (string)"),
+        "asked before the node: {text}"
+    );
+}

@@ -729,12 +729,51 @@ fn locate(g: &GlobalArgs, node: &mut Node<'_>, token: &str) -> Result<(Catalog, 
     }
 }
 
+/// The context a call runs in and the URL it goes to. A dry run with a
+/// context id needs no node at all.
+fn find_context(
+    g: &GlobalArgs,
+    node: &mut Node<'_>,
+    flags: &CallFlags,
+    app: &App,
+    service: Option<&str>,
+    explicit: Option<&str>,
+) -> Result<(String, String)> {
+    match explicit {
+        Some(id) if flags.dry_run && looks_like_context_id(id) => {
+            let (_, shown) = node::normalize_url(g.node.url())?;
+            Ok((id.to_string(), format!("{shown}/jsonrpc")))
+        }
+        _ if g.node.offline => Err(Error::input(
+            "offline",
+            "--offline: this call needs the node (a dry run with --context ID does not)",
+        )),
+        explicit => {
+            let (client, rt) = node.get()?;
+            let pins = Pins::load(&state_dir());
+            let pinned = pins.get(client.url(), app, service);
+            let resolve = resolve_context(client, app, service, explicit, pinned, true);
+            let context = rt.block_on(resolve).map_err(|e| {
+                // A dry run needs the node only to find the context.
+                if flags.dry_run && e.kind == crate::ErrorKind::Unreachable {
+                    e.with_hint(
+                        "a dry run with a context id (-c ID, 64 hex or base58) needs no node",
+                    )
+                } else {
+                    e
+                }
+            })?;
+            Ok((context, client.jsonrpc_url()))
+        }
+    }
+}
+
 /// A parameter flag whose value could not be read: (parameter name, message).
 type FlagProblem = (String, String);
 
 /// The argument object: `--args`, then the parameter flags, then (on a
 /// terminal, when every flag could be read) prompts for the required ones
-/// still missing. Flags whose values cannot be read come back beside it, so
+/// still missing, after `before_prompt` (which finds the node and context). Flags whose values cannot be read come back beside it, so
 /// they are reported together with what the schema finds.
 fn arguments(
     g: &GlobalArgs,
@@ -742,6 +781,7 @@ fn arguments(
     specs: &[ParamSpec],
     tool_m: &ArgMatches,
     argv: &[OsString],
+    before_prompt: &mut dyn FnMut(&Map<String, Value>) -> Result<()>,
 ) -> Result<(Map<String, Value>, Vec<FlagProblem>)> {
     let mut stdin = Stdin::default();
     let mut obj = match &flags.args_json {
@@ -789,6 +829,8 @@ fn arguments(
         && !g.json
         && !flags.no_input;
     if interactive {
+        // Whatever can fail without the user's answers fails before the questions.
+        before_prompt(&obj)?;
         let added = prompt(&missing, &mut obj)?;
         g.ui().note(format_args!(
             "the same call without prompts:\n  {}",
@@ -873,44 +915,34 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         .map(|(_, m)| m)
         .ok_or_else(|| Error::internal("the tool's matches are missing"))?;
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
-    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, &argv)?;
+    let service = tool.service.as_deref();
+    let mut early: Option<(String, String)> = None;
+    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, &argv, &mut |obj| {
+        let explicit = flags.context.clone().or_else(|| {
+            obj.get(crate::mapping::schema::CONTEXT_PARAM)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        });
+        early = Some(find_context(
+            &g,
+            &mut node,
+            &flags,
+            app,
+            service,
+            explicit.as_deref(),
+        )?);
+        Ok(())
+    })?;
     let prepared = match catalog.prepare(&tool, &Value::Object(obj)) {
         Ok(prepared) if flag_problems.is_empty() => prepared,
         Ok(_) => return Err(invalid_args(&tool, &specs, &flag_problems, &[])),
         Err(problems) => return Err(invalid_args(&tool, &specs, &flag_problems, &problems)),
     };
 
-    // The context: a dry run with a context id needs no node at all.
     let explicit = flags.context.clone().or(prepared.context.clone());
-    let service = tool.service.as_deref();
-    let (context, url) = match explicit.as_deref() {
-        Some(id) if flags.dry_run && looks_like_context_id(id) => {
-            let (_, shown) = node::normalize_url(g.node.url())?;
-            (id.to_string(), format!("{shown}/jsonrpc"))
-        }
-        _ if g.node.offline => {
-            return Err(Error::input(
-                "offline",
-                "--offline: this call needs the node (a dry run with --context ID does not)",
-            ));
-        }
-        explicit => {
-            let (client, rt) = node.get()?;
-            let pins = Pins::load(&state_dir());
-            let pinned = pins.get(client.url(), app, service);
-            let resolve = resolve_context(client, app, service, explicit, pinned, true);
-            let context = rt.block_on(resolve).map_err(|e| {
-                // A dry run needs the node only to find the context.
-                if flags.dry_run && e.kind == crate::ErrorKind::Unreachable {
-                    e.with_hint(
-                        "a dry run with a context id (-c ID, 64 hex or base58) needs no node",
-                    )
-                } else {
-                    e
-                }
-            })?;
-            (context, client.jsonrpc_url())
-        }
+    let (context, url) = match early {
+        Some(found) => found,
+        None => find_context(&g, &mut node, &flags, app, service, explicit.as_deref())?,
     };
     let executor = flags.executor.as_deref();
     if flags.dry_run {
