@@ -650,3 +650,41 @@ fn the_node_is_asked_before_the_user_is() {
         "asked before the node: {text}"
     );
 }
+
+/// On a terminal, each question says what the value is and looks like, and
+/// Ctrl-D cancels: nothing is sent, exit 2.
+#[test]
+fn a_prompt_shows_the_shape_and_ctrl_d_cancels() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "skipped: a_prompt_shows_the_shape_and_ctrl_d_cancels: no `script` (util-linux) for a terminal"
+        );
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("calimcp");
+    let cmd = format!(
+        "{} --offline --apps {} call every_kind_paint --dry-run -c {}",
+        bin.display(),
+        example("").display(),
+        "ab".repeat(32)
+    );
+    let out = assert_cmd::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .write_stdin("\u{4}")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("looks like: Red | Green | Blue"), "{text}");
+    assert!(
+        text.contains("cancelled: no value for --param-color"),
+        "{text}"
+    );
+    assert!(!text.contains("POST "), "nothing sent: {text}");
+}

@@ -554,6 +554,33 @@ fn equivalent(argv: &[OsString], added: &[(String, String)]) -> String {
 }
 
 /// Asks for each missing parameter; returns the flags and values given.
+/// Asks for one line on the terminal (stderr, then stdin in its usual line
+/// mode) until `check` accepts it; Ctrl-D (end of input) cancels.
+fn ask(
+    label: &str,
+    check: impl Fn(&str) -> std::result::Result<(), String>,
+) -> std::result::Result<String, String> {
+    use std::io::Write;
+    loop {
+        eprint!("{label}: ");
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        match std::io::stdin().read_line(&mut line) {
+            Ok(0) => {
+                eprintln!();
+                return Err("end of input (Ctrl-D)".into());
+            }
+            Ok(_) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let answer = line.trim_end_matches(['\n', '\r']).to_string();
+        match check(&answer) {
+            Ok(()) => return Ok(answer),
+            Err(why) => eprintln!("  {}", sanitize_line(&why)),
+        }
+    }
+}
+
 fn prompt(missing: &[&ParamSpec], args: &mut Map<String, Value>) -> Result<Vec<(String, String)>> {
     let mut added = Vec::new();
     for spec in missing {
@@ -563,18 +590,41 @@ fn prompt(missing: &[&ParamSpec], args: &mut Map<String, Value>) -> Result<Vec<(
             sanitize_line(&spec.type_name)
         );
         let kind = spec.kind;
-        let answer: String = dialoguer::Input::<String>::new()
-            .with_prompt(label)
-            .allow_empty(kind == ValueKind::Str)
-            .validate_with(move |s: &String| -> std::result::Result<(), String> {
-                if kind != ValueKind::Str && (s == "-" || s.starts_with('@')) {
-                    return Err("type the value itself here".into());
-                }
-                params::parse_value(kind, s, &mut Stdin::new(Box::new(|| Ok(String::new()))), "")
-                    .map(|_| ())
-            })
-            .interact_text()
-            .map_err(|e| Error::input("cancelled", format!("no value for {}: {e}", spec.flag())))?;
+        // What the value is for and what it looks like, above the question.
+        let doc = spec
+            .doc
+            .as_deref()
+            .and_then(|d| d.lines().next())
+            .map(str::trim);
+        let mut about = Vec::new();
+        if let Some(d) = doc.filter(|d| !d.is_empty()) {
+            about.push(sanitize_line(d));
+        }
+        if let Some(shape) = &spec.shape {
+            about.push(format!("looks like: {shape}"));
+        }
+        if !about.is_empty() {
+            eprintln!("  {}", about.join("; "));
+        }
+        let answer = ask(&label, |s| {
+            if s.is_empty() && kind != ValueKind::Str {
+                return Err("a value is needed".into());
+            }
+            if kind != ValueKind::Str && (s == "-" || s.starts_with('@')) {
+                return Err("type the value itself here".into());
+            }
+            params::parse_value(kind, s, &mut Stdin::new(Box::new(|| Ok(String::new()))), "")
+                .map(|_| ())
+        })
+        .map_err(|why| {
+            Error::input(
+                "cancelled",
+                format!(
+                    "cancelled: no value for {} ({why}); nothing was sent",
+                    spec.flag()
+                ),
+            )
+        })?;
         let value = params::parse_value(kind, &answer, &mut Stdin::default(), "")
             .map_err(|e| Error::input("invalid_arguments", e))?;
         args.insert(spec.name.clone(), value);
