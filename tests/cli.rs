@@ -688,3 +688,38 @@ fn a_prompt_shows_the_shape_and_ctrl_d_cancels() {
     );
     assert!(!text.contains("POST "), "nothing sent: {text}");
 }
+
+/// Dynamic completion (`COMPLETE=fish`): app names with paths for APP,
+/// `schema APP` method names, and `APP.METHOD` forms for `call`.
+#[test]
+fn completion_offers_apps_methods_and_app_method_forms() {
+    let complete = |words: &[&str]| -> Vec<String> {
+        let out = calimcp()
+            .env("COMPLETE", "fish")
+            .arg("--")
+            .arg("calimcp")
+            .arg("--apps")
+            .arg(example(""))
+            .args(words)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stdout)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert!(complete(&["describe", "kv"]).contains(&"kv-store".to_string()));
+    assert!(complete(&["use", "com.calimero.k"]).contains(&"com.calimero.kv-store".to_string()));
+    let methods = complete(&["schema", "kv-store", ""]);
+    assert!(
+        methods.contains(&"get".to_string()) && methods.contains(&"set".to_string()),
+        "{methods:?}"
+    );
+    assert_eq!(complete(&["call", "kv-store.g"]), ["kv-store.get"]);
+    // Paths still complete.
+    assert!(
+        complete(&["describe", "exam"])
+            .iter()
+            .any(|c| c.starts_with("examples"))
+    );
+}

@@ -1,18 +1,22 @@
 //! Dynamic completion: `COMPLETE=$SHELL calimcp` (clap_complete's env-based
-//! completer). Tool names and each method's flags come from the catalog at
+//! completer). Tool names (and `APP.METHOD` forms), app names for APP
+//! arguments (with paths), `schema APP` method names, and each method's
+//! flags come from the catalog at
 //! completion time: the local apps (--apps on the line, or CALIMCP_APPS) and
 //! the node's (bounded by a 2 s timeout; a node that does not answer only
 //! leaves its tools out). Nothing but completions is ever printed.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use clap_complete::CompletionCandidate;
+use clap_complete::engine::{PathCompleter, ValueCompleter};
 use clap_complete::env::CompleteEnv;
 
 use super::GlobalArgs;
 use crate::catalog::{self, Catalog};
+use crate::mapping::ToolOptions;
 
 /// How to enable dynamic completion, per shell.
 macro_rules! dynamic_help {
@@ -107,14 +111,109 @@ fn loaded() -> &'static Loaded {
     })
 }
 
-/// Candidates for TOOL: every tool name, described by its signature.
-pub fn tool_candidates() -> Vec<CompletionCandidate> {
-    loaded()
+/// Candidates for TOOL: every tool name, described by its signature; once a
+/// `.` is typed, the `APP.METHOD` forms too (`kv-store.get`).
+pub fn tool_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
+    let cur = current.to_string_lossy();
+    let l = loaded();
+    let mut out: Vec<CompletionCandidate> = l
         .catalog
         .tools
         .tools
         .iter()
+        .filter(|t| t.name.starts_with(&*cur))
         .map(|t| CompletionCandidate::new(t.name.clone()).help(Some(t.signature.clone().into())))
+        .collect();
+    if cur.contains('.') {
+        for t in &l.catalog.tools.tools {
+            let pkg = l.catalog.apps[t.app].package_or_id();
+            let app = pkg.rsplit('.').next().unwrap_or(pkg);
+            let service = t
+                .service
+                .as_deref()
+                .map(|s| format!("{s}."))
+                .unwrap_or_default();
+            for base in [app, pkg] {
+                let form = format!("{base}.{service}{}", t.method);
+                if form.starts_with(&*cur) {
+                    out.push(CompletionCandidate::new(form).help(Some(t.signature.clone().into())));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Candidates for an APP argument: the apps' names (a package's last
+/// segment, and the package), then paths, as a shell completes them.
+pub fn app_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
+    let cur = current.to_string_lossy();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    if !cur.contains('/') {
+        for a in &loaded().catalog.apps {
+            let pkg = a.package_or_id();
+            let short = pkg.rsplit('.').next().unwrap_or(pkg);
+            for name in [short, pkg] {
+                if name.starts_with(&*cur) && seen.insert(name.to_string()) {
+                    out.push(
+                        CompletionCandidate::new(name.to_string())
+                            .help(Some(crate::catalog::resolve::label(a).into())),
+                    );
+                }
+            }
+        }
+    }
+    out.extend(PathCompleter::any().complete(current));
+    out
+}
+
+/// Candidates for `schema APP METHOD`: the methods of the APP on the line.
+pub fn method_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
+    let cur = current.to_string_lossy();
+    let words = words();
+    let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();
+    let Some(at) = words.iter().position(|w| *w == "schema") else {
+        return Vec::new();
+    };
+    let Some(app) = words[at + 1..words.len().saturating_sub(1)]
+        .iter()
+        .find(|w| !w.starts_with('-'))
+    else {
+        return Vec::new();
+    };
+    let l = loaded();
+    let from_path;
+    let (catalog, index) = if catalog::looks_like_path(app) {
+        let sources = catalog::Sources {
+            paths: vec![std::path::PathBuf::from(app)],
+            ..Default::default()
+        };
+        let Ok((c, groups)) = Catalog::load(&sources, &ToolOptions::default()) else {
+            return Vec::new();
+        };
+        let Some(&i) = groups.first().and_then(|g| g.first()) else {
+            return Vec::new();
+        };
+        from_path = c;
+        (&from_path, i)
+    } else {
+        match l.catalog.resolve(app) {
+            Ok(i) => (&l.catalog, i),
+            Err(_) => return Vec::new(),
+        }
+    };
+    let mut names: Vec<&str> = catalog.apps[index]
+        .services
+        .iter()
+        .flat_map(|s| s.manifest.methods.iter().map(|m| m.name.as_str()))
+        .filter(|n| n.starts_with(&*cur))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|n| CompletionCandidate::new(n.to_string()))
         .collect()
 }
 

@@ -17,6 +17,7 @@ use crate::text::sanitize_line;
   calimcp describe examples/multi-service --service docs --json")]
 pub struct DescribeArgs {
     /// The app: a path or a name among the --apps directories
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
 }
 

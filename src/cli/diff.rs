@@ -30,8 +30,10 @@ use crate::text::sanitize_line;
   calimcp diff v1.mpk v2.mpk --service docs --json")]
 pub struct DiffArgs {
     /// The version callers use today (`-`: a manifest on stdin)
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub old: String,
     /// The version about to ship (`-`: a manifest on stdin)
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub new: String,
     /// Exit 1 when a finding is at or above this level
     #[arg(long, value_enum, default_value_t = FailOn::Breaking, value_name = "LEVEL")]

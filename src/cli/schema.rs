@@ -24,8 +24,10 @@ use crate::text::{did_you_mean, sanitize_line};
   calimcp schema app.wasm --refs defs")]
 pub struct SchemaArgs {
     /// The app: a path or a name among the --apps directories
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
     /// Only this method
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::method_candidates))]
     pub method: Option<String>,
     /// Return schemas instead of argument schemas (`null` for a unit return)
     #[arg(long)]

@@ -19,6 +19,7 @@ use crate::mapping::filter::Filter;
 pub struct ToolsArgs {
     /// Apps to list (paths or names); none means every app of the --apps directories
     #[arg(value_name = "APP")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub targets: Vec<String>,
     #[command(flatten)]
     pub filter: FilterArgs,
@@ -28,7 +29,7 @@ pub struct ToolsArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct FilterArgs {
     /// Only these apps (repeatable; same as naming them as APP)
-    #[arg(long = "app", value_name = "APP")]
+    #[arg(long = "app", value_name = "APP", add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: Vec<String>,
     /// Only [view] methods
     #[arg(long)]

@@ -26,6 +26,7 @@ use crate::text::sanitize_line;
   calimcp use kv-store --clear")]
 pub struct UseArgs {
     /// The app: a name among the local apps and the node's
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
     /// The context to pin: an id (64 hex or base58) or an alias
     #[arg(short = 'c', long, value_name = "ID|ALIAS", conflicts_with = "clear")]

@@ -51,6 +51,7 @@ Examples:
 )]
 pub struct WatchArgs {
     /// The app: a path or a name among the local apps and the node's
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
     /// A context to watch: an id (base58 or 64 hex) or an alias (repeatable)
     #[arg(short = 'c', long = "context", value_name = "ID|ALIAS")]

@@ -95,7 +95,7 @@ come in time (the call itself succeeded).";
 #[command(long_about = ABOUT, after_long_help = AFTER, disable_help_flag = true)]
 pub struct CallArgs {
     /// A tool name (kv_store_get) or APP.METHOD (kv-store.get)
-    #[arg(value_name = "TOOL", add = clap_complete::ArgValueCandidates::new(super::complete::tool_candidates))]
+    #[arg(value_name = "TOOL", add = clap_complete::ArgValueCompleter::new(super::complete::tool_candidates))]
     pub tool: Option<String>,
     /// Print help; with TOOL, the method's parameters
     #[arg(short = 'h', long)]
