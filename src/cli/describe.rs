@@ -14,7 +14,7 @@ use crate::text::sanitize_line;
 #[command(after_help = "Examples:
   calimcp describe examples/kv-store
   calimcp describe kv-store --apps examples
-  calimcp describe examples/multi-service --service docs --json")]
+  calimcp describe examples/multi-service --service pages --json")]
 pub struct DescribeArgs {
     /// The app: a path or a name among the --apps directories
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]

@@ -28,6 +28,13 @@ use crate::mapping::{RefMode, ToolOptions};
 use output::{ColorChoice, Ui};
 
 const EXIT_CODES: &str = "\
+Examples:
+  calimcp describe examples/kv-store            # signatures and tool names
+  calimcp schema examples/kv-store set          # one method's JSON Schema
+  calimcp tools --apps examples --json          # the MCP tools, as serve lists them
+  calimcp call kv_store_get --key a -c my-alias # a method on the node
+  calimcp serve --node http://127.0.0.1:2528    # an MCP server for agents
+
 Exit codes:
   0    success
   1    internal error (a bug: please report it)

@@ -21,7 +21,7 @@ use crate::text::{did_you_mean, sanitize_line};
   calimcp schema examples/kv-store set
   calimcp schema com.calimero.kv-store --apps examples
   calimcp schema examples/kv-store get --output
-  calimcp schema app.wasm --refs defs")]
+  calimcp schema examples/every-kind.json --refs defs")]
 pub struct SchemaArgs {
     /// The app: a path or a name among the --apps directories
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]

@@ -47,7 +47,7 @@ Examples:
   calimcp watch kv-store                          # every context of the app
   calimcp watch kv-store -c my-alias --json
   calimcp watch kv-store --until Removed --timeout 30 && echo removed
-  calimcp watch kv-store --event 'Insert*' --exec 'jq -c .payload >> log.ndjson'"
+  calimcp watch kv-store --event 'Insert*' --exec 'sh -c \"jq -c .payload >> log.ndjson\"'"
 )]
 pub struct WatchArgs {
     /// The app: a path or a name among the local apps and the node's

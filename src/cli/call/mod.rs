@@ -79,7 +79,7 @@ Examples:
   calimcp call kv_store_set --key a --value b
   calimcp call kv-store.get --key a --context my-alias
   calimcp call kv_store_set --args '{\"key\":\"a\",\"value\":\"b\"}' --dry-run
-  calimcp call typed_echo_numbers --big 18446744073709551615 --neg -5 --json
+  calimcp call every_kind_paint --param-color Red --json   # a parameter named like a flag
   calimcp call kv_store_set --key a --value b --wait-event Inserted
   calimcp use kv-store --context my-alias     # later calls use it
 
