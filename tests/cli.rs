@@ -785,3 +785,19 @@ fn help_examples_run_as_written() {
     }
     assert!(ran >= 12, "only {ran} examples ran");
 }
+
+#[test]
+fn a_filter_that_matches_nothing_is_a_warning() {
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["tools", "--allow", "kv_sotre_*", "--deny", "*_clear"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("--allow 'kv_sotre_*' matches no tool"),
+        "{err}"
+    );
+    assert!(!err.contains("--deny"), "{err}");
+}

@@ -83,6 +83,19 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         })
         .filter(|t| filter.admits(t))
         .collect();
+    let names = sel
+        .catalog
+        .tools
+        .tools
+        .iter()
+        .filter(|t| apps.contains(&t.app))
+        .map(|t| t.name.as_str());
+    for pattern in filter.unmatched(names) {
+        ui.warn(format_args!(
+            "{} matches no tool",
+            crate::text::sanitize_line(&pattern)
+        ));
+    }
     if g.json {
         let mut warnings = SchemaWarnings::default();
         let mut out = JsonStream::new();

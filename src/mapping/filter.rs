@@ -36,6 +36,20 @@ pub fn glob_match(pattern: &str, name: &str) -> bool {
 }
 
 impl Filter {
+    /// The `--allow` and `--deny` patterns that match none of `names`, as
+    /// the user wrote them (`--allow 'kv_*'`): most likely a typo.
+    pub fn unmatched<'a>(&self, names: impl Iterator<Item = &'a str> + Clone) -> Vec<String> {
+        let mut out = Vec::new();
+        for (flag, patterns) in [("--allow", &self.allow), ("--deny", &self.deny)] {
+            for p in patterns {
+                if !names.clone().any(|n| glob_match(p, n)) {
+                    out.push(format!("{flag} '{p}'"));
+                }
+            }
+        }
+        out
+    }
+
     /// Whether the tool is listed and callable.
     pub fn admits(&self, tool: &Tool) -> bool {
         if self.read_only && !tool.read_only {
