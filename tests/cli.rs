@@ -801,3 +801,20 @@ fn a_filter_that_matches_nothing_is_a_warning() {
     );
     assert!(!err.contains("--deny"), "{err}");
 }
+
+#[test]
+fn package_on_a_bundle_is_a_warning() {
+    let out = calimcp()
+        .args(["describe"])
+        .arg(example("kv-store"))
+        .args(["--package", "foo"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains(
+            "--package foo is ignored: the bundle names its own package (com.calimero.kv-store)"
+        ),
+        "{err}"
+    );
+}

@@ -245,16 +245,31 @@ fn kind(path: &Path) -> Result<Kind> {
 
 /// Loads one app from a file or bundle (not a directory of apps).
 fn load_one(path: &Path, opts: &LoadOptions) -> Result<App> {
-    match kind(path)? {
-        Kind::BundleDir => load_bundle(&DirFiles(path), &path.display().to_string()),
+    let mut app = match kind(path)? {
+        Kind::BundleDir => load_bundle(&DirFiles(path), &path.display().to_string())?,
         Kind::Mpk => {
             let files = MpkFiles::open(&read(path)?)
                 .map_err(|e| Error::input("invalid_bundle", format!("{}: {e}", path.display())))?;
-            load_bundle(&files, &path.display().to_string())
+            load_bundle(&files, &path.display().to_string())?
         }
-        Kind::File => load_file(path, opts),
-        Kind::AppsDir => Err(Error::internal("load_one on a directory")),
+        Kind::File => return load_file(path, opts),
+        Kind::AppsDir => return Err(Error::internal("load_one on a directory")),
+    };
+    // A bundle names its own package: --package does not apply to it.
+    if let Some(given) = &opts.package {
+        app.warnings.push(Warning {
+            source: app.source.clone(),
+            ..Warning::new(
+                "",
+                format!(
+                    "--package {} is ignored: the bundle names its own package ({})",
+                    crate::text::sanitize_line(given),
+                    crate::text::sanitize_line(app.package_or_id())
+                ),
+            )
+        });
     }
+    Ok(app)
 }
 
 /// Loads what `path` holds: one app, or for a directory of apps every app in it.
