@@ -818,3 +818,33 @@ fn package_on_a_bundle_is_a_warning() {
         "{err}"
     );
 }
+
+/// `calimcp serve` started by hand on a terminal says what it waits for.
+#[test]
+fn serve_on_a_terminal_says_it_speaks_mcp() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "skipped: serve_on_a_terminal_says_it_speaks_mcp: no `script` (util-linux) for a terminal"
+        );
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("calimcp");
+    let cmd = format!("{} --apps {} serve", bin.display(), example("").display());
+    // Ctrl-D on the terminal ends the server (end of input).
+    let out = assert_cmd::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("CALIMCP_OFFLINE", "1")
+        .write_stdin("\u{4}")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("meant to be started by an MCP client"),
+        "{text}"
+    );
+}

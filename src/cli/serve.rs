@@ -118,5 +118,14 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         },
         node_named: g.node.explicit(),
     };
+    // Started by hand on a terminal: say what it is waiting for.
+    if matches!(settings.transport, Transport::Stdio)
+        && std::io::IsTerminal::is_terminal(&std::io::stdin())
+        && !g.quiet
+    {
+        eprintln!(
+            "calimcp serve speaks MCP (JSON-RPC, one message per line) on stdin and stdout: it is meant to be started by an MCP client, e.g. `claude mcp add calimero -- calimcp serve`; --http ADDR serves over HTTP instead. Ctrl-C ends it."
+        );
+    }
     mcp::serve(settings)
 }
