@@ -135,14 +135,7 @@ fn output_schema(
     apply_doc(&mut s, method.returns_doc.as_deref());
     // The SDK does not flag `Result<Option<T>>` as nullable, so every return may be null.
     let s = nullable(s);
-    let mut root = match s {
-        Value::Object(map) => map,
-        other => {
-            let mut map = Map::new();
-            map.insert("allOf".into(), json!([other]));
-            map
-        }
-    };
+    let mut root = as_root(s);
     b.finish(&mut root, warnings);
     Some(Value::Object(root))
 }
@@ -157,16 +150,22 @@ pub fn event_schema(m: &Manifest, event: &Event, mode: RefMode) -> (Option<Value
     };
     let mut b = Builder::new(m, Direction::Output, mode);
     let s = b.ty(ty, Ctx::default());
-    let mut root = match s {
+    let mut root = as_root(s);
+    b.finish(&mut root, &mut warnings);
+    (Some(Value::Object(root)), warnings)
+}
+
+/// A schema as the root object of one: an object as it is, anything else
+/// (`true`, a bare `$ref` replacement) under `allOf`.
+fn as_root(s: Value) -> Map<String, Value> {
+    match s {
         Value::Object(map) => map,
         other => {
             let mut map = Map::new();
             map.insert("allOf".into(), json!([other]));
             map
         }
-    };
-    b.finish(&mut root, &mut warnings);
-    (Some(Value::Object(root)), warnings)
+    }
 }
 
 /// MCP wants an object output schema: the return travels as `{"result": value}`.
