@@ -848,3 +848,52 @@ fn serve_on_a_terminal_says_it_speaks_mcp() {
         "{text}"
     );
 }
+
+/// On a narrow terminal the tools table fits, with or without colour, and
+/// tool names are never cut.
+#[test]
+fn tables_fit_the_terminal() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: tables_fit_the_terminal: no `script` (util-linux) for a terminal");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("calimcp");
+    for color in ["never", "always"] {
+        let cmd = format!(
+            "stty cols 70; {} --offline --apps {} tools every-kind --color {color}",
+            bin.display(),
+            example("").display()
+        );
+        let out = assert_cmd::Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let mut plain = String::new();
+        let mut in_escape = false;
+        for c in text.chars() {
+            match (in_escape, c) {
+                (false, '\u{1b}') => in_escape = true,
+                (true, 'm') => in_escape = false,
+                (true, _) => {}
+                (false, '\r') => {}
+                (false, c) => plain.push(c),
+            }
+        }
+        for line in plain.lines() {
+            assert!(line.chars().count() <= 70, "{color}: {line:?}");
+        }
+        for name in [
+            "every_kind_echo_scalars",
+            "every_kind_accounts",
+            "every_kind_targeted",
+        ] {
+            assert!(plain.contains(name), "{color}: {name} cut: {plain}");
+        }
+    }
+}

@@ -65,6 +65,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     table.load_style(presets::NOTHING).set_header(vec![
         "PACKAGE", "VERSION", "SERVICES", "METHODS", "ID", "SOURCE",
     ]);
+    output::fit_to_terminal(&mut table, &[0, 4]);
     for &i in &all {
         let a = &catalog.apps[i];
         let svcs = services(i);

@@ -172,6 +172,20 @@ pub fn bold(text: &str, color: bool) -> String {
 }
 
 /// A borderless table as text: no padding at the line starts or ends.
+/// On a terminal, fits `table` to its width (comfy-table reads it), wrapping
+/// the other columns and never the `keep` ones (names are never cut).
+pub fn fit_to_terminal(table: &mut comfy_table::Table, keep: &[usize]) {
+    if !std::io::stdout().is_terminal() {
+        return;
+    }
+    table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    for &i in keep {
+        if let Some(col) = table.column_mut(i) {
+            col.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+        }
+    }
+}
+
 pub fn table_text(table: &comfy_table::Table) -> String {
     let mut out = String::new();
     for line in table.lines() {

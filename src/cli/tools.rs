@@ -1,7 +1,7 @@
 //! `calimcp tools [APP…]`: the MCP tools, as a table or exactly as the server lists them.
 
 use clap::Args;
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{Table, presets};
 
 use super::output::{self, JsonStream, paint_signature};
 use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
@@ -115,20 +115,31 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         out.finish()?;
         return Ok(0);
     }
+    // Laid out in plain text (colour codes would count as width), fitted to
+    // the terminal, tool names never wrapped; the tags are coloured after.
     let mut table = Table::new();
     table
         .load_style(presets::NOTHING)
         .set_header(vec!["TOOL", "KIND", "SIGNATURE"]);
-    if ui.color_out {
-        table.set_content_arrangement(ContentArrangement::Dynamic);
-    }
+    output::fit_to_terminal(&mut table, &[0, 1]);
     for t in &tools {
         table.add_row(vec![
             t.name.clone(),
             t.kind().to_string(),
-            paint_signature(&t.signature, ui.color_out),
+            t.signature.clone(),
         ]);
     }
-    output::print(&output::table_text(&table))?;
+    let text = output::table_text(&table);
+    let text = if ui.color_out {
+        text.lines()
+            .map(|l| match l.find("[view] ").or_else(|| l.find("[mut] ")) {
+                Some(at) => format!("{}{}\n", &l[..at], paint_signature(&l[at..], true)),
+                None => format!("{l}\n"),
+            })
+            .collect()
+    } else {
+        text
+    };
+    output::print(&text)?;
     Ok(0)
 }
