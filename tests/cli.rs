@@ -897,3 +897,19 @@ fn tables_fit_the_terminal() {
         }
     }
 }
+
+#[test]
+fn short_help_lists_inherited_flags_as_one_block() {
+    let out = calimcp().args(["describe", "-h"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.contains("Inherited flags (`calimcp --help` describes them):"),
+        "{text}"
+    );
+    assert!(text.contains("--json --color --quiet"), "{text}");
+    assert!(!text.contains("Machine-readable output"), "{text}");
+    // --help still describes them.
+    let out = calimcp().args(["describe", "--help"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("Machine-readable output"), "{text}");
+}

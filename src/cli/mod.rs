@@ -324,7 +324,52 @@ pub fn run(cli: Cli) -> Result<u8> {
 
 /// The clap command tree (for completions and man pages).
 pub fn command() -> clap::Command {
-    without_empty_env(Cli::command())
+    inherited_flags_in_short(without_empty_env(Cli::command()))
+}
+
+/// `-h` of a subcommand lists the global flags as one short block (as gh
+/// does) instead of describing each; `--help` still describes them.
+fn inherited_flags_in_short(cmd: clap::Command) -> clap::Command {
+    let flags: Vec<String> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    let block = format!(
+        "Inherited flags (`calimcp --help` describes them):\n  {}",
+        flags.join(" ")
+    );
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.mut_args(|a| {
+        if a.is_global_set() {
+            a.hide_short_help(true)
+        } else {
+            a
+        }
+    });
+    cmd = cmd.after_help(block.clone());
+    for name in names {
+        let block = block.clone();
+        cmd = cmd.mut_subcommand(name, |sc| {
+            let long = sc
+                .get_after_long_help()
+                .or(sc.get_after_help())
+                .map(|h| h.to_string());
+            let short = match sc.get_after_help() {
+                Some(h) => format!("{h}\n\n{block}"),
+                None => block,
+            };
+            let sc = sc.after_help(short);
+            match long {
+                Some(l) => sc.after_long_help(l),
+                None => sc,
+            }
+        });
+    }
+    cmd
 }
 
 /// `calimcp call TOOL --color Red`, meant for the method's parameter `color`:
