@@ -913,3 +913,17 @@ fn short_help_lists_inherited_flags_as_one_block() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     assert!(text.contains("Machine-readable output"), "{text}");
 }
+
+#[test]
+fn no_apps_messages_name_the_directory_the_same_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap().to_string();
+    for cmd in ["apps", "tools"] {
+        let out = calimcp().args([cmd, "--apps", &d]).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            err.contains(&format!("no apps found in {d}")),
+            "{cmd}: {err}"
+        );
+    }
+}

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::output;
 use super::{GlobalArgs, Selection, report_warnings};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::text::sanitize_line;
 
 /// List the apps of the --apps directories (and any APP paths given).
@@ -26,12 +26,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     if catalog.apps.is_empty() {
         // Entries that could not be loaded say why there is nothing.
         report_warnings(&ui, catalog, &[]);
-        let dirs: Vec<String> = g.apps.iter().map(|d| d.display().to_string()).collect();
-        return Err(Error::input(
-            "no_apps",
-            if dirs.is_empty() { "no apps: no --apps directory was given".to_string() } else { format!("no apps found in {}", dirs.join(", ")) },
-        )
-        .with_hint("an apps directory holds bundle directories (with manifest.json), .mpk files, .json manifests and .wasm modules"));
+        return Err(super::no_apps(g));
     }
     let all: Vec<usize> = (0..catalog.apps.len()).collect();
     report_warnings(&ui, catalog, &all);

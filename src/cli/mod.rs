@@ -233,6 +233,21 @@ impl Selection {
     }
 }
 
+/// The "nothing to list" error of `apps` and `tools`, naming the apps
+/// directories the same way in both.
+pub fn no_apps(g: &GlobalArgs) -> Error {
+    let dirs: Vec<String> = g.apps.iter().map(|d| d.display().to_string()).collect();
+    Error::input(
+        "no_apps",
+        if dirs.is_empty() {
+            "no apps: no --apps directory was given".to_string()
+        } else {
+            format!("no apps found in {}", dirs.join(", "))
+        },
+    )
+    .with_hint("an apps directory holds bundle directories (with manifest.json), .mpk files, .json manifests and .wasm modules; an APP may also be such a path")
+}
+
 /// Errors unless `app` has a service called `service`.
 pub fn check_service(app: &App, service: &str) -> Result<()> {
     if app

@@ -5,7 +5,7 @@ use comfy_table::{Table, presets};
 
 use super::output::{self, JsonStream, paint_signature};
 use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mapping::Tool;
 use crate::mapping::filter::Filter;
 
@@ -65,8 +65,7 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
     if sel.catalog.apps.is_empty() {
         // Entries that could not be loaded say why there is nothing.
         report_warnings(&ui, &sel.catalog, &[]);
-        return Err(Error::input("no_apps", "no apps to list")
-            .with_hint("name an app (a path to an abi.json, .wasm, .mpk or bundle), or pass --apps DIR (or set CALIMCP_APPS)"));
+        return Err(super::no_apps(g));
     }
     report_warnings(&ui, &sel.catalog, &apps);
     let filter = args.filter.filter();
