@@ -1022,7 +1022,7 @@ fn event_stream(state: &State, req: &Request, writer: &mut TcpStream) {
         "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nx-sse-session-id: {session}\r\nx-sse-reconnect: false\r\ntransfer-encoding: chunked\r\n\r\n"
     );
     let chunk = |frame: &str| format!("{:x}\r\n{frame}\r\n", frame.len());
-    let first = wire::sse_frame(&format!("{session}-0"), &wire::sse_connect(session, false));
+    let first = wire::sse_first_frame(&format!("{session}-0"), &wire::sse_connect(session, false));
     if writer
         .write_all((head + &chunk(&first)).as_bytes())
         .is_err()
@@ -1550,9 +1550,17 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
         );
     }
     if body["method"] != "execute" {
-        return reply(Err(
-            json!({"type": "ParseError", "data": "unknown variant"}),
-        ));
+        // serde's message for a method the node's RequestPayload lacks.
+        let method = body["method"].as_str().unwrap_or_default();
+        let expected = if state.profile == Profile::V010 {
+            "`execute`"
+        } else {
+            "`execute` or `sync_status`"
+        };
+        return reply(Err(json!({
+            "type": "ParseError",
+            "data": format!("unknown variant `{method}`, expected {expected}"),
+        })));
     }
     let p = state.profile;
     let params = &body["params"];

@@ -173,6 +173,12 @@ pub fn sse_frame(id: &str, data: &str) -> String {
     format!("event: message\nid: {id}\ndata: {data}\n\n")
 }
 
+/// The first frame of a stream, which also tells the client to wait 3 s
+/// before reconnecting (`retry`, calimero-server `sse/config.rs`).
+pub fn sse_first_frame(id: &str, data: &str) -> String {
+    format!("event: message\nid: {id}\nretry: 3000\ndata: {data}\n\n")
+}
+
 fn context_event(context_id: &str, kind: &str, data: Value) -> Value {
     json!({ "contextId": context_id, "type": kind, "data": data })
 }
