@@ -2,7 +2,7 @@
 //! against its ABI, one line each (or one JSON object each with `--json`),
 //! with the stops a CI script needs (`--count`, `--until`, `--timeout`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, SystemTime};
@@ -98,6 +98,19 @@ pub(super) struct Line {
 }
 
 impl Line {
+    /// The line of an application event decoded against the ABI.
+    fn decoded(time: SystemTime, context: &str, d: Decoded) -> Line {
+        Line {
+            time,
+            context: context.to_string(),
+            event: d.event,
+            payload: d.payload,
+            valid: Some(d.valid),
+            problem: d.problem,
+            raw: d.raw,
+        }
+    }
+
     pub(super) fn json(&self) -> Value {
         record(
             &rfc3339(self.time),
@@ -288,7 +301,8 @@ async fn stream(
     mut sub: Subscription,
 ) -> Result<u8> {
     let ui = g.ui();
-    let mut decoders: Vec<(*const Manifest, Decoder<'_>)> = Vec::new();
+    // One decoder per context (it keeps the compiled payload schemas).
+    let mut decoders: HashMap<String, Decoder<'_>> = HashMap::new();
     let mut progress = Progress {
         matched: 0,
         warned: HashSet::new(),
@@ -378,15 +392,7 @@ pub(super) async fn wait_for(
             if let (false, Some(problem)) = (d.valid, &d.problem) {
                 ui.warn(format_args!("event `{}`: {problem}", sanitize_line(name)));
             }
-            return Ok(Some(Line {
-                time: SystemTime::now(),
-                context: event.context_id.clone(),
-                event: d.event,
-                payload: d.payload,
-                valid: Some(d.valid),
-                problem: d.problem,
-                raw: d.raw,
-            }));
+            return Ok(Some(Line::decoded(SystemTime::now(), &event.context_id, d)));
         }
     }
 }
@@ -394,7 +400,7 @@ pub(super) async fn wait_for(
 /// The output lines one node event stands for.
 fn lines<'m>(
     w: &Watched<'m>,
-    decoders: &mut Vec<(*const Manifest, Decoder<'m>)>,
+    decoders: &mut HashMap<String, Decoder<'m>>,
     event: &NodeEvent,
     all: bool,
 ) -> Vec<Line> {
@@ -414,36 +420,12 @@ fn lines<'m>(
             raw: None,
         }];
     }
-    let manifest = w.manifest_for(&event.context_id);
-    let key = manifest as *const Manifest;
-    let at = match decoders.iter().position(|(k, _)| *k == key) {
-        Some(i) => i,
-        None => {
-            decoders.push((key, Decoder::new(manifest)));
-            decoders.len() - 1
-        }
-    };
-    let decoder = &mut decoders[at].1;
+    let decoder = decoders
+        .entry(event.context_id.clone())
+        .or_insert_with(|| Decoder::new(w.manifest_for(&event.context_id)));
     app_events
         .iter()
-        .map(|e| {
-            let Decoded {
-                event: name,
-                payload,
-                valid,
-                problem,
-                raw,
-            } = decoder.decode(&e.kind, &e.data);
-            Line {
-                time,
-                context: event.context_id.clone(),
-                event: name,
-                payload,
-                valid: Some(valid),
-                problem,
-                raw,
-            }
-        })
+        .map(|e| Line::decoded(time, &event.context_id, decoder.decode(&e.kind, &e.data)))
         .collect()
 }
 

@@ -83,20 +83,6 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    /// Whether the ABI declares an event called `name`.
-    pub fn declares(&self, name: &str) -> bool {
-        self.manifest.events.iter().any(|e| e.name == name)
-    }
-
-    /// The names the ABI declares, in its order.
-    pub fn names(&self) -> Vec<&str> {
-        self.manifest
-            .events
-            .iter()
-            .map(|e| e.name.as_str())
-            .collect()
-    }
-
     /// Decodes `data` as the payload of the event `kind`.
     pub fn decode(&mut self, kind: &str, data: &[u8]) -> Decoded {
         let text = std::str::from_utf8(data).ok().map(str::trim);

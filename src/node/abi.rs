@@ -87,7 +87,7 @@ impl Client {
             && let Ok(text) = std::fs::read_to_string(path.with_extension("services"))
         {
             let names: Vec<String> = text.lines().map(str::to_string).collect();
-            return Err(self.several_services(&label, names));
+            return Err(self.several_services(&label, &names));
         }
         if let Some(path) = &cache
             && let Ok(bytes) = std::fs::read(path)
@@ -115,7 +115,7 @@ impl Client {
                 match self.abi_from_blob(&blob, service, &label).await {
                     Ok(v) => v,
                     Err(e) if e.code == "bundle_services" => {
-                        if let (Some(path), Some(names)) = (&cache, self.bundle_services(&blob)) {
+                        if let (Some(path), Some(names)) = (&cache, self.bundle_services_of(app)) {
                             let _ = store::write_private(
                                 &path.with_extension("services"),
                                 names.join("\n").as_bytes(),
@@ -314,8 +314,8 @@ impl Client {
             Some(s) => list.iter().find(|(n, _)| n.as_deref() == Some(s)),
             None if list.len() == 1 => list.first(),
             None => {
-                let names = list.iter().filter_map(|(n, _)| n.clone()).collect();
-                return Err(self.several_services(label, names));
+                let names: Vec<String> = list.iter().filter_map(|(n, _)| n.clone()).collect();
+                return Err(self.several_services(label, &names));
             }
         };
         let Some((_, json)) = found else {
@@ -339,41 +339,33 @@ impl Client {
 
     /// The error for a bundle of several services asked for as one: its
     /// code (`bundle_services`) tells the catalog to ask per service.
-    fn several_services(&self, label: &str, names: Vec<String>) -> Error {
+    fn several_services(&self, label: &str, names: &[String]) -> Error {
         let shown: Vec<String> = names.iter().map(|n| sanitize_line(n)).collect();
-        let e = Error::new(
+        Error::new(
             ErrorKind::Remote,
             "bundle_services",
             format!(
                 "{label} is a bundle of several services: {}",
                 shown.join(", ")
             ),
-        );
-        self.inner
-            .bundle_names
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(label.to_string(), names);
-        e
+        )
     }
 
-    /// The services of the bundle an app's blob holds, once it was read
-    /// (or its names were found in the cache) in this process.
-    pub fn bundle_services(&self, blob: &str) -> Option<Vec<String>> {
-        let bundles = self.inner.bundles.lock().unwrap_or_else(|e| e.into_inner());
-        bundles
-            .get(blob)
-            .map(|list| list.iter().filter_map(|(n, _)| n.clone()).collect())
-    }
-
-    /// The service names a `bundle_services` error was made for (by the label of the app).
+    /// The services of the bundle an app's blob holds: from the bundle read
+    /// in this process, else from the names cached beside its ABIs.
     pub fn bundle_services_of(&self, app: &NodeApp) -> Option<Vec<String>> {
-        let label = sanitize_line(app.package_or_id());
-        self.inner
-            .bundle_names
+        let blob = app.bytecode_blob.as_deref()?;
+        let read = self
+            .inner
+            .bundles
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(&label)
-            .cloned()
+            .get(blob)
+            .map(|list| list.iter().filter_map(|(n, _)| n.clone()).collect());
+        read.or_else(|| {
+            let path = self.cache_path(blob, None).with_extension("services");
+            let text = std::fs::read_to_string(path).ok()?;
+            Some(text.lines().map(str::to_string).collect())
+        })
     }
 }

@@ -358,7 +358,7 @@ impl Client {
                 self.inner.stream_http.get_or_init(|| built)
             }
         };
-        let mut token = self.token().await?;
+        let mut token = self.current_token().await?;
         for attempt in 0..2 {
             self.log(format_args!("> GET {shown} (event stream)"));
             let mut req = http
@@ -400,16 +400,6 @@ impl Client {
 }
 
 impl Subscription {
-    /// The node's id of this session.
-    pub fn session(&self) -> &str {
-        &self.session
-    }
-
-    /// The contexts subscribed to, in the node's form.
-    pub fn contexts(&self) -> &[String] {
-        &self.contexts
-    }
-
     /// Reads the session id and subscribes.
     async fn start(&mut self) -> Result<()> {
         let header = self

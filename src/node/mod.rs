@@ -191,8 +191,6 @@ struct Inner {
     identity: Option<String>,
     /// Bundle blobs read in this process: blob → each service's ABI JSON.
     bundles: Mutex<HashMap<String, BundleAbis>>,
-    /// The services of multi-service bundle apps, by app label.
-    bundle_names: Mutex<HashMap<String, Vec<String>>>,
 }
 
 /// Checks a node URL and returns the request base (no query, no fragment, no
@@ -316,7 +314,6 @@ impl Client {
                 auth_at: AtomicU8::new(0),
                 identity: opts.identity.clone(),
                 bundles: Mutex::new(HashMap::new()),
-                bundle_names: Mutex::new(HashMap::new()),
             }),
         };
         client.add_secret(opts.password.as_deref());

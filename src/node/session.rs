@@ -101,11 +101,6 @@ impl Client {
         }
     }
 
-    /// The access token to send (logging in first when only credentials are known).
-    pub(super) async fn token(&self) -> Result<Option<String>> {
-        self.current_token().await
-    }
-
     fn credentials(&self) -> Option<(&str, &str)> {
         match (&self.inner.username, &self.inner.password) {
             (Some(u), Some(p)) => Some((u, p)),
@@ -113,7 +108,8 @@ impl Client {
         }
     }
 
-    async fn current_token(&self) -> Result<Option<String>> {
+    /// The access token to send (logging in first when only credentials are known).
+    pub(super) async fn current_token(&self) -> Result<Option<String>> {
         let mut tokens = self.inner.tokens.lock().await;
         if tokens.access.is_none() && self.credentials().is_some() {
             *tokens = self.login().await?;
