@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 use calimcp::abi::{LoadOptions, load_path};
 use calimcp::mapping::{RefMode, ToolOptions, build};
 
+// The allocator the binary uses, so stage timings match the command's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]

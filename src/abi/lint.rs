@@ -1,7 +1,7 @@
 //! Lints: things `validate_manifest` would reject but calimcp can still map.
 
-use super::Warning;
 use super::model::*;
+use super::{JsonPath, Seg, Warning};
 
 /// Checks sort order, dangling `$ref`s, zero-size bytes and non-string map keys.
 pub fn lint(m: &Manifest) -> Vec<Warning> {
@@ -22,34 +22,54 @@ pub fn lint(m: &Manifest) -> Vec<Warning> {
             ),
         ));
     }
-    let mut l = Linter { m, out };
+    let mut l = Linter {
+        m,
+        out,
+        path: JsonPath::default(),
+    };
     for (name, def) in &m.types {
-        let path = format!("$.types.{name}");
+        l.path.push(Seg::Key("types"));
+        l.path.push(Seg::Name(name.as_str().into()));
         match &def.kind {
-            TypeDefKind::Record(r) => l.record(r, &path),
+            TypeDefKind::Record(r) => l.record(r),
             TypeDefKind::Variant(v) => {
                 for (i, c) in v.variants.iter().enumerate() {
                     if let Some(p) = &c.payload {
-                        l.ty(p, &format!("{path}.variants[{i}].payload"));
+                        l.within(
+                            &[Seg::Key("variants"), Seg::Index(i), Seg::Key("payload")],
+                            |l| l.ty(p),
+                        );
                     }
                 }
             }
-            TypeDefKind::Alias(t) => l.ty(t, &format!("{path}.target")),
-            TypeDefKind::Bytes(b) => l.bytes(b, &path),
+            TypeDefKind::Alias(t) => l.within(&[Seg::Key("target")], |l| l.ty(t)),
+            TypeDefKind::Bytes(b) => l.bytes(b),
             TypeDefKind::Unknown(_) => {}
         }
+        l.path.pop();
+        l.path.pop();
     }
     for (i, method) in m.methods.iter().enumerate() {
+        l.path.push(Seg::Key("methods"));
+        l.path.push(Seg::Index(i));
         for (j, p) in method.params.iter().enumerate() {
-            l.ty(&p.ty, &format!("$.methods[{i}].params[{j}].type"));
+            l.within(
+                &[Seg::Key("params"), Seg::Index(j), Seg::Key("type")],
+                |l| l.ty(&p.ty),
+            );
         }
         if let Some(r) = &method.returns {
-            l.ty(r, &format!("$.methods[{i}].returns"));
+            l.within(&[Seg::Key("returns")], |l| l.ty(r));
         }
+        l.path.pop();
+        l.path.pop();
     }
     for (i, e) in m.events.iter().enumerate() {
         if let Some(p) = &e.payload {
-            l.ty(p, &format!("$.events[{i}].payload"));
+            l.within(
+                &[Seg::Key("events"), Seg::Index(i), Seg::Key("payload")],
+                |l| l.ty(p),
+            );
         }
     }
     l.out
@@ -61,51 +81,77 @@ pub fn lint(m: &Manifest) -> Vec<Warning> {
 struct Linter<'m> {
     m: &'m Manifest,
     out: Vec<Warning>,
+    /// Where the walk is; formatted only for a warning.
+    path: JsonPath<'m>,
 }
 
-impl Linter<'_> {
-    fn bytes(&mut self, b: &Bytes, path: &str) {
-        if b.size == Some(0) {
-            self.out
-                .push(Warning::new(path, "bytes with size 0; the size is ignored"));
+impl<'m> Linter<'m> {
+    fn warn(&mut self, path: String, message: impl Into<String>) {
+        self.out.push(Warning::new(path, message));
+    }
+
+    /// Runs `f` with `segs` appended to the path.
+    fn within(&mut self, segs: &[Seg<'static>], f: impl FnOnce(&mut Self)) {
+        for seg in segs {
+            self.path.push(match seg {
+                Seg::Key(k) => Seg::Key(k),
+                Seg::Index(i) => Seg::Index(*i),
+                Seg::Name(n) => Seg::Name(n.clone()),
+            });
+        }
+        f(self);
+        for _ in segs {
+            self.path.pop();
         }
     }
 
-    fn record(&mut self, r: &Record, path: &str) {
+    fn bytes(&mut self, b: &Bytes) {
+        if b.size == Some(0) {
+            self.warn(
+                self.path.to_string(),
+                "bytes with size 0; the size is ignored",
+            );
+        }
+    }
+
+    fn record(&mut self, r: &'m Record) {
         for (i, f) in r.fields.iter().enumerate() {
-            self.ty(&f.ty, &format!("{path}.fields[{i}].type"));
+            self.within(
+                &[Seg::Key("fields"), Seg::Index(i), Seg::Key("type")],
+                |l| l.ty(&f.ty),
+            );
         }
         if let Some(inner) = &r.inner {
-            self.ty(inner, &format!("{path}.inner_type"));
+            self.within(&[Seg::Key("inner_type")], |l| l.ty(inner));
         }
     }
 
-    fn ty(&mut self, t: &TypeRef, path: &str) {
+    fn ty(&mut self, t: &'m TypeRef) {
         match t {
             TypeRef::Ref(name) if !self.m.types.contains_key(name) => {
-                self.out.push(Warning::new(
-                    path,
+                self.warn(
+                    self.path.to_string(),
                     format!("dangling $ref {name:?}: no such type; accepted unvalidated"),
-                ));
+                );
             }
             TypeRef::Ref(_) | TypeRef::Scalar(_) | TypeRef::Unknown(_) => {}
-            TypeRef::Bytes(b) => self.bytes(b, path),
-            TypeRef::List { items, .. } => self.ty(items, &format!("{path}.items")),
+            TypeRef::Bytes(b) => self.bytes(b),
+            TypeRef::List { items, .. } => self.within(&[Seg::Key("items")], |l| l.ty(items)),
             TypeRef::Map { key, value, .. } => {
                 if !matches!(**key, TypeRef::Scalar(Scalar::String)) {
-                    self.out.push(Warning::new(
-                        format!("{path}.key"),
+                    self.warn(
+                        self.path.to("key"),
                         "map key is not a string; JSON object keys are strings",
-                    ));
+                    );
                 }
-                self.ty(value, &format!("{path}.value"));
+                self.within(&[Seg::Key("value")], |l| l.ty(value));
             }
             TypeRef::Tuple { elements, .. } => {
                 for (i, e) in elements.iter().enumerate() {
-                    self.ty(e, &format!("{path}.elements[{i}]"));
+                    self.within(&[Seg::Key("elements"), Seg::Index(i)], |l| l.ty(e));
                 }
             }
-            TypeRef::Record(r) => self.record(r, path),
+            TypeRef::Record(r) => self.record(r),
         }
     }
 }

@@ -51,6 +51,47 @@ impl std::fmt::Display for Warning {
     }
 }
 
+/// One step of a [`JsonPath`].
+pub(crate) enum Seg<'a> {
+    Key(&'static str),
+    Name(std::borrow::Cow<'a, str>),
+    Index(usize),
+}
+
+/// A JSON path (`$.methods[2].params[0]`) kept as steps while a walk goes
+/// down the manifest, and formatted only when a message needs it.
+#[derive(Default)]
+pub(crate) struct JsonPath<'a>(Vec<Seg<'a>>);
+
+impl<'a> JsonPath<'a> {
+    pub(crate) fn push(&mut self, seg: Seg<'a>) {
+        self.0.push(seg);
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<Seg<'a>> {
+        self.0.pop()
+    }
+
+    /// The path with `.key` appended.
+    pub(crate) fn to(&self, key: &str) -> String {
+        format!("{self}.{key}")
+    }
+}
+
+impl std::fmt::Display for JsonPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("$")?;
+        for seg in &self.0 {
+            match seg {
+                Seg::Key(k) => write!(f, ".{k}")?,
+                Seg::Name(n) => write!(f, ".{n}")?,
+                Seg::Index(i) => write!(f, "[{i}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A manifest that cannot be used, with the JSON path of the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AbiError {

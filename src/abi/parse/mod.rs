@@ -1,0 +1,579 @@
+//! JSON → [`Manifest`], leniently, in one typed pass.
+//!
+//! serde visitors read each part of the document straight into the model:
+//! no intermediate `serde_json::Value` tree is built, strings are copied once,
+//! keys nobody reads are skipped without allocating, and a JSON path is only
+//! formatted when a warning or an error needs it. The top level is first split
+//! into its sections (borrowed raw JSON, which also checks the whole document
+//! is valid JSON), then the sections are read in a fixed order, so messages
+//! do not depend on the order of keys in the file.
+//!
+//! Hard errors are kept for what makes a document unusable as an ABI (not an
+//! object, no `methods`, a schema major other than 1, a method without a name);
+//! everything else that is unexpected becomes a [`Warning`] with the JSON path
+//! where it was found. Inside one object, keys may come in any order: each
+//! key's value is read with its warnings set aside, and the object is put
+//! together afterwards, keeping the warnings of the keys its kind uses.
+//!
+//! Here: the entry points, the top level and the parser's state; `read` holds
+//! the serde plumbing (leaves, keys, seeds, lists), `items` methods,
+//! parameters, events and the named types, `types` type objects.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::model::*;
+use super::{AbiError, JsonPath, Seg, Warning};
+use crate::text::sanitize_line;
+
+/// Parses a manifest from raw bytes.
+pub fn parse_manifest(bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<Manifest, AbiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(AbiError::new(
+            "$",
+            "the file is empty; expected a wasm-abi/1 JSON manifest",
+        ));
+    }
+    let top: RawTop<'_> = serde_json::from_slice(bytes).map_err(json_error)?;
+    Parser::new(warnings).manifest(top.0)
+}
+
+/// Parses a manifest that is already a JSON value (e.g. from the node).
+pub fn parse_manifest_value(
+    value: &Value,
+    warnings: &mut Vec<Warning>,
+) -> Result<Manifest, AbiError> {
+    let top = match value {
+        Value::Object(map) => Top {
+            found: "an object",
+            schema_version: map.get("schema_version"),
+            methods: map.get("methods"),
+            types: map.get("types"),
+            events: map.get("events"),
+            state_root: map.get("state_root"),
+            state_version: map.get("state_version"),
+            migrations: map.get("migrations"),
+            bundle_keys: ["services", "wasm", "package"]
+                .iter()
+                .any(|k| map.contains_key(*k)),
+        },
+        other => Top::not_object(kind_of(other)),
+    };
+    Parser::new(warnings).manifest(top)
+}
+
+fn json_error(e: serde_json::Error) -> AbiError {
+    let what = if e.to_string().contains("recursion limit") {
+        "the JSON nests too deeply (more than 128 levels)".to_string()
+    } else {
+        format!("not valid JSON: {e}")
+    };
+    AbiError::new("$", what)
+}
+
+/// How a JSON value is named in messages: `an object`, `a string`, `null`.
+pub(crate) fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `visit_*` for every kind but strings and objects (`scalars`: and arrays),
+/// each answering `self.other(kind)`; arrays are skipped.
+macro_rules! other_kinds {
+    () => {
+        other_kinds!(scalars);
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(self.other("an array"))
+        }
+    };
+    (scalars) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(self.other("a boolean"))
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(self.other("a number"))
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(self.other("a number"))
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(self.other("a number"))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(self.other("null"))
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(self.other("null"))
+        }
+    };
+}
+
+mod items;
+mod read;
+mod types;
+
+use items::{EventR, MethodR, TypesR};
+use read::*;
+
+// ---------------------------------------------------------------------------
+// The top level: sections as raw JSON (or as values), read in a fixed order.
+
+/// The top-level sections calimcp reads; `S` is raw JSON text or a value.
+struct Top<S> {
+    /// What the document is (`an object` unless it is not one).
+    found: &'static str,
+    schema_version: Option<S>,
+    methods: Option<S>,
+    types: Option<S>,
+    events: Option<S>,
+    state_root: Option<S>,
+    state_version: Option<S>,
+    migrations: Option<S>,
+    /// `services`, `wasm` or `package` is present: a bundle's manifest.json.
+    bundle_keys: bool,
+}
+
+impl<S> Top<S> {
+    fn not_object(found: &'static str) -> Self {
+        Top {
+            found,
+            schema_version: None,
+            methods: None,
+            types: None,
+            events: None,
+            state_root: None,
+            state_version: None,
+            migrations: None,
+            bundle_keys: false,
+        }
+    }
+}
+
+/// A section of the document to read with a seed.
+trait Source<'de>: Copy {
+    fn read<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, serde_json::Error>;
+}
+
+impl<'de> Source<'de> for &'de RawValue {
+    fn read<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_str(self.get());
+        let value = seed.deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+}
+
+impl<'de> Source<'de> for &'de Value {
+    fn read<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, serde_json::Error> {
+        seed.deserialize(self)
+    }
+}
+
+/// The document split into sections; every value is checked to be valid JSON.
+struct RawTop<'a>(Top<&'a RawValue>);
+
+const TOP_KEYS: &[&str] = &[
+    "schema_version",
+    "methods",
+    "types",
+    "events",
+    "state_root",
+    "state_version",
+    "migrations",
+    "services",
+    "wasm",
+    "package",
+];
+
+impl<'de> de::Deserialize<'de> for RawTop<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl V {
+            fn other(self, kind: &'static str) -> RawTop<'static> {
+                RawTop(Top::not_object(kind))
+            }
+        }
+        impl<'de> Visitor<'de> for V {
+            type Value = RawTop<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON document")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut top = Top::not_object("an object");
+                while let Some(key) = map.next_key_seed(Key(TOP_KEYS))? {
+                    // Unknown keys are read as raw JSON too: that checks their text.
+                    let raw: &'de RawValue = map.next_value()?;
+                    let slot = match key {
+                        Some("schema_version") => &mut top.schema_version,
+                        Some("methods") => &mut top.methods,
+                        Some("types") => &mut top.types,
+                        Some("events") => &mut top.events,
+                        Some("state_root") => &mut top.state_root,
+                        Some("state_version") => &mut top.state_version,
+                        Some("migrations") => &mut top.migrations,
+                        Some(_) => {
+                            top.bundle_keys = true;
+                            continue;
+                        }
+                        None => continue,
+                    };
+                    *slot = Some(raw);
+                }
+                Ok(RawTop(top))
+            }
+            other_kinds!();
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(self.other("a string"))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The parser: warnings, the current JSON path, and reading with a seed.
+
+struct Parser<'w> {
+    warnings: &'w mut Vec<Warning>,
+    path: JsonPath<'static>,
+}
+
+impl<'w> Parser<'w> {
+    fn new(warnings: &'w mut Vec<Warning>) -> Self {
+        Parser {
+            warnings,
+            path: JsonPath::default(),
+        }
+    }
+
+    fn seed<R: Read>(&mut self) -> Seed<'_, 'w, R> {
+        Seed(self, PhantomData)
+    }
+
+    fn path(&self) -> String {
+        self.path.to_string()
+    }
+
+    fn path_to(&self, key: &str) -> String {
+        self.path.to(key)
+    }
+
+    /// A warning about the value being read.
+    fn warn(&mut self, message: impl Into<String>) {
+        let path = self.path();
+        self.warnings.push(Warning::new(path, message));
+    }
+
+    /// A warning about `key` of the object being read.
+    fn warn_at(&mut self, key: &str, message: impl Into<String>) {
+        let path = self.path_to(key);
+        self.warnings.push(Warning::new(path, message));
+    }
+
+    fn error(&self, message: impl Into<String>) -> AbiError {
+        AbiError::new(self.path(), message)
+    }
+
+    /// Reads the value of the current map entry under `key`, its warnings set aside.
+    fn slot<'de, A: MapAccess<'de>, R: Read>(
+        &mut self,
+        map: &mut A,
+        key: &'static str,
+    ) -> Result<Slot<R::Out>, A::Error> {
+        let mark = self.warnings.len();
+        self.path.push(Seg::Key(key));
+        let value = map.next_value_seed(self.seed::<R>())?;
+        self.path.pop();
+        Ok(Slot {
+            value,
+            warnings: self.warnings.split_off(mark),
+        })
+    }
+
+    /// A set-aside value, with its warnings.
+    fn keep<T>(&mut self, slot: Slot<T>) -> T {
+        self.warnings.extend(slot.warnings);
+        slot.value
+    }
+
+    /// A list-valued key's items with their warnings, or why there are none:
+    /// `Err(None)` absent, `Err(Some(kind))` not an array.
+    fn list<T>(&mut self, slot: Listed<T>) -> Result<Vec<T>, Option<&'static str>> {
+        match slot {
+            None => Err(None),
+            Some(Slot {
+                value: Err(kind), ..
+            }) => Err(Some(kind)),
+            Some(Slot {
+                value: Ok(items),
+                warnings,
+            }) => Ok(self.keep(Slot {
+                value: items,
+                warnings,
+            })),
+        }
+    }
+
+    /// Reads a top-level section under `key`; JSON errors (too deep) are hard.
+    fn section<'de, S: Source<'de>, R: Read>(
+        &mut self,
+        src: S,
+        key: &'static str,
+    ) -> Result<R::Out, AbiError> {
+        self.path.push(Seg::Key(key));
+        let out = src.read(self.seed::<R>()).map_err(json_error);
+        self.path.pop();
+        out
+    }
+
+    fn manifest<'de, S: Source<'de>>(&mut self, top: Top<S>) -> Result<Manifest, AbiError> {
+        if top.found != "an object" {
+            return Err(AbiError::new(
+                "$",
+                format!(
+                    "expected a JSON object (a wasm-abi/1 manifest), found {}",
+                    top.found
+                ),
+            ));
+        }
+        let schema_version = self.schema_version(top.schema_version)?;
+        let Some(methods) = top.methods else {
+            let hint = if top.bundle_keys {
+                "; this looks like a bundle's manifest.json: pass the bundle directory or .mpk instead"
+            } else {
+                ""
+            };
+            return Err(AbiError::new(
+                "$",
+                format!("no `methods` key: not a wasm-abi/1 ABI manifest{hint}"),
+            ));
+        };
+        let mark = self.warnings.len();
+        let methods = self.section::<S, List<MethodR>>(methods, "methods")?;
+        let methods = Slot {
+            value: methods,
+            warnings: self.warnings.split_off(mark),
+        };
+        let methods_in = match methods.value {
+            Ok(list) => Slot {
+                value: list,
+                warnings: methods.warnings,
+            },
+            Err(found) => {
+                return Err(AbiError::new(
+                    "$.methods",
+                    format!("expected an array of methods, found {found}"),
+                ));
+            }
+        };
+
+        let mut m = Manifest {
+            schema_version,
+            ..Manifest::default()
+        };
+        if let Some(types) = top.types {
+            match self.section::<S, TypesR>(types, "types")? {
+                Ok(types) => m.types = types,
+                Err(found) => {
+                    return Err(AbiError::new(
+                        "$.types",
+                        format!("expected an object of named types, found {found}"),
+                    ));
+                }
+            }
+        }
+        for method in self.keep(methods_in) {
+            m.methods.push(method?);
+        }
+        if let Some(events) = top.events
+            && let Ok(events) = self.section::<S, List<EventR>>(events, "events")?
+        {
+            m.events = events;
+        }
+        if let Some(root) = top.state_root {
+            m.state_root = self
+                .section::<S, PhantomData<Leaf>>(root, "state_root")?
+                .into_string();
+        }
+        let version = match top.state_version {
+            Some(v) => Some(self.section::<S, PhantomData<Value>>(v, "state_version")?),
+            None => None,
+        };
+        let migrations = match top.migrations {
+            Some(v) => Some(self.section::<S, PhantomData<Value>>(v, "migrations")?),
+            None => None,
+        };
+        (m.state_version, m.migrations) =
+            super::state::state_meta(version.as_ref(), migrations.as_ref(), self.warnings);
+        Ok(m)
+    }
+
+    fn schema_version<'de, S: Source<'de>>(&mut self, src: Option<S>) -> Result<String, AbiError> {
+        let path = "$.schema_version";
+        let version = match src {
+            None => {
+                self.warnings.push(Warning::new(
+                    path,
+                    "no `schema_version`; reading it as wasm-abi/1",
+                ));
+                return Ok("wasm-abi/1".into());
+            }
+            Some(src) => match self.section::<S, PhantomData<Leaf>>(src, "schema_version")? {
+                Leaf::Str(s) => s,
+                other => {
+                    return Err(AbiError::new(
+                        path,
+                        format!(
+                            "expected a string like \"wasm-abi/1\", found {}",
+                            other.kind()
+                        ),
+                    ));
+                }
+            },
+        };
+        let Some(rest) = version.strip_prefix("wasm-abi/") else {
+            return Err(AbiError::new(
+                path,
+                format!(
+                    "unknown schema version {:?}; calimcp reads wasm-abi/1 manifests",
+                    sanitize_line(&version)
+                ),
+            ));
+        };
+        let major = rest.split('.').next().unwrap_or_default();
+        match major.parse::<u32>() {
+            Ok(1) => Ok(version),
+            Ok(_) => Err(AbiError::new(
+                path,
+                format!(
+                    "unsupported schema version {:?}: calimcp reads major version 1 (wasm-abi/1.x); upgrade calimcp for newer manifests",
+                    sanitize_line(&version)
+                ),
+            )),
+            Err(_) => Err(AbiError::new(
+                path,
+                format!(
+                    "malformed schema version {:?}; expected wasm-abi/<major>[.<minor>]",
+                    sanitize_line(&version)
+                ),
+            )),
+        }
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (Result<Manifest, AbiError>, Vec<Warning>) {
+        let mut w = Vec::new();
+        let m = parse_manifest(text.as_bytes(), &mut w);
+        (m, w)
+    }
+
+    /// What a parse gives, as text: the manifest (or error) and the warnings.
+    fn shown(text: &str) -> String {
+        let (m, w) = parse(text);
+        format!("{m:?}\n{w:?}")
+    }
+
+    #[test]
+    fn bytes_and_a_value_read_alike() {
+        let every = include_str!("../../../examples/every-kind.json");
+        let odd = r#"{"methods": [{"name": "m", "params": [{"name": "p", "type": {"items": 3, "kind": "list", "crdt_type": "nope"}}],
+            "returns": {"kind": "tuple", "elements": [true]}, "intent": "weird"}],
+            "types": {"V": {"kind": "variant", "variants": [{"payload": "x"}, {"name": "A", "payload": null}], "content": "c"}},
+            "events": [{"name": "E", "payload": {"$ref": 1}}], "state_version": -1}"#;
+        for text in [every, odd] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let mut w = Vec::new();
+            let m = parse_manifest_value(&value, &mut w);
+            assert_eq!(format!("{m:?}\n{w:?}"), shown(text));
+        }
+        let (m, w) = parse(odd);
+        assert!(m.is_ok());
+        let paths: Vec<&str> = w.iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "$.schema_version",
+                "$.types.V.variants[0]",
+                "$.types.V",
+                "$.methods[0].params[0].type.crdt_type",
+                "$.methods[0].params[0].type.items",
+                "$.methods[0].returns.elements[0]",
+                "$.methods[0].intent",
+                "$.events[0].payload",
+                "$.state_version",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_order_of_keys_does_not_matter() {
+        let a = r#"{"schema_version": "wasm-abi/1", "types": {"T": {"kind": "record", "fields": [{"name": "f", "type": {"kind": "map", "key": "string", "value": {"kind": "x"}}}]}},
+            "methods": [{"name": "m", "params": [{"name": "p", "type": {"$ref": "T"}}]}]}"#;
+        let b = r#"{"methods": [{"params": [{"type": {"$ref": "T"}, "name": "p"}], "name": "m"}],
+            "types": {"T": {"fields": [{"type": {"value": {"kind": "x"}, "key": "string", "kind": "map"}, "name": "f"}], "kind": "record"}}, "schema_version": "wasm-abi/1"}"#;
+        assert_eq!(shown(a), shown(b));
+        let (_, w) = parse(a);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].path, "$.types.T.fields[0].type.value.kind");
+    }
+
+    #[test]
+    fn keys_the_kind_does_not_use_are_not_warned_about() {
+        let (m, w) = parse(
+            r#"{"methods": [{"name": "m", "params": [{"name": "p", "type": {"kind": "bytes", "size": 4, "items": 42, "variants": 1}}]}]}"#,
+        );
+        let m = m.unwrap();
+        assert!(matches!(
+            &m.methods[0].params[0].ty,
+            TypeRef::Bytes(Bytes { size: Some(4), .. })
+        ));
+        assert_eq!(w.len(), 1, "only the missing schema_version: {w:?}");
+    }
+
+    #[test]
+    fn a_type_named_twice_keeps_the_last_definition_and_its_warnings() {
+        let (m, w) = parse(
+            r#"{"schema_version": "wasm-abi/1", "methods": [], "types": {"T": {"kind": "nope"}, "U": {"kind": "alias", "target": "u32"}, "T": {"kind": "bytes"}}}"#,
+        );
+        let m = m.unwrap();
+        assert!(matches!(m.types["T"].kind, TypeDefKind::Bytes(_)));
+        assert!(w.is_empty(), "{w:?}");
+    }
+
+    #[test]
+    fn hard_errors_win_over_key_order() {
+        let e = parse(r#"{"methods": [{"params": 3}], "schema_version": "wasm-abi/2"}"#)
+            .0
+            .unwrap_err();
+        assert_eq!(e.path, "$.schema_version");
+        let e = parse(r#"{"methods": [{"params": 3, "name": "m"}]}"#)
+            .0
+            .unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            ("$.methods[0].params", "expected an array, found a number")
+        );
+        let e = parse(r#"{"methods": [{"params": [{"name": 1}]}]}"#)
+            .0
+            .unwrap_err();
+        assert_eq!(e.path, "$.methods[0].name", "the name is checked first");
+        let e = parse("[1, 2]").0.unwrap_err();
+        assert!(e.message.contains("found an array"), "{e:?}");
+        let e = parse(r#"{"services": []}"#).0.unwrap_err();
+        assert!(e.message.contains("bundle"), "{e:?}");
+    }
+}
