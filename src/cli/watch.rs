@@ -218,6 +218,12 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     };
     let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();
     let sub = rt.block_on(client.subscribe(&ids))?;
+    // Ctrl-C is caught from before "watching" is printed, so a stop right
+    // after it still ends cleanly.
+    let interrupt = {
+        let _rt = rt.enter();
+        Interrupt::new()
+    };
     let ui = g.ui();
     ui.note(format_args!(
         "watching {} of {} on {} (Ctrl-C to stop)",
@@ -228,7 +234,7 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
         sanitize_line(app.package_or_id()),
         client.url()
     ));
-    rt.block_on(stream(g, &args, &watched, sub))
+    rt.block_on(stream(g, &args, &watched, sub, interrupt))
 }
 
 /// The contexts to watch: the given ones, else the pinned one, else all of the app's.
@@ -283,6 +289,31 @@ async fn watched_contexts(
     Ok(list)
 }
 
+/// Ctrl-C (SIGINT), listened for from the moment this is made (tokio's
+/// `ctrl_c()` only starts listening when first polled).
+struct Interrupt {
+    #[cfg(unix)]
+    signal: Option<tokio::signal::unix::Signal>,
+}
+
+impl Interrupt {
+    fn new() -> Self {
+        Interrupt {
+            #[cfg(unix)]
+            signal: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok(),
+        }
+    }
+
+    async fn recv(&mut self) {
+        #[cfg(unix)]
+        if let Some(s) = &mut self.signal {
+            s.recv().await;
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
 /// How many events have matched, and when to stop.
 struct Progress {
     matched: u64,
@@ -299,6 +330,7 @@ async fn stream(
     args: &WatchArgs,
     w: &Watched<'_>,
     mut sub: Subscription,
+    mut interrupt: Interrupt,
 ) -> Result<u8> {
     let ui = g.ui();
     // One decoder per context (it keeps the compiled payload schemas).
@@ -317,7 +349,7 @@ async fn stream(
         };
         let item = tokio::select! {
             item = next => item,
-            _ = tokio::signal::ctrl_c() => return Ok(0),
+            () = interrupt.recv() => return Ok(0),
         };
         let Some(item) = item else {
             let met = match (args.count, &args.until) {
