@@ -5,6 +5,15 @@
 //! overrides are removed; documentation keeps its newlines and tabs. Also the
 //! UTC times calimcp prints (RFC 3339 and a clock), without a date crate.
 
+/// True when every byte is printable ASCII, a newline or a tab: nothing to
+/// sanitise (the common case). No early exit, so the compiler checks many
+/// bytes per instruction.
+fn plain(s: &str) -> bool {
+    !s.bytes().fold(false, |odd, b| {
+        odd | (b >= 0x7f) | ((b < 0x20) & (b != b'\n') & (b != b'\t'))
+    })
+}
+
 fn is_dangerous(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
@@ -12,7 +21,7 @@ fn is_dangerous(c: char) -> bool {
 
 /// One line of text: every control character is dropped (newlines become spaces).
 pub fn sanitize_line(s: &str) -> String {
-    if !s.chars().any(is_dangerous) {
+    if (plain(s) && !s.contains(['\n', '\t'])) || !s.chars().any(is_dangerous) {
         return s.to_string();
     }
     s.chars()
@@ -26,6 +35,9 @@ pub fn sanitize_line(s: &str) -> String {
 
 /// Documentation: newlines and tabs are kept, every other control character dropped.
 pub fn sanitize_doc(s: &str) -> String {
+    if plain(s) {
+        return s.to_string();
+    }
     let s = s.replace("\r\n", "\n");
     if !s.chars().any(|c| c != '\n' && c != '\t' && is_dangerous(c)) {
         return s;
@@ -40,7 +52,7 @@ pub fn sanitize_doc(s: &str) -> String {
 /// strings) become `\uXXXX` escapes. The JSON value is unchanged.
 pub fn json_inert(text: String) -> String {
     let risky = |c: char| c != '\n' && c != '\t' && is_dangerous(c);
-    if !text.chars().any(risky) {
+    if plain(&text) || !text.chars().any(risky) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 32);

@@ -101,8 +101,9 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         out.open('[');
         let renderer = out.renderer();
         let render = |t: &&Tool| {
-            let schemas = t.schemas();
-            (renderer.render(&t.to_mcp_with(&schemas)), schemas.warnings)
+            let mut schemas = t.schemas();
+            let warnings = std::mem::take(&mut schemas.warnings);
+            (renderer.render(&t.to_mcp_with(schemas)), warnings)
         };
         output::par_map(&tools, render, |t, (text, w)| {
             out.item();

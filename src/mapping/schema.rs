@@ -13,6 +13,17 @@ use serde_json::{Map, Value, json};
 
 use crate::abi::*;
 
+/// A JSON object from `key => value` pairs, each value moved in. (serde_json's
+/// `json!` copies an interpolated `Value` through its serializer: a deep copy
+/// at every level of a nested schema.)
+macro_rules! obj {
+    ($($k:expr => $v:expr),* $(,)?) => {{
+        let mut m = Map::new();
+        $( m.insert(String::from($k), Value::from($v)); )*
+        Value::Object(m)
+    }};
+}
+
 /// How named types are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RefMode {
@@ -162,19 +173,19 @@ fn as_root(s: Value) -> Map<String, Value> {
         Value::Object(map) => map,
         other => {
             let mut map = Map::new();
-            map.insert("allOf".into(), json!([other]));
+            map.insert("allOf".into(), Value::Array(vec![other]));
             map
         }
     }
 }
 
 /// MCP wants an object output schema: the return travels as `{"result": value}`.
-pub fn wrap_output(output: &Value) -> Value {
-    let mut inner = output.clone();
+pub fn wrap_output(output: Value) -> Value {
+    let mut inner = output;
     let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
     let mut root = Map::new();
     root.insert("type".into(), "object".into());
-    root.insert("properties".into(), json!({ "result": inner }));
+    root.insert("properties".into(), obj! {"result" => inner});
     root.insert("required".into(), json!(["result"]));
     if let Some(defs) = defs {
         root.insert("$defs".into(), defs);
@@ -363,15 +374,15 @@ fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
         // byte vectors as arrays; the ABI cannot say which, so both pass.
         (
             format!("bytes: a string or {}", sized(size)),
-            json!({"anyOf": [{"type": "string"}, array]}),
+            obj! {"anyOf" => vec![json!({"type": "string"}), array]},
         )
     } else if is_id32(b) {
         (
             ID32_DESCRIPTION.to_string(),
-            json!({"anyOf": [
-                {"type": "string", "pattern": format!("{HEX_32_PATTERN}|{BASE58_32_PATTERN}")},
-                array
-            ]}),
+            obj! {"anyOf" => vec![
+                json!({"type": "string", "pattern": format!("{HEX_32_PATTERN}|{BASE58_32_PATTERN}")}),
+                array,
+            ]},
         )
     } else if no_hex && dir == Direction::Input {
         (format!("bytes: {}", sized(size)), array)
@@ -379,7 +390,7 @@ fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
         let (string, form) = byte_string(b);
         (
             format!("bytes: a {form} or {}", sized(size)),
-            json!({"anyOf": [string, array]}),
+            obj! {"anyOf" => vec![string, array]},
         )
     };
     let mut out = Map::new();
@@ -426,14 +437,14 @@ fn nullable(s: Value) -> Value {
     {
         return s;
     }
-    json!({"anyOf": [s, {"type": "null"}]})
+    obj! {"anyOf" => vec![s, json!({"type": "null"})]}
 }
 
 fn one_of(mut members: Vec<Value>, keyword: &str) -> Value {
     match members.len() {
         0 => json!({}),
         1 => members.pop().unwrap_or_default(),
-        _ => json!({ keyword: members }),
+        _ => obj! {keyword => members},
     }
 }
 
@@ -510,9 +521,9 @@ impl<'m> Builder<'m> {
             TypeRef::Scalar(s) if self.dir == Direction::Input => scalar_input(*s),
             TypeRef::Scalar(s) => scalar(*s),
             TypeRef::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
-            TypeRef::List { items, .. } => json!({"type": "array", "items": self.ty(items, ctx)}),
+            TypeRef::List { items, .. } => obj! {"type" => "array", "items" => self.ty(items, ctx)},
             TypeRef::Map { value, .. } => {
-                json!({"type": "object", "additionalProperties": self.ty(value, ctx)})
+                obj! {"type" => "object", "additionalProperties" => self.ty(value, ctx)}
             }
             TypeRef::Tuple { elements, .. } => {
                 self.tuple(elements.iter().map(|e| (e, false)).collect(), ctx)
@@ -531,7 +542,7 @@ impl<'m> Builder<'m> {
                 if null { nullable(s) } else { s }
             })
             .collect();
-        json!({"type": "array", "prefixItems": items, "minItems": n, "maxItems": n})
+        obj! {"type" => "array", "prefixItems" => items, "minItems" => n, "maxItems" => n}
     }
 
     fn reference(&mut self, name: &str, ctx: Ctx) -> Value {
@@ -697,7 +708,7 @@ impl<'m> Builder<'m> {
             return self.tuple(r.fields.iter().map(|f| (&f.ty, f.nullable)).collect(), ctx);
         }
         let (props, required) = self.fields_of(r, ctx);
-        json!({"type": "object", "properties": props, "required": required})
+        obj! {"type" => "object", "properties" => props, "required" => required}
     }
 
     fn fields_of(&mut self, r: &Record, ctx: Ctx) -> (Map<String, Value>, Vec<Value>) {
@@ -769,12 +780,12 @@ impl<'m> Builder<'m> {
                 }
                 for c in v.variants.iter() {
                     let Some(p) = &c.payload else { continue };
-                    let mut s = json!({
-                        "type": "object",
-                        "properties": { c.name.clone(): self.ty(p, ctx) },
-                        "required": [c.name],
-                        "additionalProperties": false
-                    });
+                    let mut s = obj! {
+                        "type" => "object",
+                        "properties" => obj! {c.name.as_str() => self.ty(p, ctx)},
+                        "required" => vec![c.name.as_str()],
+                        "additionalProperties" => false,
+                    };
                     apply_doc(&mut s, c.doc.as_deref());
                     members.push(s);
                 }
@@ -799,7 +810,7 @@ impl<'m> Builder<'m> {
                     required.retain(|r| r != tag.as_str());
                     required.push(Value::String(tag.clone()));
                     let mut s =
-                        json!({"type": "object", "properties": props, "required": required});
+                        obj! {"type" => "object", "properties" => props, "required" => required};
                     if let Some(extra) = extra {
                         s["additionalProperties"] = extra;
                     }
@@ -817,7 +828,7 @@ impl<'m> Builder<'m> {
                         props.insert(content.clone(), self.ty(p, ctx));
                         required.push(Value::String(content.clone()));
                     }
-                    let mut s = json!({"type": "object", "properties": props, "required": required, "additionalProperties": false});
+                    let mut s = obj! {"type" => "object", "properties" => props, "required" => required, "additionalProperties" => false};
                     apply_doc(&mut s, c.doc.as_deref());
                     members.push(s);
                 }

@@ -86,22 +86,23 @@ impl Tool {
 
     /// The MCP output schema: the return wrapped as `{"result": …}`.
     pub fn output_schema(&self) -> Option<Value> {
-        self.return_schema().as_ref().map(schema::wrap_output)
+        self.return_schema().map(schema::wrap_output)
     }
 
     /// The MCP `Tool` object, exactly as the server advertises it.
     pub fn to_mcp(&self) -> Value {
-        self.to_mcp_with(&self.schemas())
+        self.to_mcp_with(self.schemas())
     }
 
-    /// [`Tool::to_mcp`] with schemas the caller already computed.
-    pub fn to_mcp_with(&self, schemas: &MethodSchemas) -> Value {
+    /// [`Tool::to_mcp`] with schemas the caller already computed (moved in,
+    /// not copied; take the warnings out first if they are wanted).
+    pub fn to_mcp_with(&self, schemas: MethodSchemas) -> Value {
         let mut t = Map::new();
         t.insert("name".into(), self.name.clone().into());
         t.insert("title".into(), self.title.clone().into());
         t.insert("description".into(), self.description.clone().into());
-        t.insert("inputSchema".into(), schemas.input.clone());
-        if let Some(out) = &schemas.output {
+        t.insert("inputSchema".into(), schemas.input);
+        if let Some(out) = schemas.output {
             t.insert("outputSchema".into(), schema::wrap_output(out));
         }
         t.insert(
