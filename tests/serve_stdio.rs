@@ -592,3 +592,80 @@ fn a_batch_is_answered_with_one_array() {
     let v = raw.recv();
     assert_eq!(v["error"]["code"], -32600, "{v}");
 }
+
+/// 20 methods share a recursive type that expands to about 1.2 MB each: past
+/// the listing budget (`CALIMCP_MAX_SCHEMAS`, lowered here to 3 MiB) every
+/// further method's schemas stop expanding named types, at the same tool in
+/// `schema`, `tools --json` and the server's tools/list.
+#[tokio::test]
+async fn a_listing_past_its_schema_budget_stops_expanding_at_the_same_tool_everywhere() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let tree = json!({"kind": "variant", "variants": [
+        {"name": "Leaf", "payload": {"kind": "string"}},
+        {"name": "Node", "payload": {"kind": "list", "items": {"$ref": "Tree"}}},
+        {"name": "Pair", "payload": {"kind": "tuple", "elements": [{"$ref": "Tree"}, {"$ref": "Tree"}]}}
+    ]});
+    let methods: Vec<Value> = (0..20)
+        .map(|i| json!({"name": format!("m{i:02}"), "params": [{"name": "t", "type": {"$ref": "Tree"}}]}))
+        .collect();
+    let manifest =
+        json!({"schema_version": "wasm-abi/1", "types": {"Tree": tree}, "methods": methods});
+    let path = dir.path().join("forest.json");
+    std::fs::write(&path, manifest.to_string()).unwrap();
+    let f = path.to_str().unwrap();
+    let env = [("CALIMCP_MAX_SCHEMAS", "3MiB")];
+
+    let expanded = |schema: &Value| schema.to_string().contains("Pair");
+    let tools = run_json_env(&["tools", "--json", f], &env);
+    let tools = tools.as_array().unwrap();
+    let full: Vec<bool> = tools.iter().map(|t| expanded(&t["inputSchema"])).collect();
+    let cut = full.iter().position(|f| !f).expect("the budget is passed");
+    assert!(cut >= 2, "a few tools fit 3 MiB: {full:?}");
+    assert!(
+        full[cut..].iter().all(|f| !f),
+        "once spent, always: {full:?}"
+    );
+    let size = serde_json::to_string(tools).unwrap().len();
+    assert!(size < 6 << 20, "{size} bytes for a 3 MiB budget");
+
+    // Unbounded by default? No: the same listing without the variable expands all 20.
+    let all = run_json_env(&["tools", "--json", f], &[]);
+    assert!(
+        all.as_array()
+            .unwrap()
+            .iter()
+            .all(|t| expanded(&t["inputSchema"]))
+    );
+
+    let schemas = run_json_env(&["schema", f], &env);
+    let by_method: Vec<bool> = schemas
+        .as_object()
+        .unwrap()
+        .values()
+        .map(expanded)
+        .collect();
+    assert_eq!(by_method, full, "schema cuts where tools --json does");
+
+    let (client, _) = stdio_client_env(
+        &["--apps", dir.path().to_str().unwrap()],
+        &env,
+        Watcher::default(),
+    )
+    .await;
+    let listed = listed_app_tools(&client).await;
+    assert_eq!(
+        &listed,
+        &Value::Array(tools.clone()),
+        "tools/list = tools --json"
+    );
+    client.cancel().await.unwrap();
+
+    // A bad value is a usage error naming the variable.
+    let out = isolate(&mut Command::new(BIN), &[])
+        .env("CALIMCP_MAX_SCHEMAS", "lots")
+        .args(["tools", f])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("CALIMCP_MAX_SCHEMAS"));
+}

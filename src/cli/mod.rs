@@ -57,6 +57,7 @@ Environment:
   CALIMCP_STATE_DIR        tokens, ABI cache and pins; default $XDG_STATE_HOME/calimcp
   CALIMCP_MAX_RESPONSE     largest node answer read (default 16MiB)
   CALIMCP_MAX_BLOB         largest app module downloaded for its ABI (default 64MiB)
+  CALIMCP_MAX_SCHEMAS      schemas one listing expands in full (default 64MiB)
   NO_COLOR                 set: no colour (as --color never)
 An empty value counts as unset. `watch --exec` sets CALIMCP_EVENT, CALIMCP_CONTEXT
 and CALIMCP_APP for its command.";
@@ -120,6 +121,9 @@ pub struct GlobalArgs {
     /// Longest tool name; longer ones are shortened with a hash
     #[arg(long, global = true, default_value_t = DEFAULT_MAX_NAME_LEN, value_name = "N", value_parser = parse_max_len, help_heading = "Mapping options")]
     pub max_name_len: usize,
+    /// `CALIMCP_MAX_SCHEMAS`, read and checked when the command starts.
+    #[arg(skip = crate::mapping::schema::MAX_LISTING_BYTES)]
+    pub max_schemas: usize,
     #[command(flatten)]
     pub node: node::NodeArgs,
 }
@@ -163,6 +167,7 @@ impl GlobalArgs {
                 Refs::Defs => RefMode::Defs,
             },
             max_name_len: self.max_name_len,
+            listing_budget: self.max_schemas,
         }
     }
 
@@ -322,7 +327,12 @@ impl SchemaWarnings {
 }
 
 /// Runs the parsed command; returns the exit code.
-pub fn run(cli: Cli) -> Result<u8> {
+pub fn run(mut cli: Cli) -> Result<u8> {
+    cli.global.max_schemas = usize::try_from(node::size_env(
+        "CALIMCP_MAX_SCHEMAS",
+        crate::mapping::schema::MAX_LISTING_BYTES as u64,
+    )?)
+    .unwrap_or(usize::MAX);
     match cli.command {
         Command::Schema(args) => schema::run(&cli.global, args),
         Command::Describe(args) => describe::run(&cli.global, args),

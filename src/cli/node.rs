@@ -77,7 +77,7 @@ fn env(name: &str) -> Option<String> {
 }
 
 /// A size limit from the environment (bytes, or with K, M, G); unset or empty: `default`.
-fn size_env(name: &str, default: u64) -> Result<u64> {
+pub fn size_env(name: &str, default: u64) -> Result<u64> {
     match env(name) {
         None => Ok(default),
         Some(v) => node::parse_size(&v).ok_or_else(|| {

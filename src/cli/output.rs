@@ -214,6 +214,36 @@ impl Renderer {
     }
 }
 
+/// [`par_map`] for a listing of schemas under `budget`: `build(item, spent)`
+/// gives a result and its [`MethodSchemas::size`](crate::mapping::MethodSchemas);
+/// items are counted in order, and once the count has passed the budget each
+/// further item is built spent. Workers learn it as they go; an item one of
+/// them built in full after that point is built again, spent, so the output
+/// is the same on any number of cores.
+pub fn par_map_listing<T: Sync, R: Send>(
+    items: &[T],
+    budget: &mut crate::mapping::schema::SchemaBudget,
+    build: impl Fn(&T, bool) -> (R, usize) + Sync,
+    mut sink: impl FnMut(&T, R),
+) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let spent = AtomicBool::new(budget.spent());
+    let work = |item: &T| {
+        let was = spent.load(Ordering::Relaxed);
+        (build(item, was), was)
+    };
+    par_map(items, work, |item, ((result, size), was)| {
+        let (result, size) = if !was && budget.spent() {
+            build(item, true)
+        } else {
+            (result, size)
+        };
+        budget.add(size);
+        spent.store(budget.spent(), Ordering::Relaxed);
+        sink(item, result);
+    });
+}
+
 /// Maps `items` with every core, handing each item and its result to `sink`
 /// in item order. Workers take chunks as they go, so at most a few chunks wait.
 pub fn par_map<T: Sync, R: Send>(

@@ -7,6 +7,7 @@ use super::output::{self, JsonStream};
 use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
 use crate::abi::{App, Service};
 use crate::error::{Error, Result};
+use crate::mapping::schema::SchemaBudget;
 use crate::mapping::{self, MethodSchemas, Tool};
 use crate::text::{did_you_mean, sanitize_line};
 
@@ -65,6 +66,7 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
     };
     let mut out = JsonStream::new();
     out.open('{');
+    let mut budget = SchemaBudget::new(g.tool_options().listing_budget);
     for svc in &services {
         if services.len() > 1 {
             out.key(svc.name.as_deref().unwrap_or_default());
@@ -74,12 +76,17 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
         methods.sort_by(|a, b| a.name.cmp(&b.name));
         let renderer = out.renderer();
         let refs = g.tool_options().refs;
-        let render = |m: &&crate::abi::Method| {
-            let mut schemas = mapping::method_schemas(&svc.manifest, m, refs);
+        let build = |m: &&crate::abi::Method, spent: bool| {
+            let mut schemas = if spent {
+                mapping::schema::method_schemas_spent(&svc.manifest, m, refs)
+            } else {
+                mapping::method_schemas(&svc.manifest, m, refs)
+            };
             let warned = std::mem::take(&mut schemas.warnings);
-            (renderer.render(&pick(schemas, args.output)), warned)
+            let size = schemas.size;
+            ((renderer.render(&pick(schemas, args.output)), warned), size)
         };
-        output::par_map(&methods, render, |m, (text, w)| {
+        output::par_map_listing(&methods, &mut budget, build, |m, (text, w)| {
             warnings.report(&ui, &sanitize_line(&m.name), &w);
             out.key(&m.name);
             out.rendered(&text);

@@ -8,6 +8,7 @@ use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
 use crate::error::Result;
 use crate::mapping::Tool;
 use crate::mapping::filter::Filter;
+use crate::mapping::schema::SchemaBudget;
 
 /// List the tools generated for apps: a table, or with --json exactly the MCP
 /// Tool objects `calimcp serve` advertises for the same apps and options.
@@ -100,12 +101,14 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         let mut out = JsonStream::new();
         out.open('[');
         let renderer = out.renderer();
-        let render = |t: &&Tool| {
-            let mut schemas = t.schemas();
+        let build = |t: &&Tool, spent: bool| {
+            let mut schemas = t.listed_schemas(spent);
             let warnings = std::mem::take(&mut schemas.warnings);
-            (renderer.render(&t.to_mcp_with(schemas)), warnings)
+            let size = schemas.size;
+            ((renderer.render(&t.to_mcp_with(schemas)), warnings), size)
         };
-        output::par_map(&tools, render, |t, (text, w)| {
+        let mut budget = SchemaBudget::new(g.tool_options().listing_budget);
+        output::par_map_listing(&tools, &mut budget, build, |t, (text, w)| {
             out.item();
             out.rendered(&text);
             warnings.report(&ui, &t.name, &w);

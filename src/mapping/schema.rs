@@ -48,6 +48,12 @@ pub const MAX_INLINE_NODES: usize = 20_000;
 /// names must not multiply them. One type met past it still expands once, so
 /// a schema stays within this plus the size of the manifest's largest type.
 pub const MAX_INLINE_BYTES: usize = 1 << 20;
+/// Bytes (estimated as for [`MAX_INLINE_BYTES`]) the schemas of one listing
+/// may add up to: a `schema` or `tools --json` run, the tools a server lists.
+/// Past it, each further method's schemas are built without expanding named
+/// types (see [`SchemaBudget`]), so output and memory stay within this plus a
+/// small multiple of the manifest, however many methods share a large type.
+pub const MAX_LISTING_BYTES: usize = 64 << 20;
 /// Longest doc kept in a description, in characters; longer ones end in a marker.
 pub const MAX_DOC_CHARS: usize = 4_000;
 /// In `--refs defs` mode, named types first met this many definitions deep are
@@ -70,25 +76,84 @@ pub struct MethodSchemas {
     pub output: Option<Value>,
     /// Degradations worth telling the user about.
     pub warnings: Vec<String>,
+    /// The estimated size of both schemas, in bytes (what budgets count).
+    pub size: usize,
 }
 
 /// Builds the input and output schemas of `method`.
 pub fn method_schemas(m: &Manifest, method: &Method, mode: RefMode) -> MethodSchemas {
+    build_method(m, method, mode, false)
+}
+
+/// [`method_schemas`] for a listing whose budget is spent: named types are
+/// not expanded (each is unknown, `{}`), with a warning.
+pub fn method_schemas_spent(m: &Manifest, method: &Method, mode: RefMode) -> MethodSchemas {
+    build_method(m, method, mode, true)
+}
+
+fn build_method(m: &Manifest, method: &Method, mode: RefMode, spent: bool) -> MethodSchemas {
     let mut warnings = Vec::new();
-    let input = input_schema(m, method, mode, &mut warnings);
-    let output = output_schema(m, method, mode, &mut warnings);
+    let mut size = 0;
+    let input = input_schema(m, method, (mode, spent), &mut warnings, &mut size);
+    let output = output_schema(m, method, (mode, spent), &mut warnings, &mut size);
     MethodSchemas {
         input,
         output,
         warnings,
+        size,
     }
 }
 
-fn input_schema(m: &Manifest, method: &Method, mode: RefMode, warnings: &mut Vec<String>) -> Value {
+/// The running total of a listing's schemas, in listing order: once it
+/// passes [`MAX_LISTING_BYTES`], every further method is built spent. Both
+/// faces walk their listing in name order, so `tools --json` and `tools/list`
+/// cut at the same tool.
+#[derive(Debug)]
+pub struct SchemaBudget {
+    used: usize,
+    limit: usize,
+}
+
+impl Default for SchemaBudget {
+    fn default() -> Self {
+        SchemaBudget::new(MAX_LISTING_BYTES)
+    }
+}
+
+impl SchemaBudget {
+    /// A budget of `limit` bytes ([`MAX_LISTING_BYTES`] unless raised).
+    pub fn new(limit: usize) -> Self {
+        SchemaBudget { used: 0, limit }
+    }
+
+    /// Whether the listing has passed its budget (the next method is built spent).
+    pub fn spent(&self) -> bool {
+        self.used > self.limit
+    }
+
+
+    /// Counts one method's schemas ([`MethodSchemas::size`]).
+    pub fn add(&mut self, size: usize) {
+        self.used = self.used.saturating_add(size);
+    }
+}
+
+fn input_schema(
+    m: &Manifest,
+    method: &Method,
+    (mode, spent): (RefMode, bool),
+    warnings: &mut Vec<String>,
+    size: &mut usize,
+) -> Value {
     let mut b = Builder::new(m, Direction::Input, mode);
+    b.spent = spent;
+    // The object around the parameters, and `_context`.
+    b.bytes += 250;
     let mut props = Map::new();
     let mut required = Vec::new();
     for p in &method.params {
+        b.bytes +=
+            10 + 2 * p.name.len() + p.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4));
         let mut s = b.ty(&p.ty, Ctx::default());
         apply_doc(&mut s, p.doc.as_deref());
         if p.nullable {
@@ -114,6 +179,7 @@ fn input_schema(m: &Manifest, method: &Method, mode: RefMode, warnings: &mut Vec
     root.insert("properties".into(), Value::Object(props));
     root.insert("required".into(), Value::Array(required));
     root.insert("additionalProperties".into(), false.into());
+    *size += b.bytes;
     b.finish(&mut root, warnings);
     Value::Object(root)
 }
@@ -137,16 +203,20 @@ pub fn is_unit(m: &Manifest, t: &TypeRef) -> bool {
 fn output_schema(
     m: &Manifest,
     method: &Method,
-    mode: RefMode,
+    (mode, spent): (RefMode, bool),
     warnings: &mut Vec<String>,
+    size: &mut usize,
 ) -> Option<Value> {
     let ret = method.returns.as_ref().filter(|t| !is_unit(m, t))?;
     let mut b = Builder::new(m, Direction::Output, mode);
+    b.spent = spent;
+    b.bytes += 40;
     let mut s = b.ty(ret, Ctx::default());
     apply_doc(&mut s, method.returns_doc.as_deref());
     // The SDK does not flag `Result<Option<T>>` as nullable, so every return may be null.
     let s = nullable(s);
     let mut root = as_root(s);
+    *size += b.bytes;
     b.finish(&mut root, warnings);
     Some(Value::Object(root))
 }
@@ -209,6 +279,8 @@ struct Builder<'m> {
     nodes: usize,
     /// Estimated bytes written so far (inline mode's size bound).
     bytes: usize,
+    /// The listing's budget is spent: named types are not expanded.
+    spent: bool,
     defs: Map<String, Value>,
     def_keys: HashMap<(String, bool), String>,
     used_keys: HashSet<String>,
@@ -481,6 +553,7 @@ impl<'m> Builder<'m> {
             mode,
             nodes: 0,
             bytes: 0,
+            spent: false,
             defs: Map::new(),
             def_keys: HashMap::new(),
             used_keys: HashSet::new(),
@@ -515,7 +588,13 @@ impl<'m> Builder<'m> {
 
     fn ty(&mut self, t: &TypeRef, ctx: Ctx) -> Value {
         self.nodes += 1;
-        self.bytes += 32;
+        // About what each kind writes (an input u64 or i64 carries its pattern).
+        self.bytes += match t {
+            TypeRef::Scalar(Scalar::I64 | Scalar::U64) if self.dir == Direction::Input => 330,
+            TypeRef::Scalar(_) => 50,
+            TypeRef::Bytes(_) => 250,
+            _ => 40,
+        };
         match t {
             TypeRef::Ref(name) => self.reference(name, ctx),
             TypeRef::Scalar(s) if self.dir == Direction::Input => scalar_input(*s),
@@ -552,6 +631,10 @@ impl<'m> Builder<'m> {
         let shown = short(name);
         if matches!(def.kind, TypeDefKind::Alias(TypeRef::Ref(_))) && self.is_alias_cycle(name) {
             self.warn(format!("type {shown:?} is an alias of itself through plain references (no concrete type); its values are accepted unvalidated"));
+            return json!({});
+        }
+        if self.spent {
+            self.warn(format!("the schemas listed before this one passed their budget (CALIMCP_MAX_SCHEMAS, 64 MiB by default); {shown:?} and further types are accepted unvalidated (raise it, or ask for fewer methods: schema APP METHOD, a tools filter)"));
             return json!({});
         }
         match self.mode {
@@ -760,7 +843,7 @@ impl<'m> Builder<'m> {
             .variants
             .iter()
             .map(|c| {
-                2 * c.name.len() + c.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4))
+                60 + 2 * c.name.len() + c.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4))
             })
             .sum::<usize>();
         let mut members = Vec::new();

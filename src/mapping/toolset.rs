@@ -25,6 +25,8 @@ pub const RESERVED_NAMES: &[&str] = &["describe_app", "select_app", "wait_for_ev
 pub struct ToolOptions {
     pub refs: RefMode,
     pub max_name_len: usize,
+    /// What one listing's schemas may add up to ([`schema::SchemaBudget`]).
+    pub listing_budget: usize,
 }
 
 impl Default for ToolOptions {
@@ -32,6 +34,7 @@ impl Default for ToolOptions {
         ToolOptions {
             refs: RefMode::Inline,
             max_name_len: DEFAULT_MAX_NAME_LEN,
+            listing_budget: schema::MAX_LISTING_BYTES,
         }
     }
 }
@@ -72,6 +75,21 @@ impl Tool {
     /// The input and return schemas, with any degradations (computed on each call).
     pub fn schemas(&self) -> MethodSchemas {
         schema::method_schemas(&self.manifest, self.abi_method(), self.refs)
+    }
+
+    /// The schemas as a listing whose budget is spent shows them
+    /// ([`schema::SchemaBudget`]): named types not expanded.
+    pub fn schemas_spent(&self) -> MethodSchemas {
+        schema::method_schemas_spent(&self.manifest, self.abi_method(), self.refs)
+    }
+
+    /// The schemas a listing shows: in full, or spent.
+    pub fn listed_schemas(&self, spent: bool) -> MethodSchemas {
+        if spent {
+            self.schemas_spent()
+        } else {
+            self.schemas()
+        }
     }
 
     /// The tool's `inputSchema`.

@@ -24,6 +24,7 @@ use crate::catalog::Catalog;
 use crate::error::ErrorKind;
 use crate::error::{Error, Result};
 use crate::mapping::filter::Filter;
+use crate::mapping::schema::SchemaBudget;
 use crate::mapping::{Tool, ToolOptions};
 use crate::text::sanitize_line;
 
@@ -36,6 +37,8 @@ pub struct Scope {
     pub ids: Vec<String>,
     pub service: Option<String>,
     pub filter: Filter,
+    /// What the listed tools' schemas may add up to ([`SchemaBudget`]).
+    pub listing_budget: usize,
 }
 
 impl Scope {
@@ -53,7 +56,10 @@ pub struct View {
     pub listed: Vec<usize>,
     /// `--app` names that matched nothing in this catalog.
     pub unmatched: Vec<String>,
-    fingerprint: OnceLock<u64>,
+    /// A digest of the listed tools and where the listing's schema budget
+    /// runs out (see [`View::listing`]).
+    listing: OnceLock<(u64, usize)>,
+    listing_budget: usize,
     /// Distinguishes views, so a cursor from an older list is refused.
     generation: u64,
     /// Whether a client has been given (part of) this view's tools/list: only
@@ -124,7 +130,8 @@ impl View {
             apps: in_scope,
             listed,
             unmatched,
-            fingerprint: OnceLock::new(),
+            listing: OnceLock::new(),
+            listing_budget: scope.listing_budget,
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
             served: std::sync::atomic::AtomicBool::new(false),
             outputs,
@@ -174,7 +181,7 @@ impl View {
             .unwrap_or_default()
             .iter()
             .filter_map(|(_, which)| match which {
-                Ok(i) => mcp_tool(&self.catalog.tools.tools[*i]),
+                Ok(i) => mcp_tool(&self.catalog.tools.tools[*i], self.spent(*i)),
                 Err(i) => fixed.get(*i).cloned(),
             })
             .collect();
@@ -190,22 +197,41 @@ impl View {
         let tools = &self.catalog.tools.tools;
         let i = tools.binary_search_by(|t| t.name.as_str().cmp(name)).ok()?;
         self.listed.binary_search(&i).ok()?;
-        mcp_tool(&tools[i])
+        mcp_tool(&tools[i], self.spent(i))
+    }
+
+    /// Whether listed tool `i` comes after the listing's schema budget ran out.
+    fn spent(&self, i: usize) -> bool {
+        let at = self.listed.binary_search(&i).unwrap_or(usize::MAX);
+        at >= self.listing().1
     }
 
     /// A digest of the listed tools as clients see them, to tell whether a
-    /// rebuild changed anything (computed once per view, when first asked).
-    fn fingerprint(&self) -> u64 {
-        *self.fingerprint.get_or_init(|| {
+    /// rebuild changed anything, and the position in `listed` from which the
+    /// listing's schema budget is spent ([`SchemaBudget`], counted in name
+    /// order as `tools --json` counts it). Computed once per view, when first
+    /// asked, one tool at a time.
+    fn listing(&self) -> &(u64, usize) {
+        self.listing.get_or_init(|| {
             let mut hasher = DefaultHasher::new();
-            for &i in &self.listed {
-                self.catalog.tools.tools[i]
-                    .to_mcp()
-                    .to_string()
-                    .hash(&mut hasher);
+            let mut budget = SchemaBudget::new(self.listing_budget);
+            let mut cut = self.listed.len();
+            for (at, &i) in self.listed.iter().enumerate() {
+                let tool = &self.catalog.tools.tools[i];
+                let spent = budget.spent();
+                if spent && cut > at {
+                    cut = at;
+                }
+                let schemas = tool.listed_schemas(spent);
+                budget.add(schemas.size);
+                tool.to_mcp_with(schemas).to_string().hash(&mut hasher);
             }
-            hasher.finish()
+            (hasher.finish(), cut)
         })
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.listing().0
     }
 
     /// The tool called `name`, if it is listed; why not otherwise.
@@ -587,8 +613,8 @@ impl Live {
 }
 
 /// A mapping tool as an rmcp tool (the JSON `calimcp tools --json` prints).
-fn mcp_tool(tool: &Tool) -> Option<rmcp::model::Tool> {
-    match serde_json::from_value(tool.to_mcp()) {
+fn mcp_tool(tool: &Tool, spent: bool) -> Option<rmcp::model::Tool> {
+    match serde_json::from_value(tool.to_mcp_with(tool.listed_schemas(spent))) {
         Ok(t) => Some(t),
         Err(e) => {
             log::error!("tool {} cannot be listed: {e}", tool.name);

@@ -115,6 +115,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
         ids,
         service: settings.service.clone(),
         filter: settings.filter.clone(),
+        listing_budget: settings.tool_options.listing_budget,
     };
     let result = runtime.block_on(async move {
         let live = live::Live::new(

@@ -78,7 +78,13 @@ pub fn isolate<'a>(
 
 /// `calimcp <args>` → stdout parsed as JSON (asserting success).
 pub fn run_json(args: &[&str]) -> Value {
+    run_json_env(args, &[])
+}
+
+/// [`run_json`] with environment variables set.
+pub fn run_json_env(args: &[&str], env: &[(&str, &str)]) -> Value {
     let out = isolate(&mut Command::new(BIN), args)
+        .envs(env.iter().copied())
         .args(args)
         .output()
         .expect("run calimcp");
@@ -130,8 +136,20 @@ pub type Stderr = tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStd
 
 /// [`stdio_client`] with a given watcher; also returns the server's stderr.
 pub async fn stdio_client_with(args: &[&str], watcher: Watcher) -> (Client, Stderr) {
+    stdio_client_env(args, &[], watcher).await
+}
+
+/// [`stdio_client_with`] with environment variables set.
+pub async fn stdio_client_env(
+    args: &[&str],
+    env: &[(&str, &str)],
+    watcher: Watcher,
+) -> (Client, Stderr) {
     let mut std_cmd = Command::new(BIN);
-    isolate(&mut std_cmd, args).arg("serve").args(args);
+    isolate(&mut std_cmd, args)
+        .envs(env.iter().copied())
+        .arg("serve")
+        .args(args);
     let cmd = tokio::process::Command::from(std_cmd);
     let (transport, stderr) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::piped())
