@@ -260,3 +260,90 @@ async fn an_idle_session_is_reclaimed() {
     assert_eq!(r.status().as_u16(), 404, "an idle session is gone");
     assert_eq!(server.stop(), Some(0));
 }
+
+/// Protocol 2025-03-26 requires servers to take JSON-RPC batches: over HTTP
+/// each message of a batch is handled as if it came alone and the answers to
+/// its requests come back as one array; later revisions, `initialize` inside a
+/// batch and an empty batch are refused with a JSON-RPC error.
+#[tokio::test]
+async fn http_takes_batches_under_2025_03_26_and_refuses_them_after() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start(&["--apps", &ex, "--offline"]);
+    let http = reqwest::Client::new();
+    let post = |body: serde_json::Value, sid: Option<&str>, version: Option<&str>| {
+        let mut req = http
+            .post(&server.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json");
+        if let Some(sid) = sid {
+            req = req.header("Mcp-Session-Id", sid);
+        }
+        if let Some(v) = version {
+            req = req.header("MCP-Protocol-Version", v);
+        }
+        req.body(body.to_string()).send()
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let ok = post(init, None, None).await.unwrap();
+    assert!(ok.status().is_success());
+    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    drop(ok);
+    let sid = Some(sid.as_str());
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert!(
+        post(initialized, sid, Some("2025-03-26"))
+            .await
+            .unwrap()
+            .status()
+            .is_success()
+    );
+
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
+        {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"},
+        {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 8, "method": "ping"}
+    ]);
+    // With the header and without it (absent means 2025-03-26).
+    for version in [Some("2025-03-26"), None] {
+        let r = post(batch.clone(), sid, version).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{version:?}");
+        assert!(
+            r.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json")
+        );
+        let answers: serde_json::Value = r.json().await.unwrap();
+        let answers = answers.as_array().unwrap();
+        let ids: Vec<&serde_json::Value> = answers.iter().map(|a| &a["id"]).collect();
+        assert_eq!(ids, [&json!("list"), &json!(7), &json!(8)], "{answers:?}");
+        assert!(answers[0]["result"]["tools"].as_array().unwrap().len() > 3);
+        let unknown = answers[1].to_string();
+        assert!(unknown.contains("no_such_tool"), "{unknown}");
+        assert_eq!(answers[2]["result"], json!({}));
+    }
+    // Only notifications: accepted, nothing to answer.
+    let quiet = json!([{"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}]);
+    assert_eq!(post(quiet, sid, None).await.unwrap().status().as_u16(), 202);
+
+    let refused = |r: reqwest::Response| async move {
+        assert_eq!(r.status().as_u16(), 400);
+        let v: serde_json::Value = r.json().await.unwrap();
+        v["error"]["message"].as_str().unwrap().to_string()
+    };
+    let later = refused(post(batch.clone(), sid, Some("2025-06-18")).await.unwrap()).await;
+    assert!(later.contains("2025-03-26 only"), "{later}");
+    let init_in_batch = json!([{"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {}}]);
+    let msg = refused(post(init_in_batch, sid, None).await.unwrap()).await;
+    assert!(msg.contains("initialize must not be part"), "{msg}");
+    let msg = refused(post(json!([]), sid, None).await.unwrap()).await;
+    assert!(msg.contains("empty batch"), "{msg}");
+    // An unknown session fails the batch as it fails one message: 404.
+    let r = post(batch, Some("no-such-session"), None).await.unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    assert_eq!(server.stop(), Some(0));
+}

@@ -131,7 +131,6 @@ impl SchemaBudget {
         self.used > self.limit
     }
 
-
     /// Counts one method's schemas ([`MethodSchemas::size`]).
     pub fn add(&mut self, size: usize) {
         self.used = self.used.saturating_add(size);

@@ -1,5 +1,5 @@
 //! The Streamable HTTP transport: rmcp's `StreamableHttpService` mounted at
-//! `/mcp` on an axum server. Loopback unless the user names another address;
+//! `/mcp` on an axum server (JSON-RPC batches split by `batch`). Loopback unless the user names another address;
 //! `Host` and `Origin` are checked against DNS rebinding.
 
 use std::future::Future;
@@ -103,8 +103,17 @@ pub async fn run(
         }),
         config,
     );
+    use tower::ServiceExt;
+    let service = ServiceExt::<axum::extract::Request>::map_response(service, |r| {
+        r.map(axum::body::Body::new)
+    });
     let router = axum::Router::new()
-        .nest_service("/mcp", service)
+        .route(
+            "/mcp",
+            axum::routing::any(move |req: axum::extract::Request| {
+                super::batch::handle(service.clone(), req)
+            }),
+        )
         .layer(axum::middleware::from_fn(mend_statuses));
     let shown = match local.ip() {
         IpAddr::V6(ip) => format!("[{ip}]:{}", local.port()),

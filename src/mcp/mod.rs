@@ -7,6 +7,7 @@
 //! the node client; never `cli`. Nothing but protocol reaches stdout.
 
 pub mod backend;
+mod batch;
 pub mod events;
 pub mod fixed;
 pub mod http;
