@@ -39,8 +39,9 @@ tools of those apps and that node."
 /// The long help of `calimcp completions`: the static scripts, then the dynamic completer.
 pub const COMPLETIONS_LONG_HELP: &str = concat!(
     "Examples:
+  mkdir -p ~/.local/share/bash-completion/completions
   calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp
-  calimcp completions fish > ~/.config/fish/completions/calimcp.fish
+  echo 'source <(calimcp completions bash)' >> ~/.bashrc   # without bash-completion
 
 ",
     dynamic_help!()

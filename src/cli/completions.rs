@@ -13,8 +13,9 @@ use crate::error::Result;
 ///   fish:  calimcp completions fish > ~/.config/fish/completions/calimcp.fish
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  mkdir -p ~/.local/share/bash-completion/completions
   calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp
-  calimcp completions fish > ~/.config/fish/completions/calimcp.fish
+  echo 'source <(calimcp completions bash)' >> ~/.bashrc   # without bash-completion
 
 Dynamic completion (tool names and method flags): see --help.", after_long_help = super::complete::COMPLETIONS_LONG_HELP)]
 pub struct CompletionsArgs {

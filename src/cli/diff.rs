@@ -24,10 +24,10 @@ use crate::text::sanitize_line;
 /// 1 when one is, 2 for bad input.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  calimcp diff old/abi.json res/abi.json
-  git show origin/main:res/abi.json | calimcp diff - res/abi.json --format github
-  calimcp diff kv-store target/app.mpk --fail-on warning --format markdown
-  calimcp diff v1.mpk v2.mpk --service docs --json")]
+  calimcp diff examples/older/kv-store.json examples/kv-store
+  git show HEAD:examples/kv-store/abi.json | calimcp diff - examples/kv-store --format github
+  calimcp diff examples/older/kv-store.json examples/kv-store --fail-on warning --format markdown
+  calimcp diff examples/multi-service examples/multi-service --service pages --json")]
 pub struct DiffArgs {
     /// The version callers use today (`-`: a manifest on stdin)
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]

@@ -145,6 +145,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
 }
 
 async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
+    let stop = shutdown_signal();
     let (transport, flush) = stdio::stdio();
     let tools = live.view().listed.len();
     log::info!("serving {tools} tools and the fixed tools over stdio");
@@ -162,32 +163,38 @@ async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
         () = run => {
             flush.wait();
         }
-        () = shutdown_signal() => {
+        () = stop => {
             log::info!("terminated; exiting");
         }
     }
     Ok(())
 }
 
-/// Completes on SIGTERM or Ctrl-C.
-pub async fn shutdown_signal() {
+/// Completes on SIGTERM or Ctrl-C. Listening starts when this is called, not
+/// when the future is first polled, so a signal that comes right after the
+/// server says it is listening still ends it cleanly.
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
         let term = signal(SignalKind::terminate());
         let int = signal(SignalKind::interrupt());
-        match (term, int) {
-            (Ok(mut term), Ok(mut int)) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = int.recv() => {}
+        async move {
+            match (term, int) {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
                 }
+                _ => std::future::pending::<()>().await,
             }
-            _ => std::future::pending::<()>().await,
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

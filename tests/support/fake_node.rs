@@ -568,6 +568,15 @@ impl FakeNode {
         push(&self.state, &ctx, event);
     }
 
+    /// Adds (or moves) a context alias.
+    pub fn add_alias(&self, alias: &str, context: &str) {
+        self.state
+            .aliases
+            .lock()
+            .unwrap()
+            .insert(alias.to_string(), context.to_string());
+    }
+
     /// The context an alias names, or `value` itself.
     pub fn context_of(&self, value: &str) -> String {
         self.state

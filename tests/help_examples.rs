@@ -1,0 +1,295 @@
+//! The examples of the top-level `--help` and of `diff`, `watch`, `serve`,
+//! `use` and `completions` run as written: each line in `sh`, from the
+//! repository root (`watch`: a scratch directory, for the file its `--exec`
+//! example writes), with the built calimcp first on PATH, a scratch HOME, and
+//! a fake node (tests/support/fake_node.rs) as the node, on which `my-alias`
+//! names a kv-store context. Two substitutions keep the network on loopback
+//! ports the test owns: the default node URL becomes the fake's, and
+//! `--http`'s port 8765 becomes 0. Commands that run until stopped (`watch`,
+//! `serve --http`) are shown an event or asked for their address, then
+//! stopped with Ctrl-C or SIGTERM, and must exit 0. (`schema`, `describe`,
+//! `tools`, `apps` and `call` examples: tests/cli.rs.)
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use support::fake_node::{CTX_KV, FakeNode};
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_calimcp");
+
+/// The example lines of `calimcp ARGS --help`, comments dropped.
+fn examples(args: &[&str]) -> Vec<String> {
+    let out = Command::new(BIN)
+        .args(args)
+        .arg("--help")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<String> = help
+        .lines()
+        .skip_while(|l| *l != "Examples:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split("  #").next().unwrap().trim().to_string())
+        .collect();
+    assert!(!lines.is_empty(), "calimcp {args:?} --help has no examples");
+    lines
+}
+
+struct Env {
+    node: FakeNode,
+    home: TempDir,
+    scratch: TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        let node = FakeNode::start();
+        node.add_alias("my-alias", &node.id(CTX_KV));
+        Env {
+            node,
+            home: TempDir::new().unwrap(),
+            scratch: TempDir::new().unwrap(),
+        }
+    }
+
+    /// `sh -c LINE` as a user would type it, in `dir`.
+    fn shell(&self, line: &str, dir: &Path) -> Command {
+        let line = line
+            .replace("http://127.0.0.1:2528", &self.node.url)
+            .replace("127.0.0.1:8765", "127.0.0.1:0");
+        let bin_dir = PathBuf::from(BIN).parent().unwrap().to_path_buf();
+        let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )))
+        .unwrap();
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(line)
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", self.home.path())
+            .env("NO_COLOR", "1")
+            .env("CALIMERO_NODE_URL", &self.node.url)
+            .current_dir(dir)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Runs a line that ends by itself; it must succeed.
+    fn run(&self, line: &str) -> String {
+        let out = self.shell(line, &root()).output().unwrap();
+        assert!(
+            out.status.success(),
+            "`{line}` failed ({:?}): {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Starts a line that runs until stopped. The shell `exec`s it, so the
+    /// signal reaches calimcp as Ctrl-C on a terminal would (the shell does not
+    /// stay between them).
+    fn spawn(&self, line: &str, dir: &Path) -> Running {
+        // `a && b` cannot be exec'd; such a line ends by itself.
+        let line_run = if line.contains("&&") {
+            line.to_string()
+        } else {
+            format!("exec {line}")
+        };
+        let mut child = self
+            .shell(&line_run, dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let lines = |r: Box<dyn std::io::Read + Send>| {
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                for l in BufReader::new(r).lines().map_while(Result::ok) {
+                    let _ = tx.send(l);
+                }
+            });
+            rx
+        };
+        let stdout = lines(Box::new(child.stdout.take().unwrap()));
+        let stderr = lines(Box::new(child.stderr.take().unwrap()));
+        Running {
+            line: line.to_string(),
+            child,
+            stdout,
+            stderr,
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Running {
+    line: String,
+    child: Child,
+    stdout: mpsc::Receiver<String>,
+    stderr: mpsc::Receiver<String>,
+}
+
+impl Running {
+    /// Waits (bounded) for a line containing `needle` on stderr or stdout.
+    fn wait_for(&self, stream: &mpsc::Receiver<String>, needle: &str) -> String {
+        loop {
+            match stream.recv_timeout(Duration::from_secs(20)) {
+                Ok(l) if l.contains(needle) => return l,
+                Ok(_) => {}
+                Err(_) => panic!("`{}`: no line with {needle:?}", self.line),
+            }
+        }
+    }
+
+    fn on_stderr(&self, needle: &str) -> String {
+        self.wait_for(&self.stderr, needle)
+    }
+
+    fn on_stdout(&self, needle: &str) -> String {
+        self.wait_for(&self.stdout, needle)
+    }
+
+    /// Sends `signal`; the line must then exit 0.
+    fn stop(mut self, signal: &str) {
+        let sent = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        self.exit_0();
+    }
+
+    fn exit_0(&mut self) {
+        let status = self.child.wait().unwrap();
+        let err: Vec<String> = self.stderr.try_iter().collect();
+        assert_eq!(status.code(), Some(0), "`{}`: {err:?}", self.line);
+    }
+}
+
+#[test]
+fn top_level_examples_run_as_written() {
+    let env = Env::new();
+    for line in examples(&[]) {
+        if line.contains(" serve") {
+            // Ends when its client (here: no stdin) goes away.
+            env.run(&line);
+        } else if line.contains(" call ") {
+            // The fake node answers for kv-store in the context `my-alias` names.
+            let out = env.run(&line);
+            assert!(out.contains("null"), "`{line}`: {out}");
+        } else {
+            assert!(!env.run(&line).is_empty(), "`{line}` printed nothing");
+        }
+    }
+}
+
+#[test]
+fn diff_examples_run_as_written() {
+    let env = Env::new();
+    let git = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(root())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let mut ran = 0;
+    for line in examples(&["diff"]) {
+        if line.starts_with("git ") && !git {
+            eprintln!("SKIPPED (not a git checkout): {line}");
+            continue;
+        }
+        let out = env.run(&line);
+        if line.contains("examples/older") {
+            assert!(out.contains("entries"), "`{line}`: {out}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 3);
+}
+
+#[test]
+fn use_examples_run_as_written() {
+    let env = Env::new();
+    let lines = examples(&["use"]);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    env.run(&lines[0]);
+    let shown = env.run(&lines[1]);
+    assert!(shown.contains("context my-alias"), "{shown}");
+    env.run(&lines[2]);
+    let cleared = env.run(&lines[1]);
+    assert!(!cleared.contains("my-alias"), "{cleared}");
+}
+
+#[test]
+fn completions_examples_run_as_written() {
+    let env = Env::new();
+    for line in examples(&["completions"]) {
+        env.run(&line);
+    }
+    let script = env
+        .home
+        .path()
+        .join(".local/share/bash-completion/completions/calimcp");
+    assert!(std::fs::read_to_string(script).unwrap().contains("calimcp"));
+}
+
+#[test]
+fn serve_examples_run_as_written() {
+    let env = Env::new();
+    for line in examples(&["serve"]) {
+        if line.contains("--http") {
+            let s = env.spawn(&line, &root());
+            let url = s.on_stderr("serving MCP over Streamable HTTP at ");
+            assert!(url.contains("http://127.0.0.1:"), "{url}");
+            s.stop("-TERM");
+        } else {
+            env.run(&line);
+        }
+    }
+}
+
+#[test]
+fn watch_examples_run_as_written() {
+    let env = Env::new();
+    let ctx = env.node.id(CTX_KV);
+    let jq = Command::new("jq").arg("--version").output().is_ok();
+    for line in examples(&["watch"]) {
+        if line.contains("jq") && !jq {
+            eprintln!("SKIPPED (no jq on PATH): {line}");
+            continue;
+        }
+        let s = env.spawn(&line, env.scratch.path());
+        s.on_stderr("watching ");
+        env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+        if line.contains("--exec") {
+            // The command runs (and appends the payload to log.ndjson) before
+            // the next event is printed: once "two" shows, "one" is written.
+            env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
+            s.on_stdout("two");
+            let log = std::fs::read_to_string(env.scratch.path().join("log.ndjson"));
+            assert_eq!(log.unwrap_or_default(), "\"one\"\n", "`{line}`");
+            s.stop("-INT");
+        } else if line.contains("--until Removed") {
+            env.node.emit(&ctx, &[("Removed", b"\"one\"")]);
+            let mut s = s;
+            s.on_stdout("removed");
+            s.exit_0();
+        } else {
+            let seen = s.on_stdout("Inserted");
+            assert!(seen.contains("one"), "`{line}`: {seen}");
+            s.stop("-INT");
+        }
+    }
+}
