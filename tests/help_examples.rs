@@ -1,7 +1,7 @@
-//! The examples of the top-level `--help` and of `diff`, `watch`, `serve`,
-//! `use` and `completions` run as written: each line in `sh`, from the
-//! repository root (`watch`: a scratch directory, for the file its `--exec`
-//! example writes), with the built calimcp first on PATH, a scratch HOME, and
+//! The examples of the top-level `--help`, of `diff`, `watch`, `serve`, `use`
+//! and `completions`, and of README.md's `sh` blocks run as written: each
+//! line in `sh`, from the repository root (`watch` and the README: a scratch
+//! directory, for the files they write), with the built calimcp first on PATH, a scratch HOME, and
 //! a fake node (tests/support/fake_node.rs) as the node, on which `my-alias`
 //! names a kv-store context. Two substitutions keep the network on loopback
 //! ports the test owns: the default node URL becomes the fake's, and
@@ -78,14 +78,21 @@ impl Env {
             .env("HOME", self.home.path())
             .env("NO_COLOR", "1")
             .env("CALIMERO_NODE_URL", &self.node.url)
+            // `git show` examples read this repository from any directory.
+            .env("GIT_DIR", root().join(".git"))
             .current_dir(dir)
             .stdin(Stdio::null());
         cmd
     }
 
-    /// Runs a line that ends by itself; it must succeed.
+    /// Runs a line that ends by itself, from the repository root; it must succeed.
     fn run(&self, line: &str) -> String {
-        let out = self.shell(line, &root()).output().unwrap();
+        self.run_in(line, &root())
+    }
+
+    /// [`Env::run`] in `dir`.
+    fn run_in(&self, line: &str, dir: &Path) -> String {
+        let out = self.shell(line, dir).output().unwrap();
         assert!(
             out.status.success(),
             "`{line}` failed ({:?}): {}",
@@ -263,33 +270,96 @@ fn serve_examples_run_as_written() {
 #[test]
 fn watch_examples_run_as_written() {
     let env = Env::new();
-    let ctx = env.node.id(CTX_KV);
-    let jq = Command::new("jq").arg("--version").output().is_ok();
     for line in examples(&["watch"]) {
-        if line.contains("jq") && !jq {
-            eprintln!("SKIPPED (no jq on PATH): {line}");
+        watch_line(&env, &line, env.scratch.path());
+    }
+}
+
+/// Runs a `watch` example in `dir`: shows it events, checks what it did, and
+/// stops it with Ctrl-C unless it ends by itself.
+fn watch_line(env: &Env, line: &str, dir: &Path) {
+    let ctx = env.node.id(CTX_KV);
+    if line.contains("jq") && Command::new("jq").arg("--version").output().is_err() {
+        eprintln!("SKIPPED (no jq on PATH): {line}");
+        return;
+    }
+    let s = env.spawn(line, dir);
+    s.on_stderr("watching ");
+    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+    if let Some(file) = line.split(">> ").nth(1) {
+        // The --exec command runs (and appends the payload to the file)
+        // before the next event is printed: once "two" shows, "one" is written.
+        let file = file.trim_end_matches(['"', '\'']);
+        env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
+        s.on_stdout("two");
+        let log = std::fs::read_to_string(dir.join(file));
+        assert_eq!(log.unwrap_or_default(), "\"one\"\n", "`{line}`");
+        s.stop("-INT");
+    } else if line.contains("--until Removed") {
+        env.node.emit(&ctx, &[("Removed", b"\"one\"")]);
+        let mut s = s;
+        if line.contains("echo removed") {
+            s.on_stdout("removed");
+        }
+        s.exit_0();
+    } else {
+        let seen = s.on_stdout("Inserted");
+        assert!(seen.contains("one"), "`{line}`: {seen}");
+        s.stop("-INT");
+    }
+}
+
+/// The lines of README.md's `sh` blocks, in order, comments dropped.
+fn readme_lines() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for l in readme.lines() {
+        if l.starts_with("```") {
+            in_sh = !in_sh && l == "```sh";
             continue;
         }
-        let s = env.spawn(&line, env.scratch.path());
-        s.on_stderr("watching ");
-        env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
-        if line.contains("--exec") {
-            // The command runs (and appends the payload to log.ndjson) before
-            // the next event is printed: once "two" shows, "one" is written.
-            env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
-            s.on_stdout("two");
-            let log = std::fs::read_to_string(env.scratch.path().join("log.ndjson"));
-            assert_eq!(log.unwrap_or_default(), "\"one\"\n", "`{line}`");
-            s.stop("-INT");
-        } else if line.contains("--until Removed") {
-            env.node.emit(&ctx, &[("Removed", b"\"one\"")]);
-            let mut s = s;
-            s.on_stdout("removed");
-            s.exit_0();
-        } else {
-            let seen = s.on_stdout("Inserted");
-            assert!(seen.contains("one"), "`{line}`: {seen}");
-            s.stop("-INT");
+        let l = l.split("  #").next().unwrap().trim();
+        if in_sh && !l.is_empty() && !l.starts_with('#') {
+            lines.push(l.to_string());
         }
     }
+    lines
+}
+
+/// Every command in the README's `sh` blocks runs as written, in order, in a
+/// scratch directory that sees the repository's `examples/` and `man/` (so
+/// `> diff.md` lands there), except the two set-up commands (`cargo …`),
+/// which CI runs itself.
+#[test]
+fn readme_examples_run_as_written() {
+    let env = Env::new();
+    let work = env.scratch.path();
+    for dir in ["examples", "man"] {
+        std::os::unix::fs::symlink(root().join(dir), work.join(dir)).unwrap();
+    }
+    let mut ran = 0;
+    for line in readme_lines() {
+        if line.starts_with("cargo ") {
+            eprintln!("not run here (a set-up command; CI runs it): {line}");
+            continue;
+        }
+        if line.starts_with("man ") && Command::new("man").arg("--version").output().is_err() {
+            eprintln!("SKIPPED (no man on PATH): {line}");
+            continue;
+        }
+        if line.contains(" watch ") {
+            watch_line(&env, &line, work);
+        } else if line.contains("--http") {
+            let s = env.spawn(&line, work);
+            s.on_stderr("serving MCP over Streamable HTTP at ");
+            s.stop("-TERM");
+        } else {
+            env.run_in(&line, work);
+        }
+        ran += 1;
+    }
+    assert!(ran >= 25, "only {ran} README lines ran");
+    let md = std::fs::read_to_string(work.join("diff.md")).unwrap();
+    assert!(md.contains("calimcp diff"), "{md}");
 }
