@@ -724,68 +724,6 @@ fn completion_offers_apps_methods_and_app_method_forms() {
     );
 }
 
-/// The examples of every `--help` that need no node run as written from the
-/// repository root (on what ships in `examples/`), and the `call` examples
-/// pass their checks in a dry run.
-#[test]
-fn help_examples_run_as_written() {
-    let hex = "ab".repeat(32);
-    let mut ran = 0;
-    for cmd in ["schema", "describe", "tools", "apps", "call"] {
-        let out = calimcp().args([cmd, "--help"]).assert().success();
-        let help = String::from_utf8_lossy(&out.get_output().stdout).to_string();
-        let examples = help
-            .lines()
-            .skip_while(|l| !l.starts_with("Examples:"))
-            .skip(1)
-            .take_while(|l| l.starts_with("  calimcp "));
-        for line in examples {
-            let line = line.split("  #").next().unwrap().trim();
-            // Split like a shell: single quotes group.
-            let mut words = Vec::new();
-            let mut cur = String::new();
-            let mut quoted = false;
-            for c in line.chars() {
-                match c {
-                    '\'' => quoted = !quoted,
-                    ' ' if !quoted => {
-                        if !cur.is_empty() {
-                            words.push(std::mem::take(&mut cur));
-                        }
-                    }
-                    c => cur.push(c),
-                }
-            }
-            words.push(cur);
-            let mut c = calimcp();
-            c.args(&words[1..]);
-            if cmd == "call" {
-                // Tool names need the example apps; a dry run needs no node.
-                c.env("CALIMCP_APPS", example(""));
-                if !words.iter().any(|w| w == "--dry-run") {
-                    c.arg("--dry-run");
-                }
-                if !words.iter().any(|w| w == "--context" || w == "-c") {
-                    c.args(["-c", &hex]);
-                } else {
-                    continue; // an alias needs the node
-                }
-                if words.iter().any(|w| w == "--wait-event") {
-                    continue; // waits on the node's events
-                }
-            }
-            let out = c.output().unwrap();
-            assert!(
-                out.status.success(),
-                "`{line}` failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            ran += 1;
-        }
-    }
-    assert!(ran >= 12, "only {ran} examples ran");
-}
-
 #[test]
 fn a_filter_that_matches_nothing_is_a_warning() {
     let out = calimcp()

@@ -1,5 +1,5 @@
-//! The examples of the top-level `--help`, of `diff`, `watch`, `serve`, `use`
-//! and `completions`, and of README.md's `sh` blocks run as written: each
+//! The examples of every `--help` (the top level's and each command's) and of
+//! README.md's `sh` blocks run as written: each
 //! line in `sh`, from the repository root (`watch` and the README: a scratch
 //! directory, for the files they write), with the built calimcp first on PATH, a scratch HOME, and
 //! a fake node (tests/support/fake_node.rs) as the node, on which `my-alias`
@@ -7,8 +7,7 @@
 //! ports the test owns: the default node URL becomes the fake's, and
 //! `--http`'s port 8765 becomes 0. Commands that run until stopped (`watch`,
 //! `serve --http`) are shown an event or asked for their address, then
-//! stopped with Ctrl-C or SIGTERM, and must exit 0. (`schema`, `describe`,
-//! `tools`, `apps` and `call` examples: tests/cli.rs.)
+//! stopped with Ctrl-C or SIGTERM, and must exit 0.
 
 mod support;
 
@@ -199,6 +198,49 @@ fn top_level_examples_run_as_written() {
             assert!(out.contains("null"), "`{line}`: {out}");
         } else {
             assert!(!env.run(&line).is_empty(), "`{line}` printed nothing");
+        }
+    }
+}
+
+#[test]
+fn schema_describe_tools_and_apps_examples_run_as_written() {
+    let env = Env::new();
+    let mut ran = 0;
+    for cmd in ["schema", "describe", "tools", "apps"] {
+        for line in examples(&[cmd]) {
+            assert!(!env.run(&line).is_empty(), "`{line}` printed nothing");
+            ran += 1;
+        }
+    }
+    assert!(ran >= 12, "only {ran} examples ran");
+}
+
+/// `call`'s examples on the fake node, where the example app every-kind is
+/// installed too (its `paint` takes a parameter named like a flag).
+#[test]
+fn call_examples_run_as_written() {
+    let env = Env::new();
+    let every_kind: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("examples/every-kind.json")).unwrap(),
+    )
+    .unwrap();
+    env.node.install("every-kind", every_kind);
+    let lines = examples(&["call"]);
+    assert!(lines.len() >= 5, "{lines:?}");
+    for line in lines {
+        if line.contains("--wait-event") {
+            // The fake's kv-store emits `Inserted` for each set, as the app does.
+            let s = env.spawn(&line, &root());
+            let mut s = s;
+            s.on_stdout("Inserted");
+            s.exit_0();
+            continue;
+        }
+        let out = env.run(&line);
+        if line.contains("--dry-run") {
+            assert!(out.contains("\"key\":\"a\""), "`{line}`: {out}");
+        } else if line.contains("paint") {
+            assert!(out.contains("Red"), "`{line}`: {out}");
         }
     }
 }
