@@ -57,7 +57,7 @@ Environment:
   CALIMCP_STATE_DIR        tokens, ABI cache and pins; default $XDG_STATE_HOME/calimcp
   CALIMCP_MAX_RESPONSE     largest node answer read (default 16MiB)
   CALIMCP_MAX_BLOB         largest app module downloaded for its ABI (default 64MiB)
-  CALIMCP_MAX_SCHEMAS      schemas one listing expands in full (default 64MiB)
+  CALIMCP_MAX_SCHEMAS      schemas one listing expands in full (default 16MiB)
   NO_COLOR                 set: no colour (as --color never)
 An empty value counts as unset. `watch --exec` sets CALIMCP_EVENT, CALIMCP_CONTEXT
 and CALIMCP_APP for its command.";

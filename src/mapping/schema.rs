@@ -53,7 +53,7 @@ pub const MAX_INLINE_BYTES: usize = 1 << 20;
 /// Past it, each further method's schemas are built without expanding named
 /// types (see [`SchemaBudget`]), so output and memory stay within this plus a
 /// small multiple of the manifest, however many methods share a large type.
-pub const MAX_LISTING_BYTES: usize = 64 << 20;
+pub const MAX_LISTING_BYTES: usize = 16 << 20;
 /// Longest doc kept in a description, in characters; longer ones end in a marker.
 pub const MAX_DOC_CHARS: usize = 4_000;
 /// In `--refs defs` mode, named types first met this many definitions deep are
@@ -633,7 +633,7 @@ impl<'m> Builder<'m> {
             return json!({});
         }
         if self.spent {
-            self.warn(format!("the schemas listed before this one passed their budget (CALIMCP_MAX_SCHEMAS, 64 MiB by default); {shown:?} and further types are accepted unvalidated (raise it, or ask for fewer methods: schema APP METHOD, a tools filter)"));
+            self.warn(format!("the schemas listed before this one passed their budget (CALIMCP_MAX_SCHEMAS, 16 MiB by default); {shown:?} and further types are accepted unvalidated (raise it, or ask for fewer methods: schema APP METHOD, a tools filter)"));
             return json!({});
         }
         match self.mode {
