@@ -49,7 +49,7 @@ pub fn parse_manifest_value(
 ) -> Result<Manifest, AbiError> {
     let top = match value {
         Value::Object(map) => Top {
-            found: "an object",
+            not_object: None,
             schema_version: map.get("schema_version"),
             methods: map.get("methods"),
             types: map.get("types"),
@@ -61,7 +61,7 @@ pub fn parse_manifest_value(
                 .iter()
                 .any(|k| map.contains_key(*k)),
         },
-        other => Top::not_object(kind_of(other)),
+        other => Top::empty(Some(kind_of(other))),
     };
     Parser::new(warnings).manifest(top)
 }
@@ -131,8 +131,8 @@ use read::*;
 
 /// The top-level sections calimcp reads; `S` is raw JSON text or a value.
 struct Top<S> {
-    /// What the document is (`an object` unless it is not one).
-    found: &'static str,
+    /// What the document is instead, when it is not an object.
+    not_object: Option<&'static str>,
     schema_version: Option<S>,
     methods: Option<S>,
     types: Option<S>,
@@ -145,9 +145,10 @@ struct Top<S> {
 }
 
 impl<S> Top<S> {
-    fn not_object(found: &'static str) -> Self {
+    /// No sections yet; `not_object`: what the document is instead of an object.
+    fn empty(not_object: Option<&'static str>) -> Self {
         Top {
-            found,
+            not_object,
             schema_version: None,
             methods: None,
             types: None,
@@ -201,7 +202,7 @@ impl<'de> de::Deserialize<'de> for RawTop<'de> {
         struct V;
         impl V {
             fn other(self, kind: &'static str) -> RawTop<'static> {
-                RawTop(Top::not_object(kind))
+                RawTop(Top::empty(Some(kind)))
             }
         }
         impl<'de> Visitor<'de> for V {
@@ -210,7 +211,7 @@ impl<'de> de::Deserialize<'de> for RawTop<'de> {
                 f.write_str("a JSON document")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut top = Top::not_object("an object");
+                let mut top = Top::empty(None);
                 while let Some(key) = map.next_key_seed(Key(TOP_KEYS))? {
                     // Unknown keys are read as raw JSON too: that checks their text.
                     let raw: &'de RawValue = map.next_value()?;
@@ -338,13 +339,10 @@ impl<'w> Parser<'w> {
     }
 
     fn manifest<'de, S: Source<'de>>(&mut self, top: Top<S>) -> Result<Manifest, AbiError> {
-        if top.found != "an object" {
+        if let Some(found) = top.not_object {
             return Err(AbiError::new(
                 "$",
-                format!(
-                    "expected a JSON object (a wasm-abi/1 manifest), found {}",
-                    top.found
-                ),
+                format!("expected a JSON object (a wasm-abi/1 manifest), found {found}"),
             ));
         }
         let schema_version = self.schema_version(top.schema_version)?;
