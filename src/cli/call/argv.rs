@@ -1,0 +1,248 @@
+//! The run-time command of a tool (one flag per parameter, beside the global
+//! and call flags) and the argument object read from it: `--args`, the
+//! flags, prompts; every problem with them reported at once.
+
+use super::*;
+
+/// The run-time command of a tool (for completion).
+pub(in crate::cli) fn tool_command(token: &str, tool: &Tool, app: &App) -> clap::Command {
+    command(token, tool, app, &params::specs(tool, &reserved_flags()))
+}
+
+/// The run-time command: globals, `call` with its flags, and TOOL with one flag per parameter.
+pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) -> clap::Command {
+    let mut long_about = tool.signature.clone();
+    if let Some(doc) = &tool.doc {
+        long_about.push_str("\n\n");
+        long_about.push_str(crate::text::sanitize_doc(doc).trim());
+    }
+    let owner = match &tool.service {
+        Some(s) => format!("{} (service {})", app.package_or_id(), s),
+        None => app.package_or_id().to_string(),
+    };
+    long_about.push_str(&format!(
+        "\n\nTool {} of {}, from {}.",
+        tool.name,
+        sanitize_line(&owner),
+        sanitize_line(&app.source)
+    ));
+    let no_flag: Vec<String> = specs
+        .iter()
+        .filter(|s| s.long.is_none())
+        .map(|s| format!("`{}`", sanitize_line(&s.name)))
+        .collect();
+    if !no_flag.is_empty() {
+        long_about.push_str(&format!(
+            "\nParameters without a flag (pass them in --args): {}.",
+            no_flag.join(", ")
+        ));
+    }
+    let example: Vec<String> = specs
+        .iter()
+        .filter(|s| s.required)
+        .map(|s| match &s.long {
+            Some(l) => format!("--{l} <{}>", sanitize_line(&s.type_name)),
+            None => s.flag(),
+        })
+        .collect();
+    let after = format!(
+        "Values: strings literal; integers exact (-5 is a value); bytes as hex or a JSON array;\n\
+         other types as JSON. For a non-string parameter, @FILE reads the JSON value from a\n\
+         file and - from stdin. --args JSON|@FILE|- gives the whole argument object.\n\n\
+         Example:\n  calimcp call {} {}",
+        sanitize_line(token),
+        example.join(" ")
+    );
+    let tool_cmd = clap::Command::new(token.to_string())
+        .about(tool.signature.clone())
+        .long_about(long_about)
+        .after_long_help(after)
+        .allow_negative_numbers(true)
+        .args(specs.iter().filter_map(params::arg));
+    let call = CallFlags::augment_args(clap::Command::new("call"))
+        .about("Call a method on a node, checking every argument first")
+        .subcommand(tool_cmd)
+        .subcommand_required(true)
+        .disable_help_subcommand(true);
+    // Flags that change nothing about a call stay accepted but unlisted.
+    ["color", "package", "refs", "max_name_len"].iter().fold(
+        GlobalArgs::augment_args(
+            clap::Command::new("calimcp")
+                .bin_name("calimcp")
+                .max_term_width(100)
+                .subcommand(call),
+        ),
+        |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)),
+    )
+}
+
+/// Every problem with the arguments in one error: the flags that could not be
+/// read, then what the schema found in the rest (a parameter whose flag was
+/// unreadable is not reported again as missing).
+pub(super) fn invalid_args(
+    tool: &Tool,
+    specs: &[ParamSpec],
+    flag_problems: &[FlagProblem],
+    problems: &[Problem],
+) -> Error {
+    let unreadable = |path: &str| {
+        flag_problems.iter().any(|(name, _)| {
+            path.strip_prefix(name.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        })
+    };
+    let flag_lines = flag_problems.iter().map(|(_, line)| format!("\n  {line}"));
+    let lines: Vec<String> = flag_lines
+        .chain(problems.iter().filter(|p| !unreadable(&p.path)).map(|p| {
+            let flag = specs
+                .iter()
+                .find(|s| s.name == p.path)
+                .filter(|_| p.message.starts_with("missing"))
+                .map(|s| format!("; pass {}", s.flag()))
+                .unwrap_or_default();
+            format!("\n  {p}{flag}")
+        }))
+        .collect();
+    let mut structured: Vec<Value> = flag_problems
+        .iter()
+        .map(|(name, line)| problem_json(name, line))
+        .collect();
+    structured.extend(
+        problems
+            .iter()
+            .filter(|p| !unreadable(&p.path))
+            .map(|p| problem_json(&p.path, &p.message)),
+    );
+    let mut e = Error::input(
+        "invalid_arguments",
+        format!(
+            "invalid arguments for {} (nothing was sent):{}",
+            tool.name,
+            lines.concat()
+        ),
+    )
+    .with_hint(format!("see `calimcp call {} --help`", tool.name));
+    e.problems = structured;
+    e
+}
+
+/// One problem for `--json`: its path and message, and what was expected
+/// and given where the message says (`expected X, got Y`).
+pub(super) fn problem_json(path: &str, message: &str) -> Value {
+    let mut v = json!({"path": sanitize_line(path), "message": sanitize_line(message)});
+    if let Some(rest) = message.split_once("expected ").map(|(_, r)| r) {
+        let (expected, got) = match rest.split_once(", got ") {
+            Some((e, g)) => (e, Some(g)),
+            None => (rest, None),
+        };
+        let expected = expected.trim_end_matches(')');
+        v["expected"] = sanitize_line(expected).into();
+        if let Some(g) = got {
+            v["got"] = sanitize_line(g).into();
+        }
+    }
+    v
+}
+
+pub(super) fn sub<'a>(m: &'a ArgMatches, name: &str) -> Option<&'a ArgMatches> {
+    m.subcommand_matches(name)
+}
+
+/// A parameter flag whose value could not be read: (parameter name, message).
+pub(super) type FlagProblem = (String, String);
+
+/// The argument object: `--args`, then the parameter flags, then (on a
+/// terminal, when every flag could be read) prompts for the required ones
+/// still missing, after `before_prompt` (which finds the node and context). Flags whose values cannot be read come back beside it, so
+/// they are reported together with what the schema finds.
+pub(super) fn arguments(
+    g: &GlobalArgs,
+    flags: &CallFlags,
+    specs: &[ParamSpec],
+    tool_m: &ArgMatches,
+    argv: &[OsString],
+    before_prompt: &mut dyn FnMut(&Map<String, Value>) -> Result<()>,
+) -> Result<(Map<String, Value>, Vec<FlagProblem>)> {
+    let mut stdin = Stdin::default();
+    let mut obj = match &flags.args_json {
+        Some(raw) => {
+            params::parse_args(raw, &mut stdin).map_err(|e| Error::input("invalid_arguments", e))?
+        }
+        None => Map::new(),
+    };
+    let mut problems = Vec::new();
+    for spec in specs {
+        if tool_m.value_source(&spec.id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let Some(raw) = tool_m.get_one::<String>(&spec.id) else {
+            continue;
+        };
+        if obj.contains_key(&spec.name) {
+            problems.push((
+                spec.name.clone(),
+                format!(
+                    "{}: given both in --args and as {}",
+                    sanitize_line(&spec.name),
+                    spec.flag()
+                ),
+            ));
+            continue;
+        }
+        match params::parse_value(spec.kind, raw, &mut stdin, &spec.flag()) {
+            Ok(v) => {
+                obj.insert(spec.name.clone(), v);
+            }
+            Err(e) => problems.push((spec.name.clone(), format!("{}: {e}", spec.flag()))),
+        }
+    }
+    if !problems.is_empty() {
+        return Ok((obj, problems));
+    }
+    let missing: Vec<&ParamSpec> = specs
+        .iter()
+        .filter(|s| s.required && !obj.contains_key(&s.name))
+        .collect();
+    let interactive = !missing.is_empty()
+        && std::io::stdin().is_terminal()
+        && std::io::stderr().is_terminal()
+        && !g.json
+        && !flags.no_input;
+    if interactive {
+        // Whatever can fail without the user's answers fails before the questions.
+        before_prompt(&obj)?;
+        let added = prompt(&missing, &mut obj)?;
+        g.ui().note(format_args!(
+            "the same call without prompts:\n  {}",
+            equivalent(argv, &added)
+        ));
+    }
+    Ok((obj, problems))
+}
+
+/// clap suggests a flag only above its own Jaro threshold, which misses two
+/// swapped letters (`--kye` for `--key`); an unknown flag with no suggestion
+/// gets the did-you-mean the rest of calimcp uses, over the method's
+/// parameter flags.
+pub(super) fn suggest_param_flag(e: &mut clap::Error, specs: &[ParamSpec]) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
+        return;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    let Some(name) = given.strip_prefix("--") else {
+        return;
+    };
+    let name = name.split('=').next().unwrap_or(name);
+    let flags = specs
+        .iter()
+        .flat_map(|s| s.long.iter().chain(s.alias.iter()));
+    if let Some(best) = did_you_mean(name, flags.map(String::as_str)).first() {
+        e.insert(
+            ContextKind::SuggestedArg,
+            ContextValue::String(format!("--{best}")),
+        );
+    }
+}
