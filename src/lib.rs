@@ -5,8 +5,9 @@
 //! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
 //! [`node`] (the HTTP client for merod) → [`catalog`] (where apps come
 //! from: local paths and the node) → the faces: [`cli`] and [`mcp`].
-//! Beside them: [`error`], [`text`] (terminal-safe strings) and [`memory`]
-//! (the allocator policy of one-shot commands and the server).
+//! Beside them: [`error`], [`text`] (terminal-safe strings), [`memory`]
+//! (the allocator policy of one-shot commands and the server) and
+//! [`signals`] (stop signals, listened for from set-up).
 
 pub mod abi;
 pub mod catalog;
@@ -16,6 +17,7 @@ pub mod mapping;
 pub mod mcp;
 pub mod memory;
 pub mod node;
+pub mod signals;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Result};

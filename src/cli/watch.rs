@@ -222,7 +222,7 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     // after it still ends cleanly.
     let interrupt = {
         let _rt = rt.enter();
-        Interrupt::new()
+        crate::signals::interrupt()
     };
     let ui = g.ui();
     ui.note(format_args!(
@@ -289,31 +289,6 @@ async fn watched_contexts(
     Ok(list)
 }
 
-/// Ctrl-C (SIGINT), listened for from the moment this is made (tokio's
-/// `ctrl_c()` only starts listening when first polled).
-struct Interrupt {
-    #[cfg(unix)]
-    signal: Option<tokio::signal::unix::Signal>,
-}
-
-impl Interrupt {
-    fn new() -> Self {
-        Interrupt {
-            #[cfg(unix)]
-            signal: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok(),
-        }
-    }
-
-    async fn recv(&mut self) {
-        #[cfg(unix)]
-        if let Some(s) = &mut self.signal {
-            s.recv().await;
-            return;
-        }
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
 /// How many events have matched, and when to stop.
 struct Progress {
     matched: u64,
@@ -330,8 +305,9 @@ async fn stream(
     args: &WatchArgs,
     w: &Watched<'_>,
     mut sub: Subscription,
-    mut interrupt: Interrupt,
+    interrupt: impl std::future::Future<Output = ()>,
 ) -> Result<u8> {
+    let mut interrupt = std::pin::pin!(interrupt);
     let ui = g.ui();
     // One decoder per context (it keeps the compiled payload schemas).
     let mut decoders: HashMap<String, Decoder<'_>> = HashMap::new();
@@ -349,7 +325,7 @@ async fn stream(
         };
         let item = tokio::select! {
             item = next => item,
-            () = interrupt.recv() => return Ok(0),
+            () = &mut interrupt => return Ok(0),
         };
         let Some(item) = item else {
             let met = match (args.count, &args.until) {

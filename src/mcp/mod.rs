@@ -134,7 +134,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
         }
         match (&settings.transport, listener) {
             (Transport::Http(opts), Some(listener)) => {
-                http::run(live, listener, opts, shutdown_signal()).await
+                http::run(live, listener, opts, crate::signals::termination()).await
             }
             _ => serve_stdio(live).await,
         }
@@ -145,7 +145,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
 }
 
 async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
-    let stop = shutdown_signal();
+    let stop = crate::signals::termination();
     let (transport, flush) = stdio::stdio();
     let tools = live.view().listed.len();
     log::info!("serving {tools} tools and the fixed tools over stdio");
@@ -168,33 +168,4 @@ async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Completes on SIGTERM or Ctrl-C. Listening starts when this is called, not
-/// when the future is first polled, so a signal that comes right after the
-/// server says it is listening still ends it cleanly.
-pub fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let term = signal(SignalKind::terminate());
-        let int = signal(SignalKind::interrupt());
-        async move {
-            match (term, int) {
-                (Ok(mut term), Ok(mut int)) => {
-                    tokio::select! {
-                        _ = term.recv() => {}
-                        _ = int.recv() => {}
-                    }
-                }
-                _ => std::future::pending::<()>().await,
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
 }
