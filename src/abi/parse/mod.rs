@@ -87,14 +87,28 @@ pub(crate) fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-/// `visit_*` for every kind but strings and objects (`scalars`: and arrays),
-/// each answering `self.other(kind)`; arrays are skipped.
+/// `visit_*` for every kind but objects, each answering `self.other(kind)`
+/// (arrays are skipped); `but_str` leaves strings, `but_seq` arrays to the
+/// visitor.
 macro_rules! other_kinds {
     () => {
+        other_kinds!(but_str);
+        other_kinds!(str);
+    };
+    (but_str) => {
         other_kinds!(scalars);
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             Ok(self.other("an array"))
+        }
+    };
+    (but_seq) => {
+        other_kinds!(scalars);
+        other_kinds!(str);
+    };
+    (str) => {
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(self.other("a string"))
         }
     };
     (scalars) => {
@@ -234,9 +248,6 @@ impl<'de> de::Deserialize<'de> for RawTop<'de> {
                 Ok(RawTop(top))
             }
             other_kinds!();
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(self.other("a string"))
-            }
         }
         d.deserialize_any(V)
     }

@@ -194,10 +194,7 @@ impl<R: Read> Read for List<R> {
                     }
                 }
             }
-            other_kinds!(scalars);
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(self.other("a string"))
-            }
+            other_kinds!(but_seq);
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
                 Ok(self.other("an object"))

@@ -116,7 +116,7 @@ impl RawType {
                 }
                 Ok(RawType::Obj(o))
             }
-            other_kinds!();
+            other_kinds!(but_str);
         }
         d.deserialize_any(V(p))
     }
@@ -216,9 +216,6 @@ impl Read for CaseR {
                 }))
             }
             other_kinds!();
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(self.other("a string"))
-            }
         }
         d.deserialize_any(V(p))
     }
