@@ -77,11 +77,7 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
         let renderer = out.renderer();
         let refs = g.tool_options().refs;
         let build = |m: &&crate::abi::Method, spent: bool| {
-            let mut schemas = if spent {
-                mapping::schema::method_schemas_spent(&svc.manifest, m, refs)
-            } else {
-                mapping::method_schemas(&svc.manifest, m, refs)
-            };
+            let mut schemas = mapping::schema::listed_method_schemas(&svc.manifest, m, refs, spent);
             let warned = std::mem::take(&mut schemas.warnings);
             let size = schemas.size;
             ((renderer.render(&pick(schemas, args.output)), warned), size)

@@ -82,16 +82,18 @@ pub struct MethodSchemas {
 
 /// Builds the input and output schemas of `method`.
 pub fn method_schemas(m: &Manifest, method: &Method, mode: RefMode) -> MethodSchemas {
-    build_method(m, method, mode, false)
+    listed_method_schemas(m, method, mode, false)
 }
 
-/// [`method_schemas`] for a listing whose budget is spent: named types are
-/// not expanded (each is unknown, `{}`), with a warning.
-pub fn method_schemas_spent(m: &Manifest, method: &Method, mode: RefMode) -> MethodSchemas {
-    build_method(m, method, mode, true)
-}
-
-fn build_method(m: &Manifest, method: &Method, mode: RefMode, spent: bool) -> MethodSchemas {
+/// [`method_schemas`] as a listing shows them: in full, or, once its budget
+/// is `spent` ([`SchemaBudget`]), with named types not expanded (each is
+/// unknown, `{}`) and a warning.
+pub fn listed_method_schemas(
+    m: &Manifest,
+    method: &Method,
+    mode: RefMode,
+    spent: bool,
+) -> MethodSchemas {
     let mut warnings = Vec::new();
     let mut size = 0;
     let input = input_schema(m, method, (mode, spent), &mut warnings, &mut size);
@@ -112,12 +114,6 @@ fn build_method(m: &Manifest, method: &Method, mode: RefMode, spent: bool) -> Me
 pub struct SchemaBudget {
     used: usize,
     limit: usize,
-}
-
-impl Default for SchemaBudget {
-    fn default() -> Self {
-        SchemaBudget::new(MAX_LISTING_BYTES)
-    }
 }
 
 impl SchemaBudget {
@@ -144,8 +140,7 @@ fn input_schema(
     warnings: &mut Vec<String>,
     size: &mut usize,
 ) -> Value {
-    let mut b = Builder::new(m, Direction::Input, mode);
-    b.spent = spent;
+    let mut b = Builder::new(m, Direction::Input, mode, spent);
     // The object around the parameters, and `_context`.
     b.bytes += 250;
     let mut props = Map::new();
@@ -207,8 +202,7 @@ fn output_schema(
     size: &mut usize,
 ) -> Option<Value> {
     let ret = method.returns.as_ref().filter(|t| !is_unit(m, t))?;
-    let mut b = Builder::new(m, Direction::Output, mode);
-    b.spent = spent;
+    let mut b = Builder::new(m, Direction::Output, mode, spent);
     b.bytes += 40;
     let mut s = b.ty(ret, Ctx::default());
     apply_doc(&mut s, method.returns_doc.as_deref());
@@ -228,7 +222,7 @@ pub fn event_schema(m: &Manifest, event: &Event, mode: RefMode) -> (Option<Value
     let Some(ty) = event.payload.as_ref().filter(|t| !is_unit(m, t)) else {
         return (None, warnings);
     };
-    let mut b = Builder::new(m, Direction::Output, mode);
+    let mut b = Builder::new(m, Direction::Output, mode, false);
     let s = b.ty(ty, Ctx::default());
     let mut root = as_root(s);
     b.finish(&mut root, &mut warnings);
@@ -545,14 +539,14 @@ fn def_key_for(name: &str) -> String {
 }
 
 impl<'m> Builder<'m> {
-    fn new(m: &'m Manifest, dir: Direction, mode: RefMode) -> Self {
+    fn new(m: &'m Manifest, dir: Direction, mode: RefMode, spent: bool) -> Self {
         Builder {
             m,
             dir,
             mode,
             nodes: 0,
             bytes: 0,
-            spent: false,
+            spent,
             defs: Map::new(),
             def_keys: HashMap::new(),
             used_keys: HashSet::new(),

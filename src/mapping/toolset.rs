@@ -77,19 +77,10 @@ impl Tool {
         schema::method_schemas(&self.manifest, self.abi_method(), self.refs)
     }
 
-    /// The schemas as a listing whose budget is spent shows them
-    /// ([`schema::SchemaBudget`]): named types not expanded.
-    pub fn schemas_spent(&self) -> MethodSchemas {
-        schema::method_schemas_spent(&self.manifest, self.abi_method(), self.refs)
-    }
-
-    /// The schemas a listing shows: in full, or spent.
+    /// The schemas a listing shows: in full, or spent
+    /// ([`schema::listed_method_schemas`]).
     pub fn listed_schemas(&self, spent: bool) -> MethodSchemas {
-        if spent {
-            self.schemas_spent()
-        } else {
-            self.schemas()
-        }
+        schema::listed_method_schemas(&self.manifest, self.abi_method(), self.refs, spent)
     }
 
     /// The tool's `inputSchema`.
