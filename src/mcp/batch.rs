@@ -212,7 +212,8 @@ fn refused(message: String) -> Response {
     )
 }
 
-fn parse_error(what: &str) -> Response {
+/// A JSON-RPC parse error (400) with no id, for a body that is not a message.
+pub(super) fn parse_error(what: &str) -> Response {
     json_response(
         StatusCode::BAD_REQUEST,
         &json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {what}")}}),

@@ -147,7 +147,7 @@ async fn mend_statuses(
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::http::{StatusCode, header};
+    use axum::http::StatusCode;
     let delete = req.method() == axum::http::Method::DELETE;
     let resp = next.run(req).await;
     let status = resp.status();
@@ -168,14 +168,8 @@ async fn mend_statuses(
     if !text.starts_with("fail to deserialize") {
         return axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
     }
-    let answer = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": -32700, "message": format!("Parse error: the body is not a JSON-RPC message ({})", text.trim())},
-    });
-    axum::response::Response::builder()
-        .status(StatusCode::BAD_REQUEST)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(axum::body::Body::from(answer.to_string()))
-        .unwrap_or_default()
+    super::batch::parse_error(&format!(
+        "the body is not a JSON-RPC message ({})",
+        text.trim()
+    ))
 }
