@@ -171,32 +171,17 @@ async fn serve_over_http_runs_real_calls() {
     client.cancel().await.unwrap();
 
     // A JSON-RPC batch (protocol 2025-03-26): two real calls, one answer array.
-    let http = reqwest::Client::new();
-    let post = |body: serde_json::Value, sid: Option<&str>| {
-        let mut req = http
-            .post(&server.url)
-            .header("Accept", "application/json, text/event-stream")
-            .header("Content-Type", "application/json");
-        if let Some(sid) = sid {
-            req = req.header("Mcp-Session-Id", sid);
-        }
-        req.body(body.to_string()).send()
-    };
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-03-26", "capabilities": {},
-        "clientInfo": {"name": "batch", "version": "0"}}});
-    let ok = post(init, None).await.unwrap();
-    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
-    drop(ok);
+    let raw = serve_support::RawHttp::new(&server.url);
+    let sid = raw.initialize().await;
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    post(initialized, Some(&sid)).await.unwrap();
+    raw.post(initialized, Some(&sid), None).await;
     let call = |id: u32, a: i64, b: i64| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": "kv_c_add", "arguments": {"a": a, "b": b}}})
     };
-    let r = post(json!([call(2, 40, 2), call(3, 1, 1)]), Some(&sid))
-        .await
-        .unwrap();
+    let r = raw
+        .post(json!([call(2, 40, 2), call(3, 1, 1)]), Some(&sid), None)
+        .await;
     assert_eq!(r.status().as_u16(), 200);
     let answers: serde_json::Value = r.json().await.unwrap();
     assert_eq!(answers[0]["id"], 2, "{answers}");

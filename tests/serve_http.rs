@@ -186,26 +186,14 @@ async fn http_bad_body_is_a_jsonrpc_400_and_delete_answers_204() {
     install_crypto();
     let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
     let server = HttpServer::start(&["--apps", &ex, "--offline"]);
-    let http = reqwest::Client::new();
-    let post = |body: String| {
-        http.post(&server.url)
-            .header("Accept", "application/json, text/event-stream")
-            .header("Content-Type", "application/json")
-            .body(body)
-            .send()
-    };
-    let bad = post("{not json".into()).await.unwrap();
+    let raw = RawHttp::new(&server.url);
+    let bad = raw.post("{not json", None, None).await;
     assert_eq!(bad.status().as_u16(), 400);
     let v: serde_json::Value = bad.json().await.unwrap();
     assert_eq!(v["error"]["code"], -32700, "{v}");
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-03-26", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"}}});
-    let ok = post(init.to_string()).await.unwrap();
-    assert!(ok.status().is_success());
-    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
-    drop(ok);
-    let closed = http
+    let sid = raw.initialize().await;
+    let closed = raw
+        .http
         .delete(&server.url)
         .header("Mcp-Session-Id", sid)
         .send()
@@ -226,37 +214,19 @@ async fn an_idle_session_is_reclaimed() {
     install_crypto();
     let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
     let server = HttpServer::start(&["--apps", &ex, "--offline", "--session-idle", "1"]);
-    let http = reqwest::Client::new();
-    let post = |body: String, sid: Option<String>| {
-        let mut req = http
-            .post(&server.url)
-            .header("Accept", "application/json, text/event-stream")
-            .header("Content-Type", "application/json");
-        if let Some(sid) = sid {
-            req = req
-                .header("Mcp-Session-Id", sid)
-                .header("MCP-Protocol-Version", "2025-03-26");
-        }
-        req.body(body).send()
-    };
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-03-26", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"}}});
-    let ok = post(init.to_string(), None).await.unwrap();
-    assert!(ok.status().is_success());
-    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
-    drop(ok);
+    let raw = RawHttp::new(&server.url);
+    let sid = raw.initialize().await;
+    let in_session = Some(sid.as_str());
+    let version = Some("2025-03-26");
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let r = post(initialized.to_string(), Some(sid.clone()))
-        .await
-        .unwrap();
+    let r = raw.post(initialized, in_session, version).await;
     assert!(r.status().is_success(), "{}", r.status());
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
-    let r = post(list.clone(), Some(sid.clone())).await.unwrap();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let r = raw.post(&list, in_session, version).await;
     assert!(r.status().is_success(), "in use: {}", r.status());
     drop(r);
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let r = post(list, Some(sid)).await.unwrap();
+    let r = raw.post(&list, in_session, version).await;
     assert_eq!(r.status().as_u16(), 404, "an idle session is gone");
     assert_eq!(server.stop(), Some(0));
 }
@@ -270,33 +240,13 @@ async fn http_takes_batches_under_2025_03_26_and_refuses_them_after() {
     install_crypto();
     let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
     let server = HttpServer::start(&["--apps", &ex, "--offline"]);
-    let http = reqwest::Client::new();
-    let post = |body: serde_json::Value, sid: Option<&str>, version: Option<&str>| {
-        let mut req = http
-            .post(&server.url)
-            .header("Accept", "application/json, text/event-stream")
-            .header("Content-Type", "application/json");
-        if let Some(sid) = sid {
-            req = req.header("Mcp-Session-Id", sid);
-        }
-        if let Some(v) = version {
-            req = req.header("MCP-Protocol-Version", v);
-        }
-        req.body(body.to_string()).send()
-    };
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-03-26", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"}}});
-    let ok = post(init, None, None).await.unwrap();
-    assert!(ok.status().is_success());
-    let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
-    drop(ok);
+    let raw = RawHttp::new(&server.url);
+    let sid = raw.initialize().await;
     let sid = Some(sid.as_str());
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     assert!(
-        post(initialized, sid, Some("2025-03-26"))
+        raw.post(initialized, sid, Some("2025-03-26"))
             .await
-            .unwrap()
             .status()
             .is_success()
     );
@@ -309,7 +259,7 @@ async fn http_takes_batches_under_2025_03_26_and_refuses_them_after() {
     ]);
     // With the header and without it (absent means 2025-03-26).
     for version in [Some("2025-03-26"), None] {
-        let r = post(batch.clone(), sid, version).await.unwrap();
+        let r = raw.post(batch.clone(), sid, version).await;
         assert_eq!(r.status().as_u16(), 200, "{version:?}");
         assert!(
             r.headers()["content-type"]
@@ -328,22 +278,22 @@ async fn http_takes_batches_under_2025_03_26_and_refuses_them_after() {
     }
     // Only notifications: accepted, nothing to answer.
     let quiet = json!([{"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}]);
-    assert_eq!(post(quiet, sid, None).await.unwrap().status().as_u16(), 202);
+    assert_eq!(raw.post(quiet, sid, None).await.status().as_u16(), 202);
 
     let refused = |r: reqwest::Response| async move {
         assert_eq!(r.status().as_u16(), 400);
         let v: serde_json::Value = r.json().await.unwrap();
         v["error"]["message"].as_str().unwrap().to_string()
     };
-    let later = refused(post(batch.clone(), sid, Some("2025-06-18")).await.unwrap()).await;
+    let later = refused(raw.post(batch.clone(), sid, Some("2025-06-18")).await).await;
     assert!(later.contains("2025-03-26 only"), "{later}");
     let init_in_batch = json!([{"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {}}]);
-    let msg = refused(post(init_in_batch, sid, None).await.unwrap()).await;
+    let msg = refused(raw.post(init_in_batch, sid, None).await).await;
     assert!(msg.contains("initialize must not be part"), "{msg}");
-    let msg = refused(post(json!([]), sid, None).await.unwrap()).await;
+    let msg = refused(raw.post(json!([]), sid, None).await).await;
     assert!(msg.contains("empty batch"), "{msg}");
     // An unknown session fails the batch as it fails one message: 404.
-    let r = post(batch, Some("no-such-session"), None).await.unwrap();
+    let r = raw.post(batch, Some("no-such-session"), None).await;
     assert_eq!(r.status().as_u16(), 404);
     assert_eq!(server.stop(), Some(0));
 }

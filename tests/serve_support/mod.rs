@@ -278,3 +278,49 @@ impl HttpServer {
         }
     }
 }
+
+/// Raw JSON-RPC POSTs to a `serve --http` endpoint, with the headers MCP asks for.
+pub struct RawHttp {
+    url: String,
+    pub http: reqwest::Client,
+}
+
+impl RawHttp {
+    pub fn new(url: &str) -> RawHttp {
+        RawHttp {
+            url: url.to_string(),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    /// POSTs `body` as it is written, with the session and protocol version given.
+    pub async fn post(
+        &self,
+        body: impl std::fmt::Display,
+        sid: Option<&str>,
+        version: Option<&str>,
+    ) -> reqwest::Response {
+        let mut req = self
+            .http
+            .post(&self.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json");
+        if let Some(sid) = sid {
+            req = req.header("Mcp-Session-Id", sid);
+        }
+        if let Some(v) = version {
+            req = req.header("MCP-Protocol-Version", v);
+        }
+        req.body(body.to_string()).send().await.expect("POST")
+    }
+
+    /// Opens a session under protocol 2025-03-26 (asserting it opened); its id.
+    pub async fn initialize(&self) -> String {
+        let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-03-26", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"}}});
+        let ok = self.post(init, None, None).await;
+        assert!(ok.status().is_success(), "initialize: {}", ok.status());
+        ok.headers()["mcp-session-id"].to_str().unwrap().to_string()
+    }
+}
