@@ -899,7 +899,10 @@ fn use_pins_a_context_per_app_and_service() {
         .args(["use", "notebook", "--service", "pages", "-c", "prod"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is not a context of"));
+        .stderr(predicate::str::contains(
+            "context prod runs com.calimero.kv-store 1.2.0, not com.example.notebook",
+        ))
+        .stderr(predicate::str::contains("(alias pages-main)"));
     env.cmd()
         .args(["use", "notebook", "--service", "pages", "--clear"])
         .assert()

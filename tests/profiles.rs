@@ -97,7 +97,9 @@ fn node_scenarios_pass_on_every_profile() {
             assert_eq!(env.last()["params"]["contextId"], ctx.as_str(), "{p:?}");
         }
         // A local app with a context id the node has not shown the form of
-        // yet: sent as given, converted and retried once on the ParseError.
+        // yet: the context check (GET /admin-api/contexts/:id, tried in the
+        // other form when the first is not found) learns the node's form, so
+        // the call goes out in it at once.
         n.clear_requests();
         let ex = examples();
         let out = env.ok(&[
@@ -112,12 +114,11 @@ fn node_scenarios_pass_on_every_profile() {
         ]);
         assert_eq!(out.trim(), r#""1""#, "{p:?}");
         let sent: Vec<Value> = n.executes().iter().map(|r| r.json()).collect();
-        assert_eq!(
-            sent[0]["params"]["contextId"],
-            n.other_id(fake_node::CTX_KV).as_str()
-        );
-        assert_eq!(sent.last().unwrap()["params"]["contextId"], ctx.as_str());
-        assert!(sent.len() <= 3, "{p:?}: one retry each, {sent:?}");
+        // (0.10.0 still retries once, with the executor it requires.)
+        assert!(sent.len() <= 2, "{p:?}: {sent:?}");
+        for r in &sent {
+            assert_eq!(r["params"]["contextId"], ctx.as_str(), "{p:?}");
+        }
         // A [u8; 32] argument is an array on the wire.
         let hash: Vec<u8> = (0..32).collect();
         let args = json!({ "hash": hash }).to_string();

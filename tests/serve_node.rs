@@ -429,7 +429,9 @@ async fn a_hanging_node_does_not_hold_the_first_tools_list() {
 async fn a_cancelled_call_drops_its_node_request() {
     use std::io::{BufRead, Read};
     // A node that reads every request and never answers; it reports when the
-    // connection carrying the execute (`POST …/jsonrpc`) arrives and closes.
+    // connection carrying the call's first node request arrives and closes:
+    // the context check (`GET …/admin-api/contexts/:id`) comes before the
+    // execute (`POST …/jsonrpc`), and hangs here.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -440,7 +442,8 @@ async fn a_cancelled_call_drops_its_node_request() {
                 let mut reader = std::io::BufReader::new(stream);
                 let mut line = String::new();
                 let _ = reader.read_line(&mut line);
-                let execute = line.starts_with("POST ") && line.contains("/jsonrpc");
+                let execute = (line.starts_with("POST ") && line.contains("/jsonrpc"))
+                    || (line.starts_with("GET ") && line.contains("/admin-api/contexts/"));
                 if execute {
                     let _ = tx.send("sent");
                 }

@@ -25,6 +25,22 @@ pub struct App {
     pub services: Vec<Service>,
     /// Warnings found while loading, already labelled with their source.
     pub warnings: Vec<Warning>,
+    /// Who published it: the node's `signer_id` (node apps only).
+    pub signer: Option<String>,
+    /// The node's application rows that are this app, newest version first:
+    /// a node lists each installed version of a package as an application of
+    /// its own. Empty for an app the node was not asked about or does not have.
+    pub installs: Vec<Install>,
+}
+
+/// One of the node's application rows of an app (one version of it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Install {
+    /// The node's application id.
+    pub id: String,
+    pub version: Option<String>,
+    /// Why its ABI could not be read, when it could not.
+    pub unusable: Option<String>,
 }
 
 impl App {
@@ -36,6 +52,17 @@ impl App {
     /// The service called `name` (`None`: the unnamed service of a single-service app).
     pub fn service(&self, name: Option<&str>) -> Option<&Service> {
         self.services.iter().find(|s| s.name.as_deref() == name)
+    }
+
+    /// The same code as `other`: the same services with the same manifests.
+    pub fn same_code(&self, other: &App) -> bool {
+        !self.services.is_empty()
+            && self.services.len() == other.services.len()
+            && self
+                .services
+                .iter()
+                .zip(&other.services)
+                .all(|(a, b)| a.name == b.name && a.manifest == b.manifest)
     }
 }
 

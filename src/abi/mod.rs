@@ -12,7 +12,7 @@ pub mod parse;
 pub mod state;
 pub mod wasm;
 
-pub use load::{App, LoadOptions, Service, load_apps_dir, load_path};
+pub use load::{App, Install, LoadOptions, Service, load_apps_dir, load_path};
 pub use model::*;
 pub use parse::{parse_manifest, parse_manifest_value};
 

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 /// A parsed ABI manifest.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Manifest {
     pub schema_version: String,
     pub types: BTreeMap<String, TypeDef>,
@@ -39,7 +39,7 @@ impl Manifest {
 }
 
 /// A method an application exposes.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Method {
     pub name: String,
     pub params: Vec<Param>,
@@ -60,7 +60,7 @@ impl Method {
 }
 
 /// A method parameter or a record field.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Param {
     pub name: String,
     pub ty: TypeRef,
@@ -71,7 +71,7 @@ pub struct Param {
 /// Records use the same shape as parameters.
 pub type Field = Param;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Event {
     pub name: String,
     pub payload: Option<TypeRef>,
@@ -161,7 +161,7 @@ impl Crdt {
 }
 
 /// A use of a type: a reference, a scalar, bytes or an inline collection.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum TypeRef {
     Ref(String),
     Scalar(Scalar),
@@ -192,7 +192,7 @@ pub struct Bytes {
 }
 
 /// An inline or named record. `crdt` + `inner` make it a CRDT cell.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Record {
     pub fields: Vec<Field>,
     pub crdt: Option<Crdt>,
@@ -213,13 +213,13 @@ impl Record {
 }
 
 /// A named type definition (the values of `types`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TypeDef {
     pub kind: TypeDefKind,
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum TypeDefKind {
     Record(Record),
     Variant(Variant),
@@ -229,13 +229,13 @@ pub enum TypeDefKind {
 }
 
 /// A Rust enum and how serde tags it on the wire.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Variant {
     pub variants: Vec<VariantCase>,
     pub tagging: Tagging,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct VariantCase {
     pub name: String,
     pub payload: Option<TypeRef>,

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::abi::App;
+use crate::abi::{App, Install};
 use crate::error::{Error, ErrorKind, Result};
+use crate::node::contexts::ContextInfo;
 use crate::node::{Client, NodeContext, ids, store};
 use crate::text::sanitize_line;
 
@@ -24,8 +25,18 @@ pub fn looks_like_context_id(s: &str) -> bool {
     ids::is_id(s)
 }
 
-/// Resolves the context to execute in. `explicit` is `--context` (or the
-/// injected `_context`); `pinned` the one `calimcp use` stored.
+/// A context a call or a watch may use: it runs the app (any version of
+/// it), and the node has said which application and version it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The context id, in the node's own form.
+    pub id: String,
+    pub info: ContextInfo,
+}
+
+/// Resolves the context to execute in and checks that it runs `app`.
+/// `explicit` is `--context` (or the injected `_context`); `pinned` the one
+/// `calimcp use` stored. A context of another app is refused (nothing is sent).
 pub async fn resolve_context(
     client: &Client,
     app: &App,
@@ -33,25 +44,40 @@ pub async fn resolve_context(
     explicit: Option<&str>,
     pinned: Option<&str>,
     default_alias: bool,
-) -> Result<String> {
-    if let Some(value) = explicit {
-        return by_value(client, app, service, value, "").await;
-    }
-    if let Some(value) = pinned {
-        return by_value(client, app, service, value, " (pinned with `calimcp use`)").await;
-    }
-    let contexts = app_contexts(client, app, service).await?;
-    if let [only] = contexts.as_slice() {
-        return Ok(only.id.clone());
-    }
-    if default_alias
-        && !contexts.is_empty()
-        && let Some(id) = client.lookup_context_alias("default").await?
-        && contexts.iter().any(|c| ids::same(&c.id, &id))
-    {
-        return Ok(id);
-    }
-    Err(choose_error(client, app, service, &contexts))
+) -> Result<Target> {
+    let (id, shown) = if let Some(value) = explicit {
+        (by_value(client, app, service, value, "").await?, value)
+    } else if let Some(value) = pinned {
+        let origin = " (pinned with `calimcp use`)";
+        (by_value(client, app, service, value, origin).await?, value)
+    } else {
+        let contexts = app_contexts(client, app, service).await?;
+        let id = match contexts.as_slice() {
+            [only] => only.id.clone(),
+            _ => {
+                let default = if default_alias && !contexts.is_empty() {
+                    client.lookup_context_alias("default").await?
+                } else {
+                    None
+                };
+                match default.filter(|id| contexts.iter().any(|c| ids::same(&c.id, id))) {
+                    Some(id) => id,
+                    None => return Err(choose_error(client, app, service, &contexts).await),
+                }
+            }
+        };
+        let info = check_context(client, app, service, &id, &id).await?;
+        return Ok(Target {
+            id: client.node_id(&info.id),
+            info,
+        });
+    };
+    let info = check_context(client, app, service, &id, shown).await?;
+    // The id in the node's own form (its answer showed the form).
+    Ok(Target {
+        id: client.node_id(&info.id),
+        info,
+    })
 }
 
 /// An explicit or pinned value: an id as is, else an alias.
@@ -70,7 +96,7 @@ async fn by_value(
     }
     let listing = match app_contexts(client, app, service).await {
         Ok(list) if list.is_empty() => " (none)".to_string(),
-        Ok(list) => list_contexts(&list),
+        Ok(list) => list_contexts(&list, &client.context_aliases().await),
         Err(_) => " (unknown)".to_string(),
     };
     Err(Error::input(
@@ -85,6 +111,84 @@ async fn by_value(
     .with_hint("a context id is 64 hex characters or base58 of 32 bytes; aliases are looked up with POST /admin-api/alias/lookup/context/NAME"))
 }
 
+/// What the node says of context `id`, when it runs `app` (any of its
+/// versions); otherwise an error naming the app it runs and listing the
+/// app's own contexts. `shown` is the context as the user wrote it.
+pub async fn check_context(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    id: &str,
+    shown: &str,
+) -> Result<ContextInfo> {
+    let Some(info) = client.context(id).await? else {
+        let list = app_contexts(client, app, service).await.unwrap_or_default();
+        let listing = if list.is_empty() {
+            " none".to_string()
+        } else {
+            list_contexts(&list, &client.context_aliases().await)
+        };
+        return Err(Error::input(
+            "unknown_context",
+            format!(
+                "context {} is not on the node at {}. Contexts of {} there:{listing}",
+                sanitize_line(shown),
+                client.url(),
+                unit_label(app, service)
+            ),
+        )
+        .with_hint("pass one of them with --context, or join this context on the node first (meroctl namespace join, then group join-context)"));
+    };
+    let installs = installs_of(client, app).await?;
+    // A manifest read from a file whose package the node does not have (a
+    // bare abi.json of an app installed under another name): nothing to
+    // check it against, so the user's pairing stands.
+    if installs.is_empty()
+        || installs
+            .iter()
+            .any(|i| ids::same(&i.id, &info.application_id))
+    {
+        return Ok(info);
+    }
+    let runs = match client.applications().await {
+        Ok(apps) => apps
+            .iter()
+            .find(|a| ids::same(&a.id, &info.application_id))
+            .map(|a| {
+                let version = a
+                    .version
+                    .as_deref()
+                    .map(|v| format!(" {}", sanitize_line(v)));
+                format!(
+                    "{}{}",
+                    sanitize_line(a.package_or_id()),
+                    version.unwrap_or_default()
+                )
+            }),
+        Err(_) => None,
+    }
+    .unwrap_or_else(|| format!("application {}", sanitize_line(&info.application_id)));
+    let list = app_contexts(client, app, service).await.unwrap_or_default();
+    let listing = if list.is_empty() {
+        " none".to_string()
+    } else {
+        list_contexts(&list, &client.context_aliases().await)
+    };
+    Err(Error::input(
+        "foreign_context",
+        format!(
+            "context {} runs {runs}, not {}: nothing was sent. Contexts of {} on the node at {}:{listing}",
+            sanitize_line(shown),
+            unit_label(app, None),
+            unit_label(app, service),
+            client.url()
+        ),
+    )
+    .with_hint(format!(
+        "pass one of them, or call a tool of {runs} in that context"
+    )))
+}
+
 fn unit_label(app: &App, service: Option<&str>) -> String {
     match service {
         Some(s) => format!(
@@ -96,16 +200,30 @@ fn unit_label(app: &App, service: Option<&str>) -> String {
     }
 }
 
-fn list_contexts(list: &[NodeContext]) -> String {
+/// One context a line: its id, then its aliases and name.
+pub fn list_contexts(list: &[NodeContext], aliases: &[(String, String)]) -> String {
     list.iter()
-        .map(|c| match &c.name {
-            Some(n) => format!("\n  {} ({})", sanitize_line(&c.id), sanitize_line(n)),
-            None => format!("\n  {}", sanitize_line(&c.id)),
+        .map(|c| {
+            let mut names: Vec<String> = aliases
+                .iter()
+                .filter(|(_, id)| ids::same(id, &c.id))
+                .map(|(a, _)| format!("alias {}", sanitize_line(a)))
+                .collect();
+            names.extend(
+                c.name
+                    .as_deref()
+                    .map(|n| format!("name {}", sanitize_line(n))),
+            );
+            if names.is_empty() {
+                format!("\n  {}", sanitize_line(&c.id))
+            } else {
+                format!("\n  {} ({})", sanitize_line(&c.id), names.join(", "))
+            }
         })
         .collect()
 }
 
-fn choose_error(
+async fn choose_error(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -117,58 +235,48 @@ fn choose_error(
             "no_context",
             format!("{unit} has no context on the node at {}", client.url()),
         )
-        .with_hint("installing an app creates no context: create one (meroctl context create, the Calimero desktop app, or POST /admin-api/contexts), then call again");
+        .with_hint("installing an app creates no context: create one (meroctl context create with the app and a group, the Calimero desktop app, or POST /admin-api/contexts), then call again");
     }
+    let aliases = client.context_aliases().await;
     Error::input(
         "ambiguous_context",
         format!(
             "{unit} has {} contexts on the node at {}; pass --context with one of:{}",
             contexts.len(),
             client.url(),
-            list_contexts(contexts)
+            list_contexts(contexts, &aliases)
         ),
     )
     .with_hint("or pin one for later calls: calimcp use APP --context ID|ALIAS")
 }
 
-/// The node application id of `app`: its own id when it came from this node,
-/// else the node app with the same package (a local manifest of an installed app).
-pub async fn node_app_id(client: &Client, app: &App) -> Result<String> {
+/// The node's application rows of `app`: those the catalog found, else (an
+/// app read from a file) the rows of its package on the node.
+pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
+    if !app.installs.is_empty() {
+        return Ok(app.installs.clone());
+    }
     if app.source == client.url() {
-        return Ok(app.id.clone());
+        return Ok(vec![Install {
+            id: app.id.clone(),
+            version: app.version.clone(),
+            unusable: None,
+        }]);
     }
     let installed = client.applications().await?;
-    let same: Vec<_> = installed
+    let mut rows: Vec<Install> = installed
         .iter()
         .filter(|a| a.package.is_some() && a.package == app.package)
+        .map(|a| Install {
+            id: a.id.clone(),
+            version: a.version.clone(),
+            unusable: None,
+        })
         .collect();
-    match same.as_slice() {
-        [one] => Ok(one.id.clone()),
-        [] => Err(Error::input(
-            "not_installed",
-            format!(
-                "{} (from {}) is not installed on the node at {}",
-                sanitize_line(app.package_or_id()),
-                sanitize_line(&app.source),
-                client.url()
-            ),
-        )
-        .with_hint("install it on the node, or pass --context with a context id")),
-        many => Err(Error::input(
-            "ambiguous_app",
-            format!(
-                "{} is installed {} times on the node at {} (published by several signers): {}",
-                sanitize_line(app.package_or_id()),
-                many.len(),
-                client.url(),
-                many.iter()
-                    .map(|a| sanitize_line(&a.id))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )
-        .with_hint("pass --context with a context id")),
-    }
+    rows.sort_by(|a, b| {
+        super::assemble::compare_versions(b.version.as_deref(), a.version.as_deref())
+    });
+    Ok(rows)
 }
 
 /// A call that failed because the node has no identity in its context
@@ -196,7 +304,7 @@ pub async fn explain_context_error(
     let listing = if list.is_empty() {
         " none".to_string()
     } else {
-        list_contexts(&list)
+        list_contexts(&list, &client.context_aliases().await)
     };
     Error::input(
         "unknown_context",
@@ -207,17 +315,37 @@ pub async fn explain_context_error(
             unit_label(app, service)
         ),
     )
-    .with_hint("pass one of them with --context, or join this context on the node first (meroctl context join)")
+    .with_hint("pass one of them with --context, or join this context on the node first (meroctl namespace join, then group join-context)")
 }
 
-/// The contexts of `app` (of `service`, when given) on the node.
+/// The contexts of `app` (of `service`, when given) on the node: those of
+/// every version of it.
 pub async fn app_contexts(
     client: &Client,
     app: &App,
     service: Option<&str>,
 ) -> Result<Vec<NodeContext>> {
-    let id = node_app_id(client, app).await?;
-    let mut list = client.contexts_for_application(&id).await?;
+    let installs = installs_of(client, app).await?;
+    if installs.is_empty() {
+        return Err(Error::input(
+            "not_installed",
+            format!(
+                "{} (from {}) is not installed on the node at {}",
+                sanitize_line(app.package_or_id()),
+                sanitize_line(&app.source),
+                client.url()
+            ),
+        )
+        .with_hint("install it on the node, or pass --context with a context id"));
+    }
+    let mut list: Vec<NodeContext> = Vec::new();
+    for install in &installs {
+        for c in client.contexts_for_application(&install.id).await? {
+            if !list.iter().any(|k| ids::same(&k.id, &c.id)) {
+                list.push(c);
+            }
+        }
+    }
     if let Some(s) = service {
         list.retain(|c| c.service_name.as_deref().is_none_or(|n| n == s));
     }

@@ -1,18 +1,27 @@
-//! `catalog`: where apps come from and which one a name means.
+//! `catalog`: where apps come from, which one a name means, which context a
+//! call runs in and with which version's ABI — decided here once, for both
+//! faces.
 //!
 //! Apps are gathered from `--apps` directories (and `CALIMCP_APPS`), then from
-//! paths named on the command line, then from the node ([`node`],
-//! [`Catalog::load_with_node`]): local apps first, and a node app with the
-//! package of a local one is left out (the local manifest wins). The faces get
-//! one [`Catalog`]: the apps, the tool set `mapping` built for all of them (so
-//! names never depend on what a command narrows to), and every warning met on
-//! the way. [`context`] picks the context a call runs in.
+//! paths named on the command line, then from the node ([`node`]); the one
+//! rule that puts them together (identity across nodes, versions as one app,
+//! local apps shadowing the node's, stable names) is [`assemble`]. A
+//! [`session::Session`] (one per command, one per server) reads the options
+//! once, makes the node client on first use, and answers through these rules:
+//! [`resolve`] names, [`context`] contexts (a context is used only with its
+//! own app), [`version`] the ABI of the version a context runs, [`invoke`]
+//! the checked call. The faces get one [`Catalog`]: the apps, the tool set
+//! `mapping` built for all of them (so names never depend on what a command
+//! narrows to), and every warning met on the way.
 
+pub mod assemble;
 pub mod context;
 pub mod describe;
 pub mod invoke;
 pub mod node;
 pub mod resolve;
+pub mod session;
+pub mod version;
 
 use std::path::{Path, PathBuf};
 
@@ -106,6 +115,11 @@ impl Catalog {
         opts: &ToolOptions,
     ) -> Catalog {
         let tools = mapping::toolset::build_ranked(&apps, local, opts);
+        Catalog::from_parts(apps, tools, skipped)
+    }
+
+    /// A catalog of `apps` and the tool set built for them.
+    pub fn from_parts(apps: Vec<App>, tools: ToolSet, skipped: Vec<Warning>) -> Catalog {
         let validators = tools
             .tools
             .iter()

@@ -9,57 +9,17 @@ use std::collections::HashSet;
 
 use tokio::task::JoinSet;
 
-use super::{Catalog, Sources};
+use super::Catalog;
 use crate::abi::{self, App, Service, Warning};
 use crate::error::{Error, Result};
-use crate::mapping::ToolOptions;
 use crate::node::{Client, NodeApp};
 use crate::text::sanitize_line;
 
 impl Catalog {
-    /// The local apps of `sources`, then the node's. Local load errors fail;
-    /// a node that cannot be used is returned beside the local catalog, for
-    /// the caller to decide whether that is a warning or the answer.
-    pub async fn load_with_node(
-        sources: &Sources,
-        opts: &ToolOptions,
-        client: &Client,
-    ) -> Result<(Catalog, Vec<Vec<usize>>, Option<Error>)> {
-        let (local, explicit) = Catalog::load(sources, opts)?;
-        match load_except(client, &local.packages()).await {
-            Ok((apps, unusable)) => {
-                Ok((local.with_node_apps(apps, unusable, opts), explicit, None))
-            }
-            Err(e) => Ok((local, explicit, Some(e))),
-        }
-    }
-
     /// The packages of the apps loaded so far (those a node app of the same
     /// package is shadowed by).
     pub fn packages(&self) -> HashSet<String> {
         self.apps.iter().filter_map(|a| a.package.clone()).collect()
-    }
-
-    /// Adds node apps after the local ones and rebuilds the tool set. A node
-    /// app with the package of a local app is left out: the local manifest
-    /// wins (its contexts are still found on the node by package). Local apps
-    /// are named first, so their tool names do not change when the node's join.
-    pub fn with_node_apps(
-        self,
-        node: Vec<App>,
-        unusable: Vec<(App, Error)>,
-        opts: &ToolOptions,
-    ) -> Catalog {
-        let Catalog {
-            mut apps, skipped, ..
-        } = self;
-        let local: HashSet<String> = apps.iter().filter_map(|a| a.package.clone()).collect();
-        let shadowed = |a: &App| a.package.as_ref().is_some_and(|p| local.contains(p));
-        let first = apps.len();
-        apps.extend(node.into_iter().filter(|a| !shadowed(a)));
-        let mut catalog = Catalog::ranked(apps, first, skipped, opts);
-        catalog.unusable = unusable.into_iter().filter(|(a, _)| !shadowed(a)).collect();
-        catalog
     }
 }
 
@@ -82,6 +42,7 @@ fn shell(client: &Client, a: &NodeApp) -> App {
         package: a.package.clone(),
         version: a.version.clone(),
         name: a.name.clone(),
+        signer: a.signer_id.clone(),
         source: client.url().to_string(),
         ..App::default()
     }
@@ -96,13 +57,19 @@ pub async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
     load_except(client, &HashSet::new()).await
 }
 
-/// [`load`] without the apps whose package is in `skip` (those a local app
-/// shadows): their ABIs are not fetched and nothing is said of them.
+/// [`load`] without reading the ABIs of the apps whose package is in `skip`
+/// (those a local app shadows): they come back without services, so the
+/// local app learns its installs on the node, and nothing is said of them.
 pub async fn load_except(
     client: &Client,
     skip: &HashSet<String>,
 ) -> Result<(Vec<App>, Vec<(App, Error)>)> {
     let mut listed = client.applications().await?;
+    let shadowed: Vec<App> = listed
+        .iter()
+        .filter(|a| a.package.as_ref().is_some_and(|p| skip.contains(p)))
+        .map(|a| shell(client, a))
+        .collect();
     listed.retain(|a| a.package.as_ref().is_none_or(|p| !skip.contains(p)));
     let mut tasks = JoinSet::new();
     for (i, a) in listed.iter().enumerate() {
@@ -125,7 +92,7 @@ pub async fn load_except(
             done.map_err(|e| Error::internal(format!("an ABI request failed to run: {e}")))?;
         fetched[i].push((j, service, abi));
     }
-    let mut apps = Vec::new();
+    let mut apps = shadowed;
     let mut unusable = Vec::new();
     for (a, mut results) in listed.iter().zip(fetched) {
         results.sort_by_key(|r| r.0);

@@ -5,7 +5,7 @@ use comfy_table::{Table, presets};
 use serde_json::{Value, json};
 
 use super::output;
-use super::{GlobalArgs, Selection, report_warnings};
+use super::{GlobalArgs, report_warnings};
 use crate::error::Result;
 use crate::text::sanitize_line;
 
@@ -21,7 +21,7 @@ pub struct AppsArgs {
 
 pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     let ui = g.ui();
-    let sel = Selection::load(g, &args.paths, false)?;
+    let sel = g.select(&g.session()?, &args.paths, false)?;
     let catalog = &sel.catalog;
     if catalog.apps.is_empty() {
         // Entries that could not be loaded say why there is nothing.

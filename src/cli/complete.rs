@@ -87,24 +87,21 @@ fn loaded() -> &'static Loaded {
                 catalog: Catalog::default(),
             };
         };
-        let opts = g.tool_options();
-        let mut catalog = Catalog::load(&super::call::local_sources(&g), &opts)
-            .map(|(c, _)| c)
+        // The same catalog a call would see, with a short bound on the node.
+        let catalog = g
+            .session()
+            .map(|mut s| {
+                if let Some(o) = s.settings.node.as_mut() {
+                    o.verbose = false;
+                    o.timeout = o.timeout.min(Duration::from_secs(2));
+                }
+                s.settings.quiet = true;
+                let (mut catalog, _) = s.local(Vec::new()).unwrap_or_default();
+                // Every app, as a listing would show them; a silent node adds none.
+                let _ = s.add_node_apps(&mut catalog, &[]);
+                catalog
+            })
             .unwrap_or_default();
-        if !g.node.offline {
-            let node_apps = g.node.options().ok().and_then(|mut o| {
-                o.verbose = false;
-                o.timeout = o.timeout.min(Duration::from_secs(2));
-                let client = crate::node::Client::new(o).ok()?;
-                super::node::runtime()
-                    .ok()?
-                    .block_on(catalog::node::load(&client))
-                    .ok()
-            });
-            if let Some((apps, unusable)) = node_apps {
-                catalog = catalog.with_node_apps(apps, unusable, &opts);
-            }
-        }
         Loaded {
             globals: Some(g),
             catalog,
@@ -259,7 +256,7 @@ fn command() -> clap::Command {
     if let Some(token) = tool_word(&words()) {
         let l = loaded();
         let service = l.globals.as_ref().and_then(|g| g.service.as_deref());
-        if let Ok(Some(tool)) = super::call::find_tool(&l.catalog, &token, service) {
+        if let Ok(Some(tool)) = crate::catalog::session::find_tool(&l.catalog, &token, service) {
             let app = &l.catalog.apps[tool.app];
             return super::call::tool_command(&token, &tool, app);
         }

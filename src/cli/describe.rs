@@ -4,7 +4,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::output::{self, bold, dim, paint_signature};
-use super::{GlobalArgs, Selection, report_warnings};
+use super::{GlobalArgs, report_warnings};
 use crate::error::Result;
 use crate::mapping::Tool;
 use crate::text::sanitize_line;
@@ -25,7 +25,7 @@ pub use crate::catalog::describe::service_json;
 
 pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
     let ui = g.ui();
-    let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
+    let sel = g.select(&g.session()?, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let app = &sel.catalog.apps[index];

@@ -9,7 +9,7 @@ use owo_colors::OwoColorize;
 use serde_json::{Value, json};
 
 use super::output::{self, bold, dim};
-use super::{GlobalArgs, Selection, check_service, report_warnings};
+use super::{GlobalArgs, check_service, report_warnings};
 use crate::abi::{App, Service, load::local_id};
 use crate::error::{Error, Result};
 use crate::mapping::diff::{self, Finding, Level, Report};
@@ -131,7 +131,7 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
         .filter(|a| *a != "-")
         .cloned()
         .collect();
-    let sel = Selection::load(g, &named, true)?;
+    let sel = g.select(&g.session()?, &named, true)?;
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let mut resolved = sel.apps.iter().map(|&i| sel.catalog.apps[i].clone());
     let first = resolved.next().unwrap_or_default();

@@ -20,8 +20,10 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::abi::{App, LoadOptions};
-use crate::catalog::{self, Catalog, Sources};
+use crate::abi::LoadOptions;
+use crate::catalog::Catalog;
+pub use crate::catalog::session::{Selection, check_service};
+use crate::catalog::session::{Session, Settings};
 use crate::error::{Error, Result};
 use crate::mapping::names::{DEFAULT_MAX_NAME_LEN, MIN_MAX_NAME_LEN};
 use crate::mapping::{RefMode, ToolOptions};
@@ -176,65 +178,41 @@ impl GlobalArgs {
     }
 }
 
-/// The catalog and the apps a command's APP arguments name, in argument order.
-pub struct Selection {
-    pub catalog: Catalog,
-    pub apps: Vec<usize>,
-}
-
-impl Selection {
-    /// Loads the catalog (apps directories plus APP paths) and resolves `args`.
-    /// With `one`, each APP must mean exactly one app.
-    pub fn load(g: &GlobalArgs, args: &[String], one: bool) -> Result<Selection> {
-        let paths: Vec<PathBuf> = args
-            .iter()
-            .filter(|a| catalog::looks_like_path(a))
-            .map(PathBuf::from)
-            .collect();
-        let sources = Sources {
-            apps_dirs: g.apps.clone(),
-            paths,
+impl GlobalArgs {
+    /// The session of this command: the options read once, the node made
+    /// on first use ([`catalog::session`]).
+    pub fn session(&self) -> Result<Session> {
+        Ok(Session::new(Settings {
+            apps_dirs: self.apps.clone(),
             load: LoadOptions {
-                package: g.package.clone(),
+                package: self.package.clone(),
             },
-        };
-        let (mut catalog, explicit) = Catalog::load(&sources, &g.tool_options())?;
-        let names: Vec<&str> = args
-            .iter()
-            .filter(|a| !catalog::looks_like_path(a))
-            .map(String::as_str)
-            .collect();
-        // The node is asked only for names no local app has, or to list everything.
-        if args.is_empty() || !names.is_empty() {
-            node::add_node_apps(g, &mut catalog, &names)?;
-        }
-        let mut apps = Vec::new();
-        let mut groups = explicit.into_iter();
-        for arg in args {
-            if catalog::looks_like_path(arg) {
-                let group = groups.next().unwrap_or_default();
-                if one && group.len() > 1 {
-                    let list: Vec<String> = group
-                        .iter()
-                        .map(|&i| format!("\n  {}", catalog::resolve::label(&catalog.apps[i])))
-                        .collect();
-                    return Err(Error::input(
-                        "ambiguous_app",
-                        format!("{arg} holds several apps:{}", list.concat()),
-                    )
-                    .with_hint(format!("name one of them, e.g. `--apps {arg} <package>`")));
-                }
-                apps.extend(group);
+            service: self.service.clone(),
+            tools: self.tool_options(),
+            node: if self.node.offline {
+                None
             } else {
-                apps.push(catalog.resolve(arg)?);
-            }
+                Some(self.node.options()?)
+            },
+            node_named: self.node.explicit(),
+            quiet: self.quiet,
+        }))
+    }
+
+    /// The apps `args` name ([`Session::select`]); what the session noted is
+    /// shown as warnings.
+    pub fn select(&self, session: &Session, args: &[String], one: bool) -> Result<Selection> {
+        let sel = session.select(args, one);
+        self.say(session);
+        sel
+    }
+
+    /// Shows what the session noted, as warnings.
+    pub fn say(&self, session: &Session) {
+        let ui = self.ui();
+        for note in session.take_notes() {
+            ui.warn(note);
         }
-        if let Some(service) = &g.service {
-            for &i in &apps {
-                check_service(&catalog.apps[i], service)?;
-            }
-        }
-        Ok(Selection { catalog, apps })
     }
 }
 
@@ -251,35 +229,6 @@ pub fn no_apps(g: &GlobalArgs) -> Error {
         },
     )
     .with_hint("an apps directory holds bundle directories (with manifest.json), .mpk files, .json manifests and .wasm modules; an APP may also be such a path")
-}
-
-/// Errors unless `app` has a service called `service`.
-pub fn check_service(app: &App, service: &str) -> Result<()> {
-    if app
-        .services
-        .iter()
-        .any(|s| s.name.as_deref() == Some(service))
-    {
-        return Ok(());
-    }
-    let names: Vec<&str> = app
-        .services
-        .iter()
-        .filter_map(|s| s.name.as_deref())
-        .collect();
-    let err = Error::input(
-        "unknown_service",
-        format!(
-            "{} has no service `{}`",
-            crate::text::sanitize_line(app.package_or_id()),
-            crate::text::sanitize_line(service)
-        ),
-    );
-    Err(if names.is_empty() {
-        err.with_hint("it is a single-service app: drop --service")
-    } else {
-        err.with_hint(format!("its services: {}", names.join(", ")))
-    })
 }
 
 /// Prints the warnings that concern `apps` (and the skipped entries of apps directories).

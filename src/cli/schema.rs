@@ -45,7 +45,7 @@ fn pick(s: MethodSchemas, output: bool) -> Value {
 
 pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
     let ui = g.ui();
-    let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
+    let sel = g.select(&g.session()?, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let app = &sel.catalog.apps[index];

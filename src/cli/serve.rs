@@ -8,8 +8,7 @@ use clap::Args;
 
 use super::GlobalArgs;
 use super::tools::FilterArgs;
-use crate::abi::LoadOptions;
-use crate::catalog::{self, Sources};
+use crate::catalog;
 use crate::error::Result;
 use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};
 
@@ -81,14 +80,13 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         .iter()
         .cloned()
         .partition(|a| catalog::looks_like_path(a));
+    // One session for the server's life: its node client serves every call.
+    let mut session = g.session()?;
+    if let Some(o) = session.settings.node.as_mut() {
+        o.identity = args.executor.clone();
+    }
     let settings = Settings {
-        sources: Sources {
-            apps_dirs: g.apps.clone(),
-            paths: paths.into_iter().map(PathBuf::from).collect(),
-            load: LoadOptions {
-                package: g.package.clone(),
-            },
-        },
+        sources: session.sources(paths.into_iter().map(PathBuf::from).collect()),
         app_names: names,
         tool_options: g.tool_options(),
         filter: args.filter.filter(),
@@ -109,14 +107,12 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         } else {
             args.log_level.into()
         },
-        backend: if g.node.offline {
+        backend: if session.offline() {
             None
         } else {
-            let mut opts = g.node.options()?;
-            opts.identity = args.executor.clone();
-            Some(Arc::new(crate::node::Client::new(opts)?))
+            Some(Arc::new(session.client()?.clone()))
         },
-        node_named: g.node.explicit(),
+        node_named: session.settings.node_named,
     };
     // Started by hand on a terminal: say what it is waiting for.
     if matches!(settings.transport, Transport::Stdio)

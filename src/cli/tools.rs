@@ -4,7 +4,7 @@ use clap::Args;
 use comfy_table::{Table, presets};
 
 use super::output::{self, JsonStream, paint_signature};
-use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
+use super::{GlobalArgs, SchemaWarnings, report_warnings};
 use crate::error::Result;
 use crate::mapping::Tool;
 use crate::mapping::filter::Filter;
@@ -57,7 +57,7 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
     let ui = g.ui();
     let mut names = args.targets.clone();
     names.extend(args.filter.app.iter().cloned());
-    let sel = Selection::load(g, &names, false)?;
+    let sel = g.select(&g.session()?, &names, false)?;
     let apps: Vec<usize> = if names.is_empty() {
         (0..sel.catalog.apps.len()).collect()
     } else {

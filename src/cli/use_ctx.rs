@@ -4,9 +4,9 @@
 use clap::Args;
 use serde_json::json;
 
-use super::node::{runtime, state_dir};
-use super::{GlobalArgs, Selection, output};
-use crate::catalog::context::{Pins, app_contexts, resolve_context};
+use super::node::state_dir;
+use super::{GlobalArgs, output};
+use crate::catalog::context::Pins;
 use crate::error::{Error, Result};
 use crate::node;
 use crate::text::sanitize_line;
@@ -37,7 +37,8 @@ pub struct UseArgs {
 }
 
 pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
-    let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
+    let session = g.session()?;
+    let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     let service = g.service.as_deref();
     let (_, node_url) = node::normalize_url(g.node.url())?;
@@ -115,49 +116,15 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         )
         .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
     }
-    let client = g.node.client()?;
-    let rt = runtime()?;
-    let id = match rt.block_on(resolve_context(
-        &client,
-        app,
-        service,
-        Some(context),
-        None,
-        false,
-    )) {
-        Ok(id) => id,
+    // The context must run this app (any version of it): the session checks.
+    let id = match session.target(app, service, Some(context), None, false) {
+        Ok(target) => target.id,
         Err(e) if is_id && e.kind == crate::error::ErrorKind::Unreachable => {
             return pin_unchecked(&format!("no node answered at {node_url}"));
         }
         Err(e) => return Err(e),
     };
-    match rt.block_on(app_contexts(&client, app, service)) {
-        Err(e) if is_id && e.kind == crate::error::ErrorKind::Unreachable => {
-            return pin_unchecked(&format!("no node answered at {node_url}"));
-        }
-        Ok(list) if !list.iter().any(|c| node::ids::same(&c.id, &id)) => {
-            let ids: Vec<String> = list
-                .iter()
-                .map(|c| format!("\n  {}", sanitize_line(&c.id)))
-                .collect();
-            return Err(Error::input(
-                "foreign_context",
-                format!(
-                    "context {} is not a context of {label} on {node_url}. Its contexts:{}",
-                    sanitize_line(&id),
-                    if ids.is_empty() {
-                        " (none)".to_string()
-                    } else {
-                        ids.concat()
-                    }
-                ),
-            ));
-        }
-        Ok(_) => {}
-        // A local app the node does not have: the id cannot be checked.
-        Err(e) if e.code == "not_installed" => {}
-        Err(e) => return Err(e),
-    }
+    let client = session.client()?;
     // Ids are shown and pinned in the node's own form (learnt from the listing above).
     let id = client.node_id(&id);
     let context = &if node::ids::is_id(context) {

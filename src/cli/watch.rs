@@ -11,8 +11,8 @@ use clap::Args;
 use owo_colors::OwoColorize;
 use serde_json::Value;
 
-use super::node::{runtime, state_dir};
-use super::{GlobalArgs, Selection, output};
+use super::node::state_dir;
+use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
 use crate::catalog::context::{Pins, app_contexts, resolve_context};
 use crate::error::{Error, ErrorKind, Result};
@@ -196,13 +196,14 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
         ));
     }
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
-    let sel = Selection::load(g, std::slice::from_ref(&args.app), true)?;
+    let session = g.session()?;
+    let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     super::report_warnings(&g.ui(), &sel.catalog, &sel.apps);
     let service = g.service.as_deref();
-    let client = g.node.client()?;
-    let rt = runtime()?;
-    let contexts = rt.block_on(watched_contexts(&client, app, service, &args.contexts))?;
+    let client = session.client()?;
+    let rt = session.runtime()?;
+    let contexts = rt.block_on(watched_contexts(client, app, service, &args.contexts))?;
     let by_context = contexts
         .iter()
         .map(|c| {
@@ -262,7 +263,9 @@ async fn watched_contexts(
     let mut out: Vec<NodeContext> = Vec::new();
     if !given.is_empty() {
         for value in given {
-            let id = resolve_context(client, app, service, Some(value), None, false).await?;
+            let id = resolve_context(client, app, service, Some(value), None, false)
+                .await?
+                .id;
             if !out.iter().any(|c| ids::same(&c.id, &id)) {
                 out.push(one(id));
             }
@@ -271,7 +274,9 @@ async fn watched_contexts(
     }
     let pins = Pins::load(&state_dir());
     if let Some(pinned) = pins.get(client.url(), app, service) {
-        let id = resolve_context(client, app, service, Some(pinned), None, false).await?;
+        let id = resolve_context(client, app, service, Some(pinned), None, false)
+            .await?
+            .id;
         return Ok(vec![one(id)]);
     }
     let list = listed?;

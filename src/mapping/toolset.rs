@@ -6,7 +6,7 @@
 //! 5,000-method app would otherwise hold hundreds of megabytes of JSON trees
 //! that `describe` never needs and `tools --json` only needs one at a time.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -163,17 +163,57 @@ pub fn app_slugs(apps: &[App]) -> Vec<String> {
 /// slugs before the others (the node's): their names stay the same whether or
 /// not the others are there.
 pub fn app_slugs_ranked(apps: &[App], first: usize) -> Vec<String> {
+    app_slugs_with(apps, &first_ranks(apps.len(), first), &BTreeMap::new())
+}
+
+/// Ranks that put the first `first` apps before the others.
+fn first_ranks(len: usize, first: usize) -> Vec<u32> {
+    (0..len).map(|i| u32::from(i >= first)).collect()
+}
+
+/// The key an app's slug is kept under: its package and signer, else its id.
+pub fn slug_key(app: &App) -> String {
+    match (&app.package, &app.signer) {
+        (Some(p), Some(s)) => format!("{p}#{s}"),
+        (Some(p), None) => p.clone(),
+        (None, _) => app.id.clone(),
+    }
+}
+
+/// The slugs of `apps`, named in (rank, package, id) order: an app whose
+/// [`slug_key`] has a slug in `prior` keeps it, and a slug in `prior` is never
+/// given to another app (a server keeps what it has announced). Otherwise the
+/// first app to ask for a slug gets it; the next gets `_<id tail>`.
+pub fn app_slugs_with(
+    apps: &[App],
+    ranks: &[u32],
+    prior: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let rank = |i: usize| ranks.get(i).copied().unwrap_or(u32::MAX);
     let mut order: Vec<usize> = (0..apps.len()).collect();
     order.sort_by(|&a, &b| {
-        (a >= first, apps[a].package_or_id(), &apps[a].id).cmp(&(
-            b >= first,
+        (rank(a), apps[a].package_or_id(), &apps[a].id).cmp(&(
+            rank(b),
             apps[b].package_or_id(),
             &apps[b].id,
         ))
     });
-    let mut taken = HashSet::new();
+    let mut taken: HashSet<String> = prior.values().cloned().collect();
     let mut slugs = vec![String::new(); apps.len()];
+    let mut done = vec![false; apps.len()];
+    let mut used: HashSet<&String> = HashSet::new();
+    for &i in &order {
+        if let Some(kept) = prior.get(&slug_key(&apps[i]))
+            && used.insert(kept)
+        {
+            slugs[i] = kept.clone();
+            done[i] = true;
+        }
+    }
     for i in order {
+        if done[i] {
+            continue;
+        }
         let base = names::app_slug(apps[i].package_or_id());
         let mut slug = if taken.contains(&base) {
             format!("{base}_{}", names::id_tail(&apps[i].id))
@@ -210,7 +250,24 @@ pub fn build(apps: &[App], opts: &ToolOptions) -> ToolSet {
 /// [`build`] where the first `first` apps (the local ones) are named before
 /// the others (the node's), so joining the others never renames their tools.
 pub fn build_ranked(apps: &[App], first: usize, opts: &ToolOptions) -> ToolSet {
-    let slugs = app_slugs_ranked(apps, first);
+    build_with(
+        apps,
+        &first_ranks(apps.len(), first),
+        &BTreeMap::new(),
+        opts,
+    )
+}
+
+/// The tool set with apps named in rank order and the slugs of `prior` kept
+/// ([`app_slugs_with`]).
+pub fn build_with(
+    apps: &[App],
+    ranks: &[u32],
+    prior: &BTreeMap<String, String>,
+    opts: &ToolOptions,
+) -> ToolSet {
+    let slugs = app_slugs_with(apps, ranks, prior);
+    let rank = |i: usize| ranks.get(i).copied().unwrap_or(u32::MAX);
     let mut units: Vec<(usize, usize)> = Vec::new();
     for (a, app) in apps.iter().enumerate() {
         for s in 0..app.services.len() {
@@ -220,13 +277,13 @@ pub fn build_ranked(apps: &[App], first: usize, opts: &ToolOptions) -> ToolSet {
     units.sort_by(|x, y| {
         let (ax, ay) = (&apps[x.0], &apps[y.0]);
         (
-            x.0 >= first,
+            rank(x.0),
             ax.package_or_id(),
             &ax.id,
             &ax.services[x.1].name,
         )
             .cmp(&(
-                y.0 >= first,
+                rank(y.0),
                 ay.package_or_id(),
                 &ay.id,
                 &ay.services[y.1].name,

@@ -7,10 +7,15 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+use std::collections::HashSet;
+
 use crate::abi::App;
-use crate::catalog;
+use crate::catalog::context::Target;
+use crate::catalog::{self, Catalog};
 use crate::error::{Error, Result};
+use crate::mapping::{Tool, ToolOptions};
 use crate::node::Client;
+use crate::node::contexts::ContextInfo;
 use crate::node::events::{Item, Subscription};
 
 /// A boxed future borrowing the backend.
@@ -36,6 +41,46 @@ pub trait Backend: Send + Sync + 'static {
         explicit: Option<&'a str>,
         pinned: Option<&'a str>,
     ) -> BoxFuture<'a, Result<String>>;
+
+    /// The node's apps, without reading the ABIs of the packages in `skip`
+    /// (those a local app shadows; see [`catalog::node::load_except`]).
+    fn apps_except<'a>(&'a self, _skip: &'a HashSet<String>) -> BoxFuture<'a, Result<NodeApps>> {
+        self.apps()
+    }
+
+    /// The context a call of `app` runs in, checked to run the app
+    /// ([`catalog::context::resolve_context`]).
+    fn target<'a>(
+        &'a self,
+        app: &'a App,
+        service: Option<&'a str>,
+        explicit: Option<&'a str>,
+        pinned: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Target>> {
+        Box::pin(async move {
+            let id = self.resolve_context(app, service, explicit, pinned).await?;
+            Ok(Target {
+                info: ContextInfo {
+                    id: id.clone(),
+                    application_id: app.id.clone(),
+                    ..ContextInfo::default()
+                },
+                id,
+            })
+        })
+    }
+
+    /// `tool` as the version `target` runs has it ([`catalog::version`]);
+    /// `None` when the tool's own ABI is that version's.
+    fn tool_for_target<'a>(
+        &'a self,
+        _catalog: &'a Catalog,
+        _tool: &'a Tool,
+        _target: &'a Target,
+        _opts: &'a ToolOptions,
+    ) -> BoxFuture<'a, Result<Option<(Catalog, Tool)>>> {
+        Box::pin(async { Ok(None) })
+    }
 
     /// Runs `method` in `context` with `args_json`; the method's output.
     fn execute<'a>(
@@ -83,6 +128,37 @@ impl Backend for Client {
         Box::pin(catalog::node::load(self))
     }
 
+    fn apps_except<'a>(&'a self, skip: &'a HashSet<String>) -> BoxFuture<'a, Result<NodeApps>> {
+        Box::pin(catalog::node::load_except(self, skip))
+    }
+
+    fn target<'a>(
+        &'a self,
+        app: &'a App,
+        service: Option<&'a str>,
+        explicit: Option<&'a str>,
+        pinned: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Target>> {
+        Box::pin(async move {
+            // No `default` alias fallback: an agent must say which context.
+            catalog::context::resolve_context(self, app, service, explicit, pinned, false)
+                .await
+                .map_err(for_agents)
+        })
+    }
+
+    fn tool_for_target<'a>(
+        &'a self,
+        catalog: &'a Catalog,
+        tool: &'a Tool,
+        target: &'a Target,
+        opts: &'a ToolOptions,
+    ) -> BoxFuture<'a, Result<Option<(Catalog, Tool)>>> {
+        Box::pin(catalog::version::tool_for_target(
+            self, catalog, tool, target, opts,
+        ))
+    }
+
     fn resolve_context<'a>(
         &'a self,
         app: &'a App,
@@ -91,10 +167,9 @@ impl Backend for Client {
         pinned: Option<&'a str>,
     ) -> BoxFuture<'a, Result<String>> {
         Box::pin(async move {
-            // No `default` alias fallback: an agent must say which context.
-            catalog::context::resolve_context(self, app, service, explicit, pinned, false)
-                .await
-                .map_err(for_agents)
+            Ok(Backend::target(self, app, service, explicit, pinned)
+                .await?
+                .id)
         })
     }
 
@@ -132,7 +207,7 @@ impl Backend for Client {
 /// The context errors speak of CLI flags; an agent chooses with `_context`
 /// or `select_app` instead.
 fn for_agents(mut e: Error) -> Error {
-    if e.code == "unknown_context" {
+    if e.code == "unknown_context" || e.code == "foreign_context" {
         e.hint = Some("pass one of them as `_context`, or pin one with select_app".into());
     }
     if e.code == "ambiguous_context" {

@@ -330,7 +330,9 @@ struct NodeState {
 pub struct Live {
     local: Vec<App>,
     local_skipped: Vec<Warning>,
-    opts: ToolOptions,
+    pub tool_options: ToolOptions,
+    /// The names given out so far: a name keeps its app for the server's life.
+    naming: Mutex<crate::catalog::assemble::Naming>,
     pub scope: Scope,
     backend: Option<Arc<dyn Backend>>,
     /// Whether the node was named (--node, CALIMERO_NODE_URL) rather than the default.
@@ -368,7 +370,8 @@ impl Live {
         Arc::new(Live {
             local,
             local_skipped,
-            opts,
+            tool_options: opts,
+            naming: Mutex::new(crate::catalog::assemble::Naming::sticky()),
             scope,
             backend,
             named,
@@ -436,7 +439,12 @@ impl Live {
             return false;
         }
         self.reads.fetch_add(1, Ordering::AcqRel);
-        let result = backend.apps().await;
+        let skip: std::collections::HashSet<String> = self
+            .local
+            .iter()
+            .filter_map(|a| a.package.clone())
+            .collect();
+        let result = backend.apps_except(&skip).await;
         let url = sanitize_line(&backend.url());
         let (apps, unusable) = {
             let mut node = self.node.lock().unwrap_or_else(|e| e.into_inner());
@@ -515,7 +523,10 @@ impl Live {
             skipped: self.local_skipped.clone(),
             ..Catalog::default()
         };
-        let catalog = base.with_node_apps(apps, unusable, &self.opts);
+        let catalog = {
+            let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
+            base.with_node_apps_named(apps, unusable, &self.tool_options, &mut naming)
+        };
         let view = View::build(catalog, &self.scope);
         let (changed, seen) = {
             let mut current = self.view.write().unwrap_or_else(|e| e.into_inner());

@@ -164,8 +164,9 @@ impl Session {
             return json_result(&out);
         };
         let resolved = backend
-            .resolve_context(a, service.as_deref(), parsed.context.as_deref(), None)
-            .await;
+            .target(a, service.as_deref(), parsed.context.as_deref(), None)
+            .await
+            .map(|t| t.id);
         match resolved {
             // Without a session nothing carries the pin to the next request:
             // say so rather than claim a pin that is not kept.
@@ -218,7 +219,7 @@ impl Session {
         };
         let pinned = self.pinned(&a.id, service.as_deref());
         let context = match backend
-            .resolve_context(
+            .target(
                 a,
                 service.as_deref(),
                 parsed.context.as_deref(),
@@ -226,7 +227,7 @@ impl Session {
             )
             .await
         {
-            Ok(c) => c,
+            Ok(t) => t.id,
             Err(e) => return error_result(error_text(&e)),
         };
         let (feed, mut rx) = match self.live.hub.join(backend, &context).await {
@@ -288,15 +289,43 @@ impl Session {
             )));
         };
         let app = &view.catalog.apps[prepared.app];
-        let service = prepared.service.as_deref();
+        let service_name = prepared.service.clone();
+        let service = service_name.as_deref();
         let pinned = self.pinned(&app.id, service);
-        let context = match backend
-            .resolve_context(app, service, prepared.context.as_deref(), pinned.as_deref())
+        let target = match backend
+            .target(app, service, prepared.context.as_deref(), pinned.as_deref())
             .await
         {
-            Ok(c) => c,
+            Ok(t) => t,
             Err(e) => return Ok(error_result(error_text(&e))),
         };
+        // The context may run another version of the app: check and build
+        // the call with that version's ABI.
+        let versioned = match backend
+            .tool_for_target(&view.catalog, tool, &target, &self.live.tool_options)
+            .await
+        {
+            Ok(v) => v,
+            Err(e) => return Ok(error_result(error_text(&e))),
+        };
+        let prepared = match &versioned {
+            Some((vcat, vtool)) => match vcat.prepare(vtool, &arguments) {
+                Ok(p) => p,
+                Err(problems) => {
+                    let lines: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
+                    return Ok(error_result(format!(
+                        "Invalid arguments for {} ({}, as version {} of the app has it, which context {} runs):\n{}",
+                        tool.name,
+                        vtool.signature,
+                        vcat.apps[0].version.as_deref().unwrap_or("?"),
+                        target.id,
+                        lines.join("\n")
+                    )));
+                }
+            },
+            None => prepared,
+        };
+        let context = target.id;
         log::debug!("{} → execute {} in {context}", tool.name, prepared.method);
         let output = match backend
             .execute(&context, &prepared.method, &prepared.args_json)

@@ -44,7 +44,39 @@ impl Client {
     pub async fn abi(&self, app: &NodeApp, service: Option<&str>) -> Result<Value> {
         self.abi_inner(app, service)
             .await
+            .map_err(|e| pending_code(app, e))
             .map_err(|e| self.scrub_err(e))
+    }
+
+    /// The ABI of one version of `app`: the module stored as `blob` (an
+    /// entry of the versions route), not the application row's latest.
+    pub async fn abi_of_blob(
+        &self,
+        app: &NodeApp,
+        blob: &str,
+        service: Option<&str>,
+    ) -> Result<Value> {
+        let label = format!(
+            "{} {}",
+            sanitize_line(app.package_or_id()),
+            sanitize_line(app.version.as_deref().unwrap_or("(version unknown)"))
+        );
+        let cache = self.cache_path(blob, service);
+        if let Ok(bytes) = std::fs::read(&cache)
+            && let Ok(v) = serde_json::from_slice::<Value>(&bytes)
+        {
+            self.log(format_args!(
+                "= ABI of {label}: from the cache ({})",
+                cache.display()
+            ));
+            return Ok(v);
+        }
+        let v = self
+            .abi_from_blob(blob, service, &label)
+            .await
+            .map_err(|e| self.scrub_err(e))?;
+        let _ = store::write_private(&cache, v.to_string().as_bytes());
+        Ok(v)
     }
 
     async fn abi_inner(&self, app: &NodeApp, service: Option<&str>) -> Result<Value> {
@@ -368,4 +400,26 @@ impl Client {
             Some(text.lines().map(str::to_string).collect())
         })
     }
+}
+
+/// The code of an app this node received for a joined context is fetched
+/// from peers after the join: until it arrives, the ABI route answers 404
+/// "Application bytecode not found" (rc.19 and later) and the blob route 404
+/// (older nodes). That is "not yet", not an old SDK or a broken app.
+fn pending_code(app: &NodeApp, e: Error) -> Error {
+    let not_found = e.kind == ErrorKind::Remote
+        && (e.message.contains("bytecode not found")
+            || (app.shared && e.message.contains("HTTP 404")));
+    if !not_found {
+        return e;
+    }
+    Error::new(
+        ErrorKind::Remote,
+        "code_pending",
+        format!(
+            "{}: its code has not arrived on this node yet (the node joined a context of this app and fetches the code from its peers)",
+            sanitize_line(app.package_or_id())
+        ),
+    )
+    .with_hint("left out for now: it is listed as soon as the code has arrived, which needs a peer that has it to be online")
 }

@@ -72,6 +72,11 @@ impl Client {
         }
     }
 
+    /// The node's id form, once an answer showed it.
+    pub(super) fn id_form(&self) -> Option<ids::IdForm> {
+        self.inner.ids.get()
+    }
+
     /// Records an id the node wrote (its form is the node's).
     pub(super) fn saw_id(&self, id: &str) {
         self.inner.ids.saw(id);

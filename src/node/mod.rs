@@ -22,6 +22,7 @@
 
 pub mod abi;
 pub mod auth;
+pub mod contexts;
 pub mod decode;
 pub mod events;
 pub mod exec;
@@ -127,6 +128,9 @@ pub struct NodeApp {
     pub bytecode_blob: Option<String>,
     /// `(service name, its bytecode blob)`, sorted by name; empty for a single-service app.
     pub services: Vec<(String, Option<String>)>,
+    /// Received by blob share for a joined context (`calimero://pending-blob-share`):
+    /// its code may not have arrived from peers yet.
+    pub shared: bool,
 }
 
 impl NodeApp {
@@ -251,14 +255,27 @@ fn parse_app(v: &Value) -> Option<NodeApp> {
         })
         .unwrap_or_default();
     services.sort();
+    // An app a node received by blob share for a joined context (source
+    // `calimero://pending-blob-share`) has no package or version: rc.25 lists
+    // none, rc.4 the placeholders `unknown` and `0.0.0`. Both mean unknown.
+    let shared =
+        str_field(v, "source").is_some_and(|s| s.starts_with("calimero://pending-blob-share"));
+    let known = |s: Option<String>, placeholder: &str| s.filter(|s| !(shared && s == placeholder));
     Some(NodeApp {
         id: str_field(v, "id")?,
-        package: str_field(v, "package").or_else(|| meta_str("package")),
-        version: str_field(v, "version").or_else(|| meta_str("version")),
+        package: known(
+            str_field(v, "package").or_else(|| meta_str("package")),
+            "unknown",
+        ),
+        version: known(
+            str_field(v, "version").or_else(|| meta_str("version")),
+            "0.0.0",
+        ),
         name: meta_str("name"),
         signer_id: str_field(v, "signer_id"),
         bytecode_blob: v.get("blob").and_then(|b| str_field(b, "bytecode")),
         services,
+        shared,
     })
 }
 

@@ -1175,6 +1175,22 @@ fn route(state: &State, req: &Request) -> Response {
             let mine: Vec<&CtxDef> = contexts.iter().filter(|c| c.app == *app).collect();
             contexts_list(p, &mine)
         }
+        ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
+            let contexts = state.contexts.read().unwrap();
+            let apps = state.apps.read().unwrap();
+            match contexts.iter().find(|c| c.id == *ctx) {
+                Some(c) => context_get(p, c, &apps),
+                None => Response::error(404, "Context not found"),
+            }
+        }
+        ("GET", ["admin-api", "alias", "list", "context"]) => {
+            let aliases = state.aliases.lock().unwrap();
+            let list: Vec<(&str, &str)> = aliases
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            Response::wire(200, wire::aliases_list(&list))
+        }
         ("GET", ["admin-api", "contexts", ctx, "identities-owned"]) => {
             let contexts = state.contexts.read().unwrap();
             match contexts.iter().find(|c| c.id == *ctx) {
@@ -1308,6 +1324,34 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
             wire::apps_list_v010(&listed)
         } else {
             wire::apps_list(&listed)
+        },
+    )
+}
+
+/// `GET /admin-api/contexts/:id`: the context, with the version of the app it runs.
+fn context_get(p: Profile, c: &CtxDef, apps: &[AppDef]) -> Response {
+    let root = p.id(0);
+    let group = "ab".repeat(32);
+    let version = apps
+        .iter()
+        .find(|a| a.id == c.app)
+        .map(|a| a.version.as_str());
+    let ctx = wire::Context {
+        id: &c.id,
+        application_id: &c.app,
+        service_name: c.service.as_deref(),
+        root_hash: &root,
+        dag_heads: &[],
+        application_version: version.filter(|v| !v.is_empty()),
+        name: c.name.as_deref(),
+        group_id: Some(&group),
+    };
+    Response::wire(
+        200,
+        if p == Profile::V010 {
+            wire::context_get_v010(&ctx)
+        } else {
+            wire::context_get(&ctx)
         },
     )
 }

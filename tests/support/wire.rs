@@ -562,6 +562,41 @@ pub fn contexts_list_v010(contexts: &[Context<'_>]) -> String {
     json!({"data": {"contexts": contexts}}).to_string()
 }
 
+/// `GET /admin-api/contexts/:id` on 0.11 nodes: `GetContextResponse { data: Context }`.
+pub fn context_get(c: &Context<'_>) -> String {
+    json!({"data": context_json(c, false)}).to_string()
+}
+
+/// The same on 0.10.0.
+pub fn context_get_v010(c: &Context<'_>) -> String {
+    json!({"data": context_json(c, true)}).to_string()
+}
+
+/// `GET /admin-api/alias/list/context`: `ListAliasesResponse { data: BTreeMap<alias, id> }`.
+pub fn aliases_list(aliases: &[(&str, &str)]) -> String {
+    let map: std::collections::BTreeMap<&str, &str> = aliases.iter().copied().collect();
+    json!({ "data": map }).to_string()
+}
+
+/// One entry of `GET /admin-api/applications/:id/versions`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AppVersion<'a> {
+    pub version: &'a str,
+    pub blob_id: &'a str,
+    pub size: u64,
+    pub package: &'a str,
+}
+
+/// `GET /admin-api/applications/:id/versions` (0.11):
+/// `ListApplicationVersionsResponse { data: Vec<ApplicationVersionEntry> }`.
+pub fn app_versions(versions: &[AppVersion<'_>]) -> String {
+    let list: Vec<Value> = versions
+        .iter()
+        .map(|v| json!({"version": v.version, "blobId": v.blob_id, "size": v.size, "package": v.package}))
+        .collect();
+    json!({ "data": list }).to_string()
+}
+
 /// `GET /admin-api/contexts/:id/identities-owned`.
 pub fn identities_owned(identities: &[&str]) -> String {
     json!({"data": {"identities": identities}}).to_string()

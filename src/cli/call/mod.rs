@@ -21,29 +21,24 @@ mod prompt;
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use serde_json::{Map, Value, json};
 
-use super::node::{both_tried, runtime, state_dir};
+use super::node::state_dir;
 use super::{GlobalArgs, output, report_clap_error};
-use crate::abi::{App, LoadOptions};
-use crate::catalog::context::{
-    Pins, explain_context_error, looks_like_context_id, resolve_context,
-};
-use crate::catalog::{self, Catalog, Sources};
+use crate::abi::App;
+use crate::catalog::context::{Pins, Target, explain_context_error, looks_like_context_id};
+use crate::catalog::session::Session;
 use crate::error::{Error, Result};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
-use crate::mapping::names::app_slug;
-use crate::node::{self, Client};
+use crate::node::Client;
 use crate::text::{did_you_mean, sanitize_line};
 pub(super) use argv::tool_command;
 use argv::*;
 use locate::*;
-pub(super) use locate::{find_tool, local_sources};
 use params::{ParamSpec, Stdin, ValueKind};
 use prompt::*;
 
@@ -258,8 +253,13 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         Ok(g) => g,
         Err(e) => return Ok(report_clap_error(&e, g1.json)),
     };
-    let mut node = Node::new(&g.node);
-    let (catalog, tool) = locate(&g, &mut node, &token)?;
+    let session = g.session()?;
+    let located = session.locate(&token);
+    g.say(&session);
+    let (catalog, tool) = located?;
+    for w in &catalog.skipped {
+        g.ui().warn(w);
+    }
     let app = &catalog.apps[tool.app];
     if g.node.verbose {
         for w in &app.warnings {
@@ -282,7 +282,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         .ok_or_else(|| Error::internal("the tool's matches are missing"))?;
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
     let service = tool.service.as_deref();
-    let mut early: Option<(String, String)> = None;
+    let mut early: Option<Found> = None;
     let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, &argv, &mut |obj| {
         let explicit = flags.context.clone().or_else(|| {
             obj.get(crate::mapping::schema::CONTEXT_PARAM)
@@ -290,8 +290,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
                 .map(str::to_string)
         });
         early = Some(find_context(
-            &g,
-            &mut node,
+            &session,
             &flags,
             app,
             service,
@@ -299,6 +298,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         )?);
         Ok(())
     })?;
+    let obj_again = obj.clone();
     let prepared = match catalog.prepare(&tool, &Value::Object(obj)) {
         Ok(prepared) if flag_problems.is_empty() => prepared,
         Ok(_) => return Err(invalid_args(&tool, &specs, &flag_problems, &[])),
@@ -306,10 +306,23 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
     };
 
     let explicit = flags.context.clone().or(prepared.context.clone());
-    let (context, url) = match early {
+    let found = match early {
         Some(found) => found,
-        None => find_context(&g, &mut node, &flags, app, service, explicit.as_deref())?,
+        None => find_context(&session, &flags, app, service, explicit.as_deref())?,
     };
+    // The context may run another version of the app than the tool was
+    // built from: check and build the call with that version's ABI.
+    let prepared = match &found.target {
+        Some(target) => match session.tool_for_target(&catalog, &tool, target)? {
+            Some((vcat, vtool)) => match vcat.prepare(&vtool, &Value::Object(obj_again)) {
+                Ok(p) => p,
+                Err(problems) => return Err(invalid_args(&vtool, &specs, &[], &problems)),
+            },
+            None => prepared,
+        },
+        None => prepared,
+    };
+    let Found { context, url, .. } = found;
     let executor = flags.executor.as_deref();
     if flags.dry_run {
         let body =
@@ -324,7 +337,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         }
         return Ok(0);
     }
-    let (client, rt) = node.get()?;
+    let (client, rt) = (session.client()?, session.runtime()?);
     // With --wait-event the subscription comes first, so the event cannot be missed.
     let mut sub = match &flags.wait_event {
         Some(name) => {

@@ -1,0 +1,149 @@
+//! The ABI of the version a context runs.
+//!
+//! Tools are named and listed from the newest version of an app (or from the
+//! local manifest). A context may run another version: contexts keep their
+//! application when a new version is installed beside it (rc.25: a new
+//! version is a new application id), and where a node keeps one row per
+//! package, the context's `applicationVersion` says which version it
+//! executes. A call is checked and built with that version's ABI: from the
+//! context's application row, or, when the context runs another version than
+//! the row's, from that version's module (`GET …/applications/:id/versions`
+//! gives its blob). ABIs are cached by blob, i.e. by content.
+//!
+//! A local manifest speaks for the version it declares, and for every
+//! version when it declares none; when the node cannot give another
+//! version's ABI, the local manifest is used.
+
+use std::sync::Arc;
+
+use super::Catalog;
+use super::context::Target;
+use crate::abi::{self, App, Manifest, Service};
+use crate::error::{Error, Result};
+use crate::mapping::{Tool, ToolOptions};
+use crate::node::{Client, ids};
+use crate::text::sanitize_line;
+
+/// `tool` rebuilt from the ABI of the version `target` runs, in a catalog of
+/// its own; `None` when the tool's own ABI is that version's.
+pub async fn tool_for_target(
+    client: &Client,
+    catalog: &Catalog,
+    tool: &Tool,
+    target: &Target,
+    opts: &ToolOptions,
+) -> Result<Option<(Catalog, Tool)>> {
+    let app = &catalog.apps[tool.app];
+    let info = &target.info;
+    let same_version = |v: Option<&str>| match (v, info.application_version.as_deref()) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    };
+    let node_app = app.source == client.url();
+    if node_app && ids::same(&app.id, &info.application_id) && same_version(app.version.as_deref())
+    {
+        return Ok(None);
+    }
+    if !node_app && (app.version.is_none() || same_version(app.version.as_deref())) {
+        return Ok(None);
+    }
+    let manifest = match version_manifest(client, app, tool.service.as_deref(), target).await {
+        Ok(m) => m,
+        Err(_) if !node_app => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if *manifest == *tool.manifest {
+        return Ok(None);
+    }
+    let version = info.application_version.clone();
+    let one = App {
+        id: info.application_id.clone(),
+        package: app.package.clone(),
+        version: version.clone(),
+        name: app.name.clone(),
+        source: client.url().to_string(),
+        services: vec![Service {
+            name: tool.service.clone(),
+            manifest,
+        }],
+        ..App::default()
+    };
+    let one = Catalog::new(vec![one], Vec::new(), opts);
+    let found = one
+        .tools
+        .tools
+        .iter()
+        .find(|t| t.method == tool.method)
+        .cloned();
+    match found {
+        Some(t) => Ok(Some((one, t))),
+        None => Err(Error::input(
+            "method_not_in_version",
+            format!(
+                "context {} runs {} {}, which has no method `{}`: nothing was sent",
+                sanitize_line(&target.id),
+                sanitize_line(app.package_or_id()),
+                sanitize_line(version.as_deref().unwrap_or("(an older version)")),
+                sanitize_line(&tool.method)
+            ),
+        )
+        .with_hint(
+            "upgrade the context to a version that has it, or call it in a context of that version",
+        )),
+    }
+}
+
+/// The manifest of the version `target` runs (one service of it).
+async fn version_manifest(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    target: &Target,
+) -> Result<Arc<Manifest>> {
+    let info = &target.info;
+    let rows = client.applications().await?;
+    let row = rows
+        .iter()
+        .find(|a| ids::same(&a.id, &info.application_id))
+        .ok_or_else(|| {
+            Error::new(
+                crate::ErrorKind::Remote,
+                "not_installed",
+                format!(
+                    "context {} runs application {}, which the node at {} does not list",
+                    sanitize_line(&target.id),
+                    sanitize_line(&info.application_id),
+                    client.url()
+                ),
+            )
+        })?;
+    let other_version = match (&info.application_version, &row.version) {
+        (Some(v), Some(r)) => v != r,
+        _ => false,
+    };
+    let mut value = None;
+    if other_version {
+        let versions = client.application_versions(&row.id).await?;
+        if let Some(entry) = versions
+            .iter()
+            .find(|e| Some(&e.version) == info.application_version.as_ref())
+        {
+            let mut label = row.clone();
+            label.version = Some(entry.version.clone());
+            value = Some(client.abi_of_blob(&label, &entry.blob_id, service).await?);
+        }
+    }
+    let value = match value {
+        Some(v) => v,
+        None => client.abi(row, service).await?,
+    };
+    let source = format!(
+        "{} ({} {})",
+        client.url(),
+        sanitize_line(app.package_or_id()),
+        sanitize_line(info.application_version.as_deref().unwrap_or(""))
+    );
+    let mut warnings = Vec::new();
+    let manifest = abi::load::manifest_from_value(&value, &source, &mut warnings)?;
+    Ok(Arc::new(manifest))
+}

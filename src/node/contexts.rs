@@ -1,0 +1,154 @@
+//! What the node says about one context, an application's versions and the
+//! context aliases: what the catalog needs to use a context only with its own
+//! app, and with the ABI of the version it runs.
+//!
+//! - `GET /admin-api/contexts/:id` → `{"data":{"id","applicationId","serviceName"?,
+//!   "applicationVersion"?,"name"?,…}}` (0.10.0 and later; `applicationVersion`
+//!   from 0.11, and from rc.25 on it is the version the context *executes*,
+//!   which may differ from the application row's latest install). A missing
+//!   context answers 404 `{"error":"Context not found"}`.
+//! - `GET /admin-api/applications/:id/versions` → `{"data":[{"version","blobId",
+//!   "size","package"}]}` (0.11): the bytecode versions the node keeps of that
+//!   application's package. Older nodes answer a bodyless 404: no versions.
+//! - `GET /admin-api/alias/list/context` → `{"data":{"alias":"contextId",…}}`.
+
+use reqwest::Method;
+use serde_json::Value;
+
+use super::{Client, data, ids, str_field};
+use crate::error::Result;
+
+/// One context as `GET /admin-api/contexts/:id` describes it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContextInfo {
+    /// The id in the node's own form.
+    pub id: String,
+    pub application_id: String,
+    pub service_name: Option<String>,
+    /// The version of the application the context runs, when the node says.
+    pub application_version: Option<String>,
+    pub name: Option<String>,
+}
+
+/// One bytecode version of an application's package kept by the node.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AppVersion {
+    pub version: String,
+    pub blob_id: String,
+    pub package: Option<String>,
+}
+
+impl Client {
+    /// The context `id` (either id form), or `None` when the node has no such context.
+    pub async fn context(&self, id: &str) -> Result<Option<ContextInfo>> {
+        let first = self.node_id(id);
+        if let Some(info) = self.context_as(&first).await? {
+            return Ok(Some(info));
+        }
+        // The node's id form is not known yet: the other form may be it.
+        match ids::IdForm::of(&first) {
+            Some(form) if self.id_form().is_none() => {
+                self.context_as(&ids::to_form(&first, form.other())).await
+            }
+            _ => Ok(None),
+        }
+    }
+
+    async fn context_as(&self, id: &str) -> Result<Option<ContextInfo>> {
+        let segments = ["admin-api", "contexts", id];
+        let (url, shown) = self.endpoint(&segments, None);
+        let reply = self
+            .request(Method::GET, &url, &shown, None)
+            .await
+            .map_err(|e| self.scrub_err(e))?;
+        // 404: no such context; 400: an id the node cannot parse (another id form).
+        if matches!(reply.status, 400 | 404) {
+            return Ok(None);
+        }
+        let v = data(self.check(reply, &shown).map_err(|e| self.scrub_err(e))?);
+        let info = parse_context_info(&v);
+        if let Some(i) = &info {
+            self.saw_id(&i.id);
+        }
+        Ok(info)
+    }
+
+    /// The versions the node keeps of an application's package; empty on
+    /// nodes without the route.
+    pub async fn application_versions(&self, app_id: &str) -> Result<Vec<AppVersion>> {
+        let app_id = self.node_id(app_id);
+        let segments = ["admin-api", "applications", app_id.as_str(), "versions"];
+        let (url, shown) = self.endpoint(&segments, None);
+        let reply = self
+            .request(Method::GET, &url, &shown, None)
+            .await
+            .map_err(|e| self.scrub_err(e))?;
+        if matches!(reply.status, 400 | 404 | 405) {
+            return Ok(Vec::new());
+        }
+        let v = data(self.check(reply, &shown).map_err(|e| self.scrub_err(e))?);
+        Ok(v.as_array()
+            .map(|list| {
+                list.iter()
+                    .filter_map(|e| {
+                        Some(AppVersion {
+                            version: str_field(e, "version")?,
+                            blob_id: str_field(e, "blobId")?,
+                            package: str_field(e, "package"),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    /// Every context alias on the node: (alias, context id). A node that
+    /// cannot list them gives none (aliases only decorate listings).
+    pub async fn context_aliases(&self) -> Vec<(String, String)> {
+        let Ok(v) = self
+            .get_json(&["admin-api", "alias", "list", "context"], None)
+            .await
+        else {
+            return Vec::new();
+        };
+        let mut list: Vec<(String, String)> = v
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        list.sort();
+        list
+    }
+}
+
+fn parse_context_info(v: &Value) -> Option<ContextInfo> {
+    Some(ContextInfo {
+        id: str_field(v, "id")?,
+        application_id: str_field(v, "applicationId").unwrap_or_default(),
+        service_name: str_field(v, "serviceName"),
+        application_version: str_field(v, "applicationVersion"),
+        name: str_field(v, "name"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn context_info_reads_the_nodes_fields() {
+        let c = parse_context_info(&json!({
+            "id": "C", "applicationId": "A", "contextStateHash": "H",
+            "applicationVersion": "0.1.0", "name": "main"
+        }))
+        .unwrap();
+        assert_eq!(c.application_id, "A");
+        assert_eq!(c.application_version.as_deref(), Some("0.1.0"));
+        assert_eq!(c.service_name, None);
+        assert!(parse_context_info(&json!({"applicationId": "A"})).is_none());
+    }
+}
