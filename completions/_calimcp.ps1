@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps of the --apps directories (and any APP paths given)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
+            [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two versions of an app: what the new one breaks for callers, agents and state')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -242,6 +243,29 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'calimcp;contexts' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'calimcp;diff' {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding is at or above this level')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [--json means json]')
@@ -328,6 +352,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps of the --apps directories (and any APP paths given)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
+            [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two versions of an app: what the new one breaks for callers, agents and state')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -353,6 +378,9 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;help;use' {
+            break
+        }
+        'calimcp;help;contexts' {
             break
         }
         'calimcp;help;diff' {

@@ -25,6 +25,9 @@ _calimcp() {
             calimcp,completions)
                 cmd="calimcp__subcmd__completions"
                 ;;
+            calimcp,contexts)
+                cmd="calimcp__subcmd__contexts"
+                ;;
             calimcp,describe)
                 cmd="calimcp__subcmd__describe"
                 ;;
@@ -58,6 +61,9 @@ _calimcp() {
             calimcp__subcmd__help,completions)
                 cmd="calimcp__subcmd__help__subcmd__completions"
                 ;;
+            calimcp__subcmd__help,contexts)
+                cmd="calimcp__subcmd__help__subcmd__contexts"
+                ;;
             calimcp__subcmd__help,describe)
                 cmd="calimcp__subcmd__help__subcmd__describe"
                 ;;
@@ -89,7 +95,7 @@ _calimcp() {
 
     case "${cmd}" in
         calimcp)
-            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version schema describe tools serve apps call use diff watch completions help"
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version schema describe tools serve apps call use contexts diff watch completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -328,6 +334,60 @@ _calimcp() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        calimcp__subcmd__contexts)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         calimcp__subcmd__describe)
             opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -445,7 +505,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__help)
-            opts="schema describe tools serve apps call use diff watch completions help"
+            opts="schema describe tools serve apps call use contexts diff watch completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -487,6 +547,20 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__contexts)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -45,6 +45,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
+            cand contexts 'List the contexts of an app on the node (of every app without APP)'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand completions 'Print a shell completion script'
@@ -231,6 +232,28 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'calimcp;contexts'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --api 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'calimcp;diff'= {
             cand --fail-on 'Exit 1 when a finding is at or above this level'
             cand --format 'Output format [--json means json]'
@@ -314,6 +337,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
+            cand contexts 'List the contexts of an app on the node (of every app without APP)'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand completions 'Print a shell completion script'
@@ -332,6 +356,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;call'= {
         }
         &'calimcp;help;use'= {
+        }
+        &'calimcp;help;contexts'= {
         }
         &'calimcp;help;diff'= {
         }

@@ -49,6 +49,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "serve" -d 'Serve th
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "call" -d 'Call a method on a node, checking every argument first'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -209,6 +210,24 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s v -l verbose -d 
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l fail-on -d 'Exit 1 when a finding is at or above this level' -r -f -a "breaking\t'Breaking findings fail'
 warning\t'Breaking and warning findings fail'
 any\t'Any finding fails, info included'
@@ -277,14 +296,15 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s v -l ver
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use diff watch completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -90,7 +90,7 @@ fn build(name: &str, sample: &Value) -> String {
                 wire::apps_list_v010(&apps)
             }
         }
-        kind @ ("contexts_list" | "contexts_list_v010") => {
+        kind @ ("contexts_list" | "contexts_list_v010" | "context_get" | "context_get_v010") => {
             let list = sample["contexts"].as_array().expect("contexts");
             let heads: Vec<Vec<[u8; 32]>> = list
                 .iter()
@@ -110,11 +110,35 @@ fn build(name: &str, sample: &Value) -> String {
                     group_id: opt(c, "group_id"),
                 })
                 .collect();
-            if kind == "contexts_list" {
-                wire::contexts_list(&contexts)
-            } else {
-                wire::contexts_list_v010(&contexts)
+            match kind {
+                "contexts_list" => wire::contexts_list(&contexts),
+                "contexts_list_v010" => wire::contexts_list_v010(&contexts),
+                "context_get" => wire::context_get(&contexts[0]),
+                _ => wire::context_get_v010(&contexts[0]),
             }
+        }
+        "aliases_list" => {
+            let list: Vec<(&str, &str)> = sample["aliases"]
+                .as_array()
+                .expect("aliases")
+                .iter()
+                .map(|p| (p[0].as_str().expect("alias"), p[1].as_str().expect("id")))
+                .collect();
+            wire::aliases_list(&list)
+        }
+        "app_versions" => {
+            let list: Vec<wire::AppVersion<'_>> = sample["versions"]
+                .as_array()
+                .expect("versions")
+                .iter()
+                .map(|v| wire::AppVersion {
+                    version: s(v, "version"),
+                    blob_id: s(v, "blob_id"),
+                    size: v["size"].as_u64().expect("size"),
+                    package: s(v, "package"),
+                })
+                .collect();
+            wire::app_versions(&list)
         }
         "identities_owned" => {
             let ids: Vec<&str> = sample["identities"]

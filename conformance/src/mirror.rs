@@ -167,6 +167,13 @@ pub mod server_0_10 {
     pub struct GetContextsResponseData {
         pub contexts: Vec<Context>,
     }
+
+    /// `admin::GetContextResponse` of 0.10.0 (`GET /admin-api/contexts/:id`).
+    #[derive(Debug, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GetContextResponse {
+        pub data: Context,
+    }
 }
 
 pub mod server {

@@ -13,8 +13,9 @@ use calimero_primitives::events::{
 use calimero_primitives::identity::PublicKey;
 use calimero_primitives::sync_status::SyncState;
 use calimero_server_primitives::admin::{
-    ContextWithGroup, GetContextIdentitiesResponse, GetContextsResponse, ListApplicationsResponse,
-    LookupAliasResponse, LookupAliasResponseData,
+    ApplicationVersionEntry, ContextWithGroup, GetContextIdentitiesResponse, GetContextResponse,
+    GetContextsResponse, ListAliasesResponse, ListApplicationVersionsResponse,
+    ListApplicationsResponse, LookupAliasResponse, LookupAliasResponseData,
 };
 use calimero_server_primitives::jsonrpc::{
     ExecutionError, ExecutionResponse, RequestId, Response, ResponseBody, ResponseBodyError,
@@ -302,6 +303,44 @@ pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
                     contexts: contexts.collect::<Result<_>>()?,
                 },
             })
+        }
+        "context_get" => {
+            let c = list(sample, "contexts")?.first().ok_or("no context")?;
+            body(&GetContextResponse {
+                data: context(c)?.context,
+            })
+        }
+        "context_get_v010" => {
+            let c = list(sample, "contexts")?.first().ok_or("no context")?;
+            body(&server_0_10::GetContextResponse {
+                data: context_0_10(c)?,
+            })
+        }
+        "aliases_list" => {
+            let mut map = BTreeMap::new();
+            for pair in list(sample, "aliases")? {
+                let alias: calimero_primitives::alias::Alias<ContextId> = pair[0]
+                    .as_str()
+                    .ok_or("alias is not a string")?
+                    .parse()
+                    .map_err(|e| format!("alias: {e:?}"))?;
+                map.insert(alias, parse::<ContextId>(&pair[1], "context id")?);
+            }
+            body(&ListAliasesResponse::new(map))
+        }
+        "app_versions" => {
+            let entries = list(sample, "versions")?
+                .iter()
+                .map(|v| {
+                    Ok(ApplicationVersionEntry {
+                        version: str_of(v, "version")?.into(),
+                        blob_id: str_of(v, "blob_id")?.into(),
+                        size: v["size"].as_u64().ok_or("size is not a u64")?,
+                        package: str_of(v, "package")?.into(),
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            body(&ListApplicationVersionsResponse { data: entries })
         }
         "identities_owned" => {
             let ids = list(sample, "identities")?

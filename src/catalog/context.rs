@@ -352,6 +352,43 @@ pub async fn app_contexts(
     Ok(list)
 }
 
+/// The contexts of `app` as `calimcp contexts --json` and MCP `describe_app`
+/// list them: id, aliases, name, app, version, application id, service and
+/// whether the node has their state yet.
+pub async fn context_rows(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    aliases: &[(String, String)],
+) -> Result<Vec<serde_json::Value>> {
+    let installs = installs_of(client, app).await?;
+    let listed = app_contexts(client, app, service).await?;
+    Ok(listed
+        .into_iter()
+        .map(|c| {
+            let version = installs
+                .iter()
+                .find(|v| ids::same(&v.id, &c.application_id))
+                .and_then(|v| v.version.clone());
+            let names: Vec<&str> = aliases
+                .iter()
+                .filter(|(_, id)| ids::same(id, &c.id))
+                .map(|(a, _)| a.as_str())
+                .collect();
+            serde_json::json!({
+                "id": c.id,
+                "aliases": names,
+                "name": c.name,
+                "app": app.package_or_id(),
+                "version": version,
+                "applicationId": c.application_id,
+                "service": c.service_name,
+                "initialized": c.initialized(),
+            })
+        })
+        .collect())
+}
+
 /// Contexts selected with `calimcp use`, per node URL and app (and service),
 /// in `contexts.json` of the state directory.
 #[derive(Debug, Clone)]

@@ -33,7 +33,7 @@ pub fn service_json(
         .or_else(|| app.services.first())
         .map(|s| s.manifest.events.iter().map(event_json).collect())
         .unwrap_or_default();
-    json!({
+    let mut v = json!({
         "app": app.name.as_deref().unwrap_or_else(|| app.package_or_id()),
         "id": app.id,
         "package": app.package,
@@ -42,7 +42,23 @@ pub fn service_json(
         "source": app.source,
         "methods": methods,
         "events": events,
-    })
+    });
+    add_versions(&mut v, app);
+    v
+}
+
+/// `"versions"`: the versions the node has of the app, newest first, each
+/// with its application id (node apps only; the methods are the newest's).
+fn add_versions(v: &mut Value, app: &App) {
+    if app.installs.is_empty() {
+        return;
+    }
+    let list: Vec<Value> = app
+        .installs
+        .iter()
+        .map(|i| json!({"version": i.version, "id": i.id}))
+        .collect();
+    v["versions"] = Value::Array(list);
 }
 
 /// `{"name","payload","signature"}`: `payload` the payload's type as
@@ -64,7 +80,7 @@ pub fn app_summary(app: &App) -> Value {
         .filter_map(|s| s.name.as_deref())
         .collect();
     let methods: usize = app.services.iter().map(|s| s.manifest.methods.len()).sum();
-    json!({
+    let mut v = json!({
         "app": app.name.as_deref().unwrap_or_else(|| app.package_or_id()),
         "id": app.id,
         "package": app.package,
@@ -72,5 +88,7 @@ pub fn app_summary(app: &App) -> Value {
         "services": services,
         "methods": methods,
         "source": app.source,
-    })
+    });
+    add_versions(&mut v, app);
+    v
 }

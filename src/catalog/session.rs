@@ -40,6 +40,8 @@ pub struct Settings {
     pub tools: ToolOptions,
     /// How to reach the node; `None` with `--offline`.
     pub node: Option<NodeOptions>,
+    /// The node's URL as given (also with `--offline`: a dry run shows it).
+    pub node_url: String,
     /// Whether the node was named (`--node`, CALIMERO_NODE_URL) rather than assumed.
     pub node_named: bool,
     /// Whether warnings are hidden (errors then carry what they would have said).
@@ -106,12 +108,9 @@ impl Session {
 
     /// The node URL as messages show it (without making a client).
     pub fn node_url(&self) -> String {
-        match &self.settings.node {
-            Some(o) => crate::node::normalize_url(&o.url)
-                .map(|(_, shown)| shown)
-                .unwrap_or_else(|_| sanitize_line(&o.url)),
-            None => String::new(),
-        }
+        crate::node::normalize_url(&self.settings.node_url)
+            .map(|(_, shown)| shown)
+            .unwrap_or_else(|_| sanitize_line(&self.settings.node_url))
     }
 
     /// The session's runtime (one thread), made on first use.

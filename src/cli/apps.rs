@@ -44,13 +44,22 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
             .filter_map(|s| s.name.clone())
             .collect::<Vec<_>>()
     };
+    // The versions the node has of the app, newest first (its installs).
+    let versions = |i: usize| -> Vec<String> {
+        catalog.apps[i]
+            .installs
+            .iter()
+            .map(|v| v.version.clone().unwrap_or_else(|| "?".into()))
+            .collect()
+    };
     if g.json {
         let list: Vec<Value> = all
             .iter()
             .map(|&i| {
                 let a = &catalog.apps[i];
                 json!({"id": a.id, "package": a.package, "version": a.version, "name": a.name,
-                       "services": services(i), "methods": methods(i), "source": a.source})
+                       "services": services(i), "methods": methods(i), "source": a.source,
+                       "versions": versions(i)})
             })
             .collect();
         output::print_json(&Value::Array(list))?;
@@ -66,7 +75,10 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
         let svcs = services(i);
         table.add_row(vec![
             sanitize_line(a.package_or_id()),
-            sanitize_line(a.version.as_deref().unwrap_or("-")),
+            match versions(i).as_slice() {
+                [_, _, ..] => sanitize_line(&versions(i).join(", ")),
+                _ => sanitize_line(a.version.as_deref().unwrap_or("-")),
+            },
             if svcs.is_empty() {
                 "-".into()
             } else {

@@ -5,6 +5,7 @@ mod apps;
 mod call;
 mod complete;
 mod completions;
+mod contexts;
 mod describe;
 mod diff;
 pub mod node;
@@ -156,6 +157,7 @@ pub enum Command {
     Apps(apps::AppsArgs),
     Call(call::CallArgs),
     Use(use_ctx::UseArgs),
+    Contexts(contexts::ContextsArgs),
     Diff(diff::DiffArgs),
     Watch(watch::WatchArgs),
     Completions(completions::CompletionsArgs),
@@ -194,6 +196,7 @@ impl GlobalArgs {
             } else {
                 Some(self.node.options()?)
             },
+            node_url: self.node.url().to_string(),
             node_named: self.node.explicit(),
             quiet: self.quiet,
         }))
@@ -290,6 +293,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Apps(args) => apps::run(&cli.global, args),
         Command::Call(args) => call::run(&cli.global, args),
         Command::Use(args) => use_ctx::run(&cli.global, args),
+        Command::Contexts(args) => contexts::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Watch(args) => watch::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),

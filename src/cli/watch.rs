@@ -257,7 +257,7 @@ async fn watched_contexts(
             id,
             application_id: String::new(),
             service_name: service.map(str::to_string),
-            name: None,
+            ..NodeContext::default()
         })
     };
     let mut out: Vec<NodeContext> = Vec::new();

@@ -82,6 +82,16 @@ pub trait Backend: Send + Sync + 'static {
         Box::pin(async { Ok(None) })
     }
 
+    /// The contexts of `app` with their aliases and versions
+    /// ([`catalog::context::context_rows`]); none where the node cannot say.
+    fn contexts<'a>(
+        &'a self,
+        _app: &'a App,
+        _service: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Vec<Value>>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
     /// Runs `method` in `context` with `args_json`; the method's output.
     fn execute<'a>(
         &'a self,
@@ -144,6 +154,17 @@ impl Backend for Client {
             catalog::context::resolve_context(self, app, service, explicit, pinned, false)
                 .await
                 .map_err(for_agents)
+        })
+    }
+
+    fn contexts<'a>(
+        &'a self,
+        app: &'a App,
+        service: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Vec<Value>>> {
+        Box::pin(async move {
+            let aliases = self.context_aliases().await;
+            catalog::context::context_rows(self, app, service, &aliases).await
         })
     }
 

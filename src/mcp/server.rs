@@ -127,7 +127,18 @@ impl Session {
                 .filter(|s| a.services.iter().any(|x| x.name.as_deref() == Some(s)))
         });
         let pins = self.pins_of(&view.catalog.apps[app].id);
-        json_result(&fixed::describe(&view, app, service.as_deref(), &pins))
+        let mut out = fixed::describe(&view, app, service.as_deref(), &pins);
+        // The contexts the app's tools can run in, with their aliases.
+        if let Some(backend) = self.live.backend() {
+            match backend
+                .contexts(&view.catalog.apps[app], service.as_deref())
+                .await
+            {
+                Ok(list) => out["contexts"] = Value::Array(list),
+                Err(e) => out["contexts_error"] = error_text(&e).into(),
+            }
+        }
+        json_result(&out)
     }
 
     async fn select_app(&self, args: &Map<String, Value>, sessionless: bool) -> CallToolResult {

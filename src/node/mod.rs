@@ -147,6 +147,18 @@ pub struct NodeContext {
     pub application_id: String,
     pub service_name: Option<String>,
     pub name: Option<String>,
+    /// Its state's root hash (`contextStateHash`; `rootHash` on 0.10.0): all
+    /// ones in base58 (the zero hash) while the node has no state for it.
+    pub root_hash: Option<String>,
+}
+
+impl NodeContext {
+    /// Whether the node has state for the context (a joined node gets it by
+    /// sync; until then every call answers `Uninitialized`).
+    pub fn initialized(&self) -> Option<bool> {
+        let root = self.root_hash.as_deref()?;
+        Some(ids::decode(root).is_none_or(|b| b != [0u8; 32]))
+    }
 }
 
 /// Each service of a bundle (its name, `None` for a single service) and its ABI JSON.
@@ -285,6 +297,7 @@ fn parse_context(v: &Value) -> Option<NodeContext> {
         application_id: str_field(v, "applicationId").unwrap_or_default(),
         service_name: str_field(v, "serviceName"),
         name: str_field(v, "name"),
+        root_hash: str_field(v, "contextStateHash").or_else(|| str_field(v, "rootHash")),
     })
 }
 

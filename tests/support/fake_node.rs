@@ -1330,7 +1330,7 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
 
 /// `GET /admin-api/contexts/:id`: the context, with the version of the app it runs.
 fn context_get(p: Profile, c: &CtxDef, apps: &[AppDef]) -> Response {
-    let root = p.id(0);
+    let root = p.id(77);
     let group = "ab".repeat(32);
     let version = apps
         .iter()
@@ -1357,7 +1357,7 @@ fn context_get(p: Profile, c: &CtxDef, apps: &[AppDef]) -> Response {
 }
 
 fn contexts_list(p: Profile, contexts: &[&CtxDef]) -> Response {
-    let root = p.id(0);
+    let root = p.id(77);
     let group = "ab".repeat(32);
     let listed: Vec<wire::Context<'_>> = contexts
         .iter()

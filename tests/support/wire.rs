@@ -562,9 +562,14 @@ pub fn contexts_list_v010(contexts: &[Context<'_>]) -> String {
     json!({"data": {"contexts": contexts}}).to_string()
 }
 
-/// `GET /admin-api/contexts/:id` on 0.11 nodes: `GetContextResponse { data: Context }`.
+/// `GET /admin-api/contexts/:id` on 0.11 nodes: `GetContextResponse { data: Context }`
+/// (a plain `Context`: no `groupId`, unlike the list).
 pub fn context_get(c: &Context<'_>) -> String {
-    json!({"data": context_json(c, false)}).to_string()
+    let plain = Context {
+        group_id: None,
+        ..*c
+    };
+    json!({"data": context_json(&plain, false)}).to_string()
 }
 
 /// The same on 0.10.0.

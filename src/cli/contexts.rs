@@ -1,0 +1,105 @@
+//! `calimcp contexts [APP]`: the contexts of an app (of every app) on the
+//! node, with their aliases, the version each runs and whether the node has
+//! their state yet.
+
+use clap::Args;
+use comfy_table::{Table, presets};
+use serde_json::{Value, json};
+
+use super::{GlobalArgs, output, report_warnings};
+use crate::catalog::context::context_rows;
+use crate::error::{Error, Result};
+use crate::text::sanitize_line;
+
+/// List the contexts of an app on the node (of every app without APP).
+///
+/// Each context with its aliases, the app and version it runs, its service
+/// (multi-service apps) and whether this node has its state yet (a node that
+/// just joined a context is `uninitialized` until it has synced it). The
+/// contexts of every version of the app are listed.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp contexts kv-store
+  calimcp contexts --json")]
+pub struct ContextsArgs {
+    /// The app: a name among the local apps and the node's (all apps without it)
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
+    pub app: Option<String>,
+}
+
+pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
+    let session = g.session()?;
+    if session.offline() {
+        return Err(Error::input(
+            "offline",
+            "--offline: contexts live on the node",
+        ));
+    }
+    let names: Vec<String> = args.app.iter().cloned().collect();
+    let sel = g.select(&session, &names, true)?;
+    let catalog = &sel.catalog;
+    let apps: Vec<usize> = if names.is_empty() {
+        (0..catalog.apps.len()).collect()
+    } else {
+        sel.apps.clone()
+    };
+    report_warnings(&g.ui(), catalog, &apps);
+    let service = g.service.as_deref();
+    let client = session.client()?;
+    let aliases = session.block_on(client.context_aliases())?;
+    let mut rows: Vec<Value> = Vec::new();
+    for &i in &apps {
+        let app = &catalog.apps[i];
+        match session.block_on(context_rows(client, app, service, &aliases))? {
+            Ok(list) => rows.extend(list),
+            // Listing everything: a local app the node does not have has none.
+            Err(e) if names.is_empty() && e.code == "not_installed" => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    if g.json {
+        output::print_json(&Value::Array(rows))?;
+        return Ok(0);
+    }
+    if rows.is_empty() {
+        g.ui().note(format_args!(
+            "no contexts on {}{}",
+            client.url(),
+            match &args.app {
+                Some(a) => format!(" for {}", sanitize_line(a)),
+                None => String::new(),
+            }
+        ));
+        return Ok(0);
+    }
+    let mut table = Table::new();
+    table.load_style(presets::NOTHING).set_header(vec![
+        "CONTEXT", "ALIASES", "APP", "VERSION", "SERVICE", "STATE",
+    ]);
+    output::fit_to_terminal(&mut table, &[0, 2]);
+    let text = |v: &Value| sanitize_line(v.as_str().unwrap_or("-"));
+    for r in &rows {
+        let aliases: Vec<String> = r["aliases"]
+            .as_array()
+            .map(|a| a.iter().map(text).collect())
+            .unwrap_or_default();
+        table.add_row(vec![
+            text(&r["id"]),
+            if aliases.is_empty() {
+                "-".into()
+            } else {
+                aliases.join(",")
+            },
+            text(&r["app"]),
+            text(&r["version"]),
+            text(&r["service"]),
+            match r["initialized"].as_bool() {
+                Some(true) => "ready".into(),
+                Some(false) => "uninitialized".into(),
+                None => "-".into(),
+            },
+        ]);
+    }
+    output::print(&output::table_text(&table))?;
+    Ok(0)
+}

@@ -1,0 +1,174 @@
+//! The session layer on the fake node (issue 18): a context is used only with
+//! its own app, by every entry point of both faces, and nothing is sent
+//! otherwise; `contexts` and `describe_app` list an app's contexts with their
+//! aliases. (Real nodes: tests/realnode_session.rs.)
+
+mod serve_support;
+mod support;
+
+use serde_json::{Value, json};
+use support::calimcp;
+use support::fake_node::{self, FakeNode, id};
+
+fn cmd(node: &FakeNode, home: &std::path::Path) -> assert_cmd::Command {
+    let mut c = calimcp(home);
+    c.env("CALIMERO_NODE_URL", &node.url);
+    c
+}
+
+fn refused(node: &FakeNode, home: &std::path::Path, args: &[&str]) -> String {
+    let out = cmd(node, home).args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn a_context_of_another_app_is_refused_by_every_cli_entry_point() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    // `pages-main` is an alias of a context of com.example.notebook.
+    let err = refused(
+        &node,
+        h,
+        &["call", "kv_store_get", "--key", "a", "-c", "pages-main"],
+    );
+    assert!(
+        err.contains(
+            "context pages-main runs com.example.notebook 0.3.0, not com.calimero.kv-store: nothing was sent"
+        ),
+        "{err}"
+    );
+    // The tool's app's own contexts are listed with their aliases.
+    assert!(
+        err.contains(&format!(
+            "{} (alias prod, name main)",
+            id(fake_node::CTX_KV)
+        )),
+        "{err}"
+    );
+    let args = json!({"key": "a", "_context": "pages-main"}).to_string();
+    refused(&node, h, &["call", "kv-store.get", "--args", &args]);
+    // By id, in the other id form, and pinned.
+    let hex = fake_node::hex_id(fake_node::CTX_PAGES_1);
+    refused(
+        &node,
+        h,
+        &["call", "kv_store_get", "--key", "a", "-c", &hex],
+    );
+    refused(&node, h, &["use", "kv-store", "-c", "pages-main"]);
+    refused(&node, h, &["watch", "kv-store", "-c", "pages-main"]);
+    // --json: the stable code.
+    let out = cmd(&node, h)
+        .args([
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+            "-c",
+            "pages-main",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(line["error"]["code"], "foreign_context", "{line}");
+    assert!(
+        node.executes().is_empty(),
+        "nothing reached the node's jsonrpc"
+    );
+    // The app's own context runs.
+    cmd(&node, h)
+        .args(["call", "kv_store_get", "--key", "a", "-c", "prod"])
+        .assert()
+        .success();
+    assert_eq!(node.executes().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_context_of_another_app_is_an_error_result_for_agents() {
+    let node = FakeNode::start();
+    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let r = serve_support::call(
+        &client,
+        "kv_store_get",
+        json!({"key": "a", "_context": "pages-main"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let text = serve_support::text(&r);
+    assert!(text.contains("runs com.example.notebook"), "{text}");
+    assert!(
+        text.contains("_context"),
+        "the hint speaks of `_context`: {text}"
+    );
+    let r = serve_support::call(
+        &client,
+        "select_app",
+        json!({"app": "kv-store", "context": "pages-main"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+    let r = serve_support::call(
+        &client,
+        "wait_for_events",
+        json!({"app": "kv-store", "context": "pages-main", "timeout": 1}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+    assert!(node.executes().is_empty());
+    // describe_app lists the app's contexts with their aliases.
+    let r = serve_support::call(&client, "describe_app", json!({"app": "kv-store"}))
+        .await
+        .unwrap();
+    let v: Value = serde_json::from_str(&serve_support::text(&r)).unwrap();
+    let contexts = v["contexts"].as_array().expect("contexts");
+    assert_eq!(contexts.len(), 1, "{v}");
+    assert_eq!(contexts[0]["id"], id(fake_node::CTX_KV));
+    assert_eq!(contexts[0]["aliases"], json!(["prod"]));
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn contexts_lists_each_context_with_its_aliases_version_and_state() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let out = cmd(&node, home.path())
+        .args(["contexts", "notebook", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let main = rows
+        .iter()
+        .find(|r| r["id"] == id(fake_node::CTX_PAGES_1))
+        .expect("pages-main");
+    assert_eq!(main["aliases"], json!(["pages-main"]));
+    assert_eq!(main["service"], "pages");
+    assert_eq!(main["app"], "com.example.notebook");
+    assert_eq!(main["initialized"], true);
+    // Every app's, as a table.
+    let out = cmd(&node, home.path()).args(["contexts"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.starts_with("CONTEXT"), "{text}");
+    assert!(
+        text.contains(&id(fake_node::CTX_KV)) && text.contains("prod"),
+        "{text}"
+    );
+    // Offline there are none to list.
+    cmd(&node, home.path())
+        .args(["contexts", "--offline"])
+        .assert()
+        .code(2);
+}
