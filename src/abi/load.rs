@@ -27,6 +27,9 @@ pub struct App {
     pub warnings: Vec<Warning>,
     /// Who published it: the node's `signer_id` (node apps only).
     pub signer: Option<String>,
+    /// The id a node gives this module's bytes as a blob (a `.wasm` read from
+    /// a file), or the node's bytecode blob of a node app: same code, same id.
+    pub code_blob: Option<[u8; 32]>,
     /// The node's application rows that are this app, newest version first:
     /// a node lists each installed version of a package as an application of
     /// its own. Empty for an app the node was not asked about or does not have.
@@ -209,6 +212,16 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     std::fs::read(path)
 }
 
+/// The id a Calimero node gives `bytes` when it stores them as a blob:
+/// SHA-256 over the SHA-256 of each 1 MiB chunk (calimero-blobstore `put`).
+pub fn blob_id(bytes: &[u8]) -> [u8; 32] {
+    let mut outer = Sha256::new();
+    for chunk in bytes.chunks(1 << 20) {
+        outer.update(Sha256::digest(chunk));
+    }
+    outer.finalize().into()
+}
+
 /// The largest local file read (a manifest, a module, an `.mpk`).
 pub const MAX_FILE: u64 = 512 << 20;
 
@@ -224,6 +237,7 @@ fn load_file(path: &Path, opts: &LoadOptions) -> Result<App> {
     let bytes = read(path)?;
     let mut warnings = Vec::new();
     let is_wasm = bytes.starts_with(b"\0asm") || path.extension().is_some_and(|e| e == "wasm");
+    let code_blob = is_wasm.then(|| blob_id(&bytes));
     let (abi_bytes, manifest) = if is_wasm {
         load_wasm_bytes(&bytes, &source, &mut warnings)?
     } else if path.file_name().is_some_and(|n| n == "manifest.json") {
@@ -235,6 +249,7 @@ fn load_file(path: &Path, opts: &LoadOptions) -> Result<App> {
     let package = Some(opts.package.clone().unwrap_or_else(|| stem(path)));
     Ok(App {
         id: local_id(package.as_deref(), std::slice::from_ref(&abi_bytes)),
+        code_blob,
         package,
         source,
         services: vec![super::load::Service {
@@ -338,4 +353,23 @@ pub fn load_apps_dir(dir: &Path, skipped: &mut Vec<Warning>) -> Result<Vec<App>>
         }
     }
     Ok(apps)
+}
+
+#[cfg(test)]
+mod blob_tests {
+    #[test]
+    fn blob_ids_are_the_nodes() {
+        // sha256(sha256("hello")): one chunk.
+        let hex: String = super::blob_id(b"hello")
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            hex,
+            "9595c9df90075148eb06860365df33584b75bff782a510c6cd4883a419833d50"
+        );
+        // Two chunks hash differently from one.
+        let big = vec![7u8; (1 << 20) + 1];
+        assert_ne!(super::blob_id(&big), super::blob_id(&big[..1 << 20]));
+    }
 }

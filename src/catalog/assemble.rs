@@ -4,8 +4,10 @@
 //! 1. **Identity.** A node app listed without a package (a node that joined a
 //!    context received the app by blob share: rc.25 lists no package, rc.4
 //!    `unknown` `0.0.0`, both read as none by [`crate::node`]) takes the
-//!    package, version and name of a local app with the same code (the same
-//!    services with equal manifests), so one app has one name on every node.
+//!    package, version and name of a local app with the same code — the same
+//!    blob id (what the node hashes: a `.wasm` file's id is computed as the
+//!    node computes it), else the same services with equal manifests — so
+//!    one app has one name on every node.
 //!    Without one it is named after its application id alone.
 //! 2. **Versions.** A node lists each installed version of a package as an
 //!    application of its own. The rows of one package and signer are one app:
@@ -123,10 +125,11 @@ fn install(app: &App, unusable: Option<&Error>) -> Install {
 /// Rule 1: node apps without a package take a local same-code app's identity.
 fn identify(node: &mut [App], local: &[App]) {
     for app in node.iter_mut().filter(|a| a.package.is_none()) {
-        if let Some(l) = local
-            .iter()
-            .find(|l| l.package.is_some() && l.same_code(app))
-        {
+        let same = |l: &App| match (l.code_blob, app.code_blob) {
+            (Some(a), Some(b)) => a == b,
+            _ => l.same_code(app),
+        };
+        if let Some(l) = local.iter().find(|l| l.package.is_some() && same(l)) {
             app.package = l.package.clone();
             app.version = app.version.take().or_else(|| l.version.clone());
             app.name = app.name.take().or_else(|| l.name.clone());

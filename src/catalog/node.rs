@@ -43,6 +43,10 @@ fn shell(client: &Client, a: &NodeApp) -> App {
         version: a.version.clone(),
         name: a.name.clone(),
         signer: a.signer_id.clone(),
+        code_blob: a
+            .bytecode_blob
+            .as_deref()
+            .and_then(crate::node::ids::decode),
         source: client.url().to_string(),
         ..App::default()
     }

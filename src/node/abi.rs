@@ -423,3 +423,31 @@ fn pending_code(app: &NodeApp, e: Error) -> Error {
     )
     .with_hint("left out for now: it is listed as soon as the code has arrived, which needs a peer that has it to be online")
 }
+
+#[cfg(test)]
+mod pending_tests {
+    use super::*;
+
+    #[test]
+    fn code_that_has_not_arrived_is_said_so() {
+        let app = NodeApp {
+            id: "A".into(),
+            shared: true,
+            ..NodeApp::default()
+        };
+        let route = Error::new(
+            ErrorKind::Remote,
+            "http_error",
+            "Application bytecode not found",
+        );
+        assert_eq!(pending_code(&app, route).code, "code_pending");
+        let blob = Error::new(ErrorKind::Remote, "http_error", "HTTP 404 Not Found from x");
+        assert_eq!(pending_code(&app, blob.clone()).code, "code_pending");
+        // A 404 of an app installed here is not "pending".
+        let own = NodeApp {
+            shared: false,
+            ..app
+        };
+        assert_eq!(pending_code(&own, blob).code, "http_error");
+    }
+}

@@ -488,6 +488,29 @@ mod tests {
     }
 
     #[test]
+    fn a_blob_shared_app_has_no_package_or_version() {
+        // rc.4 lists placeholders, rc.25 nothing; both mean unknown.
+        let rc4 = parse_app(&json!({
+            "id": "A", "blob": {"bytecode": "B"}, "source": "calimero://pending-blob-share",
+            "package": "unknown", "version": "0.0.0"
+        }))
+        .unwrap();
+        assert_eq!((rc4.package, rc4.version, rc4.shared), (None, None, true));
+        let rc25 = parse_app(&json!({
+            "id": "A", "blob": {"bytecode": "B"}, "source": "calimero://pending-blob-share"
+        }))
+        .unwrap();
+        assert_eq!((rc25.package, rc25.version), (None, None));
+        // An app really called `unknown` elsewhere keeps its name.
+        let named = parse_app(&json!({
+            "id": "A", "blob": {"bytecode": "B"}, "source": "file:///x.wasm",
+            "package": "unknown", "version": "0.0.0"
+        }))
+        .unwrap();
+        assert_eq!(named.package.as_deref(), Some("unknown"));
+    }
+
+    #[test]
     fn apps_and_contexts_parse_leniently() {
         let meta: Vec<Value> =
             br#"{"name":"KV","package":"p.meta"}"#.iter().map(|&b| json!(b)).collect();
