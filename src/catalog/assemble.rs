@@ -137,9 +137,15 @@ fn identify(node: &mut [App], local: &[App]) {
     }
 }
 
+/// Node apps whose ABI was read, and the others with the reason.
+type Listing = (Vec<App>, Vec<(App, Error)>);
+
+/// One node row and why its ABI could not be read, if it could not.
+type Row = (App, Option<Error>);
+
 /// Rule 2: the rows of one package and signer become one app.
-fn group_versions(node: Vec<App>, unusable: Vec<(App, Error)>) -> (Vec<App>, Vec<(App, Error)>) {
-    let mut rows: Vec<(App, Option<Error>)> = node.into_iter().map(|a| (a, None)).collect();
+fn group_versions(node: Vec<App>, unusable: Vec<(App, Error)>) -> Listing {
+    let mut rows: Vec<Row> = node.into_iter().map(|a| (a, None)).collect();
     rows.extend(unusable.into_iter().map(|(a, e)| (a, Some(e))));
     // Newest first; a readable row before an unreadable one of the same version.
     rows.sort_by(|(a, ea), (b, eb)| {
@@ -149,7 +155,7 @@ fn group_versions(node: Vec<App>, unusable: Vec<(App, Error)>) -> (Vec<App>, Vec
     });
     let mut apps: Vec<App> = Vec::new();
     let mut left_out: Vec<(App, Error)> = Vec::new();
-    let mut groups: BTreeMap<(String, Option<String>), Vec<(App, Option<Error>)>> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, Option<String>), Vec<Row>> = BTreeMap::new();
     for (app, err) in rows {
         match group_key(&app) {
             Some(key) => groups.entry(key).or_default().push((app, err)),

@@ -4,7 +4,7 @@
 
 use clap::Args;
 use comfy_table::{Table, presets};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{GlobalArgs, output, report_warnings};
 use crate::catalog::context::context_rows;

@@ -26,6 +26,7 @@ use crate::catalog::Catalog;
 pub use crate::catalog::session::{Selection, check_service};
 use crate::catalog::session::{Session, Settings};
 use crate::error::{Error, Result};
+use crate::mapping::filter::Filter;
 use crate::mapping::names::{DEFAULT_MAX_NAME_LEN, MIN_MAX_NAME_LEN};
 use crate::mapping::{RefMode, ToolOptions};
 use output::{ColorChoice, Ui};
@@ -215,6 +216,33 @@ impl GlobalArgs {
         let ui = self.ui();
         for note in session.take_notes() {
             ui.warn(note);
+        }
+    }
+}
+
+/// The options `tools` and `serve` share to choose what is exposed.
+#[derive(Debug, Args, Clone, Default)]
+pub struct FilterArgs {
+    /// Only these apps (repeatable; same as naming them as APP)
+    #[arg(long = "app", value_name = "APP", add = clap_complete::ArgValueCompleter::new(complete::app_candidates))]
+    pub app: Vec<String>,
+    /// Only [view] methods
+    #[arg(long)]
+    pub read_only: bool,
+    /// Only tools whose name matches GLOB (`*`, `?`; repeatable)
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
+    /// Never tools whose name matches GLOB (repeatable; wins over --allow)
+    #[arg(long, value_name = "GLOB")]
+    pub deny: Vec<String>,
+}
+
+impl FilterArgs {
+    pub fn filter(&self) -> Filter {
+        Filter {
+            read_only: self.read_only,
+            allow: self.allow.clone(),
+            deny: self.deny.clone(),
         }
     }
 }

@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::GlobalArgs;
-use super::tools::FilterArgs;
+use super::{FilterArgs, GlobalArgs};
 use crate::catalog;
 use crate::error::Result;
 use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};

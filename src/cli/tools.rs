@@ -4,10 +4,9 @@ use clap::Args;
 use comfy_table::{Table, presets};
 
 use super::output::{self, JsonStream, paint_signature};
-use super::{GlobalArgs, SchemaWarnings, report_warnings};
+use super::{FilterArgs, GlobalArgs, SchemaWarnings, report_warnings};
 use crate::error::Result;
 use crate::mapping::Tool;
-use crate::mapping::filter::Filter;
 use crate::mapping::schema::SchemaBudget;
 
 /// List the tools generated for apps: a table, or with --json exactly the MCP
@@ -24,33 +23,6 @@ pub struct ToolsArgs {
     pub targets: Vec<String>,
     #[command(flatten)]
     pub filter: FilterArgs,
-}
-
-/// The options `tools` and `serve` share to choose what is exposed.
-#[derive(Debug, Args, Clone, Default)]
-pub struct FilterArgs {
-    /// Only these apps (repeatable; same as naming them as APP)
-    #[arg(long = "app", value_name = "APP", add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
-    pub app: Vec<String>,
-    /// Only [view] methods
-    #[arg(long)]
-    pub read_only: bool,
-    /// Only tools whose name matches GLOB (`*`, `?`; repeatable)
-    #[arg(long, value_name = "GLOB")]
-    pub allow: Vec<String>,
-    /// Never tools whose name matches GLOB (repeatable; wins over --allow)
-    #[arg(long, value_name = "GLOB")]
-    pub deny: Vec<String>,
-}
-
-impl FilterArgs {
-    pub fn filter(&self) -> Filter {
-        Filter {
-            read_only: self.read_only,
-            allow: self.allow.clone(),
-            deny: self.deny.clone(),
-        }
-    }
 }
 
 pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
