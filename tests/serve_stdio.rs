@@ -669,3 +669,45 @@ async fn a_listing_past_its_schema_budget_stops_expanding_at_the_same_tool_every
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("CALIMCP_MAX_SCHEMAS"));
 }
+
+/// JSON-RPC 2.0 §6: a batch is answered by one array with an answer per
+/// request and per member that is not a valid message, in the batch's order;
+/// a batch of notifications only gets no answer at all.
+#[test]
+fn every_member_of_a_batch_is_answered_in_the_one_array() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    raw.send(r#"[{"jsonrpc":"2.0","id":32,"method":"ping"},{"foo":"bar"}]"#);
+    let v = raw.recv();
+    let answers = v.as_array().unwrap_or_else(|| panic!("one array: {v}"));
+    assert_eq!(answers.len(), 2, "{v}");
+    assert_eq!(answers[0]["id"], 32, "{v}");
+    assert!(answers[0].get("result").is_some(), "{v}");
+    assert_eq!(answers[1]["id"], Value::Null, "{v}");
+    assert_eq!(answers[1]["error"]["code"], -32600, "{v}");
+    raw.send("[1]");
+    let v = raw.recv();
+    let answers = v.as_array().unwrap_or_else(|| panic!("one array: {v}"));
+    assert_eq!(answers.len(), 1, "{v}");
+    assert_eq!(answers[0]["error"]["code"], -32600, "{v}");
+    raw.send("[1,2,3]");
+    let v = raw.recv();
+    assert_eq!(v.as_array().map(Vec::len), Some(3), "{v}");
+    // Out-of-range ids inside a batch: echoed exactly, invalid member too.
+    raw.send(
+        r#"[{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"},{"id":-9223372036854775809}]"#,
+    );
+    let mut line = String::new();
+    raw.stdout.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with(r#"[{"jsonrpc":"2.0","id":18446744073709551616,"result""#),
+        "{line}"
+    );
+    assert!(line.contains(r#""id":-9223372036854775809"#), "{line}");
+    // Notifications only: nothing comes back; the next answer is the ping's.
+    raw.send(r#"[{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}]"#);
+    raw.send(r#"{"jsonrpc":"2.0","id":"after","method":"ping"}"#);
+    assert_eq!(raw.recv()["id"], "after");
+    assert_eq!(raw.finish(), Some(0));
+}

@@ -89,6 +89,12 @@ pub fn forward_rmcp(level: Level) {
     }));
 }
 
+/// rmcp's errors that only say a client went away mid-call: the answers it
+/// was waiting for have nowhere to go (rmcp logs one per pending answer).
+fn expected_when_a_client_leaves(message: &str) -> bool {
+    message.starts_with("failed to send pending response during drain")
+}
+
 /// A minimal `tracing` subscriber: one line per event, no spans.
 struct RmcpEvents {
     max: tracing_core::Level,
@@ -125,9 +131,17 @@ impl tracing_core::Subscriber for RmcpEvents {
         let mut fields = Fields(String::new());
         event.record(&mut fields);
         let meta = event.metadata();
+        let level = if expected_when_a_client_leaves(&fields.0) {
+            // Not a fault of this server: shown from `debug` on, as debug.
+            if self.max < tracing_core::Level::INFO {
+                return;
+            }
+            "debug".to_string()
+        } else {
+            meta.level().as_str().to_ascii_lowercase()
+        };
         let line = format!(
-            "calimcp: {} {}: {}\n",
-            meta.level().as_str().to_ascii_lowercase(),
+            "calimcp: {level} {}: {}\n",
             meta.target(),
             crate::text::sanitize_line(&fields.0)
         );
