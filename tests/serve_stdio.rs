@@ -711,3 +711,33 @@ fn every_member_of_a_batch_is_answered_in_the_one_array() {
     assert_eq!(raw.recv()["id"], "after");
     assert_eq!(raw.finish(), Some(0));
 }
+
+/// A tools/call whose arguments give a key twice is an isError result
+/// naming the key (a JSON parser would keep the last one silently); a
+/// request that is not JSON-RPC 2.0 is an Invalid Request with its id.
+#[test]
+fn duplicate_keys_and_requests_that_are_not_json_rpc_2_are_refused() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    raw.send(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"kv_store_set","arguments":{"key":"a","key":"b","value":"c"}}}"#);
+    let v = raw.recv();
+    assert_eq!(v["id"], 4, "{v}");
+    assert_eq!(v["result"]["isError"], true, "{v}");
+    let text = v["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains(r#""key""#) && text.contains("twice"),
+        "{text}"
+    );
+    for (line, id) in [
+        (r#"{"id":5,"method":"ping"}"#, json!(5)),
+        (r#"{"jsonrpc":"1.0","id":"v","method":"ping"}"#, json!("v")),
+        (r#"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#, json!(2.5)),
+    ] {
+        raw.send(line);
+        let v = raw.recv();
+        assert_eq!(v["error"]["code"], -32600, "{line}: {v}");
+        assert_eq!(v["id"], id, "{line}: {v}");
+    }
+    assert_eq!(raw.finish(), Some(0));
+}
