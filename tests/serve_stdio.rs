@@ -741,3 +741,24 @@ fn duplicate_keys_and_requests_that_are_not_json_rpc_2_are_refused() {
     }
     assert_eq!(raw.finish(), Some(0));
 }
+
+/// A request before `initialize` (other than ping, and not a 2026-07-28
+/// request carrying its own protocol version) is answered "not initialized",
+/// not with a complaint about 2026-07-28 `_meta` fields.
+#[test]
+fn a_request_before_initialize_is_not_initialized() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    let v = raw.recv();
+    assert_eq!(v["id"], 1, "{v}");
+    let message = v["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("not initialized"), "{v}");
+    assert!(!message.contains("_meta is missing"), "{v}");
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    assert!(raw.recv().get("result").is_some());
+    raw.initialize();
+    raw.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
+    assert!(raw.recv()["result"]["tools"].is_array());
+    assert_eq!(raw.finish(), Some(0));
+}

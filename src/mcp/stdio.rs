@@ -26,6 +26,7 @@ use rmcp::transport::Transport;
 use serde_json::{Value, json};
 
 use super::log;
+use crate::text::sanitize_line;
 
 /// Longest message accepted on one line (the limit rmcp uses too).
 pub const MAX_LINE: usize = 16 * 1024 * 1024;
@@ -170,6 +171,7 @@ fn read_loop(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = Vec::new();
+    let mut before_init = BeforeInit::default();
     loop {
         line.clear();
         match read_line(&mut input, &mut line) {
@@ -241,7 +243,8 @@ fn read_loop(
                         .map(|(_, raw)| raw.to_string())
                         .filter(|raw| raw != "null");
                     let aliased = alias_id(text.as_bytes());
-                    (id, decode(aliased.as_deref().unwrap_or(text.as_bytes())))
+                    let bytes = aliased.as_deref().unwrap_or(text.as_bytes());
+                    (id, before_init.check(bytes, decode(bytes)))
                 })
                 .collect();
             // A slot for each request (rmcp answers it) and each member
@@ -285,10 +288,68 @@ fn read_loop(
         }
         let aliased = alias_id(bytes);
         let bytes = aliased.as_deref().unwrap_or(bytes);
-        if !handle(decode(bytes), &tx, &out) {
+        if !handle(before_init.check(bytes, decode(bytes)), &tx, &out) {
             break;
         }
     }
+}
+
+/// Until `initialize`: a request other than `ping` that does not carry its
+/// own protocol version in `_meta` (as protocol 2026-07-28 requests do) is
+/// answered "not initialized" (rmcp would read it as a 2026-07-28 request
+/// and complain about its `_meta`, which misleads a client that simply
+/// forgot the handshake).
+#[derive(Default)]
+struct BeforeInit {
+    initialized: bool,
+}
+
+/// The LSP code for a request before the handshake (a JSON-RPC server error).
+const NOT_INITIALIZED: i32 = -32002;
+
+impl BeforeInit {
+    fn check(&mut self, bytes: &[u8], d: Decoded) -> Decoded {
+        if self.initialized {
+            return d;
+        }
+        let Decoded::Message(m) = &d else { return d };
+        let JsonRpcMessage::Request(r) = &**m else {
+            return d;
+        };
+        let method = r.request.method();
+        if method == "initialize" {
+            self.initialized = true;
+            return d;
+        }
+        if matches!(method, "ping" | "server/discover") || has_request_version(bytes) {
+            return d;
+        }
+        Decoded::Reply {
+            id: serde_json::to_value(&r.id).unwrap_or_default(),
+            code: NOT_INITIALIZED,
+            message: format!(
+                "Server not initialized: send initialize first (`{}` came before it); under protocol 2026-07-28, give each request's _meta its protocolVersion instead",
+                sanitize_line(method)
+            ),
+        }
+    }
+}
+
+/// Whether a request names its protocol version in `params._meta` (2026-07-28).
+fn has_request_version(bytes: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Params {
+        #[serde(rename = "_meta")]
+        meta: Option<serde_json::Map<String, Value>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Request {
+        params: Option<Params>,
+    }
+    serde_json::from_slice::<Request>(bytes)
+        .ok()
+        .and_then(|r| r.params?.meta)
+        .is_some_and(|m| m.contains_key("io.modelcontextprotocol/protocolVersion"))
 }
 
 /// Acts on one decoded message; `false` when the server has gone.
