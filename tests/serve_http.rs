@@ -527,3 +527,60 @@ async fn half_sent_requests_are_closed_after_the_header_timeout() {
     }
     assert_eq!(server.stop(), Some(0));
 }
+
+/// A client that leaves in the middle of a call (stdin and stdout closed
+/// while a slow call runs) is no error of the server's: rmcp's "failed to
+/// send pending response during drain" is not logged at the default level.
+#[test]
+fn a_client_leaving_mid_call_is_not_logged_as_an_error() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let node = support::fake_node::FakeNode::start();
+    let mut child = isolate(&mut Command::new(BIN), &["--node"])
+        .args(["serve", "--node", &node.url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for msg in [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    ] {
+        writeln!(stdin, "{msg}").unwrap();
+    }
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    for id in 1..=3 {
+        writeln!(
+            stdin,
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"faults_slow","arguments":{{}}}}}}"#
+        )
+        .unwrap();
+    }
+    stdin.flush().unwrap();
+    // Wait until the node has the calls, then leave.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while node.executes().len() < 3 && std::time::Instant::now() < deadline {
+        std::thread::park_timeout(Duration::from_millis(20));
+    }
+    // The client stops reading; an answer written now finds stdout closed.
+    drop(stdout);
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":9,"method":"ping"}}"#).unwrap();
+    stdin.flush().unwrap();
+    drop(stdin);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let _ = child.wait();
+    assert!(
+        !stderr.contains("failed to send pending response"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(": error"), "{stderr}");
+}

@@ -158,3 +158,19 @@ macro_rules! log_warn { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::lo
 macro_rules! log_info { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::log::Level::Info, format_args!($($t)*)) } }
 macro_rules! log_debug { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::log::Level::Debug, format_args!($($t)*)) } }
 pub(crate) use {log_debug as debug, log_error as error, log_info as info, log_warn as warn};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_rmcp_s_client_left_errors_are_demoted() {
+        assert!(expected_when_a_client_leaves(
+            "failed to send pending response during drain error=Broken pipe"
+        ));
+        assert!(!expected_when_a_client_leaves(
+            "response send task failed during drain"
+        ));
+        assert!(!expected_when_a_client_leaves("some other failure"));
+    }
+}
