@@ -1380,3 +1380,75 @@ fn use_pins_a_full_id_without_a_node_and_refuses_an_alias_offline() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("aliases are looked up on the node"));
 }
+
+// ---- issue 24 §13 and §9: what --args, @FILE and - read ----
+
+/// `--args @FILE`, `--args -` and `@FILE` values are read at most
+/// `CALIMCP_MAX_ARGS` bytes; a FIFO nobody writes to is refused at once
+/// instead of waited on; a pipe with a writer (`@/dev/stdin`) still works; a
+/// key given twice is refused. Nothing reaches the node in any refused case.
+#[cfg(target_os = "linux")]
+#[test]
+fn indirect_arguments_are_bounded_and_never_hang() {
+    let env = Env::new();
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.json");
+    std::fs::write(
+        &big,
+        format!(r#"{{"key":"a","value":"{}"}}"#, "x".repeat(4096)),
+    )
+    .unwrap();
+    let bounded = |args: &[&str], stdin: &str| {
+        let a = env
+            .cmd()
+            .env("CALIMCP_MAX_ARGS", "1K")
+            .args(args)
+            .write_stdin(stdin.to_string())
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2);
+        stderr_of(&a)
+    };
+    let at = format!("@{}", big.display());
+    let e = bounded(&["call", "kv_store_set", "--args", &at], "");
+    assert!(e.contains("CALIMCP_MAX_ARGS"), "{e}");
+    let e = bounded(&["call", "kv_store_set", "--args", "-"], &"x".repeat(4096));
+    assert!(e.contains("CALIMCP_MAX_ARGS"), "{e}");
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let e = bounded(
+        &[
+            "call",
+            "kv_store_set",
+            "--args",
+            &format!("@{}", fifo.display()),
+        ],
+        "",
+    );
+    assert!(e.contains("nobody writing"), "{e}");
+    let e = bounded(
+        &[
+            "call",
+            "kv_store_set",
+            "--args",
+            r#"{"key":"a","key":"b","value":"c"}"#,
+        ],
+        "",
+    );
+    assert!(e.contains(r#""key""#) && e.contains("twice"), "{e}");
+    assert!(env.node.executes().is_empty(), "nothing was sent");
+    // A pipe that has a writer is read as before.
+    env.cmd()
+        .args(["call", "kv_store_set", "--args", "@/dev/stdin"])
+        .write_stdin(r#"{"key":"p","value":"q"}"#)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .success();
+    assert_eq!(env.last_args(), json!({"key": "p", "value": "q"}));
+}

@@ -200,13 +200,19 @@ fn u64_and_i64_take_decimal_strings_sent_as_exact_numbers() {
     let tool = c.tools.get("t_ints").unwrap();
     let d = tool.input_schema()["properties"]["u"].to_string();
     assert!(d.contains("a string keeps every digit"), "{d}");
-    // Outputs stay numbers.
+    // Results (issue 23 §1): a number within ±(2^53−1), a decimal string beyond.
     let out = catalog(
         json!({"schema_version": "wasm-abi/1", "types": {}, "methods": [
         {"name": "get", "params": [], "returns": {"kind": "u64"}}]}),
     );
     let schema = out.tools.get("t_get").unwrap().return_schema().unwrap();
-    assert!(!schema.to_string().contains("\"string\""), "{schema}");
+    let u64_rule = &schema["anyOf"][0];
+    assert_eq!(
+        u64_rule["anyOf"][0]["maximum"],
+        json!(9007199254740991u64),
+        "{schema}"
+    );
+    assert_eq!(u64_rule["anyOf"][1]["type"], "string", "{schema}");
 }
 
 // ---------------------------------------------------------------- issue 8 §4, 11 §6
@@ -328,4 +334,49 @@ fn a_long_name_in_a_recursive_type_is_not_multiplied_by_inline_expansion() {
     );
     assert!(out.contains("[doc truncated]"));
     assert!(warnings.iter().all(|w| w.len() < 500));
+}
+
+// ---------------------------------------------------------------- issue 24 §9
+
+/// Values the schema lets through but the app cannot read: bytes written
+/// `1.0` (JSON Schema counts it an integer; it would go as a float), an f32
+/// past its range (it would arrive as infinity), a key given twice (JSON
+/// keeps the last, silently).
+#[test]
+fn values_the_app_cannot_read_are_refused_with_what_is_wrong() {
+    let c = catalog(json!({
+        "schema_version": "wasm-abi/1",
+        "methods": [{"name": "vals", "params": [
+            {"name": "blob", "type": {"kind": "bytes"}, "nullable": true},
+            {"name": "four", "type": {"kind": "bytes", "size": 4}, "nullable": true},
+            {"name": "ratio", "type": {"kind": "f32"}, "nullable": true},
+            {"name": "wide", "type": {"kind": "f64"}, "nullable": true},
+            {"name": "list", "type": {"kind": "list", "items": {"kind": "f32"}}, "nullable": true}
+        ]}]
+    }));
+    let m = refused_at(&c, "t_vals", r#"{"blob": [1, 2.0, 3]}"#, "blob[1]");
+    assert!(m.contains("expected a byte") && m.contains("2.0"), "{m}");
+    refused_at(&c, "t_vals", r#"{"four": [1.0, 2, 3, 4]}"#, "four[0]");
+    let m = refused_at(&c, "t_vals", r#"{"ratio": 1e39}"#, "ratio");
+    assert!(
+        m.contains("out of range for f32") && m.contains("infinity"),
+        "{m}"
+    );
+    refused_at(&c, "t_vals", r#"{"ratio": -1e39}"#, "ratio");
+    refused_at(&c, "t_vals", r#"{"list": [1.5, 4e38]}"#, "list[1]");
+    assert_eq!(
+        sent(
+            &c,
+            "t_vals",
+            r#"{"blob": [1, 255], "ratio": 3.4e38, "wide": 1e39}"#
+        ),
+        r#"{"blob":[1,255],"ratio":3.4e+38,"wide":1e+39}"#
+    );
+    let dup = calimcp::mapping::args::duplicate_key(br#"{"blob": [1], "blob": [2]}"#).unwrap();
+    assert!(dup.contains(r#""blob""#) && dup.contains("twice"), "{dup}");
+    assert!(calimcp::mapping::args::duplicate_key(br#"{"a": {"b": 1}, "b": {"a": 2}}"#).is_none());
+    assert!(
+        calimcp::mapping::args::duplicate_key(br#"{"a": [{"k": 1, "k": 1}]}"#).is_some(),
+        "at any depth"
+    );
 }

@@ -297,3 +297,290 @@ async fn http_takes_batches_under_2025_03_26_and_refuses_them_after() {
     assert_eq!(r.status().as_u16(), 404);
     assert_eq!(server.stop(), Some(0));
 }
+
+/// The text of an answer, JSON or SSE alike.
+async fn body_text(r: reqwest::Response) -> String {
+    r.text().await.unwrap()
+}
+
+/// Opens a 2025-03-26 session and sends `notifications/initialized`.
+async fn session(raw: &RawHttp) -> String {
+    let sid = raw.initialize().await;
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let r = raw.post(initialized, Some(&sid), Some("2025-03-26")).await;
+    assert!(r.status().is_success(), "{}", r.status());
+    sid
+}
+
+/// MCP sets no range on integer request ids: ids beyond i64 (which rmcp
+/// cannot hold) are echoed exactly over HTTP too, alone and in a batch; a
+/// request that is not JSON-RPC 2.0 (no `jsonrpc`, `"1.0"`, a fractional id)
+/// is an Invalid Request (−32600) with the id as it came.
+#[tokio::test]
+async fn http_echoes_ids_beyond_64_bits_and_refuses_what_is_not_json_rpc_2() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start(&["--apps", &ex, "--offline"]);
+    let raw = RawHttp::new(&server.url);
+    let sid = session(&raw).await;
+    let sid = Some(sid.as_str());
+    let v = Some("2025-03-26");
+    for id in [
+        "9223372036854775808",
+        "18446744073709551615",
+        "123456789012345678901234567890",
+        "-9223372036854775809",
+    ] {
+        let r = raw
+            .post(
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+                sid,
+                v,
+            )
+            .await;
+        assert_eq!(r.status().as_u16(), 200, "id {id}");
+        let text = body_text(r).await;
+        assert!(
+            text.contains(&format!(r#""id":{id},"#)) || text.contains(&format!(r#""id":{id}}}"#)),
+            "id {id} not echoed exactly: {text}"
+        );
+        assert!(text.contains(r#""result""#), "{text}");
+    }
+    let batch = r#"[{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+    let r = raw.post(batch, sid, v).await;
+    assert_eq!(r.status().as_u16(), 200);
+    let text = body_text(r).await;
+    assert!(
+        text.starts_with(r#"[{"jsonrpc":"2.0","id":18446744073709551616,"result""#),
+        "{text}"
+    );
+    for (body, id) in [
+        (r#"{"id":5,"method":"ping"}"#, json!(5)),
+        (r#"{"jsonrpc":"1.0","id":"x","method":"ping"}"#, json!("x")),
+        (r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, json!(1.5)),
+    ] {
+        let r = raw.post(body, sid, v).await;
+        assert_eq!(r.status().as_u16(), 400, "{body}");
+        let answer: serde_json::Value = r.json().await.unwrap();
+        assert_eq!(answer["error"]["code"], -32600, "{body}: {answer}");
+        assert_eq!(answer["id"], id, "{body}: {answer}");
+    }
+    assert_eq!(server.stop(), Some(0));
+}
+
+/// Protocol 2025-11-25: a DELETE of a session the server does not have is
+/// 404 (it was 204: a client could not tell its session was already gone).
+#[tokio::test]
+async fn http_delete_of_an_unknown_session_is_404() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start(&["--apps", &ex, "--offline"]);
+    let raw = RawHttp::new(&server.url);
+    let delete = |sid: String| {
+        raw.http
+            .delete(&server.url)
+            .header("Mcp-Session-Id", sid)
+            .header("MCP-Protocol-Version", "2025-11-25")
+            .send()
+    };
+    let r = delete("no-such-session".into()).await.unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    let sid = session(&raw).await;
+    let r = delete(sid.clone()).await.unwrap();
+    assert_eq!(r.status().as_u16(), 204);
+    let r = delete(sid).await.unwrap();
+    assert_eq!(r.status().as_u16(), 404, "a session closed once is gone");
+    assert_eq!(server.stop(), Some(0));
+}
+
+/// A batch holds at most `CALIMCP_MAX_BATCH` messages (refused whole past
+/// it), and its answer at most `CALIMCP_MAX_ANSWER` bytes: a request whose
+/// answer would pass it gets an error naming the limit instead, and every
+/// request still gets an answer.
+#[tokio::test]
+async fn http_batches_and_their_answers_are_bounded() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start_env(
+        &["--apps", &ex, "--offline"],
+        &[("CALIMCP_MAX_BATCH", "5"), ("CALIMCP_MAX_ANSWER", "4K")],
+    );
+    let raw = RawHttp::new(&server.url);
+    let sid = session(&raw).await;
+    let sid = Some(sid.as_str());
+    let pings: Vec<serde_json::Value> = (0..6)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "ping"}))
+        .collect();
+    let r = raw.post(json!(pings), sid, None).await;
+    assert_eq!(r.status().as_u16(), 400);
+    let v: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(v["error"]["code"], -32600, "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("CALIMCP_MAX_BATCH"), "{message}");
+    // Five pings fit; a tools/list of the examples (tens of KiB) does not.
+    let r = raw.post(json!(pings[..5]), sid, None).await;
+    assert_eq!(r.status().as_u16(), 200);
+    let v: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(v.as_array().map(Vec::len), Some(5), "{v}");
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": "again", "method": "tools/list"},
+    ]);
+    let r = raw.post(batch, sid, None).await;
+    assert_eq!(r.status().as_u16(), 200);
+    let text = body_text(r).await;
+    assert!(text.len() < 4096 + 1024, "{} bytes", text.len());
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let answers = v.as_array().unwrap();
+    assert_eq!(answers.len(), 2, "{v}");
+    for (a, id) in answers.iter().zip(["list", "again"]) {
+        assert_eq!(a["id"], id, "{v}");
+        let message = a["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("CALIMCP_MAX_ANSWER"), "{v}");
+    }
+    assert_eq!(server.stop(), Some(0));
+}
+
+/// At most `CALIMCP_MAX_SESSIONS` sessions live at once: a further
+/// `initialize` is refused with 503 (and a JSON-RPC error naming the limit)
+/// until one ends.
+#[tokio::test]
+async fn http_sessions_are_capped() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start_env(
+        &["--apps", &ex, "--offline"],
+        &[("CALIMCP_MAX_SESSIONS", "3")],
+    );
+    let raw = RawHttp::new(&server.url);
+    let mut sids = Vec::new();
+    for _ in 0..3 {
+        sids.push(raw.initialize().await);
+    }
+    let init = json!({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let r = raw.post(&init, None, None).await;
+    assert_eq!(r.status().as_u16(), 503);
+    let v: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(v["id"], 9, "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("CALIMCP_MAX_SESSIONS"), "{message}");
+    // Ending one makes room.
+    let r = raw
+        .http
+        .delete(&server.url)
+        .header("Mcp-Session-Id", sids.pop().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 204);
+    raw.initialize().await;
+    assert_eq!(server.stop(), Some(0));
+}
+
+/// A connection that never finishes its request's headers is closed after
+/// `CALIMCP_HEADER_TIMEOUT` seconds, so half-sent requests cannot hold the
+/// server's descriptors; the server answers others meanwhile.
+#[tokio::test]
+async fn half_sent_requests_are_closed_after_the_header_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start_env(
+        &["--apps", &ex, "--offline"],
+        &[("CALIMCP_HEADER_TIMEOUT", "1")],
+    );
+    let addr = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string();
+    let mut half = Vec::new();
+    for _ in 0..20 {
+        let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        s.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
+            .await
+            .unwrap();
+        half.push(s);
+    }
+    // The server still answers.
+    let raw = RawHttp::new(&server.url);
+    raw.initialize().await;
+    // Each half-sent connection is closed by the server (EOF or reset),
+    // well within the bound.
+    for mut s in half {
+        let mut buf = [0u8; 1024];
+        let read = tokio::time::timeout(Duration::from_secs(15), async {
+            loop {
+                match s.read(&mut buf).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await;
+        assert!(
+            read.is_ok(),
+            "a half-sent request was still open after 15 s"
+        );
+    }
+    assert_eq!(server.stop(), Some(0));
+}
+
+/// A client that leaves in the middle of a call (stdin and stdout closed
+/// while a slow call runs) is no error of the server's: rmcp's "failed to
+/// send pending response during drain" is not logged at the default level.
+#[test]
+fn a_client_leaving_mid_call_is_not_logged_as_an_error() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let node = support::fake_node::FakeNode::start();
+    let mut child = isolate(&mut Command::new(BIN), &["--node"])
+        .args(["serve", "--node", &node.url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for msg in [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    ] {
+        writeln!(stdin, "{msg}").unwrap();
+    }
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    for id in 1..=3 {
+        writeln!(
+            stdin,
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"faults_slow","arguments":{{}}}}}}"#
+        )
+        .unwrap();
+    }
+    stdin.flush().unwrap();
+    // Wait until the node has the calls, then leave.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while node.executes().len() < 3 && std::time::Instant::now() < deadline {
+        std::thread::park_timeout(Duration::from_millis(20));
+    }
+    // The client stops reading; an answer written now finds stdout closed.
+    drop(stdout);
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":9,"method":"ping"}}"#).unwrap();
+    stdin.flush().unwrap();
+    drop(stdin);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let _ = child.wait();
+    assert!(
+        !stderr.contains("failed to send pending response"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(": error"), "{stderr}");
+}

@@ -669,3 +669,96 @@ async fn a_listing_past_its_schema_budget_stops_expanding_at_the_same_tool_every
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("CALIMCP_MAX_SCHEMAS"));
 }
+
+/// JSON-RPC 2.0 §6: a batch is answered by one array with an answer per
+/// request and per member that is not a valid message, in the batch's order;
+/// a batch of notifications only gets no answer at all.
+#[test]
+fn every_member_of_a_batch_is_answered_in_the_one_array() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    raw.send(r#"[{"jsonrpc":"2.0","id":32,"method":"ping"},{"foo":"bar"}]"#);
+    let v = raw.recv();
+    let answers = v.as_array().unwrap_or_else(|| panic!("one array: {v}"));
+    assert_eq!(answers.len(), 2, "{v}");
+    assert_eq!(answers[0]["id"], 32, "{v}");
+    assert!(answers[0].get("result").is_some(), "{v}");
+    assert_eq!(answers[1]["id"], Value::Null, "{v}");
+    assert_eq!(answers[1]["error"]["code"], -32600, "{v}");
+    raw.send("[1]");
+    let v = raw.recv();
+    let answers = v.as_array().unwrap_or_else(|| panic!("one array: {v}"));
+    assert_eq!(answers.len(), 1, "{v}");
+    assert_eq!(answers[0]["error"]["code"], -32600, "{v}");
+    raw.send("[1,2,3]");
+    let v = raw.recv();
+    assert_eq!(v.as_array().map(Vec::len), Some(3), "{v}");
+    // Out-of-range ids inside a batch: echoed exactly, invalid member too.
+    raw.send(
+        r#"[{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"},{"id":-9223372036854775809}]"#,
+    );
+    let mut line = String::new();
+    raw.stdout.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with(r#"[{"jsonrpc":"2.0","id":18446744073709551616,"result""#),
+        "{line}"
+    );
+    assert!(line.contains(r#""id":-9223372036854775809"#), "{line}");
+    // Notifications only: nothing comes back; the next answer is the ping's.
+    raw.send(r#"[{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}]"#);
+    raw.send(r#"{"jsonrpc":"2.0","id":"after","method":"ping"}"#);
+    assert_eq!(raw.recv()["id"], "after");
+    assert_eq!(raw.finish(), Some(0));
+}
+
+/// A tools/call whose arguments give a key twice is an isError result
+/// naming the key (a JSON parser would keep the last one silently); a
+/// request that is not JSON-RPC 2.0 is an Invalid Request with its id.
+#[test]
+fn duplicate_keys_and_requests_that_are_not_json_rpc_2_are_refused() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.initialize();
+    raw.send(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"kv_store_set","arguments":{"key":"a","key":"b","value":"c"}}}"#);
+    let v = raw.recv();
+    assert_eq!(v["id"], 4, "{v}");
+    assert_eq!(v["result"]["isError"], true, "{v}");
+    let text = v["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains(r#""key""#) && text.contains("twice"),
+        "{text}"
+    );
+    for (line, id) in [
+        (r#"{"id":5,"method":"ping"}"#, json!(5)),
+        (r#"{"jsonrpc":"1.0","id":"v","method":"ping"}"#, json!("v")),
+        (r#"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#, json!(2.5)),
+    ] {
+        raw.send(line);
+        let v = raw.recv();
+        assert_eq!(v["error"]["code"], -32600, "{line}: {v}");
+        assert_eq!(v["id"], id, "{line}: {v}");
+    }
+    assert_eq!(raw.finish(), Some(0));
+}
+
+/// A request before `initialize` (other than ping, and not a 2026-07-28
+/// request carrying its own protocol version) is answered "not initialized",
+/// not with a complaint about 2026-07-28 `_meta` fields.
+#[test]
+fn a_request_before_initialize_is_not_initialized() {
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut raw = Raw::start(&["--apps", &ex, "--offline"]);
+    raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    let v = raw.recv();
+    assert_eq!(v["id"], 1, "{v}");
+    let message = v["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("not initialized"), "{v}");
+    assert!(!message.contains("_meta is missing"), "{v}");
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    assert!(raw.recv().get("result").is_some());
+    raw.initialize();
+    raw.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
+    assert!(raw.recv()["result"]["tools"].is_array());
+    assert_eq!(raw.finish(), Some(0));
+}

@@ -62,6 +62,11 @@ Environment:
   CALIMCP_MAX_RESPONSE     largest node answer read (default 16MiB)
   CALIMCP_MAX_BLOB         largest app module downloaded for its ABI (default 64MiB)
   CALIMCP_MAX_SCHEMAS      schemas one listing expands in full (default 16MiB)
+  CALIMCP_MAX_ARGS         largest --args, @FILE or - value read by call (default 16MiB)
+  CALIMCP_MAX_BATCH        messages in one JSON-RPC batch to serve (default 100)
+  CALIMCP_MAX_ANSWER       bytes of one batch's answer from serve (default 32MiB)
+  CALIMCP_MAX_SESSIONS     live serve --http sessions (default 1000)
+  CALIMCP_HEADER_TIMEOUT   seconds serve --http waits for a request's headers (default 10)
   NO_COLOR                 set: no colour (as --color never)
 An empty value counts as unset. `watch --exec` sets CALIMCP_EVENT, CALIMCP_CONTEXT
 and CALIMCP_APP for its command.";

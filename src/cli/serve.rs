@@ -79,6 +79,7 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         .iter()
         .cloned()
         .partition(|a| catalog::looks_like_path(a));
+    mcp::http::set_limits(limits_from_env()?);
     // One session for the server's life: its node client serves every call.
     let mut session = g.session()?;
     if let Some(o) = session.settings.node.as_mut() {
@@ -123,4 +124,47 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         );
     }
     mcp::serve(settings)
+}
+
+/// The server's limits from `CALIMCP_MAX_BATCH`, `CALIMCP_MAX_ANSWER`,
+/// `CALIMCP_MAX_SESSIONS` and `CALIMCP_HEADER_TIMEOUT` (unset: the defaults).
+fn limits_from_env() -> Result<mcp::http::Limits> {
+    let d = mcp::http::Limits::DEFAULT;
+    let count = |name: &str, default: usize, what: &str| -> Result<usize> {
+        match std::env::var(name).ok().filter(|v| !v.trim().is_empty()) {
+            None => Ok(default),
+            Some(v) => v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| {
+                    crate::error::Error::input(
+                        "invalid_env",
+                        format!("{name}={}: not {what}", crate::text::sanitize_line(&v)),
+                    )
+                    .with_hint(format!(
+                        "give a positive whole number (e.g. {name}={default})"
+                    ))
+                }),
+        }
+    };
+    Ok(mcp::http::Limits {
+        max_batch: count("CALIMCP_MAX_BATCH", d.max_batch, "a number of messages")?,
+        max_answer: usize::try_from(super::node::size_env(
+            "CALIMCP_MAX_ANSWER",
+            d.max_answer as u64,
+        )?)
+        .unwrap_or(usize::MAX),
+        max_sessions: count(
+            "CALIMCP_MAX_SESSIONS",
+            d.max_sessions,
+            "a number of sessions",
+        )?,
+        header_timeout: Duration::from_secs(count(
+            "CALIMCP_HEADER_TIMEOUT",
+            d.header_timeout.as_secs() as usize,
+            "a number of seconds",
+        )? as u64),
+    })
 }

@@ -1,7 +1,8 @@
 //! Arguments: checking them against a tool's input schema and, exactly, on
 //! the values themselves ([`check_values`]: integer bounds on the decimal
-//! value, never through a float; u64/i64 decimal strings; 32-byte strings),
-//! and building the `argsJson` the node receives.
+//! value, never through a float; u64/i64 decimal strings; 32-byte strings;
+//! bytes written in digits; f32 within its range), keys given twice
+//! ([`duplicate_key`]), and building the `argsJson` the node receives.
 //!
 //! The outgoing object holds the declared parameters only, so the injected
 //! `_context` can never reach the application; hex strings (`0x` optional)
@@ -400,6 +401,7 @@ fn exact_value(v: i128) -> Value {
 enum Leaf<'m> {
     Int(Scalar),
     Bytes(&'m Bytes),
+    F32,
 }
 
 /// Aliases may chain; this bounds following `$ref`s without descending into the value.
@@ -432,6 +434,7 @@ fn walk<'m>(
             },
             TypeRef::Record(r) => return walk_record(m, r, v, path, f),
             TypeRef::Scalar(s) if s.is_integer() => return f(Leaf::Int(*s), v, path),
+            TypeRef::Scalar(Scalar::F32) => return f(Leaf::F32, v, path),
             TypeRef::Bytes(b) => return f(Leaf::Bytes(b), v, path),
             TypeRef::List { items, .. } => {
                 if let Value::Array(a) = v {
@@ -610,6 +613,36 @@ pub fn check_values(m: &Manifest, method: &Method, args: &Map<String, Value>) ->
                     ),
                 }
             }
+            // JSON Schema counts `1.0` as an integer; the app's serde reads
+            // a byte only from digits, so `[1.0]` would reach it as floats.
+            (Leaf::Bytes(_), Value::Array(items)) => {
+                let Some((i, bad)) = items.iter().enumerate().find(|(_, x)| match x {
+                    Value::Number(n) => exact_number(n).is_none(),
+                    _ => false,
+                }) else {
+                    return;
+                };
+                problems.push(Problem {
+                    path: format!("{path}[{i}]"),
+                    message: format!(
+                        "expected a byte (an integer 0-255 written in digits), got {}: the app cannot read a fraction or exponent",
+                        shown(bad)
+                    ),
+                });
+                return;
+            }
+            // An f32 past its range would reach the app as infinity.
+            (Leaf::F32, Value::Number(n)) => {
+                let x = n.as_f64().unwrap_or(f64::INFINITY);
+                if x.is_finite() && x.abs() <= f64::from(f32::MAX) {
+                    return;
+                }
+                format!(
+                    "{} is out of range for f32 (at most \u{b1}{:e}); the app would read it as infinity",
+                    shown(v),
+                    f32::MAX
+                )
+            }
             (Leaf::Bytes(b), Value::String(text)) if super::schema::is_id32(b) => {
                 if is_id32_string(text) {
                     return;
@@ -627,6 +660,68 @@ pub fn check_values(m: &Manifest, method: &Method, args: &Map<String, Value>) ->
         });
     });
     problems
+}
+
+/// The first key given twice in one object of the JSON `text` (JSON
+/// parsers keep the last, silently): a message naming it and where, or
+/// `None` when every object's keys are distinct or the text is not JSON
+/// (its parser says why).
+pub fn duplicate_key(text: &[u8]) -> Option<String> {
+    use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+    struct Distinct;
+    impl<'de> Deserialize<'de> for Distinct {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(Distinct)
+        }
+    }
+    impl<'de> Visitor<'de> for Distinct {
+        type Value = Distinct;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Distinct, E> {
+            Ok(Distinct)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Distinct, E> {
+            Ok(Distinct)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Distinct, E> {
+            Ok(Distinct)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Distinct, E> {
+            Ok(Distinct)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Distinct, E> {
+            Ok(Distinct)
+        }
+        fn visit_unit<E>(self) -> Result<Distinct, E> {
+            Ok(Distinct)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Distinct, A::Error> {
+            while a.next_element::<Distinct>()?.is_some() {}
+            Ok(Distinct)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Distinct, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(k) = a.next_key::<String>()? {
+                if !seen.insert(k.clone()) {
+                    return Err(de::Error::custom(format_args!(
+                        "{DUPLICATE} {:?}",
+                        shown_str(&k)
+                    )));
+                }
+                a.next_value::<Distinct>()?;
+            }
+            Ok(Distinct)
+        }
+    }
+    const DUPLICATE: &str = "the key is given twice in one object:";
+    let e = serde_json::from_slice::<Distinct>(text).err()?;
+    let message = e.to_string();
+    message
+        .starts_with(DUPLICATE)
+        .then(|| format!("{message} (JSON keeps only the last of them; give each key once)"))
 }
 
 fn shown_str(s: &str) -> String {

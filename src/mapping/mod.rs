@@ -1,11 +1,13 @@
 //! `mapping`: the pure core. `abi::App`s → JSON Schemas, signatures, tool names
 //! and the tool set; argument checking and the outgoing `argsJson`; events
-//! decoded against the ABI; ABI comparison (`diff`).
+//! decoded against the ABI; results made exact for JSON clients (`exact`);
+//! ABI comparison (`diff`).
 //! No I/O, no clap, no rmcp, no HTTP.
 
 pub mod args;
 pub mod diff;
 pub mod events;
+pub mod exact;
 pub mod filter;
 pub mod names;
 pub mod schema;

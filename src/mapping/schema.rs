@@ -203,6 +203,8 @@ fn output_schema(
 ) -> Option<Value> {
     let ret = method.returns.as_ref().filter(|t| !is_unit(m, t))?;
     let mut b = Builder::new(m, Direction::Output, mode, spent);
+    // A result reaches MCP clients through `exact::result`.
+    b.exact = true;
     b.bytes += 40;
     let mut s = b.ty(ret, Ctx::default());
     apply_doc(&mut s, method.returns_doc.as_deref());
@@ -274,6 +276,9 @@ struct Builder<'m> {
     bytes: usize,
     /// The listing's budget is spent: named types are not expanded.
     spent: bool,
+    /// Method results: 64-bit integers by [`scalar_output`]'s rule (events
+    /// are checked as the node sends them).
+    exact: bool,
     defs: Map<String, Value>,
     def_keys: HashMap<(String, bool), String>,
     used_keys: HashSet<String>,
@@ -298,9 +303,40 @@ fn scalar(s: Scalar) -> Value {
     }
 }
 
+/// A u64 or i64 result as MCP clients get it ([`super::exact`]): a JSON
+/// integer within ±(2^53−1), a decimal string beyond (a JavaScript client
+/// would round the number). The string pattern is the input's.
+fn scalar_output(s: Scalar) -> Value {
+    use std::sync::LazyLock;
+    static U64: LazyLock<Value> = LazyLock::new(|| exact_output(Scalar::U64));
+    static I64: LazyLock<Value> = LazyLock::new(|| exact_output(Scalar::I64));
+    match s {
+        Scalar::U64 => U64.clone(),
+        Scalar::I64 => I64.clone(),
+        other => scalar(other),
+    }
+}
+
+fn exact_output(s: Scalar) -> Value {
+    let safe = super::exact::MAX_SAFE_INTEGER;
+    let input = scalar_input(s);
+    let (lo, hi) = match s {
+        Scalar::U64 => ("0".to_string(), u64::MAX.to_string()),
+        _ => (i64::MIN.to_string(), i64::MAX.to_string()),
+    };
+    let lo_safe: i64 = if s == Scalar::U64 { 0 } else { -(safe as i64) };
+    json!({
+        "description": format!("{}: an integer from {lo} to {hi}; beyond \u{b1}{safe} (2^53\u{2212}1) it comes as a decimal string, which keeps every digit", s.name()),
+        "anyOf": [
+            {"type": "integer", "minimum": lo_safe, "maximum": safe},
+            input["anyOf"][1].clone(),
+        ]
+    })
+}
+
 /// An input u64 or i64: a JSON integer or a decimal string, both with the
 /// exact bounds (most agent hosts are JavaScript and round numbers above
-/// 2^53; a string keeps every digit). Outputs stay numbers.
+/// 2^53; a string keeps every digit). Results follow [`scalar_output`].
 fn scalar_input(s: Scalar) -> Value {
     use std::sync::LazyLock;
     static U64: LazyLock<Value> = LazyLock::new(|| {
@@ -547,6 +583,7 @@ impl<'m> Builder<'m> {
             nodes: 0,
             bytes: 0,
             spent,
+            exact: false,
             defs: Map::new(),
             def_keys: HashMap::new(),
             used_keys: HashSet::new(),
@@ -583,7 +620,11 @@ impl<'m> Builder<'m> {
         self.nodes += 1;
         // About what each kind writes (an input u64 or i64 carries its pattern).
         self.bytes += match t {
-            TypeRef::Scalar(Scalar::I64 | Scalar::U64) if self.dir == Direction::Input => 330,
+            TypeRef::Scalar(Scalar::I64 | Scalar::U64)
+                if self.dir == Direction::Input || self.exact =>
+            {
+                330
+            }
             TypeRef::Scalar(_) => 50,
             TypeRef::Bytes(_) => 250,
             _ => 40,
@@ -591,6 +632,7 @@ impl<'m> Builder<'m> {
         match t {
             TypeRef::Ref(name) => self.reference(name, ctx),
             TypeRef::Scalar(s) if self.dir == Direction::Input => scalar_input(*s),
+            TypeRef::Scalar(s) if self.exact => scalar_output(*s),
             TypeRef::Scalar(s) => scalar(*s),
             TypeRef::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
             TypeRef::List { items, .. } => obj! {"type" => "array", "items" => self.ty(items, ctx)},

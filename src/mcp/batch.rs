@@ -1,29 +1,85 @@
-//! JSON-RPC batches over Streamable HTTP.
+//! JSON-RPC batches over Streamable HTTP, and the checks every POSTed
+//! message passes first.
 //!
 //! Protocol 2025-03-26 lets a client POST an array of messages; rmcp's
 //! transport takes one message per POST. A batch is split here: each message
 //! goes to the MCP service as a POST of its own with the batch's headers
-//! (session, protocol version), all at once, and the answers to its requests
-//! come back together as one JSON array in the batch's order (a batch of
-//! notifications and responses only: 202, as for one). Later revisions
+//! (session, protocol version), a few at a time, and the answers to its
+//! requests come back together as one JSON array in the batch's order (a batch
+//! of notifications and responses only: 202, as for one). Later revisions
 //! dropped batches, so a batch on a connection that declares one of them in
 //! `MCP-Protocol-Version` is refused with a JSON-RPC error (400), and so is
 //! `initialize` inside a batch, which 2025-03-26 forbids. Notifications a
 //! request sends on its way (progress, log messages) are not part of a batch's
 //! answer. A failure that is not a JSON-RPC answer (an unknown session: 404)
 //! is returned as it came, so the client reacts as it would to one message.
+//!
+//! A batch holds at most [`Limits::max_batch`] messages and its answer at
+//! most [`Limits::max_answer`] bytes: past that, each further request is
+//! answered with an error instead of its result. A request that is not
+//! JSON-RPC 2.0 (no `jsonrpc: "2.0"`, a fractional id) is refused with −32600
+//! and its id; an integer id beyond i64, which rmcp cannot hold, travels
+//! through it aliased (as on stdio) and is echoed exactly.
+
+use std::sync::OnceLock;
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tower::ServiceExt;
+
+use super::stdio::{alias_id, bad_envelope, duplicate_keys_answer, unalias_id};
 
 /// Largest POST body read, as rmcp's own limit (4 MiB).
 const MAX_BODY: usize = 4 << 20;
 
 /// The only revision with batches; a request without the header is read as it.
 const BATCH_REVISION: &str = "2025-03-26";
+
+/// Messages of one batch handled at the same time.
+const IN_FLIGHT: usize = 4;
+
+/// What one client may make the server hold (`CALIMCP_MAX_*`, read by `serve`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Messages in one JSON-RPC batch (`CALIMCP_MAX_BATCH`).
+    pub max_batch: usize,
+    /// Bytes of one batch's answer (`CALIMCP_MAX_ANSWER`).
+    pub max_answer: usize,
+    /// Live Streamable HTTP sessions (`CALIMCP_MAX_SESSIONS`).
+    pub max_sessions: usize,
+    /// Seconds a client has to send a request's headers (`CALIMCP_HEADER_TIMEOUT`).
+    pub header_timeout: std::time::Duration,
+}
+
+impl Limits {
+    pub const DEFAULT: Limits = Limits {
+        max_batch: 100,
+        max_answer: 32 << 20,
+        max_sessions: 1000,
+        header_timeout: std::time::Duration::from_secs(10),
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+static LIMITS: OnceLock<Limits> = OnceLock::new();
+
+/// Sets the process-wide limits (once, at start; later calls are ignored).
+pub fn set_limits(limits: Limits) {
+    let _ = LIMITS.set(limits);
+}
+
+/// The limits in force.
+pub fn limits() -> Limits {
+    LIMITS.get().copied().unwrap_or_default()
+}
 
 /// Hands a POSTed batch to `svc` message by message; anything else passes through.
 pub async fn handle<S>(svc: S, req: axum::extract::Request) -> Response
@@ -43,11 +99,44 @@ where
         );
     };
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
-        return forward(
+        let aliased = alias_id(&bytes);
+        let text = aliased.as_deref().unwrap_or(&bytes);
+        if let Some((id, message)) = bad_envelope(text) {
+            let answer =
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}});
+            return json_text(
+                StatusCode::BAD_REQUEST,
+                unalias_id(answer.to_string().into_bytes()),
+            );
+        }
+        if let Some(answer) = duplicate_keys_answer(text) {
+            return json_text(StatusCode::OK, unalias_id(answer.to_string().into_bytes()));
+        }
+        let Some(aliased) = aliased else {
+            return forward(
+                svc,
+                axum::extract::Request::from_parts(parts, Body::from(bytes)),
+            )
+            .await;
+        };
+        // The answer carries the alias: read it whole (its stream ends after
+        // the answer) and write the client's digits back.
+        let mut parts = parts;
+        parts.headers.remove(header::CONTENT_LENGTH);
+        let response = forward(
             svc,
-            axum::extract::Request::from_parts(parts, Body::from(bytes)),
+            axum::extract::Request::from_parts(parts, Body::from(aliased)),
         )
         .await;
+        let (mut parts, body) = response.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, limits().max_answer).await else {
+            return plain(
+                StatusCode::BAD_GATEWAY,
+                "the answer was cut off, or longer than CALIMCP_MAX_ANSWER",
+            );
+        };
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, Body::from(unalias_id(bytes.to_vec())));
     }
     let declared = parts
         .headers
@@ -59,42 +148,105 @@ where
             "Invalid Request: JSON-RPC batches are part of protocol {BATCH_REVISION} only, and this session uses {declared}; send one message per POST"
         ));
     }
-    let messages: Vec<Value> = match serde_json::from_slice(&bytes) {
-        Ok(Value::Array(messages)) => messages,
+    let items: Vec<Box<RawValue>> = match serde_json::from_slice(&bytes) {
+        Ok(items) => items,
         _ => return parse_error("a batch that is not a JSON array of messages"),
     };
-    if messages.is_empty() {
+    if items.is_empty() {
         return refused("Invalid Request: an empty batch".into());
     }
-    if messages.iter().any(|m| m["method"] == "initialize") {
+    let limits = limits();
+    if items.len() > limits.max_batch {
+        return refused(format!(
+            "Invalid Request: a batch of {} messages; at most {} are taken (CALIMCP_MAX_BATCH): send it in parts",
+            items.len(),
+            limits.max_batch
+        ));
+    }
+    // Each message as it travels through rmcp (an id beyond i64 aliased).
+    let messages: Vec<(String, Option<Value>)> = items
+        .iter()
+        .map(|item| {
+            let text = item.get();
+            let text = alias_id(text.as_bytes())
+                .and_then(|a| String::from_utf8(a).ok())
+                .unwrap_or_else(|| text.to_string());
+            let value = serde_json::from_str::<Value>(&text).ok();
+            (text, value)
+        })
+        .collect();
+    drop(items);
+    if messages
+        .iter()
+        .any(|(_, m)| m.as_ref().is_some_and(|m| m["method"] == "initialize"))
+    {
         return refused(
             "Invalid Request: initialize must not be part of a JSON-RPC batch; send it alone first"
                 .into(),
         );
     }
-    let mut calls = tokio::task::JoinSet::new();
-    for (at, message) in messages.into_iter().enumerate() {
-        let mut one = axum::http::Request::builder()
-            .method(Method::POST)
-            .uri(parts.uri.clone())
-            .body(Body::from(message.to_string()))
-            .unwrap_or_default();
-        *one.headers_mut() = parts.headers.clone();
-        one.headers_mut().remove(header::CONTENT_LENGTH);
-        let svc = svc.clone();
-        calls.spawn(async move {
-            let id = message.get("id").cloned();
-            let is_request = message.get("method").is_some() && id.is_some();
-            (at, answer(svc, one, id, is_request).await)
-        });
-    }
     let mut answers: Vec<(usize, Value)> = Vec::new();
-    while let Some(done) = calls.join_next().await {
+    let mut size = 0usize;
+    let mut calls = tokio::task::JoinSet::new();
+    let mut queue = messages.into_iter().enumerate();
+    loop {
+        while calls.len() < IN_FLIGHT {
+            let Some((at, (text, message))) = queue.next() else {
+                break;
+            };
+            let id = message.as_ref().and_then(|m| m.get("id").cloned());
+            let is_request =
+                message.as_ref().is_some_and(|m| m.get("method").is_some()) && id.is_some();
+            if let Some((id, why)) = bad_envelope(text.as_bytes()) {
+                answers.push((at, error(id, -32600, why)));
+                continue;
+            }
+            if let Some(answer) = duplicate_keys_answer(text.as_bytes()) {
+                answers.push((at, answer));
+                continue;
+            }
+            if size > limits.max_answer {
+                // The answer is full: a request still gets an answer, nothing
+                // else runs.
+                if is_request {
+                    answers.push((at, too_long(id, limits.max_answer)));
+                }
+                continue;
+            }
+            let mut one = axum::http::Request::builder()
+                .method(Method::POST)
+                .uri(parts.uri.clone())
+                .body(Body::from(text))
+                .unwrap_or_default();
+            *one.headers_mut() = parts.headers.clone();
+            one.headers_mut().remove(header::CONTENT_LENGTH);
+            let svc = svc.clone();
+            let room = limits.max_answer.saturating_sub(size);
+            calls.spawn(
+                async move { (at, answer(svc, one, id.clone(), is_request, room).await, id) },
+            );
+        }
+        let Some(done) = calls.join_next().await else {
+            break;
+        };
         match done {
-            Ok((at, Ok(Some(answer)))) => answers.push((at, answer)),
-            Ok((_, Ok(None))) => {}
+            Ok((at, Ok(Some(answer)), id)) => {
+                let len = answer.to_string().len();
+                if size.saturating_add(len) > limits.max_answer {
+                    size = size.saturating_add(len);
+                    answers.push((at, too_long(id, limits.max_answer)));
+                } else {
+                    size += len;
+                    answers.push((at, answer));
+                }
+            }
+            Ok((_, Ok(None), _)) => {}
+            Ok((at, Err(Failure::TooLong), id)) => {
+                size = usize::MAX;
+                answers.push((at, too_long(id, limits.max_answer)));
+            }
             // A failure that is not a JSON-RPC answer ends the batch as it came.
-            Ok((_, Err(response))) => return response,
+            Ok((_, Err(Failure::Http(response)), _)) => return response,
             Err(e) => {
                 return plain(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -111,7 +263,30 @@ where
     }
     answers.sort_by_key(|(at, _)| *at);
     let array = Value::Array(answers.into_iter().map(|(_, a)| a).collect());
-    json_response(StatusCode::OK, &array)
+    json_text(StatusCode::OK, unalias_id(array.to_string().into_bytes()))
+}
+
+fn error(id: Value, code: i32, message: String) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn too_long(id: Option<Value>, max: usize) -> Value {
+    error(
+        id.unwrap_or(Value::Null),
+        -32603,
+        format!(
+            "Internal error: the batch's answer passed {} bytes (CALIMCP_MAX_ANSWER); send this request alone or in a smaller batch",
+            max
+        ),
+    )
+}
+
+/// Why a message of a batch has no JSON-RPC answer.
+enum Failure {
+    /// An HTTP failure, returned as it came.
+    Http(Response),
+    /// Its answer is longer than the room left in the batch's.
+    TooLong,
 }
 
 async fn forward<S>(svc: S, req: axum::extract::Request) -> Response
@@ -127,13 +302,14 @@ where
 
 /// One message's answer: `Some` JSON-RPC response for a request, `None` for
 /// a notification or response that was accepted, `Err` for an HTTP failure
-/// that is not a JSON-RPC answer.
+/// that is not a JSON-RPC answer or an answer longer than `room` bytes.
 async fn answer<S>(
     svc: S,
     req: axum::extract::Request,
     id: Option<Value>,
     is_request: bool,
-) -> Result<Option<Value>, Response>
+    room: usize,
+) -> Result<Option<Value>, Failure>
 where
     S: tower::Service<axum::extract::Request, Response = Response>,
     S::Error: std::fmt::Display,
@@ -147,11 +323,15 @@ where
         .is_some_and(|v| v.starts_with("text/event-stream"));
     let (parts, body) = response.into_parts();
     // The stream of one request ends after its answer.
-    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
-        return Err(plain(
-            StatusCode::BAD_GATEWAY,
-            "a batch message's answer was cut off",
-        ));
+    let bytes = match axum::body::to_bytes(body, room).await {
+        Ok(bytes) => bytes,
+        Err(e) if is_length_limit(&e) => return Err(Failure::TooLong),
+        Err(_) => {
+            return Err(Failure::Http(plain(
+                StatusCode::BAD_GATEWAY,
+                "a batch message's answer was cut off",
+            )));
+        }
     };
     let messages: Vec<Value> = if sse {
         sse_messages(&bytes)
@@ -175,8 +355,24 @@ where
             "jsonrpc": "2.0", "id": id,
             "error": {"code": -32603, "message": "Internal error: the request ended without an answer"}
         }))),
-        (None, false) => Err(Response::from_parts(parts, Body::from(bytes))),
+        (None, false) => Err(Failure::Http(Response::from_parts(
+            parts,
+            Body::from(bytes),
+        ))),
     }
+}
+
+/// Whether reading a body failed on its length limit.
+fn is_length_limit(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        // http_body_util's LengthLimitError, which axum does not re-export.
+        if s.to_string() == "length limit exceeded" {
+            return true;
+        }
+        source = s.source();
+    }
+    false
 }
 
 /// The JSON messages of an SSE body (`data:` lines; comments and priming events skipped).
@@ -195,13 +391,17 @@ fn sse_messages(body: &[u8]) -> Vec<Value> {
 }
 
 fn json_response(status: StatusCode, value: &Value) -> Response {
+    json_text(status, value.to_string().into_bytes())
+}
+
+fn json_text(status: StatusCode, text: Vec<u8>) -> Response {
     Response::builder()
         .status(status)
         .header(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         )
-        .body(Body::from(value.to_string()))
+        .body(Body::from(text))
         .unwrap_or_default()
 }
 

@@ -1,6 +1,11 @@
 //! The Streamable HTTP transport: rmcp's `StreamableHttpService` mounted at
-//! `/mcp` on an axum server (JSON-RPC batches split by `batch`). Loopback unless the user names another address;
-//! `Host` and `Origin` are checked against DNS rebinding.
+//! `/mcp` on an axum router served by hyper (JSON-RPC batches split by
+//! `batch`). Loopback unless the user names another address; `Host` and
+//! `Origin` are checked against DNS rebinding. What a client can make the
+//! server hold is bounded ([`Limits`]): a connection must send a request's
+//! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions are capped at
+//! `CALIMCP_MAX_SESSIONS` (a further `initialize` gets 503), batches and
+//! their answers as `batch` says.
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -10,6 +15,7 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
 use super::server::Session;
@@ -94,13 +100,14 @@ pub async fn run(
         .with_allowed_origins(origins)
         .enforce_origin_validation();
     let ct = config.cancellation_token.clone();
+    let sessions = Arc::new({
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(opts.session_idle);
+        sessions
+    });
     let service: StreamableHttpService<Session, LocalSessionManager> = StreamableHttpService::new(
         move || Ok(Session::new(live.clone())),
-        Arc::new({
-            let mut sessions = LocalSessionManager::default();
-            sessions.session_config.keep_alive = Some(opts.session_idle);
-            sessions
-        }),
+        sessions.clone(),
         config,
     );
     use tower::ServiceExt;
@@ -114,7 +121,14 @@ pub async fn run(
                 super::batch::handle(service.clone(), req)
             }),
         )
-        .layer(axum::middleware::from_fn(mend_statuses));
+        .layer(axum::middleware::from_fn(mend_statuses))
+        .layer(axum::middleware::from_fn_with_state(
+            Gate {
+                sessions,
+                opening: Arc::default(),
+            },
+            gate,
+        ));
     let shown = match local.ip() {
         IpAddr::V6(ip) => format!("[{ip}]:{}", local.port()),
         IpAddr::V4(ip) => format!("{ip}:{}", local.port()),
@@ -122,22 +136,169 @@ pub async fn run(
     log::announce(format_args!(
         "serving MCP over Streamable HTTP at http://{shown}/mcp"
     ));
-    let stop = ct.clone();
-    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server = serve_connections(listener, router, stopped, limits().header_timeout);
+    let mut done = tokio::spawn(server);
+    let shutdown = async move {
         shutdown.await;
-        stop.cancel();
-    });
-    let mut done = tokio::spawn(async move { server.await });
-    let failed = |e: std::io::Error| Error::internal(format!("HTTP server: {e}"));
+        let _ = stop.send(true);
+        ct.cancel();
+    };
     tokio::select! {
-        r = &mut done => return r.map_err(|e| Error::internal(e.to_string()))?.map_err(failed),
-        () = ct.cancelled() => {}
+        r = &mut done => return r.map_err(|e| Error::internal(e.to_string()))?,
+        () = shutdown => {}
     }
     // Open SSE streams end with the token; bound the wait for the rest anyway.
-    match tokio::time::timeout(Duration::from_secs(3), done).await {
-        Ok(Ok(Err(e))) => Err(failed(e)),
-        _ => Ok(()),
+    let _ = tokio::time::timeout(Duration::from_secs(3), done).await;
+    Ok(())
+}
+
+/// Accepts connections until `stop`, each served by hyper with a header read
+/// timeout (a client that never finishes its headers holds a descriptor for
+/// at most that long); at `stop`, each connection ends after its current
+/// request.
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+    header_timeout: Duration,
+) -> Result<()> {
+    let mut open = tokio::task::JoinSet::new();
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            () = async { let _ = stop.wait_for(|s| *s).await; } => break,
+        };
+        // Reap finished connections as they go.
+        while open.try_join_next().is_some() {}
+        let (stream, _) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of descriptors (or a connection reset before accept):
+                // wait a little instead of spinning; header timeouts free some.
+                log::debug!("accept: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let mut stop = stop.clone();
+        open.spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::pin!(conn);
+            tokio::select! {
+                r = conn.as_mut() => {
+                    if let Err(e) = r {
+                        log::debug!("HTTP connection: {e}");
+                    }
+                }
+                () = async { let _ = stop.wait_for(|s| *s).await; } => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
     }
+    while open.join_next().await.is_some() {}
+    Ok(())
+}
+
+/// What [`gate`] needs: the live sessions, and how many `initialize`
+/// requests are being answered (each may become a session).
+#[derive(Clone)]
+struct Gate {
+    sessions: Arc<LocalSessionManager>,
+    opening: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Before rmcp sees a request: a `DELETE` of a session that does not exist
+/// is 404 (protocol 2025-11-25; rmcp accepts it), and an `initialize` past
+/// [`Limits::max_sessions`] live sessions is refused with 503.
+async fn gate(
+    axum::extract::State(gate): axum::extract::State<Gate>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode};
+    use std::sync::atomic::Ordering;
+    let session = req
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    if req.method() == Method::DELETE
+        && let Some(id) = &session
+        && !gate
+            .sessions
+            .sessions
+            .read()
+            .await
+            .contains_key(id.as_str())
+    {
+        return axum::response::Response::builder()
+            .status(StatusCode::NOT_FOUND)
+            .body(axum::body::Body::from(
+                "Not Found: no such session (it ended, or never existed)",
+            ))
+            .unwrap_or_default();
+    }
+    if req.method() != Method::POST || session.is_some() {
+        return next.run(req).await;
+    }
+    // Without a session, a POST is an `initialize` (or a sessionless request).
+    let (parts, body) = req.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 4 << 20).await else {
+        return axum::response::Response::builder()
+            .status(StatusCode::PAYLOAD_TOO_LARGE)
+            .body(axum::body::Body::from(
+                "Payload Too Large: the body is longer than 4 MiB",
+            ))
+            .unwrap_or_default();
+    };
+    #[derive(serde::Deserialize)]
+    struct Probe<'a> {
+        #[serde(borrow)]
+        method: Option<&'a str>,
+        #[serde(borrow)]
+        id: Option<&'a serde_json::value::RawValue>,
+    }
+    let probe = serde_json::from_slice::<Probe>(&bytes).ok();
+    let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes.clone()));
+    if probe.as_ref().and_then(|p| p.method) != Some("initialize") {
+        return next.run(req).await;
+    }
+    let max = limits().max_sessions;
+    let opening = gate.opening.fetch_add(1, Ordering::AcqRel) + 1;
+    struct Opening(Arc<std::sync::atomic::AtomicUsize>);
+    impl Drop for Opening {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+    let _opening = Opening(gate.opening.clone());
+    let live = gate.sessions.sessions.read().await.len();
+    if live + opening > max {
+        log::warn!(
+            "refused a new session: {live} are open, the most this server keeps (CALIMCP_MAX_SESSIONS={max})"
+        );
+        let id = probe
+            .and_then(|p| p.id)
+            .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+            .unwrap_or_default();
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": format!("Server busy: {live} sessions are open, the most this server keeps (CALIMCP_MAX_SESSIONS={max}); end one with DELETE, or retry once idle ones have closed")}});
+        return axum::response::Response::builder()
+            .status(StatusCode::SERVICE_UNAVAILABLE)
+            .header(axum::http::header::CONTENT_TYPE, "application/json")
+            .header(axum::http::header::RETRY_AFTER, "5")
+            .body(axum::body::Body::from(body.to_string()))
+            .unwrap_or_default();
+    }
+    next.run(req).await
 }
 
 /// Where rmcp's answer is not what clients expect: a body that is not JSON is

@@ -89,6 +89,12 @@ pub fn forward_rmcp(level: Level) {
     }));
 }
 
+/// rmcp's errors that only say a client went away mid-call: the answers it
+/// was waiting for have nowhere to go (rmcp logs one per pending answer).
+fn expected_when_a_client_leaves(message: &str) -> bool {
+    message.starts_with("failed to send pending response during drain")
+}
+
 /// A minimal `tracing` subscriber: one line per event, no spans.
 struct RmcpEvents {
     max: tracing_core::Level,
@@ -125,9 +131,17 @@ impl tracing_core::Subscriber for RmcpEvents {
         let mut fields = Fields(String::new());
         event.record(&mut fields);
         let meta = event.metadata();
+        let level = if expected_when_a_client_leaves(&fields.0) {
+            // Not a fault of this server: shown from `debug` on, as debug.
+            if self.max < tracing_core::Level::INFO {
+                return;
+            }
+            "debug".to_string()
+        } else {
+            meta.level().as_str().to_ascii_lowercase()
+        };
         let line = format!(
-            "calimcp: {} {}: {}\n",
-            meta.level().as_str().to_ascii_lowercase(),
+            "calimcp: {level} {}: {}\n",
             meta.target(),
             crate::text::sanitize_line(&fields.0)
         );
@@ -144,3 +158,19 @@ macro_rules! log_warn { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::lo
 macro_rules! log_info { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::log::Level::Info, format_args!($($t)*)) } }
 macro_rules! log_debug { ($($t:tt)*) => { $crate::mcp::log::write($crate::mcp::log::Level::Debug, format_args!($($t)*)) } }
 pub(crate) use {log_debug as debug, log_error as error, log_info as info, log_warn as warn};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_rmcp_s_client_left_errors_are_demoted() {
+        assert!(expected_when_a_client_leaves(
+            "failed to send pending response during drain error=Broken pipe"
+        ));
+        assert!(!expected_when_a_client_leaves(
+            "response send task failed during drain"
+        ));
+        assert!(!expected_when_a_client_leaves("some other failure"));
+    }
+}

@@ -359,7 +359,7 @@ fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
     let Some(validator) = view.output_validator(tool) else {
         return CallToolResult::success(vec![ContentBlock::text(text)]);
     };
-    let structured = json!({ "result": output });
+    let structured = json!({ "result": crate::mapping::exact::result(&tool.manifest, tool.abi_method(), output) });
     let problems: Vec<String> = validator
         .iter_errors(&structured)
         .take(5)

@@ -6,8 +6,10 @@
 //! ways: a garbage line gets a JSON-RPC parse error (`-32700`, id `null`) and
 //! the server keeps serving; stdin and stdout are driven by two plain threads,
 //! so SIGTERM never waits for input. It also takes JSON-RPC batches (an
-//! array of messages, required by protocol 2025-03-26), answering a batch's
-//! requests with one array. Message handling stays rmcp's.
+//! array of messages, required by protocol 2025-03-26), answering a batch
+//! with one array: an answer per request and per member that is not a valid
+//! message, in the batch's order (JSON-RPC 2.0 §6). Integer ids outside i64
+//! are echoed exactly. Message handling stays rmcp's.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -24,6 +26,7 @@ use rmcp::transport::Transport;
 use serde_json::{Value, json};
 
 use super::log;
+use crate::text::sanitize_line;
 
 /// Longest message accepted on one line (the limit rmcp uses too).
 pub const MAX_LINE: usize = 16 * 1024 * 1024;
@@ -50,12 +53,33 @@ impl Flush {
     }
 }
 
-/// A JSON-RPC batch being answered: the ids still awaited and the answers so
-/// far; the answers go out together, as one array, when the last one comes.
+/// A JSON-RPC batch being answered: one slot per member that gets an answer
+/// (JSON-RPC 2.0 §6: every request, and every member that is not a valid
+/// message), in the batch's order, and the ids of the requests whose answers
+/// rmcp has not written yet with their slots; the answers go out together, as
+/// one array, when the last one comes.
 #[derive(Default)]
 struct Batch {
-    pending: Vec<String>,
-    answers: Vec<Vec<u8>>,
+    pending: Vec<(String, usize)>,
+    answers: Vec<Option<Vec<u8>>>,
+}
+
+impl Batch {
+    /// The array line, once every slot is filled.
+    fn line(&self) -> Option<Vec<u8>> {
+        if !self.pending.is_empty() || self.answers.is_empty() {
+            return None;
+        }
+        let mut out = b"[".to_vec();
+        for (i, a) in self.answers.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(a.as_deref()?);
+        }
+        out.extend_from_slice(b"]\n");
+        Some(out)
+    }
 }
 
 type Batches = Arc<std::sync::Mutex<Vec<Batch>>>;
@@ -73,23 +97,23 @@ fn batched(batches: &Batches, line: Vec<u8>) -> Option<Vec<u8>> {
     let Some(id) = id else {
         return Some(line);
     };
-    let Some(at) = batches.iter().position(|b| b.pending.contains(&id)) else {
+    let Some((at, pos)) = batches.iter().enumerate().find_map(|(at, b)| {
+        b.pending
+            .iter()
+            .position(|(p, _)| p == &id)
+            .map(|pos| (at, pos))
+    }) else {
         return Some(line);
     };
     let batch = &mut batches[at];
-    batch.pending.retain(|p| p != &id);
+    let (_, slot) = batch.pending.remove(pos);
     let mut answer = line;
     while answer.last().is_some_and(u8::is_ascii_whitespace) {
         answer.pop();
     }
-    batch.answers.push(answer);
-    if !batch.pending.is_empty() {
-        return None;
-    }
-    let done = batches.remove(at);
-    let mut out = b"[".to_vec();
-    out.extend(done.answers.join(&b","[..]));
-    out.extend_from_slice(b"]\n");
+    batch.answers[slot] = Some(answer);
+    let out = batch.line()?;
+    batches.remove(at);
     Some(out)
 }
 
@@ -110,6 +134,8 @@ pub fn stdio() -> (Stdio, Flush) {
                     let Some(line) = batched(&batches, line) else {
                         continue;
                     };
+                    // A batch's answers filled in by the reader carry aliases too.
+                    let line = unalias_id(line);
                     if stdout
                         .write_all(&line)
                         .and_then(|()| stdout.flush())
@@ -145,6 +171,7 @@ fn read_loop(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = Vec::new();
+    let mut before_init = BeforeInit::default();
     loop {
         line.clear();
         match read_line(&mut input, &mut line) {
@@ -195,6 +222,19 @@ fn read_loop(
                 );
                 continue;
             }
+            let max = super::batch::limits().max_batch;
+            if items.len() > max {
+                send_error(
+                    &out,
+                    Value::Null,
+                    ErrorCode::INVALID_REQUEST.0,
+                    format!(
+                        "Invalid Request: a batch of {} messages; at most {max} are taken (CALIMCP_MAX_BATCH): send it in parts",
+                        items.len()
+                    ),
+                );
+                continue;
+            }
             let decoded: Vec<(Option<String>, Decoded)> = items
                 .iter()
                 .map(|item| {
@@ -203,31 +243,43 @@ fn read_loop(
                         .map(|(_, raw)| raw.to_string())
                         .filter(|raw| raw != "null");
                     let aliased = alias_id(text.as_bytes());
-                    (id, decode(aliased.as_deref().unwrap_or(text.as_bytes())))
+                    let bytes = aliased.as_deref().unwrap_or(text.as_bytes());
+                    (id, before_init.check(bytes, decode(bytes)))
                 })
                 .collect();
-            let awaited: Vec<String> = decoded
-                .iter()
-                .filter(|(id, d)| {
-                    id.is_some()
-                        && match d {
-                            Decoded::Message(m) => matches!(**m, JsonRpcMessage::Request(_)),
-                            Decoded::Reply { .. } => true,
-                            Decoded::Ignore(_) => false,
+            // A slot for each request (rmcp answers it) and each member
+            // that is no valid message (answered here, in place).
+            let mut batch = Batch::default();
+            let mut messages = Vec::new();
+            for (id, d) in decoded {
+                match d {
+                    Decoded::Reply { id, code, message } => {
+                        log::debug!("{message}");
+                        batch.answers.push(Some(error_line(id, code, message)));
+                    }
+                    Decoded::Answer(answer) => {
+                        batch.answers.push(Some(answer.to_string().into_bytes()));
+                    }
+                    Decoded::Message(m) => {
+                        if let (Some(id), JsonRpcMessage::Request(_)) = (id, &*m) {
+                            batch.pending.push((id, batch.answers.len()));
+                            batch.answers.push(None);
                         }
-                })
-                .filter_map(|(id, _)| id.clone())
-                .collect();
-            if !awaited.is_empty() {
+                        messages.push(Decoded::Message(m));
+                    }
+                    ignored @ Decoded::Ignore(_) => messages.push(ignored),
+                }
+            }
+            if let Some(line) = batch.line() {
+                // Nothing for rmcp to answer: the batch's answer is complete.
+                let _ = out.send(Some(line));
+            } else if !batch.answers.is_empty() {
                 batches
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .push(Batch {
-                        pending: awaited,
-                        answers: Vec::new(),
-                    });
+                    .push(batch);
             }
-            for (_, d) in decoded {
+            for d in messages {
                 if !handle(d, &tx, &out) {
                     return;
                 }
@@ -236,10 +288,68 @@ fn read_loop(
         }
         let aliased = alias_id(bytes);
         let bytes = aliased.as_deref().unwrap_or(bytes);
-        if !handle(decode(bytes), &tx, &out) {
+        if !handle(before_init.check(bytes, decode(bytes)), &tx, &out) {
             break;
         }
     }
+}
+
+/// Until `initialize`: a request other than `ping` that does not carry its
+/// own protocol version in `_meta` (as protocol 2026-07-28 requests do) is
+/// answered "not initialized" (rmcp would read it as a 2026-07-28 request
+/// and complain about its `_meta`, which misleads a client that simply
+/// forgot the handshake).
+#[derive(Default)]
+struct BeforeInit {
+    initialized: bool,
+}
+
+/// The LSP code for a request before the handshake (a JSON-RPC server error).
+const NOT_INITIALIZED: i32 = -32002;
+
+impl BeforeInit {
+    fn check(&mut self, bytes: &[u8], d: Decoded) -> Decoded {
+        if self.initialized {
+            return d;
+        }
+        let Decoded::Message(m) = &d else { return d };
+        let JsonRpcMessage::Request(r) = &**m else {
+            return d;
+        };
+        let method = r.request.method();
+        if method == "initialize" {
+            self.initialized = true;
+            return d;
+        }
+        if matches!(method, "ping" | "server/discover") || has_request_version(bytes) {
+            return d;
+        }
+        Decoded::Reply {
+            id: serde_json::to_value(&r.id).unwrap_or_default(),
+            code: NOT_INITIALIZED,
+            message: format!(
+                "Server not initialized: send initialize first (`{}` came before it); under protocol 2026-07-28, give each request's _meta its protocolVersion instead",
+                sanitize_line(method)
+            ),
+        }
+    }
+}
+
+/// Whether a request names its protocol version in `params._meta` (2026-07-28).
+fn has_request_version(bytes: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Params {
+        #[serde(rename = "_meta")]
+        meta: Option<serde_json::Map<String, Value>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Request {
+        params: Option<Params>,
+    }
+    serde_json::from_slice::<Request>(bytes)
+        .ok()
+        .and_then(|r| r.params?.meta)
+        .is_some_and(|m| m.contains_key("io.modelcontextprotocol/protocolVersion"))
 }
 
 /// Acts on one decoded message; `false` when the server has gone.
@@ -253,6 +363,11 @@ fn handle(
         Decoded::Reply { id, code, message } => {
             log::debug!("{message}");
             send_error(out, id, code, message);
+        }
+        Decoded::Answer(answer) => {
+            let mut line = answer.to_string().into_bytes();
+            line.push(b'\n');
+            let _ = out.send(Some(line));
         }
         Decoded::Ignore(why) => log::debug!("ignored a message: {why}"),
     }
@@ -279,7 +394,7 @@ fn find_id(text: &str) -> Option<(usize, &str)> {
 }
 
 /// The line with an out-of-range integer id replaced by its alias, if it has one.
-fn alias_id(bytes: &[u8]) -> Option<Vec<u8>> {
+pub(super) fn alias_id(bytes: &[u8]) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(bytes).ok()?;
     let (at, raw) = find_id(text)?;
     let digits = raw.strip_prefix('-').unwrap_or(raw);
@@ -297,27 +412,33 @@ fn alias_id(bytes: &[u8]) -> Option<Vec<u8>> {
     )
 }
 
-/// An outgoing line with an aliased id written back as the client's digits.
-fn unalias_id(line: Vec<u8>) -> Vec<u8> {
-    let marker = b"\\u0001calimcp-id:";
-    if !line.windows(marker.len()).any(|w| w == marker) {
-        return line;
+/// Outgoing JSON text with every aliased id (a JSON string
+/// `"\u0001calimcp-id:<digits>"`, wherever it sits: a message, the members of
+/// a batch's array, an SSE `data:` line) written back as the client's digits.
+pub(super) fn unalias_id(text: Vec<u8>) -> Vec<u8> {
+    const MARKER: &[u8] = b"\"\\u0001calimcp-id:";
+    if !text.windows(MARKER.len()).any(|w| w == MARKER) {
+        return text;
     }
-    let Ok(text) = std::str::from_utf8(&line) else {
-        return line;
-    };
-    let Some((at, raw)) = find_id(text) else {
-        return line;
-    };
-    let Ok(id) = serde_json::from_str::<String>(raw) else {
-        return line;
-    };
-    let Some(digits) = id.strip_prefix(ALIAS) else {
-        return line;
-    };
-    [&text[..at], digits, &text[at + raw.len()..]]
-        .concat()
-        .into_bytes()
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i..].starts_with(MARKER) {
+            let start = i + MARKER.len();
+            let end = text[start..]
+                .iter()
+                .position(|&b| !(b.is_ascii_digit() || b == b'-'))
+                .map(|n| start + n);
+            if let Some(end) = end.filter(|&e| e > start && text[e] == b'"') {
+                out.extend_from_slice(&text[start..end]);
+                i = end + 1;
+                continue;
+            }
+        }
+        out.push(text[i]);
+        i += 1;
+    }
+    out
 }
 
 enum ReadLine {
@@ -415,6 +536,8 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Rea
 
 enum Decoded {
     Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// Answer with this message, as it is.
+    Answer(Value),
     /// Answer with a JSON-RPC error.
     Reply {
         id: Value,
@@ -433,8 +556,69 @@ pub fn fuzz_line(bytes: &[u8]) -> Option<Value> {
     top_level_id(bytes)
 }
 
+#[derive(serde::Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    jsonrpc: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow)]
+    id: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow)]
+    method: Option<&'a serde_json::value::RawValue>,
+}
+
+/// A request (a method and an id) that is not JSON-RPC 2.0: `jsonrpc`
+/// missing or not `"2.0"`, or an id that is neither a string nor an integer
+/// (`1.5`, `1e3`, `true`). The answer: −32600 with the id as received when it
+/// is a number or a string (else `null`), and why.
+pub(super) fn bad_envelope(text: &[u8]) -> Option<(Value, String)> {
+    let e: Envelope = serde_json::from_slice(text).ok()?;
+    let (raw, _) = (e.id?, e.method?);
+    let id: Value = serde_json::from_str(raw.get()).ok()?;
+    let why = match &id {
+        Value::String(_) => None,
+        Value::Number(n) if n.is_i64() || n.is_u64() => None,
+        Value::Number(_) => Some("the id must be a string or an integer"),
+        _ => Some("the id must be a string or an integer"),
+    };
+    let why = why.or_else(|| {
+        (e.jsonrpc.map(|v| v.get()) != Some("\"2.0\"")).then_some("`jsonrpc` must be \"2.0\"")
+    })?;
+    let id = if id.is_string() || id.is_number() {
+        id
+    } else {
+        Value::Null
+    };
+    Some((id, format!("Invalid Request: {why}")))
+}
+
+/// A `tools/call` whose JSON gives a key twice in one object (a parser
+/// would keep the last, silently): its `isError` result, as for any bad
+/// argument; nothing reaches the node.
+pub(super) fn duplicate_keys_answer(text: &[u8]) -> Option<Value> {
+    let e: Envelope = serde_json::from_slice(text).ok()?;
+    if e.method?.get() != "\"tools/call\"" {
+        return None;
+    }
+    let id: Value = serde_json::from_str(e.id?.get()).ok()?;
+    let why = crate::mapping::args::duplicate_key(text)?;
+    Some(json!({"jsonrpc": "2.0", "id": id, "result": {
+        "content": [{"type": "text", "text": format!("Invalid arguments: {why}; nothing was sent")}],
+        "isError": true,
+    }}))
+}
+
 /// What to do with one input line.
 fn decode(bytes: &[u8]) -> Decoded {
+    if let Some((id, message)) = bad_envelope(bytes) {
+        return Decoded::Reply {
+            id,
+            code: ErrorCode::INVALID_REQUEST.0,
+            message,
+        };
+    }
+    if let Some(answer) = duplicate_keys_answer(bytes) {
+        return Decoded::Answer(answer);
+    }
     let e = match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(bytes) {
         Ok(JsonRpcMessage::Request(r)) if malformed_standard(&r.request).is_some() => {
             let (method, why) = malformed_standard(&r.request).unwrap_or_default();
@@ -511,9 +695,14 @@ fn malformed_standard(request: &ClientRequest) -> Option<(String, String)> {
     Some((custom.method.clone(), why.to_string()))
 }
 
-fn send_error(out: &Out, id: Value, code: i32, message: String) {
+/// A JSON-RPC error answer, without its newline.
+fn error_line(id: Value, code: i32, message: String) -> Vec<u8> {
     let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    let mut line = reply.to_string().into_bytes();
+    reply.to_string().into_bytes()
+}
+
+fn send_error(out: &Out, id: Value, code: i32, message: String) {
+    let mut line = error_line(id, code, message);
     line.push(b'\n');
     let _ = out.send(Some(line));
 }
@@ -564,6 +753,7 @@ mod tests {
         match decode(bytes) {
             Decoded::Reply { id, code, .. } => (id, code),
             Decoded::Message(_) => panic!("decoded as a message"),
+            Decoded::Answer(a) => panic!("answered: {a}"),
             Decoded::Ignore(w) => panic!("ignored: {w}"),
         }
     }
@@ -581,6 +771,46 @@ mod tests {
         assert_eq!(
             reply(br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":5}}"#),
             (json!("a"), -32602)
+        );
+    }
+
+    #[test]
+    fn requests_that_are_not_json_rpc_2_are_invalid_requests() {
+        assert_eq!(reply(br#"{"id":1,"method":"ping"}"#), (json!(1), -32600));
+        assert_eq!(
+            reply(br#"{"jsonrpc":"1.0","id":"a","method":"ping"}"#),
+            (json!("a"), -32600)
+        );
+        assert_eq!(
+            reply(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
+            (json!(1.5), -32600)
+        );
+        assert_eq!(
+            reply(br#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#),
+            (Value::Null, -32600)
+        );
+        assert!(matches!(
+            decode(br#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#),
+            Decoded::Reply { .. } | Decoded::Message(_)
+        ));
+    }
+
+    #[test]
+    fn aliased_ids_are_written_back_wherever_they_sit() {
+        let line =
+            alias_id(br#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#).unwrap();
+        let text = String::from_utf8(line).unwrap();
+        let answer = text.replace(r#","method":"ping""#, r#","result":{}"#);
+        let batch = format!("[{answer},{answer}]");
+        assert_eq!(
+            String::from_utf8(unalias_id(batch.into_bytes())).unwrap(),
+            r#"[{"jsonrpc":"2.0","id":18446744073709551616,"result":{}},{"jsonrpc":"2.0","id":18446744073709551616,"result":{}}]"#
+        );
+        let sse = format!("event: message\ndata: {answer}\n\n");
+        assert!(
+            String::from_utf8(unalias_id(sse.into_bytes()))
+                .unwrap()
+                .contains(r#""id":18446744073709551616,"#)
         );
     }
 

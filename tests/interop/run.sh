@@ -14,11 +14,12 @@ command -v npm >/dev/null || { echo "interop: npm is not installed" >&2; exit 1;
 echo "interop: node $(node --version), npm $(npm --version)"
 
 cargo build --quiet --bin calimcp --example fake-node
-bin=$root/target/debug/calimcp
+target=${CARGO_TARGET_DIR:-$root/target}
+bin=$target/debug/calimcp
 (cd "$sdk" && npm ci --no-audit --no-fund --loglevel=error)
 
 # The fake node lives until its stdin closes; it prints its URL first.
-coproc FAKE { exec "$root/target/debug/examples/fake-node"; }
+coproc FAKE { exec "$target/debug/examples/fake-node"; }
 fake_pid=$FAKE_PID
 cleanup() { exec {FAKE[1]}>&- 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; }
 trap cleanup EXIT

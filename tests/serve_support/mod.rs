@@ -233,7 +233,13 @@ pub struct HttpServer {
 
 impl HttpServer {
     pub fn start(args: &[&str]) -> HttpServer {
+        HttpServer::start_env(args, &[])
+    }
+
+    /// [`HttpServer::start`] with environment variables set (limits, say).
+    pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> HttpServer {
         let mut child = isolate(&mut Command::new(BIN), args)
+            .envs(env.iter().copied())
             .arg("serve")
             .args(args)
             .args(["--http", "127.0.0.1:0"])

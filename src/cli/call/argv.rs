@@ -163,7 +163,10 @@ pub(super) fn arguments(
     argv: &[OsString],
     before_prompt: &mut dyn FnMut(&Map<String, Value>) -> Result<()>,
 ) -> Result<(Map<String, Value>, Vec<FlagProblem>)> {
-    let mut stdin = Stdin::default();
+    let mut stdin = Stdin::bounded(crate::cli::node::size_env(
+        "CALIMCP_MAX_ARGS",
+        params::MAX_ARGS,
+    )?);
     let mut obj = match &flags.args_json {
         Some(raw) => {
             params::parse_args(raw, &mut stdin).map_err(|e| Error::input("invalid_arguments", e))?

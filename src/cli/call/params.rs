@@ -7,7 +7,10 @@
 //! else (lists, maps, tuples, records, variants) as a JSON literal, where a
 //! bare word that is not JSON is taken as a string (`--status Pending`). For
 //! every non-string parameter `@PATH` reads the JSON value from a file and
-//! `-` from stdin.
+//! `-` from stdin, each at most `CALIMCP_MAX_ARGS` bytes ([`MAX_ARGS`] by
+//! default). `@PATH` reads regular files and pipes (`@<(jq …)`, `@/dev/stdin`);
+//! a FIFO nobody writes to is refused instead of waited on for ever, and
+//! anything else (a directory, a socket) is refused.
 
 use std::collections::HashSet;
 
@@ -250,15 +253,21 @@ pub fn arg(spec: &ParamSpec) -> Option<Arg> {
     Some(a)
 }
 
-/// Standard input, readable once: by `--args -` or one parameter's `-`.
+/// The most `--args`, `@FILE` or `-` is read of (`CALIMCP_MAX_ARGS`).
+pub const MAX_ARGS: u64 = 16 << 20;
+
+/// Standard input, readable once: by `--args -` or one parameter's `-`;
+/// also carries the byte limit of every indirect value (`-`, `@FILE`).
 pub struct Stdin {
     read: Box<dyn FnMut() -> std::io::Result<String>>,
     used_by: Option<String>,
+    /// The most read of stdin or of a file, in bytes.
+    pub max: u64,
 }
 
 impl Default for Stdin {
     fn default() -> Self {
-        Stdin::new(Box::new(|| std::io::read_to_string(std::io::stdin())))
+        Stdin::bounded(MAX_ARGS)
     }
 }
 
@@ -267,7 +276,17 @@ impl Stdin {
         Stdin {
             read,
             used_by: None,
+            max: MAX_ARGS,
         }
+    }
+
+    /// The process's stdin, read up to `max` bytes.
+    pub fn bounded(max: u64) -> Stdin {
+        let mut stdin = Stdin::new(Box::new(move || {
+            read_bounded(std::io::stdin().lock(), max, "stdin")
+        }));
+        stdin.max = max;
+        stdin
     }
 
     fn take(&mut self, who: &str) -> Result<String, String> {
@@ -282,7 +301,17 @@ impl Stdin {
 }
 
 fn json_text(text: &str, from: &str) -> Result<Value, String> {
-    serde_json::from_str(text).map_err(|e| format!("{from} is not valid JSON: {e}"))
+    let v = serde_json::from_str(text).map_err(|e| format!("{from} is not valid JSON: {e}"))?;
+    no_duplicate_keys(text, from)?;
+    Ok(v)
+}
+
+/// A key given twice in one object would keep only the last, silently.
+fn no_duplicate_keys(text: &str, from: &str) -> Result<(), String> {
+    match crate::mapping::args::duplicate_key(text.as_bytes()) {
+        Some(why) => Err(format!("{from}: {why}")),
+        None => Ok(()),
+    }
 }
 
 /// The JSON value of `@PATH` or `-`, if `raw` is one of those.
@@ -291,11 +320,113 @@ fn indirect(raw: &str, stdin: &mut Stdin, who: &str) -> Option<Result<Value, Str
         return Some(stdin.take(who).and_then(|t| json_text(&t, "stdin")));
     }
     let path = raw.strip_prefix('@')?;
+    let shown = sanitize_line(path);
     Some(
-        std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", sanitize_line(path)))
-            .and_then(|t| json_text(&t, &sanitize_line(path))),
+        read_file(std::path::Path::new(path), stdin.max)
+            .map_err(|e| format!("cannot read {shown}: {e}"))
+            .and_then(|t| json_text(&t, &shown)),
     )
+}
+
+/// Up to `max` bytes of `input` as UTF-8; longer is an error naming the limit.
+fn read_bounded(input: impl std::io::Read, max: u64, what: &str) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    read_more(input, &mut bytes, max, what)?;
+    utf8(bytes)
+}
+
+/// Appends `input` to `bytes`, refusing to go past `max` bytes in all.
+fn read_more(
+    input: impl std::io::Read,
+    bytes: &mut Vec<u8>,
+    max: u64,
+    what: &str,
+) -> std::io::Result<()> {
+    use std::io::Read;
+    let room = max.saturating_sub(bytes.len() as u64);
+    input.take(room.saturating_add(1)).read_to_end(bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "{what} is longer than {}, the most read of one value (raise CALIMCP_MAX_ARGS)",
+            size_text(max)
+        )));
+    }
+    Ok(())
+}
+
+fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8"))
+}
+
+fn size_text(n: u64) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// A regular file or a pipe, read up to `max` bytes. A FIFO is opened
+/// without waiting for a writer: one nobody writes to is refused (it would
+/// block for ever). Directories, sockets and devices other than pipes are
+/// refused before they are read.
+fn read_file(path: &std::path::Path, max: u64) -> std::io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_file() {
+        if meta.len() > max {
+            return Err(std::io::Error::other(format!(
+                "larger than {}, the most read of one value (raise CALIMCP_MAX_ARGS)",
+                size_text(max)
+            )));
+        }
+        return read_bounded(std::fs::File::open(path)?, max, "the file");
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        if meta.file_type().is_fifo() {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)?;
+            return read_pipe(file, max);
+        }
+    }
+    Err(std::io::Error::other(
+        "not a regular file or a pipe (a directory, device or socket is not read)",
+    ))
+}
+
+/// A pipe opened non-blocking: no data and no writer (end of file at once)
+/// is refused; otherwise it is read, blocking again, up to `max` bytes.
+#[cfg(target_os = "linux")]
+fn read_pipe(mut file: std::fs::File, max: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    let mut first = [0u8; 4096];
+    let n = match file.read(&mut first) {
+        Ok(0) => {
+            return Err(std::io::Error::other(
+                "a FIFO with nobody writing to it, or empty (start the writer first, or use a file)",
+            ));
+        }
+        Ok(n) => n,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
+        Err(e) => return Err(e),
+    };
+    // A writer is there: wait for the rest as for any pipe.
+    // SAFETY: fcntl on a descriptor this function owns, with valid flags.
+    unsafe {
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    let mut bytes = first[..n].to_vec();
+    read_more(file, &mut bytes, max, "the pipe")?;
+    utf8(bytes)
 }
 
 fn shown(raw: &str) -> String {
@@ -389,7 +520,7 @@ pub fn parse_value(
             Ok(Value::String(t.to_string()))
         }
         ValueKind::Json => match serde_json::from_str::<Value>(raw) {
-            Ok(v) => Ok(v),
+            Ok(v) => no_duplicate_keys(raw, "the value").map(|()| v),
             Err(e) => {
                 let t = raw.trim_start();
                 let structured = t.starts_with(['{', '[', '"'])

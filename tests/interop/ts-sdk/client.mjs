@@ -137,6 +137,28 @@ try {
       assert.notEqual(echo.isError, true, echo.content?.[0]?.text);
       assert.deepEqual(echo.structuredContent.result.pair, ["p", -5]);
     });
+    // 64-bit integers beyond ±(2^53−1): JavaScript would round the JSON
+    // number, so structuredContent carries them as decimal strings (the
+    // outputSchema says so, and the SDK validates against it); the text
+    // content keeps the node's exact digits; safe integers stay numbers.
+    const exactTool = tools.find((t) => t.name === "typed_exact_numbers");
+    check("typed_exact_numbers: the outputSchema admits a decimal string beyond 2^53", () => {
+      const big = exactTool.outputSchema.properties.result.anyOf[0].properties.big;
+      assert.deepEqual(big.anyOf.map((s) => s.type), ["integer", "string"]);
+      assert.equal(big.anyOf[0].maximum, Number.MAX_SAFE_INTEGER);
+    });
+    const exact = await client.callTool({
+      name: "typed_exact_numbers",
+      arguments: { big: "18446744073709551615", neg: "-9223372036854775808", small: Number.MAX_SAFE_INTEGER },
+    });
+    check("typed_exact_numbers: u64::MAX and i64::MIN arrive exact, SDK-validated", () => {
+      assert.notEqual(exact.isError, true, exact.content?.[0]?.text);
+      assert.deepEqual(exact.structuredContent, {
+        result: { big: "18446744073709551615", neg: "-9223372036854775808", small: Number.MAX_SAFE_INTEGER },
+      });
+      assert.match(exact.content[0].text, /"big":18446744073709551615/);
+      assert.match(exact.content[0].text, /"neg":-9223372036854775808/);
+    });
     const boom = await client.callTool({ name: "faults_boom", arguments: {} });
     check("an application error is an isError result with the decoded message", () => {
       assert.equal(boom.isError, true);
