@@ -182,6 +182,39 @@ async fn sessionless_select_app_does_not_claim_a_pin() {
 }
 
 #[tokio::test]
+async fn sessionless_hints_never_suggest_a_pin() {
+    install_crypto();
+    let node = support::fake_node::FakeNode::start();
+    let server = HttpServer::start(&["--node", &node.url]);
+    // A context of another app: the error lists the app's contexts; the hint
+    // must not send a sessionless agent to select_app (nothing keeps a pin).
+    let body = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+    "name": "kv_store_get", "arguments": {"key": "a", "_context": "pages-main"},
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    }}});
+    let resp = reqwest::Client::new()
+        .post(&server.url)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "kv_store_get")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let text = resp.text().await.unwrap();
+    assert!(text.contains("runs com.example.notebook"), "{text}");
+    assert!(text.contains("isError"), "{text}");
+    assert!(!text.contains("select_app"), "a pin is suggested: {text}");
+    assert!(text.contains("nothing is pinned"), "{text}");
+    assert_eq!(server.stop(), Some(0));
+}
+
+#[tokio::test]
 async fn http_bad_body_is_a_jsonrpc_400_and_delete_answers_204() {
     install_crypto();
     let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));

@@ -352,6 +352,30 @@ impl Session {
     }
 }
 
+/// On a connection without a session nothing keeps a pin, so a hint to pin
+/// a context with select_app would send an agent round in circles: such
+/// hints say to pass `_context` instead.
+fn without_pin_hints(mut r: CallToolResult) -> CallToolResult {
+    for block in &mut r.content {
+        if let Some(t) = block.as_text()
+            && t.text.contains("select_app")
+        {
+            let text = t
+                .text
+                .replace(
+                    "pass one of them as `_context`, or pin one with select_app",
+                    "pass one of them as `_context` (this connection has no session, so nothing is pinned)",
+                )
+                .replace(
+                    "or call select_app with `context` to pin one for this session",
+                    "this connection has no session, so nothing is pinned: pass `_context` to each call",
+                );
+            *block = ContentBlock::text(text);
+        }
+    }
+    r
+}
+
 /// The result of a method that ran: the compact JSON of its output, and
 /// `structuredContent` `{"result": …}` when the tool declares an output schema.
 fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
@@ -517,8 +541,9 @@ impl ServerHandler for Session {
         // On notifications/cancelled rmcp drops the answer; stopping the work
         // as well drops the node request with it instead of holding a
         // connection open until --timeout.
+        let sessionless = sessionless(&context);
         tokio::select! {
-            result = work => result.map(Into::into),
+            result = work => result.map(|r| if sessionless { without_pin_hints(r) } else { r }).map(Into::into),
             () = context.ct.cancelled() => {
                 log::info!("a tools/call was cancelled by the client; its node request is dropped");
                 Err(McpError::internal_error("cancelled by the client", None))
