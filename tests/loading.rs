@@ -486,10 +486,21 @@ fn a_directory_of_several_apps_is_not_one_app() {
 #[test]
 fn package_flag_names_a_bare_manifest() {
     let tmp = TempDir::new().unwrap();
-    let f = write(&tmp.path().join("abi.json"), &bytes(&abi(&["get"])));
+    // A bare `abi.json` is named after its app's directory (`res/` skipped),
+    // as every Calimero app keeps it (`kv-notes/res/abi.json`).
+    let f = write(
+        &tmp.path().join("kv-notes/res/abi.json"),
+        &bytes(&abi(&["get"])),
+    );
     assert_eq!(
         tool_names(&ok_json(&["tools", s(&f), "--json"])),
-        ["abi_get"]
+        ["kv_notes_get"]
+    );
+    // Any other name is the package as it is.
+    let other = write(&tmp.path().join("notes.json"), &bytes(&abi(&["get"])));
+    assert_eq!(
+        tool_names(&ok_json(&["tools", s(&other), "--json"])),
+        ["notes_get"]
     );
     let args = ["tools", s(&f), "--package", "com.acme.thing", "--json"];
     assert_eq!(tool_names(&ok_json(&args)), ["thing_get"]);

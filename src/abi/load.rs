@@ -225,10 +225,28 @@ pub fn blob_id(bytes: &[u8]) -> [u8; 32] {
 /// The largest local file read (a manifest, a module, an `.mpk`).
 pub const MAX_FILE: u64 = 512 << 20;
 
+/// The package of a bare manifest or module: its file name without the
+/// extension — except `abi` (`res/abi.json`, the layout every Calimero app
+/// has): then the app's directory, the nearest one above that is not a build
+/// directory (`res`, `target`, `release`, …) or hidden.
 fn stem(path: &Path) -> String {
-    path.file_stem()
+    let name = path
+        .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    if name != "abi" {
+        return name;
+    }
+    const BUILD_DIRS: &[&str] = &[
+        "res", "target", "release", "debug", "build", "out", "app-release",
+        "wasm32-unknown-unknown",
+    ];
+    let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    full.ancestors()
+        .skip(1)
+        .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .find(|n| !BUILD_DIRS.contains(&n.as_str()) && !n.starts_with('.'))
+        .unwrap_or(name)
 }
 
 /// A bare manifest or module file: one single-service app.
