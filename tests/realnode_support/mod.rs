@@ -331,9 +331,14 @@ pub fn test_app(name: &str) -> PathBuf {
     let out_dir = root.join("target/testapps");
     let out = out_dir.join(format!("{name}.wasm"));
     let src = root.join("testapps").join(name);
-    let newest_src = std::fs::read_dir(&src)
-        .unwrap_or_else(|e| panic!("{}: {e}", src.display()))
-        .filter_map(|e| e.ok()?.metadata().ok()?.modified().ok())
+    // The app's own sources and the header every app includes.
+    let newest_src = [src.clone(), root.join("testapps/include")]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(dir)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .filter_map(|e| e.ok()?.metadata().ok()?.modified().ok())
+        })
         .max();
     let built = std::fs::metadata(&out).and_then(|m| m.modified()).ok();
     if built.is_none() || newest_src > built {
