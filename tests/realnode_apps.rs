@@ -5,11 +5,11 @@ mod realnode_support;
 mod serve_support;
 
 use assert_cmd::Command;
-use realnode_support::RealNode;
+use realnode_support::{RealNode, on_each_version};
 
-#[test]
-fn apps_on_an_empty_real_node_reaches_it() {
-    let Some(node) = RealNode::start("apps_on_an_empty_real_node_reaches_it") else {
+on_each_version! {
+fn apps_on_an_empty_real_node_reaches_it(v) {
+    let Some(node) = RealNode::start_on(v, "apps_on_an_empty_real_node_reaches_it") else {
         return;
     };
     let out = Command::cargo_bin("calimcp")
@@ -25,19 +25,20 @@ fn apps_on_an_empty_real_node_reaches_it() {
     assert!(err.contains("no_apps"), "{err}");
     assert!(!err.contains("unreachable"), "{err}");
 }
+}
 
 fn node_state() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("calimcp-realnode-{}", std::process::id()))
 }
 
-#[test]
-fn a_node_only_app_is_described_and_called_through_an_alias() {
-    let Some(node) = RealNode::start("a_node_only_app_is_described_and_called_through_an_alias")
+on_each_version! {
+fn a_node_only_app_is_described_and_called_through_an_alias(v) {
+    let Some(node) = RealNode::start_on(v, "a_node_only_app_is_described_and_called_through_an_alias")
     else {
         return;
     };
     node.setup(
-        &realnode_support::shared_kv_app(),
+        &realnode_support::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
@@ -75,15 +76,15 @@ fn a_node_only_app_is_described_and_called_through_an_alias() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
 }
+}
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).to_string()
 }
 
-#[test]
-fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped() {
-    let Some(node) = RealNode::start(
-        "left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped",
+on_each_version! {
+fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped(v) {
+    let Some(node) = RealNode::start_on(v, "left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped",
     ) else {
         return;
     };
@@ -134,11 +135,12 @@ fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped(
         String::from_utf8_lossy(&out.stdout)
     );
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why() {
+on_each_version! {
+async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why(v) {
     let Some(node) =
-        RealNode::start("describe_app_tells_agents_which_node_apps_are_left_out_and_why")
+        RealNode::start_on(v, "describe_app_tells_agents_which_node_apps_are_left_out_and_why")
     else {
         return;
     };
@@ -167,16 +169,17 @@ async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why() {
     );
     client.cancel().await.unwrap();
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed() {
+on_each_version! {
+async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed(v) {
     let Some(node) =
-        RealNode::start("a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed")
+        RealNode::start_on(v, "a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed")
     else {
         return;
     };
     let (_, ctx) = node.setup(
-        &realnode_support::shared_kv_app(),
+        &realnode_support::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
@@ -222,18 +225,19 @@ async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed(
     assert!(text.contains("`_context`"), "{text}");
     client.cancel().await.unwrap();
 }
+}
 
-#[test]
-fn call_takes_a_path_as_its_app() {
-    let Some(node) = RealNode::start("call_takes_a_path_as_its_app") else {
+on_each_version! {
+fn call_takes_a_path_as_its_app(v) {
+    let Some(node) = RealNode::start_on(v, "call_takes_a_path_as_its_app") else {
         return;
     };
     node.setup(
-        &realnode_support::shared_kv_app(),
+        &realnode_support::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
-    let kv = realnode_support::shared_kv_app();
+    let kv = realnode_support::kv_app();
     let out = node
         .calimcp()
         .args(["call", &format!("{}.add", kv.display()), "-c", "kvmain"])
@@ -254,11 +258,12 @@ fn call_takes_a_path_as_its_app() {
     assert!(err.contains("PATH.METHOD"), "{err}");
     assert!(!err.contains("reach"), "{err}");
 }
+}
 
-#[test]
-fn a_multi_service_bundle_is_read_service_by_service_and_called() {
+on_each_version! {
+fn a_multi_service_bundle_is_read_service_by_service_and_called(v) {
     let Some(node) =
-        RealNode::start("a_multi_service_bundle_is_read_service_by_service_and_called")
+        RealNode::start_on(v, "a_multi_service_bundle_is_read_service_by_service_and_called")
     else {
         return;
     };
@@ -318,4 +323,5 @@ fn a_multi_service_bundle_is_read_service_by_service_and_called() {
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(!err.contains("/admin-api/blobs/"), "{err}");
+}
 }
