@@ -344,13 +344,20 @@ fn an_expired_token_is_refreshed_once_and_never_shown(v) {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("/auth/refresh"), "{err}");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "3");
-    // The same pair again from another state directory: this rc.4 node
-    // accepts the replayed refresh token (200; the reference's notes said
-    // 500, which the fake's rc4 profile still covers), so the call goes through.
+    // The same pair again from another state directory. rc4 accepts the
+    // replayed refresh token (200; the reference's notes said 500, which the
+    // fake's rc4 profile still covers), so the call goes through. rc25 answers
+    // 401 "Refresh token reuse detected" and revokes the family: exit 3, said so.
     let second = tempfile::tempdir().unwrap();
     let out = call(second.path());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    match v {
+        realnode_support::Version::Rc4 => assert!(out.status.success(), "{err}"),
+        realnode_support::Version::Rc25 => {
+            assert_eq!(out.status.code(), Some(3), "{err}");
+            assert!(err.contains("refresh token was already used"), "{err}");
+        }
+    }
     assert!(err.contains("/auth/refresh"), "{err}");
     assert!(!err.contains(&refresh) && !err.contains(&access), "{err}");
 }

@@ -187,6 +187,16 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// A port free for TCP and UDP (rc25's swarm listens on both: tcp and quic).
+fn free_swarm_port() -> u16 {
+    loop {
+        let port = free_port();
+        if std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+}
+
 fn healthy(port: u16, prefix: &str) -> bool {
     let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
         return false;
@@ -222,7 +232,10 @@ fn merod_init(home: &Path, port: u16, swarm: u16, opts: &Options, boot: &[String
                 .arg("--admin-password-file")
                 .arg(&pw);
         }
-        let out = cmd.env("RUST_LOG", "warn").output().expect("merod init runs");
+        let out = cmd
+            .env("RUST_LOG", "warn")
+            .output()
+            .expect("merod init runs");
         assert!(
             out.status.success(),
             "merod init failed: {}",
@@ -230,7 +243,9 @@ fn merod_init(home: &Path, port: u16, swarm: u16, opts: &Options, boot: &[String
         );
     }
     let text = std::fs::read_to_string(&cfg).unwrap();
-    let at = text.find("[bootstrap]\nnodes = [").expect("a [bootstrap] section");
+    let at = text
+        .find("[bootstrap]\nnodes = [")
+        .expect("a [bootstrap] section");
     let open = at + "[bootstrap]\nnodes = [".len();
     let close = open + text[open..].find(']').unwrap();
     let nodes = boot
@@ -335,28 +350,38 @@ impl RealNode {
                 &format!("no real node at {}", version.binary().display()),
             );
         }
-        let home = tempfile::tempdir().expect("tempdir");
-        let (port, swarm_port) = (free_port(), free_port());
-        let child = node_command(version, home.path(), port, swarm_port, &opts, &boot)
-            .spawn()
-            .expect("the node starts");
-        let prefix = opts.path_prefix.clone().unwrap_or_default();
-        let root = format!("http://127.0.0.1:{port}");
-        let mut node = RealNode {
-            version,
-            url: format!("{root}{prefix}"),
-            root,
-            state: tempfile::tempdir().expect("tempdir"),
-            token: None,
-            port,
-            swarm_port,
-            child,
-            home,
-            opts,
-            boot,
-        };
-        node.wait_healthy();
-        Some(node)
+        // A port picked free may be taken by another test's node before this
+        // one binds it: a node that exits while starting is started again on
+        // other ports, in a fresh home (three tries).
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let home = tempfile::tempdir().expect("tempdir");
+            let (port, swarm_port) = (free_port(), free_swarm_port());
+            let child = node_command(version, home.path(), port, swarm_port, &opts, &boot)
+                .spawn()
+                .expect("the node starts");
+            let prefix = opts.path_prefix.clone().unwrap_or_default();
+            let root = format!("http://127.0.0.1:{port}");
+            let mut node = RealNode {
+                version,
+                url: format!("{root}{prefix}"),
+                root,
+                state: tempfile::tempdir().expect("tempdir"),
+                token: None,
+                port,
+                swarm_port,
+                child,
+                home,
+                opts: opts.clone(),
+                boot: boot.clone(),
+            };
+            match node.try_wait_healthy() {
+                Ok(()) => return Some(node),
+                Err(e) if tries < 3 => eprintln!("{test}: the node did not start ({e}); again"),
+                Err(e) => panic!("{e}"),
+            }
+        }
     }
 
     /// The node's data directory (its `node.log` is there).
@@ -382,18 +407,24 @@ impl RealNode {
     }
 
     fn wait_healthy(&mut self) {
+        if let Err(e) = self.try_wait_healthy() {
+            panic!("{e}");
+        }
+    }
+
+    fn try_wait_healthy(&mut self) -> Result<(), String> {
         let prefix = self.opts.path_prefix.clone().unwrap_or_default();
         let deadline = Instant::now() + Duration::from_secs(60);
         while !healthy(self.port, &prefix) {
             if let Ok(Some(status)) = self.child.try_wait() {
-                panic!("the real node exited: {status}\n{}", self.log());
+                return Err(format!("the real node exited: {status}\n{}", self.log()));
             }
-            assert!(
-                Instant::now() < deadline,
-                "the real node not healthy in 60 s"
-            );
+            if Instant::now() > deadline {
+                return Err("the real node not healthy in 60 s".into());
+            }
             std::thread::sleep(Duration::from_millis(25));
         }
+        Ok(())
     }
 
     /// Stops the node (kill) and keeps its home; [`RealNode::restart`] brings it back.
@@ -512,6 +543,9 @@ impl RealNode {
 
     /// Installs a `.wasm` (a dev install from a path) and returns the application id.
     pub fn install(&self, wasm: &Path, package: &str, version: &str) -> String {
+        // rc25 refuses a path with `..` in it.
+        let wasm =
+            std::fs::canonicalize(wasm).unwrap_or_else(|e| panic!("{}: {e}", wasm.display()));
         let body = json!({"path": wasm, "metadata": [], "package": package, "version": version});
         let v = self.admin("POST", "/admin-api/install-dev-application", Some(&body));
         v["data"]["applicationId"]
@@ -538,7 +572,11 @@ impl RealNode {
     }
 
     /// (namespace id, context id, member public key) of a new namespace and context.
-    pub fn create_context_full(&self, app: &str, service: Option<&str>) -> (String, String, String) {
+    pub fn create_context_full(
+        &self,
+        app: &str,
+        service: Option<&str>,
+    ) -> (String, String, String) {
         let ns = self.admin(
             "POST",
             "/admin-api/namespaces",
@@ -723,7 +761,11 @@ impl Cluster {
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().expect("a node starts").expect("the binary is there"))
+                .map(|h| {
+                    h.join()
+                        .expect("a node starts")
+                        .expect("the binary is there")
+                })
                 .collect()
         });
         nodes.extend(rest);
@@ -777,10 +819,7 @@ impl Cluster {
     pub fn wait_peered(&self) {
         let deadline = Instant::now() + Duration::from_secs(60);
         while !self.nodes[1..].iter().all(|n| n.peers() >= 1) {
-            assert!(
-                Instant::now() < deadline,
-                "the nodes did not peer in 60 s"
-            );
+            assert!(Instant::now() < deadline, "the nodes did not peer in 60 s");
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -795,11 +834,22 @@ impl Cluster {
         let invitation = inv["data"]["invitation"].clone();
         assert!(!invitation.is_null(), "an invitation: {inv}");
         let to = self.node(to);
-        to.admin(
-            "POST",
-            &format!("/admin-api/namespaces/{ns}/join"),
-            Some(&json!({ "invitation": invitation })),
-        );
+        // rc4 answers 500 "could not open a namespace-join stream to any mesh
+        // peer" while the nodes' gossip mesh is still forming: try again.
+        let body = json!({ "invitation": invitation });
+        let path = format!("/admin-api/namespaces/{ns}/join");
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let (status, text) = to.try_admin("POST", &path, Some(&body));
+            if (200..300).contains(&status) {
+                break;
+            }
+            assert!(
+                tries < 4 && text.contains("mesh peer"),
+                "POST {path}: HTTP {status}: {text}"
+            );
+        }
         to.admin(
             "POST",
             &format!("/admin-api/contexts/{ctx}/join"),
@@ -1065,9 +1115,13 @@ pub fn bundle(dir: &Path, package: &str, services: &[(&str, &Path)]) -> PathBuf 
     let manifest = json!({
         "version": "1.0", "package": package, "appVersion": "0.1.0", "minRuntimeVersion": "0.1.0",
         "metadata": {"name": package, "description": "a test bundle"},
-        "services": services.iter().map(|(name, _)| json!({
-            "name": name, "wasm": {"path": format!("{name}.wasm"), "hash": null, "size": 0},
-        })).collect::<Vec<_>>(),
+        // rc25 checks each artifact: `hash` is the hex SHA-256 of the module (rc4 ignores it).
+        "services": services.iter().map(|(name, module)| {
+            use sha2::Digest;
+            let bytes = std::fs::read(module).unwrap();
+            let hash: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+            json!({"name": name, "wasm": {"path": format!("{name}.wasm"), "hash": hash, "size": bytes.len()}})
+        }).collect::<Vec<_>>(),
     });
     let out = dir.join(format!("{package}.mpk"));
     let file = std::fs::File::create(&out).unwrap();
