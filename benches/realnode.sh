@@ -5,7 +5,7 @@
 #     app installed, context created, `calimcp call`: the path every test walks);
 #  2. a full `calimcp call` (ABI cached) beside curl posting the same execute body;
 #  3. `serve` tools/call round trips per second over Streamable HTTP (rc4 only).
-# usage: benches/realnode.sh [rc4|rc25]   — needs hyperfine and curl
+# usage: [CALIMCP_BIN=PATH] benches/realnode.sh [rc4|rc25]   — needs hyperfine and curl
 #   rc25 starts merod through run-node.sh and installs testapps/kv (the shared
 #   kv.c's methods; its state holds on rc.25) as com.example.kv-c.
 set -euo pipefail
@@ -15,8 +15,8 @@ version=${1:-rc4}
 node_bin=../shared/realnode/bin/calimero-node-rc4
 [ "$version" = rc25 ] && node_bin=../shared/realnode/bin/merod-rc25
 [ -x "$node_bin" ] || { echo "no real node at $node_bin" >&2; exit 1; }
-cargo build --release --quiet --bin calimcp
-bin=$PWD/target/release/calimcp
+bin=${CALIMCP_BIN:-}   # another calimcp binary (e.g. a debug build) instead of building a release one
+if [ -z "$bin" ]; then cargo build --release --quiet --bin calimcp; bin=$PWD/target/release/calimcp; fi
 out=target/bench
 mkdir -p "$out"
 tmp=$(mktemp -d)

@@ -5,7 +5,7 @@ on node 2, N times (default 60; the first 10 warm up and are dropped). Each
 sample starts when the JSON-RPC `execute` of `insert` is sent to node 1 (a
 plain HTTP POST: the node's work, not calimcp's start) and ends when calimcp on
 node 2 has printed the event's line; the next call waits for that line. Run
-from the repository root after `cargo build --release --bin calimcp` and
+from the repository root after `cargo build --release --bin calimcp` (or CALIMCP_BIN=path) and
 `testapps/build.sh events`:
 
     python3 benches/realnode_peers.py rc4|rc25 [N] [BASE_PORT]
@@ -47,7 +47,7 @@ try:
         time.sleep(0.1)
     sync_s = time.perf_counter() - t1
     state = tempfile.mkdtemp()
-    watch = subprocess.Popen(["target/release/calimcp", "--node", node2, "watch", app, "-c", ctx, "--json",
+    watch = subprocess.Popen([os.environ.get("CALIMCP_BIN", "target/release/calimcp"), "--node", node2, "watch", app, "-c", ctx, "--json",
                               "--timeout", "3600"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
                              env=dict(os.environ, CALIMCP_STATE_DIR=state))
