@@ -355,3 +355,42 @@ fn a_multi_service_bundle_is_read_service_by_service_and_called(v) {
     assert!(!err.contains("/admin-api/blobs/"), "{err}");
 }
 }
+
+/// One calimcp state directory used with an rc4 node and then an rc25 node
+/// that both have `testapps/noabi` (the same blob): the reason given on the
+/// rc25 node must be rc25's, not the rc4 node's verdict read from the cache.
+#[test]
+#[ignore = "needs issue 18: the 'no ABI' verdict is cached by blob id across nodes, so the rc25 node is described with the rc4 node's URL and reason ('the node has no ABI route')"]
+fn a_left_out_reason_from_one_node_is_not_reused_for_another() {
+    let test = "a_left_out_reason_from_one_node_is_not_reused_for_another";
+    let Some(rc4) = RealNode::start_on(realnode_support::Version::Rc4, test) else {
+        return;
+    };
+    let Some(rc25) = RealNode::start_on(realnode_support::Version::Rc25, test) else {
+        return;
+    };
+    let wasm = realnode_support::test_app("noabi");
+    rc4.setup(&wasm, "com.example.noabi", None);
+    rc25.setup(&wasm, "com.example.noabi", None);
+    let shared = tempfile::tempdir().unwrap();
+    let apps = |node: &RealNode| {
+        let out = node
+            .calimcp()
+            .env("CALIMCP_STATE_DIR", shared.path())
+            .args(["apps"])
+            .output()
+            .unwrap();
+        stderr(&out)
+    };
+    let first = apps(&rc4);
+    assert!(first.contains("calimero_abi_v1"), "{first}");
+    let second = apps(&rc25);
+    assert!(
+        second.contains("no usable embedded ABI"),
+        "rc25's own reason: {second}"
+    );
+    assert!(
+        !second.contains(&rc4.url),
+        "not the rc4 node's verdict: {second}"
+    );
+}
