@@ -5,11 +5,11 @@ mod realnode_support;
 mod serve_support;
 
 use assert_cmd::Command;
-use realnode_support::RealNode;
+use realnode_support::{RealNode, on_each_version};
 
-#[test]
-fn apps_on_an_empty_real_node_reaches_it() {
-    let Some(node) = RealNode::start("apps_on_an_empty_real_node_reaches_it") else {
+on_each_version! {
+fn apps_on_an_empty_real_node_reaches_it(v) {
+    let Some(node) = RealNode::start_on(v, "apps_on_an_empty_real_node_reaches_it") else {
         return;
     };
     let out = Command::cargo_bin("calimcp")
@@ -25,19 +25,20 @@ fn apps_on_an_empty_real_node_reaches_it() {
     assert!(err.contains("no_apps"), "{err}");
     assert!(!err.contains("unreachable"), "{err}");
 }
+}
 
 fn node_state() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("calimcp-realnode-{}", std::process::id()))
 }
 
-#[test]
-fn a_node_only_app_is_described_and_called_through_an_alias() {
-    let Some(node) = RealNode::start("a_node_only_app_is_described_and_called_through_an_alias")
+on_each_version! {
+fn a_node_only_app_is_described_and_called_through_an_alias(v) {
+    let Some(node) = RealNode::start_on(v, "a_node_only_app_is_described_and_called_through_an_alias")
     else {
         return;
     };
     node.setup(
-        &realnode_support::shared_kv_app(),
+        &realnode_support::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
@@ -75,15 +76,25 @@ fn a_node_only_app_is_described_and_called_through_an_alias() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
 }
+}
+
+/// Why a node app without an ABI is left out: rc4 has no ABI route, so calimcp
+/// reads the module and finds no `calimero_abi_v1` section; rc25's route
+/// answers 400 "no usable embedded ABI", which calimcp passes on.
+fn no_abi_reason(v: realnode_support::Version) -> &'static str {
+    match v {
+        realnode_support::Version::Rc4 => "calimero_abi_v1",
+        realnode_support::Version::Rc25 => "no usable embedded ABI",
+    }
+}
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).to_string()
 }
 
-#[test]
-fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped() {
-    let Some(node) = RealNode::start(
-        "left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped",
+on_each_version! {
+fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped(v) {
+    let Some(node) = RealNode::start_on(v, "left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped",
     ) else {
         return;
     };
@@ -105,7 +116,7 @@ fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped(
     let out = node.calimcp().args(["tools", "-q"]).output().unwrap();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("calimero_abi_v1"), "{err}");
+    assert!(err.contains(no_abi_reason(v)), "{err}");
     assert!(!err.contains("warning"), "{err}");
 
     // A local app of the same package shadows it: not fetched, not warned about.
@@ -134,17 +145,27 @@ fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped(
         String::from_utf8_lossy(&out.stdout)
     );
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why() {
+on_each_version! {
+async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why(v) {
+    let reason = no_abi_reason(v);
     let Some(node) =
-        RealNode::start("describe_app_tells_agents_which_node_apps_are_left_out_and_why")
+        RealNode::start_on(v, "describe_app_tells_agents_which_node_apps_are_left_out_and_why")
     else {
         return;
     };
     let wasm = realnode_support::test_app("noabi");
     node.setup(&wasm, "com.example.noabi", None);
-    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    // The node's own state directory: serve_support's is shared by the tests of
+    // this binary, and calimcp caches a module's "no ABI" verdict by blob id.
+    let state = node.state.path().to_str().unwrap().to_string();
+    let (client, _) = serve_support::stdio_client_env(
+        &["--node", &node.url],
+        &[("CALIMCP_STATE_DIR", &state)],
+        serve_support::Watcher::default(),
+    )
+    .await;
     let r = serve_support::call(&client, "describe_app", serde_json::json!({}))
         .await
         .unwrap();
@@ -155,7 +176,7 @@ async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why() {
         v["left_out"][0]["reason"]
             .as_str()
             .unwrap()
-            .contains("calimero_abi_v1"),
+            .contains(reason),
         "{v}"
     );
     assert!(
@@ -167,16 +188,17 @@ async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why() {
     );
     client.cancel().await.unwrap();
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed() {
+on_each_version! {
+async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed(v) {
     let Some(node) =
-        RealNode::start("a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed")
+        RealNode::start_on(v, "a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed")
     else {
         return;
     };
     let (_, ctx) = node.setup(
-        &realnode_support::shared_kv_app(),
+        &realnode_support::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
@@ -222,18 +244,19 @@ async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed(
     assert!(text.contains("`_context`"), "{text}");
     client.cancel().await.unwrap();
 }
+}
 
-#[test]
-fn call_takes_a_path_as_its_app() {
-    let Some(node) = RealNode::start("call_takes_a_path_as_its_app") else {
+on_each_version! {
+fn call_takes_a_path_as_its_app(v) {
+    let Some(node) = RealNode::start_on(v, "call_takes_a_path_as_its_app") else {
         return;
     };
     node.setup(
-        &realnode_support::shared_kv_app(),
+        &realnode_support::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
-    let kv = realnode_support::shared_kv_app();
+    let kv = realnode_support::kv_app();
     let out = node
         .calimcp()
         .args(["call", &format!("{}.add", kv.display()), "-c", "kvmain"])
@@ -254,11 +277,12 @@ fn call_takes_a_path_as_its_app() {
     assert!(err.contains("PATH.METHOD"), "{err}");
     assert!(!err.contains("reach"), "{err}");
 }
+}
 
-#[test]
-fn a_multi_service_bundle_is_read_service_by_service_and_called() {
+on_each_version! {
+fn a_multi_service_bundle_is_read_service_by_service_and_called(v) {
     let Some(node) =
-        RealNode::start("a_multi_service_bundle_is_read_service_by_service_and_called")
+        RealNode::start_on(v, "a_multi_service_bundle_is_read_service_by_service_and_called")
     else {
         return;
     };
@@ -269,6 +293,17 @@ fn a_multi_service_bundle_is_read_service_by_service_and_called() {
         "com.example.multi",
         &[("events", &events), ("typed", &typed)],
     );
+    if v == realnode_support::Version::Rc25 {
+        // rc25 installs signed bundles only (crates/node/primitives
+        // client/application/bundle.rs); the harness does not sign them.
+        let (status, text) = node.try_admin(
+            "POST",
+            "/admin-api/install-dev-application",
+            Some(&serde_json::json!({"path": mpk, "metadata": [], "package": "com.example.multi", "version": "0.1.0"})),
+        );
+        assert!(status >= 400 && text.contains("signature"), "HTTP {status}: {text}");
+        return;
+    }
     // rc.4 lists no services and keeps the whole .mpk as the app's bytecode.
     let app = node.install(&mpk, "com.example.multi", "0.1.0");
     node.create_service_context(&app, Some("events"));
@@ -318,4 +353,44 @@ fn a_multi_service_bundle_is_read_service_by_service_and_called() {
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(!err.contains("/admin-api/blobs/"), "{err}");
+}
+}
+
+/// One calimcp state directory used with an rc4 node and then an rc25 node
+/// that both have `testapps/noabi` (the same blob): the reason given on the
+/// rc25 node must be rc25's, not the rc4 node's verdict read from the cache.
+#[test]
+#[ignore = "needs issue 18: the 'no ABI' verdict is cached by blob id across nodes, so the rc25 node is described with the rc4 node's URL and reason ('the node has no ABI route')"]
+fn a_left_out_reason_from_one_node_is_not_reused_for_another() {
+    let test = "a_left_out_reason_from_one_node_is_not_reused_for_another";
+    let Some(rc4) = RealNode::start_on(realnode_support::Version::Rc4, test) else {
+        return;
+    };
+    let Some(rc25) = RealNode::start_on(realnode_support::Version::Rc25, test) else {
+        return;
+    };
+    let wasm = realnode_support::test_app("noabi");
+    rc4.setup(&wasm, "com.example.noabi", None);
+    rc25.setup(&wasm, "com.example.noabi", None);
+    let shared = tempfile::tempdir().unwrap();
+    let apps = |node: &RealNode| {
+        let out = node
+            .calimcp()
+            .env("CALIMCP_STATE_DIR", shared.path())
+            .args(["apps"])
+            .output()
+            .unwrap();
+        stderr(&out)
+    };
+    let first = apps(&rc4);
+    assert!(first.contains("calimero_abi_v1"), "{first}");
+    let second = apps(&rc25);
+    assert!(
+        second.contains("no usable embedded ABI"),
+        "rc25's own reason: {second}"
+    );
+    assert!(
+        !second.contains(&rc4.url),
+        "not the rc4 node's verdict: {second}"
+    );
 }

@@ -4,7 +4,7 @@
 
 mod realnode_support;
 
-use realnode_support::{Options, RealNode, shared_kv_app, test_app};
+use realnode_support::{Options, PASSWORD, RealNode, USER, kv_app, on_each_version, test_app};
 use serde_json::{Value, json};
 
 fn run(node: &RealNode, args: &[&str]) -> (Option<i32>, String, String) {
@@ -22,9 +22,9 @@ fn ok_json(node: &RealNode, args: &[&str]) -> Value {
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
 }
 
-#[test]
-fn every_argument_kind_round_trips_through_the_real_node() {
-    let Some(node) = RealNode::start("every_argument_kind_round_trips_through_the_real_node")
+on_each_version! {
+fn every_argument_kind_round_trips_through_the_real_node(v) {
+    let Some(node) = RealNode::start_on(v, "every_argument_kind_round_trips_through_the_real_node")
     else {
         return;
     };
@@ -107,13 +107,14 @@ fn every_argument_kind_round_trips_through_the_real_node() {
         json!(7)
     );
 }
+}
 
-#[test]
-fn failures_are_reported_as_the_node_reports_them() {
-    let Some(node) = RealNode::start("failures_are_reported_as_the_node_reports_them") else {
+on_each_version! {
+fn failures_are_reported_as_the_node_reports_them(v) {
+    let Some(node) = RealNode::start_on(v, "failures_are_reported_as_the_node_reports_them") else {
         return;
     };
-    node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     let (code, _, err) = run(
         &node,
         &[
@@ -144,6 +145,7 @@ fn failures_are_reported_as_the_node_reports_them() {
     assert_eq!(code, Some(2));
     assert!(err.contains("has no method `nope`"), "{err}");
 }
+}
 
 /// 64 hex characters of a base58 id.
 fn hex_of(id: &str) -> String {
@@ -155,12 +157,12 @@ fn hex_of(id: &str) -> String {
         .collect()
 }
 
-#[test]
-fn contexts_by_default_alias_base58_hex_and_use() {
-    let Some(node) = RealNode::start("contexts_by_default_alias_base58_hex_and_use") else {
+on_each_version! {
+fn contexts_by_default_alias_base58_hex_and_use(v) {
+    let Some(node) = RealNode::start_on(v, "contexts_by_default_alias_base58_hex_and_use") else {
         return;
     };
-    let (app, ctx) = node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    let (app, ctx) = node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     let set = |extra: &[&str], value: &str| {
         let mut args = vec![
             "call",
@@ -202,12 +204,14 @@ fn contexts_by_default_alias_base58_hex_and_use() {
     let (code, _, _) = run(&node, &["call", "com.example.kv-c.get", "--key", "k"]);
     assert_eq!(code, Some(2));
 }
+}
 
-#[test]
-fn embedded_auth_logs_in_caches_the_token_and_refuses_a_wrong_password() {
+on_each_version! {
+fn embedded_auth_logs_in_caches_the_token_and_refuses_a_wrong_password(v) {
     let Some(mut node) = RealNode::start_with(
         "embedded_auth_logs_in_caches_the_token_and_refuses_a_wrong_password",
         Options {
+ version: v,
             embedded_auth: true,
             ..Options::default()
         },
@@ -215,12 +219,12 @@ fn embedded_auth_logs_in_caches_the_token_and_refuses_a_wrong_password() {
         return;
     };
     // The first login creates the user.
-    let _ = node.login("alice", "correct-horse");
-    node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    let _ = node.login_user();
+    node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     let with = |password: &str, args: &[&str]| {
         let out = node
             .calimcp()
-            .env("CALIMERO_USERNAME", "alice")
+            .env("CALIMERO_USERNAME", USER)
             .env("CALIMERO_PASSWORD", password)
             .args(args)
             .output()
@@ -232,16 +236,16 @@ fn embedded_auth_logs_in_caches_the_token_and_refuses_a_wrong_password() {
         )
     };
     let add = ["call", "com.example.kv-c.add", "--a", "1", "--b", "2", "-v"];
-    let (code, out, err) = with("correct-horse", &add);
+    let (code, out, err) = with(PASSWORD, &add);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(out.trim(), "3");
     assert!(err.contains("/auth/token"), "logged in: {err}");
-    assert!(!err.contains("correct-horse"), "{err}");
+    assert!(!err.contains(PASSWORD), "{err}");
     // The token is cached: the next calls do not log in again. (Expiry and
     // refresh are not run here: the node's JWT check allows 60 s of leeway
     // past a token's expiry; tests/node.rs runs them against the fake.)
     for _ in 0..3 {
-        let (code, _, err) = with("correct-horse", &add);
+        let (code, _, err) = with(PASSWORD, &add);
         assert_eq!(code, Some(0), "{err}");
         assert!(!err.contains("/auth/token"), "logged in again: {err}");
     }
@@ -250,7 +254,7 @@ fn embedded_auth_logs_in_caches_the_token_and_refuses_a_wrong_password() {
     let out = node
         .calimcp()
         .env("CALIMCP_STATE_DIR", fresh.path())
-        .env("CALIMERO_USERNAME", "alice")
+        .env("CALIMERO_USERNAME", USER)
         .env("CALIMERO_PASSWORD", "wrong-battery")
         .args(["call", "com.example.kv-c.add", "--a", "1", "--b", "2"])
         .output()
@@ -259,19 +263,21 @@ fn embedded_auth_logs_in_caches_the_token_and_refuses_a_wrong_password() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(!err.contains("wrong-battery"), "{err}");
 }
+}
 
-#[test]
-fn a_node_under_a_path_prefix_is_called_and_described() {
+on_each_version! {
+fn a_node_under_a_path_prefix_is_called_and_described(v) {
     let Some(node) = RealNode::start_with(
         "a_node_under_a_path_prefix_is_called_and_described",
         Options {
+ version: v,
             path_prefix: Some("/node".into()),
             ..Options::default()
         },
     ) else {
         return;
     };
-    node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     assert!(node.url.ends_with("/node"));
     assert_eq!(
         ok_json(
@@ -285,6 +291,7 @@ fn a_node_under_a_path_prefix_is_called_and_described() {
     let schema = ok_json(&node, &["schema", "com.example.kv-c", "add"]);
     assert_eq!(schema["required"], json!(["a", "b"]), "{schema}");
 }
+}
 
 /// The `exp` of a JWT.
 fn expires_at(jwt: &str) -> u64 {
@@ -294,13 +301,14 @@ fn expires_at(jwt: &str) -> u64 {
     v["exp"].as_u64().expect("exp")
 }
 
+on_each_version! {
 /// The node's JWT check (jsonwebtoken's default) accepts a token up to 60 s
 /// past its `exp`; this waits once, until the token is certainly refused.
-#[test]
-fn an_expired_token_is_refreshed_once_and_never_shown() {
+fn an_expired_token_is_refreshed_once_and_never_shown(v) {
     let Some(mut node) = RealNode::start_with(
         "an_expired_token_is_refreshed_once_and_never_shown",
         Options {
+ version: v,
             embedded_auth: true,
             access_ttl: Some(1),
             ..Options::default()
@@ -308,8 +316,8 @@ fn an_expired_token_is_refreshed_once_and_never_shown() {
     ) else {
         return;
     };
-    let (access, refresh) = node.login("bob", "s3cret-pass");
-    node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    let (access, refresh) = node.login_user();
+    node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     let refused_after = expires_at(&access) + 61;
     let now = || {
         std::time::SystemTime::now()
@@ -336,13 +344,21 @@ fn an_expired_token_is_refreshed_once_and_never_shown() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("/auth/refresh"), "{err}");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "3");
-    // The same pair again from another state directory: this rc.4 node
-    // accepts the replayed refresh token (200; the reference's notes said
-    // 500, which the fake's rc4 profile still covers), so the call goes through.
+    // The same pair again from another state directory. rc4 accepts the
+    // replayed refresh token (200; the reference's notes said 500, which the
+    // fake's rc4 profile still covers), so the call goes through. rc25 answers
+    // 401 "Refresh token reuse detected" and revokes the family: exit 3, said so.
     let second = tempfile::tempdir().unwrap();
     let out = call(second.path());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    match v {
+        realnode_support::Version::Rc4 => assert!(out.status.success(), "{err}"),
+        realnode_support::Version::Rc25 => {
+            assert_eq!(out.status.code(), Some(3), "{err}");
+            assert!(err.contains("refresh token was already used"), "{err}");
+        }
+    }
     assert!(err.contains("/auth/refresh"), "{err}");
     assert!(!err.contains(&refresh) && !err.contains(&access), "{err}");
+}
 }

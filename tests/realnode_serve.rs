@@ -8,7 +8,7 @@ mod serve_support;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use realnode_support::{RealNode, shared_kv_app};
+use realnode_support::{RealNode, kv_app, on_each_version};
 use serde_json::{Value, json};
 use serve_support::{Stderr, Watcher, call, listed_app_tools, stdio_client_with, text};
 
@@ -52,10 +52,10 @@ fn serve_args(node: &RealNode) -> Vec<String> {
     ]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn apps_that_appear_and_disappear_after_idle_refreshes_are_announced() {
+on_each_version! {
+async fn apps_that_appear_and_disappear_after_idle_refreshes_are_announced(v) {
     let Some(node) =
-        RealNode::start("apps_that_appear_and_disappear_after_idle_refreshes_are_announced")
+        RealNode::start_on(v, "apps_that_appear_and_disappear_after_idle_refreshes_are_announced")
     else {
         return;
     };
@@ -68,7 +68,7 @@ async fn apps_that_appear_and_disappear_after_idle_refreshes_are_announced() {
     reads(&mut stderr, 3).await;
     assert_eq!(watcher.changes.load(Ordering::SeqCst), 0);
 
-    let app = node.install(&shared_kv_app(), "com.example.kv-c", "0.1.0");
+    let app = node.install(&kv_app(), "com.example.kv-c", "0.1.0");
     let before = reads_until_notified(&mut stderr).await;
     assert!(
         before <= 2,
@@ -87,13 +87,14 @@ async fn apps_that_appear_and_disappear_after_idle_refreshes_are_announced() {
     assert_eq!(listed_app_tools(&client).await, json!([]));
     client.cancel().await.unwrap();
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn real_calls_with_context_select_app_and_read_only() {
-    let Some(node) = RealNode::start("real_calls_with_context_select_app_and_read_only") else {
+on_each_version! {
+async fn real_calls_with_context_select_app_and_read_only(v) {
+    let Some(node) = RealNode::start_on(v, "real_calls_with_context_select_app_and_read_only") else {
         return;
     };
-    let (_, ctx) = node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    let (_, ctx) = node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     let (client, _stderr) = stdio_client_with(&["--node", &node.url], Watcher::default()).await;
 
     // `_context` by alias; the exact u64 in structuredContent.
@@ -148,13 +149,14 @@ async fn real_calls_with_context_select_app_and_read_only() {
     assert_eq!(r.structured_content, Some(json!({"result": "v"})));
     client.cancel().await.unwrap();
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn serve_over_http_runs_real_calls() {
-    let Some(node) = RealNode::start("serve_over_http_runs_real_calls") else {
+on_each_version! {
+async fn serve_over_http_runs_real_calls(v) {
+    let Some(node) = RealNode::start_on(v, "serve_over_http_runs_real_calls") else {
         return;
     };
-    node.setup(&shared_kv_app(), "com.example.kv-c", Some("kvmain"));
+    node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     serve_support::install_crypto();
     let server = serve_support::HttpServer::start(&["--node", &node.url]);
     let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(server.url.clone());
@@ -195,4 +197,5 @@ async fn serve_over_http_runs_real_calls() {
         json!({"result": 2})
     );
     assert_eq!(server.stop(), Some(0));
+}
 }

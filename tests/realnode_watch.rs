@@ -5,88 +5,13 @@
 mod realnode_support;
 mod serve_support;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
-use realnode_support::{Options, RealNode, test_app};
+use realnode_support::{Options, PASSWORD, RealNode, USER, Watch, on_each_version, test_app};
 use serde_json::Value;
 
 const APP: &str = "com.example.events";
-
-/// A `calimcp watch` running in the background: its stderr is read by a
-/// thread, so the test knows when the subscription is in place.
-struct Watch {
-    child: Child,
-    stderr: mpsc::Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Watch {
-    fn start(node: &RealNode, args: &[&str]) -> Watch {
-        Watch::spawn(node.calimcp_std(), args)
-    }
-
-    fn spawn(mut cmd: std::process::Command, args: &[&str]) -> Watch {
-        let mut child = cmd
-            .arg("watch")
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("calimcp starts");
-        let (tx, rx) = mpsc::channel();
-        let err = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut w = Watch {
-            child,
-            stderr: rx,
-            seen: Vec::new(),
-        };
-        // The note comes once the node has accepted the subscription.
-        loop {
-            match w.stderr.recv_timeout(Duration::from_secs(60)) {
-                Ok(line) => {
-                    let ready = line.starts_with("watching ");
-                    w.seen.push(line);
-                    if ready {
-                        break;
-                    }
-                }
-                Err(_) => {
-                    let _ = w.child.kill();
-                    panic!("watch never subscribed; stderr: {:?}", w.seen);
-                }
-            }
-        }
-        w
-    }
-
-    /// Waits for the exit (the watch has its own --timeout as a bound).
-    fn finish(mut self) -> (i32, String, String) {
-        let mut out = String::new();
-        use std::io::Read;
-        self.child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut out)
-            .unwrap();
-        let status = self.child.wait().unwrap();
-        while let Ok(line) = self.stderr.recv_timeout(Duration::from_secs(5)) {
-            self.seen.push(line);
-        }
-        (status.code().unwrap_or(-1), out, self.seen.join("\n"))
-    }
-}
 
 fn call(node: &RealNode, method: &str, args: &[&str]) {
     let out = node
@@ -108,7 +33,7 @@ fn events_node(test: &str, opts: Options) -> Option<(RealNode, String)> {
     let auth = opts.embedded_auth;
     let mut node = RealNode::start_with(test, opts)?;
     if auth {
-        let _ = node.login("watcher", "s3cret-pass");
+        let _ = node.login_user();
     }
     let wasm = test_app("events");
     let (_, ctx) = node.setup(Path::new(&wasm), APP, Some("evmain"));
@@ -121,11 +46,11 @@ fn json_lines(out: &str) -> Vec<Value> {
         .collect()
 }
 
-#[test]
-fn events_arrive_decoded_and_checked_against_the_abi() {
+on_each_version! {
+fn events_arrive_decoded_and_checked_against_the_abi(v) {
     let Some((node, ctx)) = events_node(
         "events_arrive_decoded_and_checked_against_the_abi",
-        Options::default(),
+        Options::on(v),
     ) else {
         return;
     };
@@ -171,12 +96,13 @@ fn events_arrive_decoded_and_checked_against_the_abi() {
     assert_eq!(err.matches("warning: event `Inserted`").count(), 1, "{err}");
     assert_eq!(err.matches("warning: event `Mystery`").count(), 1, "{err}");
 }
+}
 
-#[test]
-fn until_filters_exec_and_timeout_are_what_a_ci_script_needs() {
+on_each_version! {
+fn until_filters_exec_and_timeout_are_what_a_ci_script_needs(v) {
     let Some((node, ctx)) = events_node(
         "until_filters_exec_and_timeout_are_what_a_ci_script_needs",
-        Options::default(),
+        Options::on(v),
     ) else {
         return;
     };
@@ -232,12 +158,13 @@ fn until_filters_exec_and_timeout_are_what_a_ci_script_needs() {
         "{err}"
     );
 }
+}
 
-#[test]
-fn all_shows_the_nodes_own_events_in_the_same_shape() {
+on_each_version! {
+fn all_shows_the_nodes_own_events_in_the_same_shape(v) {
     let Some((node, ctx)) = events_node(
         "all_shows_the_nodes_own_events_in_the_same_shape",
-        Options::default(),
+        Options::on(v),
     ) else {
         return;
     };
@@ -265,12 +192,14 @@ fn all_shows_the_nodes_own_events_in_the_same_shape() {
     assert_eq!(lines[0]["valid"], Value::Null);
     assert!(lines[0]["payload"]["newRoot"].is_string(), "{}", lines[0]);
 }
+}
 
-#[test]
-fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix() {
+on_each_version! {
+fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix(v) {
     let Some((node, _ctx)) = events_node(
         "watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix",
         Options {
+ version: v,
             embedded_auth: true,
             path_prefix: Some("/node".into()),
             ..Options::default()
@@ -279,13 +208,13 @@ fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix() {
         return;
     };
     let mut cmd = node.calimcp_std();
-    cmd.env("CALIMERO_USERNAME", "watcher")
-        .env("CALIMERO_PASSWORD", "s3cret-pass");
+    cmd.env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD", PASSWORD);
     let w = Watch::spawn(cmd, &[APP, "--json", "--count", "1", "--timeout", "120"]);
     let out = node
         .calimcp()
-        .env("CALIMERO_USERNAME", "watcher")
-        .env("CALIMERO_PASSWORD", "s3cret-pass")
+        .env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD", PASSWORD)
         .args([
             "call",
             &format!("{APP}.insert"),
@@ -307,14 +236,15 @@ fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix() {
     assert_eq!(code, 0, "{err}");
     let lines = json_lines(&out);
     assert_eq!(lines[0]["payload"]["key"], "z");
-    assert!(!err.contains("s3cret-pass"), "{err}");
+    assert!(!err.contains(PASSWORD), "{err}");
+}
 }
 
-#[test]
-fn call_wait_event_subscribes_first_and_prints_result_and_event() {
+on_each_version! {
+fn call_wait_event_subscribes_first_and_prints_result_and_event(v) {
     let Some((node, ctx)) = events_node(
         "call_wait_event_subscribes_first_and_prints_result_and_event",
-        Options::default(),
+        Options::on(v),
     ) else {
         return;
     };
@@ -375,10 +305,11 @@ fn call_wait_event_subscribes_first_and_prints_result_and_event() {
         "{err}"
     );
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn agents_wait_for_events_over_mcp() {
-    let Some((node, ctx)) = events_node("agents_wait_for_events_over_mcp", Options::default())
+on_each_version! {
+async fn agents_wait_for_events_over_mcp(v) {
+    let Some((node, ctx)) = events_node("agents_wait_for_events_over_mcp", Options::on(v))
     else {
         return;
     };
@@ -475,12 +406,13 @@ async fn agents_wait_for_events_over_mcp() {
     );
     client.cancel().await.unwrap();
 }
+}
 
-#[test]
-fn watch_reconnects_when_the_node_restarts_and_says_so() {
+on_each_version! {
+fn watch_reconnects_when_the_node_restarts_and_says_so(v) {
     let Some((mut node, _ctx)) = events_node(
         "watch_reconnects_when_the_node_restarts_and_says_so",
-        Options::default(),
+        Options::on(v),
     ) else {
         return;
     };
@@ -510,4 +442,5 @@ fn watch_reconnects_when_the_node_restarts_and_says_so() {
         err.contains("events the node produced in between are lost"),
         "{err}"
     );
+}
 }

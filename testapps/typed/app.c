@@ -3,25 +3,11 @@
  * extremes, records, lists, maps, variants, bytes, 32-byte ids as strings,
  * nullable values) through calimcp, the real node and back. calimcp sends the
  * arguments as compact JSON, `{"v":VALUE}`: the app returns VALUE's bytes.
- * Freestanding C against the calimero-runtime 0.11.0-rc.4 host functions.
+ * Freestanding C against the calimero-runtime host functions; its state (a
+ * counter set by init) is a root document, so it runs and syncs on merod
+ * 0.11.0-rc.4 and rc.25 (see ../include/calimero.h).
  */
-typedef unsigned long long u64;
-typedef unsigned long usize;
-typedef unsigned char u8;
-
-typedef struct { u64 ptr; u64 len; } Buffer;
-typedef struct { u64 tag; Buffer buf; } ValueReturn;
-
-#define IMPORT(name) __attribute__((import_module("env"), import_name(#name)))
-#define EXPORT(name) __attribute__((export_name(#name)))
-
-IMPORT(input) void h_input(u64 register_id);
-IMPORT(register_len) u64 h_register_len(u64 register_id);
-IMPORT(read_register) unsigned int h_read_register(u64 register_id, u64 buf_ptr);
-IMPORT(value_return) void h_value_return(u64 ptr);
-IMPORT(commit) void h_commit(u64 root_ptr, u64 artifact_ptr);
-
-#define P(x) ((u64)(usize)(x))
+#include "../include/calimero.h"
 
 static u8 heap[1 << 16];
 static Buffer in_buf;
@@ -53,11 +39,4 @@ EXPORT(echo_bytes) void echo_bytes(void) { echo(); }
 EXPORT(echo_id) void echo_id(void) { echo(); }
 EXPORT(echo_nullable) void echo_nullable(void) { echo(); }
 
-static const u8 root[32] = {7, 7, 7};
-static const u8 artifact[5] = {0, 0, 0, 0, 0};
-static Buffer bufs[2];
-EXPORT(init) void init(void) {
-    bufs[0].ptr = P(root); bufs[0].len = sizeof root;
-    bufs[1].ptr = P(artifact); bufs[1].len = sizeof artifact;
-    h_commit(P(&bufs[0]), P(&bufs[1]));
-}
+EXPORT(init) void init(void) { state_init(); counter_bump(); }

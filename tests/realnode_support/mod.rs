@@ -1,8 +1,42 @@
-//! A real Calimero node (../shared/realnode, 0.11.0-rc.4) for end-to-end tests:
-//! one node per scenario on a free loopback port with its own home in a
-//! tempdir, stopped by a Drop guard (also on panic). Without the node the
-//! tests print a loud `skipped:` line; CALIMCP_REQUIRE_REALNODE=1 fails them.
-#![allow(dead_code)]
+//! Real Calimero nodes (../shared/realnode) for end-to-end tests, on either of
+//! the two versions there: [`Version::Rc4`] (calimero-node/server 0.11.0-rc.4
+//! from crates.io in a launcher, `bin/calimero-node-rc4`) and
+//! [`Version::Rc25`] (merod 0.11.0-rc.25 itself, `bin/merod-rc25`: `merod
+//! init` with loopback listeners and no public bootstrap node, then `merod
+//! run`, as `run-node.sh --version rc25` does). Every node runs on free
+//! loopback ports with its own home in a tempdir and is stopped by a Drop
+//! guard (also on panic). Without the node binary the tests print a loud
+//! `skipped:` line; CALIMCP_REQUIRE_REALNODE=1 fails them.
+//!
+//! One scenario, every version: [`on_each_version!`] turns `fn name(v) {…}`
+//! (or `async fn`) into a module `name` with one test per version, `name::rc4`
+//! and `name::rc25`, so a scenario is written once and both nodes run it in
+//! parallel (they share no port).
+//!
+//! Several peered nodes: [`Cluster`] (the admin calls of `multinode.sh`, in
+//! Rust so that every node is a [`RealNode`] the test owns):
+//!
+//! ```ignore
+//! let c = Cluster::start("test", v, 2, &test_app("events"), "com.example.events")?;
+//! c.node(1)           // &RealNode (1-based), with the app installed and the context
+//! c.app, c.namespace, c.context   // what node 1 created; nodes 2..=N are members
+//! c.wait_initialized(2, ctx)      // until node 2 has the context's state (snapshot sync)
+//! c.node_mut(2).restart()         // kill and start again, same ports and home
+//! // more apps and contexts, for session-layer tests:
+//! let app2 = c.node(1).install(&wasm, "com.example.other", "0.2.0");   // any node
+//! let (ns2, ctx2) = c.node(1).create_namespace_context(&app2);
+//! c.share(1, &ns2, &ctx2);        // every other node joins ns2 and ctx2
+//! c.join(1, 2, &ns2, &ctx2);      // or one node: node 1 invites, node 2 joins
+//! test_app_variant("events", "second")   // the same app built as another module: another app id
+//! ```
+//!
+//! rc25 nodes dial node 1 (its swarm address is the `--boot` peer in their
+//! config); rc4 nodes have no bootstrap list, so the cluster runs
+//! `bin/introducer` (a rendezvous server on loopback) as `multinode.sh` does.
+//! A joined node has the context at once but its state only after a snapshot
+//! sync from a peer (a few seconds; `Uninitialized` until then), and the app's
+//! code only after a blob share (`source: calimero://pending-blob-share`).
+#![allow(dead_code, unused_macros, unused_imports)]
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -12,7 +46,84 @@ use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Which real node: the two of ../shared/realnode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Version {
+    /// calimero-node/server 0.11.0-rc.4 (crates.io) in the launcher: no ABI
+    /// route, `executorPublicKey` ignored, the first login creates the user.
+    #[default]
+    Rc4,
+    /// merod 0.11.0-rc.25: the ABI route, the admin user created at init.
+    Rc25,
+}
+
+impl Version {
+    pub const ALL: [Version; 2] = [Version::Rc4, Version::Rc25];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::Rc4 => "rc4",
+            Version::Rc25 => "rc25",
+        }
+    }
+
+    fn binary(self) -> PathBuf {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realnode/bin");
+        dir.join(match self {
+            Version::Rc4 => "calimero-node-rc4",
+            Version::Rc25 => "merod-rc25",
+        })
+    }
+}
+
+/// One test per node version from one scenario: `on_each_version! { fn name(v) { … } }`
+/// makes `name::rc4` and `name::rc25`, each calling the body with its [`Version`];
+/// `async fn` makes tokio tests. Attributes (`#[ignore = …]`) apply to both.
+macro_rules! on_each_version {
+    ($(#[$attr:meta])* fn $name:ident($v:ident) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            $(#[$attr])*
+            #[test]
+            fn rc4() {
+                scenario(crate::realnode_support::Version::Rc4)
+            }
+            $(#[$attr])*
+            #[test]
+            fn rc25() {
+                scenario(crate::realnode_support::Version::Rc25)
+            }
+            fn scenario($v: crate::realnode_support::Version) $body
+        }
+    };
+    ($(#[$attr:meta])* async fn $name:ident($v:ident) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            $(#[$attr])*
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn rc4() {
+                scenario(crate::realnode_support::Version::Rc4).await
+            }
+            $(#[$attr])*
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn rc25() {
+                scenario(crate::realnode_support::Version::Rc25).await
+            }
+            async fn scenario($v: crate::realnode_support::Version) $body
+        }
+    };
+}
+pub(crate) use on_each_version;
+
+/// The user an embedded-auth node knows: rc25 creates it at `merod init`, rc4
+/// at the first login ([`RealNode::login`]).
+pub const USER: &str = "alice";
+pub const PASSWORD: &str = "correct-horse";
+
 pub struct RealNode {
+    pub version: Version,
     /// The node's base URL, with the path prefix when one is set.
     pub url: String,
     /// The node's root URL (auth lives here even with a path prefix).
@@ -21,22 +132,37 @@ pub struct RealNode {
     pub state: tempfile::TempDir,
     /// A bearer token for the admin helpers below, once `login` ran (embedded auth).
     pub token: Option<String>,
+    pub port: u16,
+    pub swarm_port: u16,
     child: Child,
-    _home: tempfile::TempDir,
-    bin: PathBuf,
-    port: u16,
+    home: tempfile::TempDir,
     opts: Options,
+    boot: Vec<String>,
 }
 
-/// How to start a node: `Options::default()` is merod's default (proxy auth, no prefix).
+/// How to start a node: `Options::default()` is an rc4 node with merod's
+/// default (proxy auth, no prefix).
 #[derive(Default, Clone)]
 pub struct Options {
-    /// mero-auth inside the node (`user_password`; the first login creates the user).
+    pub version: Version,
+    /// mero-auth inside the node (`user_password`): [`USER`] / [`PASSWORD`].
     pub embedded_auth: bool,
-    /// Access-token lifetime in seconds (embedded auth), to exercise refresh.
+    /// Access-token lifetime in seconds (embedded auth), to exercise refresh
+    /// (rc4: `REALNODE_ACCESS_TTL`; rc25: `access_token_expiry` in config.toml).
     pub access_ttl: Option<u64>,
-    /// `NODE_PATH_PREFIX`: admin-api and jsonrpc move under it, auth stays at the root.
+    /// `NODE_PATH_PREFIX`: admin-api, jsonrpc and ws move under it; auth and
+    /// sse stay at the root (both versions read it the same way).
     pub path_prefix: Option<String>,
+}
+
+impl Options {
+    /// The default options on a version.
+    pub fn on(version: Version) -> Options {
+        Options {
+            version,
+            ..Options::default()
+        }
+    }
 }
 
 impl Drop for RealNode {
@@ -46,18 +172,29 @@ impl Drop for RealNode {
     }
 }
 
-fn binary() -> Option<PathBuf> {
-    let bin =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realnode/bin/calimero-node-rc4");
-    bin.is_file().then_some(bin)
-}
-
-fn skip(test: &str, why: &str) -> Option<RealNode> {
+fn skip<T>(test: &str, why: &str) -> Option<T> {
     if std::env::var_os("CALIMCP_REQUIRE_REALNODE").is_some_and(|v| v == "1") {
         panic!("{test}: {why} (CALIMCP_REQUIRE_REALNODE=1)");
     }
     eprintln!("skipped: {test}: {why}");
     None
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A port free for TCP and UDP (rc25's swarm listens on both: tcp and quic).
+fn free_swarm_port() -> u16 {
+    loop {
+        let port = free_port();
+        if std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 fn healthy(port: u16, prefix: &str) -> bool {
@@ -76,26 +213,104 @@ fn healthy(port: u16, prefix: &str) -> bool {
     buf.starts_with("HTTP/1.1 200")
 }
 
-/// The node binary's command for a home, a port and options.
-fn node_command(bin: &Path, home: &Path, port: u16, opts: &Options) -> Command {
-    let mut cmd = Command::new(bin);
-    cmd.env("REALNODE_HOME", home)
-        .env("REALNODE_PORT", port.to_string())
-        .env(
-            "REALNODE_AUTH",
-            if opts.embedded_auth {
-                "embedded"
-            } else {
-                "proxy"
-            },
-        )
-        .env("RUST_LOG", "warn")
-        .env_remove("NODE_PATH_PREFIX")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    if let Some(ttl) = opts.access_ttl {
-        cmd.env("REALNODE_ACCESS_TTL", ttl.to_string());
+/// rc25: `merod init` once per home (loopback listeners, the embedded-auth
+/// user, the token lifetime), then the public bootstrap nodes merod writes
+/// replaced by `boot` (loopback peers only), as run-node.sh does.
+fn merod_init(home: &Path, port: u16, swarm: u16, opts: &Options, boot: &[String]) {
+    let bin = Version::Rc25.binary();
+    let cfg = home.join("node/config.toml");
+    if !cfg.is_file() {
+        let mut cmd = Command::new(&bin);
+        cmd.arg("--home").arg(home).args(["--node", "node", "init"]);
+        cmd.args(["--server-port", &port.to_string()])
+            .args(["--swarm-port", &swarm.to_string()])
+            .args(["--swarm-host", "127.0.0.1", "--server-host", "127.0.0.1"]);
+        if opts.embedded_auth {
+            let pw = home.join("admin-password");
+            std::fs::write(&pw, PASSWORD).unwrap();
+            cmd.args(["--auth-mode", "embedded", "--admin-user", USER])
+                .arg("--admin-password-file")
+                .arg(&pw);
+        }
+        let out = cmd
+            .env("RUST_LOG", "warn")
+            .output()
+            .expect("merod init runs");
+        assert!(
+            out.status.success(),
+            "merod init failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let at = text
+        .find("[bootstrap]\nnodes = [")
+        .expect("a [bootstrap] section");
+    let open = at + "[bootstrap]\nnodes = [".len();
+    let close = open + text[open..].find(']').unwrap();
+    let nodes = boot
+        .iter()
+        .map(|b| format!("\"{b}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut text = format!("{}{nodes}{}", &text[..open], &text[close..]);
+    if let Some(ttl) = opts.access_ttl {
+        text = text.replace(
+            "access_token_expiry = 3600",
+            &format!("access_token_expiry = {ttl}"),
+        );
+    }
+    std::fs::write(&cfg, text).unwrap();
+}
+
+/// The node's command for a home, ports and options (rc25: after `merod_init`).
+fn node_command(
+    version: Version,
+    home: &Path,
+    port: u16,
+    swarm: u16,
+    opts: &Options,
+    boot: &[String],
+) -> Command {
+    let bin = version.binary();
+    let mut cmd = match version {
+        Version::Rc4 => {
+            let mut cmd = Command::new(&bin);
+            cmd.env("REALNODE_HOME", home)
+                .env("REALNODE_PORT", port.to_string())
+                .env("REALNODE_SWARM_PORT", swarm.to_string())
+                .env(
+                    "REALNODE_AUTH",
+                    if opts.embedded_auth {
+                        "embedded"
+                    } else {
+                        "proxy"
+                    },
+                );
+            if let Some(ttl) = opts.access_ttl {
+                cmd.env("REALNODE_ACCESS_TTL", ttl.to_string());
+            }
+            cmd
+        }
+        Version::Rc25 => {
+            merod_init(home, port, swarm, opts, boot);
+            let mut cmd = Command::new(&bin);
+            cmd.arg("--home").arg(home).args(["--node", "node", "run"]);
+            cmd
+        }
+    };
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(home.join("node.log"))
+        .unwrap();
+    cmd.env(
+        "RUST_LOG",
+        std::env::var("REALNODE_TEST_LOG").unwrap_or_else(|_| "warn".into()),
+    )
+    .env_remove("NODE_PATH_PREFIX")
+    .stdout(Stdio::null())
+    .stderr(log);
     if let Some(prefix) = opts.path_prefix.as_deref().filter(|p| !p.is_empty()) {
         cmd.env("NODE_PATH_PREFIX", prefix);
     }
@@ -103,71 +318,138 @@ fn node_command(bin: &Path, home: &Path, port: u16, opts: &Options) -> Command {
 }
 
 impl RealNode {
-    /// Starts a node with proxy auth (none in the node), or skips.
+    /// Starts an rc4 node with proxy auth (none in the node), or skips.
     pub fn start(test: &str) -> Option<RealNode> {
         Self::start_with(test, Options::default())
+    }
+
+    /// Starts a node of `version` with proxy auth, or skips.
+    pub fn start_on(version: Version, test: &str) -> Option<RealNode> {
+        Self::start_with(
+            test,
+            Options {
+                version,
+                ..Options::default()
+            },
+        )
     }
 
     /// Starts a node with the given options, or skips (loudly; a failure under
     /// CALIMCP_REQUIRE_REALNODE=1).
     pub fn start_with(test: &str, opts: Options) -> Option<RealNode> {
-        let Some(bin) = binary() else {
+        Self::start_booting(test, opts, Vec::new())
+    }
+
+    /// [`RealNode::start_with`] with rc25 `--boot` peers (swarm multiaddrs, see
+    /// [`RealNode::peer_addr`]).
+    pub fn start_booting(test: &str, opts: Options, boot: Vec<String>) -> Option<RealNode> {
+        let version = opts.version;
+        if !version.binary().is_file() {
             return skip(
                 test,
-                "no real node at ../shared/realnode/bin/calimero-node-rc4",
+                &format!("no real node at {}", version.binary().display()),
             );
-        };
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("a free port");
-        let home = tempfile::tempdir().expect("tempdir");
-        let child = node_command(&bin, home.path(), port, &opts)
-            .spawn()
-            .expect("the node starts");
-        let prefix = opts.path_prefix.clone().unwrap_or_default();
-        let root = format!("http://127.0.0.1:{port}");
-        let mut node = RealNode {
-            url: format!("{root}{prefix}"),
-            root,
-            state: tempfile::tempdir().expect("tempdir"),
-            token: None,
-            child,
-            _home: home,
-            bin,
-            port,
-            opts,
-        };
-        node.wait_healthy();
-        Some(node)
+        }
+        // A port picked free may be taken by another test's node before this
+        // one binds it: a node that exits while starting is started again on
+        // other ports, in a fresh home (three tries).
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let home = tempfile::tempdir().expect("tempdir");
+            let (port, swarm_port) = (free_port(), free_swarm_port());
+            let child = node_command(version, home.path(), port, swarm_port, &opts, &boot)
+                .spawn()
+                .expect("the node starts");
+            let prefix = opts.path_prefix.clone().unwrap_or_default();
+            let root = format!("http://127.0.0.1:{port}");
+            let mut node = RealNode {
+                version,
+                url: format!("{root}{prefix}"),
+                root,
+                state: tempfile::tempdir().expect("tempdir"),
+                token: None,
+                port,
+                swarm_port,
+                child,
+                home,
+                opts: opts.clone(),
+                boot: boot.clone(),
+            };
+            match node.try_wait_healthy() {
+                Ok(()) => return Some(node),
+                Err(e) if tries < 3 => eprintln!("{test}: the node did not start ({e}); again"),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    /// The node's data directory (its `node.log` is there).
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    /// The node's log so far (stderr; `REALNODE_TEST_LOG` sets its filter, default `warn`).
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.home.path().join("node.log")).unwrap_or_default()
+    }
+
+    /// rc25: the node's loopback swarm address, for another node's `--boot`.
+    pub fn peer_addr(&self) -> String {
+        let cfg = std::fs::read_to_string(self.home.path().join("node/config.toml"))
+            .expect("an rc25 node config");
+        let id = cfg
+            .lines()
+            .find_map(|l| l.strip_prefix("peer_id = \""))
+            .and_then(|l| l.strip_suffix('"'))
+            .expect("peer_id in config.toml");
+        format!("/ip4/127.0.0.1/tcp/{}/p2p/{id}", self.swarm_port)
     }
 
     fn wait_healthy(&mut self) {
+        if let Err(e) = self.try_wait_healthy() {
+            panic!("{e}");
+        }
+    }
+
+    fn try_wait_healthy(&mut self) -> Result<(), String> {
         let prefix = self.opts.path_prefix.clone().unwrap_or_default();
         let deadline = Instant::now() + Duration::from_secs(60);
         while !healthy(self.port, &prefix) {
             if let Ok(Some(status)) = self.child.try_wait() {
-                panic!("the real node exited: {status}");
+                return Err(format!("the real node exited: {status}\n{}", self.log()));
             }
-            assert!(
-                Instant::now() < deadline,
-                "the real node not healthy in 60 s"
-            );
+            if Instant::now() > deadline {
+                return Err("the real node not healthy in 60 s".into());
+            }
             std::thread::sleep(Duration::from_millis(25));
         }
+        Ok(())
     }
 
-    /// Stops the node and starts it again on the same port and home (its
-    /// apps, contexts and SSE sessions kept); returns once it is healthy.
-    pub fn restart(&mut self) {
+    /// Stops the node (kill) and keeps its home; [`RealNode::restart`] brings it back.
+    pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Stops the node and starts it again on the same ports and home (its
+    /// apps, contexts and SSE sessions kept); returns once it is healthy.
+    pub fn restart(&mut self) {
+        self.kill();
         // The port may linger for a moment after the kill: retry the start.
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
-            self.child = node_command(&self.bin, self._home.path(), self.port, &self.opts)
-                .spawn()
-                .expect("the node starts again");
+            self.child = node_command(
+                self.version,
+                self.home.path(),
+                self.port,
+                self.swarm_port,
+                &self.opts,
+                &self.boot,
+            )
+            .spawn()
+            .expect("the node starts again");
             std::thread::sleep(Duration::from_millis(100));
             match self.child.try_wait() {
                 Ok(Some(_)) if Instant::now() < deadline => continue,
@@ -176,7 +458,6 @@ impl RealNode {
         }
         self.wait_healthy();
     }
-
     /// The calimcp binary pointed at this node, with its own state directory
     /// and no inherited node/token/apps settings.
     pub fn calimcp(&self) -> assert_cmd::Command {
@@ -228,8 +509,15 @@ impl RealNode {
         }
     }
 
-    /// Embedded auth: logs in (the first login creates the user) and keeps the
-    /// access token for `admin`. Returns the token pair.
+    /// Embedded auth: logs in as [`USER`] (rc4: the first login creates the
+    /// user; rc25: created at init) and keeps the access token for `admin`.
+    /// Returns the token pair.
+    pub fn login_user(&mut self) -> (String, String) {
+        self.login(USER, PASSWORD)
+    }
+
+    /// Embedded auth: logs in (rc4: the first login creates the user) and keeps
+    /// the access token for `admin`. Returns the token pair.
     pub fn login(&mut self, user: &str, password: &str) -> (String, String) {
         let ts = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -255,6 +543,9 @@ impl RealNode {
 
     /// Installs a `.wasm` (a dev install from a path) and returns the application id.
     pub fn install(&self, wasm: &Path, package: &str, version: &str) -> String {
+        // rc25 refuses a path with `..` in it.
+        let wasm =
+            std::fs::canonicalize(wasm).unwrap_or_else(|e| panic!("{}: {e}", wasm.display()));
         let body = json!({"path": wasm, "metadata": [], "package": package, "version": version});
         let v = self.admin("POST", "/admin-api/install-dev-application", Some(&body));
         v["data"]["applicationId"]
@@ -270,6 +561,22 @@ impl RealNode {
 
     /// [`RealNode::create_context`] running one service of a multi-service app.
     pub fn create_service_context(&self, app: &str, service: Option<&str>) -> (String, String) {
+        let (_, ctx, member) = self.create_context_full(app, service);
+        (ctx, member)
+    }
+
+    /// Creates a namespace and a context of `app` in it; returns (namespace id, context id).
+    pub fn create_namespace_context(&self, app: &str) -> (String, String) {
+        let (ns, ctx, _) = self.create_context_full(app, None);
+        (ns, ctx)
+    }
+
+    /// (namespace id, context id, member public key) of a new namespace and context.
+    pub fn create_context_full(
+        &self,
+        app: &str,
+        service: Option<&str>,
+    ) -> (String, String, String) {
         let ns = self.admin(
             "POST",
             "/admin-api/namespaces",
@@ -286,6 +593,7 @@ impl RealNode {
         }
         let v = self.admin("POST", "/admin-api/contexts", Some(&body));
         (
+            ns,
             v["data"]["contextId"]
                 .as_str()
                 .expect("contextId")
@@ -318,9 +626,376 @@ impl RealNode {
     }
 }
 
+impl RealNode {
+    /// One admin request that may fail: (HTTP status, body text).
+    pub fn try_admin(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, String) {
+        let base = if path.starts_with("/auth") {
+            &self.root
+        } else {
+            &self.url
+        };
+        http(
+            method,
+            &format!("{base}{path}"),
+            body,
+            self.token.as_deref(),
+        )
+    }
+
+    /// One JSON-RPC `execute` straight to the node (no calimcp): the whole
+    /// JSON-RPC answer, for set-up and for timing the node on its own.
+    pub fn execute(&self, context: &str, method: &str, args: Value) -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "execute", "params": {
+            "contextId": context, "method": method, "argsJson": args,
+            "executorPublicKey": "11111111111111111111111111111111"}});
+        let (status, text) = http(
+            "POST",
+            &format!("{}/jsonrpc", self.url),
+            Some(&body),
+            self.token.as_deref(),
+        );
+        assert_eq!(status, 200, "execute {method}: HTTP {status}: {text}");
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    /// The context's root hash as the node lists it (`11111111111111111111111111111111`,
+    /// the zero hash in base58, until its state exists: a joiner before its sync).
+    pub fn context_root(&self, context: &str) -> String {
+        let v = self.admin("GET", &format!("/admin-api/contexts/{context}"), None);
+        v["data"]["contextStateHash"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Connected peers (`GET /admin-api/peers`).
+    pub fn peers(&self) -> u64 {
+        let (status, text) = self.try_admin("GET", "/admin-api/peers", None);
+        if status != 200 {
+            return 0;
+        }
+        serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|v| v["count"].as_u64())
+            .unwrap_or(0)
+    }
+}
+
+/// The zero root hash in base58: a context with no state yet.
+pub const ZERO_ROOT: &str = "11111111111111111111111111111111";
+
+/// N peered nodes of one version: node 1 has `app` installed, a namespace and
+/// a context of it; nodes 2..=N are members of both (see the module comment).
+pub struct Cluster {
+    pub version: Version,
+    pub app: String,
+    pub package: String,
+    pub namespace: String,
+    pub context: String,
+    nodes: Vec<RealNode>,
+    introducer: Option<Child>,
+    dir: tempfile::TempDir,
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        if let Some(child) = self.introducer.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        // the nodes stop in their own Drop
+    }
+}
+
+impl Cluster {
+    /// Starts `n` nodes of `version` (in parallel where they can), peers them,
+    /// installs `wasm` as `package` 0.1.0 on node 1 with a namespace and a
+    /// context, and makes every other node a member. Skips like
+    /// [`RealNode::start`] without the node binary (or the introducer, rc4).
+    pub fn start(
+        test: &str,
+        version: Version,
+        n: usize,
+        wasm: &Path,
+        package: &str,
+    ) -> Option<Cluster> {
+        Self::start_with(
+            test,
+            Options {
+                version,
+                ..Options::default()
+            },
+            n,
+            wasm,
+            package,
+        )
+    }
+
+    /// [`Cluster::start`] with node options (the same for every node).
+    pub fn start_with(
+        test: &str,
+        opts: Options,
+        n: usize,
+        wasm: &Path,
+        package: &str,
+    ) -> Option<Cluster> {
+        assert!(n >= 1);
+        let version = opts.version;
+        let introducer_bin =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realnode/bin/introducer");
+        if version == Version::Rc4 && n > 1 && !introducer_bin.is_file() {
+            return skip(test, "no ../shared/realnode/bin/introducer");
+        }
+        let first = RealNode::start_with(test, opts.clone())?;
+        let boot = match version {
+            Version::Rc25 => vec![first.peer_addr()],
+            Version::Rc4 => Vec::new(),
+        };
+        let mut nodes = vec![first];
+        let rest: Vec<RealNode> = std::thread::scope(|s| {
+            let handles: Vec<_> = (1..n)
+                .map(|_| {
+                    let (opts, boot) = (opts.clone(), boot.clone());
+                    s.spawn(move || RealNode::start_booting(test, opts, boot))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .expect("a node starts")
+                        .expect("the binary is there")
+                })
+                .collect()
+        });
+        nodes.extend(rest);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let introducer = (version == Version::Rc4 && n > 1).then(|| {
+            let mut cmd = Command::new(&introducer_bin);
+            cmd.arg(free_port().to_string());
+            for node in &nodes {
+                cmd.arg(format!("{}:{}", node.home().display(), node.swarm_port));
+            }
+            let log = std::fs::File::create(dir.path().join("introducer.log")).unwrap();
+            cmd.stdout(Stdio::null())
+                .stderr(log)
+                .spawn()
+                .expect("the introducer starts")
+        });
+        let mut cluster = Cluster {
+            version,
+            app: String::new(),
+            package: package.to_string(),
+            namespace: String::new(),
+            context: String::new(),
+            nodes,
+            introducer,
+            dir,
+        };
+        cluster.wait_peered();
+        let node1 = &cluster.nodes[0];
+        cluster.app = node1.install(wasm, package, "0.1.0");
+        let (ns, ctx) = node1.create_namespace_context(&cluster.app);
+        cluster.share(1, &ns, &ctx);
+        (cluster.namespace, cluster.context) = (ns, ctx);
+        Some(cluster)
+    }
+
+    /// Node `i`, 1-based.
+    pub fn node(&self, i: usize) -> &RealNode {
+        &self.nodes[i - 1]
+    }
+
+    /// Node `i`, 1-based, to restart or kill it.
+    pub fn node_mut(&mut self, i: usize) -> &mut RealNode {
+        &mut self.nodes[i - 1]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Until every node but node 1 has a peer (60 s at most).
+    pub fn wait_peered(&self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.nodes[1..].iter().all(|n| n.peers() >= 1) {
+            assert!(Instant::now() < deadline, "the nodes did not peer in 60 s");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Node `from` invites node `to` into namespace `ns`; node `to` joins it and context `ctx`.
+    pub fn join(&self, from: usize, to: usize, ns: &str, ctx: &str) {
+        let inv = self.node(from).admin(
+            "POST",
+            &format!("/admin-api/namespaces/{ns}/invite"),
+            Some(&json!({})),
+        );
+        let invitation = inv["data"]["invitation"].clone();
+        assert!(!invitation.is_null(), "an invitation: {inv}");
+        let to = self.node(to);
+        // rc4 answers 500 "could not open a namespace-join stream to any mesh
+        // peer" while the nodes' gossip mesh is still forming: try again.
+        let body = json!({ "invitation": invitation });
+        let path = format!("/admin-api/namespaces/{ns}/join");
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let (status, text) = to.try_admin("POST", &path, Some(&body));
+            if (200..300).contains(&status) {
+                break;
+            }
+            assert!(
+                tries < 4 && text.contains("mesh peer"),
+                "POST {path}: HTTP {status}: {text}"
+            );
+        }
+        to.admin(
+            "POST",
+            &format!("/admin-api/contexts/{ctx}/join"),
+            Some(&json!({})),
+        );
+    }
+
+    /// Every node but `from` joins namespace `ns` and context `ctx` (invited by `from`).
+    pub fn share(&self, from: usize, ns: &str, ctx: &str) {
+        for to in 1..=self.len() {
+            if to != from {
+                self.join(from, to, ns, ctx);
+            }
+        }
+    }
+
+    /// Until node `i` has context `ctx`'s state (its root is no longer zero,
+    /// so calls stop answering `Uninitialized`); how long that took. 90 s at most.
+    pub fn wait_initialized(&self, i: usize, ctx: &str) -> Duration {
+        let started = Instant::now();
+        while self.node(i).context_root(ctx) == ZERO_ROOT {
+            assert!(
+                started.elapsed() < Duration::from_secs(90),
+                "node {i} has no state for {ctx} after 90 s:\n{}",
+                self.node(i).log()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        started.elapsed()
+    }
+}
+
+/// A `calimcp watch` running in the background: its stdout and stderr are
+/// read by threads, so a test knows when the subscription is in place and can
+/// wait for each printed line.
+pub struct Watch {
+    child: Child,
+    pub stderr: std::sync::mpsc::Receiver<String>,
+    stdout: std::sync::mpsc::Receiver<String>,
+    /// The stderr lines read so far.
+    pub seen: Vec<String>,
+    /// The stdout lines taken with [`Watch::next_line`].
+    pub printed: Vec<String>,
+}
+
+fn line_reader(r: impl Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(r).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+impl Watch {
+    /// `calimcp watch ARGS…` against `node`; returns once it says `watching …`.
+    pub fn start(node: &RealNode, args: &[&str]) -> Watch {
+        Watch::spawn(node.calimcp_std(), args)
+    }
+
+    pub fn spawn(mut cmd: Command, args: &[&str]) -> Watch {
+        let mut child = cmd
+            .arg("watch")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("calimcp starts");
+        let stderr = line_reader(child.stderr.take().unwrap());
+        let stdout = line_reader(child.stdout.take().unwrap());
+        let mut w = Watch {
+            child,
+            stderr,
+            stdout,
+            seen: Vec::new(),
+            printed: Vec::new(),
+        };
+        // The note comes once the node has accepted the subscription.
+        w.wait_stderr("watching ", Duration::from_secs(60));
+        w
+    }
+
+    /// Until a stderr line contains `needle` (panics after `within`).
+    pub fn wait_stderr(&mut self, needle: &str, within: Duration) {
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.stderr.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.contains(needle);
+                    self.seen.push(line);
+                    if found {
+                        return;
+                    }
+                }
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("no `{needle}` from watch; stderr: {:?}", self.seen);
+                }
+            }
+        }
+    }
+
+    /// The next printed line, if one comes within `within`.
+    pub fn next_line(&mut self, within: Duration) -> Option<String> {
+        let line = self.stdout.recv_timeout(within).ok()?;
+        self.printed.push(line.clone());
+        Some(line)
+    }
+
+    /// Waits for the exit (the watch has its own --timeout as a bound): (exit
+    /// code, the stdout lines not taken with `next_line`, all of stderr).
+    pub fn finish(mut self) -> (i32, String, String) {
+        let status = self.child.wait().unwrap();
+        let mut out = String::new();
+        while let Ok(line) = self.stdout.recv_timeout(Duration::from_secs(5)) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        while let Ok(line) = self.stderr.recv_timeout(Duration::from_secs(5)) {
+            self.seen.push(line);
+        }
+        (status.code().unwrap_or(-1), out, self.seen.join("\n"))
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// The shared test app (`../shared/realnode/app/kv.wasm`, package com.example.kv-c).
 pub fn shared_kv_app() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realnode/app/kv.wasm")
+}
+
+/// The project's kv app (`testapps/kv`: the shared kv.c's methods over a state
+/// that holds on rc4 and rc25); install it as `com.example.kv-c`.
+pub fn kv_app() -> PathBuf {
+    test_app("kv")
 }
 
 /// One of the project's own test apps, `testapps/<name>/` (app.c + abi.json),
@@ -331,9 +1006,14 @@ pub fn test_app(name: &str) -> PathBuf {
     let out_dir = root.join("target/testapps");
     let out = out_dir.join(format!("{name}.wasm"));
     let src = root.join("testapps").join(name);
-    let newest_src = std::fs::read_dir(&src)
-        .unwrap_or_else(|e| panic!("{}: {e}", src.display()))
-        .filter_map(|e| e.ok()?.metadata().ok()?.modified().ok())
+    // The app's own sources and the header every app includes.
+    let newest_src = [src.clone(), root.join("testapps/include")]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(dir)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .filter_map(|e| e.ok()?.metadata().ok()?.modified().ok())
+        })
         .max();
     let built = std::fs::metadata(&out).and_then(|m| m.modified()).ok();
     if built.is_none() || newest_src > built {
@@ -353,13 +1033,45 @@ pub fn test_app(name: &str) -> PathBuf {
     out
 }
 
+/// [`test_app`] as another module: the same code with a custom section
+/// `calimcp_variant` holding `variant`, so installing it gives another blob and
+/// another application id (two apps sharing every method name).
+pub fn test_app_variant(name: &str, variant: &str) -> PathBuf {
+    fn leb(mut n: usize, out: &mut Vec<u8>) {
+        loop {
+            let b = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                out.push(b);
+                return;
+            }
+            out.push(b | 0x80);
+        }
+    }
+    let base = test_app(name);
+    let mut bytes = std::fs::read(&base).unwrap();
+    let section = b"calimcp_variant";
+    let mut payload = Vec::new();
+    leb(section.len(), &mut payload);
+    payload.extend_from_slice(section);
+    payload.extend_from_slice(variant.as_bytes());
+    bytes.push(0);
+    leb(payload.len(), &mut bytes);
+    bytes.extend_from_slice(&payload);
+    let out = base.with_file_name(format!("{name}-{variant}.wasm"));
+    let tmp = out.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, &out).unwrap();
+    out
+}
+
 /// A minimal blocking HTTP/1.1 client for the admin helpers (Connection: close).
 fn http(method: &str, url: &str, body: Option<&Value>, token: Option<&str>) -> (u16, String) {
     let rest = url.strip_prefix("http://").expect("http URL");
     let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let path = if path.is_empty() { "/" } else { path };
     let mut s = TcpStream::connect(host).expect("connect to the node");
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(150))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
@@ -403,9 +1115,13 @@ pub fn bundle(dir: &Path, package: &str, services: &[(&str, &Path)]) -> PathBuf 
     let manifest = json!({
         "version": "1.0", "package": package, "appVersion": "0.1.0", "minRuntimeVersion": "0.1.0",
         "metadata": {"name": package, "description": "a test bundle"},
-        "services": services.iter().map(|(name, _)| json!({
-            "name": name, "wasm": {"path": format!("{name}.wasm"), "hash": null, "size": 0},
-        })).collect::<Vec<_>>(),
+        // rc25 checks each artifact: `hash` is the hex SHA-256 of the module (rc4 ignores it).
+        "services": services.iter().map(|(name, module)| {
+            use sha2::Digest;
+            let bytes = std::fs::read(module).unwrap();
+            let hash: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+            json!({"name": name, "wasm": {"path": format!("{name}.wasm"), "hash": hash, "size": bytes.len()}})
+        }).collect::<Vec<_>>(),
     });
     let out = dir.join(format!("{package}.mpk"));
     let file = std::fs::File::create(&out).unwrap();
