@@ -97,7 +97,9 @@ async fn real_calls_with_context_select_app_and_read_only(v) {
     let (_, ctx) = node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
     let (client, _stderr) = stdio_client_with(&["--node", &node.url], Watcher::default()).await;
 
-    // `_context` by alias; the exact u64 in structuredContent.
+    // `_context` by alias; the exact u64 in structuredContent: past 2^53 − 1
+    // a decimal string (what a JavaScript client reads exactly), in the text
+    // content the number itself.
     let r = call(
         &client,
         "kv_c_add",
@@ -106,7 +108,11 @@ async fn real_calls_with_context_select_app_and_read_only(v) {
     .await
     .unwrap();
     assert_ne!(r.is_error, Some(true), "{}", text(&r));
-    assert_eq!(r.structured_content, Some(json!({"result": u64::MAX})));
+    assert_eq!(
+        r.structured_content,
+        Some(json!({"result": u64::MAX.to_string()}))
+    );
+    assert_eq!(text(&r), u64::MAX.to_string());
 
     // The app's only context needs no pin; select_app pins it anyway and says so.
     let r = call(&client, "select_app", json!({"app": "com.example.kv-c"}))
