@@ -39,6 +39,9 @@ pub struct Error {
     pub hint: Option<String>,
     /// Each problem of invalid input, for `--json` (`{"path","message","expected"?,"got"?}`).
     pub problems: Vec<serde_json::Value>,
+    /// The same request may succeed if repeated shortly (a node that is
+    /// starting, a group key not yet delivered, a group upgrade in progress).
+    pub retryable: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -51,7 +54,14 @@ impl Error {
             message: message.into(),
             hint: None,
             problems: Vec::new(),
+            retryable: false,
         }
+    }
+
+    /// Marks the error as worth repeating the request for.
+    pub fn retryable(mut self) -> Self {
+        self.retryable = true;
+        self
     }
 
     /// Bad input: exit code 2.

@@ -1041,7 +1041,11 @@ fn a_slow_node_times_out_with_exit_4() {
         .args(["call", "faults_slow", "--timeout", "1"])
         .assert()
         .code(4)
-        .stderr(predicate::str::contains("did not answer within 1 s"));
+        .stderr(predicate::str::contains("got no answer within 1 s"))
+        .stderr(predicate::str::contains("may still have run"))
+        .stderr(predicate::str::contains(
+            "check the app's state before repeating",
+        ));
     assert!(start.elapsed() < fake_node::SLOW);
 }
 

@@ -13,6 +13,8 @@ fn options(url: &str, state: &std::path::Path) -> NodeOptions {
     NodeOptions {
         url: url.to_string(),
         timeout: Duration::from_secs(1),
+        execute_timeout: Duration::from_secs(1),
+        connect_timeout: Duration::from_secs(1),
         token: None,
         refresh_token: None,
         username: None,
@@ -557,4 +559,36 @@ async fn a_newer_environment_token_replaces_the_cache() {
         node.requests().last().unwrap().header("authorization"),
         Some(format!("Bearer {new_a}").as_str())
     );
+}
+
+/// `execute` and the other requests have their own bounds (issue 20.4): a
+/// call past its bound says it may still have run; listings keep theirs.
+#[tokio::test]
+async fn execute_has_its_own_bound_and_a_timed_out_call_may_have_run() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let dir = tempfile::tempdir().unwrap();
+    let c = Client::new(NodeOptions {
+        timeout: Duration::from_secs(20),
+        execute_timeout: Duration::from_millis(200),
+        ..options(&node.url, dir.path())
+    })
+    .unwrap();
+    assert_eq!(c.execute_timeout(), Duration::from_millis(200));
+    assert!(!c.applications().await.unwrap().is_empty());
+    let start = std::time::Instant::now();
+    let e = c
+        .execute(&id(fake_node::CTX_FAULTS), "slow", &json!({}), None)
+        .await
+        .unwrap_err();
+    assert!(start.elapsed() < fake_node::SLOW);
+    assert_eq!(e.kind, ErrorKind::Unreachable);
+    assert_eq!(e.code, "timeout");
+    assert!(e.message.contains("no answer within 0.2 s"), "{}", e.message);
+    assert!(e.message.contains("may still have run"), "{}", e.message);
+    assert!(!e.retryable, "a call that may have run is not repeated blindly");
+    // The defaults: 300 s for execute, 30 s for the rest.
+    let d = NodeOptions::new("http://127.0.0.1:1", dir.path());
+    assert_eq!(d.execute_timeout, Duration::from_secs(300));
+    assert_eq!(d.timeout, Duration::from_secs(30));
+    assert_eq!(d.connect_timeout, Duration::from_secs(10));
 }

@@ -54,7 +54,7 @@ fn events_arrive_decoded_and_checked_against_the_abi(v) {
     ) else {
         return;
     };
-    let w = Watch::start(&node, &[APP, "--json", "--count", "4", "--timeout", "120"]);
+    let w = Watch::start(&node, &[APP, "--json", "--count", "4", "--stop-after", "120"]);
     call(
         &node,
         "insert",
@@ -124,7 +124,7 @@ fn until_filters_exec_and_timeout_are_what_a_ci_script_needs(v) {
             "Cleared",
             "--exec",
             &exec,
-            "--timeout",
+            "--stop-after",
             "120",
         ],
     );
@@ -148,7 +148,7 @@ fn until_filters_exec_and_timeout_are_what_a_ci_script_needs(v) {
     assert!(logged.contains(r#""event":"Cleared""#), "{logged}");
 
     // Nothing matching comes: the documented exit code, and why.
-    let w = Watch::start(&node, &[APP, "--until", "Never", "--timeout", "0.5"]);
+    let w = Watch::start(&node, &[APP, "--until", "Never", "--stop-after", "0.5"]);
     call(&node, "insert", &["--key", "k", "--n", "2"]);
     let (code, out, err) = w.finish();
     assert_eq!(code, 124, "{err}");
@@ -178,7 +178,7 @@ fn all_shows_the_nodes_own_events_in_the_same_shape(v) {
             "StateMutation",
             "--count",
             "1",
-            "--timeout",
+            "--stop-after",
             "120",
         ],
     );
@@ -210,7 +210,7 @@ fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix(v) {
     let mut cmd = node.calimcp_std();
     cmd.env("CALIMERO_USERNAME", USER)
         .env("CALIMERO_PASSWORD", PASSWORD);
-    let w = Watch::spawn(cmd, &[APP, "--json", "--count", "1", "--timeout", "120"]);
+    let w = Watch::spawn(cmd, &[APP, "--json", "--count", "1", "--stop-after", "120"]);
     let out = node
         .calimcp()
         .env("CALIMERO_USERNAME", USER)
@@ -416,7 +416,7 @@ fn watch_reconnects_when_the_node_restarts_and_says_so(v) {
     ) else {
         return;
     };
-    let mut w = Watch::start(&node, &[APP, "--json", "--count", "2", "--timeout", "120"]);
+    let mut w = Watch::start(&node, &[APP, "--json", "--count", "2", "--stop-after", "120"]);
     call(&node, "insert", &["--key", "before", "--n", "1"]);
     node.restart();
     // The watch reopens the stream (the node kept the SSE session) and warns.

@@ -128,7 +128,7 @@ fn the_kv_stores_events_are_decoded_on_every_node_version() {
             "--json",
             "--count",
             "3",
-            "--timeout",
+            "--stop-after",
             "60",
         ]);
         env.call(&["kv_store_set", "--key", "a", "--value", "1", "-c", "prod"]);
@@ -212,7 +212,7 @@ fn bad_watch_arguments_are_usage_errors() {
         .code(2)
         .stderr(predicates::str::contains("a quote is not closed"));
     env.cmd()
-        .args(["watch", "kv-store", "--timeout", "0"])
+        .args(["watch", "kv-store", "--stop-after", "0"])
         .assert()
         .code(2);
     env.cmd()

@@ -1,6 +1,8 @@
 //! `calimcp watch APP`: an app's events from a node, decoded and checked
 //! against its ABI, one line each (or one JSON object each with `--json`),
-//! with the stops a CI script needs (`--count`, `--until`, `--timeout`).
+//! with the stops a CI script needs (`--count`, `--until`, `--stop-after`).
+//! It runs until one of those stops it or Ctrl-C: the global `--timeout`
+//! bounds each request to the node, never the watch.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -22,7 +24,7 @@ use crate::node::events::{Item, NodeEvent, Subscription};
 use crate::node::{Client, NodeContext, ids};
 use crate::text::{clock, json_inert, rfc3339, sanitize_line};
 
-/// The exit code when `--timeout` passes first (as timeout(1) uses).
+/// The exit code when `--stop-after` passes first (as timeout(1) uses).
 pub const EXIT_TIMEOUT: u8 = 124;
 
 /// Print an app's events as they happen on the node, decoded with its ABI.
@@ -41,12 +43,14 @@ pub const EXIT_TIMEOUT: u8 = 124;
 /// in the same shape, their type as the event name.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit codes: 0 when --count or --until is met, on Ctrl-C, or when --timeout passes after what it waited for; 124 when --timeout passes first; the others as for every command.
+    after_help = "Without --count, --until or --stop-after a watch runs until Ctrl-C; the global --timeout bounds each request to the node, not the watch.
+
+Exit codes: 0 when --count or --until is met, on Ctrl-C, or when --stop-after passes after what it waited for; 124 when --stop-after passes first; the others as for every command.
 
 Examples:
   calimcp watch kv-store                          # every context of the app
   calimcp watch kv-store -c my-alias --json
-  calimcp watch kv-store --until Removed --timeout 30 && echo removed
+  calimcp watch kv-store --until Removed --stop-after 30 && echo removed
   calimcp watch kv-store --event 'Insert*' --exec 'sh -c \"jq -c .payload >> log.ndjson\"'"
 )]
 pub struct WatchArgs {
@@ -65,9 +69,9 @@ pub struct WatchArgs {
     /// Exit 0 after the first event called NAME (printed)
     #[arg(long, value_name = "NAME")]
     pub until: Option<String>,
-    /// Stop after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0
+    /// Stop the watch after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0 [default: run until stopped]
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
-    pub timeout: Option<Duration>,
+    pub stop_after: Option<Duration>,
     /// Run CMD (no shell: words and quotes only) for each event: its JSON line on stdin, CALIMCP_EVENT, CALIMCP_CONTEXT and CALIMCP_APP set
     #[arg(long, value_name = "CMD")]
     pub exec: Option<String>,
@@ -320,7 +324,7 @@ async fn stream(
         matched: 0,
         warned: HashSet::new(),
     };
-    let deadline = args.timeout.map(|t| tokio::time::Instant::now() + t);
+    let deadline = args.stop_after.map(|t| tokio::time::Instant::now() + t);
     loop {
         let next = async {
             match deadline {
@@ -345,7 +349,7 @@ async fn stream(
                 (Some(n), None) => format!("{} of {n} events", progress.matched),
                 (None, None) => "no event".to_string(),
             };
-            let secs = args.timeout.map_or(0.0, |t| t.as_secs_f64());
+            let secs = args.stop_after.map_or(0.0, |t| t.as_secs_f64());
             ui.error(&Error::new(
                 ErrorKind::Remote,
                 "timeout",
@@ -606,6 +610,31 @@ mod tests {
                 .unwrap()
                 .contains("sh -c")
         );
+    }
+
+    /// The request bound never becomes the watch's run time (issue 20.1).
+    #[test]
+    fn the_request_bound_is_not_the_watch_time() {
+        use clap::Parser;
+        for argv in [
+            &["calimcp", "--timeout", "50", "watch", "kv"][..],
+            &["calimcp", "watch", "kv", "--timeout", "50"],
+            &["calimcp", "watch", "kv"],
+        ] {
+            let cli = super::super::Cli::try_parse_from(argv).unwrap();
+            let super::super::Command::Watch(w) = cli.command else {
+                panic!("{argv:?}");
+            };
+            assert_eq!(w.stop_after, None, "{argv:?}");
+        }
+        let cli =
+            super::super::Cli::try_parse_from(["calimcp", "watch", "kv", "--stop-after", "2"])
+                .unwrap();
+        let super::super::Command::Watch(w) = cli.command else {
+            panic!()
+        };
+        assert_eq!(w.stop_after, Some(Duration::from_secs(2)));
+        assert_eq!(cli.global.node.timeout, None);
     }
 
     #[test]

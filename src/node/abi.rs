@@ -256,6 +256,7 @@ impl Client {
         let cap = Cap {
             bytes: self.inner.max_blob,
             var: "CALIMCP_MAX_BLOB",
+            bound: self.inner.timeout,
         };
         let reply = self.request_capped(Method::GET, &url, &shown, cap).await?;
         if !reply.ok() {

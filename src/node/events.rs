@@ -350,7 +350,7 @@ impl Client {
             None => {
                 let built = reqwest::Client::builder()
                     .redirect(reqwest::redirect::Policy::none())
-                    .connect_timeout(self.inner.timeout)
+                    .connect_timeout(self.inner.connect_timeout)
                     .read_timeout(self.inner.timeout.max(MIN_READ_TIMEOUT))
                     .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
                     .build()
@@ -383,6 +383,7 @@ impl Client {
             let cap = Cap {
                 bytes: ERROR_BODY,
                 var: "CALIMCP_MAX_RESPONSE",
+                bound: self.inner.timeout,
             };
             let reply = self.reply(resp, shown, cap).await?;
             if attempt == 0

@@ -183,6 +183,27 @@ impl Client {
         }
     }
 
+    /// An `execute` that timed out may still run to completion on the node:
+    /// say so, so that a change is not made twice.
+    fn execute_timed_out(&self, e: Error, method: &str) -> Error {
+        if e.code != "timeout" {
+            return e;
+        }
+        Error {
+            message: format!(
+                "`{}` got no answer within {} from the node at {}; the call may still have run (or may still complete) there",
+                sanitize_line(method),
+                super::http::seconds(self.inner.execute_timeout),
+                self.inner.shown
+            ),
+            hint: Some(
+                "check the app's state before repeating a call that changes it; raise the bound with --timeout SECS"
+                    .into(),
+            ),
+            ..e
+        }
+    }
+
     fn none_owned(&self, given: &str) -> Error {
         Error::new(
             ErrorKind::Remote,
@@ -208,8 +229,9 @@ impl Client {
         let body = Self::execute_body(ctx, method, args_json, executor, id);
         let (url, shown) = self.endpoint(&["jsonrpc"], None);
         let reply = self
-            .request(Method::POST, &url, &shown, Some(&body))
-            .await?;
+            .request_with(Method::POST, &url, &shown, Some(&body), self.execute_cap())
+            .await
+            .map_err(|e| self.execute_timed_out(e, method))?;
         let v = self.check(reply, &shown)?;
         if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
             return Ok(Outcome::RpcError(err.clone()));

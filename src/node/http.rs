@@ -10,7 +10,7 @@
 //! refresh token and password wherever they appear (secrets shorter than 4
 //! characters are not masked: they would garble every message).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use reqwest::{Method, Url};
 use serde_json::Value;
@@ -49,11 +49,13 @@ impl Reply {
     }
 }
 
-/// How much of a body to read, and the variable that raises it.
+/// How much of a body to read, the variable that raises it, and how long
+/// the whole exchange may take.
 #[derive(Clone, Copy)]
 pub(super) struct Cap {
     pub bytes: u64,
     pub var: &'static str,
+    pub bound: Duration,
 }
 
 /// `n` bytes for messages: `16 MiB`, `512 KiB`, `100 bytes`.
@@ -100,7 +102,7 @@ pub(super) fn percent_free(url: &Url) -> String {
     u.as_str().trim_end_matches('/').to_string()
 }
 
-fn seconds(d: std::time::Duration) -> String {
+pub(super) fn seconds(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         format!("{} s", d.as_secs())
     } else {
@@ -309,6 +311,16 @@ impl Client {
     }
 
     pub(super) fn transport_error(&self, e: &reqwest::Error, shown: &str) -> Error {
+        self.transport_error_in(e, shown, self.inner.timeout)
+    }
+
+    /// The error a failed exchange stands for; `bound` is what it was allowed.
+    pub(super) fn transport_error_in(
+        &self,
+        e: &reqwest::Error,
+        shown: &str,
+        bound: Duration,
+    ) -> Error {
         let mut cause: &dyn std::error::Error = e;
         while let Some(next) = cause.source() {
             cause = next;
@@ -321,7 +333,7 @@ impl Client {
                 format!(
                     "the node at {} did not answer within {} ({shown})",
                     self.inner.shown,
-                    seconds(self.inner.timeout)
+                    seconds(bound)
                 ),
             )
             .with_hint("is the node busy or the address wrong? Raise the bound with --timeout SECS")
@@ -332,6 +344,7 @@ impl Client {
                 format!("cannot reach the node at {}: {cause}", self.inner.shown),
             )
             .with_hint("is merod running there? Pass --node URL (or set CALIMERO_NODE_URL)")
+            .retryable()
         } else {
             Error::new(
                 ErrorKind::Unreachable,
@@ -346,6 +359,15 @@ impl Client {
         Cap {
             bytes: self.inner.max_response,
             var: "CALIMCP_MAX_RESPONSE",
+            bound: self.inner.timeout,
+        }
+    }
+
+    /// The cap on an `execute` answer: the ordinary size, the execute bound.
+    pub(super) fn execute_cap(&self) -> Cap {
+        Cap {
+            bound: self.inner.execute_timeout,
+            ..self.response_cap()
         }
     }
 
@@ -381,7 +403,11 @@ impl Client {
         let first = origin_of(&current);
         for hop in 0..=MAX_HOPS {
             self.log(format_args!("> {method} {current_shown}"));
-            let mut req = self.inner.http.request(method.clone(), current.clone());
+            let mut req = self
+                .inner
+                .http
+                .request(method.clone(), current.clone())
+                .timeout(cap.bound);
             if let Some(t) = token {
                 self.log(format_args!("> authorization: Bearer ***"));
                 req = req.bearer_auth(t);
@@ -396,7 +422,7 @@ impl Client {
             let resp = req
                 .send()
                 .await
-                .map_err(|e| self.transport_error(&e, &current_shown))?;
+                .map_err(|e| self.transport_error_in(&e, &current_shown, cap.bound))?;
             let status = resp.status();
             let header = |name: &str| {
                 resp.headers()
@@ -519,7 +545,7 @@ impl Client {
         while let Some(chunk) = resp
             .chunk()
             .await
-            .map_err(|e| self.transport_error(&e, shown))?
+            .map_err(|e| self.transport_error_in(&e, shown, cap.bound))?
         {
             if (body.len() + chunk.len()) as u64 > cap.bytes {
                 return Err(too_large());
