@@ -1030,7 +1030,7 @@ fn failures_are_decoded_with_exit_code_5() {
         .args(["call", "faults_boom", "--json"])
         .assert()
         .code(5)
-        .stderr("{\"error\":{\"code\":\"app_error\",\"message\":\"`boom` returned an error: the key is missing\"}}\n");
+        .stderr("{\"error\":{\"code\":\"app_error\",\"message\":\"`boom` returned an error: the key is missing\",\"retryable\":false}}\n");
 }
 
 #[test]
@@ -1455,4 +1455,36 @@ fn indirect_arguments_are_bounded_and_never_hang() {
         .assert()
         .success();
     assert_eq!(env.last_args(), json!({"key": "p", "value": "q"}));
+
+/// rc.25's transient answers are retryable and say so; a caller that is not
+/// a member is an authorization error (issue 20.5).
+#[test]
+fn transient_node_errors_are_retryable_and_membership_is_exit_3() {
+    let env = Env::new();
+    let ctx = env.node.id(fake_node::CTX_KV);
+    let set = ["call", "kv_store_set", "--key", "a", "--value", "1", "-c", "prod", "--json"];
+    let error_of = |a: &assert_cmd::assert::Assert| -> Value {
+        serde_json::from_str(stderr_of(a).lines().last().unwrap()).unwrap()
+    };
+    env.node
+        .fail_next_execute(json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}));
+    let a = env.cmd().args(set).assert().code(5);
+    let e = error_of(&a);
+    assert_eq!(e["error"]["code"], "group_key_pending", "{e}");
+    assert_eq!(e["error"]["retryable"], true);
+    env.node.fail_next_execute(
+        json!({"type": "UpgradeInProgress", "data": {"group_id": "ab".repeat(32)}}),
+    );
+    let a = env.cmd().args(set).assert().code(5);
+    assert_eq!(error_of(&a)["error"]["retryable"], true);
+    env.node.fail_next_execute(
+        json!({"type": "FunctionCallError", "data": "Caller is not a member of this context"}),
+    );
+    let a = env.cmd().args(set).assert().code(3);
+    let e = error_of(&a);
+    assert_eq!(e["error"]["code"], "not_a_member", "{e}");
+    assert_eq!(e["error"]["retryable"], false);
+    // Nothing ran: the store is untouched, and the next call goes through.
+    assert!(env.node.kv(&ctx).is_empty());
+    env.cmd().args(set).assert().success();
 }

@@ -300,6 +300,8 @@ struct State {
     /// Open SSE streams (`GET /sse`).
     streams: Mutex<Vec<Stream>>,
     next_session: AtomicU64,
+    /// JSON-RPC errors the next `execute` calls answer, in order.
+    execute_errors: Mutex<std::collections::VecDeque<Value>>,
 }
 
 /// One open `GET /sse` stream: its session, the contexts it subscribed to,
@@ -372,6 +374,7 @@ impl Builder {
             down: AtomicBool::new(false),
             streams: Mutex::new(Vec::new()),
             next_session: AtomicU64::new(7_000),
+            execute_errors: Mutex::new(Default::default()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -607,6 +610,12 @@ impl FakeNode {
             .iter()
             .map(|s| s.contexts.len())
             .sum()
+    }
+
+    /// The next `execute` answers this JSON-RPC `error` (`{"type","data"}`,
+    /// as rc.25's ExecuteError serializes) before running anything.
+    pub fn fail_next_execute(&self, error: Value) {
+        self.state.execute_errors.lock().unwrap().push_back(error);
     }
 
     /// While down, every connection is closed without an answer.
@@ -1635,6 +1644,9 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
         }
     };
     if let Err(e) = parse_id(ctx_id) {
+        return reply(Err(e));
+    }
+    if let Some(e) = state.execute_errors.lock().unwrap().pop_front() {
         return reply(Err(e));
     }
     let executor = params.get("executorPublicKey").and_then(Value::as_str);
