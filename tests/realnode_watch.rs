@@ -54,7 +54,10 @@ fn events_arrive_decoded_and_checked_against_the_abi(v) {
     ) else {
         return;
     };
-    let w = Watch::start(&node, &[APP, "--json", "--count", "4", "--stop-after", "120"]);
+    let w = Watch::start(
+        &node,
+        &[APP, "--json", "--count", "4", "--stop-after", "120"],
+    );
     call(
         &node,
         "insert",
@@ -416,7 +419,10 @@ fn watch_reconnects_when_the_node_restarts_and_says_so(v) {
     ) else {
         return;
     };
-    let mut w = Watch::start(&node, &[APP, "--json", "--count", "2", "--stop-after", "120"]);
+    let mut w = Watch::start(
+        &node,
+        &[APP, "--json", "--count", "2", "--stop-after", "120"],
+    );
     call(&node, "insert", &["--key", "before", "--n", "1"]);
     node.restart();
     // The watch reopens the stream (the node kept the SSE session) and warns.

@@ -93,10 +93,11 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         Some("Uninitialized") => remote(
             "uninitialized",
             format!(
-                "context {context} is not initialized on this node yet: its state is still syncing"
+                "context {context} has no state on this node yet (the node answered Uninitialized; nothing ran)"
             ),
         )
-        .with_hint("wait for the node to finish syncing the context, then call again"),
+        .with_hint("wait for the node to sync the context, then call again")
+        .retryable(),
         Some("ContextNotFound") => remote(
             "context_not_found",
             format!("the node has no context {context}"),
@@ -320,7 +321,10 @@ mod tests {
             ctx,
             &json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}),
         );
-        assert_eq!((e.kind, e.code, e.retryable), (ErrorKind::Remote, "group_key_pending", true));
+        assert_eq!(
+            (e.kind, e.code, e.retryable),
+            (ErrorKind::Remote, "group_key_pending", true)
+        );
         assert!(e.message.contains("nothing ran"), "{}", e.message);
         let e = rpc_error(
             "set",
@@ -334,7 +338,10 @@ mod tests {
             ctx,
             &json!({"type": "FunctionCallError", "data": "Caller is not a member of this context"}),
         );
-        assert_eq!((e.kind, e.code, e.retryable), (ErrorKind::Auth, "not_a_member", false));
+        assert_eq!(
+            (e.kind, e.code, e.retryable),
+            (ErrorKind::Auth, "not_a_member", false)
+        );
         let e = rpc_error(
             "set",
             ctx,
@@ -342,13 +349,23 @@ mod tests {
         );
         assert_eq!(e.code, "xcall_not_permitted");
         assert!(e.message.contains("context Other") && e.hint.unwrap().contains("#[app::xcall]"));
-        let e = rpc_error("set", ctx, &json!({"type": "InternalError", "data": {"kind": "runtime"}}));
+        let e = rpc_error(
+            "set",
+            ctx,
+            &json!({"type": "InternalError", "data": {"kind": "runtime"}}),
+        );
         assert_eq!(e.code, "node_internal_error");
         assert!(e.message.contains("WASM runtime"), "{}", e.message);
         assert!(!e.retryable);
         let e = rpc_error("set", ctx, &json!({"type": "InternalError", "data": {}}));
         assert!(e.message.contains("did not say"), "{}", e.message);
-        let e = http_error(503, "Service Unavailable", "application/json", br#"{"data":{"status":"starting"}}"#, "http://n/admin-api/x");
+        let e = http_error(
+            503,
+            "Service Unavailable",
+            "application/json",
+            br#"{"data":{"status":"starting"}}"#,
+            "http://n/admin-api/x",
+        );
         assert!(e.retryable && e.hint.unwrap().contains("retry shortly"));
         assert!(!http_error(500, "Internal Server Error", "", b"", "u").retryable);
     }
@@ -391,7 +408,11 @@ mod tests {
     #[test]
     fn other_rpc_errors_are_named_with_their_data() {
         let e = rpc_error("get", "C1", &json!({"type": "Uninitialized"}));
-        assert!(e.message.contains("not initialized"), "{}", e.message);
+        assert!(
+            e.message.contains("has no state on this node yet"),
+            "{}",
+            e.message
+        );
         assert!(e.hint.unwrap().contains("wait"));
         let e = rpc_error(
             "get",
@@ -403,7 +424,10 @@ mod tests {
             "the node refused `get`: SerdeError: {\"message\":\"bad\"}"
         );
         let e = rpc_error("get", "C1", &json!({"type": "InternalError", "data": {}}));
-        assert_eq!(e.message, "the node refused `get`: InternalError");
+        assert_eq!(
+            e.message,
+            "the node failed internally while running `get` in context C1: the node did not say what"
+        );
         let e = rpc_error("get", "C1", &json!({"code": -32601, "message": "nope"}));
         assert_eq!(e.message, "the node refused `get`: nope");
     }

@@ -99,10 +99,10 @@ impl Client {
             Ok(v) => Ok(v),
             // Say what the node is doing about it, where it can tell.
             Err(mut e) if e.code == "uninitialized" => {
-                if let Ok(Some(status)) = self.sync_status(context_id).await
-                    && let Some(what) = super::sync::describe(&status)
-                {
-                    e.message = format!("{}: {what}", e.message);
+                if let Some(d) = self.uninitialized_why(context_id, true).await {
+                    e.message = format!("{}: {}", e.message, d.why);
+                    e.hint = Some(d.hint);
+                    e.retryable = d.transient;
                 }
                 Err(self.scrub_err(e))
             }

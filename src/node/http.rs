@@ -110,6 +110,19 @@ pub(super) fn seconds(d: Duration) -> String {
     }
 }
 
+/// `s` with every byte but the URL-unreserved ones percent-encoded.
+fn percent_encoded(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
 /// Keys whose values never appear in the `-v` log.
 const SECRET_KEYS: &[&str] = &["password", "access_token", "refresh_token", "token"];
 
@@ -167,11 +180,27 @@ impl Client {
             return;
         };
         let mut list = self.inner.secrets.lock().unwrap_or_else(|e| e.into_inner());
-        if !list.iter().any(|x| x == s) {
-            list.push(s.to_string());
-            // Longest first, so a secret containing another is masked whole.
-            list.sort_by_key(|x| std::cmp::Reverse(x.len()));
+        // The secret as written, and as a node echoes it inside JSON (a `"`
+        // or `\` escaped, control characters as `\u00XX`) or in a URL.
+        let json = serde_json::to_string(s).unwrap_or_default();
+        let json = json.trim_matches('"').to_string();
+        let forms = [
+            s.to_string(),
+            json.clone(),
+            // A JSON text quoted once more (an error message carrying JSON).
+            serde_json::to_string(&json)
+                .unwrap_or_default()
+                .trim_matches('"')
+                .to_string(),
+            percent_encoded(s),
+        ];
+        for form in forms {
+            if form.len() >= MIN_SECRET && !list.contains(&form) {
+                list.push(form);
+            }
         }
+        // Longest first, so a secret containing another is masked whole.
+        list.sort_by_key(|x| std::cmp::Reverse(x.len()));
     }
 
     /// `text` with every known secret replaced by `***`.
@@ -228,7 +257,13 @@ impl Client {
         let mut url = base.clone();
         if let Ok(mut path) = url.path_segments_mut() {
             path.pop_if_empty();
-            path.extend(segments);
+            // Every segment is data: `/`, `%` and the rest are
+            // percent-encoded, and a name `.` or `..` (which a URL would
+            // resolve, changing the route) is sent with its dots encoded.
+            path.extend(segments.iter().map(|s| match *s {
+                "." | ".." => std::borrow::Cow::Owned(s.replace('.', "%2E")),
+                s => std::borrow::Cow::Borrowed(s),
+            }));
         }
         let shown = percent_free(&url);
         if let Some((k, v)) = query {
@@ -633,6 +668,12 @@ mod tests {
             assert!(e.hint.unwrap().contains(hint));
         }
         assert_eq!(c.scrub("pw=hunter22!"), "pw=***!");
+        // Echoed inside JSON, escaped (issue 24.11).
+        c.add_secret(Some(r#"p"w\d!x"#));
+        let echoed = serde_json::json!({"error": r#"bad password p"w\d!x"#}).to_string();
+        assert!(echoed.contains(r#"p\"w\\d!x"#), "{echoed}");
+        assert_eq!(c.scrub(&echoed), r#"{"error":"bad password ***"}"#);
+
         c.add_secret(Some("abc"));
         assert_eq!(c.scrub("abc"), "abc", "too short to mask");
     }

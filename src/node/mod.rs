@@ -484,6 +484,26 @@ mod tests {
         );
         assert!(url.ends_with("context/a%20b%2Fc?service_name=x+y"), "{url}");
         assert!(!url.contains("secret"));
+        // A name `.` or `..` never changes the route (issue 24.9).
+        for dots in [".", ".."] {
+            let (url, _) = c.endpoint(&["admin-api", "alias", "lookup", "context", dots], None);
+            let u = Url::parse(&url).unwrap();
+            let segs: Vec<&str> = u.path_segments().unwrap().collect();
+            assert_eq!(segs.len(), 7, "{url}");
+            assert_eq!(
+                segs[..6],
+                ["prefix", "node", "admin-api", "alias", "lookup", "context"]
+            );
+            assert!(segs[6].contains("%252E"), "{url}");
+        }
+        let (url, _) = c.endpoint(
+            &["admin-api", "contexts", "../../x", "identities-owned"],
+            None,
+        );
+        assert!(
+            url.ends_with("/contexts/..%2F..%2Fx/identities-owned"),
+            "{url}"
+        );
         let c = Client::new(opts("http://host:1")).unwrap();
         assert_eq!(c.url(), "http://host:1");
         assert_eq!(c.endpoint(&["jsonrpc"], None).1, "http://host:1/jsonrpc");
