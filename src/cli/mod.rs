@@ -46,6 +46,7 @@ Exit codes:
   3    authentication failed
   4    the node is unreachable or timed out
   5    the node or the application returned an error
+  6    call --wait-event: the call ran (its result is printed), then waiting for its event failed
   124  watch --stop-after or call --wait-event: the event did not come in time
 
 Environment:

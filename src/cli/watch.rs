@@ -325,7 +325,7 @@ async fn watched_contexts(
                 client.url()
             ),
         )
-        .with_hint("create one (meroctl context create --application-id ID), then watch again"));
+        .with_hint("create one (meroctl context create --application-id ID --group-id GROUP_ID; nodes before 0.11 take no --group-id), then watch again"));
     }
     Ok(list)
 }

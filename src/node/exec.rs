@@ -27,6 +27,10 @@ use super::{Client, decode, str_field};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
+/// How a node joins a context, as current nodes do it (rc.25 has no
+/// `meroctl context join`: joins go through the context's group).
+pub const JOIN_HINT: &str = "join the context on this node first: `meroctl group join-context CONTEXT_ID` when the node is in the context's group, else `meroctl namespace join NAMESPACE_ID INVITATION_JSON` with an invitation from a member (nodes before 0.11: `meroctl context join`); or call through a node that is a member of it";
+
 /// What a JSON-RPC exchange came to.
 enum Outcome {
     Output(Value),
@@ -214,7 +218,7 @@ impl Client {
                 sanitize_line(given)
             ),
         )
-        .with_hint("join the context on this node first (accept an invitation: meroctl context join), or call through a node that is a member of it")
+        .with_hint(JOIN_HINT)
     }
 
     /// One `execute` exchange.
