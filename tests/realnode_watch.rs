@@ -450,3 +450,44 @@ fn watch_reconnects_when_the_node_restarts_and_says_so(v) {
     );
 }
 }
+
+on_each_version! {
+/// A node down for longer than the old 15 s of tries (issue 20.2): the watch
+/// waits it out, says how long the stream was down, and events after it come.
+fn watch_waits_out_a_restart_longer_than_15_s(v) {
+    let Some((mut node, _ctx)) = events_node(
+        "watch_waits_out_a_restart_longer_than_15_s",
+        Options::on(v),
+    ) else {
+        return;
+    };
+    let mut w = Watch::start(
+        &node,
+        &[APP, "--json", "--count", "2", "--stop-after", "240"],
+    );
+    call(&node, "insert", &["--key", "before", "--n", "1"]);
+    // Down for 20 s (the node's own downtime, not a timing guess).
+    node.kill();
+    std::thread::sleep(Duration::from_secs(20));
+    node.restart();
+    loop {
+        let line = w
+            .stderr
+            .recv_timeout(Duration::from_secs(90))
+            .unwrap_or_else(|_| panic!("no reconnection notice; stderr: {:?}", w.seen));
+        let done = line.contains("opened again after");
+        w.seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let notice = w.seen.last().unwrap().clone();
+    assert!(!notice.contains("after 0."), "down for 20 s at least: {notice}");
+    call(&node, "insert", &["--key", "after", "--n", "2"]);
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[1]["payload"]["key"], "after");
+}
+}
