@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${2:-release}
 flag=$([ "$profile" = release ] && echo --release || true)
-cargo build $flag --quiet --bin calimcp --example fake-node
+[ -n "${1:-}" ] && cargo build $flag --quiet --example fake-node || cargo build $flag --quiet --bin calimcp --example fake-node
 target=${CARGO_TARGET_DIR:-$PWD/target}
 bin=${1:-$target/$profile/calimcp}
 fake=$target/$profile/examples/fake-node
@@ -27,7 +27,7 @@ run() {
   /usr/bin/time -f '%M' -o "$tmp/rss" "$bin" --node "$url" watch kv-store -c k7FaK87WHGVXzkaoHb7CdVPgkKDQhZ29VLDeBVbDfYn --json --count 1 \
     > "$tmp/out" 2> "$tmp/err" &
   local pid=$!
-  until grep -q '^watching' "$tmp/err"; do
+  until grep -qs "^watching" "$tmp/err"; do
     kill -0 "$pid" 2>/dev/null || { cat "$tmp/err" >&2; exit 1; }
     sleep 0.01
   done

@@ -482,7 +482,10 @@ fn watch_waits_out_a_restart_longer_than_15_s(v) {
         }
     }
     let notice = w.seen.last().unwrap().clone();
-    assert!(!notice.contains("after 0."), "down for 20 s at least: {notice}");
+    assert!(
+        !notice.contains("after 0."),
+        "down for 20 s at least: {notice}"
+    );
     call(&node, "insert", &["--key", "after", "--n", "2"]);
     let (code, out, err) = w.finish();
     assert_eq!(code, 0, "{err}");

@@ -1037,6 +1037,39 @@ mod tests {
         }
     }
 
+    /// An event's byte list is read straight into bytes (issue 24.2): one
+    /// megabyte of payload, no `Value` per byte, and the bytes are exact.
+    #[test]
+    fn a_large_event_is_read_into_bytes() {
+        let payload: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
+        let list: Vec<String> = payload.iter().map(u8::to_string).collect();
+        let frame = format!(
+            "data: {{\"result\":{{\"contextId\":\"C\",\"type\":\"StateMutation\",\"data\":{{\"newRoot\":\"R\",\"events\":[{{\"kind\":\"Big\",\"data\":[{}],\"handler\":null}}]}}}}}}\n\n",
+            list.join(",")
+        );
+        let mut p = Parser::new(16 << 20);
+        let frames = p.push(frame.as_bytes()).unwrap();
+        let Message::Event(e) = message(&frames[0].data) else {
+            panic!("not an event")
+        };
+        assert_eq!(e.events.len(), 1);
+        assert_eq!(e.events[0].data, payload);
+        assert_eq!(e.data, serde_json::json!({"newRoot": "R"}));
+        assert_eq!(&*e.app_events(), &e.events[..]);
+        // Odd shapes stay readable: a number out of range is skipped, a
+        // string is its bytes, and a message that is not an event is not
+        // read into a tree past 64 KiB.
+        let Message::Event(e) = message(
+            r#"{"result":{"contextId":"C","type":"StateMutation","data":{"events":[{"kind":"A","data":[1,300,2]},{"kind":"B","data":"hi"}]}}}"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!(e.events[0].data, [1, 2]);
+        assert_eq!(e.events[1].data, b"hi");
+        let huge = format!("{{\"x\":[{}]}}", "1,".repeat(40_000) + "1");
+        assert_eq!(message(&huge), Message::Other);
+    }
+
     #[test]
     fn a_frame_past_the_cap_is_an_error() {
         let mut p = Parser::new(16);
