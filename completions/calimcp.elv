@@ -241,7 +241,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
             cand --node 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
             cand --api 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
-            cand --timeout 'Bound on every request to the node, in seconds'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
             cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
             cand --json 'Machine-readable output; errors become one JSON line on stderr'
             cand -q 'Hide warnings'

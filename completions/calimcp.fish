@@ -220,7 +220,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l refs -d 'Ho
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s q -l quiet -d 'Hide warnings'

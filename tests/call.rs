@@ -1466,6 +1466,7 @@ fn indirect_arguments_are_bounded_and_never_hang() {
         .assert()
         .success();
     assert_eq!(env.last_args(), json!({"key": "p", "value": "q"}));
+}
 
 /// rc.25's transient answers are retryable and say so; a caller that is not
 /// a member is an authorization error (issue 20.5).

@@ -97,9 +97,10 @@ impl Client {
             sanitize_line(app.package_or_id()),
             sanitize_line(app.version.as_deref().unwrap_or("(version unknown)"))
         );
-        let cache = self.cache_path(blob, service);
+        let cache = self.cache_path(&app.id, blob, service);
+        let key = self.cache_key(&app.id, blob, service);
         if let Ok(bytes) = std::fs::read(&cache)
-            && let Ok(v) = serde_json::from_slice::<Value>(&bytes)
+            && let Some(v) = read_entry(&bytes, &key)
         {
             self.log(format_args!(
                 "= ABI of {label}: from the cache ({})",
@@ -111,7 +112,7 @@ impl Client {
             .abi_from_blob(blob, service, &label)
             .await
             .map_err(|e| self.scrub_err(e))?;
-        let _ = store::write_private(&cache, v.to_string().as_bytes());
+        let _ = store::write_private(&cache, &entry(&key, &v));
         Ok(v)
     }
 
