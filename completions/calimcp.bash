@@ -963,7 +963,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__watch)
-            opts="-c -q -v -h -V --context --event --count --until --timeout --exec --all --json --color --quiet --apps --package --service --refs --max-name-len --api --node --token --verbose --offline --help --version"
+            opts="-c -q -v -h -V --context --event --count --until --stop-after --exec --all --reconnect-for --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -989,11 +989,15 @@ _calimcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --timeout)
+                --stop-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reconnect-for)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1026,6 +1030,10 @@ _calimcp() {
                     return 0
                     ;;
                 --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

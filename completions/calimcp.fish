@@ -34,7 +34,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -l refs -d 'How named type
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_needs_command" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_needs_command" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_needs_command" -s q -l quiet -d 'Hide warnings'
@@ -64,7 +64,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l refs -d 'How 
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l output -d 'Return schemas instead of argument schemas (`null` for a unit return)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -83,7 +83,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l refs -d 'Ho
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s q -l quiet -d 'Hide warnings'
@@ -104,7 +104,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l refs -d 'How n
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l read-only -d 'Only [view] methods'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -138,7 +138,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refs -d 'How n
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l read-only -d 'Only [view] methods'
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -157,7 +157,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l refs -d 'How na
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s q -l quiet -d 'Hide warnings'
@@ -180,7 +180,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l refs -d 'How na
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s h -l help -d 'Print help; with TOOL, the method\'s parameters'
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l dry-run -d 'Print the URL and the exact request body instead of sending the call'
@@ -201,7 +201,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l refs -d 'How nam
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l clear -d 'Remove the pin'
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -220,7 +220,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l refs -d 'Ho
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s q -l quiet -d 'Hide warnings'
@@ -246,7 +246,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l refs -d 'How na
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -s q -l quiet -d 'Hide warnings'
@@ -258,8 +258,9 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -s c -l context -
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l event -d 'Only events whose name matches (`*` and `?` globs; repeatable)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l count -d 'Exit 0 after N matching events' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l until -d 'Exit 0 after the first event called NAME (printed)' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l timeout -d 'Stop after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l stop-after -d 'Stop the watch after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0 [default: run until stopped]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l exec -d 'Run CMD (no shell: words and quotes only) for each event: its JSON line on stdin, CALIMCP_EVENT, CALIMCP_CONTEXT and CALIMCP_APP set' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l reconnect-for -d 'When the event stream drops, keep trying to reopen it for SECS seconds (backing off up to 30 s between tries), then stop with exit 4' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -270,6 +271,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l refs -d 'How n
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l all -d 'Also show the node\'s own events (sync status, app version changes, …)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -288,7 +290,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l refs -d 
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l timeout -d 'Bound on every request to the node, in seconds' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s q -l quiet -d 'Hide warnings'

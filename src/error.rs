@@ -2,7 +2,9 @@
 //!
 //! Exit codes live here and nowhere else: 0 success, 1 internal error, 2 bad
 //! input (usage, manifest, unknown app/method, invalid arguments), 3 auth,
-//! 4 node unreachable or timed out, 5 the node or the application returned an error.
+//! 4 node unreachable or timed out, 5 the node or the application returned an error,
+//! 6 the call was made (its result printed) but what was to follow it failed
+//! (`call --wait-event` whose event stream broke).
 
 use std::fmt;
 
@@ -14,6 +16,8 @@ pub enum ErrorKind {
     Auth,
     Unreachable,
     Remote,
+    /// The call succeeded, then waiting for its event failed: not "nothing happened".
+    AfterCall,
 }
 
 impl ErrorKind {
@@ -24,6 +28,7 @@ impl ErrorKind {
             ErrorKind::Auth => 3,
             ErrorKind::Unreachable => 4,
             ErrorKind::Remote => 5,
+            ErrorKind::AfterCall => 6,
         }
     }
 }
@@ -39,6 +44,9 @@ pub struct Error {
     pub hint: Option<String>,
     /// Each problem of invalid input, for `--json` (`{"path","message","expected"?,"got"?}`).
     pub problems: Vec<serde_json::Value>,
+    /// The same request may succeed if repeated shortly (a node that is
+    /// starting, a group key not yet delivered, a group upgrade in progress).
+    pub retryable: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -51,7 +59,14 @@ impl Error {
             message: message.into(),
             hint: None,
             problems: Vec::new(),
+            retryable: false,
         }
+    }
+
+    /// Marks the error as worth repeating the request for.
+    pub fn retryable(mut self) -> Self {
+        self.retryable = true;
+        self
     }
 
     /// Bad input: exit code 2.

@@ -1008,7 +1008,7 @@ fn failures_are_decoded_with_exit_code_5() {
             "error: `panic` failed: guest panicked: index out of bounds: the len is 0 but the index is 3 at src/lib.rs:10:5",
         ),
         ("faults_html", "- the node said: Internal Server Error"),
-        ("faults_uninit", "is not initialized on this node yet"),
+        ("faults_uninit", "has no state on this node yet"),
     ];
     for (tool, expected) in cases {
         env.cmd()
@@ -1023,14 +1023,25 @@ fn failures_are_decoded_with_exit_code_5() {
         .args(["call", "faults_uninit"])
         .assert()
         .stderr(predicate::str::contains(
-            "is not initialized on this node yet: its state is still syncing: the node's last sync attempt failed; it tries again in 30 s (3 failed attempts; last error: No peers to sync with)",
+            "has no state on this node yet (the node answered Uninitialized; nothing ran): the node's last sync attempt failed; it tries again in 30 s (3 failed attempts; last error: No peers to sync with)",
         ))
-        .stderr(predicate::str::contains("hint: wait for the node"));
+        .stderr(predicate::str::contains("hint: no peer that is a member of the context is reachable"));
+    // A node with no peers at all says that instead, and it is not worth a retry.
+    env.node.set_peers(0);
+    let a = env
+        .cmd()
+        .args(["call", "faults_uninit", "--json"])
+        .assert()
+        .code(5);
+    let err = stderr_of(&a);
+    assert!(err.contains("connected to no peers"), "{err}");
+    assert!(err.contains("\"retryable\":false"), "{err}");
+    env.node.set_peers(2);
     env.cmd()
         .args(["call", "faults_boom", "--json"])
         .assert()
         .code(5)
-        .stderr("{\"error\":{\"code\":\"app_error\",\"message\":\"`boom` returned an error: the key is missing\"}}\n");
+        .stderr("{\"error\":{\"code\":\"app_error\",\"message\":\"`boom` returned an error: the key is missing\",\"retryable\":false}}\n");
 }
 
 #[test]
@@ -1041,7 +1052,11 @@ fn a_slow_node_times_out_with_exit_4() {
         .args(["call", "faults_slow", "--timeout", "1"])
         .assert()
         .code(4)
-        .stderr(predicate::str::contains("did not answer within 1 s"));
+        .stderr(predicate::str::contains("got no answer within 1 s"))
+        .stderr(predicate::str::contains("may still have run"))
+        .stderr(predicate::str::contains(
+            "check the app's state before repeating",
+        ));
     assert!(start.elapsed() < fake_node::SLOW);
 }
 
@@ -1451,4 +1466,129 @@ fn indirect_arguments_are_bounded_and_never_hang() {
         .assert()
         .success();
     assert_eq!(env.last_args(), json!({"key": "p", "value": "q"}));
+}
+
+/// rc.25's transient answers are retryable and say so; a caller that is not
+/// a member is an authorization error (issue 20.5).
+#[test]
+fn transient_node_errors_are_retryable_and_membership_is_exit_3() {
+    let env = Env::new();
+    let ctx = env.node.id(fake_node::CTX_KV);
+    let set = [
+        "call",
+        "kv_store_set",
+        "--key",
+        "a",
+        "--value",
+        "1",
+        "-c",
+        "prod",
+        "--json",
+    ];
+    let error_of = |a: &assert_cmd::assert::Assert| -> Value {
+        serde_json::from_str(stderr_of(a).lines().last().unwrap()).unwrap()
+    };
+    env.node
+        .fail_next_execute(json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}));
+    let a = env.cmd().args(set).assert().code(5);
+    let e = error_of(&a);
+    assert_eq!(e["error"]["code"], "group_key_pending", "{e}");
+    assert_eq!(e["error"]["retryable"], true);
+    env.node.fail_next_execute(
+        json!({"type": "UpgradeInProgress", "data": {"group_id": "ab".repeat(32)}}),
+    );
+    let a = env.cmd().args(set).assert().code(5);
+    assert_eq!(error_of(&a)["error"]["retryable"], true);
+    env.node.fail_next_execute(
+        json!({"type": "FunctionCallError", "data": "Caller is not a member of this context"}),
+    );
+    let a = env.cmd().args(set).assert().code(3);
+    let e = error_of(&a);
+    assert_eq!(e["error"]["code"], "not_a_member", "{e}");
+    assert_eq!(e["error"]["retryable"], false);
+    // Nothing ran: the store is untouched, and the next call goes through.
+    assert!(env.node.kv(&ctx).is_empty());
+    env.cmd().args(set).assert().success();
+}
+
+/// `--wait-event` when the stream ends after the call ran: the result is
+/// printed and the exit code (6) does not say "nothing happened" (24.6).
+#[test]
+fn a_stream_that_ends_after_the_call_still_prints_the_result() {
+    let env = Env::new();
+    env.node.sse_faults(|f| f.close_after_execute = true);
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "1",
+            "-c",
+            "prod",
+            "--json",
+            "--wait-event",
+            "Inserted",
+            "--wait-timeout",
+            "30",
+        ])
+        .assert()
+        .code(6);
+    let out: Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    assert_eq!(out["result"], Value::Null, "{out}");
+    assert_eq!(out["event"], Value::Null, "{out}");
+    let err = stderr_of(&a);
+    assert!(err.contains("the call succeeded"), "{err}");
+    assert!(err.contains("server shutting down"), "{err}");
+    assert_eq!(env.node.kv(&env.node.id(fake_node::CTX_KV))["a"], "1");
+}
+
+/// A node that never starts its event stream: `--wait-event` gives up within
+/// --wait-timeout, before anything is called (24.4).
+#[test]
+fn wait_event_is_bounded_when_the_stream_never_starts() {
+    let env = Env::new();
+    env.node.sse_faults(|f| f.never_connect = true);
+    env.cmd()
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "1",
+            "-c",
+            "prod",
+            "--wait-event",
+            "Inserted",
+            "--wait-timeout",
+            "0.5",
+        ])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("was not called"));
+    assert!(env.node.executes().is_empty());
+}
+
+/// A node that quotes the password back, escaped, in JSON: `-v` and the
+/// error show it in no form (24.11).
+#[test]
+fn credentials_a_node_echoes_escaped_are_masked() {
+    let env = Env::with(FakeNode::builder().auth("admin", "hunter2").start());
+    env.node.echo_credentials();
+    let password = r#"Zq"Xv\Jk"#;
+    let a = env
+        .cmd()
+        .env("CALIMERO_USERNAME", "admin")
+        .env("CALIMERO_PASSWORD", password)
+        .args(["-v", "call", "kv_store_get", "--key", "a", "-c", "prod"])
+        .assert()
+        .code(3);
+    let err = stderr_of(&a);
+    assert!(err.contains("no user"), "the echo is there: {err}");
+    for form in [password, "Zq", "Jk"] {
+        assert!(!err.contains(form), "{form} in: {err}");
+    }
 }

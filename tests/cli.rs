@@ -243,7 +243,7 @@ fn every_help_has_examples_and_the_exit_codes_are_documented() {
             "5    the node or the application returned an error",
         ))
         .stdout(predicate::str::contains(
-            "124  watch --timeout or call --wait-event",
+            "124  watch --stop-after or call --wait-event",
         ));
 }
 

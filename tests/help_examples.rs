@@ -325,13 +325,19 @@ fn watch_line(env: &Env, line: &str, dir: &Path) {
     s.on_stderr("watching ");
     env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
     if let Some(file) = line.split(">> ").nth(1) {
-        // The --exec command runs (and appends the payload to the file)
-        // before the next event is printed: once "two" shows, "one" is written.
+        // The --exec command runs beside the stream (issue 24.12): wait
+        // (bounded) until it has appended the payload to the file.
         let file = file.trim_end_matches(['"', '\'']);
-        env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
-        s.on_stdout("two");
-        let log = std::fs::read_to_string(dir.join(file));
-        assert_eq!(log.unwrap_or_default(), "\"one\"\n", "`{line}`");
+        s.on_stdout("one");
+        let mut log = String::new();
+        for _ in 0..1000 {
+            log = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
+            if !log.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(log, "\"one\"\n", "`{line}`");
         s.stop("-INT");
     } else if line.contains("--until Removed") {
         env.node.emit(&ctx, &[("Removed", b"\"one\"")]);

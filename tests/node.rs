@@ -13,6 +13,8 @@ fn options(url: &str, state: &std::path::Path) -> NodeOptions {
     NodeOptions {
         url: url.to_string(),
         timeout: Duration::from_secs(1),
+        execute_timeout: Duration::from_secs(1),
+        connect_timeout: Duration::from_secs(1),
         token: None,
         refresh_token: None,
         username: None,
@@ -357,11 +359,7 @@ async fn a_slow_node_times_out_and_a_closed_port_is_unreachable() {
         "the timeout bounds the wait"
     );
     assert_eq!((e.kind, e.code), (ErrorKind::Unreachable, "timeout"));
-    assert!(
-        e.message.contains("did not answer within 1 s"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("no answer within 1 s"), "{}", e.message);
     let closed = fake_node::closed_port_url();
     let c = Client::new(options(&closed, dir.path())).unwrap();
     let e = c.applications().await.unwrap_err();
@@ -557,4 +555,87 @@ async fn a_newer_environment_token_replaces_the_cache() {
         node.requests().last().unwrap().header("authorization"),
         Some(format!("Bearer {new_a}").as_str())
     );
+}
+
+/// `execute` and the other requests have their own bounds (issue 20.4): a
+/// call past its bound says it may still have run; listings keep theirs.
+#[tokio::test]
+async fn execute_has_its_own_bound_and_a_timed_out_call_may_have_run() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let dir = tempfile::tempdir().unwrap();
+    let c = Client::new(NodeOptions {
+        timeout: Duration::from_secs(20),
+        execute_timeout: Duration::from_millis(200),
+        ..options(&node.url, dir.path())
+    })
+    .unwrap();
+    assert_eq!(c.execute_timeout(), Duration::from_millis(200));
+    assert!(!c.applications().await.unwrap().is_empty());
+    let start = std::time::Instant::now();
+    let e = c
+        .execute(&id(fake_node::CTX_FAULTS), "slow", &json!({}), None)
+        .await
+        .unwrap_err();
+    assert!(start.elapsed() < fake_node::SLOW);
+    assert_eq!(e.kind, ErrorKind::Unreachable);
+    assert_eq!(e.code, "timeout");
+    assert!(
+        e.message.contains("no answer within 0.2 s"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("may still have run"), "{}", e.message);
+    assert!(
+        !e.retryable,
+        "a call that may have run is not repeated blindly"
+    );
+    // The defaults: 300 s for execute, 30 s for the rest.
+    let d = NodeOptions::new("http://127.0.0.1:1", dir.path());
+    assert_eq!(d.execute_timeout, Duration::from_secs(300));
+    assert_eq!(d.timeout, Duration::from_secs(30));
+    assert_eq!(d.connect_timeout, Duration::from_secs(10));
+}
+
+/// The ABI cache is keyed by the node and the app as well as the module,
+/// and an entry that was altered is fetched anew (issue 24.8).
+#[tokio::test]
+async fn the_abi_cache_is_per_node_and_checked_when_read() {
+    let (a, b) = (FakeNode::start(), FakeNode::start());
+    let dir = tempfile::tempdir().unwrap();
+    let abi_requests = |n: &FakeNode| {
+        n.requests()
+            .iter()
+            .filter(|r| r.path.ends_with("/abi"))
+            .count()
+    };
+    let kv_of = |apps: Vec<calimcp::node::NodeApp>| {
+        apps.into_iter()
+            .find(|x| x.id == id(fake_node::KV))
+            .unwrap()
+    };
+    let ca = client(&a, dir.path());
+    let kv = kv_of(ca.applications().await.unwrap());
+    let from_a = ca.abi(&kv, None).await.unwrap();
+    assert_eq!(abi_requests(&a), 1);
+    // Another node with the same blob id: its own ABI, not node A's.
+    let cb = client(&b, dir.path());
+    let kv_b = kv_of(cb.applications().await.unwrap());
+    assert_eq!(kv_b.bytecode_blob, kv.bytecode_blob);
+    cb.abi(&kv_b, None).await.unwrap();
+    assert_eq!(abi_requests(&b), 1, "node B was asked");
+    // An entry altered on disk is not believed.
+    let cache = dir.path().join("abi");
+    for entry in std::fs::read_dir(&cache).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("methods"), "{text}");
+        std::fs::write(&path, text.replace("methods", "methodz")).unwrap();
+    }
+    let ca2 = client(&a, dir.path());
+    assert_eq!(ca2.abi(&kv, None).await.unwrap(), from_a);
+    assert_eq!(abi_requests(&a), 2, "the altered entry was fetched anew");
+    // And the rewritten entry is read back without asking.
+    let ca3 = client(&a, dir.path());
+    assert_eq!(ca3.abi(&kv, None).await.unwrap(), from_a);
+    assert_eq!(abi_requests(&a), 2);
 }

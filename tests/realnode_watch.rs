@@ -54,7 +54,10 @@ fn events_arrive_decoded_and_checked_against_the_abi(v) {
     ) else {
         return;
     };
-    let w = Watch::start(&node, &[APP, "--json", "--count", "4", "--timeout", "120"]);
+    let w = Watch::start(
+        &node,
+        &[APP, "--json", "--count", "4", "--stop-after", "120"],
+    );
     call(
         &node,
         "insert",
@@ -124,7 +127,7 @@ fn until_filters_exec_and_timeout_are_what_a_ci_script_needs(v) {
             "Cleared",
             "--exec",
             &exec,
-            "--timeout",
+            "--stop-after",
             "120",
         ],
     );
@@ -148,7 +151,7 @@ fn until_filters_exec_and_timeout_are_what_a_ci_script_needs(v) {
     assert!(logged.contains(r#""event":"Cleared""#), "{logged}");
 
     // Nothing matching comes: the documented exit code, and why.
-    let w = Watch::start(&node, &[APP, "--until", "Never", "--timeout", "0.5"]);
+    let w = Watch::start(&node, &[APP, "--until", "Never", "--stop-after", "0.5"]);
     call(&node, "insert", &["--key", "k", "--n", "2"]);
     let (code, out, err) = w.finish();
     assert_eq!(code, 124, "{err}");
@@ -178,7 +181,7 @@ fn all_shows_the_nodes_own_events_in_the_same_shape(v) {
             "StateMutation",
             "--count",
             "1",
-            "--timeout",
+            "--stop-after",
             "120",
         ],
     );
@@ -210,7 +213,7 @@ fn watch_logs_in_and_finds_the_stream_at_the_root_under_a_path_prefix(v) {
     let mut cmd = node.calimcp_std();
     cmd.env("CALIMERO_USERNAME", USER)
         .env("CALIMERO_PASSWORD", PASSWORD);
-    let w = Watch::spawn(cmd, &[APP, "--json", "--count", "1", "--timeout", "120"]);
+    let w = Watch::spawn(cmd, &[APP, "--json", "--count", "1", "--stop-after", "120"]);
     let out = node
         .calimcp()
         .env("CALIMERO_USERNAME", USER)
@@ -416,7 +419,10 @@ fn watch_reconnects_when_the_node_restarts_and_says_so(v) {
     ) else {
         return;
     };
-    let mut w = Watch::start(&node, &[APP, "--json", "--count", "2", "--timeout", "120"]);
+    let mut w = Watch::start(
+        &node,
+        &[APP, "--json", "--count", "2", "--stop-after", "120"],
+    );
     call(&node, "insert", &["--key", "before", "--n", "1"]);
     node.restart();
     // The watch reopens the stream (the node kept the SSE session) and warns.
@@ -442,5 +448,49 @@ fn watch_reconnects_when_the_node_restarts_and_says_so(v) {
         err.contains("events the node produced in between are lost"),
         "{err}"
     );
+}
+}
+
+on_each_version! {
+/// A node down for longer than the old 15 s of tries (issue 20.2): the watch
+/// waits it out, says how long the stream was down, and events after it come.
+fn watch_waits_out_a_restart_longer_than_15_s(v) {
+    let Some((mut node, _ctx)) = events_node(
+        "watch_waits_out_a_restart_longer_than_15_s",
+        Options::on(v),
+    ) else {
+        return;
+    };
+    let mut w = Watch::start(
+        &node,
+        &[APP, "--json", "--count", "2", "--stop-after", "240"],
+    );
+    call(&node, "insert", &["--key", "before", "--n", "1"]);
+    // Down for 20 s (the node's own downtime, not a timing guess).
+    node.kill();
+    std::thread::sleep(Duration::from_secs(20));
+    node.restart();
+    loop {
+        let line = w
+            .stderr
+            .recv_timeout(Duration::from_secs(90))
+            .unwrap_or_else(|_| panic!("no reconnection notice; stderr: {:?}", w.seen));
+        let done = line.contains("opened again after");
+        w.seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let notice = w.seen.last().unwrap().clone();
+    assert!(
+        !notice.contains("after 0."),
+        "down for 20 s at least: {notice}"
+    );
+    call(&node, "insert", &["--key", "after", "--n", "2"]);
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[1]["payload"]["key"], "after");
 }
 }

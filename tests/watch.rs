@@ -40,6 +40,11 @@ impl Env {
 
     /// `calimcp watch ARGS` in the background, once it has subscribed.
     fn watch(&self, args: &[&str]) -> Watch {
+        self.watch_with(args, &[])
+    }
+
+    /// [`Env::watch`] with more variables set.
+    fn watch_with(&self, args: &[&str], vars: &[(&str, &str)]) -> Watch {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("calimcp"))
             .env_clear()
             .env("HOME", self.home.path())
@@ -47,6 +52,7 @@ impl Env {
             .env("NO_COLOR", "1")
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("CALIMERO_NODE_URL", &self.node.url)
+            .envs(vars.iter().copied())
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .arg("watch")
             .args(args)
@@ -128,7 +134,7 @@ fn the_kv_stores_events_are_decoded_on_every_node_version() {
             "--json",
             "--count",
             "3",
-            "--timeout",
+            "--stop-after",
             "60",
         ]);
         env.call(&["kv_store_set", "--key", "a", "--value", "1", "-c", "prod"]);
@@ -212,7 +218,7 @@ fn bad_watch_arguments_are_usage_errors() {
         .code(2)
         .stderr(predicates::str::contains("a quote is not closed"));
     env.cmd()
-        .args(["watch", "kv-store", "--timeout", "0"])
+        .args(["watch", "kv-store", "--stop-after", "0"])
         .assert()
         .code(2);
     env.cmd()
@@ -256,4 +262,236 @@ fn ctrl_c_and_a_closed_stdout_end_it_quietly() {
     while let Ok(line) = w.stderr.recv_timeout(Duration::from_secs(5)) {
         assert!(!line.contains("error"), "{line}");
     }
+}
+
+// ---- hostile and unusual nodes (issues 20 and 24) ----
+
+/// rc.18+ leave out of the subscription the contexts the caller may not
+/// observe: that is an error before "watching", not a silent wait (20.3).
+#[test]
+fn a_context_the_node_leaves_out_is_an_error_before_watching() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    env.node.sse_faults(|f| f.denied.push(ctx.clone()));
+    let a = env
+        .cmd()
+        .args(["watch", "kv-store", "-c", "prod", "--stop-after", "30"])
+        .assert()
+        .code(3);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("did not subscribe to context"), "{err}");
+    assert!(err.contains(&ctx), "{err}");
+    assert!(err.contains("not a member"), "{err}");
+    assert!(!err.contains("watching"), "{err}");
+}
+
+/// A node that never sends `connect`: --stop-after bounds the opening, and
+/// without it the request bound does (24.4).
+#[test]
+fn a_node_that_never_connects_is_bounded() {
+    let env = Env::new(Profile::Rc25);
+    env.node.sse_faults(|f| f.never_connect = true);
+    let start = std::time::Instant::now();
+    env.cmd()
+        .args(["watch", "kv-store", "-c", "prod", "--stop-after", "0.5"])
+        .assert()
+        .code(124)
+        .stderr(predicates::str::contains(
+            "did not even open its event stream",
+        ));
+    env.cmd()
+        .args(["watch", "kv-store", "-c", "prod", "--timeout", "0.5"])
+        .assert()
+        .code(4)
+        .stderr(predicates::str::contains("no `connect` message"));
+    assert!(start.elapsed() < Duration::from_secs(20));
+}
+
+/// Events of contexts that were not asked for never count (24.7).
+#[test]
+fn events_of_other_contexts_do_not_count() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Inserted"]);
+    for other in [
+        env.node.id(support::fake_node::CTX_KV2_2),
+        "not-a-context".to_string(),
+    ] {
+        env.node.emit_to_all(&wire::event_state_mutation(
+            &other,
+            "R",
+            &[("Inserted", b"\"theirs\"")],
+        ));
+    }
+    env.node.emit(&ctx, &[("Inserted", b"\"mine\"")]);
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["payload"], "mine");
+}
+
+/// A stream that closes right after each opening is reopened with backoff,
+/// and the watch gives up after --reconnect-for, saying so (24.5, 20.2).
+#[test]
+fn a_stream_that_closes_at_once_backs_off_and_the_watch_gives_up() {
+    let env = Env::new(Profile::Rc25);
+    let mut w = env.watch(&["kv-store", "-c", "prod", "--reconnect-for", "1"]);
+    let opens = env.node.stream_opens();
+    env.node.sse_faults(|f| f.close_after_open = 10_000);
+    env.node.drop_event_streams();
+    let (code, _, err) = {
+        w.wait_for("the watch stopped");
+        w.finish()
+    };
+    assert_eq!(code, 4, "{err}");
+    assert!(err.contains("gave up reopening the event stream"), "{err}");
+    assert!(err.contains("down for"), "{err}");
+    // Backing off from 10 ms to 100 ms within 1 s: a handful of tries, not thousands.
+    let tries = env.node.stream_opens() - opens;
+    assert!((3..=40).contains(&tries), "{tries} tries");
+}
+
+/// A node down for a while: the watch waits it out and says how long the
+/// stream was down (20.2); a control character in an event id does not
+/// break the reconnection (24.5).
+#[test]
+fn a_restart_is_waited_out_and_a_bad_event_id_does_not_break_it() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let mut w = env.watch(&[
+        "kv-store",
+        "-c",
+        "prod",
+        "--json",
+        "--count",
+        "2",
+        "--reconnect-for",
+        "30",
+        "-v",
+    ]);
+    env.node.sse_faults(|f| f.id_suffix = "\u{1}x".into());
+    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+    env.node.set_down(true);
+    env.node.drop_event_streams();
+    // Down until calimcp has tried (and failed) twice.
+    w.wait_for("(event stream)");
+    w.wait_for("(event stream)");
+    env.node.set_down(false);
+    w.wait_for("opened again after");
+    env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(lines[1]["payload"], "two");
+}
+
+/// Invalid events are warned about once per name, whatever the problem's
+/// text (24.5).
+#[test]
+fn invalid_events_warn_once_per_name() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "3"]);
+    for bad in [&b"1"[..], b"[2]", b"{\"x\":3}"] {
+        env.node.emit(&ctx, &[("Inserted", bad)]);
+    }
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(lines.iter().all(|l| l["valid"] == false), "{lines:?}");
+    assert_eq!(err.matches("warning: event `Inserted`").count(), 1, "{err}");
+}
+
+/// `--exec` runs off the event loop: a command that never ends (and never
+/// reads a payload past the pipe's 64 KiB) holds neither the deadline nor
+/// Ctrl-C (24.12); it inherits no credentials (24.11).
+#[test]
+fn exec_holds_nothing_up_and_inherits_no_secrets() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    // A payload of 100 KiB to `sleep`, which never reads it.
+    let big = format!("\"{}\"", "x".repeat(100 << 10));
+    let start = std::time::Instant::now();
+    let w = env.watch(&[
+        "kv-store",
+        "-c",
+        "prod",
+        "--json",
+        "--count",
+        "2",
+        "--stop-after",
+        "3",
+        "--exec",
+        "sh -c 'exec sleep 60 > /dev/null 2>&1'",
+    ]);
+    env.node.emit(&ctx, &[("Inserted", big.as_bytes())]);
+    env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines.len(),
+        2,
+        "both printed while the first command ran: {err}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(60));
+
+    // Ctrl-C while a command runs.
+    let running = env.home.path().join("running");
+    let cmd = format!(
+        "sh -c 'touch {}; exec sleep 60 > /dev/null 2>&1'",
+        running.display()
+    );
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--exec", &cmd]);
+    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+    let mut polls = 0;
+    while !running.exists() {
+        polls += 1;
+        assert!(polls < 3000, "the command never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &w.child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let (code, _, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+
+    // The command's environment has the event, not the token or password.
+    let out = env.home.path().join("env.txt");
+    let cmd = format!("sh -c 'env > {}'", out.display());
+    let w = env.watch_with(
+        &[
+            "kv-store", "-c", "prod", "--json", "--count", "1", "--exec", &cmd,
+        ],
+        &[
+            ("CALIMERO_AUTH_TOKEN", "tok-SECRET-1"),
+            ("CALIMERO_PASSWORD", "pw-SECRET-2"),
+            ("CALIMERO_USERNAME", "admin"),
+        ],
+    );
+    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+    let (code, _, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let seen = std::fs::read_to_string(&out).unwrap();
+    assert!(seen.contains("CALIMCP_EVENT=Inserted"), "{seen}");
+    assert!(!seen.contains("SECRET"), "{seen}");
+}
+
+/// A watched context the node has no state for is said at once, with the
+/// case (20.6).
+#[test]
+fn an_uninitialized_context_is_said_when_the_watch_starts() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    env.node
+        .set_sync_status(&ctx, false, json!({"state": "waitingForPeers"}), 0, None);
+    let mut w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "1"]);
+    w.wait_for("has no state on this node yet");
+    let said = w.seen.last().unwrap().clone();
+    assert!(said.contains("waiting for peers"), "{said}");
+    assert!(said.contains("in bursts at each sync"), "{said}");
+    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+    let (code, _, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
 }

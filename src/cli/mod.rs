@@ -46,7 +46,8 @@ Exit codes:
   3    authentication failed
   4    the node is unreachable or timed out
   5    the node or the application returned an error
-  124  watch --timeout or call --wait-event: the event did not come in time
+  6    call --wait-event: the call ran (its result is printed), then waiting for its event failed
+  124  watch --stop-after or call --wait-event: the event did not come in time
 
 Environment:
   CALIMERO_NODE_URL        the node (--node); default http://127.0.0.1:2528

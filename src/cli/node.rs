@@ -23,9 +23,9 @@ pub struct NodeArgs {
         help_heading = "Node options"
     )]
     pub url: Option<String>,
-    /// Bound on every request to the node, in seconds
-    #[arg(long, global = true, default_value = "30", value_parser = parse_timeout, value_name = "SECS", help_heading = "Node options")]
-    pub timeout: Duration,
+    /// Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]
+    #[arg(long, global = true, value_parser = parse_timeout, value_name = "SECS", help_heading = "Node options")]
+    pub timeout: Option<Duration>,
     /// Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)
     #[arg(
         long,
@@ -131,9 +131,13 @@ impl NodeArgs {
                 None => None,
             },
         };
+        // --timeout bounds every kind of request alike; without it each kind has its own.
+        let bound = |default| self.timeout.unwrap_or(default);
         Ok(NodeOptions {
             url: self.url().to_string(),
-            timeout: self.timeout,
+            timeout: bound(node::DEFAULT_TIMEOUT),
+            execute_timeout: bound(node::DEFAULT_EXECUTE_TIMEOUT),
+            connect_timeout: bound(node::DEFAULT_CONNECT_TIMEOUT),
             token: self.token.clone().filter(|t| !t.trim().is_empty()),
             refresh_token: env("CALIMERO_REFRESH_TOKEN"),
             username,

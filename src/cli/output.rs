@@ -82,7 +82,7 @@ impl Ui {
             if let Some(hint) = &err.hint {
                 message.push_str(&format!(" (hint: {hint})"));
             }
-            let mut line = serde_json::json!({"error": {"code": err.code, "message": message}});
+            let mut line = serde_json::json!({"error": {"code": err.code, "message": message, "retryable": err.retryable}});
             if !err.problems.is_empty() {
                 line["error"]["problems"] = serde_json::Value::Array(err.problems.clone());
             }

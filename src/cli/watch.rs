@@ -1,6 +1,8 @@
 //! `calimcp watch APP`: an app's events from a node, decoded and checked
 //! against its ABI, one line each (or one JSON object each with `--json`),
-//! with the stops a CI script needs (`--count`, `--until`, `--timeout`).
+//! with the stops a CI script needs (`--count`, `--until`, `--stop-after`).
+//! It runs until one of those stops it or Ctrl-C: the global `--timeout`
+//! bounds each request to the node, never the watch.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -18,11 +20,11 @@ use crate::catalog::context::{Pins, app_contexts, resolve_context};
 use crate::error::{Error, ErrorKind, Result};
 use crate::mapping::events::{Decoded, Decoder, record};
 use crate::mapping::filter::glob_match;
-use crate::node::events::{Item, NodeEvent, Subscription};
+use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
 use crate::node::{Client, NodeContext, ids};
 use crate::text::{clock, json_inert, rfc3339, sanitize_line};
 
-/// The exit code when `--timeout` passes first (as timeout(1) uses).
+/// The exit code when `--stop-after` passes first (as timeout(1) uses).
 pub const EXIT_TIMEOUT: u8 = 124;
 
 /// Print an app's events as they happen on the node, decoded with its ABI.
@@ -41,12 +43,14 @@ pub const EXIT_TIMEOUT: u8 = 124;
 /// in the same shape, their type as the event name.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit codes: 0 when --count or --until is met, on Ctrl-C, or when --timeout passes after what it waited for; 124 when --timeout passes first; the others as for every command.
+    after_help = "Without --count, --until or --stop-after a watch runs until Ctrl-C; the global --timeout bounds each request to the node, not the watch.
+
+Exit codes: 0 when --count or --until is met, on Ctrl-C, or when --stop-after passes after what it waited for; 124 when --stop-after passes first; the others as for every command.
 
 Examples:
   calimcp watch kv-store                          # every context of the app
   calimcp watch kv-store -c my-alias --json
-  calimcp watch kv-store --until Removed --timeout 30 && echo removed
+  calimcp watch kv-store --until Removed --stop-after 30 && echo removed
   calimcp watch kv-store --event 'Insert*' --exec 'sh -c \"jq -c .payload >> log.ndjson\"'"
 )]
 pub struct WatchArgs {
@@ -65,15 +69,18 @@ pub struct WatchArgs {
     /// Exit 0 after the first event called NAME (printed)
     #[arg(long, value_name = "NAME")]
     pub until: Option<String>,
-    /// Stop after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0
+    /// Stop the watch after SECS seconds: exit 124 if --count or --until was not met (without them, if no event came), else 0 [default: run until stopped]
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
-    pub timeout: Option<Duration>,
+    pub stop_after: Option<Duration>,
     /// Run CMD (no shell: words and quotes only) for each event: its JSON line on stdin, CALIMCP_EVENT, CALIMCP_CONTEXT and CALIMCP_APP set
     #[arg(long, value_name = "CMD")]
     pub exec: Option<String>,
     /// Also show the node's own events (sync status, app version changes, …)
     #[arg(long)]
     pub all: bool,
+    /// When the event stream drops, keep trying to reopen it for SECS seconds (backing off up to 30 s between tries), then stop with exit 4
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, default_value = "300")]
+    pub reconnect_for: Duration,
 }
 
 pub(super) fn parse_secs(s: &str) -> std::result::Result<Duration, String> {
@@ -166,6 +173,10 @@ struct Watched<'a> {
 }
 
 impl<'a> Watched<'a> {
+    fn watches(&self, context: &str) -> bool {
+        self.by_context.iter().any(|(id, _)| ids::same(id, context))
+    }
+
     fn manifest_for(&self, context: &str) -> &'a Manifest {
         self.by_context
             .iter()
@@ -218,7 +229,32 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
         fallback: manifest_of(app, service),
     };
     let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();
-    let sub = rt.block_on(client.subscribe(&ids))?;
+    // --stop-after counts from here: opening the stream is inside it.
+    let deadline = args.stop_after.map(|t| tokio::time::Instant::now() + t);
+    let opening = async {
+        match deadline {
+            Some(d) => tokio::time::timeout_at(d, client.subscribe(&ids))
+                .await
+                .ok(),
+            None => Some(client.subscribe(&ids).await),
+        }
+    };
+    let Some(sub) = rt.block_on(opening) else {
+        g.ui().error(&Error::new(
+            ErrorKind::Unreachable,
+            "timeout",
+            format!(
+                "no event arrived within {} s: the node at {} did not even open its event stream in that time",
+                args.stop_after.map_or(0.0, |t| t.as_secs_f64()),
+                client.url()
+            ),
+        ));
+        return Ok(EXIT_TIMEOUT);
+    };
+    let mut sub = sub?;
+    sub.set_reconnect(Reconnect {
+        for_: args.reconnect_for,
+    });
     // Ctrl-C is caught from before "watching" is printed, so a stop right
     // after it still ends cleanly.
     let interrupt = {
@@ -235,7 +271,7 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
         sanitize_line(app.package_or_id()),
         client.url()
     ));
-    rt.block_on(stream(g, &args, &watched, sub, interrupt))
+    rt.block_on(stream(g, &args, &watched, sub, deadline, interrupt))
 }
 
 /// The contexts to watch: the given ones, else the pinned one, else all of the app's.
@@ -289,7 +325,7 @@ async fn watched_contexts(
                 client.url()
             ),
         )
-        .with_hint("create one (meroctl context create --application-id ID), then watch again"));
+        .with_hint("create one (meroctl context create --application-id ID --group-id GROUP_ID; nodes before 0.11 take no --group-id), then watch again"));
     }
     Ok(list)
 }
@@ -297,8 +333,13 @@ async fn watched_contexts(
 /// How many events have matched, and when to stop.
 struct Progress {
     matched: u64,
+    /// The events warned about as invalid (by name, at most [`MAX_WARNED`]).
     warned: HashSet<String>,
 }
+
+/// Distinct event names warned about as invalid; past that, one more warning
+/// says the rest are not (the set would otherwise grow with a hostile stream).
+const MAX_WARNED: usize = 64;
 
 enum Step {
     Go,
@@ -310,6 +351,7 @@ async fn stream(
     args: &WatchArgs,
     w: &Watched<'_>,
     mut sub: Subscription,
+    deadline: Option<tokio::time::Instant>,
     interrupt: impl std::future::Future<Output = ()>,
 ) -> Result<u8> {
     let mut interrupt = std::pin::pin!(interrupt);
@@ -320,7 +362,10 @@ async fn stream(
         matched: 0,
         warned: HashSet::new(),
     };
-    let deadline = args.timeout.map(|t| tokio::time::Instant::now() + t);
+    let mut runner = w
+        .exec
+        .clone()
+        .map(|argv| Runner::start(ui, argv, w.app_name.to_string()));
     loop {
         let next = async {
             match deadline {
@@ -345,7 +390,7 @@ async fn stream(
                 (Some(n), None) => format!("{} of {n} events", progress.matched),
                 (None, None) => "no event".to_string(),
             };
-            let secs = args.timeout.map_or(0.0, |t| t.as_secs_f64());
+            let secs = args.stop_after.map_or(0.0, |t| t.as_secs_f64());
             ui.error(&Error::new(
                 ErrorKind::Remote,
                 "timeout",
@@ -353,18 +398,112 @@ async fn stream(
             ));
             return Ok(EXIT_TIMEOUT);
         };
-        let event = match item? {
-            Item::Reconnected => {
-                ui.warn("the event stream dropped and was opened again; events the node produced in between are lost");
+        let item = item.map_err(|e| match e.code {
+            "stream_lost" => e.context("the watch stopped"),
+            _ => e,
+        })?;
+        let event = match item {
+            Item::Reconnected { down } => {
+                ui.warn(format_args!("the event stream dropped and was opened again after {}; events the node produced in between are lost", span(down)));
+                continue;
+            }
+            Item::Uninitialized { context, why } => {
+                ui.warn(format_args!(
+                    "context {} has no state on this node yet: {}; its events come once the node has synced it, in bursts at each sync (hint: {})",
+                    sanitize_line(&context),
+                    why.why,
+                    why.hint
+                ));
                 continue;
             }
             Item::Event(e) => e,
         };
+        // Only the watched contexts count (a node may send others' events).
+        if !w.watches(&event.context_id) {
+            continue;
+        }
         for line in lines(w, &mut decoders, &event, args.all) {
-            match handle(g, args, w, &mut progress, line)? {
+            match handle(g, args, &mut progress, runner.as_mut(), line)? {
                 Step::Go => {}
-                Step::Stop => return Ok(0),
+                Step::Stop => {
+                    // The commands of the printed events still run (Ctrl-C
+                    // and --stop-after stop waiting for them).
+                    if let Some(r) = runner.take() {
+                        let until = async {
+                            match deadline {
+                                Some(d) => tokio::time::sleep_until(d).await,
+                                None => std::future::pending().await,
+                            }
+                        };
+                        tokio::select! {
+                            () = r.finish() => {}
+                            () = &mut interrupt => {}
+                            () = until => {}
+                        }
+                    }
+                    return Ok(0);
+                }
             }
+        }
+    }
+}
+
+/// One `--exec` run: the event's name, context and JSON line.
+struct Job {
+    event: String,
+    context: String,
+    json: String,
+}
+
+/// Commands not yet run that `--exec` holds before skipping events.
+const EXEC_QUEUE: usize = 1024;
+
+/// `--exec`'s commands, run one after another on a thread of their own, so
+/// the stream, `--stop-after` and Ctrl-C are serviced while one runs.
+struct Runner {
+    tx: Option<std::sync::mpsc::SyncSender<Job>>,
+    /// Told when the thread has run every queued command.
+    done: Option<tokio::sync::oneshot::Receiver<()>>,
+    skipped: u64,
+}
+
+impl Runner {
+    fn start(ui: output::Ui, argv: Vec<String>, app: String) -> Runner {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(EXEC_QUEUE);
+        let (done_tx, done) = tokio::sync::oneshot::channel();
+        // Detached: calimcp never waits for it on exit (a command may run on).
+        std::thread::spawn(move || {
+            for job in rx {
+                exec(&ui, &argv, &app, &job);
+            }
+            let _ = done_tx.send(());
+        });
+        Runner {
+            tx: Some(tx),
+            done: Some(done),
+            skipped: 0,
+        }
+    }
+
+    /// Queues a run; when the queue is full the run is skipped, with a warning.
+    fn push(&mut self, ui: &output::Ui, job: Job) {
+        let Some(tx) = &self.tx else { return };
+        if let Err(std::sync::mpsc::TrySendError::Full(job)) = tx.try_send(job) {
+            self.skipped += 1;
+            if self.skipped == 1 {
+                ui.warn(format_args!(
+                    "--exec: {EXEC_QUEUE} runs are waiting for the command to finish; it is not run for event `{}` and further events while that lasts",
+                    sanitize_line(&job.event)
+                ));
+            }
+        }
+    }
+
+    /// Waits for the queued runs to finish (without blocking the runtime).
+    async fn finish(mut self) {
+        self.tx = None;
+        if let Some(done) = self.done.take() {
+            let _ = done.await;
         }
     }
 }
@@ -388,8 +527,16 @@ pub(super) async fn wait_for(
             Err(_) => return Ok(None),
         };
         let event = match item {
-            Item::Reconnected => {
-                ui.warn("the event stream dropped and was opened again; an event the node produced in between is lost");
+            Item::Reconnected { down } => {
+                ui.warn(format_args!("the event stream dropped and was opened again after {}; an event the node produced in between is lost", span(down)));
+                continue;
+            }
+            Item::Uninitialized { context, why } => {
+                ui.warn(format_args!(
+                    "context {} has no state on this node yet: {}",
+                    sanitize_line(&context),
+                    why.why
+                ));
                 continue;
             }
             Item::Event(e) => e,
@@ -397,7 +544,7 @@ pub(super) async fn wait_for(
         if !ids::same(&event.context_id, context) {
             continue;
         }
-        for e in event.app_events() {
+        for e in event.app_events().iter() {
             if e.kind != name {
                 continue;
             }
@@ -445,19 +592,30 @@ fn lines<'m>(
 fn handle(
     g: &GlobalArgs,
     args: &WatchArgs,
-    w: &Watched<'_>,
     p: &mut Progress,
+    runner: Option<&mut Runner>,
     line: Line,
 ) -> Result<Step> {
     if !args.events.is_empty() && !args.events.iter().any(|pat| glob_match(pat, &line.event)) {
         return Ok(Step::Go);
     }
     let ui = g.ui();
-    if let (Some(false), Some(problem)) = (line.valid, &line.problem) {
-        let key = format!("{}\0{problem}", line.event);
-        if p.warned.insert(key) {
+    // One warning per event name (a problem's text carries the values, so
+    // it differs from one event to the next), for at most MAX_WARNED names.
+    if let (Some(false), Some(problem)) = (line.valid, &line.problem)
+        && p.warned.len() <= MAX_WARNED
+        && !p.warned.contains(&line.event)
+    {
+        if p.warned.len() == MAX_WARNED {
             ui.warn(format_args!(
-                "event `{}`: {problem} (shown marked; `calimcp describe` lists the ABI's events)",
+                "{MAX_WARNED} events have been warned about; further invalid events are shown marked without a warning"
+            ));
+            p.warned.insert(String::new());
+        } else {
+            p.warned.insert(line.event.clone());
+            ui.warn(format_args!(
+                "event `{}`: {problem} (shown marked, and further `{}` events without a warning; `calimcp describe` lists the ABI's events)",
+                sanitize_line(&line.event),
                 sanitize_line(&line.event)
             ));
         }
@@ -473,8 +631,15 @@ fn handle(
         Err(e) if output::is_broken_pipe(&e) => return Ok(Step::Stop),
         Err(e) => return Err(e),
     }
-    if let Some(argv) = &w.exec {
-        exec(&ui, argv, w.app_name, &line, &json_line);
+    if let Some(r) = runner {
+        r.push(
+            &ui,
+            Job {
+                event: line.event.clone(),
+                context: line.context.clone(),
+                json: json_line.to_string(),
+            },
+        );
     }
     p.matched += 1;
     let until = args.until.as_deref().is_some_and(|u| u == line.event);
@@ -556,31 +721,47 @@ fn exec_words(cmd: &str) -> Result<Vec<String>> {
     }
 }
 
-/// Runs `--exec` for one event; a failure is a warning, not the end.
-fn exec(ui: &output::Ui, argv: &[String], app: &str, line: &Line, json_line: &Value) {
+/// Variables an `--exec` command does not inherit: the node credentials.
+const SECRET_VARS: &[&str] = &[
+    "CALIMERO_AUTH_TOKEN",
+    "CALIMERO_REFRESH_TOKEN",
+    "CALIMERO_PASSWORD",
+    "CALIMERO_PASSWORD_FILE",
+];
+
+/// Runs `--exec` for one event; a failure is a warning, not the end. The
+/// JSON line is written to the command's stdin from a thread of its own, so
+/// a command that does not read it (and a line past the pipe's 64 KiB) never
+/// holds the watch: the write ends when the command does.
+fn exec(ui: &output::Ui, argv: &[String], app: &str, job: &Job) {
     let Some((program, rest)) = argv.split_first() else {
         return;
     };
-    let status = std::process::Command::new(program)
-        .args(rest)
-        .env("CALIMCP_EVENT", &line.event)
-        .env("CALIMCP_CONTEXT", &line.context)
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(rest)
+        .env("CALIMCP_EVENT", &job.event)
+        .env("CALIMCP_CONTEXT", &job.context)
         .env("CALIMCP_APP", app)
-        .stdin(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            if let Some(mut stdin) = child.stdin.take() {
-                // A command that does not read its input is fine.
-                let _ = writeln!(stdin, "{json_line}");
-            }
-            child.wait()
-        });
+        .stdin(Stdio::piped());
+    for var in SECRET_VARS {
+        cmd.env_remove(var);
+    }
+    let status = cmd.spawn().and_then(|mut child| {
+        if let Some(mut stdin) = child.stdin.take() {
+            let line = format!("{}\n", job.json);
+            // A command that does not read its input is fine.
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(line.as_bytes());
+            });
+        }
+        child.wait()
+    });
     let shown = sanitize_line(program);
     match status {
         Ok(s) if s.success() => {}
         Ok(s) => ui.warn(format_args!(
             "--exec: `{shown}` exited with {s} for event `{}`",
-            sanitize_line(&line.event)
+            sanitize_line(&job.event)
         )),
         Err(e) => ui.warn(format_args!("--exec: cannot run `{shown}`: {e}")),
     }
@@ -606,6 +787,31 @@ mod tests {
                 .unwrap()
                 .contains("sh -c")
         );
+    }
+
+    /// The request bound never becomes the watch's run time (issue 20.1).
+    #[test]
+    fn the_request_bound_is_not_the_watch_time() {
+        use clap::Parser;
+        for argv in [
+            &["calimcp", "--timeout", "50", "watch", "kv"][..],
+            &["calimcp", "watch", "kv", "--timeout", "50"],
+            &["calimcp", "watch", "kv"],
+        ] {
+            let cli = super::super::Cli::try_parse_from(argv).unwrap();
+            let super::super::Command::Watch(w) = cli.command else {
+                panic!("{argv:?}");
+            };
+            assert_eq!(w.stop_after, None, "{argv:?}");
+        }
+        let cli =
+            super::super::Cli::try_parse_from(["calimcp", "watch", "kv", "--stop-after", "2"])
+                .unwrap();
+        let super::super::Command::Watch(w) = cli.command else {
+            panic!()
+        };
+        assert_eq!(w.stop_after, Some(Duration::from_secs(2)));
+        assert_eq!(cli.global.node.timeout, None);
     }
 
     #[test]

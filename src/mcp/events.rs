@@ -1,13 +1,17 @@
 //! `wait_for_events`: an agent waits for an app's events in a context.
 //!
 //! The [`Hub`] holds at most one node subscription per context, shared by
-//! every waiter of every session: the first waiter opens it (and waits until
-//! the node has accepted it), later ones join it, and when the last one is
-//! done the subscription is dropped, closing the stream. Events are decoded
-//! and checked against the app's ABI by the mapping core, in the shape
-//! `calimcp watch --json` prints.
+//! every waiter of every session: the first waiter starts opening it, later
+//! ones join it, and when the last one is done the subscription is dropped,
+//! closing the stream. Opening runs in the feed's own task, so it counts
+//! against each waiter's own `timeout` and never holds up a waiter of another
+//! context (there is no server-wide lock). Events are decoded and checked
+//! against the app's ABI by the mapping core, in the shape `calimcp watch
+//! --json` prints; only the asked context's events count, and what one wait
+//! keeps is bounded in bytes ([`MAX_WAIT_BYTES`]).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
 
@@ -19,7 +23,8 @@ use crate::abi::Manifest;
 use crate::error::{Error, Result};
 use crate::mapping::events::{Decoder, record};
 use crate::mapping::filter::glob_match;
-use crate::node::events::{Item, NodeEvent};
+use crate::node::events::{Item, NodeEvent, span};
+use crate::node::ids;
 use crate::text::{rfc3339, sanitize_line};
 
 pub const WAIT_FOR_EVENTS: &str = "wait_for_events";
@@ -29,6 +34,10 @@ pub const MAX_WAIT: f64 = 60.0;
 /// Events returned without `max`, and at most.
 pub const DEFAULT_MAX: u64 = 100;
 pub const MAX_MAX: u64 = 1000;
+/// The most JSON one wait returns (its events' records); the wait ends
+/// early, with a note, when the next event would pass it (the first event is
+/// always returned; one event is itself capped by `CALIMCP_MAX_RESPONSE`).
+pub const MAX_WAIT_BYTES: usize = 8 << 20;
 /// Events a slow waiter may fall behind by before it is told some were dropped.
 const BACKLOG: usize = 4096;
 
@@ -38,12 +47,26 @@ pub struct Arrived {
     event: NodeEvent,
 }
 
-type Message = std::result::Result<Arc<Arrived>, Error>;
+/// What a feed tells its waiters.
+#[derive(Clone)]
+enum Message {
+    Event(Arc<Arrived>),
+    /// The stream dropped and was opened again after being down this long.
+    Reconnected(Duration),
+    /// The subscription could not be opened, or the stream ended.
+    Failed(Error),
+}
 
 /// One context's subscription, alive while someone waits on it.
 pub struct Feed {
     tx: broadcast::Sender<Message>,
     task: tokio::task::AbortHandle,
+    /// The node accepted the subscription.
+    opened: Arc<AtomicBool>,
+    /// The feed's task has ended (opening failed or the stream ended).
+    dead: Arc<AtomicBool>,
+    /// Why the context has no state on the node, when it has none.
+    uninit: Arc<Mutex<Option<String>>>,
 }
 
 impl Drop for Feed {
@@ -52,58 +75,94 @@ impl Drop for Feed {
     }
 }
 
+/// A waiter's end of a feed.
+pub struct Receiver {
+    rx: broadcast::Receiver<Message>,
+    opened: Arc<AtomicBool>,
+    uninit: Arc<Mutex<Option<String>>>,
+}
+
 /// The subscriptions of the server, one per context.
 #[derive(Default)]
 pub struct Hub {
     feeds: Mutex<HashMap<String, Weak<Feed>>>,
-    opening: tokio::sync::Mutex<()>,
 }
 
 impl Hub {
-    /// Joins the subscription to `context`, opening it when nobody holds it.
-    /// Keep the `Arc` for as long as the receiver is read.
+    /// Joins the subscription to `context`, starting to open it when nobody
+    /// holds it; returns at once (opening is the feed's task's work, and
+    /// counts against each waiter's own timeout). Keep the `Arc` for as long
+    /// as the receiver is read.
     pub async fn join(
         &self,
         backend: &Arc<dyn Backend>,
         context: &str,
-    ) -> Result<(Arc<Feed>, broadcast::Receiver<Message>)> {
-        let _one_at_a_time = self.opening.lock().await;
-        if let Some(feed) = self.live(context) {
-            let rx = feed.tx.subscribe();
-            return Ok((feed, rx));
-        }
-        let mut events = backend.subscribe(&[context.to_string()]).await?;
-        let (tx, rx) = broadcast::channel(BACKLOG);
-        let sender = tx.clone();
-        let task = tokio::spawn(async move {
-            loop {
-                match events.next().await {
-                    Ok(Item::Event(event)) => {
-                        let at = SystemTime::now();
-                        let _ = sender.send(Ok(Arc::new(Arrived { at, event })));
-                    }
-                    Ok(Item::Reconnected) => {}
-                    Err(e) => {
-                        let _ = sender.send(Err(e));
-                        break;
-                    }
-                }
-            }
-        })
-        .abort_handle();
-        let feed = Arc::new(Feed { tx, task });
+    ) -> Result<(Arc<Feed>, Receiver)> {
         let mut feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
         feeds.retain(|_, w| w.strong_count() > 0);
-        feeds.insert(context.to_string(), Arc::downgrade(&feed));
-        Ok((feed, rx))
-    }
-
-    fn live(&self, context: &str) -> Option<Arc<Feed>> {
-        self.feeds
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(context)
+        let key = context_key(context);
+        if let Some(feed) = feeds
+            .get(&key)
             .and_then(Weak::upgrade)
+            .filter(|f| !f.dead.load(Ordering::SeqCst))
+        {
+            let rx = Receiver {
+                rx: feed.tx.subscribe(),
+                opened: feed.opened.clone(),
+                uninit: feed.uninit.clone(),
+            };
+            return Ok((feed, rx));
+        }
+        let (tx, rx) = broadcast::channel(BACKLOG);
+        let opened = Arc::new(AtomicBool::new(false));
+        let dead = Arc::new(AtomicBool::new(false));
+        let uninit = Arc::new(Mutex::new(None));
+        let task = {
+            let (sender, opened, dead) = (tx.clone(), opened.clone(), dead.clone());
+            let uninit = uninit.clone();
+            let backend = backend.clone();
+            let context = context.to_string();
+            tokio::spawn(async move {
+                let fail = |e: Error| {
+                    dead.store(true, Ordering::SeqCst);
+                    let _ = sender.send(Message::Failed(e));
+                };
+                let mut events = match backend.subscribe(std::slice::from_ref(&context)).await {
+                    Ok(events) => events,
+                    Err(e) => return fail(e),
+                };
+                opened.store(true, Ordering::SeqCst);
+                loop {
+                    match events.next().await {
+                        Ok(Item::Event(event)) => {
+                            let at = SystemTime::now();
+                            let _ = sender.send(Message::Event(Arc::new(Arrived { at, event })));
+                        }
+                        Ok(Item::Reconnected { down }) => {
+                            let _ = sender.send(Message::Reconnected(down));
+                        }
+                        Ok(Item::Uninitialized { why, .. }) => {
+                            let note = format!(
+                                "the context has no state on this node yet: {}; its events come once the node has synced it, in bursts at each sync ({})",
+                                why.why, why.hint
+                            );
+                            *uninit.lock().unwrap_or_else(|e| e.into_inner()) = Some(note);
+                        }
+                        Err(e) => return fail(e),
+                    }
+                }
+            })
+            .abort_handle()
+        };
+        let feed = Arc::new(Feed {
+            tx,
+            task,
+            opened: opened.clone(),
+            dead,
+            uninit: uninit.clone(),
+        });
+        feeds.insert(key, Arc::downgrade(&feed));
+        Ok((feed, Receiver { rx, opened, uninit }))
     }
 
     /// How many contexts have a subscription open (for tests and `-v`).
@@ -115,6 +174,28 @@ impl Hub {
             .filter(|w| w.strong_count() > 0)
             .count()
     }
+}
+
+/// The length of `v` as JSON, counted without writing it anywhere.
+fn json_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
+}
+
+/// A context's map key: its bytes in hex when it is an id (either form).
+fn context_key(context: &str) -> String {
+    ids::to_form(context, ids::IdForm::Hex)
 }
 
 /// The tool as listed.
@@ -264,24 +345,42 @@ pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String>
     }
 }
 
-/// Reads `rx` until `max` matching events came or `timeout` passed; the
-/// structured result. An error from the stream ends the wait: with events
+/// Reads `rx` until `max` matching events came, `timeout` passed (opening
+/// the subscription included) or the events kept reach [`MAX_WAIT_BYTES`];
+/// the structured result. An error from the stream ends the wait: with events
 /// already received it becomes a note, otherwise it is returned.
 pub async fn collect(
-    rx: &mut broadcast::Receiver<Message>,
+    rx: &mut Receiver,
     manifest: &Manifest,
     context: &str,
     args: &WaitArgs,
 ) -> Result<Value> {
+    collect_within(rx, manifest, context, args, MAX_WAIT_BYTES).await
+}
+
+async fn collect_within(
+    rx: &mut Receiver,
+    manifest: &Manifest,
+    context: &str,
+    args: &WaitArgs,
+    max_bytes: usize,
+) -> Result<Value> {
     let deadline = tokio::time::Instant::now() + args.timeout;
     let mut decoder = Decoder::new(manifest);
     let mut events = Vec::new();
+    let mut kept = 0usize;
     let mut notes: Vec<String> = Vec::new();
     let mut timed_out = false;
-    while (events.len() as u64) < args.max {
-        let message = match tokio::time::timeout_at(deadline, rx.recv()).await {
+    'wait: while (events.len() as u64) < args.max {
+        let message = match tokio::time::timeout_at(deadline, rx.rx.recv()).await {
             Err(_) => {
                 timed_out = true;
+                if !rx.opened.load(Ordering::SeqCst) {
+                    notes.push(format!(
+                        "the node did not open its event stream within the {} s waited",
+                        args.timeout.as_secs_f64()
+                    ));
+                }
                 break;
             }
             Ok(Ok(m)) => m,
@@ -297,20 +396,31 @@ pub async fn collect(
             }
         };
         let arrived = match message {
-            Ok(a) => a,
-            Err(e) if events.is_empty() => return Err(e),
-            Err(e) => {
+            Message::Event(a) => a,
+            Message::Reconnected(down) => {
+                notes.push(format!(
+                    "the event stream dropped and was opened again after {}; events in between are lost",
+                    span(down)
+                ));
+                continue;
+            }
+            Message::Failed(e) if events.is_empty() => return Err(e),
+            Message::Failed(e) => {
                 notes.push(format!("the node's event stream ended: {}", e.message));
                 break;
             }
         };
         let (time, event) = (rfc3339(arrived.at), &arrived.event);
-        for e in event.app_events() {
+        // Only the asked context counts (a node may send others' events).
+        if !ids::same(&event.context_id, context) {
+            continue;
+        }
+        for e in event.app_events().iter() {
             if !args.events.is_empty() && !args.events.iter().any(|p| glob_match(p, &e.kind)) {
                 continue;
             }
             let d = decoder.decode(&e.kind, &e.data);
-            events.push(record(
+            let rec = record(
                 &time,
                 &event.context_id,
                 &d.event,
@@ -318,11 +428,24 @@ pub async fn collect(
                 Some(d.valid),
                 d.problem.as_deref(),
                 d.raw.as_deref(),
-            ));
+            );
+            let size = json_len(&rec);
+            if kept + size > max_bytes && !events.is_empty() {
+                notes.push(format!(
+                    "stopped after {} events: they take {kept} bytes of JSON, and one wait returns at most {max_bytes}; wait again for the next ones",
+                    events.len()
+                ));
+                break 'wait;
+            }
+            kept += size;
+            events.push(rec);
             if events.len() as u64 >= args.max {
                 break;
             }
         }
+    }
+    if let Some(note) = rx.uninit.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+        notes.insert(0, note);
     }
     let mut out = json!({"context": context, "events": events, "timedOut": timed_out});
     if !notes.is_empty() {
@@ -425,10 +548,14 @@ mod tests {
         }
         fn subscribe<'a>(
             &'a self,
-            _: &'a [String],
+            contexts: &'a [String],
         ) -> super::super::backend::BoxFuture<'a, Result<Box<dyn super::super::backend::Events>>>
         {
             use std::sync::atomic::Ordering::SeqCst;
+            if contexts[0] == "STALL" {
+                // A node that never answers the subscription.
+                return Box::pin(std::future::pending());
+            }
             self.opened.fetch_add(1, SeqCst);
             self.live.fetch_add(1, SeqCst);
             let ev = FakeEvents {
@@ -448,6 +575,7 @@ mod tests {
             context_id: "C".into(),
             kind: "StateMutation".into(),
             data: json!({"newRoot": "R", "events": [{"kind": "Inserted", "data": data, "handler": null}]}),
+            events: Vec::new(),
         }
     }
 
@@ -464,6 +592,7 @@ mod tests {
         let hub = Hub::default();
         let (f1, mut r1) = hub.join(&backend, "C").await.unwrap();
         let (f2, mut r2) = hub.join(&backend, "C").await.unwrap();
+        settle(|| fake.opened.load(SeqCst) == 1).await;
         assert_eq!(
             fake.opened.load(SeqCst),
             1,
@@ -501,11 +630,84 @@ mod tests {
         assert_eq!(hub.open(), 0);
         // A new waiter opens a new one; a short wait with nothing times out.
         let (_f, mut r) = hub.join(&backend, "C").await.unwrap();
+        settle(|| fake.opened.load(SeqCst) == 2).await;
         assert_eq!(fake.opened.load(SeqCst), 2);
         let short = parse(&args(json!({"app": "a", "timeout": 0.05}))).unwrap();
         let v = collect(&mut r, &manifest, "C", &short).await.unwrap();
         assert_eq!(v["timedOut"], true);
         assert_eq!(v["events"], json!([]));
+    }
+
+    /// Lets spawned tasks run until `done` (bounded).
+    async fn settle(done: impl Fn() -> bool) {
+        for _ in 0..10_000 {
+            if done() {
+                return;
+            }
+            tokio::task::yield_now().await;
+        }
+        panic!("never settled");
+    }
+
+    fn kv_manifest() -> Manifest {
+        let m = r#"{"schema_version":"wasm-abi/1","types":{},"methods":[],"events":[{"name":"Inserted"}]}"#;
+        crate::abi::parse_manifest(m.as_bytes(), &mut Vec::new()).unwrap()
+    }
+
+    /// A subscription the node never answers holds up no other wait, and its
+    /// own waiters return at their timeout saying so (issue 24.4); events of
+    /// other contexts are not returned (24.7); a wait keeps a bounded number
+    /// of bytes (24.2).
+    #[tokio::test]
+    async fn a_stalled_open_blocks_nobody_and_only_the_asked_context_counts() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let (tx, _) = broadcast::channel(64);
+        let fake = Arc::new(Fake {
+            opened: 0.into(),
+            live: Arc::new(0.into()),
+            tx,
+        });
+        let backend: Arc<dyn Backend> = fake.clone();
+        let hub = Hub::default();
+        let manifest = kv_manifest();
+        let (_stalled, mut rs) = hub.join(&backend, "STALL").await.unwrap();
+        let (_f, mut r) = hub.join(&backend, "C").await.unwrap();
+        settle(|| fake.opened.load(SeqCst) == 1).await;
+        let mut foreign = inserted(1);
+        foreign.context_id = "NotAContext".into();
+        fake.tx.send(foreign).unwrap();
+        fake.tx.send(inserted(2)).unwrap();
+        let one = parse(&args(json!({"app": "a", "max": 1, "timeout": 30}))).unwrap();
+        let v = collect(&mut r, &manifest, "C", &one).await.unwrap();
+        assert_eq!(v["events"].as_array().unwrap().len(), 1);
+        assert_eq!(v["events"][0]["context"], "C");
+        assert_eq!(v["events"][0]["payload"]["n"], 2);
+        let short = parse(&args(json!({"app": "a", "timeout": 0.05}))).unwrap();
+        let v = collect(&mut rs, &manifest, "STALL", &short).await.unwrap();
+        assert_eq!(v["timedOut"], true);
+        assert!(v["note"].as_str().unwrap().contains("did not open"), "{v}");
+        // Bytes: three events of ~1 KiB with room for two.
+        let big = |n: u64| {
+            let data: Vec<Value> = format!(r#"{{"key":"{}","n":{n}}}"#, "k".repeat(1000))
+                .bytes()
+                .map(Value::from)
+                .collect();
+            NodeEvent {
+                context_id: "C".into(),
+                kind: "StateMutation".into(),
+                data: json!({"newRoot": "R", "events": [{"kind": "Inserted", "data": data, "handler": null}]}),
+                events: Vec::new(),
+            }
+        };
+        for n in 0..3 {
+            fake.tx.send(big(n)).unwrap();
+        }
+        let all = parse(&args(json!({"app": "a", "max": 3, "timeout": 30}))).unwrap();
+        let v = collect_within(&mut r, &manifest, "C", &all, 2400)
+            .await
+            .unwrap();
+        assert_eq!(v["events"].as_array().unwrap().len(), 2, "{v}");
+        assert!(v["note"].as_str().unwrap().contains("at most 2400"), "{v}");
     }
 
     #[test]

@@ -1,7 +1,11 @@
 //! An app's ABI manifest from any node.
 //!
-//! Three sources, tried in order: the on-disk cache (keyed by the service's
-//! bytecode blob id and service name, so a new version is fetched anew); the
+//! Three sources, tried in order: the on-disk cache (keyed by the node, the
+//! application id, the service's bytecode blob id — a hash of the module —
+//! and the service name, so a new version is fetched anew and one node's ABI
+//! is never used for another node's app; each entry records its key and the
+//! SHA-256 of the ABI, checked when read back, so an entry for another key
+//! or an altered one is fetched anew); the
 //! ABI route `GET /admin-api/applications/:id/abi[?service_name=S]` (merod
 //! 0.11.0-rc.19 and later); and on older nodes, where that route answers a
 //! bodyless 404, the app's module itself: `GET /admin-api/blobs/:blob_id`
@@ -34,6 +38,38 @@ use super::{Client, NodeApp, data, store};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
+/// A cache entry: its key, the ABI's SHA-256 and the ABI.
+fn entry(key: &Value, abi: &Value) -> Vec<u8> {
+    let text = abi.to_string();
+    serde_json::json!({
+        "key": key,
+        "sha256": sha256_hex(text.as_bytes()),
+        "abi": text,
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// The ABI of an entry, when it is for `key` and its ABI is intact.
+fn read_entry(bytes: &[u8], key: &Value) -> Option<Value> {
+    let v: Value = serde_json::from_slice(bytes).ok()?;
+    if v.get("key")? != key {
+        return None;
+    }
+    let text = v.get("abi")?.as_str()?;
+    if v.get("sha256")?.as_str()? != sha256_hex(text.as_bytes()) {
+        return None;
+    }
+    serde_json::from_str(text).ok()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// What this process knows about the node's ABI route.
 pub(super) const ROUTE_UNKNOWN: u8 = 0;
 pub(super) const ROUTE_PRESENT: u8 = 1;
@@ -61,9 +97,10 @@ impl Client {
             sanitize_line(app.package_or_id()),
             sanitize_line(app.version.as_deref().unwrap_or("(version unknown)"))
         );
-        let cache = self.cache_path(blob, service);
+        let cache = self.cache_path(&app.id, blob, service);
+        let key = self.cache_key(&app.id, blob, service);
         if let Ok(bytes) = std::fs::read(&cache)
-            && let Ok(v) = serde_json::from_slice::<Value>(&bytes)
+            && let Some(v) = read_entry(&bytes, &key)
         {
             self.log(format_args!(
                 "= ABI of {label}: from the cache ({})",
@@ -75,7 +112,7 @@ impl Client {
             .abi_from_blob(blob, service, &label)
             .await
             .map_err(|e| self.scrub_err(e))?;
-        let _ = store::write_private(&cache, v.to_string().as_bytes());
+        let _ = store::write_private(&cache, &entry(&key, &v));
         Ok(v)
     }
 
@@ -98,7 +135,10 @@ impl Client {
                 .or_else(|| app.bytecode_blob.clone()),
             None => app.bytecode_blob.clone(),
         };
-        let cache = blob.as_deref().map(|b| self.cache_path(b, service));
+        let cache = blob
+            .as_deref()
+            .map(|b| self.cache_path(&app.id, b, service));
+        let key = blob.as_deref().map(|b| self.cache_key(&app.id, b, service));
         if let Some(path) = &cache
             && let Ok(text) = std::fs::read_to_string(path.with_extension("no-abi"))
             && let Some((code, message)) = text.split_once('\n')
@@ -121,15 +161,22 @@ impl Client {
             let names: Vec<String> = text.lines().map(str::to_string).collect();
             return Err(self.several_services(&label, &names));
         }
-        if let Some(path) = &cache
+        if let (Some(path), Some(key)) = (&cache, &key)
             && let Ok(bytes) = std::fs::read(path)
-            && let Ok(v) = serde_json::from_slice::<Value>(&bytes)
         {
-            self.log(format_args!(
-                "= ABI of {label}: from the cache ({})",
-                path.display()
-            ));
-            return Ok(v);
+            match read_entry(&bytes, key) {
+                Some(v) => {
+                    self.log(format_args!(
+                        "= ABI of {label}: from the cache ({})",
+                        path.display()
+                    ));
+                    return Ok(v);
+                }
+                None => self.log(format_args!(
+                    "= the cached ABI at {} is not this app's or was altered; asking the node",
+                    path.display()
+                )),
+            }
         }
         let v = match self.abi_from_route(app, service, &label).await? {
             Some(v) => v,
@@ -169,8 +216,8 @@ impl Client {
                 }
             }
         };
-        if let Some(path) = &cache
-            && let Err(e) = store::write_private(path, v.to_string().as_bytes())
+        if let (Some(path), Some(key)) = (&cache, &key)
+            && let Err(e) = store::write_private(path, &entry(key, &v))
         {
             self.log(format_args!(
                 "= cannot cache the ABI at {}: {e}",
@@ -180,11 +227,27 @@ impl Client {
         Ok(v)
     }
 
-    fn cache_path(&self, blob: &str, service: Option<&str>) -> std::path::PathBuf {
+    /// What a cache entry is for: the node, the app, the module, the service.
+    fn cache_key(&self, app_id: &str, blob: &str, service: Option<&str>) -> Value {
+        serde_json::json!({
+            "node": self.inner.shown,
+            "app": app_id,
+            "blob": blob,
+            "service": service,
+        })
+    }
+
+    fn cache_path(&self, app_id: &str, blob: &str, service: Option<&str>) -> std::path::PathBuf {
         let mut h = Sha256::new();
-        h.update(blob.as_bytes());
-        h.update([0]);
-        h.update(service.unwrap_or_default().as_bytes());
+        for part in [
+            self.inner.shown.as_str(),
+            app_id,
+            blob,
+            service.unwrap_or_default(),
+        ] {
+            h.update(part.as_bytes());
+            h.update([0]);
+        }
         let hex: String = h
             .finalize()
             .iter()
@@ -256,6 +319,7 @@ impl Client {
         let cap = Cap {
             bytes: self.inner.max_blob,
             var: "CALIMCP_MAX_BLOB",
+            bound: self.inner.timeout,
         };
         let reply = self.request_capped(Method::GET, &url, &shown, cap).await?;
         if !reply.ok() {
@@ -395,7 +459,9 @@ impl Client {
             .get(blob)
             .map(|list| list.iter().filter_map(|(n, _)| n.clone()).collect());
         read.or_else(|| {
-            let path = self.cache_path(blob, None).with_extension("services");
+            let path = self
+                .cache_path(&app.id, blob, None)
+                .with_extension("services");
             let text = std::fs::read_to_string(path).ok()?;
             Some(text.lines().map(str::to_string).collect())
         })

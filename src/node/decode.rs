@@ -66,6 +66,19 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             )
             .with_hint("the ABI and the module come from different builds: rebuild the app (cargo mero build) and install it again")
         }
+        // rc.25 checks the caller's membership before anything runs.
+        Some("FunctionCallError")
+            if function_call_error(data)
+                .trim()
+                .eq_ignore_ascii_case("Caller is not a member of this context") =>
+        {
+            Error::new(
+                ErrorKind::Auth,
+                "not_a_member",
+                format!("the node refused `{method}`: the caller (the token's identity) is not a member of context {context}"),
+            )
+            .with_hint("use a token of a member of the context (or the node owner's), or call through a node whose identity is a member")
+        }
         Some("FunctionCallError") => {
             let text = sanitize_doc(&function_call_error(data));
             let what = if text.is_empty() {
@@ -80,15 +93,60 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         Some("Uninitialized") => remote(
             "uninitialized",
             format!(
-                "context {context} is not initialized on this node yet: its state is still syncing"
+                "context {context} has no state on this node yet (the node answered Uninitialized; nothing ran)"
             ),
         )
-        .with_hint("wait for the node to finish syncing the context, then call again"),
+        .with_hint("wait for the node to sync the context, then call again")
+        .retryable(),
         Some("ContextNotFound") => remote(
             "context_not_found",
             format!("the node has no context {context}"),
         )
         .with_hint("pass another --context, or pin one with `calimcp use APP --context ID`"),
+        Some("GroupKeyPending") => remote(
+            "group_key_pending",
+            format!(
+                "the node cannot run `{method}` in context {context} yet: the context's group key has not been delivered to it (nothing ran)"
+            ),
+        )
+        .with_hint("this passes on its own once the key arrives from the group: retry shortly")
+        .retryable(),
+        Some("UpgradeInProgress") => remote(
+            "upgrade_in_progress",
+            format!(
+                "the node refused `{method}` in context {context}: its group is being upgraded to a new app version, and writes wait until that completes (nothing ran; reads still work)"
+            ),
+        )
+        .with_hint("retry once the group's upgrade has completed")
+        .retryable(),
+        Some("XCallNotPermitted") => remote(
+            "xcall_not_permitted",
+            format!(
+                "`{method}` made a cross-context call to a method of context {} that is not an `#[app::xcall]` entry point, and the node refused it",
+                sanitize_line(
+                    data.get("context_id")
+                        .and_then(Value::as_str)
+                        .unwrap_or(&context)
+                )
+            ),
+        )
+        .with_hint("mark the target method `#[app::xcall]` in the called app, or call it directly"),
+        Some("InternalError") => {
+            let what = match data.get("kind").and_then(Value::as_str) {
+                Some("context") => "loading the context, its config or its identity failed",
+                Some("group") => "loading the context's group or upgrade metadata failed",
+                Some("encryption") => "loading a state encryption key failed",
+                Some("runtime") => "the WASM runtime failed",
+                Some("merge") => "merging the root state failed",
+                Some("ipc") => "an internal channel of the node closed",
+                _ => "the node did not say what",
+            };
+            remote(
+                "node_internal_error",
+                format!("the node failed internally while running `{method}` in context {context}: {what}"),
+            )
+            .with_hint("the node's log says more (merod's output); this is not a problem of the call's arguments")
+        }
         Some("ApplicationNotInstalled") => remote(
             "application_not_installed",
             format!(
@@ -144,8 +202,17 @@ pub fn http_error(status: u16, reason: &str, content_type: &str, body: &[u8], ur
     } else {
         "http_error"
     };
+    // 503: the node is starting, draining or not ready for this yet.
+    let not_yet = |e: Error| {
+        if status == 503 {
+            e.with_hint("the node is not ready for this yet (starting, or an operation in progress): retry shortly")
+                .retryable()
+        } else {
+            e
+        }
+    };
     if let Some(message) = node_message(body) {
-        return Error::new(kind, code, message);
+        return not_yet(Error::new(kind, code, message));
     }
     let text = String::from_utf8_lossy(body);
     let text = if content_type.contains("html") || text.trim_start().starts_with('<') {
@@ -164,11 +231,11 @@ pub fn http_error(status: u16, reason: &str, content_type: &str, body: &[u8], ur
     } else {
         format!("the node said: {text}")
     };
-    Error::new(
+    not_yet(Error::new(
         kind,
         code,
         format!("HTTP {status} {reason} from {url} - {said}"),
-    )
+    ))
 }
 
 /// The node's own `{"error": "…"}` message, if the body is one.
@@ -244,6 +311,65 @@ mod tests {
         assert_eq!(function_call_error(&json!("x []")), "");
     }
 
+    /// rc.25's transient and refused answers (calimero-context-primitives
+    /// `messages.rs` ExecuteError, calimero-server `execute.rs`).
+    #[test]
+    fn transient_errors_are_retryable_and_membership_is_auth() {
+        let ctx = "US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx";
+        let e = rpc_error(
+            "set",
+            ctx,
+            &json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}),
+        );
+        assert_eq!(
+            (e.kind, e.code, e.retryable),
+            (ErrorKind::Remote, "group_key_pending", true)
+        );
+        assert!(e.message.contains("nothing ran"), "{}", e.message);
+        let e = rpc_error(
+            "set",
+            ctx,
+            &json!({"type": "UpgradeInProgress", "data": {"group_id": "ab".repeat(32)}}),
+        );
+        assert_eq!((e.code, e.retryable), ("upgrade_in_progress", true));
+        assert!(e.message.contains("reads still work"));
+        let e = rpc_error(
+            "set",
+            ctx,
+            &json!({"type": "FunctionCallError", "data": "Caller is not a member of this context"}),
+        );
+        assert_eq!(
+            (e.kind, e.code, e.retryable),
+            (ErrorKind::Auth, "not_a_member", false)
+        );
+        let e = rpc_error(
+            "set",
+            ctx,
+            &json!({"type": "XCallNotPermitted", "data": {"context_id": "Other"}}),
+        );
+        assert_eq!(e.code, "xcall_not_permitted");
+        assert!(e.message.contains("context Other") && e.hint.unwrap().contains("#[app::xcall]"));
+        let e = rpc_error(
+            "set",
+            ctx,
+            &json!({"type": "InternalError", "data": {"kind": "runtime"}}),
+        );
+        assert_eq!(e.code, "node_internal_error");
+        assert!(e.message.contains("WASM runtime"), "{}", e.message);
+        assert!(!e.retryable);
+        let e = rpc_error("set", ctx, &json!({"type": "InternalError", "data": {}}));
+        assert!(e.message.contains("did not say"), "{}", e.message);
+        let e = http_error(
+            503,
+            "Service Unavailable",
+            "application/json",
+            br#"{"data":{"status":"starting"}}"#,
+            "http://n/admin-api/x",
+        );
+        assert!(e.retryable && e.hint.unwrap().contains("retry shortly"));
+        assert!(!http_error(500, "Internal Server Error", "", b"", "u").retryable);
+    }
+
     #[test]
     fn guest_panic_is_verbatim() {
         let data = "guest panicked: index out of bounds at src/lib.rs:10:5";
@@ -282,7 +408,11 @@ mod tests {
     #[test]
     fn other_rpc_errors_are_named_with_their_data() {
         let e = rpc_error("get", "C1", &json!({"type": "Uninitialized"}));
-        assert!(e.message.contains("not initialized"), "{}", e.message);
+        assert!(
+            e.message.contains("has no state on this node yet"),
+            "{}",
+            e.message
+        );
         assert!(e.hint.unwrap().contains("wait"));
         let e = rpc_error(
             "get",
@@ -294,7 +424,10 @@ mod tests {
             "the node refused `get`: SerdeError: {\"message\":\"bad\"}"
         );
         let e = rpc_error("get", "C1", &json!({"type": "InternalError", "data": {}}));
-        assert_eq!(e.message, "the node refused `get`: InternalError");
+        assert_eq!(
+            e.message,
+            "the node failed internally while running `get` in context C1: the node did not say what"
+        );
         let e = rpc_error("get", "C1", &json!({"code": -32601, "message": "nope"}));
         assert_eq!(e.message, "the node refused `get`: nope");
     }

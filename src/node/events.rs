@@ -18,27 +18,81 @@
 //! The node mounts `/sse` at the root of the server even under
 //! `NODE_PATH_PREFIX` (as it does `/auth`): calimcp tries `{base}/sse` first
 //! and the origin's `/sse` when that answers 404 and the base has a path.
+//! The subscription's answer lists the contexts the node subscribed to: rc.18
+//! and later leave out those the caller may not observe (not a member, a
+//! token without access); a context left out is an error (exit 3) before
+//! anything is read. Opening the stream and subscribing are bounded by the
+//! request bound (`--timeout`): a node that never sends `connect` is an error.
 //! When the stream drops, calimcp reconnects with `Last-Event-ID` (the node
 //! keeps the session and its subscriptions) and subscribes again; events the
 //! node produced in between are lost (the node buffers nothing), which the
-//! caller is told. Each read waits at most the timeout (45 s at least; the
-//! node sends a keep-alive every 15 s); the stream as a whole is unbounded.
+//! caller is told with how long the stream was down. Reconnection backs off
+//! (1, 2, 4 … 30 s) and gives up when the stream has been down for
+//! [`Reconnect::for_`] (5 minutes by default); a stream that closes right
+//! after opening counts as still down. Each read waits at most the timeout
+//! (45 s at least; the node sends a keep-alive every 15 s); the stream as a
+//! whole is unbounded.
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use reqwest::{Method, Url};
 use serde_json::{Value, json};
 
-use super::Client;
 use super::http::{Cap, Reply, size};
+use super::{Client, ids};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
 /// The shortest wait for one read of the stream: three of the node's keep-alives.
 pub const MIN_READ_TIMEOUT: Duration = Duration::from_secs(45);
-/// Reconnections tried in a row before giving up.
-const RECONNECTS: u32 = 5;
+/// How long a dropped stream is tried again, and how fast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reconnect {
+    /// Give up when the stream has been down this long.
+    pub for_: Duration,
+}
+
+impl Default for Reconnect {
+    fn default() -> Reconnect {
+        Reconnect {
+            for_: DEFAULT_RECONNECT_FOR,
+        }
+    }
+}
+
+/// How long a dropped stream is tried again by default.
+pub const DEFAULT_RECONNECT_FOR: Duration = Duration::from_secs(300);
+
+impl Reconnect {
+    /// The first wait between tries: 1 s, less for a short `for_`.
+    fn first(self) -> Duration {
+        Duration::from_secs(1).min(self.for_ / 100)
+    }
+
+    /// The longest wait between tries: 30 s, less for a short `for_`.
+    fn most(self) -> Duration {
+        Duration::from_secs(30).min(self.for_ / 10)
+    }
+
+    /// The wait before try `n` (1-based) of one outage: none before the
+    /// first, then doubling from [`Reconnect::first`] up to [`Reconnect::most`].
+    pub fn backoff(self, n: u32) -> Duration {
+        if n <= 1 {
+            return Duration::ZERO;
+        }
+        let doubled = self.first().saturating_mul(1 << (n - 2).min(20));
+        doubled.min(self.most())
+    }
+}
+
+/// Contexts whose sync status a new subscription asks (one request each).
+const MAX_STATUS_CHECKS: usize = 16;
+
+/// Longest `Last-Event-ID` kept (the node writes `{session}-{n}`).
+const MAX_EVENT_ID: usize = 128;
 /// The cap on an error body read from the stream endpoint.
 const ERROR_BODY: u64 = 64 << 10;
 
@@ -49,8 +103,11 @@ pub struct NodeEvent {
     pub context_id: String,
     /// `StateMutation`, `SyncStatus`, `AppVersionChanged`, … (passed through).
     pub kind: String,
-    /// The type's payload.
+    /// The type's payload; for a `StateMutation` read off the stream, without
+    /// its `events` (they are in [`NodeEvent::events`]).
     pub data: Value,
+    /// A `StateMutation`'s application events, read straight into bytes.
+    pub events: Vec<AppEvent>,
 }
 
 /// One application event inside a `StateMutation`.
@@ -63,13 +120,19 @@ pub struct AppEvent {
 }
 
 impl NodeEvent {
-    /// The application events a `StateMutation` carries (none for other types).
-    pub fn app_events(&self) -> Vec<AppEvent> {
+    /// The application events a `StateMutation` carries (none for other
+    /// types): [`NodeEvent::events`], else those in `data` (an event built
+    /// by hand).
+    pub fn app_events(&self) -> std::borrow::Cow<'_, [AppEvent]> {
+        use std::borrow::Cow;
         if self.kind != "StateMutation" {
-            return Vec::new();
+            return Cow::Borrowed(&[]);
+        }
+        if !self.events.is_empty() {
+            return Cow::Borrowed(&self.events);
         }
         let Some(list) = self.data.get("events").and_then(Value::as_array) else {
-            return Vec::new();
+            return Cow::Borrowed(&[]);
         };
         list.iter()
             .map(|e| AppEvent {
@@ -102,8 +165,29 @@ fn bytes_of(v: Option<&Value>) -> Vec<u8> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     Event(NodeEvent),
-    /// The stream dropped and was opened again; events in between are lost.
-    Reconnected,
+    /// The stream dropped and was opened again after being down this long;
+    /// events the node produced in that time are lost.
+    Reconnected {
+        down: Duration,
+    },
+    /// A subscribed context has no state on this node yet: its events come
+    /// only once the node has synced it (then in bursts, at each sync).
+    Uninitialized {
+        context: String,
+        why: super::sync::Diagnosis,
+    },
+}
+
+/// `d` for messages: `0.3 s`, `12 s`, `5 min 3 s`.
+pub fn span(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs >= 60 {
+        format!("{} min {} s", secs / 60, secs % 60)
+    } else if secs >= 10 {
+        format!("{secs} s")
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
 }
 
 /// One Server-Sent Events frame.
@@ -153,7 +237,7 @@ impl Parser {
                 b'\n' | b'\r' => {
                     self.after_cr = b == b'\r';
                     let line = std::mem::take(&mut self.line);
-                    if let Some(frame) = self.line_done(&line) {
+                    if let Some(frame) = self.line_done(line) {
                         out.push(frame);
                     }
                 }
@@ -172,7 +256,7 @@ impl Parser {
         Ok(out)
     }
 
-    fn line_done(&mut self, line: &[u8]) -> Option<Frame> {
+    fn line_done(&mut self, mut line: Vec<u8>) -> Option<Frame> {
         if line.is_empty() {
             self.held = 0;
             let frame = std::mem::take(&mut self.frame);
@@ -182,7 +266,19 @@ impl Parser {
         if line[0] == b':' {
             return None;
         }
-        let line = String::from_utf8_lossy(line);
+        // The first data line of a frame becomes its data without a copy
+        // (an event is one data line, up to the cap).
+        if !self.has_data && line.starts_with(b"data:") {
+            let skip = if line.get(5) == Some(&b' ') { 6 } else { 5 };
+            line.drain(..skip);
+            self.frame.data = match String::from_utf8(line) {
+                Ok(s) => s,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            };
+            self.has_data = true;
+            return None;
+        }
+        let line = String::from_utf8_lossy(&line);
         let (field, value) = match line.split_once(':') {
             Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
             None => (&*line, ""),
@@ -196,7 +292,11 @@ impl Parser {
                 self.has_data = true;
             }
             "event" => self.frame.event = Some(value.to_string()),
-            "id" if !value.contains('\0') => self.frame.id = Some(value.to_string()),
+            // An id a header cannot carry (control characters, too long)
+            // is not kept: it would break the next reconnection.
+            "id" if value.len() <= MAX_EVENT_ID && !value.chars().any(char::is_control) => {
+                self.frame.id = Some(value.to_string());
+            }
             _ => {}
         }
         None
@@ -218,8 +318,203 @@ pub enum Message {
     Other,
 }
 
+/// `{"result":{"contextId","type","data"}}`, the data left unparsed.
+#[derive(serde::Deserialize)]
+struct WireEvent<'a> {
+    #[serde(borrow)]
+    result: WireResult<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct WireResult<'a> {
+    #[serde(rename = "contextId")]
+    context_id: String,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(borrow, default)]
+    data: Option<&'a serde_json::value::RawValue>,
+}
+
+/// A `StateMutation`'s data: `{"newRoot","events":[{"kind","data":[bytes],"handler"}]}`.
+#[derive(serde::Deserialize)]
+struct WireMutation {
+    #[serde(rename = "newRoot", default)]
+    new_root: Option<Value>,
+    #[serde(default)]
+    events: Vec<WireAppEvent>,
+}
+
+#[derive(serde::Deserialize)]
+struct WireAppEvent {
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    data: Bytes,
+    #[serde(default)]
+    handler: Option<String>,
+}
+
+/// `Vec<u8>` as serde writes it (numbers; one outside 0–255 is skipped), a
+/// string as its bytes, anything else as none — read without a `Value` per
+/// byte, so an event costs a small multiple of its size.
+#[derive(Default)]
+struct Bytes(Vec<u8>);
+
+impl<'de> serde::Deserialize<'de> for Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Bytes, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Bytes;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<Bytes, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+                while let Some(b) = seq.next_element::<Byte>()? {
+                    out.extend(b.0);
+                }
+                Ok(Bytes(out))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<Bytes, E> {
+                Ok(Bytes(s.as_bytes().to_vec()))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Bytes, E> {
+                Ok(Bytes::default())
+            }
+            fn visit_none<E: serde::de::Error>(self) -> std::result::Result<Bytes, E> {
+                Ok(Bytes::default())
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> std::result::Result<Bytes, E> {
+                Ok(Bytes::default())
+            }
+            fn visit_u64<E: serde::de::Error>(self, _: u64) -> std::result::Result<Bytes, E> {
+                Ok(Bytes::default())
+            }
+            fn visit_i64<E: serde::de::Error>(self, _: i64) -> std::result::Result<Bytes, E> {
+                Ok(Bytes::default())
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<Bytes, E> {
+                Ok(Bytes::default())
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Bytes, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Bytes::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One element of a byte list: a byte, or nothing for anything else.
+struct Byte(Option<u8>);
+
+impl<'de> serde::Deserialize<'de> for Byte {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Byte, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Byte;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a byte")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<Byte, E> {
+                Ok(Byte(u8::try_from(n).ok()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> std::result::Result<Byte, E> {
+                Ok(Byte(u8::try_from(n).ok()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<Byte, E> {
+                Ok(Byte(None))
+            }
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> std::result::Result<Byte, E> {
+                Ok(Byte(None))
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> std::result::Result<Byte, E> {
+                Ok(Byte(None))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Byte, E> {
+                Ok(Byte(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<Byte, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Byte(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Byte, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Byte(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Messages other than events are small; a larger one that is not an event
+/// is not read into a tree.
+const MAX_OTHER_MESSAGE: usize = 64 << 10;
+
+/// An event read straight into its parts, or `None` when `data` is not one.
+fn event_message(data: &str) -> Option<NodeEvent> {
+    let w: WireEvent<'_> = serde_json::from_str(data).ok()?;
+    let r = w.result;
+    let raw = r.data.map_or("null", |d| d.get());
+    if r.kind == "StateMutation"
+        && let Ok(m) = serde_json::from_str::<WireMutation>(raw)
+    {
+        let mut data = serde_json::Map::new();
+        if let Some(root) = m.new_root {
+            data.insert("newRoot".into(), root);
+        }
+        let events = m
+            .events
+            .into_iter()
+            .map(|e| AppEvent {
+                kind: e.kind,
+                data: e.data.0,
+                handler: e.handler,
+            })
+            .collect();
+        return Some(NodeEvent {
+            context_id: r.context_id,
+            kind: r.kind,
+            data: Value::Object(data),
+            events,
+        });
+    }
+    Some(NodeEvent {
+        context_id: r.context_id,
+        kind: r.kind,
+        data: serde_json::from_str(raw).unwrap_or(Value::Null),
+        events: Vec::new(),
+    })
+}
+
 /// Reads one frame's data.
 pub fn message(data: &str) -> Message {
+    if data.contains("\"result\"")
+        && let Some(e) = event_message(data)
+    {
+        return Message::Event(e);
+    }
+    if data.len() > MAX_OTHER_MESSAGE {
+        return Message::Other;
+    }
     let Ok(v) = serde_json::from_str::<Value>(data) else {
         return Message::Other;
     };
@@ -244,6 +539,7 @@ pub fn message(data: &str) -> Message {
                 context_id: context_id.to_string(),
                 kind: kind.to_string(),
                 data: r.get("data").cloned().unwrap_or(Value::Null),
+                events: Vec::new(),
             });
         }
         return Message::Other;
@@ -275,6 +571,14 @@ pub struct Subscription {
     session: String,
     contexts: Vec<String>,
     last_id: Option<String>,
+    policy: Reconnect,
+    /// When the stream was last opened, and whether an event came since.
+    opened_at: Instant,
+    delivered: bool,
+    /// The outage being repaired: since when, and how many tries so far.
+    outage: Option<(Instant, u32)>,
+    /// Items to yield before reading the stream (uninitialized contexts).
+    notices: VecDeque<Item>,
 }
 
 impl std::fmt::Debug for Subscription {
@@ -332,8 +636,22 @@ impl Client {
             session: String::new(),
             contexts,
             last_id: None,
+            policy: Reconnect::default(),
+            opened_at: Instant::now(),
+            delivered: false,
+            outage: None,
+            notices: VecDeque::new(),
         };
         sub.start().await?;
+        // A context the node has no state for yet is worth saying at once.
+        for ctx in sub.contexts.iter().take(MAX_STATUS_CHECKS) {
+            if let Some(why) = self.uninitialized_why(ctx, false).await {
+                sub.notices.push_back(Item::Uninitialized {
+                    context: ctx.clone(),
+                    why,
+                });
+            }
+        }
         Ok(sub)
     }
 
@@ -350,7 +668,7 @@ impl Client {
             None => {
                 let built = reqwest::Client::builder()
                     .redirect(reqwest::redirect::Policy::none())
-                    .connect_timeout(self.inner.timeout)
+                    .connect_timeout(self.inner.connect_timeout)
                     .read_timeout(self.inner.timeout.max(MIN_READ_TIMEOUT))
                     .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
                     .build()
@@ -368,7 +686,9 @@ impl Client {
                 self.log(format_args!("> authorization: Bearer ***"));
                 req = req.bearer_auth(t);
             }
-            if let Some(id) = last_id {
+            if let Some(id) =
+                last_id.filter(|id| reqwest::header::HeaderValue::from_str(id).is_ok())
+            {
                 req = req.header("Last-Event-ID", id);
             }
             let resp = req
@@ -383,6 +703,7 @@ impl Client {
             let cap = Cap {
                 bytes: ERROR_BODY,
                 var: "CALIMCP_MAX_RESPONSE",
+                bound: self.inner.timeout,
             };
             let reply = self.reply(resp, shown, cap).await?;
             if attempt == 0
@@ -400,8 +721,37 @@ impl Client {
 }
 
 impl Subscription {
-    /// Reads the session id and subscribes.
+    /// How long a dropped stream is tried again ([`Reconnect::default`]).
+    pub fn set_reconnect(&mut self, policy: Reconnect) {
+        self.policy = policy;
+    }
+
+    /// The contexts subscribed to, in the node's form.
+    pub fn contexts(&self) -> &[String] {
+        &self.contexts
+    }
+
+    /// Reads the session id and subscribes, within the request bound.
     async fn start(&mut self) -> Result<()> {
+        let bound = self.client.inner.timeout;
+        match tokio::time::timeout(bound, self.start_unbounded()).await {
+            Ok(done) => done,
+            Err(_) => Err(Error::new(
+                ErrorKind::Unreachable,
+                "stream_timeout",
+                format!(
+                    "the node at {} opened its event stream ({}) but did not start it (no `connect` message, or no answer to the subscription) within {}",
+                    self.client.url(),
+                    self.shown,
+                    super::http::seconds(bound)
+                ),
+            )
+            .with_hint("is the node overloaded, or something between calimcp and the node holding the stream? Raise the bound with --timeout SECS")
+            .retryable()),
+        }
+    }
+
+    async fn start_unbounded(&mut self) -> Result<()> {
         let header = self
             .resp
             .as_ref()
@@ -430,14 +780,53 @@ impl Subscription {
             .await
             .map_err(|e| c.scrub_err(e))?;
         let v = c.check(reply, &shown).map_err(|e| c.scrub_err(e))?;
-        if let Message::Error(why) = message(&v.to_string()) {
+        if let Some(e) = v.get("error").filter(|e| !e.is_null()) {
+            let why = match e {
+                Value::String(s) => sanitize_line(s),
+                other => sanitize_line(&other.to_string()),
+            };
             return Err(Error::new(
                 ErrorKind::Remote,
                 "subscribe_failed",
                 format!("the node refused the subscription ({shown}): {why}"),
             ));
         }
-        Ok(())
+        self.check_ack(&v)
+    }
+
+    /// The node answers with the contexts it subscribed to; rc.18 and later
+    /// leave out those the caller may not observe. Compared by bytes.
+    fn check_ack(&self, v: &Value) -> Result<()> {
+        let Some(listed) = v
+            .get("result")
+            .and_then(|r| r.get("contexts"))
+            .and_then(Value::as_array)
+        else {
+            // An answer without the list (no released node) is taken as is.
+            return Ok(());
+        };
+        let listed: Vec<&str> = listed.iter().filter_map(Value::as_str).collect();
+        let left_out: Vec<String> = self
+            .contexts
+            .iter()
+            .filter(|c| !listed.iter().any(|l| ids::same(l, c)))
+            .map(|c| sanitize_line(c))
+            .collect();
+        if left_out.is_empty() {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::Auth,
+            "not_subscribed",
+            format!(
+                "the node at {} did not subscribe to context{} {}: a node leaves out the contexts the caller may not observe, so no event of {} would ever arrive",
+                self.client.url(),
+                if left_out.len() == 1 { "" } else { "s" },
+                left_out.join(", "),
+                if left_out.len() == 1 { "it" } else { "them" },
+            ),
+        )
+        .with_hint("the token's identity is not a member of the context, or the token has no access to it: use a member's token (or the node owner's), or watch through a node that is a member"))
     }
 
     fn closed(&self) -> Error {
@@ -488,13 +877,25 @@ impl Subscription {
     }
 
     /// Opens the stream again (keeping the session when the node still has
-    /// it) and subscribes again; backs off 1, 2, 4 … seconds between tries.
-    async fn reconnect(&mut self) -> Result<()> {
+    /// it) and subscribes again, backing off between tries; returns how long
+    /// the stream was down. A stream that closed soon after it was opened,
+    /// having delivered nothing, counts as the same outage, so its tries keep
+    /// backing off and the outage keeps its start.
+    async fn reconnect(&mut self) -> Result<Duration> {
+        let stable = self.delivered || self.opened_at.elapsed() >= self.policy.most();
+        let (since, mut tries) = match self.outage.take() {
+            Some(outage) if !stable => outage,
+            _ => (Instant::now(), 0),
+        };
         let mut last_err = self.closed();
-        for attempt in 0..RECONNECTS {
-            if attempt > 0 {
-                tokio::time::sleep(Duration::from_secs(1 << (attempt - 1).min(4))).await;
+        loop {
+            let wait = self.policy.backoff(tries + 1);
+            let give_up_at = since + self.policy.for_;
+            if tries > 0 && Instant::now() + wait > give_up_at {
+                return Err(self.gave_up(since, tries, last_err));
             }
+            tokio::time::sleep(wait).await;
+            tries += 1;
             let last = self
                 .last_id
                 .clone()
@@ -509,7 +910,13 @@ impl Subscription {
                     self.parser = Parser::new(self.client.inner.max_response as usize);
                     self.pending.clear();
                     match self.start().await {
-                        Ok(()) => return Ok(()),
+                        Ok(()) => {
+                            self.outage = Some((since, tries));
+                            self.opened_at = Instant::now();
+                            self.delivered = false;
+                            return Ok(since.elapsed());
+                        }
+                        Err(e) if e.kind == ErrorKind::Auth => return Err(e),
                         Err(e) => last_err = e,
                     }
                 }
@@ -523,21 +930,54 @@ impl Subscription {
                 Err(e) if e.kind == ErrorKind::Auth => return Err(e),
                 Err(e) => last_err = e,
             }
+            self.resp = None;
         }
-        Err(self.client.scrub_err(last_err))
+    }
+
+    /// The error of an outage that lasted past [`Reconnect::for_`].
+    fn gave_up(&self, since: Instant, tries: u32, last: Error) -> Error {
+        let last = self.client.scrub_err(last);
+        Error::new(
+            ErrorKind::Unreachable,
+            "stream_lost",
+            format!(
+                "gave up reopening the event stream of the node at {}: it has been down for {} ({tries} tries); the last: {}",
+                self.client.url(),
+                span(since.elapsed()),
+                last.message
+            ),
+        )
+        .with_hint(last.hint.unwrap_or_else(|| {
+            "is merod running there? A longer outage can be waited out with a longer reconnect time".into()
+        }))
+        .retryable()
     }
 
     /// The next event of a subscribed context. Reconnects when the stream
     /// drops (yielding [`Item::Reconnected`]); fails when it cannot, or when
     /// the node closes the stream or reports an error.
     pub async fn next(&mut self) -> Result<Item> {
+        if let Some(item) = self.notices.pop_front() {
+            return Ok(item);
+        }
         loop {
             let Some(frame) = self.frame().await? else {
-                self.reconnect().await?;
-                return Ok(Item::Reconnected);
+                let down = self.reconnect().await?;
+                return Ok(Item::Reconnected { down });
             };
             match message(&frame.data) {
                 Message::Event(e) => {
+                    self.delivered = true;
+                    // Only the subscribed contexts count: a node (or whatever
+                    // answers in its place) may send others, or ids that are
+                    // not contexts at all.
+                    if !self.contexts.iter().any(|c| ids::same(c, &e.context_id)) {
+                        self.client.log(format_args!(
+                            "  (skipped an event of context {}, which is not subscribed)",
+                            sanitize_line(&e.context_id)
+                        ));
+                        continue;
+                    }
                     self.client.saw_id(&e.context_id);
                     return Ok(Item::Event(e));
                 }
@@ -595,6 +1035,39 @@ mod tests {
             assert_eq!(app[0].data, b"{}");
             assert_eq!(app[0].handler, None);
         }
+    }
+
+    /// An event's byte list is read straight into bytes (issue 24.2): one
+    /// megabyte of payload, no `Value` per byte, and the bytes are exact.
+    #[test]
+    fn a_large_event_is_read_into_bytes() {
+        let payload: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
+        let list: Vec<String> = payload.iter().map(u8::to_string).collect();
+        let frame = format!(
+            "data: {{\"result\":{{\"contextId\":\"C\",\"type\":\"StateMutation\",\"data\":{{\"newRoot\":\"R\",\"events\":[{{\"kind\":\"Big\",\"data\":[{}],\"handler\":null}}]}}}}}}\n\n",
+            list.join(",")
+        );
+        let mut p = Parser::new(16 << 20);
+        let frames = p.push(frame.as_bytes()).unwrap();
+        let Message::Event(e) = message(&frames[0].data) else {
+            panic!("not an event")
+        };
+        assert_eq!(e.events.len(), 1);
+        assert_eq!(e.events[0].data, payload);
+        assert_eq!(e.data, serde_json::json!({"newRoot": "R"}));
+        assert_eq!(&*e.app_events(), &e.events[..]);
+        // Odd shapes stay readable: a number out of range is skipped, a
+        // string is its bytes, and a message that is not an event is not
+        // read into a tree past 64 KiB.
+        let Message::Event(e) = message(
+            r#"{"result":{"contextId":"C","type":"StateMutation","data":{"events":[{"kind":"A","data":[1,300,2]},{"kind":"B","data":"hi"}]}}}"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!(e.events[0].data, [1, 2]);
+        assert_eq!(e.events[1].data, b"hi");
+        let huge = format!("{{\"x\":[{}]}}", "1,".repeat(40_000) + "1");
+        assert_eq!(message(&huge), Message::Other);
     }
 
     #[test]

@@ -27,6 +27,10 @@ use super::{Client, decode, str_field};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
+/// How a node joins a context, as current nodes do it (rc.25 has no
+/// `meroctl context join`: joins go through the context's group).
+pub const JOIN_HINT: &str = "join the context on this node first: `meroctl group join-context CONTEXT_ID` when the node is in the context's group, else `meroctl namespace join NAMESPACE_ID INVITATION_JSON` with an invitation from a member (nodes before 0.11: `meroctl context join`); or call through a node that is a member of it";
+
 /// What a JSON-RPC exchange came to.
 enum Outcome {
     Output(Value),
@@ -99,10 +103,10 @@ impl Client {
             Ok(v) => Ok(v),
             // Say what the node is doing about it, where it can tell.
             Err(mut e) if e.code == "uninitialized" => {
-                if let Ok(Some(status)) = self.sync_status(context_id).await
-                    && let Some(what) = super::sync::describe(&status)
-                {
-                    e.message = format!("{}: {what}", e.message);
+                if let Some(d) = self.uninitialized_why(context_id, true).await {
+                    e.message = format!("{}: {}", e.message, d.why);
+                    e.hint = Some(d.hint);
+                    e.retryable = d.transient;
                 }
                 Err(self.scrub_err(e))
             }
@@ -183,6 +187,27 @@ impl Client {
         }
     }
 
+    /// An `execute` that timed out may still run to completion on the node:
+    /// say so, so that a change is not made twice.
+    fn execute_timed_out(&self, e: Error, method: &str) -> Error {
+        if e.code != "timeout" {
+            return e;
+        }
+        Error {
+            message: format!(
+                "`{}` got no answer within {} from the node at {}; the call may still have run (or may still complete) there",
+                sanitize_line(method),
+                super::http::seconds(self.inner.execute_timeout),
+                self.inner.shown
+            ),
+            hint: Some(
+                "check the app's state before repeating a call that changes it; raise the bound with --timeout SECS"
+                    .into(),
+            ),
+            ..e
+        }
+    }
+
     fn none_owned(&self, given: &str) -> Error {
         Error::new(
             ErrorKind::Remote,
@@ -193,7 +218,7 @@ impl Client {
                 sanitize_line(given)
             ),
         )
-        .with_hint("join the context on this node first (accept an invitation: meroctl context join), or call through a node that is a member of it")
+        .with_hint(JOIN_HINT)
     }
 
     /// One `execute` exchange.
@@ -208,8 +233,9 @@ impl Client {
         let body = Self::execute_body(ctx, method, args_json, executor, id);
         let (url, shown) = self.endpoint(&["jsonrpc"], None);
         let reply = self
-            .request(Method::POST, &url, &shown, Some(&body))
-            .await?;
+            .request_with(Method::POST, &url, &shown, Some(&body), self.execute_cap())
+            .await
+            .map_err(|e| self.execute_timed_out(e, method))?;
         let v = self.check(reply, &shown)?;
         if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
             return Ok(Outcome::RpcError(err.clone()));

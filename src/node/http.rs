@@ -10,7 +10,7 @@
 //! refresh token and password wherever they appear (secrets shorter than 4
 //! characters are not masked: they would garble every message).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use reqwest::{Method, Url};
 use serde_json::Value;
@@ -49,11 +49,13 @@ impl Reply {
     }
 }
 
-/// How much of a body to read, and the variable that raises it.
+/// How much of a body to read, the variable that raises it, and how long
+/// the whole exchange may take.
 #[derive(Clone, Copy)]
 pub(super) struct Cap {
     pub bytes: u64,
     pub var: &'static str,
+    pub bound: Duration,
 }
 
 /// `n` bytes for messages: `16 MiB`, `512 KiB`, `100 bytes`.
@@ -100,12 +102,25 @@ pub(super) fn percent_free(url: &Url) -> String {
     u.as_str().trim_end_matches('/').to_string()
 }
 
-fn seconds(d: std::time::Duration) -> String {
+pub(super) fn seconds(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         format!("{} s", d.as_secs())
     } else {
         format!("{:.1} s", d.as_secs_f64())
     }
+}
+
+/// `s` with every byte but the URL-unreserved ones percent-encoded.
+fn percent_encoded(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 /// Keys whose values never appear in the `-v` log.
@@ -165,11 +180,27 @@ impl Client {
             return;
         };
         let mut list = self.inner.secrets.lock().unwrap_or_else(|e| e.into_inner());
-        if !list.iter().any(|x| x == s) {
-            list.push(s.to_string());
-            // Longest first, so a secret containing another is masked whole.
-            list.sort_by_key(|x| std::cmp::Reverse(x.len()));
+        // The secret as written, and as a node echoes it inside JSON (a `"`
+        // or `\` escaped, control characters as `\u00XX`) or in a URL.
+        let json = serde_json::to_string(s).unwrap_or_default();
+        let json = json.trim_matches('"').to_string();
+        let forms = [
+            s.to_string(),
+            json.clone(),
+            // A JSON text quoted once more (an error message carrying JSON).
+            serde_json::to_string(&json)
+                .unwrap_or_default()
+                .trim_matches('"')
+                .to_string(),
+            percent_encoded(s),
+        ];
+        for form in forms {
+            if form.len() >= MIN_SECRET && !list.contains(&form) {
+                list.push(form);
+            }
         }
+        // Longest first, so a secret containing another is masked whole.
+        list.sort_by_key(|x| std::cmp::Reverse(x.len()));
     }
 
     /// `text` with every known secret replaced by `***`.
@@ -226,7 +257,13 @@ impl Client {
         let mut url = base.clone();
         if let Ok(mut path) = url.path_segments_mut() {
             path.pop_if_empty();
-            path.extend(segments);
+            // Every segment is data: `/`, `%` and the rest are
+            // percent-encoded, and a name `.` or `..` (which a URL would
+            // resolve, changing the route) is sent with its dots encoded.
+            path.extend(segments.iter().map(|s| match *s {
+                "." | ".." => std::borrow::Cow::Owned(s.replace('.', "%2E")),
+                s => std::borrow::Cow::Borrowed(s),
+            }));
         }
         let shown = percent_free(&url);
         if let Some((k, v)) = query {
@@ -309,6 +346,16 @@ impl Client {
     }
 
     pub(super) fn transport_error(&self, e: &reqwest::Error, shown: &str) -> Error {
+        self.transport_error_in(e, shown, self.inner.timeout)
+    }
+
+    /// The error a failed exchange stands for; `bound` is what it was allowed.
+    pub(super) fn transport_error_in(
+        &self,
+        e: &reqwest::Error,
+        shown: &str,
+        bound: Duration,
+    ) -> Error {
         let mut cause: &dyn std::error::Error = e;
         while let Some(next) = cause.source() {
             cause = next;
@@ -321,7 +368,7 @@ impl Client {
                 format!(
                     "the node at {} did not answer within {} ({shown})",
                     self.inner.shown,
-                    seconds(self.inner.timeout)
+                    seconds(bound)
                 ),
             )
             .with_hint("is the node busy or the address wrong? Raise the bound with --timeout SECS")
@@ -332,6 +379,7 @@ impl Client {
                 format!("cannot reach the node at {}: {cause}", self.inner.shown),
             )
             .with_hint("is merod running there? Pass --node URL (or set CALIMERO_NODE_URL)")
+            .retryable()
         } else {
             Error::new(
                 ErrorKind::Unreachable,
@@ -346,6 +394,15 @@ impl Client {
         Cap {
             bytes: self.inner.max_response,
             var: "CALIMCP_MAX_RESPONSE",
+            bound: self.inner.timeout,
+        }
+    }
+
+    /// The cap on an `execute` answer: the ordinary size, the execute bound.
+    pub(super) fn execute_cap(&self) -> Cap {
+        Cap {
+            bound: self.inner.execute_timeout,
+            ..self.response_cap()
         }
     }
 
@@ -381,7 +438,11 @@ impl Client {
         let first = origin_of(&current);
         for hop in 0..=MAX_HOPS {
             self.log(format_args!("> {method} {current_shown}"));
-            let mut req = self.inner.http.request(method.clone(), current.clone());
+            let mut req = self
+                .inner
+                .http
+                .request(method.clone(), current.clone())
+                .timeout(cap.bound);
             if let Some(t) = token {
                 self.log(format_args!("> authorization: Bearer ***"));
                 req = req.bearer_auth(t);
@@ -396,7 +457,7 @@ impl Client {
             let resp = req
                 .send()
                 .await
-                .map_err(|e| self.transport_error(&e, &current_shown))?;
+                .map_err(|e| self.transport_error_in(&e, &current_shown, cap.bound))?;
             let status = resp.status();
             let header = |name: &str| {
                 resp.headers()
@@ -519,7 +580,7 @@ impl Client {
         while let Some(chunk) = resp
             .chunk()
             .await
-            .map_err(|e| self.transport_error(&e, shown))?
+            .map_err(|e| self.transport_error_in(&e, shown, cap.bound))?
         {
             if (body.len() + chunk.len()) as u64 > cap.bytes {
                 return Err(too_large());
@@ -607,6 +668,12 @@ mod tests {
             assert!(e.hint.unwrap().contains(hint));
         }
         assert_eq!(c.scrub("pw=hunter22!"), "pw=***!");
+        // Echoed inside JSON, escaped (issue 24.11).
+        c.add_secret(Some(r#"p"w\d!x"#));
+        let echoed = serde_json::json!({"error": r#"bad password p"w\d!x"#}).to_string();
+        assert!(echoed.contains(r#"p\"w\\d!x"#), "{echoed}");
+        assert_eq!(c.scrub(&echoed), r#"{"error":"bad password ***"}"#);
+
         c.add_secret(Some("abc"));
         assert_eq!(c.scrub("abc"), "abc", "too short to mask");
     }

@@ -49,14 +49,25 @@ pub use http::{DEFAULT_MAX_BLOB, DEFAULT_MAX_RESPONSE, parse_size, strip_query};
 
 /// Where a node listens when nothing else is said (merod's default).
 pub const DEFAULT_URL: &str = "http://127.0.0.1:2528";
-/// Default bound on every request.
+/// Default bound on a request that is not an `execute` (listings, lookups,
+/// login, opening the event stream), as the node's own client has it.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default bound on an `execute` call: the method may wait on network work
+/// (the node's own client gives it 5 minutes).
+pub const DEFAULT_EXECUTE_TIMEOUT: Duration = Duration::from_secs(300);
+/// Default bound on making a connection.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How to reach a node and who to be.
 #[derive(Clone)]
 pub struct NodeOptions {
     pub url: String,
+    /// Bound on each request but `execute` ([`DEFAULT_TIMEOUT`]).
     pub timeout: Duration,
+    /// Bound on each `execute` ([`DEFAULT_EXECUTE_TIMEOUT`]).
+    pub execute_timeout: Duration,
+    /// Bound on making a connection ([`DEFAULT_CONNECT_TIMEOUT`]).
+    pub connect_timeout: Duration,
     /// Access token sent as `Authorization: Bearer`.
     pub token: Option<String>,
     /// Refresh token paired with `token`.
@@ -79,11 +90,13 @@ pub struct NodeOptions {
 
 impl NodeOptions {
     /// Options for `url` with the defaults: no credentials, the default
-    /// timeout and limits, state in `state_dir`.
+    /// bounds and limits, state in `state_dir`.
     pub fn new(url: impl Into<String>, state_dir: impl Into<PathBuf>) -> NodeOptions {
         NodeOptions {
             url: url.into(),
             timeout: DEFAULT_TIMEOUT,
+            execute_timeout: DEFAULT_EXECUTE_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             token: None,
             refresh_token: None,
             username: None,
@@ -103,6 +116,8 @@ impl std::fmt::Debug for NodeOptions {
         f.debug_struct("NodeOptions")
             .field("url", &strip_query(&self.url))
             .field("timeout", &self.timeout)
+            .field("execute_timeout", &self.execute_timeout)
+            .field("connect_timeout", &self.connect_timeout)
             .field("token", &mask(&self.token))
             .field("refresh_token", &mask(&self.refresh_token))
             .field("username", &self.username)
@@ -181,6 +196,8 @@ struct Inner {
     /// The base as messages show it (no credentials, no query).
     shown: String,
     timeout: Duration,
+    execute_timeout: Duration,
+    connect_timeout: Duration,
     verbose: bool,
     state_dir: PathBuf,
     username: Option<String>,
@@ -308,8 +325,8 @@ impl Client {
         let (base, shown) = normalize_url(&opts.url)?;
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
-            .timeout(opts.timeout)
-            .connect_timeout(opts.timeout)
+            .timeout(opts.timeout.max(opts.execute_timeout))
+            .connect_timeout(opts.connect_timeout.min(opts.timeout))
             .user_agent(concat!("calimcp/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::internal(format!("cannot set up the HTTP client: {e}")))?;
@@ -326,6 +343,8 @@ impl Client {
                 base,
                 shown,
                 timeout: opts.timeout,
+                execute_timeout: opts.execute_timeout,
+                connect_timeout: opts.connect_timeout.min(opts.timeout),
                 verbose: opts.verbose,
                 state_dir: opts.state_dir,
                 username: opts.username,
@@ -368,9 +387,14 @@ impl Client {
         format!("{}/jsonrpc", self.inner.shown)
     }
 
-    /// The timeout every request is bounded by.
+    /// The bound on each request but `execute`.
     pub fn timeout(&self) -> Duration {
         self.inner.timeout
+    }
+
+    /// The bound on each `execute`.
+    pub fn execute_timeout(&self) -> Duration {
+        self.inner.execute_timeout
     }
 
     /// The installed applications (`GET /admin-api/applications`).
@@ -460,6 +484,26 @@ mod tests {
         );
         assert!(url.ends_with("context/a%20b%2Fc?service_name=x+y"), "{url}");
         assert!(!url.contains("secret"));
+        // A name `.` or `..` never changes the route (issue 24.9).
+        for dots in [".", ".."] {
+            let (url, _) = c.endpoint(&["admin-api", "alias", "lookup", "context", dots], None);
+            let u = Url::parse(&url).unwrap();
+            let segs: Vec<&str> = u.path_segments().unwrap().collect();
+            assert_eq!(segs.len(), 7, "{url}");
+            assert_eq!(
+                segs[..6],
+                ["prefix", "node", "admin-api", "alias", "lookup", "context"]
+            );
+            assert!(segs[6].contains("%252E"), "{url}");
+        }
+        let (url, _) = c.endpoint(
+            &["admin-api", "contexts", "../../x", "identities-owned"],
+            None,
+        );
+        assert!(
+            url.ends_with("/contexts/..%2F..%2Fx/identities-owned"),
+            "{url}"
+        );
         let c = Client::new(opts("http://host:1")).unwrap();
         assert_eq!(c.url(), "http://host:1");
         assert_eq!(c.endpoint(&["jsonrpc"], None).1, "http://host:1/jsonrpc");

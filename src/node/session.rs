@@ -58,7 +58,8 @@ impl Client {
         self.request_with(method, url, shown, None, cap).await
     }
 
-    async fn request_with(
+    /// [`Client::request`] with its own cap and bound.
+    pub(super) async fn request_with(
         &self,
         method: Method,
         url: &str,

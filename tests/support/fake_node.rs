@@ -300,6 +300,35 @@ struct State {
     /// Open SSE streams (`GET /sse`).
     streams: Mutex<Vec<Stream>>,
     next_session: AtomicU64,
+    /// JSON-RPC errors the next `execute` calls answer, in order.
+    execute_errors: Mutex<std::collections::VecDeque<Value>>,
+    /// Hostile or unusual event-stream behaviour (see [`SseFaults`]).
+    sse: Mutex<SseFaults>,
+    /// A failed login's message quotes the username and password.
+    echo_credentials: AtomicBool,
+    /// Peers the node is connected to (`GET /admin-api/peers`).
+    peers: AtomicU64,
+    /// `sync_status` per context: initialized, state, failures, last error.
+    sync: Mutex<HashMap<String, SyncSet>>,
+}
+
+type SyncSet = (bool, Value, u32, Option<String>);
+
+/// How the fake's event stream misbehaves; all off by default.
+#[derive(Default, Clone)]
+pub struct SseFaults {
+    /// Contexts the caller may not observe: rc.18+ leave them out of the
+    /// subscription's answer (and send none of their events).
+    pub denied: Vec<String>,
+    /// `GET /sse` answers 200 but sends neither the session header nor the
+    /// `connect` message, ever.
+    pub never_connect: bool,
+    /// The next this many streams close right after their `connect` message.
+    pub close_after_open: u32,
+    /// After the next `execute`, every stream gets `{"type":"close"}` and ends.
+    pub close_after_execute: bool,
+    /// Event ids carry this text (e.g. a control character) after the number.
+    pub id_suffix: String,
 }
 
 /// One open `GET /sse` stream: its session, the contexts it subscribed to,
@@ -372,6 +401,11 @@ impl Builder {
             down: AtomicBool::new(false),
             streams: Mutex::new(Vec::new()),
             next_session: AtomicU64::new(7_000),
+            execute_errors: Mutex::new(Default::default()),
+            sse: Mutex::new(SseFaults::default()),
+            echo_credentials: AtomicBool::new(false),
+            peers: AtomicU64::new(2),
+            sync: Mutex::new(HashMap::new()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -607,6 +641,63 @@ impl FakeNode {
             .iter()
             .map(|s| s.contexts.len())
             .sum()
+    }
+
+    /// The next `execute` answers this JSON-RPC `error` (`{"type","data"}`,
+    /// as rc.25's ExecuteError serializes) before running anything.
+    pub fn fail_next_execute(&self, error: Value) {
+        self.state.execute_errors.lock().unwrap().push_back(error);
+    }
+
+    /// A failed login's message quotes the credentials it was sent (Rust
+    /// Debug quoting; JSON-escaped again on the wire).
+    pub fn echo_credentials(&self) {
+        self.state.echo_credentials.store(true, Ordering::SeqCst);
+    }
+
+    /// How many peers the node reports (2 by default).
+    pub fn set_peers(&self, n: u64) {
+        self.state.peers.store(n, Ordering::SeqCst);
+    }
+
+    /// What `sync_status` answers for a context (rc.4+): initialized, the
+    /// `syncState`, failures and the last error.
+    pub fn set_sync_status(
+        &self,
+        context: &str,
+        initialized: bool,
+        state: Value,
+        failures: u32,
+        last_error: Option<&str>,
+    ) {
+        self.state.sync.lock().unwrap().insert(
+            context.to_string(),
+            (initialized, state, failures, last_error.map(str::to_string)),
+        );
+    }
+
+    /// Sets how the event stream misbehaves.
+    pub fn sse_faults(&self, f: impl FnOnce(&mut SseFaults)) {
+        f(&mut self.state.sse.lock().unwrap());
+    }
+
+    /// How many times `GET /sse` was asked.
+    pub fn stream_opens(&self) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.method == "GET" && r.path == "/sse")
+            .count()
+    }
+
+    /// Pushes an event to every open stream, subscribed or not (a hostile
+    /// node, or a proxy mixing streams up).
+    pub fn emit_to_all(&self, event: &Value) {
+        let data = wire::sse_event(event);
+        for s in self.state.streams.lock().unwrap().iter_mut() {
+            let frame = wire::sse_frame(&format!("{}-{}", s.session, s.sent), &data);
+            s.sent += 1;
+            let _ = s.frames.send(frame);
+        }
     }
 
     /// While down, every connection is closed without an answer.
@@ -1019,6 +1110,22 @@ fn event_stream(state: &State, req: &Request, writer: &mut TcpStream) {
         let _ = writer.write_all(b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n");
         return;
     }
+    let faults = state.sse.lock().unwrap().clone();
+    if faults.never_connect {
+        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n";
+        if writer.write_all(head.as_bytes()).is_ok() {
+            // Holds the connection open without a word until the client leaves.
+            let mut buf = [0u8; 64];
+            let mut read = writer.try_clone().expect("clone");
+            while !state.stop.load(Ordering::SeqCst) {
+                match std::io::Read::read(&mut read, &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        }
+        return;
+    }
     let session = state.next_session.fetch_add(1, Ordering::SeqCst);
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     state.streams.lock().unwrap().push(Stream {
@@ -1036,6 +1143,22 @@ fn event_stream(state: &State, req: &Request, writer: &mut TcpStream) {
         .write_all((head + &chunk(&first)).as_bytes())
         .is_err()
     {
+        return;
+    }
+    let close_now = {
+        let mut f = state.sse.lock().unwrap();
+        let close = f.close_after_open > 0;
+        f.close_after_open = f.close_after_open.saturating_sub(1);
+        close
+    };
+    if close_now {
+        state
+            .streams
+            .lock()
+            .unwrap()
+            .retain(|s| s.session != session);
+        let _ = writer.write_all(b"0\r\n\r\n");
+        let _ = writer.shutdown(std::net::Shutdown::Both);
         return;
     }
     // Until the stream is dropped (its sender gone) or the client leaves.
@@ -1069,6 +1192,13 @@ fn sse_subscription(state: &State, req: &Request) -> Response {
     let Some(stream) = streams.iter_mut().find(|s| Some(s.session) == session) else {
         return Response::wire(404, wire::sse_no_session());
     };
+    // rc.18 and later subscribe only to what the caller may observe.
+    let filters = matches!(state.profile, Profile::Rc25 | Profile::Hex);
+    let denied = state.sse.lock().unwrap().denied.clone();
+    let contexts: Vec<String> = contexts
+        .into_iter()
+        .filter(|c| !(filters && denied.contains(c)))
+        .collect();
     match body["method"].as_str() {
         Some("subscribe") => {
             for c in &contexts {
@@ -1081,18 +1211,23 @@ fn sse_subscription(state: &State, req: &Request) -> Response {
         _ => return Response::wire(400, wire::sse_no_session()),
     }
     let ids: Vec<&str> = contexts.iter().map(String::as_str).collect();
-    Response::wire(200, wire::sse_subscribed(&ids))
+    if filters {
+        Response::wire(200, wire::sse_subscribed_groups(&ids, &[]))
+    } else {
+        Response::wire(200, wire::sse_subscribed(&ids))
+    }
 }
 
 /// Sends `event` to every stream subscribed to `context`.
 fn push(state: &State, context: &str, event: &Value) {
     let data = wire::sse_event(event);
     let mut streams = state.streams.lock().unwrap();
+    let suffix = state.sse.lock().unwrap().id_suffix.clone();
     for s in streams
         .iter_mut()
         .filter(|s| s.contexts.iter().any(|c| c == context))
     {
-        let frame = wire::sse_frame(&format!("{}-{}", s.session, s.sent), &data);
+        let frame = wire::sse_frame(&format!("{}-{}{suffix}", s.session, s.sent), &data);
         s.sent += 1;
         let _ = s.frames.send(frame);
     }
@@ -1165,6 +1300,11 @@ fn route(state: &State, req: &Request) -> Response {
         return denied;
     }
     match (req.method.as_str(), segs.as_slice()) {
+        // calimero-server `admin/handlers/peers.rs`: `{"count":N}`, no `data`.
+        ("GET", ["admin-api", "peers"]) => Response::wire(
+            200,
+            json!({"count": state.peers.load(Ordering::SeqCst)}).to_string(),
+        ),
         ("GET", ["admin-api", "applications"]) => apps_list(p, &state.apps.read().unwrap()),
         ("GET", ["admin-api", "applications", app, "abi"]) if p.abi_route() => {
             abi_route(state, app, &req.query)
@@ -1473,6 +1613,12 @@ fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response
                 .as_str()
                 .unwrap_or_default();
             if user != auth.user || pass != auth.password {
+                if state.echo_credentials.load(Ordering::SeqCst) {
+                    // A hostile (or careless) node quoting what it was sent.
+                    let echoed =
+                        format!("Authentication failed: no user {user:?} with password {pass:?}");
+                    return Response::wire(401, wire::login_failed(&echoed));
+                }
                 return Response::wire(
                     401,
                     wire::login_failed(
@@ -1586,20 +1732,25 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
         };
         Response::wire(200, body)
     };
-    // 0.11.0-rc.4 and later answer `sync_status`; this fake's contexts are
-    // all backing off, which is only ever asked after `Uninitialized`.
+    // 0.11.0-rc.4 and later answer `sync_status`. The faults app's context
+    // (whose `uninit` answers Uninitialized) is backing off; the others are
+    // initialized and idle unless a test set their status.
     if body["method"] == "sync_status" && state.profile != Profile::V010 {
         let ctx = body["params"]["contextId"].as_str().unwrap_or_default();
+        let set = state.sync.lock().unwrap().get(ctx).cloned();
+        let (init, st, failures, last) = match set {
+            Some(s) => s,
+            None if ctx == state.profile.id(CTX_FAULTS) => (
+                false,
+                json!({"state": "backingOff", "retryInSecs": 30}),
+                3,
+                Some("No peers to sync with".to_string()),
+            ),
+            None => (true, json!({"state": "idle"}), 0, None),
+        };
         return Response::wire(
             200,
-            wire::rpc_sync_status(
-                &id,
-                ctx,
-                false,
-                &json!({"state": "backingOff", "retryInSecs": 30}),
-                3,
-                Some("No peers to sync with"),
-            ),
+            wire::rpc_sync_status(&id, ctx, init, &st, failures, last.as_deref()),
         );
     }
     if body["method"] != "execute" {
@@ -1636,6 +1787,19 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
     };
     if let Err(e) = parse_id(ctx_id) {
         return reply(Err(e));
+    }
+    if let Some(e) = state.execute_errors.lock().unwrap().pop_front() {
+        return reply(Err(e));
+    }
+    if std::mem::take(&mut state.sse.lock().unwrap().close_after_execute) {
+        // The node shuts its streams down right after the call ran.
+        let close = wire::sse_close("server shutting down");
+        let mut streams = state.streams.lock().unwrap();
+        for s in streams.iter_mut() {
+            let frame = wire::sse_frame(&format!("{}-{}", s.session, s.sent), &close);
+            let _ = s.frames.send(frame);
+        }
+        streams.clear();
     }
     let executor = params.get("executorPublicKey").and_then(Value::as_str);
     if p.executor_required() {

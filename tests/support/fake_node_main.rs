@@ -5,7 +5,9 @@
 //!
 //! A line `burst CONTEXT N` on stdin (CONTEXT an id or alias) pushes N
 //! `Inserted` events, one StateMutation each, to the event streams
-//! subscribed to it (`benches/watch.sh`).
+//! subscribed to it (`benches/watch.sh`). A line `big CONTEXT BYTES [N]`
+//! pushes N (default 1) `Inserted` events whose payload is a JSON string of
+//! BYTES bytes — on the wire about four times that (`benches/watch_memory.sh`).
 
 #[path = "fake_node.rs"]
 mod fake_node;
@@ -47,12 +49,24 @@ fn main() {
     drop(out);
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         let words: Vec<&str> = line.split_whitespace().collect();
-        if let ["burst", ctx, n] = words.as_slice() {
-            let ctx = node.context_of(ctx);
-            let n: u64 = n.parse().unwrap_or(0);
-            for _ in 0..n {
-                node.emit(&ctx, &[("Inserted", b"\"key\"")]);
+        match words.as_slice() {
+            ["burst", ctx, n] => {
+                let ctx = node.context_of(ctx);
+                let n: u64 = n.parse().unwrap_or(0);
+                for _ in 0..n {
+                    node.emit(&ctx, &[("Inserted", b"\"key\"")]);
+                }
             }
+            ["big", ctx, bytes, rest @ ..] => {
+                let ctx = node.context_of(ctx);
+                let bytes: usize = bytes.parse().unwrap_or(0);
+                let n: u64 = rest.first().and_then(|n| n.parse().ok()).unwrap_or(1);
+                let payload = format!("\"{}\"", "k".repeat(bytes.saturating_sub(2)));
+                for _ in 0..n {
+                    node.emit(&ctx, &[("Inserted", payload.as_bytes())]);
+                }
+            }
+            _ => {}
         }
     }
     drop(node);

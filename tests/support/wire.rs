@@ -158,9 +158,22 @@ pub fn sse_event(event: &Value) -> String {
     Value::Object(m).to_string()
 }
 
-/// The answer to `POST /sse/subscription` with `subscribe`.
+/// The answer to `POST /sse/subscription` with `subscribe` up to 0.11.0-rc.17:
+/// every context asked, echoed.
 pub fn sse_subscribed(context_ids: &[&str]) -> String {
     json!({"result": {"status": "subscribed", "contexts": context_ids}}).to_string()
+}
+
+/// The answer from 0.11.0-rc.18 on (rc.25 `sse/handlers.rs`): only the
+/// contexts the caller may observe, and the groups (hex) subscribed.
+pub fn sse_subscribed_groups(context_ids: &[&str], groups: &[&str]) -> String {
+    json!({"result": {"status": "subscribed", "contexts": context_ids, "groups": groups}})
+        .to_string()
+}
+
+/// The node closing a stream (`Command::Close`): `{"type":"close","reason"}`.
+pub fn sse_close(reason: &str) -> String {
+    json!({"type": "close", "reason": reason}).to_string()
 }
 
 /// `POST /sse/subscription` for a session the node does not have (HTTP 404).

@@ -351,7 +351,27 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
                     sanitize_line(name)
                 ));
             }
-            Some(rt.block_on(client.subscribe(std::slice::from_ref(&context)))?)
+            let wait = flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
+            // Opening the stream is bounded too: nothing is called until it is open.
+            let opened = rt.block_on(async {
+                tokio::time::timeout(wait, client.subscribe(std::slice::from_ref(&context))).await
+            });
+            match opened {
+                Ok(sub) => Some(sub?),
+                Err(_) => {
+                    return Err(Error::new(
+                        crate::error::ErrorKind::Unreachable,
+                        "stream_timeout",
+                        format!(
+                            "the node at {} did not open its event stream within {} s; `{}` was not called",
+                            client.url(),
+                            wait.as_secs_f64(),
+                            sanitize_line(&prepared.method)
+                        ),
+                    )
+                    .with_hint("raise --wait-timeout, or call without --wait-event"));
+                }
+            }
         }
         None => None,
     };
@@ -383,9 +403,14 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         .unwrap_or_default();
     let deadline = tokio::time::Instant::now() + wait;
     let ui = g.ui();
-    let line = rt.block_on(super::watch::wait_for(
+    // The call has run: whatever happens to the stream now, its result is printed.
+    let waited = rt.block_on(super::watch::wait_for(
         &ui, sub, &manifest, &context, name, deadline,
-    ))?;
+    ));
+    let (line, broke) = match waited {
+        Ok(line) => (line, None),
+        Err(e) => (None, Some(e)),
+    };
     if g.json {
         let event = line.as_ref().map_or(Value::Null, |l| l.json());
         output::print_json_compact(&json!({"result": out, "event": event}))?;
@@ -394,6 +419,19 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         if let Some(l) = &line {
             output::print(&l.text(ui.color_out))?;
         }
+    }
+    if let Some(e) = broke {
+        ui.error(&Error {
+            kind: crate::error::ErrorKind::AfterCall,
+            message: format!(
+                "the call succeeded (its result is printed above), but waiting for its `{}` event failed: {}",
+                sanitize_line(name),
+                e.message
+            ),
+            hint: Some("do not repeat the call to get the event: it has run; `calimcp watch` shows the app's next events".into()),
+            ..e
+        });
+        return Ok(crate::error::ErrorKind::AfterCall.exit_code());
     }
     if line.is_none() {
         ui.error(&Error::new(
