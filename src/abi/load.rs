@@ -238,7 +238,13 @@ fn stem(path: &Path) -> String {
         return name;
     }
     const BUILD_DIRS: &[&str] = &[
-        "res", "target", "release", "debug", "build", "out", "app-release",
+        "res",
+        "target",
+        "release",
+        "debug",
+        "build",
+        "out",
+        "app-release",
         "wasm32-unknown-unknown",
     ];
     let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
