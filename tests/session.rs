@@ -172,3 +172,32 @@ fn contexts_lists_each_context_with_its_aliases_version_and_state() {
         .assert()
         .code(2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_call_says_whether_to_retry() {
+    let node = FakeNode::start();
+    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let ctx = id(fake_node::CTX_KV);
+    node.fail_next_execute(json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}));
+    let r = serve_support::call(&client, "kv_store_set", json!({"key": "a", "value": "1"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let text = serve_support::text(&r);
+    assert!(text.ends_with("retryable: true"), "{text}");
+    // An app's own error is final.
+    let r = serve_support::call(
+        &client,
+        "kv_store_get",
+        json!({"key": "a", "_context": "nope"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        serve_support::text(&r).ends_with("retryable: false"),
+        "{}",
+        serve_support::text(&r)
+    );
+    client.cancel().await.unwrap();
+}

@@ -308,7 +308,7 @@ impl Session {
             .await
         {
             Ok(t) => t,
-            Err(e) => return Ok(error_result(error_text(&e))),
+            Err(e) => return Ok(node_error_result(&e)),
         };
         // The context may run another version of the app: check and build
         // the call with that version's ABI.
@@ -317,7 +317,7 @@ impl Session {
             .await
         {
             Ok(v) => v,
-            Err(e) => return Ok(error_result(error_text(&e))),
+            Err(e) => return Ok(node_error_result(&e)),
         };
         let prepared = match &versioned {
             Some((vcat, vtool)) => match vcat.prepare(vtool, &arguments) {
@@ -345,7 +345,7 @@ impl Session {
             Ok(v) => v,
             Err(e) => {
                 let e = backend.explain(app, service, &context, e).await;
-                return Ok(error_result(error_text(&prepared.explain(e))));
+                return Ok(node_error_result(&prepared.explain(e)));
             }
         };
         Ok(success(&view, tool, output))
@@ -452,6 +452,13 @@ pub fn error_text(e: &Error) -> String {
         Some(h) => format!("{}\nhint: {h}", e.message),
         None => e.message.clone(),
     }
+}
+
+/// A failed call on the node: the error's text, then whether trying again
+/// may succeed (`retryable: true` for a group key not yet delivered, an
+/// upgrade in progress, a node that answered 503 or did not answer).
+fn node_error_result(e: &Error) -> CallToolResult {
+    error_result(format!("{}\nretryable: {}", error_text(e), e.retryable))
 }
 
 fn error_result(text: String) -> CallToolResult {
