@@ -260,6 +260,89 @@ fn cases() -> Vec<Case> {
             silent: json!({"services": {"a": base()}}),
         },
         Case {
+            // Once a module marks any method #[app::xcall], xcalls reach only those.
+            rule: "xcall-removed",
+            old: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+            }),
+            fires: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+                method(m, "put")["doc"] = json!("Puts.");
+            }),
+        },
+        Case {
+            rule: "xcall-added",
+            old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            fires: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+            }),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["doc"] = json!("Puts.");
+            }),
+        },
+        Case {
+            rule: "xcall-callers-narrowed",
+            old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            fires: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("same_app");
+            }),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("any_in_namespace");
+            }),
+        },
+        Case {
+            rule: "xcall-callers-widened",
+            old: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("same_app");
+            }),
+            fires: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("same_app");
+                method(m, "get")["doc"] = json!("Gets.");
+            }),
+        },
+        Case {
+            rule: "handler-removed",
+            old: with(|m| method(m, "put")["handler"] = json!(true)),
+            fires: base(),
+            silent: with(|m| {
+                method(m, "put")["handler"] = json!(true);
+                method(m, "put")["doc"] = json!("Puts.");
+            }),
+        },
+        Case {
+            rule: "handler-added",
+            old: base(),
+            fires: with(|m| method(m, "put")["handler"] = json!(true)),
+            silent: with(|m| method(m, "put")["doc"] = json!("Puts.")),
+        },
+        Case {
+            // Two fields of one name: JSON holds one value per name.
+            rule: "name-duplicated",
+            old: base(),
+            fires: with(|m| {
+                m["types"]["Item"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "id", "type": {"kind": "u64"}, "nullable": true}))
+            }),
+            silent: with(|m| {
+                m["types"]["Item"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "id2", "type": {"kind": "u64"}, "nullable": true}))
+            }),
+        },
+        Case {
             rule: "init-removed",
             old: base(),
             fires: with(|m| remove_method(m, "init")),

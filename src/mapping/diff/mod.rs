@@ -379,6 +379,149 @@ fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut 
         );
     }
     cx.events(out);
+    entry_points(old, new, &om, &nm, out);
+    duplicates(new, out);
+}
+
+/// Who can reach a method besides callers: other contexts (`xcall_callable`:
+/// once any method of a module sets it, the node lets xcalls reach only
+/// those; `xcall_callers` narrows who) and events (`handler`: the node runs
+/// only handlers on events).
+fn entry_points(
+    old: &Manifest,
+    new: &Manifest,
+    om: &BTreeMap<&str, &Method>,
+    nm: &BTreeMap<&str, &Method>,
+    out: &mut Out,
+) {
+    let gated = |m: &Manifest| m.methods.iter().any(|x| x.xcall_callable);
+    let (og, ng) = (gated(old), gated(new));
+    let any_caller = |m: &Method| {
+        m.xcall_callers
+            .as_deref()
+            .is_none_or(|c| c == "any_in_namespace")
+    };
+    for (name, m) in om {
+        let Some(n) = nm.get(name) else { continue };
+        let shown = crate::text::sanitize_line(name);
+        let (was, is) = (!og || m.xcall_callable, !ng || n.xcall_callable);
+        let why_gate = if !n.xcall_callable && ng && !og {
+            " (the module now marks other methods #[app::xcall], so the node lets xcalls reach only those)"
+        } else {
+            ""
+        };
+        if was && !is {
+            out.push(
+                "xcall-removed",
+                shown.clone(),
+                "xcall-callable".into(),
+                "not xcall-callable".into(),
+                None,
+                format!("other contexts can no longer call `{shown}` by xcall{why_gate}: their xcalls are refused; keep it #[app::xcall]"),
+            );
+        } else if !was && is {
+            out.push(
+                "xcall-added",
+                shown.clone(),
+                "not xcall-callable".into(),
+                "xcall-callable".into(),
+                None,
+                format!("other contexts may now call `{shown}` by xcall; nothing existing breaks"),
+            );
+        }
+        if was && is && m.xcall_callable && n.xcall_callable && any_caller(m) != any_caller(n) {
+            let (o, w) = (
+                m.xcall_callers.as_deref().unwrap_or("any_in_namespace"),
+                n.xcall_callers.as_deref().unwrap_or("any_in_namespace"),
+            );
+            let (rule, message) = if any_caller(m) {
+                (
+                    "xcall-callers-narrowed",
+                    format!(
+                        "only contexts of the same app may now xcall `{shown}`: xcalls from other apps in the namespace are refused"
+                    ),
+                )
+            } else {
+                (
+                    "xcall-callers-widened",
+                    format!(
+                        "any context in the namespace may now xcall `{shown}`, not only the same app's: review what it trusts in its caller"
+                    ),
+                )
+            };
+            out.push(
+                rule,
+                shown.clone(),
+                crate::text::sanitize_line(o),
+                crate::text::sanitize_line(w),
+                None,
+                message,
+            );
+        }
+        if m.handler && !n.handler {
+            out.push(
+                "handler-removed",
+                shown.clone(),
+                "handler".into(),
+                "not a handler".into(),
+                None,
+                format!("`{shown}` is no longer an event handler: the node stops running it on events, so what it kept up to date goes stale"),
+            );
+        } else if !m.handler && n.handler {
+            out.push(
+                "handler-added",
+                shown.clone(),
+                "not a handler".into(),
+                "handler".into(),
+                None,
+                format!("`{shown}` is now an event handler: the node runs it on events, a new effect of existing traffic"),
+            );
+        }
+    }
+}
+
+/// Names NEW declares twice where JSON or the comparison needs them unique:
+/// a method's parameters, a record's fields, an enum's cases.
+fn duplicates(new: &Manifest, out: &mut Out) {
+    fn twice<'n>(names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+        let mut seen = std::collections::HashSet::new();
+        names.into_iter().find(|n| !seen.insert(*n))
+    }
+    let mut found: Vec<(String, String)> = Vec::new();
+    for m in &new.methods {
+        if let Some(d) = twice(m.params.iter().map(|p| p.name.as_str())) {
+            found.push((
+                format!("{}.params.{d}", m.name),
+                format!("method `{}` declares parameter `{d}` twice", m.name),
+            ));
+        }
+    }
+    for (name, def) in &new.types {
+        let d = match &def.kind {
+            TypeDefKind::Record(r) if !r.is_positional() => {
+                twice(r.fields.iter().map(|f| f.name.as_str()))
+            }
+            TypeDefKind::Variant(v) => twice(v.variants.iter().map(|c| c.name.as_str())),
+            _ => None,
+        };
+        if let Some(d) = d {
+            found.push((
+                format!("types.{name}.{d}"),
+                format!("type `{name}` declares `{d}` twice"),
+            ));
+        }
+    }
+    for (path, what) in found {
+        let path = crate::text::sanitize_line(&path);
+        out.push(
+            "name-duplicated",
+            path,
+            String::new(),
+            String::new(),
+            None,
+            format!("{}: a JSON object holds one value per name, so callers cannot send both and the comparison cannot tell them apart; give each its own name", crate::text::sanitize_line(&what)),
+        );
+    }
 }
 
 struct Cx<'a, 'c> {

@@ -61,6 +61,37 @@ pub const RULES: &[Rule] = &[
         Breaking,
         "a tool name that called one method now calls another (e.g. `get-x` added next to `get_x`)",
     ),
+    rule(
+        "xcall-removed",
+        Breaking,
+        "other contexts can no longer xcall a method (`xcall_callable` dropped, or the module now gates xcalls and it is not marked)",
+    ),
+    rule("xcall-added", Info, "other contexts may now xcall a method"),
+    rule(
+        "xcall-callers-narrowed",
+        Breaking,
+        "`xcall_callers` became `same_app`: xcalls from other apps are refused",
+    ),
+    rule(
+        "xcall-callers-widened",
+        Warning,
+        "`xcall_callers` became `any_in_namespace`: any app in the namespace may xcall it",
+    ),
+    rule(
+        "handler-removed",
+        Breaking,
+        "a method is no longer an event `handler`: the node stops running it on events",
+    ),
+    rule(
+        "handler-added",
+        Warning,
+        "a method became an event `handler`: the node now runs it on events",
+    ),
+    rule(
+        "name-duplicated",
+        Breaking,
+        "NEW declares a parameter, record field or enum case name twice",
+    ),
     rule("init-removed", Warning, "the `init` method is gone"),
     rule("init-added", Info, "an `init` method appeared"),
     rule(
