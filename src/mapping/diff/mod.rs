@@ -210,7 +210,7 @@ fn diff_apps_here(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) 
         }
         report.findings.append(&mut out.findings);
     }
-    tool_theft(old, new, opts, only, &mut report);
+    tool_theft(old, new, &old_tools, &new_tools, only, &mut report);
     let mut methods: Vec<&str> = migrations.iter().map(|(_, m)| m.as_str()).collect();
     methods.sort();
     methods.dedup();
@@ -244,19 +244,33 @@ fn diff_apps_here(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) 
 /// A tool name that called one method and now calls another: agents,
 /// allow-lists and scripts that stored the name silently call the other
 /// method (`get-x` added next to `get_x` can take `get_x`'s tool name).
-fn tool_theft(old: &App, new: &App, opts: &ToolOptions, only: Option<&str>, report: &mut Report) {
+fn tool_theft(
+    old: &App,
+    new: &App,
+    old_tools: &ToolNames,
+    new_tools: &ToolNames,
+    only: Option<&str>,
+    report: &mut Report,
+) {
     let multi = old.services.len() > 1 || new.services.len() > 1;
-    let list = |app: &App| -> Vec<(Option<String>, String, String)> {
-        toolset::build(std::slice::from_ref(app), opts)
-            .tools
-            .into_iter()
-            .filter(|t| only.is_none() || t.service.as_deref() == only)
-            .map(|t| (t.service.clone(), t.method.clone(), t.name.clone()))
-            .collect()
+    let list = |tools: &ToolNames| -> Vec<(Option<String>, String, String)> {
+        let mut v: Vec<_> = tools
+            .iter()
+            .filter(|(s, _)| only.is_none() || s.as_deref() == only)
+            .flat_map(|(s, by_method)| {
+                by_method
+                    .iter()
+                    .map(move |(m, n)| (s.clone(), m.clone(), n.clone()))
+            })
+            .collect();
+        v.sort();
+        v
     };
-    let now: HashMap<String, (Option<String>, String)> =
-        list(new).into_iter().map(|(s, m, n)| (n, (s, m))).collect();
-    for (service, method, name) in list(old) {
+    let now: HashMap<String, (Option<String>, String)> = list(new_tools)
+        .into_iter()
+        .map(|(s, m, n)| (n, (s, m)))
+        .collect();
+    for (service, method, name) in list(old_tools) {
         let Some((s2, m2)) = now.get(&name) else {
             continue;
         };
@@ -285,8 +299,11 @@ fn tool_theft(old: &App, new: &App, opts: &ToolOptions, only: Option<&str>, repo
     }
 }
 
+/// Tool names by service, then by method.
+type ToolNames = HashMap<Option<String>, HashMap<String, String>>;
+
 /// Tool names by service and method, for one app alone.
-fn tool_names(app: &App, opts: &ToolOptions) -> HashMap<Option<String>, HashMap<String, String>> {
+fn tool_names(app: &App, opts: &ToolOptions) -> ToolNames {
     let set = toolset::build(std::slice::from_ref(app), opts);
     let mut out: HashMap<Option<String>, HashMap<String, String>> = HashMap::new();
     for t in set.tools {
