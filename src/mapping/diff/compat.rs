@@ -164,6 +164,9 @@ pub struct Checker<'a> {
     depth: u32,
     /// An example built in the current top-level check was not faithful.
     inexact: std::cell::Cell<bool>,
+    /// The current top-level check hit [`MAX_DEPTH`]: its outcome is the
+    /// limit, not a counter-example, so no example is built on the way up.
+    limit_hit: bool,
     /// Named types identical in both manifests down to everything they reach:
     /// compatible with themselves without a look.
     same: Option<&'a HashSet<String>>,
@@ -179,6 +182,7 @@ impl<'a> Checker<'a> {
             fresh: Vec::new(),
             depth: 0,
             inexact: std::cell::Cell::new(false),
+            limit_hit: false,
             same: None,
         }
     }
@@ -197,6 +201,7 @@ impl<'a> Checker<'a> {
         }
         self.fresh.clear();
         self.inexact.set(false);
+        self.limit_hit = false;
         let mut r = self.pair(ta, tb);
         if let Some(r) = &mut r {
             r.exact &= !self.inexact.get() && !r.limit;
@@ -211,6 +216,7 @@ impl<'a> Checker<'a> {
 
     fn pair(&mut self, ta: &'a TypeRef, tb: &'a TypeRef) -> Option<Incompat> {
         if self.depth >= MAX_DEPTH {
+            self.limit_hit = true;
             return Some(Incompat {
                 path: String::new(),
                 example: Value::Null,
@@ -269,6 +275,9 @@ impl<'a> Checker<'a> {
     }
 
     fn ex(&self, t: &TypeRef) -> Value {
+        if self.limit_hit {
+            return Value::Null;
+        }
         let (v, exact) = example_exact(self.a, t);
         if !exact {
             self.inexact.set(true);
@@ -768,6 +777,7 @@ pub fn example_exact(m: &Manifest, t: &TypeRef) -> (Value, bool) {
         budget: EXAMPLE_BUDGET,
         exact: true,
         path: Vec::new(),
+        on_path: HashMap::new(),
     };
     let v = ex.value(t);
     (v, ex.exact)
@@ -777,8 +787,9 @@ struct Example<'m> {
     m: &'m Manifest,
     budget: usize,
     exact: bool,
-    /// Named types being built, outermost first.
+    /// Named types being built, outermost first, and how often each is on it.
     path: Vec<&'m str>,
+    on_path: HashMap<&'m str, usize>,
 }
 
 impl<'m> Example<'m> {
@@ -789,9 +800,10 @@ impl<'m> Example<'m> {
         }
         self.budget -= 1;
         let (shape, name) = resolve(self.m, t);
-        let again = name.is_some_and(|n| self.path.contains(&n));
+        let again = name.is_some_and(|n| self.on_path.get(n).is_some_and(|&c| c > 0));
         if let Some(n) = name {
             self.path.push(n);
+            *self.on_path.entry(n).or_default() += 1;
         }
         let v = match shape {
             Shape::Scalar(s) => scalar_example(s),
@@ -825,8 +837,11 @@ impl<'m> Example<'m> {
             Shape::Variant(v) => self.variant(v, again),
             Shape::Unknown => Value::Null,
         };
-        if name.is_some() {
-            self.path.pop();
+        if name.is_some()
+            && let Some(n) = self.path.pop()
+            && let Some(c) = self.on_path.get_mut(n)
+        {
+            *c -= 1;
         }
         v
     }

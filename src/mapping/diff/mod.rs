@@ -183,8 +183,9 @@ fn diff_apps_here(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) 
                     old_tools.get(&o.name).unwrap_or(&HashMap::new()).clone(),
                     new_tools.get(&n.name).unwrap_or(&HashMap::new()).clone(),
                 );
-                diff_manifests_into(&o.manifest, &n.manifest, &tools, &mut out);
-                let gate = diff_state(&o.manifest, &n.manifest, &mut out);
+                let unchanged = Unchanged::new(&o.manifest, &n.manifest);
+                diff_manifests_into(&o.manifest, &n.manifest, &tools, &unchanged, &mut out);
+                let gate = diff_state(&o.manifest, &n.manifest, &unchanged, &mut out);
                 if let state::Action::Migrate { method, .. } = state::plan_upgrade(&o.manifest, &n.manifest) {
                     migrations.push((name, method));
                 }
@@ -321,8 +322,15 @@ pub fn diff_manifests(old: &Manifest, new: &Manifest) -> Vec<Finding> {
             service: None,
             findings: Vec::new(),
         };
-        diff_manifests_into(old, new, &(HashMap::new(), HashMap::new()), &mut out);
-        diff_state(old, new, &mut out);
+        let unchanged = Unchanged::new(old, new);
+        diff_manifests_into(
+            old,
+            new,
+            &(HashMap::new(), HashMap::new()),
+            &unchanged,
+            &mut out,
+        );
+        diff_state(old, new, &unchanged, &mut out);
         out.findings
     })
 }
@@ -333,10 +341,15 @@ fn by_name<T>(items: &[T], name: impl Fn(&T) -> &str) -> BTreeMap<&str, &T> {
     items.iter().map(|i| (name(i), i)).collect()
 }
 
-fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut Out) {
+fn diff_manifests_into(
+    old: &Manifest,
+    new: &Manifest,
+    tools: &Names,
+    unchanged: &Unchanged,
+    out: &mut Out,
+) {
     let om = by_name(&old.methods, |m| m.name.as_str());
     let nm = by_name(&new.methods, |m| m.name.as_str());
-    let unchanged = Unchanged::new(old, new);
     let same = &unchanged.names;
     let mut input = Checker::new(old, new, Flow::Input).with_unchanged(same);
     let mut input_back = Checker::new(new, old, Flow::Input).with_unchanged(same);
@@ -349,7 +362,7 @@ fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut 
         input_back: &mut input_back,
         output: &mut output,
         output_back: &mut output_back,
-        unchanged: &unchanged,
+        unchanged,
     };
     for (name, m) in &om {
         let shown = crate::text::sanitize_line(name);
@@ -925,6 +938,7 @@ fn args_example(m: &Manifest, method: &Method) -> Option<Value> {
 fn root_fields_diff(
     old: &Manifest,
     new: &Manifest,
+    unchanged: &Unchanged,
     of: &[Field],
     nf: &[Field],
     downgrades: &[state::Downgrade],
@@ -933,7 +947,6 @@ fn root_fields_diff(
     out: &mut Out,
 ) -> usize {
     use crate::text::sanitize_line as clean;
-    let unchanged = Unchanged::new(old, new);
     let mut layout = state::Layout::new(old, new).with_unchanged(&unchanged.names);
     let changed = std::cell::Cell::new(0);
     let pos_old = |n: &str| of.iter().position(|f| f.name == n);
@@ -1122,7 +1135,7 @@ fn limit_hit(out: &mut Out, path: String, why: &str) {
 }
 
 /// The state findings of one service and the upgrade gate's verdict.
-fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
+fn diff_state(old: &Manifest, new: &Manifest, unchanged: &Unchanged, out: &mut Out) -> Gate {
     use state::Action;
     let action = state::plan_upgrade(old, new);
     let downgrades = state::identity_downgrades(old, new);
@@ -1154,7 +1167,8 @@ fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
                 ),
                 _ => "bump state_version and declare a migration from the old version".into(),
             };
-            changed += root_fields_diff(old, new, of, nf, &downgrades, level, &todo, out);
+            changed +=
+                root_fields_diff(old, new, unchanged, of, nf, &downgrades, level, &todo, out);
         }
         (Some(_), None) | (None, Some(_)) => {
             let which = if of.is_none() { "OLD" } else { "NEW" };
