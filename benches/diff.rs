@@ -7,11 +7,17 @@
 //! `diff` modes, one process each) and prints each one's VmHWM (Linux).
 //! `cargo bench --bench diff -- corpus [DIR]`: every ordered pair of the
 //! shared fixtures, the total and the slowest pair.
+//! `cargo bench --bench diff -- stress`: the shapes that used to be
+//! exponential or fail open (issue 21): 30 and 45 mutually recursive types
+//! with one changed field, 50 of them inside a 5,000-method manifest, and
+//! chains of 200 (found) and 600 (limit reported) records.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use calimcp::abi::{App, LoadOptions, load_path};
+use std::sync::Arc;
+
+use calimcp::abi::{App, LoadOptions, Service, load_path, parse_manifest_value};
 use calimcp::mapping::ToolOptions;
 use calimcp::mapping::diff::diff_apps;
 
@@ -19,6 +25,112 @@ fn load(path: &str) -> App {
     load_path(Path::new(path), &LoadOptions::default(), &mut Vec::new())
         .expect("loads")
         .remove(0)
+}
+
+/// An app of one generated manifest.
+fn app_of(v: &serde_json::Value) -> App {
+    App {
+        id: "bench".into(),
+        package: Some("com.example.bench".into()),
+        source: "bench".into(),
+        services: vec![Service {
+            name: None,
+            manifest: Arc::new(parse_manifest_value(v, &mut Vec::new()).expect("parses")),
+        }],
+        ..App::default()
+    }
+}
+
+/// `n` mutually recursive records, each pointing at the next two (wrapping
+/// round), R0 holding `v: leaf`; `methods` methods (`m0000`…), method j taking
+/// R(j mod n) when j < `recursive`, else one u32.
+fn mutual(n: usize, leaf: &str, methods: usize, recursive: usize) -> serde_json::Value {
+    use serde_json::json;
+    let mut types = serde_json::Map::new();
+    for i in 0..n {
+        let mut fields = vec![
+            json!({"name": "a", "type": {"$ref": format!("R{}", (i + 1) % n)}, "nullable": true}),
+            json!({"name": "b", "type": {"$ref": format!("R{}", (i + 2) % n)}, "nullable": true}),
+        ];
+        if i == 0 {
+            fields.push(json!({"name": "v", "type": {"kind": leaf}}));
+        }
+        types.insert(format!("R{i}"), json!({"kind": "record", "fields": fields}));
+    }
+    let methods: Vec<_> = (0..methods)
+        .map(|j| {
+            let ty = if j < recursive {
+                json!({"$ref": format!("R{}", j % n)})
+            } else {
+                json!({"kind": "u32"})
+            };
+            json!({"name": format!("m{j:04}"), "params": [{"name": "p", "type": ty}], "returns": {"kind": "unit"}})
+        })
+        .collect();
+    json!({"schema_version": "wasm-abi/1", "types": types, "methods": methods, "events": []})
+}
+
+/// A chain of `n` records `T0 { next: T1 }` … `T{n-1} { v: leaf }` and one method.
+fn chain(n: usize, leaf: &str) -> serde_json::Value {
+    use serde_json::json;
+    let mut types = serde_json::Map::new();
+    for i in 0..n {
+        let ty = if i + 1 == n {
+            json!({"kind": "record", "fields": [{"name": "v", "type": {"kind": leaf}}]})
+        } else {
+            json!({"kind": "record", "fields": [{"name": "next", "type": {"$ref": format!("T{}", i + 1)}}]})
+        };
+        types.insert(format!("T{i}"), ty);
+    }
+    json!({"schema_version": "wasm-abi/1", "types": types,
+           "methods": [{"name": "deep", "params": [{"name": "p", "type": {"$ref": "T0"}}], "returns": {"kind": "unit"}}],
+           "events": []})
+}
+
+fn stress() {
+    let cases: Vec<(String, App, App)> = vec![
+        (
+            "30 mutually recursive types, 30 methods".into(),
+            app_of(&mutual(30, "u64", 30, 30)),
+            app_of(&mutual(30, "u32", 30, 30)),
+        ),
+        (
+            "45 mutually recursive types, 45 methods".into(),
+            app_of(&mutual(45, "u64", 45, 45)),
+            app_of(&mutual(45, "u32", 45, 45)),
+        ),
+        (
+            "50 mutually recursive types in a 5,000-method manifest".into(),
+            app_of(&mutual(50, "u64", 5000, 50)),
+            app_of(&mutual(50, "u32", 5000, 50)),
+        ),
+        (
+            "chain of 200 records".into(),
+            app_of(&chain(200, "u64")),
+            app_of(&chain(200, "u32")),
+        ),
+        (
+            "chain of 600 records (limit)".into(),
+            app_of(&chain(600, "u64")),
+            app_of(&chain(600, "u32")),
+        ),
+    ];
+    for (what, a, b) in &cases {
+        let mut times = Vec::new();
+        let mut summary = String::new();
+        for _ in 0..9 {
+            let t = Instant::now();
+            let r = diff_apps(a, b, None, &ToolOptions::default());
+            times.push(t.elapsed());
+            let mut rules: Vec<&str> = r.findings.iter().map(|f| f.rule).collect();
+            rules.dedup();
+            summary = format!("{} findings: {}", r.findings.len(), rules.join(", "));
+        }
+        println!(
+            "{what}: {:.1} ms median of 9 ({summary})",
+            median(times).as_secs_f64() * 1e3
+        );
+    }
 }
 
 fn peak_kb() -> u64 {
@@ -52,6 +164,7 @@ fn main() {
             println!("{}", peak_kb());
             drop(r);
         }
+        Some("stress") => stress(),
         Some("corpus") => {
             // Every ordered pair of the shared fixtures: the slowest one.
             let dir = args.get(1).map_or("../shared/fixtures/abi", String::as_str);

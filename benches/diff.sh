@@ -19,3 +19,4 @@ echo "## peak memory (max RSS): diff, then describe of each side (one load each)
 /usr/bin/time -f "%M KB  describe new" $bin describe $out/new/abi.json --quiet >/dev/null
 echo "## library stages"
 cargo bench --quiet --bench diff -- "$out/old/abi.json" "$out/new/abi.json"
+cargo bench --quiet --bench diff -- stress

@@ -101,6 +101,11 @@ def main():
     new["types"]["BenchState"]["fields"] += [{"name": f"added{i}", "type": {"kind": "u64"}} for i in range(5)]
     new["state_version"] = 2
     changes += 11
+    # The node refuses an ABI whose methods or events are not sorted by name,
+    # and `calimcp diff` refuses to compare such a NEW: keep both sorted.
+    for doc in (old, new):
+        doc["methods"].sort(key=lambda m: m["name"])
+        doc["events"].sort(key=lambda e: e["name"])
     for path, doc in ((sys.argv[2], old), (sys.argv[3], new)):
         with open(path, "w") as f:
             json.dump(doc, f, separators=(",", ":"))

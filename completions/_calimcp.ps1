@@ -269,6 +269,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         'calimcp;diff' {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding is at or above this level')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [--json means json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file: rule levels, ignored findings (each with a reason), the version-bump check [default: ./calimcp-diff.json when it exists]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')

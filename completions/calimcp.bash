@@ -443,7 +443,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__diff)
-            opts="-q -v -h -V --fail-on --format --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            opts="-q -v -h -V --fail-on --format --config --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -455,6 +455,10 @@ _calimcp() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json markdown github" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -257,6 +257,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;diff'= {
             cand --fail-on 'Exit 1 when a finding is at or above this level'
             cand --format 'Output format [--json means json]'
+            cand --config 'Policy file: rule levels, ignored findings (each with a reason), the version-bump check [default: ./calimcp-diff.json when it exists]'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'

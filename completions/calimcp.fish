@@ -236,6 +236,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l format -d 'Outp
 json\t'The JSON document described in the README'
 markdown\t'A table for a pull-request comment'
 github\t'GitHub Actions workflow annotations (::error, ::warning, ::notice)'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l config -d 'Policy file: rule levels, ignored findings (each with a reason), the version-bump check [default: ./calimcp-diff.json when it exists]' -r -F
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use calimcp::abi::{App, LoadOptions, Manifest, Service, load_path, parse_manifest_value};
 use calimcp::mapping::args::Validator;
+use calimcp::mapping::diff::policy::{self, Policy};
 use calimcp::mapping::diff::{Finding, Level, RULES, diff_apps};
 use calimcp::mapping::{RefMode, ToolOptions, method_schemas};
 use serde_json::{Value, json};
@@ -40,6 +41,7 @@ fn base() -> Value {
             {"name": "get", "params": [{"name": "key", "type": {"kind": "string"}}],
              "returns": {"kind": "string"}, "intent": "read_only", "doc": "Reads a key."},
             {"name": "init", "params": [{"name": "seed", "type": {"kind": "u32"}}], "returns": {"kind": "unit"}},
+            {"name": "pick", "params": [], "returns": {"$ref": "Color"}, "intent": "read_only"},
             {"name": "put", "params": [
                 {"name": "key", "type": {"kind": "string"}},
                 {"name": "n", "type": {"kind": "u32"}},
@@ -49,8 +51,7 @@ fn base() -> Value {
                 {"name": "tree", "type": {"$ref": "Node"}},
                 {"name": "tags", "type": {"kind": "list", "items": {"kind": "string"}}},
                 {"name": "blob", "type": {"kind": "bytes"}}
-            ], "returns": {"$ref": "Item"}, "intent": "mutating"},
-            {"name": "pick", "params": [], "returns": {"$ref": "Color"}, "intent": "read_only"}
+            ], "returns": {"$ref": "Item"}, "intent": "mutating"}
         ],
         "events": [{"name": "Changed", "payload": {"kind": "u32"}}]
     })
@@ -110,20 +111,28 @@ fn app(v: &Value, package: &str) -> App {
     App {
         id: format!("id-{package}"),
         package: Some(package.into()),
+        // The app's version (a bundle's or the node's), when a case sets one.
+        version: v
+            .get("x-app-version")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         source: "test".into(),
         services,
         ..App::default()
     }
 }
 
+/// The findings of `old` → `new` under the default policy (no file).
 fn diff(old: &Value, new: &Value) -> Vec<Finding> {
-    diff_apps(
-        &app(old, "com.example.app"),
-        &app(new, "com.example.app"),
-        None,
-        &ToolOptions::default(),
-    )
-    .findings
+    let (a, b) = (app(old, "com.example.app"), app(new, "com.example.app"));
+    let mut report = diff_apps(&a, &b, None, &ToolOptions::default());
+    policy::apply(
+        &mut report,
+        &Policy::none(),
+        a.version.as_deref(),
+        b.version.as_deref(),
+    );
+    report.findings
 }
 
 fn rules(findings: &[Finding]) -> Vec<&'static str> {
@@ -154,6 +163,39 @@ fn state_field(m: &mut Value, i: usize) -> &mut Value {
 
 fn two_services(a: Value, b: Value) -> Value {
     json!({"services": {"a": a, "b": b}})
+}
+
+/// `m` with a stored `mode: Color` appended to its state root.
+fn stored_color(mut m: Value) -> Value {
+    m["types"]["State"]["fields"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "mode", "type": {"$ref": "Color"}}));
+    m
+}
+
+/// `base()` with a method `deep(p: T0)` over a chain of `n` records
+/// `T0 { next: T1 }` … `T{n-1} { v: leaf }`.
+fn chain(n: usize, leaf: &str) -> Value {
+    with(|m| {
+        for i in 0..n {
+            let ty = if i + 1 == n {
+                json!({"kind": "record", "fields": [{"name": "v", "type": {"kind": leaf}}]})
+            } else {
+                json!({"kind": "record", "fields": [{"name": "next", "type": {"$ref": format!("T{}", i + 1)}}]})
+            };
+            m["types"][format!("T{i}")] = ty;
+        }
+        add_method(m, "deep");
+        method(m, "deep")["params"] = json!([{"name": "p", "type": {"$ref": "T0"}}]);
+    })
+}
+
+/// Adds a method `name()` and keeps methods sorted, as the node requires.
+fn add_method(m: &mut Value, name: &str) {
+    let methods = m["methods"].as_array_mut().unwrap();
+    methods.push(json!({"name": name, "params": [], "returns": {"kind": "unit"}}));
+    methods.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
 }
 
 fn cases() -> Vec<Case> {
@@ -216,6 +258,89 @@ fn cases() -> Vec<Case> {
             old: json!({"services": {"a": base()}}),
             fires: json!({"services": {"a": base(), "b": base()}}),
             silent: json!({"services": {"a": base()}}),
+        },
+        Case {
+            // Once a module marks any method #[app::xcall], xcalls reach only those.
+            rule: "xcall-removed",
+            old: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+            }),
+            fires: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+                method(m, "put")["doc"] = json!("Puts.");
+            }),
+        },
+        Case {
+            rule: "xcall-added",
+            old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            fires: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+            }),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["doc"] = json!("Puts.");
+            }),
+        },
+        Case {
+            rule: "xcall-callers-narrowed",
+            old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            fires: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("same_app");
+            }),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("any_in_namespace");
+            }),
+        },
+        Case {
+            rule: "xcall-callers-widened",
+            old: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("same_app");
+            }),
+            fires: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "get")["xcall_callers"] = json!("same_app");
+                method(m, "get")["doc"] = json!("Gets.");
+            }),
+        },
+        Case {
+            rule: "handler-removed",
+            old: with(|m| method(m, "put")["handler"] = json!(true)),
+            fires: base(),
+            silent: with(|m| {
+                method(m, "put")["handler"] = json!(true);
+                method(m, "put")["doc"] = json!("Puts.");
+            }),
+        },
+        Case {
+            rule: "handler-added",
+            old: base(),
+            fires: with(|m| method(m, "put")["handler"] = json!(true)),
+            silent: with(|m| method(m, "put")["doc"] = json!("Puts.")),
+        },
+        Case {
+            // Two fields of one name: JSON holds one value per name.
+            rule: "name-duplicated",
+            old: base(),
+            fires: with(|m| {
+                m["types"]["Item"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "id", "type": {"kind": "u64"}, "nullable": true}))
+            }),
+            silent: with(|m| {
+                m["types"]["Item"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "id2", "type": {"kind": "u64"}, "nullable": true}))
+            }),
         },
         Case {
             rule: "init-removed",
@@ -420,6 +545,76 @@ fn cases() -> Vec<Case> {
             silent: with(|m| m["types"]["State"]["fields"][0]["name"] = json!("count")),
         },
         Case {
+            // The root is read by position: swapped fields each read the other's bytes.
+            rule: "state-field-moved",
+            old: base(),
+            fires: with(|m| {
+                m["types"]["State"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .swap(0, 1)
+            }),
+            silent: with(|m| {
+                m["types"]["State"]["fields"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "extra", "type": {"kind": "u64"}}))
+            }),
+        },
+        Case {
+            // borsh stores no names: a field renamed in place still reads; renamed
+            // and retyped is a change, not a rename.
+            rule: "state-field-renamed",
+            old: base(),
+            fires: with(|m| state_field(m, 0)["name"] = json!("total")),
+            silent: with(|m| {
+                state_field(m, 0)["name"] = json!("total");
+                state_field(m, 0)["type"]["inner_type"] = json!({"kind": "string"});
+            }),
+        },
+        Case {
+            // borsh stores an enum's case index: an appended case keeps old indexes;
+            // a case inserted first shifts them (breaking, not this rule).
+            rule: "state-enum-case-added",
+            old: stored_color(base()),
+            fires: stored_color(with(|m| {
+                m["types"]["Color"]["variants"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"name": "Blue"}))
+            })),
+            silent: stored_color(with(|m| {
+                m["types"]["Color"]["variants"]
+                    .as_array_mut()
+                    .unwrap()
+                    .insert(0, json!({"name": "Blue"}))
+            })),
+        },
+        Case {
+            // Never fail open: a change past the depth calimcp compares is reported;
+            // the same deep chain with only a doc change is not.
+            rule: "comparison-limit-reached",
+            old: chain(600, "u32"),
+            fires: chain(600, "string"),
+            silent: chain(600, "u32").pipe(|mut v| {
+                method(&mut v, "deep")["doc"] = json!("Deep.");
+                v
+            }),
+        },
+        Case {
+            // `get-x` next to `get_x` takes a tool name a stored call uses.
+            rule: "tool-name-reused",
+            old: with(|m| add_method(m, "get_x")),
+            fires: with(|m| {
+                add_method(m, "get_x");
+                add_method(m, "get-x");
+            }),
+            silent: with(|m| {
+                add_method(m, "get_x");
+                add_method(m, "get_y");
+            }),
+        },
+        Case {
             rule: "state-root-missing",
             old: base(),
             fires: with(|m| {
@@ -478,6 +673,19 @@ fn cases() -> Vec<Case> {
             old: base(),
             fires: with(|m| bumped(m, "migrate_v1")),
             silent: base(),
+        },
+        Case {
+            // A breaking release needs a new major version when both are known.
+            rule: "app-version-not-bumped",
+            old: with(|m| m["x-app-version"] = json!("1.2.0")),
+            fires: with(|m| {
+                remove_method(m, "get");
+                m["x-app-version"] = json!("1.3.0");
+            }),
+            silent: with(|m| {
+                remove_method(m, "get");
+                m["x-app-version"] = json!("2.0.0");
+            }),
         },
         Case {
             rule: "method-doc-changed",
@@ -988,7 +1196,7 @@ fn text_markdown_and_github_formats() {
     let md = run("markdown");
     assert!(md.contains("| Level | Rule | Path | Old → New | Example | Why |"));
     assert!(
-        md.contains("| 🔴 breaking | `method-removed` | <code>get</code> |"),
+        md.contains("| 🔴 breaking | `method-removed` | `get` |"),
         "{md}"
     );
     assert!(
@@ -1199,4 +1407,617 @@ fn apps_are_named_like_everywhere_else() {
     assert!(out.stdout.is_empty());
     let err: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(err["error"]["code"], "unknown_app");
+}
+
+// ---------------------------------------------------------------- stored state by position (issue 21)
+
+fn levels_of<'f>(findings: &'f [Finding], rule: &str) -> Vec<(&'f str, Level)> {
+    findings
+        .iter()
+        .filter(|f| f.rule == rule)
+        .map(|f| (f.path.as_str(), f.level))
+        .collect()
+}
+
+fn state_fields(m: &mut Value) -> &mut Vec<Value> {
+    m["types"]["State"]["fields"].as_array_mut().unwrap()
+}
+
+#[test]
+fn a_root_field_appended_without_a_migration_breaks_stored_state() {
+    // The root is one borsh blob read by position: the old bytes end before the
+    // new field, so decoding fails (Calimero's migration-suite adds a root
+    // field with version = 2 and a migration for this reason).
+    let appended =
+        with(|m| state_fields(m).push(json!({"name": "extra", "type": {"kind": "u64"}})));
+    let f = diff(&base(), &appended);
+    assert_eq!(
+        levels_of(&f, "state-field-added"),
+        [("state.extra", Level::Breaking)]
+    );
+    assert!(rules(&f).contains(&"state-version-not-bumped"), "{f:?}");
+    // The pair: the same field with state_version bumped and a migration is a warning.
+    let migrated = with(|m| {
+        state_fields(m).push(json!({"name": "extra", "type": {"kind": "u64"}}));
+        m["state_version"] = json!(2);
+        m["migrations"] = json!([{"method": "migrate_v1", "fromVersion": 1}]);
+    });
+    let f = diff(&base(), &migrated);
+    assert_eq!(
+        levels_of(&f, "state-field-added"),
+        [("state.extra", Level::Warning)]
+    );
+    assert!(!rules(&f).contains(&"state-version-not-bumped"));
+}
+
+#[test]
+fn a_root_field_inserted_in_the_middle_breaks_and_says_where() {
+    // Every later field now reads the bytes of the one before it.
+    let inserted =
+        with(|m| state_fields(m).insert(1, json!({"name": "mid", "type": {"kind": "u64"}})));
+    let f = diff(&base(), &inserted);
+    let added = find(&f, "state-field-added");
+    assert_eq!(added.level, Level::Breaking);
+    assert!(
+        added.message.contains("inserted at position 1"),
+        "{}",
+        added.message
+    );
+    // wiki is still there, only shifted: reported as moved, not removed.
+    assert_eq!(
+        levels_of(&f, "state-field-moved"),
+        [("state.wiki", Level::Breaking)]
+    );
+    assert!(!rules(&f).contains(&"state-field-removed"));
+}
+
+#[test]
+fn root_fields_reordered_are_breaking_even_when_the_shapes_match() {
+    // Two collection handles (32-byte ids) swapped decode silently into each
+    // other's storage: the worst case, so it must not pass.
+    let two_maps = |swap: bool| {
+        with(|m| {
+            let fields = state_fields(m);
+            fields[0] = json!({"name": "a", "type": {"kind": "map", "key": {"kind": "string"}, "value": {"kind": "string"}, "crdt_type": "unordered_map"}});
+            fields[1] = json!({"name": "b", "type": {"kind": "map", "key": {"kind": "string"}, "value": {"kind": "string"}, "crdt_type": "unordered_map"}});
+            if swap {
+                fields.swap(0, 1);
+            }
+        })
+    };
+    let f = diff(&two_maps(false), &two_maps(true));
+    assert_eq!(
+        levels_of(&f, "state-field-moved"),
+        [("state.b", Level::Breaking), ("state.a", Level::Breaking)]
+    );
+    assert!(diff(&two_maps(false), &two_maps(false)).is_empty());
+}
+
+#[test]
+fn a_stored_rename_or_an_appended_case_is_a_warning_not_a_break() {
+    // borsh keeps no names and old case indexes stay valid.
+    let renamed = with(|m| state_fields(m)[0]["name"] = json!("total"));
+    let f = diff(&base(), &renamed);
+    assert_eq!(
+        levels_of(&f, "state-field-renamed"),
+        [("state.total", Level::Warning)]
+    );
+    assert_eq!(
+        f.iter().filter(|f| f.level == Level::Breaking).count(),
+        0,
+        "{f:?}"
+    );
+
+    let old = stored_color(base());
+    let new = stored_color(with(|m| {
+        m["types"]["Color"]["variants"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "Blue"}))
+    }));
+    let f = diff(&old, &new);
+    assert_eq!(
+        levels_of(&f, "state-enum-case-added"),
+        [("state.mode<Blue>", Level::Warning)]
+    );
+    assert!(
+        !rules(&f).iter().any(|r| r.starts_with("state-field")),
+        "{f:?}"
+    );
+    assert!(!rules(&f).contains(&"state-version-not-bumped"));
+    // Callers are a separate audience: `pick` returning Color keeps its own finding.
+    assert!(rules(&f).contains(&"result-type-changed"));
+
+    // The pair: a case inserted first shifts every stored index.
+    let shifted = stored_color(with(|m| {
+        m["types"]["Color"]["variants"]
+            .as_array_mut()
+            .unwrap()
+            .insert(0, json!({"name": "Blue"}))
+    }));
+    let f = diff(&old, &shifted);
+    let changed = find(&f, "state-field-changed");
+    assert_eq!(changed.level, Level::Breaking);
+    assert_eq!(changed.path, "state.mode<Red>");
+}
+
+#[test]
+fn a_nested_stored_change_points_at_the_nested_field() {
+    // `map<string, Doc> → map<string, Doc>` says nothing: the path and the
+    // old → new are where the change is.
+    let docs = |title: &str| {
+        with(|m| {
+            m["types"]["Doc"] = json!({"kind": "record", "fields": [
+                {"name": "title", "type": {"kind": title}},
+                {"name": "body", "type": {"kind": "string"}}
+            ]});
+            state_fields(m).push(json!({"name": "docs", "type": {"kind": "map", "key": {"kind": "string"}, "value": {"$ref": "Doc"}, "crdt_type": "unordered_map"}}));
+        })
+    };
+    let f = diff(&docs("string"), &docs("u64"));
+    let changed = find(&f, "state-field-changed");
+    assert_eq!(changed.path, "state.docs{}.title");
+    assert_eq!(
+        (changed.old.as_str(), changed.new.as_str()),
+        ("string", "u64")
+    );
+    assert!(changed.message.contains("docs"), "{}", changed.message);
+    // A field added to the nested record breaks too (the root's rule, nested).
+    let grown = with(|m| {
+        let mut v = docs("string");
+        std::mem::swap(m, &mut v);
+        m["types"]["Doc"]["fields"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "tags", "type": {"kind": "string"}, "nullable": true}));
+    });
+    let f = diff(&docs("string"), &grown);
+    assert_eq!(find(&f, "state-field-changed").path, "state.docs{}.tags");
+}
+
+// ---------------------------------------------------------------- untagged enums, recursion, depth (issue 21)
+
+fn untagged(cases: Value) -> Value {
+    with(|m| {
+        m["types"]["Shape"] = json!({"kind": "variant", "untagged": true, "variants": cases});
+        method(m, "put")["params"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "shape", "type": {"$ref": "Shape"}}));
+    })
+}
+
+#[test]
+fn an_untagged_case_that_swallows_old_inputs_is_breaking_and_one_after_them_is_not() {
+    // serde tries untagged cases in order: a new first case whose fields are
+    // all optional takes every old object, so calls succeed with another meaning.
+    let circle = json!({"name": "Circle", "payload": {"kind": "record", "fields": [{"name": "r", "type": {"kind": "u32"}}]}});
+    let any = json!({"name": "Any", "payload": {"kind": "record", "fields": [{"name": "note", "type": {"kind": "string"}, "nullable": true}]}});
+    let old = untagged(json!([circle.clone()]));
+    let first = untagged(json!([any.clone(), circle.clone()]));
+    let f = diff(&old, &first);
+    let changed = find(&f, "param-type-changed");
+    assert_eq!(changed.path, "put.params.shape<Circle>");
+    assert!(
+        changed.message.contains("another meaning"),
+        "{}",
+        changed.message
+    );
+    // The pair: the same case after the old one only widens.
+    let last = untagged(json!([circle, any]));
+    assert_eq!(rules(&diff(&old, &last)), ["param-type-widened"]);
+}
+
+/// `n` mutually recursive records `R0 … R{n-1}`, each pointing at the next two
+/// (wrapping round), and a method per record; `leaf` is the type of R0's `v`.
+fn mutual(n: usize, leaf: &str, methods: usize) -> Value {
+    with(|m| {
+        for i in 0..n {
+            let mut fields = vec![
+                json!({"name": "a", "type": {"$ref": format!("R{}", (i + 1) % n)}, "nullable": true}),
+                json!({"name": "b", "type": {"$ref": format!("R{}", (i + 2) % n)}, "nullable": true}),
+            ];
+            if i == 0 {
+                fields.push(json!({"name": "v", "type": {"kind": leaf}}));
+            }
+            m["types"][format!("R{i}")] = json!({"kind": "record", "fields": fields});
+        }
+        for j in 0..methods {
+            add_method(m, &format!("r{j:04}"));
+            method(m, &format!("r{j:04}"))["params"] =
+                json!([{"name": "p", "type": {"$ref": format!("R{}", j % n)}}]);
+        }
+    })
+}
+
+#[test]
+fn mutually_recursive_types_with_one_change_are_found_everywhere_once_each() {
+    // 45 mutually recursive types: each method reaches the changed field;
+    // each named pair is compared once (benches/diff.rs times it).
+    let f = diff(&mutual(45, "u64", 45), &mutual(45, "u32", 45));
+    let changed: Vec<&Finding> = f
+        .iter()
+        .filter(|f| f.rule == "param-type-changed")
+        .collect();
+    assert_eq!(changed.len(), 45, "{:?}", rules(&f));
+    assert!(
+        changed.iter().all(|c| c.path.ends_with(".v")),
+        "{changed:?}"
+    );
+    // The pair: widening is compatible everywhere.
+    let f = diff(&mutual(45, "u32", 45), &mutual(45, "u64", 45));
+    assert!(f.iter().all(|f| f.level != Level::Breaking), "{f:?}");
+}
+
+#[test]
+fn a_change_at_the_bottom_of_a_deep_chain_is_found_or_the_limit_is_reported() {
+    // 200 deep: found, with a faithful example (no null for a required field).
+    let f = diff(&chain(200, "u64"), &chain(200, "u32"));
+    let changed = find(&f, "param-type-changed");
+    assert!(changed.path.ends_with(".next.v"), "{}", changed.path);
+    let example = changed.example.as_ref().expect("an example");
+    let mut v = example.clone();
+    let mut depth = 0;
+    while let Some(next) = v.get("next") {
+        v = next.clone();
+        depth += 1;
+    }
+    assert_eq!(depth, 199);
+    assert_eq!(v, json!({"v": 4_294_967_296u64}));
+    // 600 deep: past the limit, reported (breaking) instead of passing.
+    let f = diff(&chain(600, "u64"), &chain(600, "u32"));
+    let limit = find(&f, "comparison-limit-reached");
+    assert_eq!(limit.level, Level::Breaking);
+    assert!(!rules(&f).contains(&"param-type-changed"));
+}
+
+#[test]
+fn a_recursive_type_with_no_finite_value_gets_no_example() {
+    // `Loop { next: Loop }` has no finite value: an example would hold a null
+    // where null is not allowed, so none is shown.
+    let looped = |leaf: &str| {
+        with(|m| {
+            m["types"]["Loop"] = json!({"kind": "record", "fields": [
+                {"name": "next", "type": {"$ref": "Loop"}},
+                {"name": "v", "type": {"kind": leaf}}
+            ]});
+            add_method(m, "spin");
+            method(m, "spin")["params"] = json!([{"name": "p", "type": {"$ref": "Loop"}}]);
+        })
+    };
+    let f = diff(&looped("u64"), &looped("u32"));
+    let changed = find(&f, "param-type-changed");
+    assert_eq!(changed.example, None, "{changed:?}");
+}
+
+#[test]
+fn result_messages_read_old_to_new() {
+    // A result u32 → u64: the change column and the reason both say u32 → u64.
+    let old = with(|m| method(m, "get")["returns"] = json!({"kind": "u32"}));
+    let new = with(|m| method(m, "get")["returns"] = json!({"kind": "u64"}));
+    let f = diff(&old, &new);
+    let changed = find(&f, "result-type-changed");
+    assert_eq!((changed.old.as_str(), changed.new.as_str()), ("u32", "u64"));
+    assert!(changed.message.contains("u32 → u64"), "{}", changed.message);
+    assert!(
+        !changed.message.contains("u64 → u32"),
+        "{}",
+        changed.message
+    );
+    // A typed result becoming unchecked is said that way round.
+    let unknown = with(|m| method(m, "get")["returns"] = json!({"kind": "mystery"}));
+    let f = diff(&old, &unknown);
+    let changed = find(&f, "result-type-changed");
+    assert!(
+        changed
+            .message
+            .contains("a typed value became an unchecked value"),
+        "{}",
+        changed.message
+    );
+}
+
+#[test]
+fn schema_changed_ignores_json_only_reorders() {
+    // Reordering the fields of a record only callers see changes nothing on
+    // the wire (JSON objects are by name).
+    let reordered = with(|m| {
+        m["types"]["Item"]["fields"]
+            .as_array_mut()
+            .unwrap()
+            .reverse()
+    });
+    assert!(
+        diff(&base(), &reordered).is_empty(),
+        "{:?}",
+        diff(&base(), &reordered)
+    );
+    // The pair: a compatible record change still tells agents the schema moved,
+    // without claiming the types did not change.
+    let grown = with(|m| {
+        m["types"]["Item"]["fields"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "extra", "type": {"kind": "u32"}, "nullable": true}))
+    });
+    let f = diff(&base(), &grown);
+    let s = find(&f, "schema-changed");
+    assert!(!s.message.contains("did not"), "{}", s.message);
+}
+
+#[test]
+fn tool_name_theft_is_breaking() {
+    // `get-x` added next to `get_x`: a stored tool name now calls another method.
+    let old = with(|m| add_method(m, "get_x"));
+    let new = with(|m| {
+        add_method(m, "get_x");
+        add_method(m, "get-x");
+    });
+    let f = diff(&old, &new);
+    let stolen = find(&f, "tool-name-reused");
+    assert_eq!(stolen.level, Level::Breaking);
+}
+
+// ---------------------------------------------------------------- CI-safe output (issue 24 point 10, issue 22 points 8 and 17)
+
+#[test]
+fn names_cannot_issue_workflow_commands_or_live_markdown() {
+    // A method named like a runner command, and one with backticks, a mention
+    // and a link: removed, so they appear in every format.
+    let dir = tempfile::tempdir().unwrap();
+    let evil = with(|m| {
+        add_method(m, "##[add-mask]secret");
+        add_method(m, "::stop-commands::x");
+        add_method(m, "a`@octocat`https://evil.example`b");
+    });
+    let old = write(dir.path(), "abi.json", &evil);
+    let new = write(dir.path(), "new.json", &base());
+    for format in ["text", "markdown", "github"] {
+        let out = common::calimcp()
+            .args(["diff", "--package", "app", "--format", format])
+            .arg(&old)
+            .arg(&new)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(text.contains("add-mask"), "{format}: {text}");
+        for line in text.lines().chain(err.lines()) {
+            assert!(!line.contains("##["), "{format}: {line}");
+            let own = format == "github"
+                && ["::error ", "::warning ", "::notice "]
+                    .iter()
+                    .any(|c| line.starts_with(c));
+            assert!(
+                own || !line.trim_start().starts_with("::"),
+                "{format}: {line}"
+            );
+        }
+        if format == "markdown" {
+            // Every name sits in a code span whose fence is longer than its
+            // backtick runs: the mention and the link stay literal.
+            assert!(
+                text.contains("`` a`@octocat`https://evil.example`b ``"),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn github_annotations_keep_change_and_reason_apart_without_doubled_periods() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = write(dir.path(), "abi.json", &base());
+    let new = write(
+        dir.path(),
+        "new.json",
+        &with(|m| method(m, "get")["returns_nullable"] = json!(true)),
+    );
+    let out = common::calimcp()
+        .args(["diff", "--package", "app", "--format", "github"])
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap();
+    let gh = String::from_utf8(out.stdout).unwrap();
+    assert!(!gh.contains(".."), "{gh}");
+    assert!(
+        gh.contains("get.returns: string → string | null — `get` may now return null"),
+        "{gh}"
+    );
+}
+
+#[test]
+fn a_bare_manifest_takes_the_other_sides_package() {
+    // The same ABI under two file names (stems `abi` and `base`) is no change:
+    // tool names are compared like for like.
+    let dir = tempfile::tempdir().unwrap();
+    let old = write(dir.path(), "base.json", &base());
+    let new = write(dir.path(), "abi.json", &base());
+    let out = common::calimcp()
+        .arg("diff")
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("no changes")
+    );
+    // A bundle against its own bare abi.json: no tool-renamed either.
+    let bare = write(
+        dir.path(),
+        "abi.json",
+        &serde_json::from_slice::<Value>(
+            &std::fs::read(common::root().join("examples/kv-store/abi.json")).unwrap(),
+        )
+        .unwrap(),
+    );
+    let out = common::calimcp()
+        .args(["diff", "examples/kv-store"])
+        .arg(&bare)
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("tool-renamed"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
+
+#[test]
+fn stdin_is_bounded_like_a_file() {
+    // A pipe larger than 512 MiB is refused with a clear error, not read into memory.
+    use std::io::Write;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("calimcp"))
+        .args(["diff", "-", "examples/kv-store"])
+        .current_dir(common::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b' '; 1 << 20];
+        for _ in 0..600 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("larger than 512 MiB"), "{err}");
+}
+
+#[test]
+fn a_new_abi_the_node_refuses_is_not_compared() {
+    // Unsorted methods: the node ignores such an embedded ABI, so a "no
+    // breaking change" verdict on it would be about something that never ships.
+    let dir = tempfile::tempdir().unwrap();
+    let old = write(dir.path(), "abi.json", &base());
+    let unsorted = with(|m| m["methods"].as_array_mut().unwrap().reverse());
+    let new = write(dir.path(), "new.json", &unsorted);
+    let out = common::calimcp()
+        .args(["diff", "--package", "app", "--json"])
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // Load warnings come first (`--quiet` hides them), the error last.
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let err: Value = serde_json::from_str(stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(err["error"]["code"], "invalid_abi");
+    // The pair: as OLD it is only warned about, and the comparison runs.
+    let out = common::calimcp()
+        .args(["diff", "--package", "app"])
+        .arg(&new)
+        .arg(&old)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("OLD: the node refuses this ABI")
+    );
+}
+
+// ---------------------------------------------------------------- the policy file (issue 21 point 9)
+
+fn run_with_policy(policy: &Value, old: &Value, new: &Value) -> (Option<i32>, Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let o = write(dir.path(), "abi.json", old);
+    let n = write(dir.path(), "new.json", new);
+    std::fs::write(dir.path().join("calimcp-diff.json"), policy.to_string()).unwrap();
+    let out = common::calimcp()
+        .args(["diff", "--package", "app", "--json"])
+        .arg(&o)
+        .arg(&n)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (
+        out.status.code(),
+        stdout,
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_policy_file_sets_levels_and_ignores_with_reasons() {
+    let removed = with(|m| remove_method(m, "get"));
+    // An ignored finding leaves the counts and the exit code, with its reason.
+    let (code, out, _) = run_with_policy(
+        &json!({"ignore": [{"rule": "method-removed", "path": "get", "reason": "announced in 1.4"}]}),
+        &base(),
+        &removed,
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(out["summary"]["breaking"], 0);
+    assert_eq!(out["ignored"][0]["reason"], "announced in 1.4");
+    // The pair: without the entry it fails.
+    let (code, _, _) = run_with_policy(&json!({}), &base(), &removed);
+    assert_eq!(code, Some(1));
+    // A level override: a doc change made breaking fails the gate.
+    let doc = with(|m| method(m, "get")["doc"] = json!("Reads one key."));
+    let (code, out, _) = run_with_policy(
+        &json!({"levels": {"method-doc-changed": "breaking"}}),
+        &base(),
+        &doc,
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(out["findings"][0]["level"], "breaking");
+    // A stale entry is warned about.
+    let (code, _, err) = run_with_policy(
+        &json!({"ignore": [{"rule": "method-removed", "path": "gone", "reason": "r"}]}),
+        &base(),
+        &base(),
+    );
+    assert_eq!(code, Some(0));
+    assert!(err.contains("matched nothing"), "{err}");
+}
+
+#[test]
+fn a_policy_file_with_a_mistake_is_bad_input() {
+    for (policy, says) in [
+        (
+            json!({"ignore": [{"rule": "method-removed", "path": "get"}]}),
+            "reason",
+        ),
+        (json!({"levels": {"no-such-rule": "info"}}), "unknown rule"),
+        (
+            json!({"levels": {"method-removed": "fatal"}}),
+            "not a level",
+        ),
+        (json!({"ignores": []}), "unknown field"),
+    ] {
+        let (code, _, err) = run_with_policy(&policy, &base(), &base());
+        assert_eq!(code, Some(2), "{policy}");
+        assert!(err.contains(says), "{policy}: {err}");
+    }
+}
+
+#[test]
+fn version_bumps_follow_semver_majors() {
+    use calimcp::mapping::diff::policy::breaking_bump;
+    // cargo's rule: a new major, or for 0.x a new minor.
+    assert!(breaking_bump("1.2.0", "2.0.0"));
+    assert!(!breaking_bump("1.2.0", "1.3.0"));
+    assert!(breaking_bump("0.3.1", "0.4.0"));
+    assert!(!breaking_bump("0.3.1", "0.3.2"));
+    // Not semver: at least a different version.
+    assert!(breaking_bump("nightly-a", "nightly-b"));
+    assert!(!breaking_bump("nightly", "nightly"));
 }

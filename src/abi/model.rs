@@ -50,6 +50,13 @@ pub struct Method {
     pub doc: Option<String>,
     pub destructive: bool,
     pub idempotent: bool,
+    /// `xcall_callable`: an `#[app::xcall]` cross-context entry point (when
+    /// any method sets it, the node lets xcalls reach only those).
+    pub xcall_callable: bool,
+    /// `xcall_callers`: who may xcall it (`any_in_namespace` when absent, `same_app`).
+    pub xcall_callers: Option<String>,
+    /// `handler`: an event handler (the node runs only these on events).
+    pub handler: bool,
 }
 
 impl Method {

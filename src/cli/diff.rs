@@ -9,9 +9,10 @@ use owo_colors::OwoColorize;
 use serde_json::{Value, json};
 
 use super::output::{self, bold, dim};
-use super::{GlobalArgs, check_service, report_warnings};
+use super::{GlobalArgs, check_service};
 use crate::abi::{App, Service, load::local_id};
 use crate::error::{Error, Result};
+use crate::mapping::diff::policy::{self, Applied, Policy};
 use crate::mapping::diff::{self, Finding, Level, Report};
 use crate::text::sanitize_line;
 
@@ -41,6 +42,10 @@ pub struct DiffArgs {
     /// Output format [--json means json]
     #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
     pub format: Format,
+    /// Policy file: rule levels, ignored findings (each with a reason), the
+    /// version-bump check [default: ./calimcp-diff.json when it exists]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
 }
 
 /// `--fail-on` values.
@@ -92,10 +97,7 @@ pub enum Format {
 /// A manifest on stdin as a single-service app. Its package is --package, or
 /// the other side's, so tool names compare like for like.
 fn stdin_app(g: &GlobalArgs, other: &App) -> Result<App> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::input("unreadable", format!("cannot read stdin: {e}")))?;
+    let bytes = read_bounded(std::io::stdin().lock(), crate::abi::load::MAX_FILE)?;
     let mut warnings = Vec::new();
     let manifest = if bytes.starts_with(b"\0asm") {
         crate::abi::load::load_wasm_bytes(&bytes, "<stdin>", &mut warnings)?.1
@@ -120,6 +122,138 @@ fn stdin_app(g: &GlobalArgs, other: &App) -> Result<App> {
     })
 }
 
+/// All of `input`, or an error once it holds more than `max` bytes (the
+/// bound files have), so a runaway pipe cannot fill memory.
+fn read_bounded(input: impl Read, max: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    input
+        .take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::input("unreadable", format!("cannot read stdin: {e}")))?;
+    if bytes.len() as u64 > max {
+        return Err(Error::input(
+            "unreadable",
+            format!(
+                "stdin is larger than {} MiB, the most calimcp reads of a manifest, module or bundle",
+                max >> 20
+            ),
+        )
+        .with_hint("pass the file by its path, or check what is piped in"));
+    }
+    Ok(bytes)
+}
+
+/// Text that a GitHub Actions runner does not act on: it reads `::` at the
+/// start of a line and (legacy commands) `##[` anywhere in it. Names from a
+/// manifest can carry either; a space breaks both without hiding anything.
+pub fn inert(line: &str) -> String {
+    let s = sanitize_line(line).replace("##[", "## [");
+    let lead = s.len() - s.trim_start().len();
+    if s[lead..].starts_with("::") {
+        format!("{}: :{}", &s[..lead], &s[lead + 2..])
+    } else {
+        s
+    }
+}
+
+/// A markdown code span holding `s` literally: a fence longer than any run
+/// of backticks in it (so a name cannot close it and make links or
+/// mentions live), pipes escaped for the table.
+fn md_code(s: &str) -> String {
+    let s = inert(s);
+    if s.is_empty() {
+        return String::new();
+    }
+    let mut run = 0;
+    let mut longest = 0;
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let s = s.replace('|', "\\|");
+    let pad = if s.starts_with('`') || s.ends_with('`') || longest > 0 {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+/// A bare manifest file (`abi.json`, a `.wasm`) names no package of its
+/// own: without --package it takes the other side's, so tool names compare
+/// like for like (`diff NODE_APP ./abi.json` of the same ABI is no change).
+/// Two bare files share NEW's.
+fn like_for_like(g: &GlobalArgs, args: &DiffArgs, mut old: App, mut new: App) -> (App, App) {
+    if g.package.is_some() {
+        return (old, new);
+    }
+    let bare = |arg: &str| {
+        let p = std::path::Path::new(arg);
+        p.is_file()
+            && p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("json") || e.eq_ignore_ascii_case("wasm"))
+    };
+    match (bare(&args.old), bare(&args.new)) {
+        (true, _) if new.package.is_some() => old.package = new.package.clone(),
+        (false, true) if old.package.is_some() => new.package = old.package.clone(),
+        _ => {}
+    }
+    (old, new)
+}
+
+/// The policy: --config, else ./calimcp-diff.json when it exists, else none.
+fn load_policy(given: Option<&std::path::Path>) -> Result<Policy> {
+    let path = match given {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let p = std::path::PathBuf::from(policy::FILE);
+            if !p.is_file() {
+                return Ok(Policy::none());
+            }
+            p
+        }
+    };
+    let shown = sanitize_line(&path.display().to_string());
+    let bytes = crate::abi::load::read_regular(&path).map_err(|e| {
+        Error::input(
+            "unreadable",
+            format!("cannot read the diff policy {shown}: {e}"),
+        )
+    })?;
+    Policy::parse(&bytes).map_err(|e| {
+        Error::input("invalid_config", format!("{shown}: {}", sanitize_line(&e)))
+            .with_hint("see README, \"Comparing versions in CI\": levels, ignore (rule, path, reason), require_version_bump")
+    })
+}
+
+/// An ABI the node refuses (or ignores) is not compared: NEW is refused,
+/// OLD warned about. The node's `validate_manifest` rejects another schema
+/// major, unsorted methods or events, dangling `$ref`s, zero-size bytes and
+/// non-string map keys (calimero-wasm-abi `src/validate.rs`; calimcp's lint).
+fn node_refusals(app: &App) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in &app.services {
+        let m = &s.manifest;
+        let label = match &s.name {
+            Some(n) => format!("service {}: ", sanitize_line(n)),
+            None => String::new(),
+        };
+        let v = m.schema_version.as_str();
+        if v != "wasm-abi/1" && !v.starts_with("wasm-abi/1.") {
+            out.push(format!(
+                "{label}schema_version {:?} is not wasm-abi/1",
+                sanitize_line(v)
+            ));
+        }
+        for w in crate::abi::lint::lint(m) {
+            out.push(format!("{label}{w}"));
+        }
+    }
+    out
+}
+
 pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
     let ui = g.ui();
     if args.old == "-" && args.new == "-" {
@@ -132,7 +266,15 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
         .cloned()
         .collect();
     let sel = g.select(&g.session()?, &named, true)?;
-    report_warnings(&ui, &sel.catalog, &sel.apps);
+    // The catalog's warnings, made inert for a CI log like the findings.
+    for w in sel
+        .catalog
+        .skipped
+        .iter()
+        .chain(sel.apps.iter().flat_map(|&i| &sel.catalog.apps[i].warnings))
+    {
+        ui.warn(inert(&w.to_string()));
+    }
     let mut resolved = sel.apps.iter().map(|&i| sel.catalog.apps[i].clone());
     let first = resolved.next().unwrap_or_default();
     let (old, new) = if args.old == "-" {
@@ -143,23 +285,53 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
     } else {
         (first, resolved.next().unwrap_or_default())
     };
+    let (old, new) = like_for_like(g, &args, old, new);
     for app in [&old, &new] {
         if app.source == "<stdin>" {
             for w in &app.warnings {
-                ui.warn(w);
+                ui.warn(inert(&w.to_string()));
             }
             if let Some(s) = &g.service {
                 check_service(app, s)?;
             }
         }
     }
-    let report = diff::diff_apps(&old, &new, g.service.as_deref(), &g.tool_options());
+    let policy = load_policy(args.config.as_deref())?;
+    let refused = node_refusals(&new);
+    if !refused.is_empty() {
+        return Err(Error::input(
+            "invalid_abi",
+            format!(
+                "NEW ({}) is an ABI the node refuses, so comparing it says nothing about what ships: {}",
+                inert(&args.new),
+                inert(&refused.join("; "))
+            ),
+        )
+        .with_hint("fix the manifest (rebuild it with the SDK) and compare again"));
+    }
+    for r in node_refusals(&old) {
+        ui.warn(inert(&format!("OLD: the node refuses this ABI: {r}")));
+    }
+    let mut report = diff::diff_apps(&old, &new, g.service.as_deref(), &g.tool_options());
+    let applied = policy::apply(
+        &mut report,
+        &policy,
+        old.version.as_deref(),
+        new.version.as_deref(),
+    );
+    for i in &applied.unused {
+        ui.warn(inert(&format!(
+            "diff policy: ignore entry {} at {} matched nothing; remove it",
+            i.rule, i.path
+        )));
+    }
     let failed = report.findings.iter().any(|f| args.fail_on.fails(f.level));
     let format = if g.json { Format::Json } else { args.format };
     let view = View {
         old: &args.old,
         new: &args.new,
         report: &report,
+        applied: &applied,
         fail_on: args.fail_on,
         failed,
         multi: old.services.len() > 1 || new.services.len() > 1,
@@ -177,6 +349,7 @@ struct View<'a> {
     old: &'a str,
     new: &'a str,
     report: &'a Report,
+    applied: &'a Applied,
     fail_on: FailOn,
     failed: bool,
     multi: bool,
@@ -191,22 +364,22 @@ fn plural(n: usize, word: &str) -> String {
 impl View<'_> {
     fn location(&self, f: &Finding) -> String {
         match (&f.service, self.multi) {
-            (Some(s), true) => sanitize_line(&format!("{s}/{}", f.path)),
-            _ => sanitize_line(&f.path),
+            (Some(s), true) => inert(&format!("{s}/{}", f.path)),
+            _ => inert(&f.path),
         }
     }
 
     fn change(f: &Finding) -> String {
         match (f.old.is_empty(), f.new.is_empty()) {
             (true, true) => String::new(),
-            _ => sanitize_line(&format!("{} → {}", f.old, f.new)),
+            _ => inert(&format!("{} → {}", f.old, f.new)),
         }
     }
 
     fn example(f: &Finding) -> Option<String> {
         f.example
             .as_ref()
-            .map(|v| sanitize_line(&crate::text::json_inert(v.to_string())))
+            .map(|v| inert(&crate::text::json_inert(v.to_string())))
     }
 
     fn gates(&self) -> String {
@@ -215,8 +388,8 @@ impl View<'_> {
             .gates
             .iter()
             .map(|g| match (&g.service, self.multi) {
-                (Some(s), true) => format!("{}: {}", sanitize_line(s), sanitize_line(&g.action)),
-                _ => sanitize_line(&g.action),
+                (Some(s), true) => format!("{}: {}", inert(s), inert(&g.action)),
+                _ => inert(&g.action),
             })
             .collect();
         if parts.is_empty() {
@@ -228,11 +401,15 @@ impl View<'_> {
 
     fn summary(&self) -> String {
         let r = self.report;
+        let ignored = match self.applied.ignored.len() {
+            0 => String::new(),
+            n => format!(", {n} ignored"),
+        };
         if r.findings.is_empty() {
-            return format!("no changes{}", self.gates());
+            return format!("no changes{ignored}{}", self.gates());
         }
         format!(
-            "{}, {}, {}{}; {} (--fail-on {})",
+            "{}, {}, {}{ignored}{}; {} (--fail-on {})",
             plural(r.count(Level::Breaking), "breaking"),
             plural(r.count(Level::Warning), "warning"),
             plural(r.count(Level::Info), "info"),
@@ -269,7 +446,7 @@ impl View<'_> {
                 if !change.is_empty() {
                     line.push_str(&format!("  {change}"));
                 }
-                line.push_str(&format!(" — {}", sanitize_line(&f.message)));
+                line.push_str(&format!(" — {}", inert(&f.message)));
                 if let Some(e) = Self::example(f) {
                     line.push_str(&format!(" (e.g. {e})"));
                 }
@@ -277,35 +454,24 @@ impl View<'_> {
                 out.push('\n');
             }
         }
-        out.push_str(&format!(
-            "{} → {}: {}\n",
-            sanitize_line(self.old),
-            sanitize_line(self.new),
+        out.push_str(&inert(&format!(
+            "{} → {}: {}",
+            self.old,
+            self.new,
             self.summary()
-        ));
+        )));
+        out.push('\n');
         out
     }
 
     fn markdown(&self) -> String {
-        let cell = |s: &str| {
-            sanitize_line(s)
-                .replace('\\', "\\\\")
-                .replace('|', "\\|")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-        };
-        let code = |s: &str| {
-            if s.is_empty() {
-                String::new()
-            } else {
-                format!("<code>{}</code>", cell(s))
-            }
-        };
+        // Everything that holds a name is a code span (literal: no links,
+        // mentions or markup, whatever the name holds); the rest is ours.
         let mut out = format!(
             "### calimcp diff: {} → {}\n\n{}\n",
-            code(self.old),
-            code(self.new),
-            cell(&self.summary())
+            md_code(self.old),
+            md_code(self.new),
+            md_code(&self.summary())
         );
         if self.report.findings.is_empty() {
             return out;
@@ -323,10 +489,10 @@ impl View<'_> {
                 out.push_str(&format!(
                     "| {icon} | `{}` | {} | {} | {} | {} |\n",
                     f.rule,
-                    code(&self.location(f)),
-                    code(&Self::change(f)),
-                    code(&Self::example(f).unwrap_or_default()),
-                    cell(&f.message)
+                    md_code(&self.location(f)),
+                    md_code(&Self::change(f)),
+                    md_code(&Self::example(f).unwrap_or_default()),
+                    md_code(&f.message)
                 ));
             }
         }
@@ -336,7 +502,7 @@ impl View<'_> {
     fn github(&self) -> String {
         // Workflow-command escaping: data escapes % CR LF; properties also : and ,.
         let data = |s: &str| {
-            sanitize_line(s)
+            inert(s)
                 .replace('%', "%25")
                 .replace('\r', "%0D")
                 .replace('\n', "%0A")
@@ -358,7 +524,9 @@ impl View<'_> {
                 let mut msg = format!("{}: ", self.location(f));
                 let change = Self::change(f);
                 if !change.is_empty() {
-                    msg.push_str(&format!("{change}. "));
+                    // `old → new` then the why, kept apart without a period
+                    // (a change can end in `null.` or `…`).
+                    msg.push_str(&format!("{change} — "));
                 }
                 msg.push_str(&f.message);
                 if let Some(e) = Self::example(f) {
@@ -371,7 +539,8 @@ impl View<'_> {
                 ));
             }
         }
-        out.push_str(&format!("calimcp diff: {}\n", self.summary()));
+        out.push_str(&inert(&format!("calimcp diff: {}", self.summary())));
+        out.push('\n');
         out
     }
 
@@ -398,10 +567,19 @@ impl View<'_> {
             .iter()
             .map(|g| json!({"service": g.service, "accepted": g.accepted, "action": g.action}))
             .collect();
+        let ignored: Vec<Value> = self
+            .applied
+            .ignored
+            .iter()
+            .map(|(f, reason)| {
+                json!({"rule": f.rule, "service": f.service, "path": f.path, "reason": reason})
+            })
+            .collect();
         json!({
             "old": self.old,
             "new": self.new,
             "findings": findings,
+            "ignored": ignored,
             "summary": {
                 "breaking": r.count(Level::Breaking),
                 "warning": r.count(Level::Warning),

@@ -83,6 +83,9 @@ pub(super) const METHOD_KEYS: &[&str] = &[
     "doc",
     "destructive",
     "idempotent",
+    "xcall_callable",
+    "xcall_callers",
+    "handler",
 ];
 
 pub(super) struct MethodR;
@@ -108,6 +111,7 @@ impl Read for MethodR {
                 let (mut name, mut params, mut returns) = (None, None, None);
                 let (mut returns_nullable, mut returns_doc, mut intent) = (None, None, None);
                 let (mut doc_, mut destructive, mut idempotent) = (None, None, None);
+                let (mut xcall_callable, mut xcall_callers, mut handler) = (None, None, None);
                 while let Some(key) = map.next_key_seed(Key(METHOD_KEYS))? {
                     match key {
                         Some("name") => name = Some(map.next_value::<Leaf>()?),
@@ -123,6 +127,9 @@ impl Read for MethodR {
                         Some("doc") => doc_ = Some(map.next_value()?),
                         Some("destructive") => destructive = Some(map.next_value()?),
                         Some("idempotent") => idempotent = Some(map.next_value()?),
+                        Some("xcall_callable") => xcall_callable = Some(map.next_value()?),
+                        Some("xcall_callers") => xcall_callers = Some(map.next_value::<Leaf>()?),
+                        Some("handler") => handler = Some(map.next_value()?),
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
@@ -176,6 +183,9 @@ impl Read for MethodR {
                     doc: doc(&doc_),
                     destructive: flag(&destructive),
                     idempotent: flag(&idempotent),
+                    xcall_callable: flag(&xcall_callable),
+                    xcall_callers: string(xcall_callers),
+                    handler: flag(&handler),
                 }))
             }
             other_kinds!();

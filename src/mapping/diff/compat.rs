@@ -38,13 +38,32 @@ pub struct Incompat {
     pub example: Value,
     /// What changed, in a few words: `u64 → u32: 4294967296 is out of range`.
     pub why: String,
+    /// The comparison stopped at [`MAX_DEPTH`] here: not a counter-example,
+    /// an undecided part (reported, never passed).
+    pub limit: bool,
+    /// `example` is a faithful value (false when its type nests past the
+    /// example budget or through a required cycle: then it is not shown).
+    pub exact: bool,
 }
 
-/// Nested type comparisons followed before the rest of a type is assumed
-/// compatible (a chain of distinct named types this long is not a real app).
-const MAX_DEPTH: u32 = 200;
-/// Depth of an example value before deeper parts become `null`.
-const MAX_EXAMPLE_DEPTH: u32 = 24;
+/// Nested type comparisons followed before the comparison stops and reports
+/// the limit (a chain of distinct named types this long is not a real app).
+pub const MAX_DEPTH: u32 = 512;
+/// Values an example may hold before it is given up (types that share a
+/// record many times over would otherwise make it exponential).
+const EXAMPLE_BUDGET: usize = 4096;
+
+impl Default for Incompat {
+    fn default() -> Self {
+        Incompat {
+            path: String::new(),
+            example: Value::Null,
+            why: String::new(),
+            limit: false,
+            exact: true,
+        }
+    }
+}
 
 /// A type with references and aliases followed.
 enum Shape<'m> {
@@ -127,17 +146,30 @@ fn int_value(n: i128) -> Value {
 
 /// Compares types of two manifests in one direction; reuse it for many pairs
 /// of the same two manifests (it remembers named pairs already decided).
+///
+/// Every named pair is compared once: a pair met again while it is being
+/// compared is assumed compatible (co-induction), a pair already decided
+/// answers from memory. A failure found anywhere fails the whole check, so
+/// assumptions that failed are only trusted inside a check that failed: its
+/// undecided memories are dropped with it.
 pub struct Checker<'a> {
     a: &'a Manifest,
     b: &'a Manifest,
     flow: Flow,
-    /// Named pairs being compared on the current path (assumed compatible when met again).
-    open: HashSet<(&'a str, &'a str)>,
-    /// Named pairs decided without leaning on an assumption.
+    /// Named pairs: `None` compatible or being compared, `Some` their failure
+    /// (path relative to the pair).
     memo: HashMap<(&'a str, &'a str), Option<Incompat>>,
+    /// Pairs first met in the current top-level check.
+    fresh: Vec<(&'a str, &'a str)>,
     depth: u32,
-    /// Set when a result leaned on an open pair, so it must not be remembered.
-    assumed: bool,
+    /// An example built in the current top-level check was not faithful.
+    inexact: std::cell::Cell<bool>,
+    /// The current top-level check hit [`MAX_DEPTH`]: its outcome is the
+    /// limit, not a counter-example, so no example is built on the way up.
+    limit_hit: bool,
+    /// Named types identical in both manifests down to everything they reach:
+    /// compatible with themselves without a look.
+    same: Option<&'a HashSet<String>>,
 }
 
 impl<'a> Checker<'a> {
@@ -146,47 +178,111 @@ impl<'a> Checker<'a> {
             a,
             b,
             flow,
-            open: HashSet::new(),
             memo: HashMap::new(),
+            fresh: Vec::new(),
             depth: 0,
-            assumed: false,
+            inexact: std::cell::Cell::new(false),
+            limit_hit: false,
+            same: None,
         }
+    }
+
+    /// Skips pairs of a named type with itself when it is in `same` (types
+    /// identical in both manifests, down to everything they reach).
+    pub fn with_unchanged(mut self, same: &'a HashSet<String>) -> Self {
+        self.same = Some(same);
+        self
     }
 
     /// `None` when every value of `ta` is a value of `tb`.
     pub fn check(&mut self, ta: &'a TypeRef, tb: &'a TypeRef) -> Option<Incompat> {
+        if self.depth > 0 {
+            return self.pair(ta, tb);
+        }
+        self.fresh.clear();
+        self.inexact.set(false);
+        self.limit_hit = false;
+        let mut r = self.pair(ta, tb);
+        if let Some(r) = &mut r {
+            r.exact &= !self.inexact.get() && !r.limit;
+            for k in std::mem::take(&mut self.fresh) {
+                if matches!(self.memo.get(&k), Some(None)) {
+                    self.memo.remove(&k);
+                }
+            }
+        }
+        r
+    }
+
+    fn pair(&mut self, ta: &'a TypeRef, tb: &'a TypeRef) -> Option<Incompat> {
         if self.depth >= MAX_DEPTH {
-            return None;
+            self.limit_hit = true;
+            return Some(Incompat {
+                path: String::new(),
+                example: Value::Null,
+                why: format!(
+                    "the types nest more than {MAX_DEPTH} deep, so calimcp stopped comparing here"
+                ),
+                limit: true,
+                exact: false,
+            });
         }
         let (sa, na) = resolve(self.a, ta);
         let (sb, nb) = resolve(self.b, tb);
         let key = na.zip(nb);
+        if let (Some((x, y)), Some(same)) = (key, self.same)
+            && x == y
+            && same.contains(x)
+        {
+            return None;
+        }
         if let Some(key) = key {
             if let Some(done) = self.memo.get(&key) {
+                if done.as_ref().is_some_and(|d| !d.exact) {
+                    self.inexact.set(true);
+                }
                 return done.clone();
             }
-            if self.open.contains(&key) {
-                self.assumed = true;
-                return None;
-            }
-            self.open.insert(key);
+            self.memo.insert(key, None);
+            self.fresh.push(key);
         }
-        let outer_assumed = std::mem::take(&mut self.assumed);
         self.depth += 1;
         let result = self.shapes(ta, &sa, &sb);
         self.depth -= 1;
-        if let Some(key) = key {
-            self.open.remove(&key);
-            if !self.assumed {
-                self.memo.insert(key, result.clone());
-            }
+        if let (Some(key), Some(r)) = (key, &result)
+            && !r.limit
+        {
+            let mut r = r.clone();
+            r.exact &= !self.inexact.get();
+            self.memo.insert(key, Some(r));
         }
-        self.assumed |= outer_assumed;
         result
     }
 
+    /// "A became B", told old → new whichever way the values flow.
+    fn became(&self, a: &str, b: &str) -> String {
+        match self.flow {
+            Flow::Input => format!("{a} became {b}"),
+            Flow::Output => format!("{b} became {a}"),
+        }
+    }
+
+    fn null_change(&self, what: &str) -> String {
+        match self.flow {
+            Flow::Input => format!("{what} may no longer be null"),
+            Flow::Output => format!("{what} may now be null"),
+        }
+    }
+
     fn ex(&self, t: &TypeRef) -> Value {
-        example(self.a, t)
+        if self.limit_hit {
+            return Value::Null;
+        }
+        let (v, exact) = example_exact(self.a, t);
+        if !exact {
+            self.inexact.set(true);
+        }
+        v
     }
 
     fn shapes(&mut self, ta: &'a TypeRef, sa: &Shape<'a>, sb: &Shape<'a>) -> Option<Incompat> {
@@ -195,16 +291,17 @@ impl<'a> Checker<'a> {
                 path: String::new(),
                 example,
                 why,
+                ..Incompat::default()
             })
         };
         match (sa, sb) {
             (_, Shape::Unknown) => None,
             (Shape::Unknown, b) => fail(
                 reject_example(b),
-                "an unchecked value became a typed one".into(),
+                self.became("an unchecked value", "a typed value"),
             ),
             (Shape::Scalar(x), Shape::Scalar(y)) => {
-                scalars(*x, *y).and_then(|(v, why)| fail(v, why))
+                scalars(*x, *y, self.flow).and_then(|(v, why)| fail(v, why))
             }
             (Shape::Bytes(x), Shape::Bytes(y)) => {
                 self.bytes(x, y).and_then(|(v, why)| fail(v, why))
@@ -235,7 +332,7 @@ impl<'a> Checker<'a> {
                 } else {
                     json!([])
                 };
-                fail(v, format!("a list became a {}-tuple", y.len()))
+                fail(v, self.became("a list", &format!("a {}-tuple", y.len())))
             }
             (Shape::Record(x), Shape::Record(y)) => self.records(ta, x, y),
             (Shape::Record(x), Shape::Map(y)) => {
@@ -253,7 +350,7 @@ impl<'a> Checker<'a> {
                 if y.iter().any(|f| !f.nullable) {
                     return fail(
                         json!({}),
-                        "a map became a record with required fields".into(),
+                        self.became("a map", "a record with required fields"),
                     );
                 }
                 for f in y.iter() {
@@ -275,14 +372,14 @@ impl<'a> Checker<'a> {
                 None
             }
             (Shape::Bytes(x), Shape::List(y)) => match self.flow {
-                Flow::Input => fail(bytes_string_example(x), "bytes became a list".into()),
+                Flow::Input => fail(bytes_string_example(x), self.became("bytes", "a list")),
                 Flow::Output => match resolve(self.b, y).0 {
                     Shape::Scalar(s)
                         if int_range(s).is_some_and(|(lo, hi)| lo <= 0 && hi >= 255) =>
                     {
                         None
                     }
-                    _ => fail(self.ex(ta), "bytes became a list".into()),
+                    _ => fail(self.ex(ta), self.became("bytes", "a list")),
                 },
             },
             (Shape::List(x), Shape::Bytes(_)) => match resolve(self.a, x).0 {
@@ -292,17 +389,17 @@ impl<'a> Checker<'a> {
                         let v = if hi > 255 { 256 } else { lo };
                         fail(
                             json!([int_value(v)]),
-                            "a list of integers became bytes".into(),
+                            self.became("a list of integers", "bytes"),
                         )
                     }
-                    None => fail(self.ex(ta), "a list became bytes".into()),
+                    None => fail(self.ex(ta), self.became("a list", "bytes")),
                 },
-                _ => fail(self.ex(ta), "a list became bytes".into()),
+                _ => fail(self.ex(ta), self.became("a list", "bytes")),
             },
             (a, b) => {
                 // Different kinds of value: A's own example is never a value of B,
                 // except where a string or an array form overlaps (handled above).
-                fail(self.ex(ta), format!("{} became {}", kind(a), kind(b)))
+                fail(self.ex(ta), self.became(&kind(a), &kind(b)))
             }
         }
     }
@@ -311,10 +408,16 @@ impl<'a> Checker<'a> {
         let (sx, sy) = (x.size.filter(|&n| n > 0), y.size.filter(|&n| n > 0));
         match (sx, sy) {
             (Some(n), Some(m)) if n != m => {
-                return Some((zeros(n), format!("{n} bytes became {m} bytes")));
+                return Some((
+                    zeros(n),
+                    self.became(&format!("{n} bytes"), &format!("{m} bytes")),
+                ));
             }
             (None, Some(m)) => {
-                return Some((zeros(m + 1), format!("any length became exactly {m} bytes")));
+                return Some((
+                    zeros(m + 1),
+                    self.became("any length", &format!("exactly {m} bytes")),
+                ));
             }
             _ => {}
         }
@@ -363,7 +466,11 @@ impl<'a> Checker<'a> {
             return Some(Incompat {
                 path: String::new(),
                 example: self.ex(ta),
-                why: format!("a {}-tuple became a {}-tuple", x.len(), y.len()),
+                why: self.became(
+                    &format!("a {}-tuple", x.len()),
+                    &format!("a {}-tuple", y.len()),
+                ),
+                ..Incompat::default()
             });
         }
         for (i, ((ea, na), (eb, nb))) in x.iter().zip(y).enumerate() {
@@ -371,7 +478,8 @@ impl<'a> Checker<'a> {
                 let inner = Incompat {
                     path: String::new(),
                     example: Value::Null,
-                    why: format!("element {i} may no longer be null"),
+                    why: self.null_change(&format!("element {i}")),
+                    ..Incompat::default()
                 };
                 return Some(self.in_tuple(ta, x, i, inner));
             }
@@ -395,10 +503,16 @@ impl<'a> Checker<'a> {
                 return Some(Incompat {
                     path: format!(".{}", fb.name),
                     example: ex,
-                    why: format!(
-                        "required field `{}` is missing from values of the other version",
-                        fb.name
-                    ),
+                    why: match self.flow {
+                        Flow::Input => {
+                            format!("new required field `{}`: old values lack it", fb.name)
+                        }
+                        Flow::Output => format!(
+                            "field `{}` is gone from new values and old readers require it",
+                            fb.name
+                        ),
+                    },
+                    ..Incompat::default()
                 });
             };
             if fa.nullable && !fb.nullable {
@@ -406,7 +520,8 @@ impl<'a> Checker<'a> {
                 return Some(Incompat {
                     path: format!(".{}", fb.name),
                     example: with_key(ex, &fb.name, Value::Null),
-                    why: format!("field `{}` may no longer be null", fb.name),
+                    why: self.null_change(&format!("field `{}`", fb.name)),
+                    ..Incompat::default()
                 });
             }
             if let Some(inner) = self.check(&fa.ty, &fb.ty) {
@@ -428,13 +543,28 @@ impl<'a> Checker<'a> {
                     path: String::new(),
                     example: value(ex_payload),
                     why: "the enum's serde tagging changed".into(),
+                    ..Incompat::default()
+                });
+            }
+            if let Some(found) = self.shadowed(x, y, ca) {
+                return Some(Incompat {
+                    path: format!("<{}>", ca.name),
+                    example: value(ex_payload),
+                    why: found,
+                    ..Incompat::default()
                 });
             }
             let Some(cb) = y.variants.iter().find(|c| c.name == ca.name) else {
                 return Some(Incompat {
                     path: format!("<{}>", ca.name),
                     example: value(ex_payload),
-                    why: format!("case `{}` is gone", ca.name),
+                    why: match self.flow {
+                        Flow::Input => format!("case `{}` is gone", ca.name),
+                        Flow::Output => {
+                            format!("new case `{}`: old readers do not know it", ca.name)
+                        }
+                    },
+                    ..Incompat::default()
                 });
             };
             match (&ca.payload, &cb.payload) {
@@ -449,8 +579,46 @@ impl<'a> Checker<'a> {
                         path: format!("<{}>", ca.name),
                         example: value(ex_payload),
                         why: format!("case `{}` gained or lost its payload", ca.name),
+                        ..Incompat::default()
                     });
                 }
+            }
+        }
+        None
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// For arguments of an untagged enum: a case of the new version that
+    /// serde tries before `ca` (and did not before) and that accepts every
+    /// value of `ca`, so old calls decode as that case and mean something else.
+    fn shadowed(&mut self, x: &'a Variant, y: &'a Variant, ca: &'a VariantCase) -> Option<String> {
+        if self.flow != Flow::Input
+            || y.tagging != Tagging::Untagged
+            || x.tagging != Tagging::Untagged
+        {
+            return None;
+        }
+        let ia = x.variants.iter().position(|c| c.name == ca.name)?;
+        let ib = y.variants.iter().position(|c| c.name == ca.name)?;
+        for cn in &y.variants[..ib] {
+            if x.variants
+                .iter()
+                .position(|c| c.name == cn.name)
+                .is_some_and(|j| j < ia)
+            {
+                continue;
+            }
+            let swallows = match (&ca.payload, &cn.payload) {
+                (None, None) => true,
+                (Some(pa), Some(pn)) => self.check(pa, pn).is_none(),
+                _ => false,
+            };
+            if swallows {
+                return Some(format!(
+                    "untagged case `{}` now comes before `{}` and accepts all of its values: serde tries untagged cases in order, so such calls decode as `{}` and succeed with another meaning",
+                    cn.name, ca.name, cn.name
+                ));
             }
         }
         None
@@ -475,6 +643,8 @@ fn wrap(inner: Incompat, segment: String, f: impl FnOnce(Value) -> Value) -> Inc
         path: segment + &inner.path,
         example: f(inner.example),
         why: inner.why,
+        limit: inner.limit,
+        exact: inner.exact,
     }
 }
 
@@ -508,12 +678,16 @@ fn bytes_string_example(b: &Bytes) -> Value {
 
 /// The two scalars' difference, as a value of `x` that `y` rejects (or
 /// would silently change) and why.
-fn scalars(x: Scalar, y: Scalar) -> Option<(Value, String)> {
+fn scalars(x: Scalar, y: Scalar, flow: Flow) -> Option<(Value, String)> {
     use Scalar::*;
     if x == y {
         return None;
     }
-    let arrow = format!("{} → {}", x.name(), y.name());
+    // Shown old → new whichever way the values flow.
+    let arrow = match flow {
+        Flow::Input => format!("{} → {}", x.name(), y.name()),
+        Flow::Output => format!("{} → {}", y.name(), x.name()),
+    };
     if let (Some((xl, xh)), Some((yl, yh))) = (int_range(x), int_range(y)) {
         if xl >= yl && xh <= yh {
             return None;
@@ -587,55 +761,116 @@ fn case_value(v: &Variant, c: &VariantCase, payload: Option<Value>) -> Value {
     }
 }
 
-/// One simple value of `t`: zeros, empty collections, the first enum case,
-/// nullable fields as null. Recursion ends in `null` past a depth.
+/// One simple value of `t`: zeros, empty collections, the first enum case
+/// that ends, nullable fields as null.
 pub fn example(m: &Manifest, t: &TypeRef) -> Value {
-    example_at(m, t, 0)
+    example_exact(m, t).0
 }
 
-fn example_at(m: &Manifest, t: &TypeRef, depth: u32) -> Value {
-    if depth > MAX_EXAMPLE_DEPTH {
-        return Value::Null;
-    }
-    let d = depth + 1;
-    match resolve(m, t).0 {
-        Shape::Scalar(s) => scalar_example(s),
-        Shape::Bytes(b) => zeros(b.size.filter(|&n| n > 0).unwrap_or(1)),
-        Shape::List(_) => json!([]),
-        Shape::Map(_) => json!({}),
-        Shape::Tuple(elements) => Value::Array(
-            elements
-                .iter()
-                .map(|(e, null)| {
-                    if *null {
-                        Value::Null
-                    } else {
-                        example_at(m, e, d)
-                    }
-                })
-                .collect(),
-        ),
-        Shape::Record(fields) => Value::Object(
-            fields
-                .iter()
-                .map(|f| {
-                    let v = if f.nullable {
-                        Value::Null
-                    } else {
-                        example_at(m, &f.ty, d)
-                    };
-                    (f.name.clone(), v)
-                })
-                .collect(),
-        ),
-        Shape::Variant(v) => match v.variants.first() {
-            Some(c) => {
-                let payload = c.payload.as_ref().map(|p| example_at(m, p, d));
-                case_value(v, c, payload)
+/// [`example`], and whether it is faithful: false when a required field
+/// recurses without end (no finite value exists) or the value would exceed
+/// [`EXAMPLE_BUDGET`] (a part is then `null`, so it must not be shown as a
+/// value of the type).
+pub fn example_exact(m: &Manifest, t: &TypeRef) -> (Value, bool) {
+    let mut ex = Example {
+        m,
+        budget: EXAMPLE_BUDGET,
+        exact: true,
+        path: Vec::new(),
+        on_path: HashMap::new(),
+    };
+    let v = ex.value(t);
+    (v, ex.exact)
+}
+
+struct Example<'m> {
+    m: &'m Manifest,
+    budget: usize,
+    exact: bool,
+    /// Named types being built, outermost first, and how often each is on it.
+    path: Vec<&'m str>,
+    on_path: HashMap<&'m str, usize>,
+}
+
+impl<'m> Example<'m> {
+    fn value(&mut self, t: &'m TypeRef) -> Value {
+        if self.budget == 0 || self.path.len() >= MAX_DEPTH as usize {
+            self.exact = false;
+            return Value::Null;
+        }
+        self.budget -= 1;
+        let (shape, name) = resolve(self.m, t);
+        let again = name.is_some_and(|n| self.on_path.get(n).is_some_and(|&c| c > 0));
+        if let Some(n) = name {
+            self.path.push(n);
+            *self.on_path.entry(n).or_default() += 1;
+        }
+        let v = match shape {
+            Shape::Scalar(s) => scalar_example(s),
+            Shape::Bytes(b) => zeros(b.size.filter(|&n| n > 0).unwrap_or(1)),
+            Shape::List(_) => json!([]),
+            Shape::Map(_) => json!({}),
+            Shape::Tuple(_) | Shape::Record(_) if again => {
+                // A required field leads back here: no finite value exists.
+                self.exact = false;
+                Value::Null
             }
-            None => Value::Null,
-        },
-        Shape::Unknown => Value::Null,
+            Shape::Tuple(elements) => Value::Array(
+                elements
+                    .iter()
+                    .map(|(e, null)| if *null { Value::Null } else { self.value(e) })
+                    .collect(),
+            ),
+            Shape::Record(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|f| {
+                        let v = if f.nullable {
+                            Value::Null
+                        } else {
+                            self.value(&f.ty)
+                        };
+                        (f.name.clone(), v)
+                    })
+                    .collect(),
+            ),
+            Shape::Variant(v) => self.variant(v, again),
+            Shape::Unknown => Value::Null,
+        };
+        if name.is_some()
+            && let Some(n) = self.path.pop()
+            && let Some(c) = self.on_path.get_mut(n)
+        {
+            *c -= 1;
+        }
+        v
+    }
+
+    /// The first case whose value ends (on a way back into the same enum,
+    /// cases without a payload first).
+    fn variant(&mut self, v: &'m Variant, again: bool) -> Value {
+        let mut order: Vec<&VariantCase> = v.variants.iter().collect();
+        if again {
+            order.sort_by_key(|c| c.payload.is_some());
+        }
+        let mut first = None;
+        for c in order {
+            let exact = self.exact;
+            self.exact = true;
+            let payload = c.payload.as_ref().map(|p| self.value(p));
+            let ok = self.exact;
+            self.exact = exact;
+            let value = case_value(v, c, payload);
+            if ok {
+                return value;
+            }
+            first.get_or_insert(value);
+            if self.budget == 0 {
+                break;
+            }
+        }
+        self.exact = false;
+        first.unwrap_or(Value::Null)
     }
 }
 

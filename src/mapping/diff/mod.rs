@@ -4,10 +4,12 @@
 //! Every finding carries a stable rule id from [`RULES`] (the README's table
 //! is this table), a [`Level`], the service, a path, old → new, an example
 //! value where the rule has one, and one sentence of why and what to do.
-//! Type changes are decided structurally by [`compat`]; state rules follow
-//! Calimero's own classifier and upgrade gate ([`state`]).
+//! Type changes are decided structurally by [`compat`]; stored state is
+//! compared by position, as borsh reads it, and the upgrade gate follows
+//! the node's ([`state`]).
 
 pub mod compat;
+pub mod policy;
 pub mod rules;
 pub mod state;
 mod unchanged;
@@ -109,9 +111,40 @@ impl Out<'_> {
     }
 }
 
+/// Stack for a comparison: types nest up to [`compat::MAX_DEPTH`] and
+/// [`state::MAX_LAYOUT_DEPTH`] deep, each level a few frames (only the pages
+/// used are ever touched).
+const STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread with [`STACK`] bytes of stack (or here, if no thread
+/// can be made), so deep types are compared to the limit on any caller's thread.
+fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let job = std::sync::Mutex::new(Some(f));
+    let take = || job.lock().ok().and_then(|mut j| j.take());
+    let ran = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("calimcp-diff".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, || take().map(|f| f()))
+            .ok()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    match ran.flatten() {
+        Some(v) => v,
+        None => match take() {
+            Some(f) => f(),
+            None => unreachable!("the comparison ran or is still here"),
+        },
+    }
+}
+
 /// Compares two versions of an app: service by service (one service on
 /// each side are compared whatever their names), or only `only`.
 pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -> Report {
+    on_big_stack(|| diff_apps_here(old, new, only, opts))
+}
+
+fn diff_apps_here(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -> Report {
     let old_tools = tool_names(old, opts);
     let new_tools = tool_names(new, opts);
     let mut pairs: Vec<(Option<&str>, Option<&Service>, Option<&Service>)> = Vec::new();
@@ -150,8 +183,9 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
                     old_tools.get(&o.name).unwrap_or(&HashMap::new()).clone(),
                     new_tools.get(&n.name).unwrap_or(&HashMap::new()).clone(),
                 );
-                diff_manifests_into(&o.manifest, &n.manifest, &tools, &mut out);
-                let gate = diff_state(&o.manifest, &n.manifest, &mut out);
+                let unchanged = Unchanged::new(&o.manifest, &n.manifest);
+                diff_manifests_into(&o.manifest, &n.manifest, &tools, &unchanged, &mut out);
+                let gate = diff_state(&o.manifest, &n.manifest, &unchanged, &mut out);
                 if let state::Action::Migrate { method, .. } = state::plan_upgrade(&o.manifest, &n.manifest) {
                     migrations.push((name, method));
                 }
@@ -177,6 +211,7 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
         }
         report.findings.append(&mut out.findings);
     }
+    tool_theft(old, new, &old_tools, &new_tools, only, &mut report);
     let mut methods: Vec<&str> = migrations.iter().map(|(_, m)| m.as_str()).collect();
     methods.sort();
     methods.dedup();
@@ -207,8 +242,69 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
     report
 }
 
+/// A tool name that called one method and now calls another: agents,
+/// allow-lists and scripts that stored the name silently call the other
+/// method (`get-x` added next to `get_x` can take `get_x`'s tool name).
+fn tool_theft(
+    old: &App,
+    new: &App,
+    old_tools: &ToolNames,
+    new_tools: &ToolNames,
+    only: Option<&str>,
+    report: &mut Report,
+) {
+    let multi = old.services.len() > 1 || new.services.len() > 1;
+    let list = |tools: &ToolNames| -> Vec<(Option<String>, String, String)> {
+        let mut v: Vec<_> = tools
+            .iter()
+            .filter(|(s, _)| only.is_none() || s.as_deref() == only)
+            .flat_map(|(s, by_method)| {
+                by_method
+                    .iter()
+                    .map(move |(m, n)| (s.clone(), m.clone(), n.clone()))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let now: HashMap<String, (Option<String>, String)> = list(new_tools)
+        .into_iter()
+        .map(|(s, m, n)| (n, (s, m)))
+        .collect();
+    for (service, method, name) in list(old_tools) {
+        let Some((s2, m2)) = now.get(&name) else {
+            continue;
+        };
+        if *m2 == method && (!multi || *s2 == service) {
+            continue;
+        }
+        let clean = crate::text::sanitize_line;
+        let target = |s: &Option<String>, m: &str| match (s, multi) {
+            (Some(s), true) => format!("{}/{}", clean(s), clean(m)),
+            _ => clean(m),
+        };
+        let (was, is) = (target(&service, &method), target(s2, m2));
+        let mut out = Out {
+            service: service.as_deref(),
+            findings: Vec::new(),
+        };
+        out.push(
+            "tool-name-reused",
+            clean(&method),
+            format!("{} → {was}", clean(&name)),
+            format!("{} → {is}", clean(&name)),
+            None,
+            format!("the MCP tool `{}` called `{was}` and now calls `{is}`: agents, allow-lists and scripts that stored the name call another method without noticing; rename the new method so its tool name differs", clean(&name)),
+        );
+        report.findings.append(&mut out.findings);
+    }
+}
+
+/// Tool names by service, then by method.
+type ToolNames = HashMap<Option<String>, HashMap<String, String>>;
+
 /// Tool names by service and method, for one app alone.
-fn tool_names(app: &App, opts: &ToolOptions) -> HashMap<Option<String>, HashMap<String, String>> {
+fn tool_names(app: &App, opts: &ToolOptions) -> ToolNames {
     let set = toolset::build(std::slice::from_ref(app), opts);
     let mut out: HashMap<Option<String>, HashMap<String, String>> = HashMap::new();
     for t in set.tools {
@@ -221,13 +317,22 @@ fn tool_names(app: &App, opts: &ToolOptions) -> HashMap<Option<String>, HashMap<
 
 /// Compares two manifests of one service (no tool names, no gate).
 pub fn diff_manifests(old: &Manifest, new: &Manifest) -> Vec<Finding> {
-    let mut out = Out {
-        service: None,
-        findings: Vec::new(),
-    };
-    diff_manifests_into(old, new, &(HashMap::new(), HashMap::new()), &mut out);
-    diff_state(old, new, &mut out);
-    out.findings
+    on_big_stack(|| {
+        let mut out = Out {
+            service: None,
+            findings: Vec::new(),
+        };
+        let unchanged = Unchanged::new(old, new);
+        diff_manifests_into(
+            old,
+            new,
+            &(HashMap::new(), HashMap::new()),
+            &unchanged,
+            &mut out,
+        );
+        diff_state(old, new, &unchanged, &mut out);
+        out.findings
+    })
 }
 
 type Names = (HashMap<String, String>, HashMap<String, String>);
@@ -236,13 +341,20 @@ fn by_name<T>(items: &[T], name: impl Fn(&T) -> &str) -> BTreeMap<&str, &T> {
     items.iter().map(|i| (name(i), i)).collect()
 }
 
-fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut Out) {
+fn diff_manifests_into(
+    old: &Manifest,
+    new: &Manifest,
+    tools: &Names,
+    unchanged: &Unchanged,
+    out: &mut Out,
+) {
     let om = by_name(&old.methods, |m| m.name.as_str());
     let nm = by_name(&new.methods, |m| m.name.as_str());
-    let mut input = Checker::new(old, new, Flow::Input);
-    let mut input_back = Checker::new(new, old, Flow::Input);
-    let mut output = Checker::new(new, old, Flow::Output);
-    let mut output_back = Checker::new(old, new, Flow::Output);
+    let same = &unchanged.names;
+    let mut input = Checker::new(old, new, Flow::Input).with_unchanged(same);
+    let mut input_back = Checker::new(new, old, Flow::Input).with_unchanged(same);
+    let mut output = Checker::new(new, old, Flow::Output).with_unchanged(same);
+    let mut output_back = Checker::new(old, new, Flow::Output).with_unchanged(same);
     let mut cx = Cx {
         old,
         new,
@@ -250,7 +362,7 @@ fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut 
         input_back: &mut input_back,
         output: &mut output,
         output_back: &mut output_back,
-        unchanged: Unchanged::new(old, new),
+        unchanged,
     };
     for (name, m) in &om {
         let shown = crate::text::sanitize_line(name);
@@ -297,6 +409,149 @@ fn diff_manifests_into(old: &Manifest, new: &Manifest, tools: &Names, out: &mut 
         );
     }
     cx.events(out);
+    entry_points(old, new, &om, &nm, out);
+    duplicates(new, out);
+}
+
+/// Who can reach a method besides callers: other contexts (`xcall_callable`:
+/// once any method of a module sets it, the node lets xcalls reach only
+/// those; `xcall_callers` narrows who) and events (`handler`: the node runs
+/// only handlers on events).
+fn entry_points(
+    old: &Manifest,
+    new: &Manifest,
+    om: &BTreeMap<&str, &Method>,
+    nm: &BTreeMap<&str, &Method>,
+    out: &mut Out,
+) {
+    let gated = |m: &Manifest| m.methods.iter().any(|x| x.xcall_callable);
+    let (og, ng) = (gated(old), gated(new));
+    let any_caller = |m: &Method| {
+        m.xcall_callers
+            .as_deref()
+            .is_none_or(|c| c == "any_in_namespace")
+    };
+    for (name, m) in om {
+        let Some(n) = nm.get(name) else { continue };
+        let shown = crate::text::sanitize_line(name);
+        let (was, is) = (!og || m.xcall_callable, !ng || n.xcall_callable);
+        let why_gate = if !n.xcall_callable && ng && !og {
+            " (the module now marks other methods #[app::xcall], so the node lets xcalls reach only those)"
+        } else {
+            ""
+        };
+        if was && !is {
+            out.push(
+                "xcall-removed",
+                shown.clone(),
+                "xcall-callable".into(),
+                "not xcall-callable".into(),
+                None,
+                format!("other contexts can no longer call `{shown}` by xcall{why_gate}: their xcalls are refused; keep it #[app::xcall]"),
+            );
+        } else if !was && is {
+            out.push(
+                "xcall-added",
+                shown.clone(),
+                "not xcall-callable".into(),
+                "xcall-callable".into(),
+                None,
+                format!("other contexts may now call `{shown}` by xcall; nothing existing breaks"),
+            );
+        }
+        if was && is && m.xcall_callable && n.xcall_callable && any_caller(m) != any_caller(n) {
+            let (o, w) = (
+                m.xcall_callers.as_deref().unwrap_or("any_in_namespace"),
+                n.xcall_callers.as_deref().unwrap_or("any_in_namespace"),
+            );
+            let (rule, message) = if any_caller(m) {
+                (
+                    "xcall-callers-narrowed",
+                    format!(
+                        "only contexts of the same app may now xcall `{shown}`: xcalls from other apps in the namespace are refused"
+                    ),
+                )
+            } else {
+                (
+                    "xcall-callers-widened",
+                    format!(
+                        "any context in the namespace may now xcall `{shown}`, not only the same app's: review what it trusts in its caller"
+                    ),
+                )
+            };
+            out.push(
+                rule,
+                shown.clone(),
+                crate::text::sanitize_line(o),
+                crate::text::sanitize_line(w),
+                None,
+                message,
+            );
+        }
+        if m.handler && !n.handler {
+            out.push(
+                "handler-removed",
+                shown.clone(),
+                "handler".into(),
+                "not a handler".into(),
+                None,
+                format!("`{shown}` is no longer an event handler: the node stops running it on events, so what it kept up to date goes stale"),
+            );
+        } else if !m.handler && n.handler {
+            out.push(
+                "handler-added",
+                shown.clone(),
+                "not a handler".into(),
+                "handler".into(),
+                None,
+                format!("`{shown}` is now an event handler: the node runs it on events, a new effect of existing traffic"),
+            );
+        }
+    }
+}
+
+/// Names NEW declares twice where JSON or the comparison needs them unique:
+/// a method's parameters, a record's fields, an enum's cases.
+fn duplicates(new: &Manifest, out: &mut Out) {
+    fn twice<'n>(names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+        let mut seen = std::collections::HashSet::new();
+        names.into_iter().find(|n| !seen.insert(*n))
+    }
+    let mut found: Vec<(String, String)> = Vec::new();
+    for m in &new.methods {
+        if let Some(d) = twice(m.params.iter().map(|p| p.name.as_str())) {
+            found.push((
+                format!("{}.params.{d}", m.name),
+                format!("method `{}` declares parameter `{d}` twice", m.name),
+            ));
+        }
+    }
+    for (name, def) in &new.types {
+        let d = match &def.kind {
+            TypeDefKind::Record(r) if !r.is_positional() => {
+                twice(r.fields.iter().map(|f| f.name.as_str()))
+            }
+            TypeDefKind::Variant(v) => twice(v.variants.iter().map(|c| c.name.as_str())),
+            _ => None,
+        };
+        if let Some(d) = d {
+            found.push((
+                format!("types.{name}.{d}"),
+                format!("type `{name}` declares `{d}` twice"),
+            ));
+        }
+    }
+    for (path, what) in found {
+        let path = crate::text::sanitize_line(&path);
+        out.push(
+            "name-duplicated",
+            path,
+            String::new(),
+            String::new(),
+            None,
+            format!("{}: a JSON object holds one value per name, so callers cannot send both and the comparison cannot tell them apart; give each its own name", crate::text::sanitize_line(&what)),
+        );
+    }
 }
 
 struct Cx<'a, 'c> {
@@ -306,7 +561,7 @@ struct Cx<'a, 'c> {
     input_back: &'c mut Checker<'a>,
     output: &'c mut Checker<'a>,
     output_back: &'c mut Checker<'a>,
-    unchanged: Unchanged,
+    unchanged: &'c Unchanged,
 }
 
 const UNIT: TypeRef = TypeRef::Scalar(Scalar::Unit);
@@ -371,14 +626,16 @@ impl<'a> Cx<'a, '_> {
         if !typed {
             let a = schema::method_schemas(self.old, m, RefMode::Inline);
             let b = schema::method_schemas(self.new, n, RefMode::Inline);
-            if a.input != b.input || a.output != b.output {
+            if canonical(a.input) != canonical(b.input)
+                || a.output.map(canonical) != b.output.map(canonical)
+            {
                 out.push(
                     "schema-changed",
                     name.clone(),
                     String::new(),
                     String::new(),
                     None,
-                    format!("the JSON Schema agents see for `{name}` changed (descriptions, names or bounds) while its ABI types did not; nothing breaks, agents re-read it"),
+                    format!("the JSON Schema agents see for `{name}` changed (descriptions, or a type change every old call and reader survives); nothing breaks, agents re-read it"),
                 );
             }
         }
@@ -429,7 +686,7 @@ impl<'a> Cx<'a, '_> {
                     path,
                     type_name(&p.ty),
                     "(removed)".into(),
-                    Some(args_example(self.old, m)),
+                    args_example(self.old, m),
                     format!("`{name}` no longer takes `{pshown}`, so calls that pass it are rejected{rename}; keep accepting it, nullable and ignored, for a release"),
                 );
                 continue;
@@ -454,12 +711,16 @@ impl<'a> Cx<'a, '_> {
                 );
             }
             if let Some(inner) = self.input.check(&p.ty, &q.ty) {
+                if inner.limit {
+                    limit_hit(out, at(&path, &inner), &inner.why);
+                    continue;
+                }
                 out.push(
                     "param-type-changed",
                     at(&path, &inner),
                     type_name(&p.ty),
                     type_name(&q.ty),
-                    Some(inner.example.clone()),
+                    inner.exact.then(|| inner.example.clone()),
                     format!("`{pshown}` of `{name}` no longer accepts every value it did ({}): callers sending such values fail; accept the old values too, or add a new method", inner.why),
                 );
             } else if self.input_back.check(&q.ty, &p.ty).is_some() {
@@ -500,7 +761,7 @@ impl<'a> Cx<'a, '_> {
                     path,
                     "(absent)".into(),
                     type_name(&q.ty),
-                    Some(args_example(self.old, m)),
+                    args_example(self.old, m),
                     format!("`{name}` now requires `{pshown}`: every existing call lacks it and fails{rename}; make it nullable with a default"),
                 );
             }
@@ -533,12 +794,16 @@ impl<'a> Cx<'a, '_> {
             );
         }
         if let Some(inner) = self.output.check(rn, rm) {
+            if inner.limit {
+                limit_hit(out, at(&path, &inner), &inner.why);
+                return;
+            }
             out.push(
                 "result-type-changed",
                 at(&path, &inner),
                 type_name(rm),
                 type_name(rn),
-                Some(inner.example.clone()),
+                inner.exact.then(|| inner.example.clone()),
                 format!("`{name}` may return values its readers do not expect ({}): front ends and agents parsing the result break; keep the old shape, or add a new method", inner.why),
             );
         } else if self.output_back.check(rm, rn).is_some() {
@@ -580,12 +845,16 @@ impl<'a> Cx<'a, '_> {
                 continue;
             }
             if let Some(inner) = self.output.check(new_t, old_t) {
+                if inner.limit {
+                    limit_hit(out, at(&format!("{path}.payload"), &inner), &inner.why);
+                    continue;
+                }
                 out.push(
                     "event-payload-changed",
                     at(&format!("{path}.payload"), &inner),
                     type_name(old_t),
                     type_name(new_t),
-                    Some(inner.example.clone()),
+                    inner.exact.then(|| inner.example.clone()),
                     format!("event `{shown}` may carry payloads its watchers do not expect ({}); keep the old shape, or emit a new event", inner.why),
                 );
             } else if self.output_back.check(old_t, new_t).is_some() {
@@ -617,26 +886,256 @@ impl<'a> Cx<'a, '_> {
     }
 }
 
-/// Arguments of `m` its version accepts: one example value per parameter.
-fn args_example(m: &Manifest, method: &Method) -> Value {
-    Value::Object(
-        method
-            .params
-            .iter()
-            .map(|p| {
-                let v = if p.nullable {
-                    Value::Null
-                } else {
-                    compat::example(m, &p.ty)
-                };
-                (p.name.clone(), v)
-            })
-            .collect(),
-    )
+/// A schema with the orders JSON does not care about sorted away: `required`
+/// and `enum` lists and the cases of `oneOf`/`anyOf` (an untagged enum's case
+/// order does matter, and the type comparison reports it), so reordering
+/// fields or cases of a JSON-only type is not a change.
+fn canonical(v: Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let v = canonical(v);
+                    let v = match (k.as_str(), v) {
+                        ("required" | "enum" | "oneOf" | "anyOf", Value::Array(mut items)) => {
+                            items.sort_by_cached_key(|i| i.to_string());
+                            Value::Array(items)
+                        }
+                        (_, v) => v,
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
+        v => v,
+    }
+}
+
+/// Arguments of `m` its version accepts: one example value per parameter
+/// (none when a parameter's type has no faithful example).
+fn args_example(m: &Manifest, method: &Method) -> Option<Value> {
+    let mut args = serde_json::Map::new();
+    for p in &method.params {
+        let v = if p.nullable {
+            Value::Null
+        } else {
+            let (v, exact) = compat::example_exact(m, &p.ty);
+            if !exact {
+                return None;
+            }
+            v
+        };
+        args.insert(p.name.clone(), v);
+    }
+    Some(Value::Object(args))
+}
+
+/// The root record, field by field, by position: the node stores it as one
+/// borsh blob, so position decides which bytes a field reads, and names do
+/// not count. Returns how many changes break the stored state.
+#[allow(clippy::too_many_arguments)]
+fn root_fields_diff(
+    old: &Manifest,
+    new: &Manifest,
+    unchanged: &Unchanged,
+    of: &[Field],
+    nf: &[Field],
+    downgrades: &[state::Downgrade],
+    level: Level,
+    todo: &str,
+    out: &mut Out,
+) -> usize {
+    use crate::text::sanitize_line as clean;
+    let mut layout = state::Layout::new(old, new).with_unchanged(&unchanged.names);
+    let changed = std::cell::Cell::new(0);
+    let pos_old = |n: &str| of.iter().position(|f| f.name == n);
+    let pos_new = |n: &str| nf.iter().position(|f| f.name == n);
+    let label = |f: &Field| {
+        let t = type_name(&f.ty);
+        if f.nullable { format!("{t}?") } else { t }
+    };
+    let gone = |d: &str| downgrades.iter().any(|x| x.field == d);
+    let breaking =
+        |out: &mut Out, rule: &'static str, path: String, o: String, n: String, why: String| {
+            changed.set(changed.get() + 1);
+            out.push_at(
+                rule,
+                level,
+                clean(&path),
+                clean(&o),
+                clean(&n),
+                None,
+                format!("BREAKING: {}; {todo}", clean(&why)),
+            );
+        };
+    for i in 0..of.len().max(nf.len()) {
+        match (of.get(i), nf.get(i)) {
+            (Some(f), Some(g)) if f.name == g.name => {
+                if gone(&f.name) {
+                    changed.set(changed.get() + 1);
+                    continue;
+                }
+                let prefix = format!("state.{}", f.name);
+                match layout.compare(&prefix, &f.ty, f.nullable, &g.ty, g.nullable) {
+                    None => {}
+                    Some(c) if c.kind == state::LayoutKind::Limit => {
+                        changed.set(changed.get() + 1);
+                        limit_hit(out, format!("{prefix}{}", c.path), &c.why);
+                    }
+                    Some(c) => breaking(
+                        out,
+                        "state-field-changed",
+                        format!("{prefix}{}", c.path),
+                        c.old,
+                        c.new,
+                        format!(
+                            "stored state field `{}`{} {}, so the new code cannot read the stored state",
+                            f.name,
+                            if c.path.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" (at `{}`)", c.path)
+                            },
+                            c.why
+                        ),
+                    ),
+                }
+            }
+            (Some(f), Some(g)) if pos_new(&f.name).is_none() && pos_old(&g.name).is_none() => {
+                // The same position under another name: a rename, if the bytes still read.
+                if gone(&f.name) {
+                    changed.set(changed.get() + 1);
+                    continue;
+                }
+                let prefix = format!("state.{}", g.name);
+                match layout.compare(&prefix, &f.ty, f.nullable, &g.ty, g.nullable) {
+                    None => out.push(
+                        "state-field-renamed",
+                        clean(&prefix),
+                        clean(&f.name),
+                        clean(&g.name),
+                        None,
+                        clean(&format!("stored state field {i} was `{}` and is now `{}`: borsh stores no names, so the stored state still reads; scripts and docs that name the field must follow", f.name, g.name)),
+                    ),
+                    Some(c) if c.kind == state::LayoutKind::Limit => {
+                        changed.set(changed.get() + 1);
+                        limit_hit(out, format!("{prefix}{}", c.path), &c.why);
+                    }
+                    Some(c) => breaking(
+                        out,
+                        "state-field-changed",
+                        format!("{prefix}{}", c.path),
+                        c.old,
+                        c.new,
+                        format!("stored state field {i} was `{}` and is now `{}`, and {}, so the new code cannot read the stored state", f.name, g.name, c.why),
+                    ),
+                }
+            }
+            (f, g) => {
+                if let Some(g) = g {
+                    match pos_old(&g.name) {
+                        Some(j) => breaking(
+                            out,
+                            "state-field-moved",
+                            format!("state.{}", g.name),
+                            format!("position {j}"),
+                            format!("position {i}"),
+                            format!(
+                                "stored state field `{}` moved from position {j} to {i}: the root is read by position, so it now reads the bytes of `{}` (when both are collection handles this decodes silently and each field points at the other's data)",
+                                g.name,
+                                f.map_or("(the end)", |f| f.name.as_str())
+                            ),
+                        ),
+                        None if i >= of.len() => breaking(
+                            out,
+                            "state-field-added",
+                            format!("state.{}", g.name),
+                            "(absent)".into(),
+                            label(g),
+                            format!(
+                                "stored state field `{}` was appended to the root: the stored bytes end before it, so loading the state fails",
+                                g.name
+                            ),
+                        ),
+                        None => breaking(
+                            out,
+                            "state-field-added",
+                            format!("state.{}", g.name),
+                            "(absent)".into(),
+                            label(g),
+                            format!(
+                                "stored state field `{}` was inserted at position {i}: it and every later field read the bytes of the field before them",
+                                g.name
+                            ),
+                        ),
+                    }
+                }
+                if let Some(f) = f
+                    && pos_new(&f.name).is_none()
+                {
+                    if gone(&f.name) {
+                        changed.set(changed.get() + 1);
+                        continue;
+                    }
+                    breaking(
+                        out,
+                        "state-field-removed",
+                        format!("state.{}", f.name),
+                        label(f),
+                        "(removed)".into(),
+                        format!(
+                            "stored state field `{}` (position {i}) is gone: the stored bytes still carry it, so they no longer decode (or the next field reads them)",
+                            f.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for n in std::mem::take(&mut layout.notes) {
+        let (rule, why) = match n.kind {
+            state::LayoutKind::CaseAdded => (
+                "state-enum-case-added",
+                format!(
+                    "{} in a stored type: stored values keep their case index and still read; code rolled back to the old version cannot read the new case",
+                    n.why
+                ),
+            ),
+            _ => (
+                "state-field-renamed",
+                format!(
+                    "{} in a stored type: borsh stores no names, so the stored state still reads",
+                    n.why
+                ),
+            ),
+        };
+        out.push(
+            rule,
+            clean(&n.path),
+            clean(&n.old),
+            clean(&n.new),
+            None,
+            clean(&why),
+        );
+    }
+    changed.get()
+}
+
+fn limit_hit(out: &mut Out, path: String, why: &str) {
+    let path = crate::text::sanitize_line(&path);
+    out.push(
+        "comparison-limit-reached",
+        path.clone(),
+        String::new(),
+        String::new(),
+        None,
+        format!("`{path}`: {}; the rest of this type is unchecked, so treat it as changed and review it by hand", crate::text::sanitize_line(why)),
+    );
 }
 
 /// The state findings of one service and the upgrade gate's verdict.
-fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
+fn diff_state(old: &Manifest, new: &Manifest, unchanged: &Unchanged, out: &mut Out) -> Gate {
     use state::Action;
     let action = state::plan_upgrade(old, new);
     let downgrades = state::identity_downgrades(old, new);
@@ -668,56 +1167,8 @@ fn diff_state(old: &Manifest, new: &Manifest, out: &mut Out) -> Gate {
                 ),
                 _ => "bump state_version and declare a migration from the old version".into(),
             };
-            for f in of {
-                if downgrades.iter().any(|d| d.field == f.name) {
-                    changed += 1;
-                    continue;
-                }
-                let shown = crate::text::sanitize_line(&f.name);
-                match nf.iter().find(|g| g.name == f.name) {
-                    None => {
-                        changed += 1;
-                        out.push_at(
-                            "state-field-removed",
-                            level,
-                            format!("state.{shown}"),
-                            type_name(&f.ty),
-                            "(removed)".into(),
-                            None,
-                            format!("BREAKING: state field `{shown}` is gone, so stored state no longer matches the code; {todo}"),
-                        );
-                    }
-                    Some(g)
-                        if f.nullable != g.nullable
-                            || !state::same_type(old, &f.ty, new, &g.ty) =>
-                    {
-                        changed += 1;
-                        out.push_at(
-                            "state-field-changed",
-                            level,
-                            format!("state.{shown}"),
-                            type_name(&f.ty),
-                            type_name(&g.ty),
-                            None,
-                            format!("BREAKING: state field `{shown}` changed type, so stored state no longer matches the code; {todo}"),
-                        );
-                    }
-                    Some(_) => {}
-                }
-            }
-            for g in nf {
-                if !of.iter().any(|f| f.name == g.name) {
-                    let shown = crate::text::sanitize_line(&g.name);
-                    out.push(
-                        "state-field-added",
-                        format!("state.{shown}"),
-                        "(absent)".into(),
-                        type_name(&g.ty),
-                        None,
-                        format!("ADDITIVE: state field `{shown}` is new; old state can be filled with its default, no migration needed"),
-                    );
-                }
-            }
+            changed +=
+                root_fields_diff(old, new, unchanged, of, nf, &downgrades, level, &todo, out);
         }
         (Some(_), None) | (None, Some(_)) => {
             let which = if of.is_none() { "OLD" } else { "NEW" };

@@ -56,6 +56,42 @@ pub const RULES: &[Rule] = &[
         Warning,
         "the method's MCP tool name changed (slug, collision suffix, length cap)",
     ),
+    rule(
+        "tool-name-reused",
+        Breaking,
+        "a tool name that called one method now calls another (e.g. `get-x` added next to `get_x`)",
+    ),
+    rule(
+        "xcall-removed",
+        Breaking,
+        "other contexts can no longer xcall a method (`xcall_callable` dropped, or the module now gates xcalls and it is not marked)",
+    ),
+    rule("xcall-added", Info, "other contexts may now xcall a method"),
+    rule(
+        "xcall-callers-narrowed",
+        Breaking,
+        "`xcall_callers` became `same_app`: xcalls from other apps are refused",
+    ),
+    rule(
+        "xcall-callers-widened",
+        Warning,
+        "`xcall_callers` became `any_in_namespace`: any app in the namespace may xcall it",
+    ),
+    rule(
+        "handler-removed",
+        Breaking,
+        "a method is no longer an event `handler`: the node stops running it on events",
+    ),
+    rule(
+        "handler-added",
+        Warning,
+        "a method became an event `handler`: the node now runs it on events",
+    ),
+    rule(
+        "name-duplicated",
+        Breaking,
+        "NEW declares a parameter, record field or enum case name twice",
+    ),
     rule("init-removed", Warning, "the `init` method is gone"),
     rule("init-added", Info, "an `init` method appeared"),
     rule(
@@ -130,17 +166,37 @@ pub const RULES: &[Rule] = &[
     rule(
         "state-field-changed",
         Breaking,
-        "a top-level state field's type changed (BREAKING: needs a migration); warning when a migration is declared",
+        "a stored state type reads differently by position (names ignored): a nested field added, removed or retyped, an enum case removed or reordered, an Option added; the path points at the change; warning when a migration is declared",
     ),
     rule(
         "state-field-removed",
         Breaking,
-        "a top-level state field is gone (BREAKING: needs a migration); warning when a migration is declared",
+        "a top-level state field is gone: the stored bytes still carry it; warning when a migration is declared",
     ),
     rule(
         "state-field-added",
-        Info,
-        "a new top-level state field (ADDITIVE)",
+        Breaking,
+        "a top-level state field appended or inserted: the stored bytes end before it (or shift); warning when a migration is declared",
+    ),
+    rule(
+        "state-field-moved",
+        Breaking,
+        "a top-level state field changed position: it reads another field's bytes; warning when a migration is declared",
+    ),
+    rule(
+        "state-field-renamed",
+        Warning,
+        "a stored field (or enum case) renamed in place: borsh stores no names, the state still reads",
+    ),
+    rule(
+        "state-enum-case-added",
+        Warning,
+        "a case appended to an enum used in stored state: old values keep their index",
+    ),
+    rule(
+        "comparison-limit-reached",
+        Breaking,
+        "types nest deeper than calimcp compares (512): that part is unchecked and reported instead of passing",
     ),
     rule(
         "state-root-missing",
@@ -176,6 +232,11 @@ pub const RULES: &[Rule] = &[
         "state-migration",
         Info,
         "the node will run a declared migration",
+    ),
+    rule(
+        "app-version-not-bumped",
+        Breaking,
+        "a breaking change while the app's version (both known) did not get a new major (0.x: minor)",
     ),
     rule(
         "method-doc-changed",

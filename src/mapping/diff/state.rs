@@ -1,8 +1,32 @@
-//! State rules: the top-level fields of `state_root`, `state_version` and
-//! `migrations`, classified the way Calimero's own tools do, and the verdict
-//! of a node's upgrade gate on the release as declared.
+//! State rules: the stored layout of `state_root`, `state_version` and
+//! `migrations`, compared the way the node reads stored state, and the
+//! verdict of a node's upgrade gate on the release as declared.
 //!
-//! Sources (read, not guessed):
+//! The stored state model (read from calimero-network/core at 051f0848,
+//! August 2026, not guessed):
+//! - the root is one borsh blob: `Entry<T>` = `borsh(T) ++ Element.id`
+//!   (calimero-sdk `src/state.rs` `read_raw`, calimero-storage
+//!   `src/collections.rs` `Entry`), read back with `borsh::from_slice`, so
+//!   fields are read by position and names are not stored;
+//! - a collection field (`UnorderedMap`, `Vector`, …) is a handle: its
+//!   `Collection` serialises only its `Element` id (32 bytes), the entries
+//!   live under their own ids; `LwwRegister<T>` stores `T`, a timestamp and a
+//!   node id; borsh writes an enum as its case index (one byte) then the
+//!   case's payload, and `Option<T>` as a tag byte then `T`;
+//! - with an unchanged `state_version` an upgrade swaps the code only and the
+//!   new code reads the old bytes in place (calimero-context
+//!   `src/handlers/upgrade_group.rs`: "A code-only upgrade does not transform
+//!   existing state — the new bytecode reads the old data in place, so an
+//!   incompatible top-level type change fails to deserialize"); Calimero's
+//!   own `apps/migrations/migration-suite-v2-add-field` adds a root field
+//!   with `version = 2` and a `#[derive(app::Migrate)]` from v1.
+//!
+//! So a root field appended, inserted, removed or moved, or any nested
+//! change in how a stored type reads by position, breaks stored state unless
+//! a migration carries it; a field or case renamed in place, or a case
+//! appended to an enum, still reads (a warning).
+//!
+//! Other sources:
 //! - identity-gated CRDTs: `collection_category` in calimero-wasm-abi
 //!   1.0.0-rc.8 `src/schema.rs` (`authored_map`, `authored_sorted_map`,
 //!   `authored_vector`, `shared_storage` are `IdentityGated`);
@@ -11,18 +35,12 @@
 //!   whose old type is identity-gated *or unresolvable* (fail closed) and whose
 //!   new type is not definitely gated, or which is gone; `$ref`/alias hops
 //!   followed up to depth 32; both-unresolvable fields carried through;
-//! - additive / breaking per field: `calimero-abi diff`
-//!   (calimero-network/core `tools/calimero-abi/src/diff.rs`): a field added
-//!   is additive; removed or with a different fully resolved type is breaking
-//!   (needs a migration);
 //! - the upgrade gate: `plan_upgrade` in calimero-context 0.11.0-rc.4
 //!   `src/migration_plan.rs` and `resolve_upgrade_from_abis` /
 //!   `verify_no_identity_downgrade` in `src/handlers/upgrade_group.rs`:
 //!   versions default to 1; equal → code only; one higher with an edge from
 //!   the old version → migrate (and then the identity gate runs); one higher
 //!   without → rejected; more than one higher → rejected; lower → rejected.
-
-use std::collections::HashSet;
 
 use crate::abi::*;
 
@@ -170,137 +188,502 @@ pub fn plan_upgrade(old: &Manifest, new: &Manifest) -> Action {
     Action::Behind { from, to }
 }
 
-/// Whether two types have the same fully resolved shape (`canonical` of
-/// calimero-abi diff: `$ref`s expanded, cycles compared by their names).
-pub fn same_type(a: &Manifest, ta: &TypeRef, b: &Manifest, tb: &TypeRef) -> bool {
-    let mut seen = HashSet::new();
-    Same {
-        a,
-        b,
-        seen: &mut seen,
-        depth: 0,
-    }
-    .ty(ta, tb)
+// ------------------------------------------------------------------ stored layout
+
+/// Nested type comparisons followed before the comparison stops and says so
+/// (a chain of distinct named types this long is not a real app).
+pub const MAX_LAYOUT_DEPTH: u32 = 512;
+
+/// How a stored value changed, by position: what the new code reads from
+/// bytes the old code wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutChange {
+    /// Path segments inside the field, outermost first: `.field`, `[]`,
+    /// `{}` (map value), `{key}`, `[i]`, `<Case>`.
+    pub path: String,
+    pub old: String,
+    pub new: String,
+    pub why: String,
+    pub kind: LayoutKind,
 }
 
-struct Same<'a, 's> {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutKind {
+    /// Old bytes no longer decode, or decode into something else.
+    Breaking,
+    /// A name changed where borsh stores none (a field, an enum case).
+    Renamed,
+    /// A case appended to an enum: old values keep their index.
+    CaseAdded,
+    /// The comparison hit [`MAX_LAYOUT_DEPTH`] and could not decide.
+    Limit,
+}
+
+/// A type with references and aliases followed, as borsh stores it.
+enum Stored<'m> {
+    Scalar(Scalar),
+    /// `[u8; N]` has no length prefix, `Vec<u8>` has one.
+    Bytes(Option<u64>),
+    List(&'m TypeRef, Option<&'m Crdt>),
+    Map(&'m TypeRef, &'m TypeRef, Option<&'m Crdt>),
+    Tuple(&'m [TypeRef]),
+    /// A CRDT cell (`LwwRegister<T>`: T plus a timestamp and node id) or an
+    /// opaque CRDT (`Counter`): its tag and inner type.
+    Cell(&'m Crdt, Option<&'m TypeRef>),
+    Record(&'m [Field]),
+    Variant(&'m Variant),
+    Unknown(&'m str),
+}
+
+fn stored<'m>(m: &'m Manifest, t: &'m TypeRef) -> (Stored<'m>, Option<&'m str>) {
+    let mut t = t;
+    let mut name = None;
+    for _ in 0..=m.types.len() + 1 {
+        let s = match t {
+            TypeRef::Ref(n) => {
+                name = Some(n.as_str());
+                match m.types.get(n).map(|d| &d.kind) {
+                    Some(TypeDefKind::Alias(target)) => {
+                        t = target;
+                        continue;
+                    }
+                    Some(TypeDefKind::Record(r)) => record_stored(r),
+                    Some(TypeDefKind::Variant(v)) => Stored::Variant(v),
+                    Some(TypeDefKind::Bytes(b)) => Stored::Bytes(b.size.filter(|&n| n > 0)),
+                    Some(TypeDefKind::Unknown(k)) => Stored::Unknown(k),
+                    None => Stored::Unknown("dangling"),
+                }
+            }
+            TypeRef::Scalar(s) => Stored::Scalar(*s),
+            TypeRef::Bytes(b) => Stored::Bytes(b.size.filter(|&n| n > 0)),
+            TypeRef::List { items, crdt } => Stored::List(items, crdt.as_ref()),
+            TypeRef::Map { key, value, crdt } => Stored::Map(key, value, crdt.as_ref()),
+            TypeRef::Tuple { elements, .. } => Stored::Tuple(elements),
+            TypeRef::Record(r) => record_stored(r),
+            TypeRef::Unknown(k) => Stored::Unknown(k),
+        };
+        return (s, name);
+    }
+    (Stored::Unknown("alias cycle"), name)
+}
+
+fn record_stored(r: &Record) -> Stored<'_> {
+    match &r.crdt {
+        Some(c) => Stored::Cell(c, r.inner.as_deref()),
+        None => Stored::Record(&r.fields),
+    }
+}
+
+fn stored_kind(s: &Stored) -> String {
+    match s {
+        Stored::Scalar(s) => s.name().into(),
+        Stored::Bytes(Some(n)) => format!("bytes[{n}]"),
+        Stored::Bytes(None) => "bytes".into(),
+        Stored::List(_, Some(c)) | Stored::Map(_, _, Some(c)) | Stored::Cell(c, _) => {
+            crate::text::sanitize_line(&c.0)
+        }
+        Stored::List(..) => "a list".into(),
+        Stored::Map(..) => "a map".into(),
+        Stored::Tuple(e) => format!("a {}-tuple", e.len()),
+        Stored::Record(_) => "a record".into(),
+        Stored::Variant(_) => "an enum".into(),
+        Stored::Unknown(_) => "unknown".into(),
+    }
+}
+
+/// Compares stored layouts the way borsh reads them: by position, names
+/// ignored, enums by case index. One comparator per pair of manifests:
+/// named pairs already compared are not compared again (a pair met again
+/// is assumed unchanged while it is being compared, and its breaking change,
+/// if any, is remembered), so every pair is compared once.
+pub struct Layout<'a> {
     a: &'a Manifest,
     b: &'a Manifest,
-    seen: &'s mut HashSet<(&'a str, &'a str)>,
+    /// Named pairs compared or being compared; `Some` is their breaking change
+    /// (path relative to the pair).
+    seen: std::collections::HashMap<(&'a str, &'a str), Option<LayoutChange>>,
+    /// Pairs first met in the current [`Layout::compare`]: when it fails,
+    /// those decided on an assumption that failed are forgotten.
+    fresh: Vec<(&'a str, &'a str)>,
+    path: String,
     depth: u32,
+    /// Renames and appended cases met on the way (absolute paths, each once).
+    pub notes: Vec<LayoutChange>,
+    /// Named types identical in both manifests, down to what they reach.
+    same: Option<&'a std::collections::HashSet<String>>,
 }
 
-impl<'a> Same<'a, '_> {
-    fn ty(&mut self, x: &'a TypeRef, y: &'a TypeRef) -> bool {
-        if self.depth > 200 {
-            return true;
+impl<'a> Layout<'a> {
+    pub fn new(a: &'a Manifest, b: &'a Manifest) -> Self {
+        Layout {
+            a,
+            b,
+            seen: std::collections::HashMap::new(),
+            fresh: Vec::new(),
+            path: String::new(),
+            depth: 0,
+            notes: Vec::new(),
+            same: None,
         }
-        self.depth += 1;
-        let r = self.ty_inner(x, y);
-        self.depth -= 1;
+    }
+
+    /// Skips a named type against itself when it is in `same`.
+    pub fn with_unchanged(mut self, same: &'a std::collections::HashSet<String>) -> Self {
+        self.same = Some(same);
+        self
+    }
+
+    /// The first breaking change of `ta` → `tb` (path relative to them);
+    /// renames and appended cases are added to `notes` with `prefix`.
+    pub fn compare(
+        &mut self,
+        prefix: &str,
+        ta: &'a TypeRef,
+        na: bool,
+        tb: &'a TypeRef,
+        nb: bool,
+    ) -> Option<LayoutChange> {
+        self.path.clear();
+        self.path.push_str(prefix);
+        self.fresh.clear();
+        let r = self.opt(ta, na, tb, nb).err();
+        if r.is_some() {
+            for k in std::mem::take(&mut self.fresh) {
+                if matches!(self.seen.get(&k), Some(None)) {
+                    self.seen.remove(&k);
+                }
+            }
+        }
+        r.map(|mut c| {
+            c.path = c.path[prefix.len().min(c.path.len())..].to_string();
+            c
+        })
+    }
+
+    fn fail(&self, old: String, new: String, why: String) -> Result<(), LayoutChange> {
+        Err(LayoutChange {
+            path: self.path.clone(),
+            old,
+            new,
+            why,
+            kind: LayoutKind::Breaking,
+        })
+    }
+
+    fn note(&mut self, kind: LayoutKind, old: String, new: String, why: String) {
+        if !self
+            .notes
+            .iter()
+            .any(|n| n.path == self.path && n.kind == kind)
+        {
+            self.notes.push(LayoutChange {
+                path: self.path.clone(),
+                old,
+                new,
+                why,
+                kind,
+            });
+        }
+    }
+
+    fn within(
+        &mut self,
+        seg: &str,
+        f: impl FnOnce(&mut Self) -> Result<(), LayoutChange>,
+    ) -> Result<(), LayoutChange> {
+        let len = self.path.len();
+        self.path.push_str(seg);
+        let r = f(self);
+        self.path.truncate(len);
         r
     }
 
-    fn ty_inner(&mut self, x: &'a TypeRef, y: &'a TypeRef) -> bool {
-        use TypeRef as T;
-        match (x, y) {
-            (T::Ref(n1), T::Ref(n2)) => {
-                if !self.seen.insert((n1, n2)) {
-                    return true;
-                }
-                match (self.a.types.get(n1), self.b.types.get(n2)) {
-                    (Some(d1), Some(d2)) => self.def(&d1.kind, &d2.kind),
-                    (None, None) => n1 == n2,
-                    _ => false,
-                }
-            }
-            (T::Ref(n), _) => match self.a.types.get(n).map(|d| &d.kind) {
-                Some(TypeDefKind::Alias(t)) => self.ty(t, y),
-                Some(TypeDefKind::Record(r)) => matches!(y, T::Record(r2) if self.record(r, r2)),
-                Some(TypeDefKind::Bytes(bx)) => matches!(y, T::Bytes(by) if bx == by),
-                _ => false,
-            },
-            (_, T::Ref(n)) => match self.b.types.get(n).map(|d| &d.kind) {
-                Some(TypeDefKind::Alias(t)) => self.ty(x, t),
-                Some(TypeDefKind::Record(r)) => matches!(x, T::Record(r1) if self.record(r1, r)),
-                Some(TypeDefKind::Bytes(by)) => matches!(x, T::Bytes(bx) if bx == by),
-                _ => false,
-            },
-            (T::Scalar(a), T::Scalar(b)) => a == b,
-            (T::Bytes(a), T::Bytes(b)) => a == b,
-            (T::List { items: a, crdt: ca }, T::List { items: b, crdt: cb }) => {
-                ca == cb && self.ty(a, b)
-            }
-            (
-                T::Map {
-                    key: ka,
-                    value: va,
-                    crdt: ca,
-                },
-                T::Map {
-                    key: kb,
-                    value: vb,
-                    crdt: cb,
-                },
-            ) => ca == cb && self.ty(ka, kb) && self.ty(va, vb),
-            (
-                T::Tuple {
-                    elements: a,
-                    crdt: ca,
-                },
-                T::Tuple {
-                    elements: b,
-                    crdt: cb,
-                },
-            ) => ca == cb && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.ty(x, y)),
-            (T::Record(a), T::Record(b)) => self.record(a, b),
-            (T::Unknown(a), T::Unknown(b)) => a == b,
-            _ => false,
+    fn opt(
+        &mut self,
+        ta: &'a TypeRef,
+        na: bool,
+        tb: &'a TypeRef,
+        nb: bool,
+    ) -> Result<(), LayoutChange> {
+        match (na, nb) {
+            (false, true) => self.fail(
+                type_label(ta),
+                format!("{}?", type_label(tb)),
+                "became an Option: borsh now reads a tag byte the old bytes do not have".into(),
+            ),
+            (true, false) => self.fail(
+                format!("{}?", type_label(ta)),
+                type_label(tb),
+                "is no longer an Option: borsh no longer reads the tag byte the old bytes start with".into(),
+            ),
+            _ => self.ty(ta, tb),
         }
     }
 
-    fn record(&mut self, a: &'a Record, b: &'a Record) -> bool {
-        a.crdt == b.crdt
-            && a.fields.len() == b.fields.len()
-            && a.fields
-                .iter()
-                .zip(&b.fields)
-                .all(|(x, y)| x.name == y.name && x.nullable == y.nullable && self.ty(&x.ty, &y.ty))
-            && match (&a.inner, &b.inner) {
+    fn ty(&mut self, ta: &'a TypeRef, tb: &'a TypeRef) -> Result<(), LayoutChange> {
+        if self.depth >= MAX_LAYOUT_DEPTH {
+            return Err(LayoutChange {
+                path: self.path.clone(),
+                old: type_label(ta),
+                new: type_label(tb),
+                why: format!(
+                    "the types nest more than {MAX_LAYOUT_DEPTH} deep, so calimcp stopped comparing here (not checked)"
+                ),
+                kind: LayoutKind::Limit,
+            });
+        }
+        let (sa, na) = stored(self.a, ta);
+        let (sb, nb) = stored(self.b, tb);
+        let key = na.zip(nb);
+        if let (Some((x, y)), Some(same)) = (key, self.same)
+            && x == y
+            && same.contains(x)
+        {
+            return Ok(());
+        }
+        let start = self.path.len();
+        if let Some(key) = key {
+            if let Some(done) = self.seen.get(&key) {
+                return match done {
+                    None => Ok(()),
+                    Some(c) => Err(LayoutChange {
+                        path: format!("{}{}", self.path, c.path),
+                        ..c.clone()
+                    }),
+                };
+            }
+            self.seen.insert(key, None);
+            self.fresh.push(key);
+        }
+        self.depth += 1;
+        let r = self.shapes(ta, tb, &sa, &sb);
+        self.depth -= 1;
+        if let (Some(key), Err(c)) = (key, &r)
+            && c.kind != LayoutKind::Limit
+        {
+            let rel = LayoutChange {
+                path: c.path.get(start..).unwrap_or("").to_string(),
+                ..c.clone()
+            };
+            self.seen.insert(key, Some(rel));
+        }
+        r
+    }
+
+    fn shapes(
+        &mut self,
+        ta: &'a TypeRef,
+        tb: &'a TypeRef,
+        sa: &Stored<'a>,
+        sb: &Stored<'a>,
+    ) -> Result<(), LayoutChange> {
+        use Stored as S;
+        match (sa, sb) {
+            (S::Scalar(x), S::Scalar(y)) if x == y => Ok(()),
+            (S::Bytes(x), S::Bytes(y)) if x == y => Ok(()),
+            (S::List(x, cx), S::List(y, cy)) if cx == cy => self.within("[]", |l| l.ty(x, y)),
+            (S::Map(kx, vx, cx), S::Map(ky, vy, cy)) if cx == cy => {
+                self.within("{key}", |l| l.ty(kx, ky))?;
+                self.within("{}", |l| l.ty(vx, vy))
+            }
+            (S::Tuple(x), S::Tuple(y)) if x.len() == y.len() => {
+                for (i, (ex, ey)) in x.iter().zip(y.iter()).enumerate() {
+                    self.within(&format!("[{i}]"), |l| l.ty(ex, ey))?;
+                }
+                Ok(())
+            }
+            (S::Cell(cx, ix), S::Cell(cy, iy)) if cx == cy => match (ix, iy) {
                 (Some(x), Some(y)) => self.ty(x, y),
-                (None, None) => true,
-                _ => false,
+                (None, None) => Ok(()),
+                _ => self.fail(
+                    type_label(ta),
+                    type_label(tb),
+                    "the CRDT's inner type appeared or disappeared".into(),
+                ),
+            },
+            (S::Record(x), S::Record(y)) => self.fields(x, y),
+            (S::Variant(x), S::Variant(y)) => self.cases(x, y),
+            (S::Unknown(x), S::Unknown(y)) if x == y => Ok(()),
+            (S::Unknown(_), _) | (_, S::Unknown(_)) => self.fail(
+                type_label(ta),
+                type_label(tb),
+                "a type calimcp does not know is involved, so the stored layout cannot be checked"
+                    .into(),
+            ),
+            _ => {
+                let (x, y) = (stored_kind(sa), stored_kind(sb));
+                let why = if x == y {
+                    format!("{x} changed its stored form")
+                } else {
+                    format!("{x} became {y}: the old bytes do not decode as the new type")
+                };
+                self.fail(type_label(ta), type_label(tb), why)
             }
+        }
     }
 
-    fn def(&mut self, a: &'a TypeDefKind, b: &'a TypeDefKind) -> bool {
-        use TypeDefKind as D;
-        match (a, b) {
-            (D::Record(x), D::Record(y)) => self.record(x, y),
-            (D::Variant(x), D::Variant(y)) => {
-                x.tagging == y.tagging
-                    && x.variants.len() == y.variants.len()
-                    && x.variants.iter().zip(&y.variants).all(|(p, q)| {
-                        p.name == q.name
-                            && match (&p.payload, &q.payload) {
-                                (Some(s), Some(t)) => self.ty(s, t),
-                                (None, None) => true,
-                                _ => false,
-                            }
-                    })
+    /// Record fields by position (borsh writes no names).
+    fn fields(&mut self, x: &'a [Field], y: &'a [Field]) -> Result<(), LayoutChange> {
+        for (i, (fx, fy)) in x.iter().zip(y).enumerate() {
+            if fx.name != fy.name
+                && let Some(j) = y.iter().position(|f| f.name == fx.name)
+            {
+                return self.within(&format!(".{}", fx.name), |l| {
+                    l.fail(
+                        format!("position {i}"),
+                        format!("position {j}"),
+                        format!(
+                            "field `{}` moved from position {i} to {j}: fields are read by position, so it reads the bytes of another field",
+                            fx.name
+                        ),
+                    )
+                });
             }
-            (D::Alias(x), D::Alias(y)) => self.ty(x, y),
-            (D::Alias(x), _) => match b {
-                D::Record(r) => matches!(x, TypeRef::Record(r1) if self.record(r1, r)),
-                _ => false,
-            },
-            (_, D::Alias(y)) => match a {
-                D::Record(r) => matches!(y, TypeRef::Record(r2) if self.record(r, r2)),
-                _ => false,
-            },
-            (D::Bytes(x), D::Bytes(y)) => x == y,
-            (D::Unknown(x), D::Unknown(y)) => x == y,
-            _ => false,
+            let seg = format!(".{}", fy.name);
+            self.within(&seg, |l| l.opt(&fx.ty, fx.nullable, &fy.ty, fy.nullable))
+                .map_err(|mut c| {
+                    if fx.name != fy.name {
+                        c.why = format!(
+                            "field {i} was `{}` and is now `{}` ({}): fields are read by position",
+                            fx.name, fy.name, c.why
+                        );
+                    }
+                    c
+                })?;
+            if fx.name != fy.name {
+                let len = self.path.len();
+                self.path.push_str(&seg);
+                self.note(
+                    LayoutKind::Renamed,
+                    fx.name.clone(),
+                    fy.name.clone(),
+                    format!("field {i} was renamed from `{}`", fx.name),
+                );
+                self.path.truncate(len);
+            }
         }
+        match x.len().cmp(&y.len()) {
+            std::cmp::Ordering::Less => {
+                let f = &y[x.len()];
+                self.within(&format!(".{}", f.name), |l| {
+                    l.fail(
+                        "(absent)".into(),
+                        field_label(f),
+                        format!(
+                            "field `{}` was added at position {}: the old bytes end before it, so they no longer decode",
+                            f.name,
+                            x.len()
+                        ),
+                    )
+                })
+            }
+            std::cmp::Ordering::Greater => {
+                let f = &x[y.len()];
+                self.within(&format!(".{}", f.name), |l| {
+                    l.fail(
+                        field_label(f),
+                        "(removed)".into(),
+                        format!(
+                            "field `{}` (position {}) is gone: the old bytes carry it, so they no longer decode",
+                            f.name,
+                            y.len()
+                        ),
+                    )
+                })
+            }
+            std::cmp::Ordering::Equal => Ok(()),
+        }
+    }
+
+    /// Enum cases by index (borsh writes the case index as one byte).
+    fn cases(&mut self, x: &'a Variant, y: &'a Variant) -> Result<(), LayoutChange> {
+        for (i, (cx, cy)) in x.variants.iter().zip(&y.variants).enumerate() {
+            if cx.name != cy.name
+                && let Some(j) = y.variants.iter().position(|c| c.name == cx.name)
+            {
+                return self.within(&format!("<{}>", cx.name), |l| {
+                    l.fail(
+                        format!("index {i}"),
+                        format!("index {j}"),
+                        format!(
+                            "case `{}` moved from index {i} to {j}: borsh stores the case index, so stored `{}` values now read as `{}`",
+                            cx.name, cx.name, cy.name
+                        ),
+                    )
+                });
+            }
+            let seg = format!("<{}>", cy.name);
+            let r = self.within(&seg, |l| match (&cx.payload, &cy.payload) {
+                (Some(px), Some(py)) => l.ty(px, py),
+                (None, None) => Ok(()),
+                _ => l.fail(
+                    case_label(cx),
+                    case_label(cy),
+                    format!("case {i} gained or lost its payload"),
+                ),
+            });
+            r.map_err(|mut c| {
+                if cx.name != cy.name {
+                    c.why = format!(
+                        "case {i} was `{}` and is now `{}` ({}): borsh stores the case index, not its name",
+                        cx.name, cy.name, c.why
+                    );
+                }
+                c
+            })?;
+            if cx.name != cy.name {
+                let len = self.path.len();
+                self.path.push_str(&seg);
+                self.note(
+                    LayoutKind::Renamed,
+                    cx.name.clone(),
+                    cy.name.clone(),
+                    format!("case {i} was renamed from `{}`", cx.name),
+                );
+                self.path.truncate(len);
+            }
+        }
+        if x.variants.len() > y.variants.len() {
+            let c = &x.variants[y.variants.len()];
+            return self.within(&format!("<{}>", c.name), |l| {
+                l.fail(
+                    case_label(c),
+                    "(removed)".into(),
+                    format!(
+                        "case `{}` (index {}) is gone: stored values of it no longer decode",
+                        c.name,
+                        y.variants.len()
+                    ),
+                )
+            });
+        }
+        for (i, c) in y.variants.iter().enumerate().skip(x.variants.len()) {
+            let len = self.path.len();
+            self.path.push_str(&format!("<{}>", c.name));
+            self.note(
+                LayoutKind::CaseAdded,
+                "(absent)".into(),
+                case_label(c),
+                format!("case `{}` was appended at index {i}", c.name),
+            );
+            self.path.truncate(len);
+        }
+        Ok(())
+    }
+}
+
+fn type_label(t: &TypeRef) -> String {
+    crate::mapping::signature::type_name(t)
+}
+
+fn field_label(f: &Field) -> String {
+    let t = type_label(&f.ty);
+    if f.nullable { format!("{t}?") } else { t }
+}
+
+fn case_label(c: &VariantCase) -> String {
+    match &c.payload {
+        Some(p) => format!("{}({})", c.name, type_label(p)),
+        None => c.name.clone(),
     }
 }

@@ -6,7 +6,7 @@ use crate::abi::*;
 /// manifests and reach only such types: anything built only from them and
 /// itself unchanged needs no comparison at all (most of a release).
 pub(super) struct Unchanged {
-    names: std::collections::HashSet<String>,
+    pub(super) names: std::collections::HashSet<String>,
 }
 
 fn refs_of<'t>(t: &'t TypeRef, out: &mut Vec<&'t str>) {
