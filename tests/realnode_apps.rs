@@ -360,7 +360,6 @@ fn a_multi_service_bundle_is_read_service_by_service_and_called(v) {
 /// that both have `testapps/noabi` (the same blob): the reason given on the
 /// rc25 node must be rc25's, not the rc4 node's verdict read from the cache.
 #[test]
-#[ignore = "needs issue 18: the 'no ABI' verdict is cached by blob id across nodes, so the rc25 node is described with the rc4 node's URL and reason ('the node has no ABI route')"]
 fn a_left_out_reason_from_one_node_is_not_reused_for_another() {
     let test = "a_left_out_reason_from_one_node_is_not_reused_for_another";
     let Some(rc4) = RealNode::start_on(realnode_support::Version::Rc4, test) else {

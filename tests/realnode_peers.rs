@@ -216,13 +216,12 @@ fn a_joined_context_that_never_initializes_is_reported_as_uninitialized(v) {
 }
 
 on_each_version! {
-#[ignore = "issue 20: `watch` on a context that is uninitialized on that node prints `watching` and says nothing"]
 fn watch_on_an_uninitialized_context_says_so(v) {
     let Some((c, ctx)) = never_initialized("watch_on_an_uninitialized_context_says_so", v) else {
         return;
     };
     let kv = realnode_support::shared_kv_app();
-    let w = Watch::start(c.node(2), &[&kv.display().to_string(), "-c", &ctx, "--timeout", "1"]);
+    let w = Watch::start(c.node(2), &[&kv.display().to_string(), "-c", &ctx, "--stop-after", "1"]);
     let (_, _, err) = w.finish();
     assert!(err.contains("uninitialized") || err.contains("no state"), "{err}");
 }
