@@ -13,6 +13,7 @@ pub mod fixed;
 pub mod http;
 pub mod live;
 pub(crate) mod log;
+pub mod resources;
 pub mod server;
 pub mod stdio;
 
