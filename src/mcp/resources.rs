@@ -92,7 +92,11 @@ pub fn parse(uri: &str) -> Result<Target, String> {
     };
     let app = decode(app).filter(|a| !a.is_empty()).ok_or_else(bad)?;
     let mut service = None;
-    for pair in query.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
+    for pair in query
+        .unwrap_or_default()
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
         match pair.split_once('=') {
             Some(("service", v)) if service.is_none() => {
                 service = Some(decode(v).filter(|v| !v.is_empty()).ok_or_else(bad)?);
@@ -163,15 +167,25 @@ fn tool_prefix(view: &View, i: usize) -> Option<String> {
     })
 }
 
-/// How URIs name app `i`: its tool prefix, else package, else id — the first
-/// that names it alone among the served apps.
+/// How URIs name app `i`: its tool prefix (unique among the apps), else its
+/// package when that names it alone, else its id.
 pub fn app_key(view: &View, i: usize) -> String {
     let app = &view.catalog.apps[i];
-    [tool_prefix(view, i), app.package.clone()]
-        .into_iter()
-        .flatten()
-        .find(|k| view.resolve(k).ok() == Some(i) && encode(k) == *k)
+    tool_prefix(view, i)
+        .or_else(|| {
+            app.package
+                .clone()
+                .filter(|p| view.resolve(p).ok() == Some(i))
+        })
+        .filter(|k| encode(k) == *k)
         .unwrap_or_else(|| app.id.clone())
+}
+
+/// The served app whose URI key is exactly `key` (a tool prefix is not
+/// always something [`View::resolve`] tells apart, e.g. `kv_store` when
+/// other apps' packages end in `kv-store`).
+pub fn by_key(view: &View, key: &str) -> Option<usize> {
+    view.apps.iter().copied().find(|&i| app_key(view, i) == key)
 }
 
 /// The resource templates (resources/templates/list).
@@ -311,7 +325,7 @@ pub fn complete_app(view: &View, prefix: &str) -> (Vec<String>, usize) {
 /// Completions of `{service}` for the app `app` names (none if it names none).
 pub fn complete_service(view: &View, app: Option<&str>, prefix: &str) -> (Vec<String>, usize) {
     let services = app
-        .and_then(|a| view.resolve(a).ok())
+        .and_then(|a| by_key(view, a).or_else(|| view.resolve(a).ok()))
         .map(|i| {
             view.catalog.apps[i]
                 .services
@@ -338,7 +352,11 @@ pub fn context_values(rows: &[Value]) -> Vec<String> {
     let mut out = Vec::new();
     for r in rows {
         if let Some(aliases) = r["aliases"].as_array() {
-            out.extend(aliases.iter().filter_map(|a| a.as_str().map(str::to_string)));
+            out.extend(
+                aliases
+                    .iter()
+                    .filter_map(|a| a.as_str().map(str::to_string)),
+            );
         }
         if let Some(id) = r["id"].as_str() {
             out.push(id.to_string());
@@ -595,7 +613,10 @@ mod tests {
         assert_eq!(c.app, "com.calimero.kv-store");
         assert_eq!(c.service, None);
         let one = parse("calimero://app/kv_store/contexts/prod").unwrap();
-        assert_eq!((one.kind, one.context.as_deref()), (Kind::Context, Some("prod")));
+        assert_eq!(
+            (one.kind, one.context.as_deref()),
+            (Kind::Context, Some("prod"))
+        );
     }
 
     #[test]
@@ -615,7 +636,11 @@ mod tests {
             let e = parse(bad).unwrap_err();
             assert!(e.contains("unknown resource"), "{bad}: {e}");
         }
-        assert!(parse("calimero://app/kv/nope").unwrap_err().contains(ABI_TEMPLATE));
+        assert!(
+            parse("calimero://app/kv/nope")
+                .unwrap_err()
+                .contains(ABI_TEMPLATE)
+        );
     }
 
     #[test]
@@ -648,15 +673,19 @@ mod tests {
           "state_root":"R","state_version":2,"migrations":[{"method":"m","fromVersion":1}]}"#;
         let mut w = Vec::new();
         let m = crate::abi::load::manifest_from_json(text.as_bytes(), "t", &mut w).unwrap();
-        let back =
-            crate::abi::load::manifest_from_value(&manifest_json(&m), "t", &mut w).unwrap();
+        let back = crate::abi::load::manifest_from_value(&manifest_json(&m), "t", &mut w).unwrap();
         assert_eq!(back, m);
     }
 
     #[test]
     fn completions_filter_by_prefix_sort_and_cap() {
         let (v, total) = matching(
-            vec!["kv_store".into(), "Kv2".into(), "notebook".into(), "kv_store".into()],
+            vec![
+                "kv_store".into(),
+                "Kv2".into(),
+                "notebook".into(),
+                "kv_store".into(),
+            ],
             "KV",
         );
         assert_eq!(v, vec!["Kv2", "kv_store"]);
@@ -664,7 +693,10 @@ mod tests {
         let many: Vec<String> = (0..150).map(|i| format!("a{i:03}")).collect();
         let (v, total) = matching(many, "a");
         assert_eq!((v.len(), total), (MAX_COMPLETIONS, 150));
-        let rows = vec![json!({"id": "Ctx1", "aliases": ["prod"]}), json!({"id": "Ctx2", "aliases": []})];
+        let rows = vec![
+            json!({"id": "Ctx1", "aliases": ["prod"]}),
+            json!({"id": "Ctx2", "aliases": []}),
+        ];
         assert_eq!(context_values(&rows), vec!["prod", "Ctx1", "Ctx2"]);
         assert_eq!(find_context(&rows, "prod").unwrap()["id"], "Ctx1");
         assert_eq!(find_context(&rows, "Ctx2").unwrap()["id"], "Ctx2");

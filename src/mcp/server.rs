@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
-    CompleteResult, ContentBlock, Implementation, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Reference, ServerCapabilities, ServerConfig,
-    SubscriptionFilter, Tool as McpTool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, Implementation, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Reference, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    Tool as McpTool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -82,6 +82,16 @@ impl Session {
                 Ok((view, i))
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// The app a resource URI (or a completion's chosen `app`) names: its
+    /// URI key exactly, else any name `describe_app` takes.
+    async fn app_for_uri(&self, key: &str) -> Result<(Arc<View>, usize), Error> {
+        let view = self.live.view();
+        match resources::by_key(&view, key) {
+            Some(i) => Ok((view, i)),
+            None => self.resolve_app(key).await,
         }
     }
 
@@ -589,8 +599,7 @@ impl ServerHandler for Session {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri;
-        let target =
-            resources::parse(&uri).map_err(|m| McpError::resource_not_found(m, None))?;
+        let target = resources::parse(&uri).map_err(|m| McpError::resource_not_found(m, None))?;
         self.live.wait_ready().await;
         let not_found = |e: &Error| {
             McpError::resource_not_found(
@@ -599,7 +608,7 @@ impl ServerHandler for Session {
             )
         };
         let (view, app) = self
-            .resolve_app(&target.app)
+            .app_for_uri(&target.app)
             .await
             .map_err(|e| not_found(&e))?;
         let value = match target.kind {
@@ -732,7 +741,7 @@ impl ServerHandler for Session {
             "context" if template == resources::CONTEXT_TEMPLATE => {
                 // The contexts (ids and aliases) of the chosen app, from the node.
                 let rows = match (chosen("app"), self.live.backend()) {
-                    (Some(app), Some(backend)) => match self.resolve_app(&app).await {
+                    (Some(app), Some(backend)) => match self.app_for_uri(&app).await {
                         Ok((view, i)) => backend
                             .contexts(&view.catalog.apps[i], chosen("service").as_deref())
                             .await
@@ -748,7 +757,11 @@ impl ServerHandler for Session {
                     format!(
                         "`{}` is not a variable of {template}; its variables: {}",
                         sanitize_line(other),
-                        if template == resources::CONTEXT_TEMPLATE { "app, context" } else { "app, service" }
+                        if template == resources::CONTEXT_TEMPLATE {
+                            "app, context"
+                        } else {
+                            "app, service"
+                        }
                     ),
                     None,
                 ));
