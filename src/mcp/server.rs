@@ -1,4 +1,5 @@
-//! One MCP session: rmcp's [`ServerHandler`] over the live catalog. stdio has
+//! One MCP session: rmcp's [`ServerHandler`] over the live catalog (tools,
+//! and the resources and completions of [`super::resources`]). stdio has
 //! one session; Streamable HTTP makes one per client. The session owns the
 //! contexts `select_app` pinned; everything else is shared.
 
