@@ -462,3 +462,55 @@ async fn offline_over_http_raw_json_rpc() {
     assert_eq!(completion["hasMore"], false, "{done}");
     assert_eq!(server.stop(), Some(0));
 }
+
+/// The 2026-07-28 way, over Streamable HTTP: a `subscriptions/listen` stream
+/// that asks for resource-list changes is told of one when an app appears.
+#[tokio::test]
+async fn a_listen_stream_is_told_of_a_resource_list_change() {
+    install_crypto();
+    let node = FakeNode::start();
+    let server = HttpServer::start(&["--node", &node.url, "--refresh", "1"]);
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(server.url.clone());
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+    let client = ()
+        .serve_with_lifecycle(
+            transport,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("server/discover over HTTP (2026-07-28)");
+    let filter = rmcp::model::SubscriptionFilter::builder()
+        .resources_list_changed()
+        .build();
+    let mut sub = client
+        .peer()
+        .listen(filter)
+        .await
+        .expect("subscriptions/listen");
+    assert_eq!(sub.acknowledged().resources_list_changed, Some(true));
+    let before = client.peer().list_all_resources().await.unwrap();
+    assert!(!before.iter().any(|r| r.uri.contains("/listened/")));
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install("com.example.listened", abi);
+    let got = tokio::time::timeout(Duration::from_secs(20), sub.next())
+        .await
+        .expect("a notification within 20 s")
+        .expect("the stream is open");
+    assert!(
+        matches!(
+            got,
+            Some(rmcp::model::ServerNotification::ResourceListChangedNotification(_))
+        ),
+        "{got:?}"
+    );
+    let after = client.peer().list_all_resources().await.unwrap();
+    assert!(
+        after.iter().any(|r| r.uri == "calimero://app/listened/abi"),
+        "{after:?}"
+    );
+    drop(sub);
+    let _ = client.cancel().await;
+    assert_eq!(server.stop(), Some(0));
+}
