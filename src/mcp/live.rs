@@ -5,7 +5,8 @@
 //! Every rebuild makes a new immutable [`View`]; a call holds the `Arc<View>`
 //! it started with, so app and tool indexes stay consistent for its whole life.
 //! When the listed tools change, every connected client gets
-//! `notifications/tools/list_changed`.
+//! `notifications/tools/list_changed` and `notifications/resources/list_changed`
+//! (the resources are the served apps' ABIs and contexts, [`super::resources`]).
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -187,6 +188,12 @@ impl View {
             .collect();
         let next = (end < order.len()).then(|| format!("g{}:{end}", self.generation));
         Ok((page, next))
+    }
+
+    /// Marks this view as given to a client (resources/list): replacing it
+    /// then calls for the list_changed notifications.
+    pub fn mark_listed(&self) {
+        self.served.store(true, Ordering::Release);
     }
 
     /// One listed tool (or a fixed one), as tools/list shows it.
@@ -559,8 +566,10 @@ impl Live {
         changed
     }
 
-    /// Sends `notifications/tools/list_changed` to every subscriber and
-    /// forgets the ones that are gone.
+    /// Sends `notifications/tools/list_changed` and
+    /// `notifications/resources/list_changed` (the served apps changed with
+    /// the tools) to every subscriber and forgets the ones that are gone. A
+    /// `subscriptions/listen` stream gets only the ones it accepted.
     fn notify_changed(&self) {
         let subs = {
             let mut subs = self.subscribers.lock().unwrap_or_else(|e| e.into_inner());
@@ -572,17 +581,35 @@ impl Live {
         };
         for sub in subs {
             tokio::spawn(async move {
-                let result = match &sub {
-                    Subscriber::Peer(p) => p
-                        .notify_tool_list_changed()
-                        .await
-                        .map_err(|e| e.to_string()),
-                    Subscriber::Sink(_, s) => s
-                        .notify_tool_list_changed()
-                        .await
-                        .map_err(|e| e.to_string()),
+                let results = match &sub {
+                    Subscriber::Peer(p) => [
+                        p.notify_tool_list_changed()
+                            .await
+                            .map_err(|e| e.to_string()),
+                        p.notify_resource_list_changed()
+                            .await
+                            .map_err(|e| e.to_string()),
+                    ],
+                    Subscriber::Sink(_, s) => {
+                        let accepted = s.accepted();
+                        let tools = if accepted.tools_list_changed == Some(true) {
+                            s.notify_tool_list_changed()
+                                .await
+                                .map_err(|e| e.to_string())
+                        } else {
+                            Ok(())
+                        };
+                        let resources = if accepted.resources_list_changed == Some(true) {
+                            s.notify_resource_list_changed()
+                                .await
+                                .map_err(|e| e.to_string())
+                        } else {
+                            Ok(())
+                        };
+                        [tools, resources]
+                    }
                 };
-                if let Err(e) = result {
+                for e in results.into_iter().filter_map(std::result::Result::err) {
                     log::debug!("list_changed not delivered: {e}");
                 }
             });

@@ -3,7 +3,8 @@
 //! Input: resolved [`Settings`] (apps sources, scope, filter, transport, node).
 //! Output: an rmcp server on stdio or Streamable HTTP exposing the fixed tools
 //! `describe_app`, `select_app` and `wait_for_events` plus exactly the tools `calimcp tools --json`
-//! prints for the same apps and options. Uses `abi`, `mapping`, `catalog` and
+//! prints for the same apps and options, and the apps' ABIs and contexts as
+//! resources with completion of their URI templates ([`resources`]). Uses `abi`, `mapping`, `catalog` and
 //! the node client; never `cli`. Nothing but protocol reaches stdout.
 
 pub mod backend;
@@ -13,6 +14,7 @@ pub mod fixed;
 pub mod http;
 pub mod live;
 pub(crate) mod log;
+pub mod resources;
 pub mod server;
 pub mod stdio;
 

@@ -1,4 +1,5 @@
-//! One MCP session: rmcp's [`ServerHandler`] over the live catalog. stdio has
+//! One MCP session: rmcp's [`ServerHandler`] over the live catalog (tools,
+//! and the resources and completions of [`super::resources`]). stdio has
 //! one session; Streamable HTTP makes one per client. The session owns the
 //! contexts `select_app` pinned; everything else is shared.
 
@@ -6,8 +7,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, Implementation, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Reference, ServerCapabilities, ServerConfig, SubscriptionFilter,
     Tool as McpTool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
@@ -18,6 +21,7 @@ use super::events::{self, WAIT_FOR_EVENTS};
 use super::fixed::{self, DESCRIBE_APP, SELECT_APP};
 use super::live::{Live, Lookup, View, compact};
 use super::log;
+use super::resources::{self, Kind};
 use crate::error::Error;
 use crate::mapping::Tool;
 use crate::text::{did_you_mean, sanitize_line};
@@ -79,6 +83,16 @@ impl Session {
                 Ok((view, i))
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// The app a resource URI (or a completion's chosen `app`) names: its
+    /// URI key exactly, else any name `describe_app` takes.
+    async fn app_for_uri(&self, key: &str) -> Result<(Arc<View>, usize), Error> {
+        let view = self.live.view();
+        match resources::by_key(&view, key) {
+            Some(i) => Ok((view, i)),
+            None => self.resolve_app(key).await,
         }
     }
 
@@ -465,6 +479,11 @@ fn error_result(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+/// An rmcp model value from its JSON.
+fn from_json<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
+    serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
 fn json_result(v: &Value) -> CallToolResult {
     let text = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
     CallToolResult::success(vec![ContentBlock::text(text)])
@@ -474,6 +493,9 @@ fn json_result(v: &Value) -> CallToolResult {
 pub fn info() -> ServerConfig {
     ServerConfig::new(
         ServerCapabilities::builder()
+            .enable_completions()
+            .enable_resources()
+            .enable_resources_list_changed()
             .enable_tools()
             .enable_tool_list_changed()
             .build(),
@@ -558,6 +580,211 @@ impl ServerHandler for Session {
         }
     }
 
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        self.live.wait_ready().await;
+        let view = self.live.view();
+        view.mark_listed();
+        let list = from_json(Value::Array(resources::list(&view)))?;
+        Ok(ListResourcesResult::with_all_items(list))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let list = from_json(Value::Array(resources::templates()))?;
+        Ok(ListResourceTemplatesResult::with_all_items(list))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri;
+        let target = resources::parse(&uri).map_err(|m| McpError::resource_not_found(m, None))?;
+        self.live.wait_ready().await;
+        let not_found = |e: &Error| {
+            McpError::resource_not_found(
+                format!("resource `{}`: {}", sanitize_line(&uri), error_text(e)),
+                None,
+            )
+        };
+        let (view, app) = self
+            .app_for_uri(&target.app)
+            .await
+            .map_err(|e| not_found(&e))?;
+        let value = match target.kind {
+            Kind::Abi => resources::abi(&view, app, target.service.as_deref()).map_err(|m| {
+                McpError::resource_not_found(
+                    format!("resource `{}`: {m}", sanitize_line(&uri)),
+                    None,
+                )
+            })?,
+            Kind::Contexts | Kind::Context => {
+                let a = &view.catalog.apps[app];
+                if let Some(s) = target.service.as_deref()
+                    && a.service(Some(s)).is_none()
+                {
+                    let e = Error::input(
+                        "unknown_service",
+                        format!(
+                            "`{}` has no service `{}`",
+                            sanitize_line(a.package_or_id()),
+                            sanitize_line(s)
+                        ),
+                    );
+                    return Err(not_found(&e));
+                }
+                let Some(backend) = self.live.backend() else {
+                    return Err(McpError::resource_not_found(
+                        format!(
+                            "resource `{}`: contexts live on the node, and the server runs with --offline",
+                            sanitize_line(&uri)
+                        ),
+                        None,
+                    ));
+                };
+                let rows = backend
+                    .contexts(a, target.service.as_deref())
+                    .await
+                    .map_err(|e| {
+                        McpError::internal_error(
+                            format!(
+                                "resource `{}`: cannot read the contexts: {}",
+                                sanitize_line(&uri),
+                                error_text(&e)
+                            ),
+                            None,
+                        )
+                    })?;
+                match target.context.as_deref() {
+                    None => json!({ "app": resources::app_key(&view, app), "contexts": rows }),
+                    Some(c) => match resources::find_context(&rows, c) {
+                        Some(row) => row.clone(),
+                        None => {
+                            let known = resources::context_values(&rows);
+                            return Err(McpError::resource_not_found(
+                                format!(
+                                    "resource `{}`: `{}` has no context `{}`; its contexts: {}",
+                                    sanitize_line(&uri),
+                                    sanitize_line(a.package_or_id()),
+                                    sanitize_line(c),
+                                    if known.is_empty() {
+                                        "none".to_string()
+                                    } else {
+                                        sanitize_line(&known.join(", "))
+                                    }
+                                ),
+                                None,
+                            ));
+                        }
+                    },
+                }
+            }
+        };
+        let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "null".into());
+        let result: ReadResourceResult = from_json(json!({
+            "contents": [{ "uri": uri, "mimeType": "application/json", "text": text }]
+        }))?;
+        Ok(result.into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let template = match &request.r#ref {
+            Reference::Resource(r) => r.uri.clone(),
+            other => {
+                return Err(McpError::invalid_params(
+                    format!(
+                        "calimcp has no prompts: it completes the variables of its resource templates ({}), not `{}`",
+                        resources::TEMPLATES.join(", "),
+                        other.reference_type()
+                    ),
+                    None,
+                ));
+            }
+        };
+        if !resources::TEMPLATES.contains(&template.as_str()) {
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown resource template `{}`; see resources/templates/list",
+                    sanitize_line(&template)
+                ),
+                None,
+            ));
+        }
+        self.live.wait_ready().await;
+        let chosen = |name: &str| {
+            request
+                .context
+                .as_ref()
+                .and_then(|c| c.get_argument(name))
+                .cloned()
+        };
+        let prefix = request.argument.value.as_str();
+        let (values, total) = match request.argument.name.as_str() {
+            "app" => {
+                let mut view = self.live.view();
+                let (mut values, mut total) = resources::complete_app(&view, prefix);
+                if values.is_empty() && self.live.has_node() && !prefix.is_empty() {
+                    // Maybe an app installed since the last read.
+                    self.live.refresh().await;
+                    view = self.live.view();
+                    (values, total) = resources::complete_app(&view, prefix);
+                }
+                (values, total)
+            }
+            "service" if template != resources::CONTEXT_TEMPLATE => {
+                resources::complete_service(&self.live.view(), chosen("app").as_deref(), prefix)
+            }
+            "context" if template == resources::CONTEXT_TEMPLATE => {
+                // The contexts (ids and aliases) of the chosen app, from the node.
+                let rows = match (chosen("app"), self.live.backend()) {
+                    (Some(app), Some(backend)) => match self.app_for_uri(&app).await {
+                        Ok((view, i)) => backend
+                            .contexts(&view.catalog.apps[i], chosen("service").as_deref())
+                            .await
+                            .unwrap_or_default(),
+                        Err(_) => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
+                resources::matching(resources::context_values(&rows), prefix)
+            }
+            other => {
+                return Err(McpError::invalid_params(
+                    format!(
+                        "`{}` is not a variable of {template}; its variables: {}",
+                        sanitize_line(other),
+                        if template == resources::CONTEXT_TEMPLATE {
+                            "app, context"
+                        } else {
+                            "app, service"
+                        }
+                    ),
+                    None,
+                ));
+            }
+        };
+        let result: CompleteResult = from_json(json!({
+            "completion": {
+                "values": values,
+                "total": total,
+                "hasMore": total > values.len(),
+            }
+        }))?;
+        Ok(result)
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.live.subscribe_peer(context.peer.clone());
     }
@@ -570,7 +797,10 @@ impl ServerHandler for Session {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
-        if context.accepted().tools_list_changed == Some(true) {
+        let accepted = context.accepted();
+        if accepted.tools_list_changed == Some(true)
+            || accepted.resources_list_changed == Some(true)
+        {
             let key = self.live.subscribe_sink(context.sink().clone());
             context.cancelled().await;
             self.live.unsubscribe_sink(key);

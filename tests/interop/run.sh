@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interop with a client nobody here wrote: the official MCP TypeScript SDK
 # (pinned in ts-sdk/package.json and package-lock.json) drives `calimcp serve`
-# over stdio — lists the tools, calls them, and (against the fake node) checks
+# over stdio — lists the tools, calls them, lists and reads the resources and
+# completes a template variable, and (against the fake node) checks
 # structuredContent with its own output-schema validation. Exits non-zero on
 # any failure. Needs node and npm (Node >= 18); installs into ts-sdk/node_modules.
 set -euo pipefail

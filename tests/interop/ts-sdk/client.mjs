@@ -5,7 +5,8 @@
 // Lists the tools (the SDK parses every tool and compiles every outputSchema
 // with Ajv), checks the fixed tools and that names, schemas and annotations
 // are there, calls describe_app, sends invalid arguments (an isError result)
-// and an unknown tool (a JSON-RPC error). With CALIMCP_INTEROP_NODE=URL it
+// and an unknown tool (a JSON-RPC error), lists and reads the resources
+// (app ABIs and contexts) and completes a template variable. With CALIMCP_INTEROP_NODE=URL it
 // also passes --node URL and runs kv-store calls end to end, so the SDK checks
 // structuredContent against the advertised outputSchema. Exits non-zero on
 // the first failure.
@@ -96,6 +97,65 @@ try {
     (e) => e instanceof McpError && e.code === -32602,
   );
   check("an unknown tool is a JSON-RPC error (-32602)", () => {});
+
+  // Resources and completions: the served apps' ABIs and contexts.
+  const abiTemplate = "calimero://app/{app}/abi{?service}";
+  check("capabilities: resources with listChanged, completions", () => {
+    const caps = client.getServerCapabilities();
+    assert.equal(caps.resources?.listChanged, true);
+    assert.ok(caps.completions, "completions");
+  });
+  const { resourceTemplates } = await client.listResourceTemplates();
+  check("resources/templates/list parsed: the abi, contexts and context templates", () => {
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), [
+      abiTemplate,
+      "calimero://app/{app}/contexts{?service}",
+      "calimero://app/{app}/contexts/{context}",
+    ]);
+  });
+  const { resources } = await client.listResources();
+  check(`resources/list parsed: ${resources.length} resources`, () => {
+    const uris = resources.map((r) => r.uri);
+    assert.ok(uris.includes("calimero://app/kv_store/abi"), uris.join(" "));
+    assert.ok(uris.includes("calimero://app/kv_store/contexts"), uris.join(" "));
+    assert.equal(new Set(uris).size, uris.length, "every URI names one resource");
+  });
+  const read = await client.readResource({ uri: "calimero://app/kv_store/abi" });
+  check("resources/read of kv_store's ABI: wasm-abi/1 JSON with its methods", () => {
+    assert.equal(read.contents[0].mimeType, "application/json");
+    const abi = JSON.parse(read.contents[0].text);
+    assert.equal(abi.schema_version, "wasm-abi/1");
+    assert.ok(abi.methods.some((m) => m.name === "get"));
+  });
+  await assert.rejects(
+    client.readResource({ uri: "calimero://app/kv_store/nope" }),
+    (e) => e instanceof McpError && e.code === -32002 && /calimero:\/\/app\/\{app\}\/abi/.test(e.message),
+  );
+  check("an unknown resource is a JSON-RPC error (-32002) naming the templates", () => {});
+  const completed = await client.complete({
+    ref: { type: "ref/resource", uri: abiTemplate },
+    argument: { name: "app", value: "kv" },
+  });
+  check("completion/complete of {app} by prefix", () => {
+    assert.ok(completed.completion.values.includes("kv_store"), completed.completion.values.join(" "));
+    assert.ok(completed.completion.values.every((v) => v.toLowerCase().startsWith("kv")));
+  });
+  if (node) {
+    const contexts = await client.readResource({ uri: "calimero://app/kv_store/contexts" });
+    check("resources/read of kv_store's contexts from the node", () => {
+      const c = JSON.parse(contexts.contents[0].text);
+      assert.ok(Array.isArray(c.contexts));
+      for (const row of c.contexts) assert.ok(row.id && Array.isArray(row.aliases));
+    });
+    const ctx = await client.complete({
+      ref: { type: "ref/resource", uri: "calimero://app/{app}/contexts/{context}" },
+      argument: { name: "context", value: "" },
+      context: { arguments: { app: "kv_store" } },
+    });
+    check("completion/complete of {context} for the chosen app", () => {
+      assert.ok(Array.isArray(ctx.completion.values));
+    });
+  }
 
   if (node) {
     const sel = await client.callTool({ name: "select_app", arguments: { app: "kv-store" } });
