@@ -18,12 +18,21 @@ fn apps_on_an_empty_real_node_reaches_it(v) {
         .env("CALIMCP_STATE_DIR", node_state())
         .output()
         .unwrap();
-    // An empty node is reached (not `unreachable`) and reports it has no apps.
-    let err =
-        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{err}");
-    assert!(err.contains("no_apps"), "{err}");
+    // An empty node is reached (not `unreachable`): with --json a listing of
+    // nothing is `[]`, exit 0, and why is a warning (issue 22.10).
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[]");
+    assert!(err.contains("has none installed"), "{err}");
     assert!(!err.contains("unreachable"), "{err}");
+    // Without --json it is still an error saying so (exit 2).
+    let text = Command::cargo_bin("calimcp")
+        .unwrap()
+        .args(["apps", "--node", &node.url])
+        .env("CALIMCP_STATE_DIR", node_state())
+        .output()
+        .unwrap();
+    assert_eq!(text.status.code(), Some(2));
 }
 }
 

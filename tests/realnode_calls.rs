@@ -130,7 +130,7 @@ fn failures_are_reported_as_the_node_reports_them(v) {
     assert_eq!(code, Some(5));
     assert_eq!(
         err.trim(),
-        r#"{"error":{"code":"app_error","message":"`add` returned an error: overflow"}}"#
+        r#"{"error":{"code":"app_error","message":"`add` returned an error: overflow","retryable":false}}"#
     );
     let (code, _, err) = run(&node, &["call", "com.example.kv-c.boom", "--message", "hi"]);
     assert_eq!(code, Some(5));

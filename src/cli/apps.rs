@@ -21,12 +21,24 @@ pub struct AppsArgs {
 
 pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     let ui = g.ui();
-    let sel = g.select(&g.session()?, &args.paths, false)?;
+    // With --json a listing of nothing is `[]` (exit 0), and why is a warning.
+    let nothing = |e: crate::error::Error| -> Result<u8> {
+        if g.json && e.code == "no_apps" {
+            ui.warn(&e);
+            output::print_json(&Value::Array(Vec::new()))?;
+            return Ok(0);
+        }
+        Err(e)
+    };
+    let sel = match g.select(&g.session()?, &args.paths, false) {
+        Ok(sel) => sel,
+        Err(e) => return nothing(e),
+    };
     let catalog = &sel.catalog;
     if catalog.apps.is_empty() {
         // Entries that could not be loaded say why there is nothing.
         report_warnings(&ui, catalog, &[]);
-        return Err(super::no_apps(g));
+        return nothing(super::no_apps(g));
     }
     let all: Vec<usize> = (0..catalog.apps.len()).collect();
     report_warnings(&ui, catalog, &all);
