@@ -6,7 +6,7 @@
 
 pub(crate) mod bundle;
 pub mod lint;
-pub(crate) mod load;
+pub mod load;
 pub(crate) mod model;
 pub(crate) mod parse;
 pub(crate) mod state;
