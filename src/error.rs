@@ -33,6 +33,18 @@ impl ErrorKind {
     }
 }
 
+/// Exit 0: success.
+pub const EXIT_OK: u8 = 0;
+/// Exit 1 without an error: `diff` found a change at or above `--fail-on`
+/// (the same code as an internal error, as `diff(1)` uses 1 for "differences").
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit 2 without an [`Error`] value: clap refused the command line (usage),
+/// or help was shown because a required argument or subcommand was missing.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit 124: `watch --timeout` or `call --wait-event` waited and the event did
+/// not come in time (the code `timeout(1)` uses).
+pub const EXIT_TIMEOUT: u8 = 124;
+
 /// A failure with a stable machine code, a message that says what and where,
 /// and optionally how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,3 +113,16 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod exit_code_tests {
+    use super::*;
+
+    /// A usage error refused by clap exits as any other bad input does.
+    #[test]
+    fn usage_is_bad_input() {
+        assert_eq!(EXIT_USAGE, ErrorKind::Input.exit_code());
+        assert_eq!(EXIT_OK, 0);
+        assert_ne!(EXIT_TIMEOUT, ErrorKind::Remote.exit_code());
+    }
+}

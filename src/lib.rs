@@ -15,9 +15,9 @@ pub mod cli;
 pub mod error;
 pub mod mapping;
 pub mod mcp;
-pub mod memory;
+pub(crate) mod memory;
 pub mod node;
-pub mod signals;
-pub mod text;
+pub(crate) mod signals;
+pub(crate) mod text;
 
 pub use error::{Error, ErrorKind, Result};

@@ -4,13 +4,13 @@
 //! Output: [`Manifest`]s grouped into [`LocalApp`]s, plus [`Warning`]s.
 //! Depends on nothing else in calimcp; it never prints.
 
-pub mod bundle;
+pub(crate) mod bundle;
 pub mod lint;
 pub mod load;
-pub mod model;
-pub mod parse;
-pub mod state;
-pub mod wasm;
+pub(crate) mod model;
+pub(crate) mod parse;
+pub(crate) mod state;
+pub(crate) mod wasm;
 
 pub use load::{App, Install, LoadOptions, Service, load_apps_dir, load_path};
 pub use model::*;

@@ -14,14 +14,14 @@
 //! `mapping` built for all of them (so names never depend on what a command
 //! narrows to), and every warning met on the way.
 
-pub mod assemble;
-pub mod context;
-pub mod describe;
-pub mod invoke;
-pub mod node;
-pub mod resolve;
-pub mod session;
-pub mod version;
+pub(crate) mod assemble;
+pub(crate) mod context;
+pub(crate) mod describe;
+pub(crate) mod invoke;
+pub(crate) mod node;
+pub(crate) mod resolve;
+pub(crate) mod session;
+pub(crate) mod version;
 
 use std::path::{Path, PathBuf};
 

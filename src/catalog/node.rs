@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use tokio::task::JoinSet;
 
 use super::Catalog;
-use crate::abi::{self, App, Service, Warning};
+use crate::abi::{self, App, Service};
 use crate::error::{Error, Result};
 use crate::node::{Client, NodeApp};
 use crate::text::sanitize_line;
@@ -21,18 +21,6 @@ impl Catalog {
     pub fn packages(&self) -> HashSet<String> {
         self.apps.iter().filter_map(|a| a.package.clone()).collect()
     }
-}
-
-/// The node's apps whose ABIs could be read; the others become warnings.
-pub async fn node_apps(client: &Client, warnings: &mut Vec<Warning>) -> Result<Vec<App>> {
-    let (apps, unusable) = load(client).await?;
-    for (app, err) in unusable {
-        warnings.push(Warning {
-            source: app.source.clone(),
-            ..Warning::new("", format!("left out: {}", err.message))
-        });
-    }
-    Ok(apps)
 }
 
 /// An app of the node without services: what is known of it before its ABI.

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use super::context::{self, Target};
 use super::resolve;
 use super::{Catalog, Sources, looks_like_path};
-use crate::abi::{App, LoadOptions, Warning};
+use crate::abi::{App, LoadOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::mapping::{Tool, ToolOptions};
 use crate::node::{Client, NodeOptions};
@@ -104,13 +104,6 @@ impl Session {
         })?;
         let client = Client::new(opts)?;
         Ok(self.client.get_or_init(|| client))
-    }
-
-    /// The node URL as messages show it (without making a client).
-    pub fn node_url(&self) -> String {
-        crate::node::normalize_url(&self.settings.node_url)
-            .map(|(_, shown)| shown)
-            .unwrap_or_else(|_| sanitize_line(&self.settings.node_url))
     }
 
     /// The session's runtime (one thread), made on first use.
@@ -689,13 +682,4 @@ pub fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
 pub fn has_suggestion(catalog: &Catalog, token: &str) -> bool {
     let names = catalog.tools.tools.iter().map(|t| t.name.as_str());
     !tools_with_method(catalog, token).is_empty() || !did_you_mean(token, names).is_empty()
-}
-
-/// The skipped entries of apps directories and the warnings of `apps`, each a line.
-pub fn warnings_of(catalog: &Catalog, apps: &[usize]) -> Vec<Warning> {
-    let mut out: Vec<Warning> = catalog.skipped.clone();
-    for &i in apps {
-        out.extend(catalog.apps[i].warnings.iter().cloned());
-    }
-    out
 }

@@ -16,6 +16,7 @@ use clap_complete::env::CompleteEnv;
 
 use super::GlobalArgs;
 use crate::catalog::{self, Catalog};
+use crate::error::{EXIT_OK, ErrorKind};
 use crate::mapping::ToolOptions;
 
 /// How to enable dynamic completion, per shell.
@@ -47,25 +48,30 @@ pub const COMPLETIONS_LONG_HELP: &str = concat!(
     dynamic_help!()
 );
 
+/// The process arguments, as `main` read them (the candidate functions clap
+/// calls take no context).
+static ARGV: OnceLock<Vec<OsString>> = OnceLock::new();
+
 /// Answers a completion request when COMPLETE is set; returns the exit code then.
-pub fn complete() -> Option<u8> {
+pub fn complete(argv: &[OsString]) -> Option<u8> {
     if std::env::var_os("COMPLETE").is_none_or(|v| v.is_empty() || v == "0") {
         return None;
     }
+    let _ = ARGV.set(argv.to_vec());
     let cwd = std::env::current_dir().ok();
-    match CompleteEnv::with_factory(command).try_complete(std::env::args_os(), cwd.as_deref()) {
-        Ok(true) => Some(0),
+    match CompleteEnv::with_factory(command).try_complete(argv.iter(), cwd.as_deref()) {
+        Ok(true) => Some(EXIT_OK),
         Ok(false) => None,
         Err(e) => {
             let _ = e.print();
-            Some(1)
+            Some(ErrorKind::Internal.exit_code())
         }
     }
 }
 
 /// The words on the line being completed (what follows `--`).
 fn words() -> Vec<OsString> {
-    let args: Vec<OsString> = std::env::args_os().collect();
+    let args: &[OsString] = ARGV.get().map_or(&[], Vec::as_slice);
     match args.iter().position(|a| a == "--") {
         Some(i) => args[i + 1..].to_vec(),
         None => Vec::new(),
@@ -81,7 +87,7 @@ struct Loaded {
 fn loaded() -> &'static Loaded {
     static LOADED: OnceLock<Loaded> = OnceLock::new();
     LOADED.get_or_init(|| {
-        let Ok(g) = super::call::prescan_globals(&words()) else {
+        let Ok(g) = super::args::prescan_globals(&words()) else {
             return Loaded {
                 globals: None,
                 catalog: Catalog::default(),

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::output::{self, bold, dim};
 use super::{GlobalArgs, check_service};
 use crate::abi::{App, Service, load::local_id};
-use crate::error::{Error, Result};
+use crate::error::{EXIT_FINDINGS, EXIT_OK, Error, Result};
 use crate::mapping::diff::policy::{self, Applied, Policy};
 use crate::mapping::diff::{self, Finding, Level, Report};
 use crate::text::sanitize_line;
@@ -342,7 +342,7 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
         Format::Markdown => output::print(&view.markdown())?,
         Format::Github => output::print(&view.github())?,
     }
-    Ok(u8::from(failed))
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
 }
 
 struct View<'a> {

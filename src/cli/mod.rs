@@ -2,20 +2,22 @@
 //! arguments, asks the catalog, and hands a value to `output`. clap stays here.
 
 mod apps;
+mod args;
 mod call;
 mod complete;
 mod completions;
 mod contexts;
 mod describe;
 mod diff;
-pub mod node;
-pub mod output;
+pub(crate) mod node;
+pub(crate) mod output;
 mod schema;
 mod serve;
 mod tools;
 mod use_ctx;
 pub(crate) mod watch;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,9 +25,9 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::abi::LoadOptions;
 use crate::catalog::Catalog;
-pub use crate::catalog::session::{Selection, check_service};
+pub(crate) use crate::catalog::session::{Selection, check_service};
 use crate::catalog::session::{Session, Settings};
-use crate::error::{Error, Result};
+use crate::error::{EXIT_OK, EXIT_USAGE, Error, Result};
 use crate::mapping::filter::Filter;
 use crate::mapping::names::{DEFAULT_MAX_NAME_LEN, MIN_MAX_NAME_LEN};
 use crate::mapping::{RefMode, ToolOptions};
@@ -80,7 +82,7 @@ and CALIMCP_APP for its command.";
 /// trailing segments (kv-store), a bundle's metadata name, or an application id.
 #[derive(Debug, Parser)]
 #[command(name = "calimcp", version, propagate_version = true, after_long_help = EXIT_CODES, max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
     #[command(subcommand)]
@@ -89,7 +91,7 @@ pub struct Cli {
 
 /// Flags every subcommand accepts, before or after its name.
 #[derive(Debug, Args)]
-pub struct GlobalArgs {
+pub(crate) struct GlobalArgs {
     /// Machine-readable output; errors become one JSON line on stderr
     #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
@@ -148,7 +150,7 @@ fn parse_max_len(s: &str) -> std::result::Result<usize, String> {
 
 /// `--refs` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Refs {
+pub(crate) enum Refs {
     /// Expand named types in place (recursion capped at depth 8)
     Inline,
     /// Every named type once under $defs; exact recursion
@@ -156,7 +158,7 @@ pub enum Refs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     Schema(schema::SchemaArgs),
     Describe(describe::DescribeArgs),
     Tools(tools::ToolsArgs),
@@ -228,7 +230,7 @@ impl GlobalArgs {
 
 /// The options `tools` and `serve` share to choose what is exposed.
 #[derive(Debug, Args, Clone, Default)]
-pub struct FilterArgs {
+pub(crate) struct FilterArgs {
     /// Only these apps (repeatable; same as naming them as APP)
     #[arg(long = "app", value_name = "APP", add = clap_complete::ArgValueCompleter::new(complete::app_candidates))]
     pub app: Vec<String>,
@@ -255,7 +257,7 @@ impl FilterArgs {
 
 /// The "nothing to list" error of `apps` and `tools`, naming the apps
 /// directories the same way in both.
-pub fn no_apps(g: &GlobalArgs) -> Error {
+pub(crate) fn no_apps(g: &GlobalArgs) -> Error {
     let dirs: Vec<String> = g.apps.iter().map(|d| d.display().to_string()).collect();
     Error::input(
         "no_apps",
@@ -269,7 +271,7 @@ pub fn no_apps(g: &GlobalArgs) -> Error {
 }
 
 /// Prints the warnings that concern `apps` (and the skipped entries of apps directories).
-pub fn report_warnings(ui: &Ui, catalog: &Catalog, apps: &[usize]) {
+pub(crate) fn report_warnings(ui: &Ui, catalog: &Catalog, apps: &[usize]) {
     for w in &catalog.skipped {
         ui.warn(w);
     }
@@ -283,7 +285,7 @@ pub fn report_warnings(ui: &Ui, catalog: &Catalog, apps: &[usize]) {
 /// Reports the schema degradations of tools as they are computed, up to a
 /// limit, then says how many more there were.
 #[derive(Debug, Default)]
-pub struct SchemaWarnings {
+pub(crate) struct SchemaWarnings {
     shown: usize,
     hidden: usize,
 }
@@ -313,7 +315,7 @@ impl SchemaWarnings {
 }
 
 /// Runs the parsed command; returns the exit code.
-pub fn run(mut cli: Cli) -> Result<u8> {
+pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
     cli.global.max_schemas = usize::try_from(node::size_env(
         "CALIMCP_MAX_SCHEMAS",
         crate::mapping::schema::MAX_LISTING_BYTES as u64,
@@ -325,7 +327,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Tools(args) => tools::run(&cli.global, args),
         Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),
-        Command::Call(args) => call::run(&cli.global, args),
+        Command::Call(args) => call::run(&cli.global, args, argv),
         Command::Use(args) => use_ctx::run(&cli.global, args),
         Command::Contexts(args) => contexts::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
@@ -387,12 +389,16 @@ fn inherited_flags_in_short(cmd: clap::Command) -> clap::Command {
 /// `calimcp call TOOL --color Red`, meant for the method's parameter `color`:
 /// calimcp's own flag refuses the value before the method is known. Says how
 /// a parameter that shares a flag's name is spelled (`--param-color`).
-fn param_spelling(e: &clap::Error) -> Option<Error> {
+fn param_spelling(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
     use clap::error::{ContextKind, ContextValue, ErrorKind as K};
     if e.kind() != K::InvalidValue {
         return None;
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = argv
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let call_at = args.iter().position(|a| a == "call")?;
     let tool = args[call_at + 1..].iter().find(|a| !a.starts_with('-'))?;
     let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
@@ -420,7 +426,7 @@ fn param_spelling(e: &clap::Error) -> Option<Error> {
 }
 
 /// Prints a clap error (or the help and version it carries); returns the exit code.
-pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
+pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind as K;
     if matches!(
         e.kind(),
@@ -428,9 +434,9 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     ) {
         let _ = e.print();
         return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
-            2
+            EXIT_USAGE
         } else {
-            0
+            EXIT_OK
         };
     }
     if json {
@@ -456,14 +462,14 @@ pub fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     } else {
         let _ = e.print();
     }
-    2
+    EXIT_USAGE
 }
 
 /// An environment variable set to an empty (or blank) value counts as unset:
 /// `CALIMCP_APPS=` means no directories rather than a usage error. Help shows
 /// `[env: X]` for every variable and never an empty `[env: X=]`. Applied to
 /// every argument of every subcommand.
-pub fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
+pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
     cmd = cmd.mut_args(|a| {
         let Some(name) = a.get_env().map(|n| n.to_string_lossy().into_owned()) else {
             return a;
@@ -514,19 +520,21 @@ fn suggest_json_for_meroctl_habits(e: &mut clap::Error) {
 /// Entry point of the binary: parse, run, report.
 pub fn main() -> ExitCode {
     crate::memory::avoid_transparent_huge_pages();
-    if let Some(code) = complete::complete() {
+    // The process arguments, read here once and handed to whoever needs them.
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    if let Some(code) = complete::complete(&argv) {
         return ExitCode::from(code);
     }
-    let json_requested = std::env::args_os().any(|a| a == "--json");
+    let json_requested = argv.iter().any(|a| a == "--json");
     let parsed = command()
-        .try_get_matches()
+        .try_get_matches_from(&argv)
         .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(mut e) => {
-            if let Some(err) = param_spelling(&e) {
+            if let Some(err) = param_spelling(&e, &argv) {
                 Ui::new(json_requested, false, ColorChoice::Auto).error(&err);
-                return ExitCode::from(2);
+                return ExitCode::from(EXIT_USAGE);
             }
             suggest_json_for_meroctl_habits(&mut e);
             return ExitCode::from(report_clap_error(&e, json_requested));
@@ -539,11 +547,11 @@ pub fn main() -> ExitCode {
     // A call's global flags may come after its parameters (`call T --a 1 --json`),
     // where the first parse does not see them: errors follow them too.
     if matches!(cli.command, Command::Call(_))
-        && let Ok(g) = call::prescan_globals(&std::env::args_os().collect::<Vec<_>>())
+        && let Ok(g) = args::prescan_globals(&argv)
     {
         ui = g.ui();
     }
-    match run(cli) {
+    match run(cli, &argv) {
         Ok(code) => ExitCode::from(code),
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {

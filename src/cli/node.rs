@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::error::{Error, Result};
-use crate::node::{self, Client, NodeOptions};
+use crate::node::{self, NodeOptions};
 
 /// `--node`, `--timeout`, `--token`, `-v`, `--offline`.
 #[derive(Debug, Clone, Args)]
@@ -148,10 +148,6 @@ impl NodeArgs {
             max_blob: size_env("CALIMCP_MAX_BLOB", node::DEFAULT_MAX_BLOB)?,
             identity: None,
         })
-    }
-
-    pub fn client(&self) -> Result<Client> {
-        Client::new(self.options()?)
     }
 }
 

@@ -385,12 +385,6 @@ impl JsonStream {
         }
     }
 
-    /// Writes a value at the current position.
-    pub fn value(&mut self, value: &Value) {
-        let text = self.renderer().render(value);
-        self.raw(&text);
-    }
-
     /// Writes a value [`Renderer::render`] produced for this position.
     pub fn rendered(&mut self, text: &str) {
         self.raw(text);

@@ -13,19 +13,17 @@ use clap::Args;
 use owo_colors::OwoColorize;
 use serde_json::Value;
 
+use super::args::parse_secs;
 use super::node::state_dir;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
 use crate::catalog::context::{Pins, app_contexts, resolve_context};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::mapping::events::{Decoded, Decoder, record};
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
 use crate::node::{Client, NodeContext, ids};
 use crate::text::{clock, json_inert, rfc3339, sanitize_line};
-
-/// The exit code when `--stop-after` passes first (as timeout(1) uses).
-pub const EXIT_TIMEOUT: u8 = 124;
 
 /// Print an app's events as they happen on the node, decoded with its ABI.
 ///
@@ -81,16 +79,6 @@ pub struct WatchArgs {
     /// When the event stream drops, keep trying to reopen it for SECS seconds (backing off up to 30 s between tries), then stop with exit 4
     #[arg(long, value_name = "SECS", value_parser = parse_secs, default_value = "300")]
     pub reconnect_for: Duration,
-}
-
-pub(super) fn parse_secs(s: &str) -> std::result::Result<Duration, String> {
-    let n: f64 = s
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if !(n.is_finite() && n > 0.0 && n <= 1e9) {
-        return Err("must be a positive number of seconds".into());
-    }
-    Ok(Duration::from_secs_f64(n))
 }
 
 /// One line of output.
@@ -812,14 +800,5 @@ mod tests {
         };
         assert_eq!(w.stop_after, Some(Duration::from_secs(2)));
         assert_eq!(cli.global.node.timeout, None);
-    }
-
-    #[test]
-    fn timeouts_are_positive_seconds() {
-        assert_eq!(parse_secs("1.5").unwrap(), Duration::from_millis(1500));
-        assert!(parse_secs("0").is_err());
-        assert!(parse_secs("-1").is_err());
-        assert!(parse_secs("x").is_err());
-        assert!(parse_secs("inf").is_err());
     }
 }

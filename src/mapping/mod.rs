@@ -7,12 +7,12 @@
 pub mod args;
 pub mod diff;
 pub mod events;
-pub mod exact;
-pub mod filter;
+pub(crate) mod exact;
+pub(crate) mod filter;
 pub mod names;
 pub mod schema;
-pub mod signature;
-pub mod toolset;
+pub(crate) mod signature;
+pub(crate) mod toolset;
 
 pub use schema::{Direction, MethodSchemas, RefMode, method_schemas};
 pub use signature::signature;

@@ -153,19 +153,6 @@ impl ToolSet {
     }
 }
 
-/// The slug each app's tools start with, in the order of `apps`. The first app
-/// in (package, id) order keeps a shared slug; the others get `_<id tail>`.
-pub fn app_slugs(apps: &[App]) -> Vec<String> {
-    app_slugs_ranked(apps, apps.len())
-}
-
-/// [`app_slugs`] where the first `first` apps (the local ones) take their
-/// slugs before the others (the node's): their names stay the same whether or
-/// not the others are there.
-pub fn app_slugs_ranked(apps: &[App], first: usize) -> Vec<String> {
-    app_slugs_with(apps, &first_ranks(apps.len(), first), &BTreeMap::new())
-}
-
 /// Ranks that put the first `first` apps before the others.
 fn first_ranks(len: usize, first: usize) -> Vec<u32> {
     (0..len).map(|i| u32::from(i >= first)).collect()

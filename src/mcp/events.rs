@@ -165,7 +165,8 @@ impl Hub {
         Ok((feed, Receiver { rx, opened, uninit }))
     }
 
-    /// How many contexts have a subscription open (for tests and `-v`).
+    /// How many contexts have a subscription open (for tests).
+    #[cfg(test)]
     pub fn open(&self) -> usize {
         self.feeds
             .lock()

@@ -7,15 +7,15 @@
 //! resources with completion of their URI templates ([`resources`]). Uses `abi`, `mapping`, `catalog` and
 //! the node client; never `cli`. Nothing but protocol reaches stdout.
 
-pub mod backend;
+pub(crate) mod backend;
 mod batch;
-pub mod events;
-pub mod fixed;
-pub mod http;
-pub mod live;
+pub(crate) mod events;
+pub(crate) mod fixed;
+pub(crate) mod http;
+pub(crate) mod live;
 pub(crate) mod log;
-pub mod resources;
-pub mod server;
+pub(crate) mod resources;
+pub(crate) mod server;
 pub mod stdio;
 
 use std::sync::Arc;

@@ -26,12 +26,13 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use serde_json::{Map, Value, json};
 
+use super::args::{parse_secs, prescan_globals};
 use super::node::state_dir;
 use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::App;
 use crate::catalog::context::{Pins, Target, explain_context_error, looks_like_context_id};
 use crate::catalog::session::Session;
-use crate::error::{Error, Result};
+use crate::error::{EXIT_TIMEOUT, Error, Result};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
 use crate::node::Client;
@@ -174,7 +175,7 @@ pub struct CallFlags {
         value_name = "SECS",
         global = true,
         requires = "wait_event",
-        value_parser = super::watch::parse_secs,
+        value_parser = parse_secs,
         help_heading = "Call options"
     )]
     pub wait_timeout: Option<std::time::Duration>,
@@ -191,47 +192,7 @@ fn reserved_flags() -> HashSet<String> {
     set
 }
 
-/// The global flags on the line, wherever they are: for finding the apps
-/// before the method's own flags are known. Values of other flags are never
-/// taken for globals (they would need `--flag=value` to start with `--`).
-pub(super) fn prescan_globals(argv: &[OsString]) -> std::result::Result<GlobalArgs, clap::Error> {
-    let globals = GlobalArgs::augment_args(clap::Command::new("calimcp").no_binary_name(true));
-    let mut kept: Vec<OsString> = Vec::new();
-    let mut i = 1;
-    while i < argv.len() {
-        let Some(tok) = argv[i].to_str() else {
-            i += 1;
-            continue;
-        };
-        if tok == "--" {
-            break;
-        }
-        let arg = if let Some(long) = tok.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
-            globals.get_arguments().find(|a| {
-                a.get_long() == Some(name)
-                    || a.get_all_aliases().is_some_and(|al| al.contains(&name))
-            })
-        } else if tok.len() == 2 && tok.starts_with('-') {
-            let c = tok.chars().nth(1);
-            globals.get_arguments().find(|a| a.get_short() == c)
-        } else {
-            None
-        };
-        if let Some(a) = arg {
-            kept.push(argv[i].clone());
-            if a.get_action().takes_values() && !tok.contains('=') && i + 1 < argv.len() {
-                kept.push(argv[i + 1].clone());
-                i += 1;
-            }
-        }
-        i += 1;
-    }
-    let m = globals.try_get_matches_from(kept)?;
-    GlobalArgs::from_arg_matches(&m)
-}
-
-pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
+pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     let Some(token) = args.tool.clone() else {
         let mut cmd = super::command();
         cmd.build();
@@ -248,8 +209,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
         );
         return Ok(report_clap_error(&e, g1.json));
     };
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let g = match prescan_globals(&argv) {
+    let g = match prescan_globals(argv) {
         Ok(g) => g,
         Err(e) => return Ok(report_clap_error(&e, g1.json)),
     };
@@ -269,7 +229,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
 
     // The second parse, with the method's parameters.
     let specs = params::specs(&tool, &reserved_flags());
-    let matches = match command(&token, &tool, app, &specs).try_get_matches_from(&argv) {
+    let matches = match command(&token, &tool, app, &specs).try_get_matches_from(argv) {
         Ok(m) => m,
         Err(mut e) => {
             suggest_param_flag(&mut e, &specs);
@@ -283,7 +243,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
     let service = tool.service.as_deref();
     let mut early: Option<Found> = None;
-    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, &argv, &mut |obj| {
+    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, argv, &mut |obj| {
         let explicit = flags.context.clone().or_else(|| {
             obj.get(crate::mapping::schema::CONTEXT_PARAM)
                 .and_then(Value::as_str)
@@ -443,7 +403,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs) -> Result<u8> {
                 wait.as_secs_f64()
             ),
         ));
-        return Ok(super::watch::EXIT_TIMEOUT);
+        return Ok(EXIT_TIMEOUT);
     }
     Ok(0)
 }
@@ -454,35 +414,6 @@ const DEFAULT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn globals_are_found_anywhere_and_values_are_not_flags() {
-        let argv: Vec<OsString> = [
-            "calimcp",
-            "call",
-            "kv_store_set",
-            "--key",
-            "a",
-            "--apps",
-            "x:y",
-            "--node=http://n",
-            "-v",
-            "--delta",
-            "-5",
-            "--json",
-            "--",
-            "--service",
-            "s",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
-        let g = prescan_globals(&argv).unwrap();
-        assert_eq!(g.apps.len(), 2);
-        assert_eq!(g.node.url.as_deref(), Some("http://n"));
-        assert!(g.node.verbose && g.json);
-        assert_eq!(g.service, None, "nothing after -- is a flag");
-    }
 
     #[test]
     fn the_run_time_command_is_well_formed() {
