@@ -1,4 +1,5 @@
-//! The one error type every layer returns, and the exit-code table.
+//! The one error type every layer returns, its stable codes ([`Code`]), and
+//! the exit-code table.
 //!
 //! Exit codes live here and nowhere else: 0 success, 1 internal error, 2 bad
 //! input (usage, manifest, unknown app/method, invalid arguments), 3 auth,
@@ -50,8 +51,8 @@ pub const EXIT_TIMEOUT: u8 = 124;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     pub kind: ErrorKind,
-    /// Stable snake_case identifier, e.g. `invalid_manifest`, `unknown_app`.
-    pub code: &'static str,
+    /// What failed, as a stable code (its string is what `--json` prints).
+    pub code: Code,
     pub message: String,
     pub hint: Option<String>,
     /// Each problem of invalid input, for `--json` (`{"path","message","expected"?,"got"?}`).
@@ -61,10 +62,202 @@ pub struct Error {
     pub retryable: bool,
 }
 
+/// Declares [`Code`] from one list: each variant with its meaning (the doc
+/// line) and its stable string, and derives `ALL` and `as_str` from it, so the
+/// three cannot drift apart.
+macro_rules! codes {
+    (
+        $(#[$outer:meta])*
+        pub enum $ty:ident {
+            $($(#[doc = $doc:literal])* $name:ident = $s:literal,)*
+        }
+    ) => {
+        $(#[$outer])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $ty {
+            $($(#[doc = $doc])* $name,)*
+        }
+
+        impl $ty {
+            /// Every code, in the order of the README's table.
+            pub const ALL: &'static [$ty] = &[$($ty::$name,)*];
+
+            /// The stable snake_case string (what `--json` prints).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$name => $s,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// The stable machine code of an error, printed as `error.code` by `--json`:
+    /// each variant, its string and its meaning are written once, here.
+    ///
+    /// A string never changes (scripts match on it); a new kind of failure gets a
+    /// new code. README.md lists them all (a test below keeps it in step).
+    pub enum Code {
+        /// The node has no ABI route and lists no bytecode blob for the app, so its ABI cannot be read from the node.
+        AbiUnavailable = "abi_unavailable",
+        /// The name matches several apps.
+        AmbiguousApp = "ambiguous_app",
+        /// The app has several contexts on the node and none was chosen.
+        AmbiguousContext = "ambiguous_context",
+        /// Several services of the app declare the method; a service must be named.
+        AmbiguousMethod = "ambiguous_method",
+        /// The tool name exists in several services of the app.
+        AmbiguousTool = "ambiguous_tool",
+        /// The app's method ran on the node and failed or returned an error.
+        AppError = "app_error",
+        /// The node does not have the application of the context installed.
+        ApplicationNotInstalled = "application_not_installed",
+        /// The node refused the credentials (HTTP 401/403).
+        Auth = "auth",
+        /// `serve --http` cannot listen on the address.
+        Bind = "bind",
+        /// stdout was closed by its reader.
+        BrokenPipe = "broken_pipe",
+        /// The app's bundle on the node has several services; one must be named.
+        BundleServices = "bundle_services",
+        /// An interactive prompt was cancelled; nothing was sent.
+        Cancelled = "cancelled",
+        /// The app's code has not arrived on this node yet (it is fetched from peers after a join).
+        CodePending = "code_pending",
+        /// The node has no such context.
+        ContextNotFound = "context_not_found",
+        /// The context runs another app than the one named; nothing was sent.
+        ForeignContext = "foreign_context",
+        /// The context's group key has not reached the node yet; nothing ran (retryable).
+        GroupKeyPending = "group_key_pending",
+        /// The node answered an HTTP status outside 2xx (other than 401/403).
+        HttpError = "http_error",
+        /// `--as ALIAS`: the node has no identity aliases (merod 0.11.0-rc.25 and later).
+        IdentityAliasesUnsupported = "identity_aliases_unsupported",
+        /// `init` runs when a context is created and cannot be called.
+        InitNotCallable = "init_not_callable",
+        /// A bug or an unexpected local failure in calimcp.
+        Internal = "internal",
+        /// `diff`: NEW is an ABI the node refuses.
+        InvalidAbi = "invalid_abi",
+        /// The method's arguments do not match its schema; nothing was sent.
+        InvalidArguments = "invalid_arguments",
+        /// A bundle (directory or .mpk) is malformed.
+        InvalidBundle = "invalid_bundle",
+        /// `diff --config`: the policy file is invalid.
+        InvalidConfig = "invalid_config",
+        /// An environment variable has a value calimcp cannot use.
+        InvalidEnv = "invalid_env",
+        /// An ABI manifest is invalid.
+        InvalidManifest = "invalid_manifest",
+        /// A WebAssembly module cannot be read (from the node).
+        InvalidModule = "invalid_module",
+        /// The node URL is not a usable URL.
+        InvalidUrl = "invalid_url",
+        /// A local .wasm file is not a valid WebAssembly module.
+        InvalidWasm = "invalid_wasm",
+        /// Logging in with username and password failed.
+        LoginFailed = "login_failed",
+        /// The ABI declares the method but the app's module on the node does not export it.
+        MethodNotInModule = "method_not_in_module",
+        /// The version of the app that the context runs has no such method; nothing was sent.
+        MethodNotInVersion = "method_not_in_version",
+        /// No apps were found (locally or on the node).
+        NoApps = "no_apps",
+        /// The app has no context on the node.
+        NoContext = "no_context",
+        /// The app's module carries no embedded ABI.
+        NoEmbeddedAbi = "no_embedded_abi",
+        /// The node has no event stream (WebSocket/SSE route).
+        NoEventStream = "no_event_stream",
+        /// The node owns no identity in the context, so it cannot run methods there.
+        NoIdentity = "no_identity",
+        /// The node failed internally while running the method.
+        NodeInternalError = "node_internal_error",
+        /// The caller (the token's identity) is not a member of the context.
+        NotAMember = "not_a_member",
+        /// The app (or the application a context runs) is not installed on the node.
+        NotInstalled = "not_installed",
+        /// The node did not subscribe to the contexts asked for (the caller may not observe them).
+        NotSubscribed = "not_subscribed",
+        /// `--offline` was given but the command needs the node.
+        Offline = "offline",
+        /// The node redirected to another origin; calimcp does not follow.
+        RedirectRefused = "redirect_refused",
+        /// An answer from the node is larger than the limit calimcp reads (`CALIMCP_MAX_RESPONSE`).
+        ResponseTooLarge = "response_too_large",
+        /// The node refused the JSON-RPC call for another reason.
+        RpcError = "rpc_error",
+        /// The app has several services and none was named.
+        ServiceRequired = "service_required",
+        /// calimcp's state file (pins, aliases) cannot be written.
+        State = "state",
+        /// The node closed the event stream.
+        StreamClosed = "stream_closed",
+        /// The node's event stream reported an error.
+        StreamError = "stream_error",
+        /// The event stream stayed down and calimcp gave up reopening it.
+        StreamLost = "stream_lost",
+        /// The node opened its event stream but did not start it in time.
+        StreamTimeout = "stream_timeout",
+        /// The node refused the event subscription.
+        SubscribeFailed = "subscribe_failed",
+        /// The node did not answer in time, or an awaited event did not arrive in time.
+        Timeout = "timeout",
+        /// The access token expired and cannot be refreshed.
+        TokenDead = "token_dead",
+        /// The access token expired and there is no refresh token.
+        TokenExpired = "token_expired",
+        /// The node revoked the access token.
+        TokenRevoked = "token_revoked",
+        /// The node redirected too many times.
+        TooManyRedirects = "too_many_redirects",
+        /// The node's answer is not what its API documents.
+        UnexpectedResponse = "unexpected_response",
+        /// The context is not initialized on this node yet (its state is still syncing).
+        Uninitialized = "uninitialized",
+        /// No app has that name.
+        UnknownApp = "unknown_app",
+        /// The context is neither a context id nor an alias on the node.
+        UnknownContext = "unknown_context",
+        /// `--as`: no identity has that key or alias in the context.
+        UnknownIdentity = "unknown_identity",
+        /// The app has no such method.
+        UnknownMethod = "unknown_method",
+        /// The app has no such service.
+        UnknownService = "unknown_service",
+        /// No tool has that name.
+        UnknownTool = "unknown_tool",
+        /// The node cannot be reached (connection refused, DNS, TLS).
+        Unreachable = "unreachable",
+        /// A local file, directory or stdin cannot be read.
+        Unreadable = "unreadable",
+        /// The context's group is being upgraded; writes wait until it completes (retryable).
+        UpgradeInProgress = "upgrade_in_progress",
+        /// The command line is wrong (unknown flag, missing or conflicting arguments).
+        Usage = "usage",
+        /// A cross-context call reached a method that is not an `#[app::xcall]` entry point.
+        XcallNotPermitted = "xcall_not_permitted",
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    pub fn new(kind: ErrorKind, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(kind: ErrorKind, code: Code, message: impl Into<String>) -> Self {
         Error {
             kind,
             code,
@@ -82,12 +275,12 @@ impl Error {
     }
 
     /// Bad input: exit code 2.
-    pub fn input(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn input(code: Code, message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Input, code, message)
     }
 
     pub fn internal(message: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Internal, "internal", message)
+        Error::new(ErrorKind::Internal, Code::Internal, message)
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {

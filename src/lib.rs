@@ -20,4 +20,4 @@ pub mod node;
 pub(crate) mod signals;
 pub(crate) mod text;
 
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Code, Error, ErrorKind, Result};

@@ -5,7 +5,7 @@
 
 use calimcp::abi::{self, App, Service};
 use calimcp::catalog::Catalog;
-use calimcp::error::{Error, ErrorKind};
+use calimcp::error::{Code, Error, ErrorKind};
 use calimcp::mapping::ToolOptions;
 use calimcp::mapping::args::{Form32, Problem, id32_hint};
 use serde_json::{Value, json};
@@ -276,7 +276,7 @@ fn an_app_that_cannot_read_a_32_byte_value_gets_a_hint_naming_the_other_form() {
     );
     let unreadable = Error::new(
         ErrorKind::Remote,
-        "app_error",
+        Code::AppError,
         "`ids` failed: guest panicked: ids: failed to deserialize arguments (expected { who: PublicKey }): invalid type",
     );
     let hint = p.explain(unreadable).hint.expect("a hint");
@@ -291,7 +291,7 @@ fn an_app_that_cannot_read_a_32_byte_value_gets_a_hint_naming_the_other_form() {
     // Any other failure keeps its own words.
     let other = Error::new(
         ErrorKind::Remote,
-        "app_error",
+        Code::AppError,
         "`ids` returned an error: no",
     );
     assert_eq!(p.explain(other).hint, None);

@@ -4,8 +4,8 @@ mod support;
 
 use std::time::Duration;
 
-use calimcp::ErrorKind;
 use calimcp::node::{Client, NodeOptions};
+use calimcp::{Code, ErrorKind};
 use serde_json::{Value, json};
 use support::fake_node::{self, FakeNode, Profile, id};
 
@@ -132,7 +132,7 @@ async fn without_the_abi_route_abis_come_from_the_apps_modules() {
             .find(|a| a.id == node.id(fake_node::LEGACY))
             .unwrap();
         let e = c.abi(legacy, None).await.unwrap_err();
-        assert_eq!(e.code, "no_embedded_abi");
+        assert_eq!(e.code, Code::NoEmbeddedAbi);
         assert_eq!(e.kind, ErrorKind::Remote);
         assert!(
             e.message.contains("ABI file") && e.message.contains("rebuild"),
@@ -142,7 +142,7 @@ async fn without_the_abi_route_abis_come_from_the_apps_modules() {
         node.clear_requests();
         assert_eq!(
             c.abi(legacy, None).await.unwrap_err().code,
-            "no_embedded_abi"
+            Code::NoEmbeddedAbi
         );
         assert!(node.requests().is_empty(), "the module is read once");
     }
@@ -203,7 +203,7 @@ async fn a_module_past_the_cap_is_refused() {
         .find(|a| a.id == node.id(fake_node::KV))
         .unwrap();
     let e = c.abi(kv, None).await.unwrap_err();
-    assert_eq!(e.code, "response_too_large");
+    assert_eq!(e.code, Code::ResponseTooLarge);
     assert_eq!(e.kind, ErrorKind::Remote);
     assert!(e.hint.unwrap().contains("CALIMCP_MAX_BLOB"));
 }
@@ -336,12 +336,12 @@ async fn execute_failures_are_decoded() {
         .execute(&ctx, "uninit", &json!({}), None)
         .await
         .unwrap_err();
-    assert_eq!(e.code, "uninitialized");
+    assert_eq!(e.code, Code::Uninitialized);
     let e = c
         .execute(&id(99), "get", &json!({}), None)
         .await
         .unwrap_err();
-    assert_eq!(e.code, "context_not_found");
+    assert_eq!(e.code, Code::ContextNotFound);
 }
 
 #[tokio::test]
@@ -358,12 +358,15 @@ async fn a_slow_node_times_out_and_a_closed_port_is_unreachable() {
         start.elapsed() < fake_node::SLOW,
         "the timeout bounds the wait"
     );
-    assert_eq!((e.kind, e.code), (ErrorKind::Unreachable, "timeout"));
+    assert_eq!((e.kind, e.code), (ErrorKind::Unreachable, Code::Timeout));
     assert!(e.message.contains("no answer within 1 s"), "{}", e.message);
     let closed = fake_node::closed_port_url();
     let c = Client::new(options(&closed, dir.path())).unwrap();
     let e = c.applications().await.unwrap_err();
-    assert_eq!((e.kind, e.code), (ErrorKind::Unreachable, "unreachable"));
+    assert_eq!(
+        (e.kind, e.code),
+        (ErrorKind::Unreachable, Code::Unreachable)
+    );
     assert!(
         e.message
             .starts_with(&format!("cannot reach the node at {closed}")),
@@ -578,7 +581,7 @@ async fn execute_has_its_own_bound_and_a_timed_out_call_may_have_run() {
         .unwrap_err();
     assert!(start.elapsed() < fake_node::SLOW);
     assert_eq!(e.kind, ErrorKind::Unreachable);
-    assert_eq!(e.code, "timeout");
+    assert_eq!(e.code, Code::Timeout);
     assert!(
         e.message.contains("no answer within 0.2 s"),
         "{}",

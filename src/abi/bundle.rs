@@ -11,7 +11,7 @@ use std::path::{Component, Path};
 use serde_json::Value;
 
 use super::load::{App, Service, load_wasm_bytes, manifest_from_json};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 
 /// Unpacked bundles are read through this: a path inside the bundle → bytes.
 pub trait BundleFiles {
@@ -178,7 +178,7 @@ fn field_path<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
 
 /// Loads a bundle whose files are reachable through `files`; `source` names it in messages.
 pub fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
-    let bad = |msg: String| Error::input("invalid_bundle", format!("{source}: {msg}"));
+    let bad = |msg: String| Error::input(Code::InvalidBundle, format!("{source}: {msg}"));
     let raw = files
         .read("manifest.json")
         .map_err(|e| bad(format!("cannot read manifest.json: {e}")))?;
@@ -235,7 +235,7 @@ fn service_abis(
     services: &[(Option<String>, &Value)],
     warnings: &mut Vec<super::Warning>,
 ) -> Result<Vec<ServiceAbi>> {
-    let bad = |msg: String| Error::input("invalid_bundle", format!("{source}: {msg}"));
+    let bad = |msg: String| Error::input(Code::InvalidBundle, format!("{source}: {msg}"));
     let mut out = Vec::new();
     for (i, (name, entry)) in services.iter().enumerate() {
         let label = match name {
@@ -275,7 +275,7 @@ fn service_abis(
 /// The ABIs of an `.mpk` held in memory (an app's bundle blob on a node):
 /// each service's name and ABI JSON bytes.
 pub fn mpk_abis(bytes: &[u8], source: &str) -> Result<Vec<ServiceAbi>> {
-    let bad = |msg: String| Error::input("invalid_bundle", format!("{source}: {msg}"));
+    let bad = |msg: String| Error::input(Code::InvalidBundle, format!("{source}: {msg}"));
     let files = MpkFiles::open(bytes).map_err(bad)?;
     let raw = files
         .read("manifest.json")

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use super::bundle::{DirFiles, MpkFiles, load_bundle};
 use super::model::Manifest;
 use super::{Warning, lint, parse};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 
 /// An application: one or more services, each with its own manifest.
 #[derive(Debug, Clone, Default)]
@@ -97,7 +97,7 @@ pub fn local_id(package: Option<&str>, abis: &[Vec<u8>]) -> String {
 
 fn invalid(source: &str, path: &str, message: &str) -> Error {
     Error::input(
-        "invalid_manifest",
+        Code::InvalidManifest,
         format!("{source}: invalid ABI manifest at {path}: {message}"),
     )
 }
@@ -155,10 +155,10 @@ pub fn load_wasm_bytes(
     warnings: &mut Vec<Warning>,
 ) -> Result<(Vec<u8>, Manifest)> {
     let sections = super::wasm::abi_sections(module)
-        .map_err(|e| Error::input("invalid_wasm", format!("{source}: {e}")))?;
+        .map_err(|e| Error::input(Code::InvalidWasm, format!("{source}: {e}")))?;
     if sections.is_empty() {
         return Err(Error::input(
-            "no_embedded_abi",
+            Code::NoEmbeddedAbi,
             format!(
                 "{source}: the module carries no embedded ABI (no `{}` custom section)",
                 super::wasm::SECTION
@@ -190,8 +190,12 @@ pub fn load_wasm_bytes(
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    read_regular(path)
-        .map_err(|e| Error::input("unreadable", format!("cannot read {}: {e}", path.display())))
+    read_regular(path).map_err(|e| {
+        Error::input(
+            Code::Unreadable,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })
 }
 
 /// Reads a regular file; anything else (a FIFO, a device, a socket, which
@@ -294,8 +298,12 @@ enum Kind {
 }
 
 fn kind(path: &Path) -> Result<Kind> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Error::input("unreadable", format!("cannot read {}: {e}", path.display())))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        Error::input(
+            Code::Unreadable,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })?;
     Ok(if meta.is_dir() {
         if path.join("manifest.json").is_file() {
             Kind::BundleDir
@@ -314,8 +322,9 @@ fn load_one(path: &Path, opts: &LoadOptions) -> Result<App> {
     let mut app = match kind(path)? {
         Kind::BundleDir => load_bundle(&DirFiles(path), &path.display().to_string())?,
         Kind::Mpk => {
-            let files = MpkFiles::open(&read(path)?)
-                .map_err(|e| Error::input("invalid_bundle", format!("{}: {e}", path.display())))?;
+            let files = MpkFiles::open(&read(path)?).map_err(|e| {
+                Error::input(Code::InvalidBundle, format!("{}: {e}", path.display()))
+            })?;
             load_bundle(&files, &path.display().to_string())?
         }
         Kind::File => return load_file(path, opts),
@@ -351,7 +360,7 @@ pub fn load_path(path: &Path, opts: &LoadOptions, skipped: &mut Vec<Warning>) ->
 pub fn load_apps_dir(dir: &Path, skipped: &mut Vec<Warning>) -> Result<Vec<App>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         Error::input(
-            "unreadable",
+            Code::Unreadable,
             format!("cannot read the apps directory {}: {e}", dir.display()),
         )
     })?;

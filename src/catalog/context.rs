@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::abi::{App, Install};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::node::contexts::ContextInfo;
 use crate::node::{Client, NodeContext, ids, store};
 use crate::text::sanitize_line;
@@ -100,7 +100,7 @@ async fn by_value(
         Err(_) => " (unknown)".to_string(),
     };
     Err(Error::input(
-        "unknown_context",
+        Code::UnknownContext,
         format!(
             "context `{}`{origin} is neither a context id nor an alias on the node at {}. Contexts of {}:{listing}",
             sanitize_line(value),
@@ -129,7 +129,7 @@ pub async fn check_context(
             list_contexts(&list, &client.context_aliases().await)
         };
         return Err(Error::input(
-            "unknown_context",
+            Code::UnknownContext,
             format!(
                 "context {} is not on the node at {}. Contexts of {} there:{listing}",
                 sanitize_line(shown),
@@ -175,7 +175,7 @@ pub async fn check_context(
         list_contexts(&list, &client.context_aliases().await)
     };
     Err(Error::input(
-        "foreign_context",
+        Code::ForeignContext,
         format!(
             "context {} runs {runs}, not {}: nothing was sent. Contexts of {} on the node at {}:{listing}",
             sanitize_line(shown),
@@ -232,14 +232,14 @@ async fn choose_error(
     let unit = unit_label(app, service);
     if contexts.is_empty() {
         return Error::input(
-            "no_context",
+            Code::NoContext,
             format!("{unit} has no context on the node at {}", client.url()),
         )
         .with_hint("installing an app creates no context: create one (meroctl context create with the app and a group, the Calimero desktop app, or POST /admin-api/contexts), then call again");
     }
     let aliases = client.context_aliases().await;
     Error::input(
-        "ambiguous_context",
+        Code::AmbiguousContext,
         format!(
             "{unit} has {} contexts on the node at {}; pass --context with one of:{}",
             contexts.len(),
@@ -291,7 +291,7 @@ pub async fn explain_context_error(
     context: &str,
     e: Error,
 ) -> Error {
-    if !matches!(e.code, "no_identity" | "context_not_found") {
+    if !matches!(e.code, Code::NoIdentity | Code::ContextNotFound) {
         return e;
     }
     let list = match app_contexts(client, app, service).await {
@@ -307,7 +307,7 @@ pub async fn explain_context_error(
         list_contexts(&list, &client.context_aliases().await)
     };
     Error::input(
-        "unknown_context",
+        Code::UnknownContext,
         format!(
             "context {} is not on the node at {} (the node has no identity in it). Contexts of {} there:{listing}",
             sanitize_line(context),
@@ -328,7 +328,7 @@ pub async fn app_contexts(
     let installs = installs_of(client, app).await?;
     if installs.is_empty() {
         return Err(Error::input(
-            "not_installed",
+            Code::NotInstalled,
             format!(
                 "{} (from {}) is not installed on the node at {}",
                 sanitize_line(app.package_or_id()),
@@ -454,7 +454,7 @@ impl Pins {
         store::write_private(&self.path, text.as_bytes()).map_err(|e| {
             Error::new(
                 ErrorKind::Internal,
-                "state",
+                Code::State,
                 format!("cannot write {}: {e}", self.path.display()),
             )
         })

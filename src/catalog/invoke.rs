@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::Catalog;
-use crate::error::Error;
+use crate::error::{Code, Error};
 use crate::mapping::Tool;
 use crate::mapping::args::{self, Form32, Problem, Validator};
 use crate::mapping::schema::CONTEXT_PARAM;
@@ -37,7 +37,7 @@ impl Prepared {
     /// the likely fix (the ABI cannot say which one the app takes).
     pub fn explain(&self, mut e: Error) -> Error {
         let unreadable =
-            e.code == "app_error" && e.message.contains("failed to deserialize arguments");
+            e.code == Code::AppError && e.message.contains("failed to deserialize arguments");
         if let (true, Some(hint)) = (unreadable, args::id32_hint(&self.id32)) {
             e.hint = Some(match e.hint.take() {
                 Some(old) => format!("{hint}\n{old}"),

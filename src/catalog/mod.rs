@@ -26,7 +26,7 @@ pub(crate) mod version;
 use std::path::{Path, PathBuf};
 
 use crate::abi::{self, App, LoadOptions, Warning};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::mapping::{self, ToolOptions, ToolSet};
 
 /// What to gather.
@@ -71,7 +71,7 @@ impl Catalog {
         for dir in &sources.apps_dirs {
             if !dir.is_dir() {
                 return Err(Error::input(
-                    "unreadable",
+                    Code::Unreadable,
                     format!("--apps {}: not a directory", dir.display()),
                 )
                 .with_hint("--apps takes a directory of bundles, .mpk files and manifests"));
@@ -91,7 +91,7 @@ impl Catalog {
             let mut ws = Vec::new();
             let found = abi::load_path(path, &sources.load, &mut ws)?;
             if found.is_empty() {
-                return Err(Error::input("no_apps", format!("{}: no apps found in this directory", path.display()))
+                return Err(Error::input(Code::NoApps, format!("{}: no apps found in this directory", path.display()))
                     .with_hint("a directory of apps holds bundle directories (with manifest.json), .mpk files, .json manifests or .wasm modules"));
             }
             skipped.extend(ws);
@@ -141,7 +141,7 @@ impl Catalog {
         resolve::resolve(&self.apps, query).map_err(|e| {
             let shells: Vec<App> = self.unusable.iter().map(|(a, _)| a.clone()).collect();
             match resolve::resolve(&shells, query) {
-                Ok(i) if e.code == "unknown_app" => self.unusable[i].1.clone(),
+                Ok(i) if e.code == Code::UnknownApp => self.unusable[i].1.clone(),
                 _ => e,
             }
         })

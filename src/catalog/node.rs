@@ -11,7 +11,7 @@ use tokio::task::JoinSet;
 
 use super::Catalog;
 use crate::abi::{self, App, Service};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::node::{Client, NodeApp};
 use crate::text::sanitize_line;
 
@@ -91,7 +91,7 @@ pub async fn load_except(
         // An app installed from a multi-service bundle on a node that lists
         // no services (before rc.19): one ABI per service of the bundle.
         if let [(_, None, Err(e))] = results.as_slice()
-            && e.code == "bundle_services"
+            && e.code == Code::BundleServices
             && let Some(names) = client.bundle_services_of(a)
         {
             let mut per_service = Vec::new();

@@ -6,7 +6,7 @@
 //! metadata name (case-insensitive) and the app's tool slug.
 
 use crate::abi::App;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::mapping::names;
 use crate::text::{sanitize_line, similarity};
 
@@ -78,7 +78,7 @@ fn ambiguous(apps: &[App], query: &str, candidates: &[usize], why: &str) -> Erro
         .map(|&i| format!("\n  {}", label(&apps[i])))
         .collect();
     Error::input(
-        "ambiguous_app",
+        Code::AmbiguousApp,
         format!(
             "`{}` matches several apps{why}:{}",
             sanitize_line(query),
@@ -91,7 +91,7 @@ fn ambiguous(apps: &[App], query: &str, candidates: &[usize], why: &str) -> Erro
 fn unknown(apps: &[App], query: &str) -> Error {
     let q = sanitize_line(query);
     if apps.is_empty() {
-        return Error::input("unknown_app", format!("no app named `{q}`: no apps were found"))
+        return Error::input(Code::UnknownApp, format!("no app named `{q}`: no apps were found"))
             .with_hint("pass a path to an abi.json, .wasm, .mpk or bundle directory, or add --apps DIR (or CALIMCP_APPS)");
     }
     // Score each app by its closest name (package, trailing segment, metadata name,
@@ -124,7 +124,7 @@ fn unknown(apps: &[App], query: &str) -> Error {
         .iter()
         .map(|a| sanitize_line(a.package_or_id()))
         .collect();
-    Error::input("unknown_app", format!("no app named `{q}`")).with_hint(match scored.first() {
+    Error::input(Code::UnknownApp, format!("no app named `{q}`")).with_hint(match scored.first() {
         Some((_, s)) => format!(
             "did you mean `{}`? Known apps: {}",
             sanitize_line(s),
@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(resolve(&apps, "mero docs").unwrap(), 1);
         assert_eq!(resolve(&apps, "kv_store").unwrap(), 0);
         // whole segments only: "store" is not a segment of either package
-        assert_eq!(resolve(&apps, "store").unwrap_err().code, "unknown_app");
+        assert_eq!(resolve(&apps, "store").unwrap_err().code, Code::UnknownApp);
     }
 
     #[test]
@@ -170,7 +170,7 @@ mod tests {
             app("com.b.notes", "bbb", None),
         ];
         let err = resolve(&apps, "notes").unwrap_err();
-        assert_eq!(err.code, "ambiguous_app");
+        assert_eq!(err.code, Code::AmbiguousApp);
         assert!(err.message.contains("com.a.notes") && err.message.contains("com.b.notes"));
         let err = resolve(&apps, "com.a.notez").unwrap_err();
         assert!(err.hint.unwrap().contains("did you mean `com.a.notes`"));

@@ -24,7 +24,7 @@ use super::context::{self, Target};
 use super::resolve;
 use super::{Catalog, Sources, looks_like_path};
 use crate::abi::{App, LoadOptions};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::mapping::{Tool, ToolOptions};
 use crate::node::{Client, NodeOptions};
 use crate::text::{did_you_mean, sanitize_line};
@@ -99,7 +99,7 @@ impl Session {
             return Ok(c);
         }
         let opts = self.settings.node.clone().ok_or_else(|| {
-            Error::input("offline", "--offline: this needs the node")
+            Error::input(Code::Offline, "--offline: this needs the node")
                 .with_hint("drop --offline (or CALIMCP_OFFLINE)")
         })?;
         let client = Client::new(opts)?;
@@ -176,7 +176,7 @@ impl Session {
         let unknown: Vec<&str> = names
             .iter()
             .copied()
-            .filter(|n| matches!(catalog.resolve(n), Err(e) if e.code == "unknown_app"))
+            .filter(|n| matches!(catalog.resolve(n), Err(e) if e.code == Code::UnknownApp))
             .collect();
         if !names.is_empty() && unknown.is_empty() {
             return Ok(());
@@ -237,7 +237,7 @@ impl Session {
         };
         if listed == 0 {
             return Error::input(
-                "no_apps",
+                Code::NoApps,
                 format!("no apps: the node at {url} has none installed, and {dirs}"),
             )
             .with_hint("install one on the node (meroctl app install), or pass --apps DIR with app bundles, .mpk files, abi.json manifests or .wasm modules");
@@ -257,9 +257,9 @@ impl Session {
         } else {
             " (the warnings above say why)".to_string()
         };
-        let pending = left_out.iter().all(|(_, e)| e.code == "code_pending");
+        let pending = left_out.iter().all(|(_, e)| e.code == Code::CodePending);
         Error::input(
-            "no_apps",
+            Code::NoApps,
             format!(
                 "no usable apps: the node at {url} has {count} ({}), and {them}{why}; {dirs}",
                 names.join(", ")
@@ -301,7 +301,7 @@ impl Session {
                         .map(|&i| format!("\n  {}", resolve::label(&catalog.apps[i])))
                         .collect();
                     return Err(Error::input(
-                        "ambiguous_app",
+                        Code::AmbiguousApp,
                         format!("{arg} holds several apps:{}", list.concat()),
                     )
                     .with_hint(format!("name one of them, e.g. `--apps {arg} <package>`")));
@@ -374,7 +374,7 @@ impl Session {
             [one] => *one,
             [] => {
                 return Err(Error::input(
-                    "no_apps",
+                    Code::NoApps,
                     format!("no tool `{}`: {shown} holds no app", sanitize_line(token)),
                 ));
             }
@@ -384,7 +384,7 @@ impl Session {
                     .map(|&i| format!("\n  {}", resolve::label(&catalog.apps[i])))
                     .collect();
                 return Err(Error::input(
-                    "ambiguous_app",
+                    Code::AmbiguousApp,
                     format!("{shown} holds several apps:{}", list.concat()),
                 )
                 .with_hint(format!(
@@ -458,7 +458,7 @@ pub fn check_service(app: &App, service: &str) -> Result<()> {
         .filter_map(|s| s.name.as_deref())
         .collect();
     let err = Error::input(
-        "unknown_service",
+        Code::UnknownService,
         format!(
             "{} has no service `{}`",
             sanitize_line(app.package_or_id()),
@@ -497,7 +497,7 @@ pub fn path_method(token: &str) -> Result<Option<(PathBuf, Option<String>, Strin
     }
     if looks_like_path(app) {
         return Err(Error::input(
-            "unknown_tool",
+            Code::UnknownTool,
             format!(
                 "no tool `{}`: `{}` looks like a path, but there is no such file or directory",
                 sanitize_line(token),
@@ -523,7 +523,7 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
     }
     let (index, service) = match catalog.resolve(app_q) {
         Ok(i) => (i, service.map(str::to_string)),
-        Err(e) if e.code != "unknown_app" => return Err(e),
+        Err(e) if e.code != Code::UnknownApp => return Err(e),
         Err(_) => {
             // APP.SERVICE.METHOD
             let Some((app_q2, svc)) = app_q.rsplit_once('.') else {
@@ -539,7 +539,7 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
                     (i, Some(svc.to_string()))
                 }
                 Ok(_) => return Ok(None),
-                Err(e) if e.code != "unknown_app" => return Err(e),
+                Err(e) if e.code != Code::UnknownApp => return Err(e),
                 Err(_) => return Ok(None),
             }
         }
@@ -554,7 +554,7 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
     match matching.as_slice() {
         [one] => Ok(Some((*one).clone())),
         [] if method == "init" => Err(Error::input(
-            "init_not_callable",
+            Code::InitNotCallable,
             "`init` runs once, when a context is created; it cannot be called on a context",
         )),
         [] => {
@@ -564,7 +564,7 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
                 None => format!("its methods: {}", sanitize_line(&names.join(", "))),
             };
             Err(Error::input(
-                "unknown_method",
+                Code::UnknownMethod,
                 format!(
                     "{} has no method `{}`",
                     sanitize_line(app.package_or_id()),
@@ -579,7 +579,7 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
                 .map(|t| sanitize_line(t.service.as_deref().unwrap_or("-")))
                 .collect();
             Err(Error::input(
-                "ambiguous_tool",
+                Code::AmbiguousTool,
                 format!(
                     "`{}` exists in several services of {}: {}",
                     sanitize_line(method),
@@ -638,8 +638,11 @@ pub fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
     }
     let t = sanitize_line(token);
     if catalog.tools.tools.is_empty() {
-        return Error::input("unknown_tool", format!("no tool `{t}`: no apps were found"))
-            .with_hint("pass --apps DIR (or set CALIMCP_APPS), or a reachable --node URL");
+        return Error::input(
+            Code::UnknownTool,
+            format!("no tool `{t}`: no apps were found"),
+        )
+        .with_hint("pass --apps DIR (or set CALIMCP_APPS), or a reachable --node URL");
     }
     let names = catalog.tools.tools.iter().map(|t| t.name.as_str());
     let close = did_you_mean(token, names);
@@ -674,7 +677,7 @@ pub fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
                 .into()
         }
     };
-    Error::input("unknown_tool", format!("no tool `{t}`")).with_hint(hint)
+    Error::input(Code::UnknownTool, format!("no tool `{t}`")).with_hint(hint)
 }
 
 /// Whether the local tools offer a suggestion for `token` (a close name, or

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::Catalog;
 use super::context::Target;
 use crate::abi::{self, App, Manifest, Service};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::mapping::{Tool, ToolOptions};
 use crate::node::{Client, ids};
 use crate::text::sanitize_line;
@@ -78,7 +78,7 @@ pub async fn tool_for_target(
     match found {
         Some(t) => Ok(Some((one, t))),
         None => Err(Error::input(
-            "method_not_in_version",
+            Code::MethodNotInVersion,
             format!(
                 "context {} runs {} {}, which has no method `{}`: nothing was sent",
                 sanitize_line(&target.id),
@@ -108,7 +108,7 @@ async fn version_manifest(
         .ok_or_else(|| {
             Error::new(
                 crate::ErrorKind::Remote,
-                "not_installed",
+                Code::NotInstalled,
                 format!(
                     "context {} runs application {}, which the node at {} does not list",
                     sanitize_line(&target.id),

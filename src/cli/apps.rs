@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::output;
 use super::{GlobalArgs, report_warnings};
-use crate::error::Result;
+use crate::error::{Code, Result};
 use crate::text::sanitize_line;
 
 /// List the apps of the --apps directories (and any APP paths given).
@@ -23,7 +23,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     let ui = g.ui();
     // With --json a listing of nothing is `[]` (exit 0), and why is a warning.
     let nothing = |e: crate::error::Error| -> Result<u8> {
-        if g.json && e.code == "no_apps" {
+        if g.json && e.code == Code::NoApps {
             ui.warn(&e);
             output::print_json(&Value::Array(Vec::new()))?;
             return Ok(0);

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{GlobalArgs, output, report_warnings};
 use crate::catalog::context::context_rows;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
 
 /// List the contexts of an app on the node (of every app without APP).
@@ -31,7 +31,7 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
     let session = g.session()?;
     if session.offline() {
         return Err(Error::input(
-            "offline",
+            Code::Offline,
             "--offline: contexts live on the node",
         ));
     }
@@ -53,7 +53,7 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
         match session.block_on(context_rows(client, app, service, &aliases))? {
             Ok(list) => rows.extend(list),
             // Listing everything: a local app the node does not have has none.
-            Err(e) if names.is_empty() && e.code == "not_installed" => continue,
+            Err(e) if names.is_empty() && e.code == Code::NotInstalled => continue,
             Err(e) => return Err(e),
         }
     }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::output::{self, bold, dim};
 use super::{GlobalArgs, check_service};
 use crate::abi::{App, Service, load::local_id};
-use crate::error::{EXIT_FINDINGS, EXIT_OK, Error, Result};
+use crate::error::{Code, EXIT_FINDINGS, EXIT_OK, Error, Result};
 use crate::mapping::diff::policy::{self, Applied, Policy};
 use crate::mapping::diff::{self, Finding, Level, Report};
 use crate::text::sanitize_line;
@@ -129,10 +129,10 @@ fn read_bounded(input: impl Read, max: u64) -> Result<Vec<u8>> {
     input
         .take(max + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::input("unreadable", format!("cannot read stdin: {e}")))?;
+        .map_err(|e| Error::input(Code::Unreadable, format!("cannot read stdin: {e}")))?;
     if bytes.len() as u64 > max {
         return Err(Error::input(
-            "unreadable",
+            Code::Unreadable,
             format!(
                 "stdin is larger than {} MiB, the most calimcp reads of a manifest, module or bundle",
                 max >> 20
@@ -218,12 +218,12 @@ fn load_policy(given: Option<&std::path::Path>) -> Result<Policy> {
     let shown = sanitize_line(&path.display().to_string());
     let bytes = crate::abi::load::read_regular(&path).map_err(|e| {
         Error::input(
-            "unreadable",
+            Code::Unreadable,
             format!("cannot read the diff policy {shown}: {e}"),
         )
     })?;
     Policy::parse(&bytes).map_err(|e| {
-        Error::input("invalid_config", format!("{shown}: {}", sanitize_line(&e)))
+        Error::input(Code::InvalidConfig, format!("{shown}: {}", sanitize_line(&e)))
             .with_hint("see README, \"Comparing versions in CI\": levels, ignore (rule, path, reason), require_version_bump")
     })
 }
@@ -257,7 +257,7 @@ fn node_refusals(app: &App) -> Vec<String> {
 pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
     let ui = g.ui();
     if args.old == "-" && args.new == "-" {
-        return Err(Error::input("usage", "OLD and NEW cannot both be `-` (stdin)")
+        return Err(Error::input(Code::Usage, "OLD and NEW cannot both be `-` (stdin)")
             .with_hint("pipe one version and name the other, e.g. `git show main:res/abi.json | calimcp diff - res/abi.json`"));
     }
     let named: Vec<String> = [&args.old, &args.new]
@@ -300,7 +300,7 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
     let refused = node_refusals(&new);
     if !refused.is_empty() {
         return Err(Error::input(
-            "invalid_abi",
+            Code::InvalidAbi,
             format!(
                 "NEW ({}) is an ABI the node refuses, so comparing it says nothing about what ships: {}",
                 inert(&args.new),

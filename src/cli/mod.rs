@@ -27,7 +27,7 @@ use crate::abi::LoadOptions;
 use crate::catalog::Catalog;
 pub(crate) use crate::catalog::session::{Selection, check_service};
 use crate::catalog::session::{Session, Settings};
-use crate::error::{EXIT_OK, EXIT_USAGE, Error, Result};
+use crate::error::{Code, EXIT_OK, EXIT_USAGE, Error, Result};
 use crate::mapping::filter::Filter;
 use crate::mapping::names::{DEFAULT_MAX_NAME_LEN, MIN_MAX_NAME_LEN};
 use crate::mapping::{RefMode, ToolOptions};
@@ -260,7 +260,7 @@ impl FilterArgs {
 pub(crate) fn no_apps(g: &GlobalArgs) -> Error {
     let dirs: Vec<String> = g.apps.iter().map(|d| d.display().to_string()).collect();
     Error::input(
-        "no_apps",
+        Code::NoApps,
         if dirs.is_empty() {
             "no apps: no --apps directory was given".to_string()
         } else {
@@ -413,7 +413,7 @@ fn param_spelling(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
         .trim_start_matches("error: ");
     Some(
         Error::input(
-            "usage",
+            Code::Usage,
             format!(
                 "{first}: `--{name}` is calimcp's own flag; a parameter of the method named `{name}` is spelled --param-{name}"
             ),
@@ -458,7 +458,7 @@ pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
         if let Some(tip) = lines.find_map(|l| l.strip_prefix("tip: ")) {
             text = format!("{text} ({tip})");
         }
-        Ui::new(true, false, ColorChoice::Never).error(&Error::input("usage", text));
+        Ui::new(true, false, ColorChoice::Never).error(&Error::input(Code::Usage, text));
     } else {
         let _ = e.print();
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::node::{self, NodeOptions};
 
 /// `--node`, `--timeout`, `--token`, `-v`, `--offline`.
@@ -72,7 +72,7 @@ pub fn size_env(name: &str, default: u64) -> Result<u64> {
         None => Ok(default),
         Some(v) => node::parse_size(&v).ok_or_else(|| {
             Error::input(
-                "invalid_env",
+                Code::InvalidEnv,
                 format!("{name}={}: not a size", crate::text::sanitize_line(&v)),
             )
             .with_hint(format!(
@@ -121,7 +121,7 @@ impl NodeArgs {
                     std::fs::read_to_string(&file)
                         .map_err(|e| {
                             Error::input(
-                                "unreadable",
+                                Code::Unreadable,
                                 format!("cannot read CALIMERO_PASSWORD_FILE {file}: {e}"),
                             )
                         })?

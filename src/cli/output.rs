@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write};
 use owo_colors::OwoColorize;
 use serde_json::Value;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Code, Error, ErrorKind};
 
 /// `--color` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -108,7 +108,7 @@ impl Ui {
 
 /// The error `print` returns when stdout was closed early: exit quietly with 0.
 pub fn is_broken_pipe(err: &Error) -> bool {
-    err.code == "broken_pipe"
+    err.code == Code::BrokenPipe
 }
 
 /// Writes `text` to stdout.
@@ -118,7 +118,7 @@ pub fn print(text: &str) -> crate::Result<()> {
         .and_then(|()| out.flush())
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
-                Error::new(ErrorKind::Internal, "broken_pipe", "stdout was closed")
+                Error::new(ErrorKind::Internal, Code::BrokenPipe, "stdout was closed")
             } else {
                 Error::internal(format!("cannot write to stdout: {e}"))
             }
@@ -399,7 +399,7 @@ impl JsonStream {
         };
         result.map_err(|e| {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
-                Error::new(ErrorKind::Internal, "broken_pipe", "stdout was closed")
+                Error::new(ErrorKind::Internal, Code::BrokenPipe, "stdout was closed")
             } else {
                 Error::internal(format!("cannot write to stdout: {e}"))
             }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::output::{self, JsonStream};
 use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
 use crate::abi::{App, Service};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::mapping::schema::SchemaBudget;
 use crate::mapping::{self, MethodSchemas, Tool};
 use crate::text::{did_you_mean, sanitize_line};
@@ -121,7 +121,7 @@ fn one(
                 .filter_map(|t| t.service.as_deref())
                 .collect();
             return Err(Error::input(
-                "ambiguous_method",
+                Code::AmbiguousMethod,
                 format!("several services declare `{}`", sanitize_line(method)),
             )
             .with_hint(format!("pass --service: {}", svcs.join(", "))));
@@ -152,7 +152,7 @@ pub fn unknown_method(app: &App, method: &str) -> Error {
         .flat_map(|s| s.manifest.methods.iter().map(|m| m.name.as_str()))
         .collect();
     let err = Error::input(
-        "unknown_method",
+        Code::UnknownMethod,
         format!(
             "{} has no method `{}`",
             sanitize_line(app.package_or_id()),

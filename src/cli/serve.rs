@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::{FilterArgs, GlobalArgs};
 use crate::catalog;
-use crate::error::Result;
+use crate::error::{Code, Result};
 use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};
 
 /// Serve the apps' methods as MCP tools (stdio by default), for AI agents.
@@ -140,7 +140,7 @@ fn limits_from_env() -> Result<mcp::http::Limits> {
                 .filter(|&n| n > 0)
                 .ok_or_else(|| {
                     crate::error::Error::input(
-                        "invalid_env",
+                        Code::InvalidEnv,
                         format!("{name}={}: not {what}", crate::text::sanitize_line(&v)),
                     )
                     .with_hint(format!(

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::node::state_dir;
 use super::{GlobalArgs, output};
 use crate::catalog::context::Pins;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::node;
 use crate::text::sanitize_line;
 
@@ -108,7 +108,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
             return pin_unchecked("--offline");
         }
         return Err(Error::input(
-            "offline",
+            Code::Offline,
             format!(
                 "--offline: `{}` is an alias, and aliases are looked up on the node",
                 sanitize_line(context)

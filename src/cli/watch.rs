@@ -18,7 +18,7 @@ use super::node::state_dir;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
 use crate::catalog::context::{Pins, app_contexts, resolve_context};
-use crate::error::{EXIT_TIMEOUT, Error, ErrorKind, Result};
+use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::mapping::events::{Decoded, Decoder, record};
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
@@ -190,7 +190,7 @@ fn empty_manifest() -> &'static Manifest {
 pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     if g.node.offline {
         return Err(Error::input(
-            "offline",
+            Code::Offline,
             "--offline: `watch` reads the node's event stream",
         ));
     }
@@ -230,7 +230,7 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     let Some(sub) = rt.block_on(opening) else {
         g.ui().error(&Error::new(
             ErrorKind::Unreachable,
-            "timeout",
+            Code::Timeout,
             format!(
                 "no event arrived within {} s: the node at {} did not even open its event stream in that time",
                 args.stop_after.map_or(0.0, |t| t.as_secs_f64()),
@@ -306,7 +306,7 @@ async fn watched_contexts(
     let list = listed?;
     if list.is_empty() {
         return Err(Error::input(
-            "no_context",
+            Code::NoContext,
             format!(
                 "{} has no context on {}: there is nothing to watch",
                 sanitize_line(app.package_or_id()),
@@ -381,13 +381,13 @@ async fn stream(
             let secs = args.stop_after.map_or(0.0, |t| t.as_secs_f64());
             ui.error(&Error::new(
                 ErrorKind::Remote,
-                "timeout",
+                Code::Timeout,
                 format!("{want} arrived within {secs} s"),
             ));
             return Ok(EXIT_TIMEOUT);
         };
         let item = item.map_err(|e| match e.code {
-            "stream_lost" => e.context("the watch stopped"),
+            Code::StreamLost => e.context("the watch stopped"),
             _ => e,
         })?;
         let event = match item {
@@ -700,9 +700,9 @@ fn words(cmd: &str) -> Option<Vec<String>> {
 fn exec_words(cmd: &str) -> Result<Vec<String>> {
     match words(cmd) {
         Some(w) if !w.is_empty() => Ok(w),
-        Some(_) => Err(Error::input("usage", "--exec: the command is empty")),
+        Some(_) => Err(Error::input(Code::Usage, "--exec: the command is empty")),
         None => Err(Error::input(
-            "usage",
+            Code::Usage,
             format!("--exec: a quote is not closed in `{}`", sanitize_line(cmd)),
         )
         .with_hint("calimcp runs the command without a shell; for pipes or redirections write one: --exec 'sh -c \"…\"'")),

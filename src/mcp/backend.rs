@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use crate::abi::App;
 use crate::catalog::context::Target;
 use crate::catalog::{self, Catalog};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::mapping::{Tool, ToolOptions};
 use crate::node::Client;
 use crate::node::contexts::ContextInfo;
@@ -228,10 +228,10 @@ impl Backend for Client {
 /// The context errors speak of CLI flags; an agent chooses with `_context`
 /// or `select_app` instead.
 fn for_agents(mut e: Error) -> Error {
-    if e.code == "unknown_context" || e.code == "foreign_context" {
+    if e.code == Code::UnknownContext || e.code == Code::ForeignContext {
         e.hint = Some("pass one of them as `_context`, or pin one with select_app".into());
     }
-    if e.code == "ambiguous_context" {
+    if e.code == Code::AmbiguousContext {
         e.message = e
             .message
             .replace("pass --context with one of", "pass `_context` with one of");

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 
 use crate::catalog::describe::{app_summary, service_json};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
 
 use super::live::View;
@@ -139,12 +139,12 @@ pub fn pick_service(
     match requested {
         Some(w) if names.contains(&w) => Ok(Some(w.to_string())),
         Some(w) if multi => Err(Error::input(
-            "unknown_service",
+            Code::UnknownService,
             format!("{pkg} has no service `{}`", sanitize_line(w)),
         )
         .with_hint(format!("its services: {}", names.join(", ")))),
         Some(w) => Err(Error::input(
-            "unknown_service",
+            Code::UnknownService,
             format!(
                 "{pkg} is a single-service app: it has no service `{}`",
                 sanitize_line(w)
@@ -154,7 +154,7 @@ pub fn pick_service(
         None if multi => match server_service {
             Some(w) if names.contains(&w) => Ok(Some(w.to_string())),
             _ => Err(
-                Error::input("service_required", format!("{pkg} has several services"))
+                Error::input(Code::ServiceRequired, format!("{pkg} has several services"))
                     .with_hint(format!("pass `service`: one of {}", names.join(", "))),
             ),
         },

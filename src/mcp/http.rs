@@ -19,7 +19,7 @@ pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
 use super::server::Session;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 
 /// `--http` and the host/origin allowances.
 #[derive(Debug, Clone, Default)]
@@ -37,7 +37,7 @@ pub struct HttpOptions {
 /// The address `--http` names.
 pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
     let bad = |why: String| {
-        Error::input("usage", format!("--http {spec}: {why}"))
+        Error::input(Code::Usage, format!("--http {spec}: {why}"))
             .with_hint("pass PORT (on 127.0.0.1), HOST:PORT or IP:PORT, e.g. --http 127.0.0.1:8765")
     };
     if let Ok(port) = spec.parse::<u16>() {
@@ -59,7 +59,7 @@ pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
 pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
     let addr = bind_addr(&opts.addr).await?;
     tokio::net::TcpListener::bind(addr).await.map_err(|e| {
-        Error::input("bind", format!("cannot listen on {addr}: {e}"))
+        Error::input(Code::Bind, format!("cannot listen on {addr}: {e}"))
             .with_hint("pick another port, or pass port 0 for any free one")
     })
 }

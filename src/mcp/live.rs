@@ -23,7 +23,7 @@ use super::log;
 use crate::abi::{App, Warning};
 use crate::catalog::Catalog;
 use crate::error::ErrorKind;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::mapping::filter::Filter;
 use crate::mapping::schema::SchemaBudget;
 use crate::mapping::{Tool, ToolOptions};
@@ -267,7 +267,7 @@ impl View {
             return Ok(i);
         }
         Err(Error::input(
-            "unknown_app",
+            Code::UnknownApp,
             format!(
                 "`{}` is not served here (the server runs with --app)",
                 sanitize_line(query)

@@ -24,7 +24,7 @@ use std::time::Duration;
 use rmcp::ServiceExt;
 
 use crate::catalog::{Catalog, Sources};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::mapping::ToolOptions;
 use crate::mapping::filter::Filter;
 use crate::text::sanitize_line;
@@ -105,7 +105,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
         }
         if catalog.apps.is_empty() {
             return Err(Error::input(
-                "no_apps",
+                Code::NoApps,
                 "nothing to serve: no apps, and --offline keeps the node out",
             )
             .with_hint(

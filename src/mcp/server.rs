@@ -22,7 +22,7 @@ use super::fixed::{self, DESCRIBE_APP, SELECT_APP};
 use super::live::{Live, Lookup, View, compact};
 use super::log;
 use super::resources::{self, Kind};
-use crate::error::Error;
+use crate::error::{Code, Error};
 use crate::mapping::Tool;
 use crate::text::{did_you_mean, sanitize_line};
 
@@ -76,7 +76,7 @@ impl Session {
         let view = self.live.view();
         match view.resolve(query) {
             Ok(i) => Ok((view, i)),
-            Err(e) if self.live.has_node() && e.code == "unknown_app" => {
+            Err(e) if self.live.has_node() && e.code == Code::UnknownApp => {
                 self.live.refresh().await;
                 let view = self.live.view();
                 let i = view.resolve(query)?;
@@ -632,7 +632,7 @@ impl ServerHandler for Session {
                     && a.service(Some(s)).is_none()
                 {
                     let e = Error::input(
-                        "unknown_service",
+                        Code::UnknownService,
                         format!(
                             "`{}` has no service `{}`",
                             sanitize_line(a.package_or_id()),

@@ -35,7 +35,7 @@ use sha2::{Digest, Sha256};
 
 use super::http::Cap;
 use super::{Client, NodeApp, data, store};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
 /// A cache entry: its key, the ABI's SHA-256 and the ABI.
@@ -147,10 +147,10 @@ impl Client {
                 "= ABI of {label}: none in its module (cached, {})",
                 path.display()
             ));
-            let code = if code == "invalid_module" {
-                "invalid_module"
+            let code = if code == Code::InvalidModule.as_str() {
+                Code::InvalidModule
             } else {
-                "no_embedded_abi"
+                Code::NoEmbeddedAbi
             };
             return Err(Error::new(ErrorKind::Remote, code, message.to_string()));
         }
@@ -184,7 +184,7 @@ impl Client {
                 let Some(blob) = blob else {
                     return Err(Error::new(
                         ErrorKind::Remote,
-                        "abi_unavailable",
+                        Code::AbiUnavailable,
                         format!(
                             "the node at {} has no ABI route and lists no bytecode blob for {label}; pass the app's ABI file (a path to abi.json, .wasm or .mpk, or --apps DIR)",
                             self.inner.shown
@@ -193,7 +193,7 @@ impl Client {
                 };
                 match self.abi_from_blob(&blob, service, &label).await {
                     Ok(v) => v,
-                    Err(e) if e.code == "bundle_services" => {
+                    Err(e) if e.code == Code::BundleServices => {
                         if let (Some(path), Some(names)) = (&cache, self.bundle_services_of(app)) {
                             let _ = store::write_private(
                                 &path.with_extension("services"),
@@ -202,7 +202,7 @@ impl Client {
                         }
                         return Err(e);
                     }
-                    Err(e) if matches!(e.code, "no_embedded_abi" | "invalid_module") => {
+                    Err(e) if matches!(e.code, Code::NoEmbeddedAbi | Code::InvalidModule) => {
                         if let Some(path) = &cache {
                             let text = format!("{}\n{}", e.code, e.message);
                             let _ = store::write_private(
@@ -337,7 +337,7 @@ impl Client {
         // bytecode of an app installed from one.
         if reply.body.starts_with(&[0x1f, 0x8b]) {
             let abis = crate::abi::bundle::mpk_abis(&reply.body, &source).map_err(|e| {
-                Error::new(ErrorKind::Remote, "invalid_module", e.message)
+                Error::new(ErrorKind::Remote, Code::InvalidModule, e.message)
                     .with_hint("pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)")
             })?;
             self.log(format_args!(
@@ -361,10 +361,10 @@ impl Client {
         let section = match crate::abi::load::load_wasm_bytes(&reply.body, &source, &mut ignored) {
             Ok((section, _)) => section,
             Err(e) => {
-                let e = if e.code == "no_embedded_abi" {
+                let e = if e.code == Code::NoEmbeddedAbi {
                     Error::new(
                         ErrorKind::Remote,
-                        "no_embedded_abi",
+                        Code::NoEmbeddedAbi,
                         format!(
                             "{label} has no ABI on the node at {}: the node has no ABI route, and the app's module (blob {}) carries no `calimero_abi_v1` section. Pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR), or rebuild the app with a current calimero-sdk (cargo mero build) and install it again",
                             self.inner.shown,
@@ -372,7 +372,7 @@ impl Client {
                         ),
                     )
                 } else {
-                    Error::new(ErrorKind::Remote, "invalid_module", e.message).with_hint(
+                    Error::new(ErrorKind::Remote, Code::InvalidModule, e.message).with_hint(
                         "pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)",
                     )
                 };
@@ -417,7 +417,7 @@ impl Client {
         let Some((_, json)) = found else {
             return Err(Error::new(
                 ErrorKind::Remote,
-                "unknown_service",
+                Code::UnknownService,
                 format!(
                     "{label}: the app's bundle on the node at {} has no such service",
                     self.inner.shown
@@ -439,7 +439,7 @@ impl Client {
         let shown: Vec<String> = names.iter().map(|n| sanitize_line(n)).collect();
         Error::new(
             ErrorKind::Remote,
-            "bundle_services",
+            Code::BundleServices,
             format!(
                 "{label} is a bundle of several services: {}",
                 shown.join(", ")
@@ -481,7 +481,7 @@ fn pending_code(app: &NodeApp, e: Error) -> Error {
     }
     Error::new(
         ErrorKind::Remote,
-        "code_pending",
+        Code::CodePending,
         format!(
             "{}: its code has not arrived on this node yet (the node joined a context of this app and fetches the code from its peers)",
             sanitize_line(app.package_or_id())
@@ -503,17 +503,21 @@ mod pending_tests {
         };
         let route = Error::new(
             ErrorKind::Remote,
-            "http_error",
+            Code::HttpError,
             "Application bytecode not found",
         );
-        assert_eq!(pending_code(&app, route).code, "code_pending");
-        let blob = Error::new(ErrorKind::Remote, "http_error", "HTTP 404 Not Found from x");
-        assert_eq!(pending_code(&app, blob.clone()).code, "code_pending");
+        assert_eq!(pending_code(&app, route).code, Code::CodePending);
+        let blob = Error::new(
+            ErrorKind::Remote,
+            Code::HttpError,
+            "HTTP 404 Not Found from x",
+        );
+        assert_eq!(pending_code(&app, blob.clone()).code, Code::CodePending);
         // A 404 of an app installed here is not "pending".
         let own = NodeApp {
             shared: false,
             ..app
         };
-        assert_eq!(pending_code(&own, blob).code, "http_error");
+        assert_eq!(pending_code(&own, blob).code, Code::HttpError);
     }
 }

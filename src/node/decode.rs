@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Code, Error, ErrorKind};
 use crate::text::{sanitize_doc, sanitize_line};
 
 /// Longest piece of a node's body quoted in an error message.
@@ -52,14 +52,14 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
     let context = sanitize_line(context_id);
     let kind = error.get("type").and_then(Value::as_str);
     let data = error.get("data").unwrap_or(&Value::Null);
-    let remote = |code, msg: String| Error::new(ErrorKind::Remote, code, msg);
+    let remote = |code: Code, msg: String| Error::new(ErrorKind::Remote, code, msg);
     match kind {
         // The module does not export a method its ABI declares.
         Some("FunctionCallError")
             if function_call_error(data).trim() == format!("method {method:?} not found") =>
         {
             remote(
-                "method_not_in_module",
+                Code::MethodNotInModule,
                 format!(
                     "`{method}` is declared in the app's ABI, but the app's module on the node does not export it"
                 ),
@@ -74,7 +74,7 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         {
             Error::new(
                 ErrorKind::Auth,
-                "not_a_member",
+                Code::NotAMember,
                 format!("the node refused `{method}`: the caller (the token's identity) is not a member of context {context}"),
             )
             .with_hint("use a token of a member of the context (or the node owner's), or call through a node whose identity is a member")
@@ -88,10 +88,10 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             } else {
                 format!("failed: {text}")
             };
-            remote("app_error", format!("`{method}` {what}"))
+            remote(Code::AppError, format!("`{method}` {what}"))
         }
         Some("Uninitialized") => remote(
-            "uninitialized",
+            Code::Uninitialized,
             format!(
                 "context {context} has no state on this node yet (the node answered Uninitialized; nothing ran)"
             ),
@@ -99,12 +99,12 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         .with_hint("wait for the node to sync the context, then call again")
         .retryable(),
         Some("ContextNotFound") => remote(
-            "context_not_found",
+            Code::ContextNotFound,
             format!("the node has no context {context}"),
         )
         .with_hint("pass another --context, or pin one with `calimcp use APP --context ID`"),
         Some("GroupKeyPending") => remote(
-            "group_key_pending",
+            Code::GroupKeyPending,
             format!(
                 "the node cannot run `{method}` in context {context} yet: the context's group key has not been delivered to it (nothing ran)"
             ),
@@ -112,7 +112,7 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         .with_hint("this passes on its own once the key arrives from the group: retry shortly")
         .retryable(),
         Some("UpgradeInProgress") => remote(
-            "upgrade_in_progress",
+            Code::UpgradeInProgress,
             format!(
                 "the node refused `{method}` in context {context}: its group is being upgraded to a new app version, and writes wait until that completes (nothing ran; reads still work)"
             ),
@@ -120,7 +120,7 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         .with_hint("retry once the group's upgrade has completed")
         .retryable(),
         Some("XCallNotPermitted") => remote(
-            "xcall_not_permitted",
+            Code::XcallNotPermitted,
             format!(
                 "`{method}` made a cross-context call to a method of context {} that is not an `#[app::xcall]` entry point, and the node refused it",
                 sanitize_line(
@@ -142,13 +142,13 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
                 _ => "the node did not say what",
             };
             remote(
-                "node_internal_error",
+                Code::NodeInternalError,
                 format!("the node failed internally while running `{method}` in context {context}: {what}"),
             )
             .with_hint("the node's log says more (merod's output); this is not a problem of the call's arguments")
         }
         Some("ApplicationNotInstalled") => remote(
-            "application_not_installed",
+            Code::ApplicationNotInstalled,
             format!(
                 "the application of context {context} is not installed on this node ({})",
                 sanitize_line(&compact(data))
@@ -163,7 +163,7 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
                 d => format!(": {}", sanitize_line(&d.to_string())),
             };
             remote(
-                "rpc_error",
+                Code::RpcError,
                 format!("the node refused `{method}`: {other}{detail}"),
             )
         }
@@ -174,7 +174,7 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
                 .map(sanitize_line)
                 .unwrap_or_else(|| sanitize_line(&error.to_string()));
             remote(
-                "rpc_error",
+                Code::RpcError,
                 format!("the node refused `{method}`: {message}"),
             )
         }
@@ -198,9 +198,9 @@ pub fn http_error(status: u16, reason: &str, content_type: &str, body: &[u8], ur
         ErrorKind::Remote
     };
     let code = if kind == ErrorKind::Auth {
-        "auth"
+        Code::Auth
     } else {
-        "http_error"
+        Code::HttpError
     };
     // 503: the node is starting, draining or not ready for this yet.
     let not_yet = |e: Error| {
@@ -323,7 +323,7 @@ mod tests {
         );
         assert_eq!(
             (e.kind, e.code, e.retryable),
-            (ErrorKind::Remote, "group_key_pending", true)
+            (ErrorKind::Remote, Code::GroupKeyPending, true)
         );
         assert!(e.message.contains("nothing ran"), "{}", e.message);
         let e = rpc_error(
@@ -331,7 +331,7 @@ mod tests {
             ctx,
             &json!({"type": "UpgradeInProgress", "data": {"group_id": "ab".repeat(32)}}),
         );
-        assert_eq!((e.code, e.retryable), ("upgrade_in_progress", true));
+        assert_eq!((e.code, e.retryable), (Code::UpgradeInProgress, true));
         assert!(e.message.contains("reads still work"));
         let e = rpc_error(
             "set",
@@ -340,21 +340,21 @@ mod tests {
         );
         assert_eq!(
             (e.kind, e.code, e.retryable),
-            (ErrorKind::Auth, "not_a_member", false)
+            (ErrorKind::Auth, Code::NotAMember, false)
         );
         let e = rpc_error(
             "set",
             ctx,
             &json!({"type": "XCallNotPermitted", "data": {"context_id": "Other"}}),
         );
-        assert_eq!(e.code, "xcall_not_permitted");
+        assert_eq!(e.code, Code::XcallNotPermitted);
         assert!(e.message.contains("context Other") && e.hint.unwrap().contains("#[app::xcall]"));
         let e = rpc_error(
             "set",
             ctx,
             &json!({"type": "InternalError", "data": {"kind": "runtime"}}),
         );
-        assert_eq!(e.code, "node_internal_error");
+        assert_eq!(e.code, Code::NodeInternalError);
         assert!(e.message.contains("WASM runtime"), "{}", e.message);
         assert!(!e.retryable);
         let e = rpc_error("set", ctx, &json!({"type": "InternalError", "data": {}}));
@@ -402,7 +402,7 @@ mod tests {
             &json!({"type": "FunctionCallError", "data": data}),
         );
         assert_eq!(e.message, "`set` returned an error: nope");
-        assert_eq!(e.code, "app_error");
+        assert_eq!(e.code, Code::AppError);
     }
 
     #[test]

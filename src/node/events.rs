@@ -43,7 +43,7 @@ use serde_json::{Value, json};
 
 use super::http::{Cap, Reply, size};
 use super::{Client, ids};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
 /// The shortest wait for one read of the stream: three of the node's keep-alives.
@@ -614,7 +614,7 @@ impl Client {
             Err(reply) if reply.status == 404 => {
                 return Err(Error::new(
                     ErrorKind::Remote,
-                    "no_event_stream",
+                    Code::NoEventStream,
                     format!(
                         "the node at {} has no event stream ({} answered HTTP 404)",
                         self.inner.shown, place.1
@@ -738,7 +738,7 @@ impl Subscription {
             Ok(done) => done,
             Err(_) => Err(Error::new(
                 ErrorKind::Unreachable,
-                "stream_timeout",
+                Code::StreamTimeout,
                 format!(
                     "the node at {} opened its event stream ({}) but did not start it (no `connect` message, or no answer to the subscription) within {}",
                     self.client.url(),
@@ -787,7 +787,7 @@ impl Subscription {
             };
             return Err(Error::new(
                 ErrorKind::Remote,
-                "subscribe_failed",
+                Code::SubscribeFailed,
                 format!("the node refused the subscription ({shown}): {why}"),
             ));
         }
@@ -817,7 +817,7 @@ impl Subscription {
         }
         Err(Error::new(
             ErrorKind::Auth,
-            "not_subscribed",
+            Code::NotSubscribed,
             format!(
                 "the node at {} did not subscribe to context{} {}: a node leaves out the contexts the caller may not observe, so no event of {} would ever arrive",
                 self.client.url(),
@@ -832,7 +832,7 @@ impl Subscription {
     fn closed(&self) -> Error {
         Error::new(
             ErrorKind::Unreachable,
-            "stream_closed",
+            Code::StreamClosed,
             format!(
                 "the node at {} closed the event stream ({})",
                 self.client.url(),
@@ -856,7 +856,7 @@ impl Subscription {
             match resp.chunk().await {
                 Ok(Some(bytes)) => {
                     let frames = self.parser.push(&bytes).map_err(|why| {
-                        Error::new(ErrorKind::Remote, "response_too_large", why).with_hint(
+                        Error::new(ErrorKind::Remote, Code::ResponseTooLarge, why).with_hint(
                             "raise the limit with CALIMCP_MAX_RESPONSE=SIZE (e.g. CALIMCP_MAX_RESPONSE=64MiB)",
                         )
                     })?;
@@ -939,7 +939,7 @@ impl Subscription {
         let last = self.client.scrub_err(last);
         Error::new(
             ErrorKind::Unreachable,
-            "stream_lost",
+            Code::StreamLost,
             format!(
                 "gave up reopening the event stream of the node at {}: it has been down for {} ({tries} tries); the last: {}",
                 self.client.url(),
@@ -991,7 +991,7 @@ impl Subscription {
                 Message::Error(why) => {
                     return Err(Error::new(
                         ErrorKind::Remote,
-                        "stream_error",
+                        Code::StreamError,
                         format!("the node's event stream reported an error: {why}"),
                     ));
                 }

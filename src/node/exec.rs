@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use super::ids::{self, IdForm};
 use super::{Client, decode, str_field};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
 /// How a node joins a context, as current nodes do it (rc.25 has no
@@ -102,7 +102,7 @@ impl Client {
         {
             Ok(v) => Ok(v),
             // Say what the node is doing about it, where it can tell.
-            Err(mut e) if e.code == "uninitialized" => {
+            Err(mut e) if e.code == Code::Uninitialized => {
                 if let Some(d) = self.uninitialized_why(context_id, true).await {
                     e.message = format!("{}: {}", e.message, d.why);
                     e.hint = Some(d.hint);
@@ -190,7 +190,7 @@ impl Client {
     /// An `execute` that timed out may still run to completion on the node:
     /// say so, so that a change is not made twice.
     fn execute_timed_out(&self, e: Error, method: &str) -> Error {
-        if e.code != "timeout" {
+        if e.code != Code::Timeout {
             return e;
         }
         Error {
@@ -211,7 +211,7 @@ impl Client {
     fn none_owned(&self, given: &str) -> Error {
         Error::new(
             ErrorKind::Remote,
-            "no_identity",
+            Code::NoIdentity,
             format!(
                 "the node at {} owns no identity in context {}, and a node runs a method only as an identity it owns",
                 self.inner.shown,
@@ -307,7 +307,7 @@ impl Client {
             .await?;
         if reply.status == 404 && reply.bodyless() {
             return Err(Error::input(
-                "identity_aliases_unsupported",
+                Code::IdentityAliasesUnsupported,
                 format!(
                     "--as {}: the node at {} has no identity aliases (merod 0.11.0-rc.25 and later removed them)",
                     sanitize_line(given),
@@ -318,7 +318,7 @@ impl Client {
         }
         if reply.status == 400 {
             return Err(Error::input(
-                "unknown_identity",
+                Code::UnknownIdentity,
                 format!(
                     "--as {}: not a public key, and the node refuses it as an alias name",
                     sanitize_line(given)
@@ -333,7 +333,7 @@ impl Client {
                 Ok(key)
             }
             None => Err(Error::input(
-                "unknown_identity",
+                Code::UnknownIdentity,
                 format!(
                     "--as {}: no identity has that alias in context {} on the node at {}",
                     sanitize_line(given),

@@ -16,7 +16,7 @@ use reqwest::{Method, Url};
 use serde_json::Value;
 
 use super::{Client, decode};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::text::{sanitize_doc, sanitize_line};
 
 /// Default cap on a response body: generous for real results (the node's own
@@ -233,7 +233,7 @@ impl Client {
     pub(super) fn unexpected(&self, what: &str, why: &str) -> Error {
         Error::new(
             ErrorKind::Remote,
-            "unexpected_response",
+            Code::UnexpectedResponse,
             format!("unexpected answer from {}: {why}", sanitize_line(what)),
         )
     }
@@ -320,7 +320,7 @@ impl Client {
             };
             return Error::new(
                 ErrorKind::Auth,
-                "auth",
+                Code::Auth,
                 format!(
                     "the node at {node} answered HTTP {} {} to {shown}: {why}",
                     reply.status, reply.reason
@@ -364,7 +364,7 @@ impl Client {
         if e.is_timeout() {
             Error::new(
                 ErrorKind::Unreachable,
-                "timeout",
+                Code::Timeout,
                 format!(
                     "the node at {} did not answer within {} ({shown})",
                     self.inner.shown,
@@ -375,7 +375,7 @@ impl Client {
         } else if e.is_connect() {
             Error::new(
                 ErrorKind::Unreachable,
-                "unreachable",
+                Code::Unreachable,
                 format!("cannot reach the node at {}: {cause}", self.inner.shown),
             )
             .with_hint("is merod running there? Pass --node URL (or set CALIMERO_NODE_URL)")
@@ -383,7 +383,7 @@ impl Client {
         } else {
             Error::new(
                 ErrorKind::Unreachable,
-                "unreachable",
+                Code::Unreachable,
                 format!("the request to {shown} failed: {cause}"),
             )
         }
@@ -481,7 +481,7 @@ impl Client {
                 if origin_of(&next) != first {
                     return Err(Error::new(
                         ErrorKind::Remote,
-                        "redirect_refused",
+                        Code::RedirectRefused,
                         format!(
                             "{current_shown} answered HTTP {} with a redirect to another origin ({}); calimcp does not follow redirects away from the node it was given",
                             status.as_u16(),
@@ -515,7 +515,7 @@ impl Client {
         }
         Err(Error::new(
             ErrorKind::Remote,
-            "too_many_redirects",
+            Code::TooManyRedirects,
             format!("{shown} redirected more than {MAX_HOPS} times"),
         ))
     }
@@ -559,7 +559,7 @@ impl Client {
         let too_large = || {
             Error::new(
                 ErrorKind::Remote,
-                "response_too_large",
+                Code::ResponseTooLarge,
                 format!(
                     "the answer from {shown} is larger than {}, the limit calimcp reads",
                     size(cap.bytes)

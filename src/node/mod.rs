@@ -41,7 +41,7 @@ use std::time::Duration;
 use reqwest::{Method, Url};
 use serde_json::{Value, json};
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
 use auth::Tokens;
 use http::percent_free;
@@ -233,14 +233,14 @@ pub fn normalize_url(url: &str) -> Result<(Url, String)> {
     let shown_input = sanitize_line(&strip_query(url));
     let mut base = Url::parse(url.trim()).map_err(|e| {
         Error::input(
-            "invalid_url",
+            Code::InvalidUrl,
             format!("the node URL `{shown_input}` is not a URL: {e}"),
         )
         .with_hint("pass --node http://HOST:PORT (or set CALIMERO_NODE_URL)")
     })?;
     if !matches!(base.scheme(), "http" | "https") || base.cannot_be_a_base() {
         return Err(Error::input(
-            "invalid_url",
+            Code::InvalidUrl,
             format!("the node URL `{shown_input}` is not an http(s) URL"),
         )
         .with_hint("pass --node http://HOST:PORT (or set CALIMERO_NODE_URL)"));

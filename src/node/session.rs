@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use super::auth::{self, Tokens};
 use super::http::{Cap, Reply};
 use super::{Client, data, decode, str_field};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
 /// Where `/auth` answered: not known yet, under the base, at the origin.
@@ -165,7 +165,7 @@ impl Client {
         }
         Err(Error::new(
             ErrorKind::Auth,
-            "token_revoked",
+            Code::TokenRevoked,
             format!(
                 "the node at {} has revoked the access token: it is dead and was dropped from calimcp's cache",
                 self.inner.shown
@@ -189,7 +189,7 @@ impl Client {
             }
             return Err(Error::new(
                 ErrorKind::Auth,
-                "token_expired",
+                Code::TokenExpired,
                 format!("the access token for {} has expired and there is no refresh token", self.inner.shown),
             )
             .with_hint("pass a new --token (or CALIMERO_AUTH_TOKEN with CALIMERO_REFRESH_TOKEN), or set CALIMERO_USERNAME and CALIMERO_PASSWORD"));
@@ -247,7 +247,7 @@ impl Client {
         }
         Err(Error::new(
             ErrorKind::Auth,
-            "token_dead",
+            Code::TokenDead,
             format!(
                 "the access token for {} has expired and cannot be refreshed: {why}. The token pair is dead and was dropped from calimcp's cache",
                 self.inner.shown
@@ -320,7 +320,7 @@ impl Client {
                 .unwrap_or_else(|| format!(" (HTTP {})", reply.status));
             let mut err = Error::new(
                 ErrorKind::Auth,
-                "login_failed",
+                Code::LoginFailed,
                 format!(
                     "logging in to {} as {} failed{said}",
                     self.inner.shown,

@@ -3,6 +3,7 @@
 //! flags, prompts; every problem with them reported at once.
 
 use super::*;
+use crate::error::Code;
 
 /// The run-time command of a tool (for completion).
 pub(in crate::cli) fn tool_command(token: &str, tool: &Tool, app: &App) -> clap::Command {
@@ -114,7 +115,7 @@ pub(super) fn invalid_args(
             .map(|p| problem_json(&p.path, &p.message)),
     );
     let mut e = Error::input(
-        "invalid_arguments",
+        Code::InvalidArguments,
         format!(
             "invalid arguments for {} (nothing was sent):{}",
             tool.name,
@@ -168,9 +169,8 @@ pub(super) fn arguments(
         params::MAX_ARGS,
     )?);
     let mut obj = match &flags.args_json {
-        Some(raw) => {
-            params::parse_args(raw, &mut stdin).map_err(|e| Error::input("invalid_arguments", e))?
-        }
+        Some(raw) => params::parse_args(raw, &mut stdin)
+            .map_err(|e| Error::input(Code::InvalidArguments, e))?,
         None => Map::new(),
     };
     let mut problems = Vec::new();

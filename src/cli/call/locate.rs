@@ -2,6 +2,7 @@
 //! [`crate::catalog::session::Session::locate`]).
 
 use super::*;
+use crate::error::Code;
 
 /// The context a call runs in and the URL it goes to. A dry run with a
 /// context id needs no node at all.
@@ -22,7 +23,7 @@ pub(super) fn find_context(
             })
         }
         _ if session.offline() => Err(Error::input(
-            "offline",
+            Code::Offline,
             "--offline: this call needs the node (a dry run with --context ID does not)",
         )),
         explicit => {

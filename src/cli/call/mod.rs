@@ -32,7 +32,7 @@ use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::App;
 use crate::catalog::context::{Pins, Target, explain_context_error, looks_like_context_id};
 use crate::catalog::session::Session;
-use crate::error::{EXIT_TIMEOUT, Error, Result};
+use crate::error::{Code, EXIT_TIMEOUT, Error, Result};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
 use crate::node::Client;
@@ -321,7 +321,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
                 Err(_) => {
                     return Err(Error::new(
                         crate::error::ErrorKind::Unreachable,
-                        "stream_timeout",
+                        Code::StreamTimeout,
                         format!(
                             "the node at {} did not open its event stream within {} s; `{}` was not called",
                             client.url(),
@@ -396,7 +396,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     if line.is_none() {
         ui.error(&Error::new(
             crate::error::ErrorKind::Remote,
-            "timeout",
+            Code::Timeout,
             format!(
                 "the call succeeded, but no `{}` event arrived within {} s",
                 sanitize_line(name),

@@ -2,6 +2,7 @@
 //! command line to print afterwards.
 
 use super::*;
+use crate::error::Code;
 
 /// Quotes a word for a POSIX shell when it needs it.
 pub(super) fn shell_quote(s: &str) -> String {
@@ -109,7 +110,7 @@ pub(super) fn prompt(
         })
         .map_err(|why| {
             Error::input(
-                "cancelled",
+                Code::Cancelled,
                 format!(
                     "cancelled: no value for {} ({why}); nothing was sent",
                     spec.flag()
@@ -117,7 +118,7 @@ pub(super) fn prompt(
             )
         })?;
         let value = params::parse_value(kind, &answer, &mut Stdin::default(), "")
-            .map_err(|e| Error::input("invalid_arguments", e))?;
+            .map_err(|e| Error::input(Code::InvalidArguments, e))?;
         args.insert(spec.name.clone(), value);
         added.push((spec.flag(), answer));
     }
