@@ -319,3 +319,60 @@ mod exit_code_tests {
         assert_ne!(EXIT_TIMEOUT, ErrorKind::Remote.exit_code());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's table of error codes lists exactly `Code::ALL`, in order,
+    /// with the same strings.
+    #[test]
+    fn readme_lists_every_code() {
+        let readme = include_str!("../README.md");
+        let listed: Vec<&str> = readme
+            .lines()
+            .skip_while(|l| !l.starts_with("| error code |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| l.split('|').nth(1).unwrap_or("").trim().trim_matches('`'))
+            .collect();
+        let all: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(
+            listed, all,
+            "README.md's error-code table differs from Code::ALL"
+        );
+        for line in readme
+            .lines()
+            .skip_while(|l| !l.starts_with("| error code |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+        {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            assert!(
+                cells.len() == 5 && !cells[2].is_empty() && !cells[3].is_empty(),
+                "a row needs a meaning and an exit code: {line}"
+            );
+        }
+    }
+
+    /// Each string is distinct snake_case, and `--json` (serde) and `Display`
+    /// print exactly it.
+    #[test]
+    fn codes_are_distinct_and_print_as_their_string() {
+        let mut seen = std::collections::HashSet::new();
+        for &code in Code::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "`{s}` is used by two codes");
+            assert!(
+                s.starts_with(|c: char| c.is_ascii_lowercase())
+                    && s.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                "`{s}` is not snake_case"
+            );
+            assert_eq!(code.to_string(), s);
+            assert_eq!(serde_json::to_value(code).unwrap(), serde_json::json!(s));
+        }
+        let line = serde_json::json!({"error": {"code": Error::input(Code::UnknownApp, "x").code}});
+        assert_eq!(line.to_string(), r#"{"error":{"code":"unknown_app"}}"#);
+    }
+}
