@@ -126,7 +126,7 @@ pub fn tool_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
         .tools
         .iter()
         .filter(|t| t.name.starts_with(&*cur))
-        .map(|t| CompletionCandidate::new(t.name.clone()).help(Some(t.signature.clone().into())))
+        .filter_map(|t| candidate(&t.name, Some(&t.signature)))
         .collect();
     if cur.contains('.') {
         for t in &l.catalog.tools.tools {
@@ -140,7 +140,7 @@ pub fn tool_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
             for base in [app, pkg] {
                 let form = format!("{base}.{service}{}", t.method);
                 if form.starts_with(&*cur) {
-                    out.push(CompletionCandidate::new(form).help(Some(t.signature.clone().into())));
+                    out.extend(candidate(&form, Some(&t.signature)));
                 }
             }
         }
@@ -160,10 +160,7 @@ pub fn app_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
             let short = pkg.rsplit('.').next().unwrap_or(pkg);
             for name in [short, pkg] {
                 if name.starts_with(&*cur) && seen.insert(name.to_string()) {
-                    out.push(
-                        CompletionCandidate::new(name.to_string())
-                            .help(Some(crate::catalog::resolve::label(a).into())),
-                    );
+                    out.extend(candidate(name, Some(&crate::catalog::resolve::label(a))));
                 }
             }
         }
@@ -217,8 +214,23 @@ pub fn method_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
     names.dedup();
     names
         .into_iter()
-        .map(|n| CompletionCandidate::new(n.to_string()))
+        .filter_map(|n| candidate(n, None))
         .collect()
+}
+
+/// A completion candidate from names a node or a manifest supplied: the
+/// shell prints candidates raw, so a value with control characters or
+/// terminal escapes is not offered at all (an altered value would name
+/// nothing), and the description is made terminal-safe.
+fn candidate(value: &str, help: Option<&str>) -> Option<CompletionCandidate> {
+    if value.is_empty() || value.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return None;
+    }
+    let c = CompletionCandidate::new(value.to_string());
+    Some(match help {
+        Some(h) => c.help(Some(crate::text::sanitize_line(h).into())),
+        None => c,
+    })
 }
 
 /// The TOOL word of `call`, when it is complete (not the word being typed).
@@ -276,6 +288,16 @@ mod tests {
 
     fn os(words: &[&str]) -> Vec<OsString> {
         words.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn node_supplied_names_never_reach_the_shell_raw() {
+        assert!(candidate("kv-store", Some("ok")).is_some());
+        assert!(candidate("evil\u{1b}]0;pwned\u{7}", None).is_none());
+        assert!(candidate("two words", None).is_none());
+        let c = candidate("kv", Some("desc\u{1b}[31mred")).unwrap();
+        let help = c.get_help().map(|h| h.to_string()).unwrap_or_default();
+        assert!(!help.contains('\u{1b}'), "{help:?}");
     }
 
     #[test]
