@@ -9,6 +9,7 @@ mod completions;
 mod contexts;
 mod describe;
 mod diff;
+mod events;
 pub(crate) mod node;
 pub(crate) mod output;
 mod schema;

@@ -10,20 +10,19 @@ use std::process::Stdio;
 use std::time::{Duration, SystemTime};
 
 use clap::Args;
-use owo_colors::OwoColorize;
-use serde_json::Value;
 
 use super::args::parse_secs;
+use super::events::Line;
 use super::node::state_dir;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
 use crate::catalog::context::{Pins, app_contexts, resolve_context};
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
-use crate::mapping::events::{Decoded, Decoder, record};
+use crate::mapping::events::Decoder;
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
 use crate::node::{Client, NodeContext, ids};
-use crate::text::{clock, json_inert, rfc3339, sanitize_line};
+use crate::text::sanitize_line;
 
 /// Print an app's events as they happen on the node, decoded with its ABI.
 ///
@@ -79,74 +78,6 @@ pub struct WatchArgs {
     /// When the event stream drops, keep trying to reopen it for SECS seconds (backing off up to 30 s between tries), then stop with exit 4
     #[arg(long, value_name = "SECS", value_parser = parse_secs, default_value = "300")]
     pub reconnect_for: Duration,
-}
-
-/// One line of output.
-pub(super) struct Line {
-    time: SystemTime,
-    context: String,
-    event: String,
-    payload: Value,
-    valid: Option<bool>,
-    problem: Option<String>,
-    raw: Option<Vec<u8>>,
-}
-
-impl Line {
-    /// The line of an application event decoded against the ABI.
-    fn decoded(time: SystemTime, context: &str, d: Decoded) -> Line {
-        Line {
-            time,
-            context: context.to_string(),
-            event: d.event,
-            payload: d.payload,
-            valid: Some(d.valid),
-            problem: d.problem,
-            raw: d.raw,
-        }
-    }
-
-    pub(super) fn json(&self) -> Value {
-        record(
-            &rfc3339(self.time),
-            &self.context,
-            &self.event,
-            &self.payload,
-            self.valid,
-            self.problem.as_deref(),
-            self.raw.as_deref(),
-        )
-    }
-
-    pub(super) fn text(&self, color: bool) -> String {
-        let time = clock(self.time);
-        let ctx: String = sanitize_line(&self.context).chars().take(8).collect();
-        let name = sanitize_line(&self.event);
-        let payload = if self.payload.is_null() && self.valid == Some(true) {
-            String::new()
-        } else {
-            format!(" {}", json_inert(self.payload.to_string()))
-        };
-        let mark = match (self.valid, &self.problem) {
-            (Some(false), Some(p)) => format!("  [invalid: {}]", sanitize_line(p)),
-            _ => String::new(),
-        };
-        if color {
-            let name = match self.valid {
-                None => name.blue().to_string(),
-                Some(true) => name.cyan().bold().to_string(),
-                Some(false) => name.yellow().bold().to_string(),
-            };
-            format!(
-                "{} {} {name}{payload}{}\n",
-                time.dimmed(),
-                ctx.dimmed(),
-                mark.yellow()
-            )
-        } else {
-            format!("{time} {ctx} {name}{payload}{mark}\n")
-        }
-    }
 }
 
 /// What the stream loop needs to know about the app.
@@ -492,55 +423,6 @@ impl Runner {
         self.tx = None;
         if let Some(done) = self.done.take() {
             let _ = done.await;
-        }
-    }
-}
-
-/// Waits on `sub` for the first application event called `name` in
-/// `context`, decoded with `manifest`; `None` when `deadline` passes first.
-/// What `call --wait-event` uses: the subscription is made before the call,
-/// so the event cannot be missed.
-pub(super) async fn wait_for(
-    ui: &output::Ui,
-    sub: &mut Subscription,
-    manifest: &Manifest,
-    context: &str,
-    name: &str,
-    deadline: tokio::time::Instant,
-) -> Result<Option<Line>> {
-    let mut decoder = Decoder::new(manifest);
-    loop {
-        let item = match tokio::time::timeout_at(deadline, sub.next()).await {
-            Ok(item) => item?,
-            Err(_) => return Ok(None),
-        };
-        let event = match item {
-            Item::Reconnected { down } => {
-                ui.warn(format_args!("the event stream dropped and was opened again after {}; an event the node produced in between is lost", span(down)));
-                continue;
-            }
-            Item::Uninitialized { context, why } => {
-                ui.warn(format_args!(
-                    "context {} has no state on this node yet: {}",
-                    sanitize_line(&context),
-                    why.why
-                ));
-                continue;
-            }
-            Item::Event(e) => e,
-        };
-        if !ids::same(&event.context_id, context) {
-            continue;
-        }
-        for e in event.app_events().iter() {
-            if e.kind != name {
-                continue;
-            }
-            let d = decoder.decode(&e.kind, &e.data);
-            if let (false, Some(problem)) = (d.valid, &d.problem) {
-                ui.warn(format_args!("event `{}`: {problem}", sanitize_line(name)));
-            }
-            return Ok(Some(Line::decoded(SystemTime::now(), &event.context_id, d)));
         }
     }
 }

@@ -364,7 +364,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     let deadline = tokio::time::Instant::now() + wait;
     let ui = g.ui();
     // The call has run: whatever happens to the stream now, its result is printed.
-    let waited = rt.block_on(super::watch::wait_for(
+    let waited = rt.block_on(super::events::wait_for(
         &ui, sub, &manifest, &context, name, deadline,
     ));
     let (line, broke) = match waited {
