@@ -740,6 +740,11 @@ impl Cluster {
         package: &str,
     ) -> Option<Cluster> {
         assert!(n >= 1);
+        // One cluster forms at a time in a test binary: two forming at once on
+        // a 2-core machine starve each other's gossip heartbeats (rc4's mesh
+        // then takes longer than its namespace join waits).
+        static FORMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _forming = FORMING.lock().unwrap_or_else(|e| e.into_inner());
         let version = opts.version;
         let introducer_bin =
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realnode/bin/introducer");
@@ -835,20 +840,29 @@ impl Cluster {
         assert!(!invitation.is_null(), "an invitation: {inv}");
         let to = self.node(to);
         // rc4 answers 500 "could not open a namespace-join stream to any mesh
-        // peer" while the nodes' gossip mesh is still forming: try again.
+        // peer" while the nodes' gossip mesh is still forming (or after a
+        // connection dropped under load and is being dialled again): wait
+        // until both nodes have a peer again and try again, up to 150 s.
         let body = json!({ "invitation": invitation });
         let path = format!("/admin-api/namespaces/{ns}/join");
-        let mut tries = 0;
+        let deadline = Instant::now() + Duration::from_secs(150);
         loop {
-            tries += 1;
             let (status, text) = to.try_admin("POST", &path, Some(&body));
             if (200..300).contains(&status) {
                 break;
             }
             assert!(
-                tries < 4 && text.contains("mesh peer"),
-                "POST {path}: HTTP {status}: {text}"
+                Instant::now() < deadline && text.contains("mesh peer"),
+                "POST {path}: HTTP {status}: {text}\n--- node {from} log:\n{}\n--- joining node log:\n{}",
+                tail(&self.node(from).log()),
+                tail(&to.log()),
             );
+            while Instant::now() < deadline
+                && (self.node(from).peers() == 0 || to.peers() == 0)
+            {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            std::thread::sleep(Duration::from_secs(1));
         }
         to.admin(
             "POST",
@@ -880,6 +894,12 @@ impl Cluster {
         }
         started.elapsed()
     }
+}
+
+/// The last 40 lines of a log, for a failure message.
+fn tail(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
 }
 
 /// A `calimcp watch` running in the background: its stdout and stderr are
