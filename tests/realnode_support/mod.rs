@@ -857,9 +857,7 @@ impl Cluster {
                 tail(&self.node(from).log()),
                 tail(&to.log()),
             );
-            while Instant::now() < deadline
-                && (self.node(from).peers() == 0 || to.peers() == 0)
-            {
+            while Instant::now() < deadline && (self.node(from).peers() == 0 || to.peers() == 0) {
                 std::thread::sleep(Duration::from_millis(200));
             }
             std::thread::sleep(Duration::from_secs(1));
