@@ -3,7 +3,8 @@
 //! executed), one app has one name on every node (a joined node with the
 //! app's file at hand, names that do not move when another app arrives),
 //! versions of one package are one app and each context is checked with the
-//! ABI of the version it runs.
+//! ABI of the version it runs, and `serve` announces at once a context's move
+//! to another version.
 
 mod realnode_support;
 mod serve_support;
@@ -261,5 +262,50 @@ on_each_version! {
         let (code, _, err) = run(c.node(2).calimcp().args(["call", "events_insert", "--key", "a", "--n", "1"]));
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("_insert"), "suggests the tools with that method: {err}");
+    }
+}
+
+on_each_version! {
+    /// A context moved to another version of its app (`POST
+    /// /admin-api/contexts/:id/application`; both nodes then send
+    /// `AppVersionChanged`): a running `serve` announces it at once (its
+    /// `--refresh` is an hour away), and the context's next call is checked
+    /// with the new version's ABI.
+    async fn serve_announces_a_contexts_version_change_at_once(v) {
+        let Some(node) = RealNode::start_on(v, "version_change") else { return };
+        let old = events_with_abi("upgrade-v1", |abi| {
+            abi["methods"].as_array_mut().unwrap().retain(|m| m["name"] != "touch");
+        });
+        let id1 = node.install(&old, "com.example.events", "0.1.0");
+        let (ctx, member) = node.create_context(&id1);
+        let id2 = node.install(&test_app("events"), "com.example.events", "0.2.0");
+        assert_ne!(id1, id2);
+        let watcher = serve_support::Watcher::default();
+        let (client, mut stderr) = serve_support::stdio_client_with(
+            &["--node", &node.url, "--refresh", "3600", "--log-level", "debug"],
+            watcher.clone(),
+        )
+        .await;
+        // A client that listed the tools is told of changes.
+        let listed = serve_support::listed_app_tools(&client).await.to_string();
+        assert!(listed.contains("\"events_touch\""), "{listed}");
+        // Before: `touch` is not in the version the context runs.
+        let r = serve_support::call(&client, "events_touch", json!({"_context": ctx})).await.unwrap();
+        assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        serve_support::stderr_line(&mut stderr, "following the version changes").await;
+        node.admin(
+            "POST",
+            &format!("/admin-api/contexts/{ctx}/application"),
+            Some(&json!({"applicationId": id2, "executorPublicKey": member})),
+        );
+        let line = serve_support::stderr_line(&mut stderr, "now runs version").await;
+        assert!(line.contains("0.2.0 of its app (was 0.1.0)"), "{line}");
+        assert!(
+            watcher.wait_for(1, Duration::from_secs(30)).await,
+            "notifications/tools/list_changed after the upgrade"
+        );
+        let r = serve_support::call(&client, "events_touch", json!({"_context": ctx})).await.unwrap();
+        assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        client.cancel().await.unwrap();
     }
 }

@@ -1,6 +1,7 @@
 //! `calimcp serve --refresh` against the fake node (issue 14): a client that
 //! listed the tools once is told of a later change, however many unchanged
-//! refreshes pass in between.
+//! refreshes pass in between; and a served context's version change
+//! (`AppVersionChanged`, issue 18) is told at once, not at the next refresh.
 
 mod serve_support;
 mod support;
@@ -9,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use serve_support::*;
-use support::fake_node::FakeNode;
+use support::fake_node::{self, FakeNode, Profile};
+use support::wire;
 
 /// How many times the server has read the node's app list so far.
 fn app_reads(node: &FakeNode) -> usize {
@@ -154,4 +156,74 @@ async fn a_listen_stream_is_told_of_a_change_after_idle_refreshes() {
     drop(sub);
     let _ = client.cancel().await;
     assert_eq!(server.stop(), Some(0));
+}
+
+/// Waits (bounded, polling) until the node's event streams have subscribed
+/// to at least `n` contexts in all.
+async fn wait_subscribed(node: &FakeNode, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while node.subscriptions() < n {
+        assert!(
+            Instant::now() < deadline,
+            "the server subscribed to {} contexts, waited for {n}",
+            node.subscriptions()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A served context that moves to another version of its app
+/// (`AppVersionChanged`, the node's own event body) is announced at once
+/// (`--refresh` is an hour here), after one re-read of the node's apps;
+/// version changes that come together are announced once. The server
+/// subscribes to every served context, and only then.
+#[tokio::test]
+async fn a_served_contexts_version_change_is_announced_at_once() {
+    for p in [Profile::Rc4, Profile::Rc25] {
+        let node = FakeNode::with_profile(p);
+        let watcher = Watcher::default();
+        let (client, mut stderr) = stdio_client_with(
+            &[
+                "--node",
+                &node.url,
+                "--refresh",
+                "3600",
+                "--log-level",
+                "debug",
+            ],
+            watcher.clone(),
+        )
+        .await;
+        let before = listed_app_tools(&client).await;
+        assert!(before.to_string().contains("\"kv_store_set\""));
+        let (kv, kv2) = (node.id(fake_node::CTX_KV), node.id(fake_node::CTX_KV2_1));
+        // Every context of the served apps, the two versions' included.
+        wait_subscribed(&node, 5).await;
+        let reads = app_reads(&node);
+        assert_eq!(watcher.changes.load(std::sync::atomic::Ordering::SeqCst), 0);
+        node.emit_node_event(&wire::event_app_version_changed(
+            &kv,
+            Some("0.1.0"),
+            Some("0.2.0"),
+        ));
+        node.emit_node_event(&wire::event_app_version_changed(&kv2, None, Some("2.0.0")));
+        assert!(
+            watcher.wait_for(1, Duration::from_secs(20)).await,
+            "{p:?}: notifications/tools/list_changed right after the event"
+        );
+        assert_eq!(app_reads(&node), reads + 1, "{p:?}: one re-read");
+        // Both changes were gathered before that one re-read and notice.
+        // (The lines of one re-read come one after the other.)
+        let first = stderr_line(&mut stderr, "now runs version").await;
+        let second = stderr.next_line().await.unwrap().unwrap_or_default();
+        let told = stderr_line(&mut stderr, "notifying clients").await;
+        let both = format!("{first}\n{second}");
+        assert!(both.contains(&kv) && both.contains(&kv2), "{p:?}: {both}");
+        assert!(both.contains("0.2.0 of its app (was 0.1.0)"), "{both}");
+        assert!(both.contains("2.0.0 of its app (was ?)"), "{both}");
+        assert!(told.contains("version changed"), "{told}");
+        // The list is served again as before: nothing was retargeted.
+        assert_eq!(listed_app_tools(&client).await, before, "{p:?}");
+        client.cancel().await.unwrap();
+    }
 }

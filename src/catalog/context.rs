@@ -352,6 +352,63 @@ pub async fn app_contexts(
     Ok(list)
 }
 
+/// The ids of the contexts of `apps` on the node (those of every version of
+/// each), for following their version changes: one application listing at
+/// most, then one request per installed version. Apps the node does not
+/// have add none.
+pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<String>> {
+    let mut rows: Option<Vec<crate::node::NodeApp>> = None;
+    let mut installs: Vec<String> = Vec::new();
+    for app in apps {
+        if !app.installs.is_empty() {
+            installs.extend(app.installs.iter().map(|i| i.id.clone()));
+        } else if app.source == client.url() {
+            installs.push(app.id.clone());
+        } else if app.package.is_some() {
+            if rows.is_none() {
+                rows = Some(client.applications().await?);
+            }
+            installs.extend(
+                rows.iter()
+                    .flatten()
+                    .filter(|a| a.package == app.package)
+                    .map(|a| a.id.clone()),
+            );
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    for id in installs {
+        if seen.iter().any(|s| ids::same(s, &id)) {
+            continue;
+        }
+        for c in client.contexts_for_application(&id).await? {
+            if !out.iter().any(|k| ids::same(k, &c.id)) {
+                out.push(c.id);
+            }
+        }
+        seen.push(id);
+    }
+    Ok(out)
+}
+
+/// The contexts of `app` as `calimcp contexts --json` and MCP `describe_app`
+/// list them: id, aliases, name, app, version, application id, service and
+/// whether the node has their state yet.
+pub async fn context_rows(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    aliases: &[(String, String)],
+) -> Result<Vec<serde_json::Value>> {
+    let installs = installs_of(client, app).await?;
+    let listed = app_contexts(client, app, service).await?;
+    Ok(listed
+        .iter()
+        .map(|c| context_row(app, &installs, c, aliases))
+        .collect())
+}
+
 /// The contexts of `app` as `calimcp contexts --json` and MCP `describe_app`
 /// list them: id, aliases, name, app, version, application id, service and
 /// whether the node has their state yet.

@@ -92,6 +92,12 @@ pub trait Backend: Send + Sync + 'static {
         Box::pin(async { Ok(Vec::new()) })
     }
 
+    /// The ids of the contexts of `apps` (every version of each), whose
+    /// version changes the server follows; none where the node cannot say.
+    fn context_ids<'a>(&'a self, _apps: &'a [App]) -> BoxFuture<'a, Result<Vec<String>>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
     /// Runs `method` in `context` with `args_json`; the method's output.
     fn execute<'a>(
         &'a self,
@@ -115,6 +121,15 @@ pub trait Backend: Send + Sync + 'static {
     /// Subscribes to the events of `contexts`; returns once the node has
     /// accepted the subscription.
     fn subscribe<'a>(&'a self, contexts: &'a [String]) -> BoxFuture<'a, Result<Box<dyn Events>>>;
+
+    /// [`Backend::subscribe`] for following version changes: nothing is
+    /// asked about the contexts beyond the subscription.
+    fn subscribe_only<'a>(
+        &'a self,
+        contexts: &'a [String],
+    ) -> BoxFuture<'a, Result<Box<dyn Events>>> {
+        self.subscribe(contexts)
+    }
 }
 
 /// An open event subscription.
@@ -166,6 +181,10 @@ impl Backend for Client {
             let aliases = self.context_aliases().await;
             catalog::context::context_rows(self, app, service, &aliases).await
         })
+    }
+
+    fn context_ids<'a>(&'a self, apps: &'a [App]) -> BoxFuture<'a, Result<Vec<String>>> {
+        Box::pin(catalog::context::contexts_of_apps(self, apps))
     }
 
     fn tool_for_target<'a>(
@@ -220,6 +239,16 @@ impl Backend for Client {
     fn subscribe<'a>(&'a self, contexts: &'a [String]) -> BoxFuture<'a, Result<Box<dyn Events>>> {
         Box::pin(async move {
             let sub = Client::subscribe(self, contexts).await?;
+            Ok(Box::new(sub) as Box<dyn Events>)
+        })
+    }
+
+    fn subscribe_only<'a>(
+        &'a self,
+        contexts: &'a [String],
+    ) -> BoxFuture<'a, Result<Box<dyn Events>>> {
+        Box::pin(async move {
+            let sub = Client::subscribe_only(self, contexts).await?;
             Ok(Box::new(sub) as Box<dyn Events>)
         })
     }

@@ -7,6 +7,14 @@
 //! When the listed tools change, every connected client gets
 //! `notifications/tools/list_changed` and `notifications/resources/list_changed`
 //! (the resources are the served apps' ABIs and contexts, [`super::resources`]).
+//!
+//! The server also follows the served contexts' version changes: after each
+//! read it subscribes to the node's events of the served apps' contexts (of
+//! every version), and an `AppVersionChanged` event (a context moved to
+//! another version of its app) makes it read the node's apps again at once
+//! and announce both lists, whether or not the tools changed (the contexts'
+//! versions are in the resources). Events that come together are announced
+//! once. Calls never depend on this: each reads the version its context runs.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -27,6 +35,8 @@ use crate::error::{Code, Error, Result};
 use crate::mapping::filter::Filter;
 use crate::mapping::schema::SchemaBudget;
 use crate::mapping::{Tool, ToolOptions};
+use crate::node::events::Item;
+use crate::node::ids;
 use crate::text::sanitize_line;
 
 /// What decides which tools are listed; fixed for the life of the server.
@@ -357,6 +367,27 @@ pub struct Live {
     ready_by: Instant,
     /// The node event subscriptions `wait_for_events` shares.
     pub hub: super::events::Hub,
+    /// The subscription that follows the served contexts' version changes.
+    versions: Mutex<Option<Following>>,
+    /// The last reason version changes could not be followed, said once.
+    follow_told: Mutex<Option<String>>,
+}
+
+/// Version changes gathered into one re-read: those that arrive within this
+/// time of the first (an upgrade moves a group's contexts one after another).
+const VERSION_SETTLE: Duration = Duration::from_millis(250);
+
+/// The running subscription to the served contexts' events.
+struct Following {
+    /// The contexts, in hex, sorted.
+    keys: Vec<String>,
+    task: tokio::task::AbortHandle,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
 }
 
 impl Live {
@@ -392,6 +423,8 @@ impl Live {
             ready,
             ready_by: Instant::now() + startup_wait,
             hub: super::events::Hub::default(),
+            versions: Mutex::new(None),
+            follow_told: Mutex::new(None),
         })
     }
 
@@ -429,6 +462,7 @@ impl Live {
                 tick.tick().await;
                 live.refresh().await;
                 live.ready.send_replace(true);
+                live.follow_versions().await;
             }
         });
     }
@@ -436,13 +470,20 @@ impl Live {
     /// Re-reads the node's apps; returns whether this read changed the listed
     /// tools. Concurrent callers share one read.
     pub async fn refresh(&self) -> bool {
+        self.read(false).await
+    }
+
+    /// [`Live::refresh`]; `announce`: a context's version changed, so the
+    /// read is made even right after another one, and clients that listed
+    /// are told even when the tools came out the same.
+    async fn read(&self, announce: bool) -> bool {
         let Some(backend) = &self.backend else {
             return false;
         };
         // A read that starts after this call began is as fresh as our own.
         let seen = self.reads.load(Ordering::Acquire);
         let _guard = self.reading.lock().await;
-        if self.reads.load(Ordering::Acquire) != seen {
+        if !announce && self.reads.load(Ordering::Acquire) != seen {
             return false;
         }
         self.reads.fetch_add(1, Ordering::AcqRel);
@@ -560,10 +601,171 @@ impl Live {
         if changed && seen {
             log::info!("tool list changed; notifying clients");
             self.notify_changed();
+        } else if announce && seen {
+            log::info!("a served context's version changed; notifying clients");
+            self.notify_changed();
         } else if changed {
             log::debug!("tool list changed before any client listed it");
         }
         changed
+    }
+
+    /// Keeps the subscription to the served contexts' events in step with
+    /// the served apps: opened when there are contexts, opened again when
+    /// they change or the last one ended, dropped when there are none.
+    /// Called after each periodic read.
+    pub async fn follow_versions(self: &Arc<Self>) {
+        let Some(backend) = &self.backend else {
+            return;
+        };
+        if self.node_up() != Some(true) {
+            return;
+        }
+        let view = self.view();
+        let apps: Vec<App> = view
+            .apps
+            .iter()
+            .map(|&i| view.catalog.apps[i].clone())
+            .collect();
+        let contexts = match backend.context_ids(&apps).await {
+            Ok(c) => c,
+            Err(e) => {
+                self.follow_failed(&format!("cannot list the served contexts ({})", e.message));
+                return;
+            }
+        };
+        let mut keys: Vec<String> = contexts
+            .iter()
+            .map(|c| ids::to_form(c, ids::IdForm::Hex))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut current = self.versions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = current.as_ref()
+            && f.keys == keys
+            && !f.task.is_finished()
+        {
+            return;
+        }
+        if keys.is_empty() {
+            *current = None;
+            return;
+        }
+        let live = Arc::clone(self);
+        let task = tokio::spawn(async move { live.follow(contexts).await }).abort_handle();
+        // The one it replaces (if any) is dropped, which ends it.
+        *current = Some(Following { keys, task });
+    }
+
+    /// Says once (until it changes) why version changes are not followed.
+    fn follow_failed(&self, why: &str) {
+        let mut told = self.follow_told.lock().unwrap_or_else(|e| e.into_inner());
+        if told.as_deref() != Some(why) {
+            log::warn!(
+                "not following the served contexts' version changes: {why}; a new version shows at the next refresh (every {}s)",
+                self.refresh_every.as_secs()
+            );
+            *told = Some(why.to_string());
+        }
+    }
+
+    /// Reads the served contexts' events and, on `AppVersionChanged`
+    /// events, re-reads the node's apps and tells the clients (once for the
+    /// events that come together). Returns when the stream ends; the next
+    /// periodic read opens it again.
+    async fn follow(self: Arc<Self>, contexts: Vec<String>) {
+        let Some(backend) = self.backend.clone() else {
+            return;
+        };
+        let mut events = match backend.subscribe_only(&contexts).await {
+            Ok(events) => events,
+            Err(e) => {
+                self.follow_failed(&sanitize_line(&e.message));
+                return;
+            }
+        };
+        *self.follow_told.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        log::debug!(
+            "following the version changes of {} served context{}",
+            contexts.len(),
+            if contexts.len() == 1 { "" } else { "s" }
+        );
+        // The stream is read in a task of its own, so gathering a burst
+        // with a deadline never cuts a read in half.
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let reader = tokio::spawn(async move {
+            loop {
+                let item = events.next().await;
+                let end = item.is_err();
+                if tx.send(item).is_err() || end {
+                    return;
+                }
+            }
+        });
+        struct Stop(tokio::task::JoinHandle<()>);
+        impl Drop for Stop {
+            fn drop(&mut self) {
+                self.0.abort();
+            }
+        }
+        let _reader = Stop(reader);
+        let served = |c: &str| contexts.iter().any(|k| ids::same(k, c));
+        let version_change = |item: &Result<Item>| match item {
+            Ok(Item::Event(e)) if e.kind == "AppVersionChanged" && served(&e.context_id) => {
+                Some(e.clone())
+            }
+            _ => None,
+        };
+        loop {
+            let Some(item) = rx.recv().await else { return };
+            if let Err(e) = &item {
+                log::debug!("the served contexts' event stream ended: {}", e.message);
+                return;
+            }
+            let Some(first) = version_change(&item) else {
+                continue;
+            };
+            let mut changes = vec![first];
+            let mut ended = false;
+            let settle = tokio::time::sleep(VERSION_SETTLE);
+            tokio::pin!(settle);
+            loop {
+                tokio::select! {
+                    () = &mut settle => break,
+                    item = rx.recv() => match item {
+                        Some(item) => {
+                            if item.is_err() {
+                                ended = true;
+                                break;
+                            }
+                            changes.extend(version_change(&item));
+                        }
+                        None => {
+                            ended = true;
+                            break;
+                        }
+                    },
+                }
+            }
+            for e in &changes {
+                let version = |k: &str| {
+                    e.data
+                        .get(k)
+                        .and_then(Value::as_str)
+                        .map_or_else(|| "?".to_string(), sanitize_line)
+                };
+                log::info!(
+                    "context {} now runs version {} of its app (was {})",
+                    sanitize_line(&e.context_id),
+                    version("toVersion"),
+                    version("fromVersion")
+                );
+            }
+            self.read(true).await;
+            if ended {
+                return;
+            }
+        }
     }
 
     /// Sends `notifications/tools/list_changed` and

@@ -591,8 +591,26 @@ impl std::fmt::Debug for Subscription {
 }
 
 impl Client {
-    /// Opens the event stream and subscribes to `contexts` (ids in either form).
+    /// Opens the event stream and subscribes to `contexts` (ids in either
+    /// form); a context the node has no state for yet is said first.
     pub async fn subscribe(&self, contexts: &[String]) -> Result<Subscription> {
+        let mut sub = self.subscribe_only(contexts).await?;
+        // A context the node has no state for yet is worth saying at once.
+        for ctx in sub.contexts.iter().take(MAX_STATUS_CHECKS) {
+            if let Some(why) = self.uninitialized_why(ctx, false).await {
+                sub.notices.push_back(Item::Uninitialized {
+                    context: ctx.clone(),
+                    why,
+                });
+            }
+        }
+        Ok(sub)
+    }
+
+    /// [`Client::subscribe`] without asking the node about the contexts'
+    /// state (no request but the stream's own): for `serve`, which follows
+    /// the served contexts' version changes.
+    pub async fn subscribe_only(&self, contexts: &[String]) -> Result<Subscription> {
         let contexts: Vec<String> = contexts.iter().map(|c| self.node_id(c)).collect();
         let (url, shown) = self.endpoint(&["sse"], None);
         let mut place = (url, shown);
@@ -643,15 +661,6 @@ impl Client {
             notices: VecDeque::new(),
         };
         sub.start().await?;
-        // A context the node has no state for yet is worth saying at once.
-        for ctx in sub.contexts.iter().take(MAX_STATUS_CHECKS) {
-            if let Some(why) = self.uninitialized_why(ctx, false).await {
-                sub.notices.push_back(Item::Uninitialized {
-                    context: ctx.clone(),
-                    why,
-                });
-            }
-        }
         Ok(sub)
     }
 
