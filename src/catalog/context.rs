@@ -94,9 +94,9 @@ async fn by_value(
     if let Some(id) = client.lookup_context_alias(value).await? {
         return Ok(id);
     }
-    let listing = match app_contexts(client, app, service).await {
-        Ok(list) if list.is_empty() => " (none)".to_string(),
-        Ok(list) => list_contexts(&list, &client.context_aliases().await),
+    let listing = match Listing::of(client, app, service).await {
+        Ok(l) if l.contexts.is_empty() => " (none)".to_string(),
+        Ok(l) => l.text(client).await,
         Err(_) => " (unknown)".to_string(),
     };
     Err(Error::input(
@@ -122,12 +122,11 @@ pub async fn check_context(
     shown: &str,
 ) -> Result<ContextInfo> {
     let Some(info) = client.context(id).await? else {
-        let list = app_contexts(client, app, service).await.unwrap_or_default();
-        let listing = if list.is_empty() {
-            " none".to_string()
-        } else {
-            list_contexts(&list, &client.context_aliases().await)
-        };
+        let listing = Listing::of(client, app, service)
+            .await
+            .unwrap_or_default()
+            .text(client)
+            .await;
         return Err(Error::input(
             Code::UnknownContext,
             format!(
@@ -168,12 +167,11 @@ pub async fn check_context(
         Err(_) => None,
     }
     .unwrap_or_else(|| format!("application {}", sanitize_line(&info.application_id)));
-    let list = app_contexts(client, app, service).await.unwrap_or_default();
-    let listing = if list.is_empty() {
-        " none".to_string()
-    } else {
-        list_contexts(&list, &client.context_aliases().await)
-    };
+    let listing = Listing::of(client, app, service)
+        .await
+        .unwrap_or_default()
+        .text(client)
+        .await;
     Err(Error::input(
         Code::ForeignContext,
         format!(
@@ -197,6 +195,30 @@ fn unit_label(app: &App, service: Option<&str>) -> String {
             sanitize_line(s)
         ),
         None => sanitize_line(app.package_or_id()),
+    }
+}
+
+/// An app's contexts on the node, for the messages that list them.
+#[derive(Debug, Default)]
+struct Listing {
+    contexts: Vec<NodeContext>,
+}
+
+impl Listing {
+    async fn of(client: &Client, app: &App, service: Option<&str>) -> Result<Listing> {
+        Ok(Listing {
+            contexts: app_contexts(client, app, service).await?,
+        })
+    }
+
+    /// One context a line with its aliases (read from the node only when
+    /// there are contexts to name), or ` none`.
+    async fn text(&self, client: &Client) -> String {
+        if self.contexts.is_empty() {
+            " none".to_string()
+        } else {
+            list_contexts(&self.contexts, &client.context_aliases().await)
+        }
     }
 }
 
@@ -294,17 +316,10 @@ pub async fn explain_context_error(
     if !matches!(e.code, Code::NoIdentity | Code::ContextNotFound) {
         return e;
     }
-    let list = match app_contexts(client, app, service).await {
-        Ok(list) => list,
+    let listing = match Listing::of(client, app, service).await {
+        Ok(l) if l.contexts.iter().any(|c| ids::same(&c.id, context)) => return e,
+        Ok(l) => l.text(client).await,
         Err(_) => return e,
-    };
-    if list.iter().any(|c| ids::same(&c.id, context)) {
-        return e;
-    }
-    let listing = if list.is_empty() {
-        " none".to_string()
-    } else {
-        list_contexts(&list, &client.context_aliases().await)
     };
     Error::input(
         Code::UnknownContext,
@@ -390,23 +405,6 @@ pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<Strin
         seen.push(id);
     }
     Ok(out)
-}
-
-/// The contexts of `app` as `calimcp contexts --json` and MCP `describe_app`
-/// list them: id, aliases, name, app, version, application id, service and
-/// whether the node has their state yet.
-pub async fn context_rows(
-    client: &Client,
-    app: &App,
-    service: Option<&str>,
-    aliases: &[(String, String)],
-) -> Result<Vec<serde_json::Value>> {
-    let installs = installs_of(client, app).await?;
-    let listed = app_contexts(client, app, service).await?;
-    Ok(listed
-        .iter()
-        .map(|c| context_row(app, &installs, c, aliases))
-        .collect())
 }
 
 /// The contexts of `app` as `calimcp contexts --json` and MCP `describe_app`
