@@ -60,6 +60,9 @@ pub struct Error {
     /// The same request may succeed if repeated shortly (a node that is
     /// starting, a group key not yet delivered, a group upgrade in progress).
     pub retryable: bool,
+    /// The contexts to choose from, for `--json` (rows as `calimcp contexts
+    /// --json` prints them), when the error is about which context to use.
+    pub contexts: Vec<serde_json::Value>,
 }
 
 /// Declares [`Code`] from one list: each variant with its meaning (the doc
@@ -265,6 +268,7 @@ impl Error {
             hint: None,
             problems: Vec::new(),
             retryable: false,
+            contexts: Vec::new(),
         }
     }
 
@@ -285,6 +289,12 @@ impl Error {
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// Adds the contexts to choose from ([`Error::contexts`]).
+    pub fn with_contexts(mut self, contexts: Vec<serde_json::Value>) -> Self {
+        self.contexts = contexts;
         self
     }
 

@@ -201,3 +201,150 @@ async fn a_refused_call_says_whether_to_retry() {
     );
     client.cancel().await.unwrap();
 }
+
+/// Issue 22.1: `describe --json` of a node app carries its contexts (each
+/// service its own), as `contexts --json` lists them.
+#[test]
+fn describe_json_of_a_node_app_lists_its_contexts() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let out = cmd(&node, home.path())
+        .args(["describe", "kv-store", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["contexts"].as_array().expect("a contexts array");
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["id"], id(fake_node::CTX_KV));
+    assert_eq!(rows[0]["aliases"], json!(["prod"]));
+    assert_eq!(rows[0]["initialized"], true);
+    assert!(rows[0]["version"].is_string(), "{v}");
+    // A multi-service app: each service lists its own contexts.
+    let out = cmd(&node, home.path())
+        .args(["describe", "notebook", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let per_service: Vec<(String, usize)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["service"].as_str().unwrap_or_default().to_string(),
+                s["contexts"].as_array().map_or(0, Vec::len),
+            )
+        })
+        .collect();
+    assert!(
+        per_service.contains(&("pages".into(), 2)),
+        "{per_service:?}"
+    );
+    assert!(
+        per_service.contains(&("registry".into(), 1)),
+        "{per_service:?}"
+    );
+    // A local app (no node app): no contexts field.
+    let out = cmd(&node, home.path())
+        .args(["describe", "examples/kv-store", "--json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.get("contexts").is_none(), "{v}");
+}
+
+/// Issue 22.1: `use APP` without a pin says which case the app is in on the
+/// node: its only context, or several (listed with their aliases).
+#[test]
+fn use_without_a_pin_lists_the_apps_contexts() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let out = cmd(&node, home.path())
+        .args(["use", "kv-store"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("calls use the app's only context there"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{} (alias prod", id(fake_node::CTX_KV))),
+        "{text}"
+    );
+    let out = cmd(&node, home.path())
+        .args(["use", "notebook", "--service", "pages"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("only context"), "{text}");
+    assert!(text.contains("the app has 2 contexts there"), "{text}");
+    assert!(text.contains("calls need --context"), "{text}");
+    assert!(
+        text.contains(&format!("{} (alias pages-main", id(fake_node::CTX_PAGES_1)))
+            && text.contains(&id(fake_node::CTX_PAGES_2)),
+        "{text}"
+    );
+    // --json carries the same rows.
+    let out = cmd(&node, home.path())
+        .args(["use", "notebook", "--service", "pages", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["context"], Value::Null);
+    assert_eq!(v["contexts"].as_array().map(Vec::len), Some(2), "{v}");
+}
+
+/// Issue 22.1: the ambiguity error's `--json` form carries the contexts as
+/// data, not only inside the message.
+#[test]
+fn the_ambiguity_error_carries_the_contexts_as_data() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let out = cmd(&node, home.path())
+        .args(["call", "notebook_pages_words", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line: Value = serde_json::from_slice(&out.stderr)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(line["error"]["code"], "ambiguous_context");
+    let rows = line["error"]["contexts"].as_array().expect("contexts");
+    let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 2, "{line}");
+    assert!(ids.contains(&id(fake_node::CTX_PAGES_1).as_str()), "{line}");
+    assert!(ids.contains(&id(fake_node::CTX_PAGES_2).as_str()), "{line}");
+    let main = rows
+        .iter()
+        .find(|r| r["id"] == id(fake_node::CTX_PAGES_1))
+        .unwrap();
+    assert_eq!(main["aliases"], json!(["pages-main"]));
+    assert_eq!(main["service"], "pages");
+    assert_eq!(node.executes().len(), 0, "nothing was sent");
+}

@@ -260,6 +260,11 @@ async fn choose_error(
         .with_hint("installing an app creates no context: create one (meroctl context create with the app and a group, the Calimero desktop app, or POST /admin-api/contexts), then call again");
     }
     let aliases = client.context_aliases().await;
+    let installs = installs_of(client, app).await.unwrap_or_default();
+    let rows = contexts
+        .iter()
+        .map(|c| context_row(app, &installs, c, &aliases))
+        .collect();
     Error::input(
         Code::AmbiguousContext,
         format!(
@@ -270,6 +275,7 @@ async fn choose_error(
         ),
     )
     .with_hint("or pin one for later calls: calimcp use APP --context ID|ALIAS")
+    .with_contexts(rows)
 }
 
 /// The node's application rows of `app`: those the catalog found, else (an
@@ -419,29 +425,62 @@ pub async fn context_rows(
     let installs = installs_of(client, app).await?;
     let listed = app_contexts(client, app, service).await?;
     Ok(listed
-        .into_iter()
-        .map(|c| {
-            let version = installs
-                .iter()
-                .find(|v| ids::same(&v.id, &c.application_id))
-                .and_then(|v| v.version.clone());
-            let names: Vec<&str> = aliases
-                .iter()
-                .filter(|(_, id)| ids::same(id, &c.id))
-                .map(|(a, _)| a.as_str())
-                .collect();
-            serde_json::json!({
-                "id": c.id,
-                "aliases": names,
-                "name": c.name,
-                "app": app.package_or_id(),
-                "version": version,
-                "applicationId": c.application_id,
-                "service": c.service_name,
-                "initialized": c.initialized(),
-            })
-        })
+        .iter()
+        .map(|c| context_row(app, &installs, c, aliases))
         .collect())
+}
+
+/// [`context_rows`] of a node app on the session's node, for `describe
+/// --json` and `use`; `None` when the node cannot say (offline, not
+/// answering, or not the node's app when `node_apps_only`).
+pub fn session_context_rows(
+    session: &super::session::Session,
+    app: &App,
+    service: Option<&str>,
+    node_apps_only: bool,
+) -> Option<Vec<Value>> {
+    if session.offline() {
+        return None;
+    }
+    let client = session.client().ok()?;
+    if node_apps_only && app.source != client.url() {
+        return None;
+    }
+    session
+        .block_on(async {
+            let aliases = client.context_aliases().await;
+            context_rows(client, app, service, &aliases).await
+        })
+        .ok()?
+        .ok()
+}
+
+/// One row of [`context_rows`].
+fn context_row(
+    app: &App,
+    installs: &[Install],
+    c: &NodeContext,
+    aliases: &[(String, String)],
+) -> Value {
+    let version = installs
+        .iter()
+        .find(|v| ids::same(&v.id, &c.application_id))
+        .and_then(|v| v.version.clone());
+    let names: Vec<&str> = aliases
+        .iter()
+        .filter(|(_, id)| ids::same(id, &c.id))
+        .map(|(a, _)| a.as_str())
+        .collect();
+    serde_json::json!({
+        "id": c.id,
+        "aliases": names,
+        "name": c.name,
+        "app": app.package_or_id(),
+        "version": version,
+        "applicationId": c.application_id,
+        "service": c.service_name,
+        "initialized": c.initialized(),
+    })
 }
 
 /// Contexts selected with `calimcp use`, per node URL and app (and service),

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::output::{self, bold, dim, paint_signature};
 use super::{GlobalArgs, report_warnings};
+use crate::catalog::context::session_context_rows;
 use crate::error::Result;
 use crate::mapping::Tool;
 use crate::text::sanitize_line;
@@ -25,7 +26,8 @@ pub use crate::catalog::describe::service_json;
 
 pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
     let ui = g.ui();
-    let sel = g.select(&g.session()?, std::slice::from_ref(&args.app), true)?;
+    let session = g.session()?;
+    let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let app = &sel.catalog.apps[index];
@@ -48,9 +50,20 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
         })
         .collect();
     if g.json {
+        // A node app's contexts (each service's own), as `contexts --json` lists them.
+        let contexts = session_context_rows(&session, app, None, true);
         let objs: Vec<Value> = per_service
             .iter()
-            .map(|(s, t, h)| service_json(app, *s, t, h))
+            .map(|(s, t, h)| {
+                let mut o = service_json(app, *s, t, h);
+                if let Some(rows) = &contexts {
+                    let of_service = rows.iter().filter(|r| {
+                        s.is_none() || r["service"].is_null() || r["service"].as_str() == *s
+                    });
+                    o["contexts"] = of_service.cloned().collect();
+                }
+                o
+            })
             .collect();
         let value = if objs.len() == 1 {
             objs.into_iter().next().unwrap_or_default()

@@ -86,6 +86,9 @@ impl Ui {
             if !err.problems.is_empty() {
                 line["error"]["problems"] = serde_json::Value::Array(err.problems.clone());
             }
+            if !err.contexts.is_empty() {
+                line["error"]["contexts"] = serde_json::Value::Array(err.contexts.clone());
+            }
             let _ = writeln!(stderr, "{line}");
         } else {
             let label = if self.color_err {

@@ -2,11 +2,11 @@
 //! of an app run in, per node (and per service with --service).
 
 use clap::Args;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::node::state_dir;
 use super::{GlobalArgs, output};
-use crate::catalog::context::Pins;
+use crate::catalog::context::{Pins, session_context_rows};
 use crate::error::{Code, Error, Result};
 use crate::node;
 use crate::text::sanitize_line;
@@ -51,16 +51,27 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         None => sanitize_line(app.package_or_id()),
     };
     let mut pins = Pins::load(&state_dir());
-    let report = |context: Option<&str>, id: Option<&str>, text: String| -> Result<u8> {
+    let report_with = |context: Option<&str>,
+                       id: Option<&str>,
+                       contexts: Option<&[Value]>,
+                       text: String|
+     -> Result<u8> {
         if g.json {
-            output::print_json_compact(&json!({
+            let mut v = json!({
                 "app": app.package_or_id(), "service": service, "node": node_url,
                 "context": context, "id": id,
-            }))?;
+            });
+            if let Some(rows) = contexts {
+                v["contexts"] = Value::Array(rows.to_vec());
+            }
+            output::print_json_compact(&v)?;
         } else {
             output::print(&(text + "\n"))?;
         }
         Ok(0)
+    };
+    let report = |context: Option<&str>, id: Option<&str>, text: String| {
+        report_with(context, id, None, text)
     };
     if args.clear {
         let was = pins.get_exact(&node_url, app, service).map(str::to_string);
@@ -76,14 +87,48 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         return report(None, None, text);
     }
     let Some(context) = &args.context else {
-        let pinned = pins.get(&node_url, app, service);
-        let text = match pinned {
-            Some(c) => format!("{label}: context {} on {node_url}", sanitize_line(c)),
+        if let Some(c) = pins.get(&node_url, app, service) {
+            let text = format!("{label}: context {} on {node_url}", sanitize_line(c));
+            return report(Some(c), None, text);
+        }
+        // Without a pin the app's contexts on the node decide: say which
+        // case this is (and list them), when the node answers.
+        let rows = (!session.offline())
+            .then(|| session_context_rows(&session, app, service, false))
+            .flatten();
+        let unpinned = format!("{label}: no context pinned on {node_url}");
+        let text = match rows.as_deref() {
             None => format!(
-                "{label}: no context pinned on {node_url}; calls use the app's only context, else the one aliased `default`"
+                "{unpinned}; calls use the app's only context, else the one aliased `default`"
             ),
+            Some([]) => format!(
+                "{unpinned}, and the app has no context there: create one, then pin it with --context"
+            ),
+            Some([one]) => format!(
+                "{unpinned}; calls use the app's only context there:{}",
+                context_lines(std::slice::from_ref(one))
+            ),
+            Some(many) => {
+                let default = many.iter().find(|r| {
+                    r["aliases"]
+                        .as_array()
+                        .is_some_and(|a| a.iter().any(|x| x == "default"))
+                });
+                let rule = match default {
+                    Some(d) => format!(
+                        "calls use the one aliased `default` ({}) unless given --context",
+                        sanitize_line(d["id"].as_str().unwrap_or_default())
+                    ),
+                    None => "calls need --context, or pin one with --context".to_string(),
+                };
+                format!(
+                    "{unpinned}, and the app has {} contexts there; {rule}:{}",
+                    many.len(),
+                    context_lines(many)
+                )
+            }
         };
-        return report(pinned, None, text);
+        return report_with(None, None, rows.as_deref(), text);
     };
     // A full id needs no node: pinned as given, checked when a node answers.
     let pin_unchecked = |why: &str| -> Result<u8> {
@@ -147,4 +192,31 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
             sanitize_line(&id)
         ),
     )
+}
+
+/// One context a line: its id, aliases, version and whether it is ready.
+fn context_lines(rows: &[Value]) -> String {
+    rows.iter()
+        .map(|r| {
+            let text = |k: &str| sanitize_line(r[k].as_str().unwrap_or_default());
+            let mut about: Vec<String> = r["aliases"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|a| format!("alias {}", sanitize_line(a)))
+                .collect();
+            if r["version"].is_string() {
+                about.push(format!("version {}", text("version")));
+            }
+            if r["initialized"] == false {
+                about.push("uninitialized".into());
+            }
+            if about.is_empty() {
+                format!("\n  {}", text("id"))
+            } else {
+                format!("\n  {} ({})", text("id"), about.join(", "))
+            }
+        })
+        .collect()
 }
