@@ -8,8 +8,10 @@ mod serve_support;
 use std::path::Path;
 use std::time::Duration;
 
-use realnode_support::{Options, PASSWORD, RealNode, USER, Watch, on_each_version, test_app};
-use serde_json::Value;
+use realnode_support::{
+    Options, PASSWORD, RealNode, USER, Version, Watch, on_each_version, test_app,
+};
+use serde_json::{Value, json};
 
 const APP: &str = "com.example.events";
 
@@ -493,4 +495,92 @@ fn watch_waits_out_a_restart_longer_than_15_s(v) {
     assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(lines[1]["payload"]["key"], "after");
 }
+}
+
+/// Issue 20.3 on the real rc.25 node: a caller that may not observe the
+/// context. rc.25 `sse/handlers.rs` drops from a subscription the contexts
+/// the caller is not a member of (`ws/subscribe.rs` `may_observe_context`);
+/// only a token whose root key carries an Ed25519 public key is such a
+/// caller (`auth.rs`: a username/password key or a client key is the node
+/// owner, who may observe everything). An admin makes one with `POST
+/// /admin/keys` (user_password with a public key of its own). Its watch is
+/// exit 3 `not_subscribed` before "watching"; the owner's starts.
+#[test]
+fn a_context_the_node_leaves_out_of_the_subscription_is_not_subscribed_rc25() {
+    let opts = Options {
+        version: Version::Rc25,
+        embedded_auth: true,
+        ..Options::default()
+    };
+    let Some((node, ctx)) = events_node("not_subscribed_rc25", opts) else {
+        return;
+    };
+    // Not a member of any context: a public key nobody joined with.
+    let stranger = bs58::encode([0x42u8; 32]).into_string();
+    node.admin(
+        "POST",
+        "/admin/keys",
+        Some(&json!({
+            "public_key": stranger, "auth_method": "user_password",
+            "provider_data": {"username": "observer", "password": "observer-password"}
+        })),
+    );
+    let out = node
+        .calimcp()
+        .env("CALIMERO_USERNAME", "observer")
+        .env("CALIMERO_PASSWORD", "observer-password")
+        .args(["watch", APP, "-c", &ctx, "--json", "--count", "1"])
+        .args(["--stop-after", "60"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let line: Value = serde_json::from_str(err.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(line["error"]["code"], "not_subscribed", "{err}");
+    let message = line["error"]["message"].as_str().unwrap();
+    assert!(message.contains(&ctx), "{message}");
+    assert!(message.contains("not a member"), "{message}");
+    assert!(!err.contains("watching"), "{err}");
+    // The node owner's watch of the same context is subscribed.
+    let mut cmd = node.calimcp_std();
+    cmd.env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD", PASSWORD);
+    let w = Watch::spawn(
+        cmd,
+        &[
+            APP,
+            "-c",
+            &ctx,
+            "--json",
+            "--count",
+            "1",
+            "--stop-after",
+            "120",
+        ],
+    );
+    let out = node
+        .calimcp()
+        .env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD", PASSWORD)
+        .args([
+            "call",
+            &format!("{APP}.insert"),
+            "-c",
+            &ctx,
+            "--key",
+            "k",
+            "--n",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, out, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_lines(&out)[0]["payload"]["key"], "k", "{out}");
 }
