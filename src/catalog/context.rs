@@ -8,6 +8,10 @@
 //! characters, or base58 decoding to 32 bytes) is used in the node's own form
 //! (see [`crate::node::ids`]); anything else is an alias, looked up on the
 //! node every time (aliases can be re-pointed). Ids are compared by bytes.
+//!
+//! Also the app's contexts as rows (`calimcp contexts`, `describe --json`,
+//! `use`, MCP `describe_app`, and the errors that ask to choose one), and the
+//! ids of the served apps' contexts whose version changes `serve` follows.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
