@@ -495,3 +495,32 @@ fn an_uninitialized_context_is_said_when_the_watch_starts() {
     let (code, _, err) = w.finish();
     assert_eq!(code, 0, "{err}");
 }
+
+/// Issue 22.16: `--until NAME` for an event the ABI does not declare warns,
+/// as `call --wait-event` does (shared check), and waits for it anyway; a
+/// declared one does not warn.
+#[test]
+fn until_an_undeclared_event_warns_and_waits_anyway() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Nope"]);
+    env.node.emit(&ctx, &[("Nope", b"")]);
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "warning: com.calimero.kv-store declares no event `Nope`; waiting for it anyway"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        lines.last().map(|l| l["event"].clone()),
+        Some(json!("Nope")),
+        "{lines:?}"
+    );
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Inserted"]);
+    env.node.emit(&ctx, &[("Inserted", br#""k""#)]);
+    let (code, _, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("declares no event"), "{err}");
+}

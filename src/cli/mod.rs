@@ -14,6 +14,7 @@ pub(crate) mod node;
 pub(crate) mod output;
 mod schema;
 mod serve;
+mod stdin;
 mod tools;
 mod use_ctx;
 pub(crate) mod watch;

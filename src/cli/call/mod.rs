@@ -243,7 +243,8 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
     let service = tool.service.as_deref();
     let mut early: Option<Found> = None;
-    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, argv, &mut |obj| {
+    let check = answer_check(&catalog, &tool);
+    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, argv, &check, &mut |obj| {
         let explicit = flags.context.clone().or_else(|| {
             obj.get(crate::mapping::schema::CONTEXT_PARAM)
                 .and_then(Value::as_str)
@@ -344,6 +345,13 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         Ok(out) => out,
         Err(e) => {
             let e = rt.block_on(explain_context_error(client, app, service, &context, e));
+            // The context as the user typed it (hex or base58), not in the node's form.
+            let e = match explicit.as_deref() {
+                Some(typed) if crate::node::ids::same(typed, &context) => {
+                    e.renamed(&context, typed)
+                }
+                _ => e,
+            };
             return Err(prepared.explain(e));
         }
     };
