@@ -860,20 +860,102 @@ fn tables_fit_the_terminal() {
     }
 }
 
+/// Issue 22.14: a subcommand's `-h` and `--help` name the global options in
+/// one block pointing to `calimcp --help`, which describes them; bare
+/// `calimcp` calls them global options (they are its own), and no help
+/// shows an empty `[env: X=]`.
 #[test]
-fn short_help_lists_inherited_flags_as_one_block() {
-    let out = calimcp().args(["describe", "-h"]).assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+fn help_folds_the_global_options_into_one_block() {
+    // Bare `calimcp` prints its short help on stderr (a usage error).
+    let help = |args: &[&str]| {
+        let out = calimcp()
+            .env_remove("CALIMCP_OFFLINE")
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
+    };
+    for args in [
+        &["describe", "-h"][..],
+        &["describe", "--help"],
+        &["call", "--help"],
+    ] {
+        let text = help(args);
+        assert!(
+            text.contains(
+                "Global options (`calimcp --help` describes them):\n  --json   --color WHEN"
+            ),
+            "{args:?}: {text}"
+        );
+        assert!(
+            !text.contains("Machine-readable output"),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("Inherited"), "{args:?}: {text}");
+        if args[0] == "describe" {
+            assert!(
+                text.lines().count() < 40,
+                "{args:?}: {} lines",
+                text.lines().count()
+            );
+        }
+    }
+    // Bare `calimcp` shows the short help (exit 2), as `-h` does (exit 0).
+    calimcp().env_remove("CALIMCP_OFFLINE").assert().code(2);
+    for args in [&[][..], &["-h"]] {
+        let text = help(args);
+        assert!(
+            text.contains(
+                "Global options (before or after the subcommand; `calimcp --help` describes them):"
+            ),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("Inherited"), "{args:?}: {text}");
+    }
+    let text = help(&["--help"]);
+    assert!(text.contains("Machine-readable output"), "{text}");
+    assert!(text.contains("[env: CALIMCP_APPS]"), "{text}");
+    assert!(!text.contains("=]"), "{text}");
+    // A variable that is set is named, its value never shown.
+    let out = calimcp()
+        .env("CALIMCP_APPS", "examples")
+        .env("CALIMCP_OFFLINE", "1")
+        .arg("--help")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
-        text.contains("Inherited flags (`calimcp --help` describes them):"),
+        text.contains("[env: CALIMCP_APPS]") && text.contains("[env: CALIMCP_OFFLINE]"),
         "{text}"
     );
-    assert!(text.contains("--json --color --quiet"), "{text}");
-    assert!(!text.contains("Machine-readable output"), "{text}");
-    // --help still describes them.
-    let out = calimcp().args(["describe", "--help"]).assert().success();
+    // A method's own help folds them too.
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "every_kind_paint", "--help"])
+        .assert()
+        .success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
-    assert!(text.contains("Machine-readable output"), "{text}");
+    assert!(
+        text.contains("Global options (`calimcp --help` describes them):"),
+        "{text}"
+    );
+    assert!(!text.contains("=]"), "{text}");
+    assert!(!text.contains("Machine-readable output"), "{text}");
+}
+
+/// The help texts, as a user reads them (issue 22.14).
+#[test]
+fn help_texts() {
+    let help = |args: &[&str]| {
+        // CALIMCP_OFFLINE=1 (set for every test) is not shown either.
+        let out = calimcp().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    insta::assert_snapshot!("help_top_short", help(&["-h"]));
+    insta::assert_snapshot!("help_top_long", help(&["--help"]));
+    insta::assert_snapshot!("help_describe_short", help(&["describe", "-h"]));
+    insta::assert_snapshot!("help_describe_long", help(&["describe", "--help"]));
 }
 
 #[test]

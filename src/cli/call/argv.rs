@@ -65,8 +65,9 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
         .subcommand(tool_cmd)
         .subcommand_required(true)
         .disable_help_subcommand(true);
-    // Flags that change nothing about a call stay accepted but unlisted.
-    ["color", "package", "refs", "max_name_len"].iter().fold(
+    // Flags that change nothing about a call stay accepted but unlisted; the
+    // others are one block, as in every command's help.
+    let cmd = ["color", "package", "refs", "max_name_len"].iter().fold(
         GlobalArgs::augment_args(
             clap::Command::new("calimcp")
                 .bin_name("calimcp")
@@ -74,7 +75,8 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
                 .subcommand(call),
         ),
         |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)),
-    )
+    );
+    crate::cli::fold_global_options(cmd)
 }
 
 /// Every problem with the arguments in one error: the flags that could not be
