@@ -524,3 +524,31 @@ fn until_an_undeclared_event_warns_and_waits_anyway() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("declares no event"), "{err}");
 }
+
+/// `call --wait-event` makes the same check as `watch --until` (one function).
+#[test]
+fn wait_event_for_an_undeclared_event_warns_the_same_way() {
+    let env = Env::new(Profile::Rc25);
+    let out = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "b",
+            "-c",
+            "prod",
+        ])
+        .args(["--wait-event", "Nope", "--wait-timeout", "0.5"])
+        .assert()
+        .code(124);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains(
+            "warning: com.calimero.kv-store declares no event `Nope`; waiting for it anyway"
+        ),
+        "{err}"
+    );
+}

@@ -84,7 +84,8 @@ impl Line {
 }
 
 /// Warns when `app` (its service `service`, else any of its services)
-/// declares no event `name`: `watch --until` and `call --wait-event` wait
+/// declares no event `name`: `watch --until` and `call --wait-event` (one
+/// check for both) wait
 /// for it anyway (a node may run a newer version that has it), but a typo
 /// would otherwise wait in silence.
 pub(super) fn warn_undeclared(

@@ -302,16 +302,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     // With --wait-event the subscription comes first, so the event cannot be missed.
     let mut sub = match &flags.wait_event {
         Some(name) => {
-            let declared = app
-                .service(service)
-                .is_some_and(|s| s.manifest.events.iter().any(|e| &e.name == name));
-            if !declared {
-                g.ui().warn(format_args!(
-                    "{} declares no event `{}`; waiting for it anyway",
-                    sanitize_line(app.package_or_id()),
-                    sanitize_line(name)
-                ));
-            }
+            super::events::warn_undeclared(&g.ui(), app, service, name);
             let wait = flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
             // Opening the stream is bounded too: nothing is called until it is open.
             let opened = rt.block_on(async {
