@@ -27,7 +27,7 @@ end
 complete -c calimcp -n "__fish_calimcp_needs_command" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_needs_command" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_needs_command" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_needs_command" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -57,7 +57,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "help" -d 'Print thi
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -76,7 +76,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -s V -l version 
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -97,7 +97,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l deny -d 'Never
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -131,7 +131,7 @@ trace\t''"
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -150,7 +150,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -s V -l version -
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -173,7 +173,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l wait-timeout -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -194,7 +194,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s c -l context -d 
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -213,7 +213,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand use" -s V -l version -d 
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -240,7 +240,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l config -d 'Poli
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -265,7 +265,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l reconnect-for 
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
@@ -284,7 +284,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -s V -l version -
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l service -d 'Narrow a multi-service app to one service' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'

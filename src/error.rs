@@ -298,11 +298,66 @@ impl Error {
         self
     }
 
+    /// The same error with `from` written as `to` wherever its message and
+    /// hint name it: a context id the node wrote in its own form, shown as
+    /// the user typed it (`-c 00…00` is not echoed as `1111…`).
+    pub fn renamed(mut self, from: &str, to: &str) -> Self {
+        if from.is_empty() || from == to {
+            return self;
+        }
+        self.message = self.message.replace(from, to);
+        self.hint = self.hint.map(|h| h.replace(from, to));
+        self
+    }
+
     /// Prefixes the message with where the problem was found.
     pub fn context(mut self, what: impl fmt::Display) -> Self {
         self.message = format!("{what}: {}", self.message);
         self
     }
+}
+
+/// One problem of invalid input as `--json` prints it: its path and message,
+/// and what was expected and given where the message says so
+/// (`expected X, got Y`, or `… (expected X)`). `X` is taken whole: its own
+/// parentheses (`an integer (u64)`) are kept, and only the parenthesis that
+/// opened before `expected` is dropped.
+pub fn problem_json(path: &str, message: &str) -> serde_json::Value {
+    use crate::text::sanitize_line;
+    let mut v = serde_json::json!({"path": sanitize_line(path), "message": sanitize_line(message)});
+    if let Some((expected, got)) = expected_and_got(message) {
+        v["expected"] = sanitize_line(expected).into();
+        if let Some(g) = got {
+            v["got"] = sanitize_line(g).into();
+        }
+    }
+    v
+}
+
+/// `expected X, got Y` → (`X`, `Y`), reading parentheses as nesting, so a
+/// `,` or `)` inside `X`'s own parentheses does not end it.
+fn expected_and_got(message: &str) -> Option<(&str, Option<&str>)> {
+    let at = message.find("expected ")?;
+    let opened = message[..at].ends_with('(');
+    let rest = &message[at + "expected ".len()..];
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            ')' if opened => return Some((&rest[..i], None)),
+            ',' if depth == 0 && rest[i..].starts_with(", got ") => {
+                let got = &rest[i + ", got ".len()..];
+                let got = match opened {
+                    true => got.strip_suffix(')').unwrap_or(got),
+                    false => got,
+                };
+                return Some((&rest[..i], Some(got)));
+            }
+            _ => {}
+        }
+    }
+    Some((rest, None))
 }
 
 impl fmt::Display for Error {
@@ -384,5 +439,46 @@ mod tests {
         }
         let line = serde_json::json!({"error": {"code": Error::input(Code::UnknownApp, "x").code}});
         assert_eq!(line.to_string(), r#"{"error":{"code":"unknown_app"}}"#);
+    }
+
+    #[test]
+    fn renamed_writes_an_id_as_typed_in_message_and_hint() {
+        let e = Error::input(Code::NoIdentity, "context B58 has no identity")
+            .with_hint("join B58 first")
+            .renamed("B58", "00ff");
+        assert_eq!(e.message, "context 00ff has no identity");
+        assert_eq!(e.hint.as_deref(), Some("join 00ff first"));
+        assert_eq!(Error::input(Code::Usage, "x").renamed("", "y").message, "x");
+    }
+
+    /// `expected` is whole, with its own parentheses (issue 22.5), in every
+    /// form a message takes.
+    #[test]
+    fn expected_keeps_its_own_parentheses() {
+        let p = problem_json("n", "--n: expected an integer (u64), got `x`");
+        assert_eq!(p["expected"], "an integer (u64)");
+        assert_eq!(p["got"], "`x`");
+        let p = problem_json(
+            "n",
+            "missing required argument (expected an integer from 0 to 9 (u8))",
+        );
+        assert_eq!(p["expected"], "an integer from 0 to 9 (u8)");
+        assert!(p.get("got").is_none());
+        let p = problem_json("v", "expected a string, got an integer: 1");
+        assert_eq!(
+            (p["expected"].as_str(), p["got"].as_str()),
+            (Some("a string"), Some("an integer: 1"))
+        );
+        let p = problem_json(
+            "a",
+            "expected an integer from 0 to 255 (u8) as a number or a decimal string of digits, got \"x\"",
+        );
+        assert_eq!(
+            p["expected"],
+            "an integer from 0 to 255 (u8) as a number or a decimal string of digits"
+        );
+        let p = problem_json("a", "unknown argument");
+        assert!(p.get("expected").is_none() && p.get("got").is_none());
+        assert_eq!(p["path"], "a");
     }
 }

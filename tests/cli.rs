@@ -2,6 +2,7 @@
 //! help text, pipes. Each test drives the real binary.
 
 mod common;
+mod support;
 
 use common::{calimcp, example};
 use predicates::prelude::*;
@@ -540,6 +541,29 @@ fn invalid_arguments_come_as_a_list_with_json_wherever_it_is_written() {
     assert_eq!(p["got"], "an integer: 1", "{v}");
 }
 
+/// Issue 22.5: `expected` is whole in `--json`, its own parentheses kept
+/// (it was cut at the first `)`: `"an integer (u64"`).
+#[test]
+fn json_problems_keep_expected_whole() {
+    let hex = "ab".repeat(32);
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "every_kind_echo_scalars", "--u64", "many", "--json"])
+        .args(["--dry-run", "-c", &hex])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let v: Value = serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let problems = v["error"]["problems"].as_array().expect("problems");
+    let p = problems
+        .iter()
+        .find(|p| p["path"] == "u64")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(p["expected"], "an integer (u64)", "{v}");
+    assert_eq!(p["got"], "`many`", "{v}");
+}
+
 #[test]
 fn a_parameter_named_like_a_flag_is_named_in_the_error() {
     let hex = "ab".repeat(32);
@@ -836,20 +860,102 @@ fn tables_fit_the_terminal() {
     }
 }
 
+/// Issue 22.14: a subcommand's `-h` and `--help` name the global options in
+/// one block pointing to `calimcp --help`, which describes them; bare
+/// `calimcp` calls them global options (they are its own), and no help
+/// shows an empty `[env: X=]`.
 #[test]
-fn short_help_lists_inherited_flags_as_one_block() {
-    let out = calimcp().args(["describe", "-h"]).assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+fn help_folds_the_global_options_into_one_block() {
+    // Bare `calimcp` prints its short help on stderr (a usage error).
+    let help = |args: &[&str]| {
+        let out = calimcp()
+            .env_remove("CALIMCP_OFFLINE")
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
+    };
+    for args in [
+        &["describe", "-h"][..],
+        &["describe", "--help"],
+        &["call", "--help"],
+    ] {
+        let text = help(args);
+        assert!(
+            text.contains(
+                "Global options (`calimcp --help` describes them):\n  --json   --color WHEN"
+            ),
+            "{args:?}: {text}"
+        );
+        assert!(
+            !text.contains("Machine-readable output"),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("Inherited"), "{args:?}: {text}");
+        if args[0] == "describe" {
+            assert!(
+                text.lines().count() < 40,
+                "{args:?}: {} lines",
+                text.lines().count()
+            );
+        }
+    }
+    // Bare `calimcp` shows the short help (exit 2), as `-h` does (exit 0).
+    calimcp().env_remove("CALIMCP_OFFLINE").assert().code(2);
+    for args in [&[][..], &["-h"]] {
+        let text = help(args);
+        assert!(
+            text.contains(
+                "Global options (before or after the subcommand; `calimcp --help` describes them):"
+            ),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("Inherited"), "{args:?}: {text}");
+    }
+    let text = help(&["--help"]);
+    assert!(text.contains("Machine-readable output"), "{text}");
+    assert!(text.contains("[env: CALIMCP_APPS]"), "{text}");
+    assert!(!text.contains("=]"), "{text}");
+    // A variable that is set is named, its value never shown.
+    let out = calimcp()
+        .env("CALIMCP_APPS", "examples")
+        .env("CALIMCP_OFFLINE", "1")
+        .arg("--help")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
-        text.contains("Inherited flags (`calimcp --help` describes them):"),
+        text.contains("[env: CALIMCP_APPS]") && text.contains("[env: CALIMCP_OFFLINE]"),
         "{text}"
     );
-    assert!(text.contains("--json --color --quiet"), "{text}");
-    assert!(!text.contains("Machine-readable output"), "{text}");
-    // --help still describes them.
-    let out = calimcp().args(["describe", "--help"]).assert().success();
+    // A method's own help folds them too.
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "every_kind_paint", "--help"])
+        .assert()
+        .success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
-    assert!(text.contains("Machine-readable output"), "{text}");
+    assert!(
+        text.contains("Global options (`calimcp --help` describes them):"),
+        "{text}"
+    );
+    assert!(!text.contains("=]"), "{text}");
+    assert!(!text.contains("Machine-readable output"), "{text}");
+}
+
+/// The help texts, as a user reads them (issue 22.14).
+#[test]
+fn help_texts() {
+    let help = |args: &[&str]| {
+        // CALIMCP_OFFLINE=1 (set for every test) is not shown either.
+        let out = calimcp().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    insta::assert_snapshot!("help_top_short", help(&["-h"]));
+    insta::assert_snapshot!("help_top_long", help(&["--help"]));
+    insta::assert_snapshot!("help_describe_short", help(&["describe", "-h"]));
+    insta::assert_snapshot!("help_describe_long", help(&["describe", "--help"]));
 }
 
 #[test]
@@ -864,4 +970,261 @@ fn no_apps_messages_name_the_directory_the_same_way() {
             "{cmd}: {err}"
         );
     }
+}
+
+/// Issue 22.9: `schema -`, `describe -` and `tools -` read one manifest from
+/// stdin, as `diff -` does; its package is --package, else `stdin`. The
+/// output is that of the same manifest given by its path, package aside.
+#[test]
+fn a_manifest_on_stdin_is_an_app_for_schema_describe_and_tools() {
+    let abi = std::fs::read(example("kv-store/abi.json")).unwrap();
+    let run = |args: &[&str], stdin: Option<&[u8]>| {
+        let mut cmd = calimcp();
+        cmd.args(args);
+        if let Some(bytes) = stdin {
+            cmd.write_stdin(bytes.to_vec());
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        String::from_utf8(out).unwrap()
+    };
+    let path = "examples/kv-store/abi.json";
+    for cmd in [
+        &["schema"][..],
+        &["schema", "-", "set"],
+        &["tools", "--json"],
+    ] {
+        let (name, rest) = cmd.split_first().unwrap();
+        let rest: Vec<&str> = rest.iter().copied().filter(|a| *a != "-").collect();
+        let mut piped = vec![*name, "-", "--package", "kv-store"];
+        piped.extend(&rest);
+        let mut named = vec![*name, path, "--package", "kv-store"];
+        named.extend(&rest);
+        assert_eq!(
+            run(&piped, Some(&abi)),
+            run(&named, None),
+            "{cmd:?} from stdin"
+        );
+    }
+    let described = run(&["describe", "-", "--json"], Some(&abi));
+    let v: Value = serde_json::from_str(&described).unwrap();
+    assert_eq!(v["package"], "stdin", "{v}");
+    assert_eq!(v["source"], "<stdin>", "{v}");
+    assert!(
+        v["methods"].as_array().is_some_and(|m| !m.is_empty()),
+        "{v}"
+    );
+    assert!(run(&["tools", "-"], Some(&abi)).contains("stdin_set"));
+    // `-` is one app on its own; an invalid manifest names <stdin>.
+    calimcp()
+        .args(["tools", "-", "examples/kv-store"])
+        .write_stdin(abi.clone())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be listed with other apps"));
+    calimcp()
+        .args(["describe", "-"])
+        .write_stdin(&b"{\"nope\": 1}"[..])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("<stdin>"));
+}
+
+/// Issue 22.12: on a terminal `describe` fits its width as `tools` does:
+/// signatures wrap, tool names are never cut, with or without colour.
+#[test]
+fn describe_fits_the_terminal() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: describe_fits_the_terminal: no `script` (util-linux) for a terminal");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("calimcp");
+    for color in ["never", "always"] {
+        let cmd = format!(
+            "stty cols 60; {} --offline describe {} --color {color}",
+            bin.display(),
+            example("every-kind.json").display()
+        );
+        let out = assert_cmd::Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let plain = strip_ansi(&text);
+        for line in plain.lines().filter(|l| !l.contains("source")) {
+            assert!(line.chars().count() <= 60, "{color}: {line:?}\n{plain}");
+        }
+        for name in [
+            "every_kind_echo_scalars",
+            "every_kind_accounts",
+            "every_kind_targeted",
+            "(no tool: runs at context creation)",
+        ] {
+            assert!(plain.contains(name), "{color}: {name} cut: {plain}");
+        }
+        // The long signature is wrapped at spaces, not cut: every word is there.
+        let words: Vec<&str> = plain.split_whitespace().collect();
+        for word in [
+            "echo_scalars(b:",
+            "bool,",
+            "i32:",
+            "nothing:",
+            "(u64,",
+            "i64)",
+        ] {
+            assert!(words.contains(&word), "{color}: {word}: {plain}");
+        }
+    }
+}
+
+/// Text without ANSI colour codes and carriage returns.
+fn strip_ansi(text: &str) -> String {
+    let mut plain = String::new();
+    let mut in_escape = false;
+    for c in text.chars() {
+        match (in_escape, c) {
+            (false, '\u{1b}') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (true, _) => {}
+            (false, '\r') => {}
+            (false, c) => plain.push(c),
+        }
+    }
+    plain
+}
+
+/// Issue 22.6: on a terminal, an answer the parameter's type refuses (an
+/// enum name it does not have) is asked again with the reason, as a bad
+/// number is; the valid answer is then sent.
+#[test]
+fn a_prompt_asks_again_for_a_value_the_schema_refuses() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "skipped: a_prompt_asks_again_for_a_value_the_schema_refuses: no `script` (util-linux) for a terminal"
+        );
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("calimcp");
+    let cmd = format!(
+        "{} --offline --apps {} call every_kind_paint --dry-run -c {}",
+        bin.display(),
+        example("").display(),
+        "ab".repeat(32)
+    );
+    let out = assert_cmd::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .write_stdin("Purple\nGreen\n")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(r#"expected one of "Red", "Green", "Blue", got a string: "Purple""#),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("color (Color): ").count(),
+        2,
+        "asked twice: {text}"
+    );
+    assert!(text.contains("POST "), "{text}");
+    assert!(text.contains(r#""color":"Green""#), "{text}");
+    assert!(!text.contains(r#""color":"Purple""#), "{text}");
+}
+
+/// A `calimcp` for the fake node `node`, with its own state directory.
+fn on_node(node: &support::fake_node::FakeNode, home: &std::path::Path) -> assert_cmd::Command {
+    let mut cmd = support::calimcp(home);
+    cmd.env("CALIMERO_NODE_URL", &node.url);
+    cmd
+}
+
+/// Issue 22.16: a URL whose path is not where the node serves its API
+/// (a node without NODE_PATH_PREFIX, or another prefix) answers a bodyless
+/// 404; the error says what to check instead of only "no message".
+#[test]
+fn a_wrong_base_path_hints_at_the_url_and_node_path_prefix() {
+    let node = support::fake_node::FakeNode::builder()
+        .base_path("/mero")
+        .start();
+    let home = tempfile::tempdir().unwrap();
+    let wrong = node.url.replace("/mero", "/wrong");
+    let out = on_node(&node, home.path())
+        .args(["--node", &wrong, "apps"])
+        .assert()
+        .code(5);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("HTTP 404"), "{err}");
+    assert!(err.contains("NODE_PATH_PREFIX"), "{err}");
+    assert!(err.contains("check the URL"), "{err}");
+    // The URL with the node's prefix is right.
+    on_node(&node, home.path())
+        .args(["apps"])
+        .assert()
+        .success();
+}
+
+/// Issue 22.16: a context id typed in hex on a node that writes base58 is
+/// echoed in errors as typed, not in the node's form.
+#[test]
+fn a_context_id_is_shown_as_typed_in_call_errors() {
+    use support::fake_node::{CTX_KV, FakeNode};
+    let node = FakeNode::start();
+    node.disown(CTX_KV);
+    let home = tempfile::tempdir().unwrap();
+    let typed = node.other_id(CTX_KV);
+    let out = on_node(&node, home.path())
+        .args(["call", "kv_store_get", "--key", "a", "-c", &typed])
+        .assert()
+        .code(5);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains(&format!("context {typed}")), "{err}");
+    assert!(!err.contains(&node.id(CTX_KV)), "{err}");
+}
+
+/// Issue 22.16: a variant value whose tag names one variant is reported by
+/// that variant's problem (`action.Move: expected 2 items, got 1`), not as
+/// "expected one of the enum's variants, got an object".
+#[test]
+fn a_variant_payload_error_names_its_variant() {
+    let hex = "ab".repeat(32);
+    let err = |arg: &str, value: &str| {
+        let out = calimcp()
+            .arg("--apps")
+            .arg(example(""))
+            .args(["call", arg, "--dry-run", "-c", &hex])
+            .args(value.split_once(' ').map(|(f, v)| vec![f, v]).unwrap())
+            .assert()
+            .code(2);
+        String::from_utf8_lossy(&out.get_output().stderr).to_string()
+    };
+    let e = err("every_kind_apply", r#"--action {"Move":[1]}"#);
+    assert!(e.contains("action.Move: expected 2 items, got 1"), "{e}");
+    let e = err("every_kind_apply", r#"--action {"Rename":5}"#);
+    assert!(
+        e.contains("action.Rename: expected a string, got an integer: 5"),
+        "{e}"
+    );
+    // An internally tagged variant: the tag names the variant.
+    let e = err(
+        "every_kind_area",
+        r#"--shape {"kind":"circle","radius":"x"}"#,
+    );
+    assert!(e.contains("shape.radius: expected a number"), "{e}");
+    // No variant's tag: the whole value is refused, as before.
+    let e = err("every_kind_apply", r#"--action {"Jump":1}"#);
+    assert!(
+        e.contains("action: expected one of the enum's variants"),
+        "{e}"
+    );
 }

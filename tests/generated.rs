@@ -32,35 +32,100 @@ fn expected_completions() -> BTreeMap<String, Vec<u8>> {
 }
 
 fn expected_man_pages() -> BTreeMap<String, Vec<u8>> {
+    let cmd = calimcp::cli::man_command();
     let tmp = tempfile::tempdir().unwrap();
-    clap_mangen::generate_to(calimcp::cli::command(), tmp.path()).unwrap();
+    // clap_mangen prints the after-help text as one paragraph (EXTRA), which
+    // runs its example and table lines together: the pages get it as
+    // sections of their own instead (`after_help_sections`).
+    clap_mangen::generate_to(without_after_help(cmd.clone()), tmp.path()).unwrap();
     let mut pages = read_dir(tmp.path());
-    // calimcp(1) gets an ENVIRONMENT section, from the Environment block of
-    // the long help (which the EXTRA section carries too).
-    if let Some(page) = pages.get_mut("calimcp.1") {
-        let help = calimcp::cli::command()
+    let mut commands = vec![("calimcp.1".to_string(), cmd.clone())];
+    commands.extend(
+        cmd.get_subcommands()
+            .map(|sc| (format!("calimcp-{}.1", sc.get_name()), sc.clone())),
+    );
+    for (name, sc) in commands {
+        let Some(page) = pages.get_mut(&name) else {
+            continue;
+        };
+        let help = sc
             .get_after_long_help()
+            .or(sc.get_after_help())
             .map(|h| h.to_string())
             .unwrap_or_default();
-        let env: Vec<&str> = help
-            .lines()
-            .skip_while(|l| !l.starts_with("Environment:"))
-            .skip(1)
-            .collect();
-        let mut section = String::from(".SH ENVIRONMENT\n.nf\n");
-        for line in env {
-            section.push_str(&line.replace('\\', "\\\\").replace('-', "\\-"));
-            section.push('\n');
-        }
-        section.push_str(".fi\n");
+        let sections = after_help_sections(&help);
         let text = String::from_utf8(page.clone()).unwrap();
-        let text = match text.find(".SH EXTRA") {
-            Some(at) => format!("{}{section}{}", &text[..at], &text[at..]),
-            None => text + &section,
+        let text = match text.find(".SH VERSION") {
+            Some(at) => format!("{}{sections}{}", &text[..at], &text[at..]),
+            None => text + &sections,
         };
         *page = text.into_bytes();
     }
     pages
+}
+
+/// `cmd` and its subcommands without after-help text.
+fn without_after_help(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.after_help(None::<&str>).after_long_help(None::<&str>);
+    for name in names {
+        cmd = cmd.mut_subcommand(name, without_after_help);
+    }
+    cmd
+}
+
+/// The blocks of an after-help text as man sections: `Examples:`,
+/// `Exit codes:` and `Environment:` become EXAMPLES, EXIT STATUS and
+/// ENVIRONMENT, kept line for line; other paragraphs are NOTES.
+fn after_help_sections(help: &str) -> String {
+    let mut out = String::new();
+    let mut notes = Vec::new();
+    for block in help
+        .split("\n\n")
+        .map(str::trim_end)
+        .filter(|b| !b.trim().is_empty())
+    {
+        let (first, rest) = block.split_once('\n').unwrap_or((block, ""));
+        let title = match first.trim() {
+            "Examples:" | "Example:" => "EXAMPLES",
+            "Exit codes:" => "EXIT STATUS",
+            "Environment:" => "ENVIRONMENT",
+            _ => {
+                notes.push(block);
+                continue;
+            }
+        };
+        out.push_str(&format!(".SH \"{title}\"\n.nf\n"));
+        for line in rest.lines() {
+            out.push_str(&roff_line(line));
+            out.push('\n');
+        }
+        out.push_str(".fi\n");
+    }
+    if !notes.is_empty() {
+        out.push_str(".SH NOTES\n");
+        for block in notes {
+            out.push_str(".PP\n");
+            for line in block.lines() {
+                out.push_str(&roff_line(line.trim()));
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// One line of text for roff, printed as written.
+fn roff_line(line: &str) -> String {
+    let line = line.replace('\\', "\\\\").replace('-', "\\-");
+    if line.starts_with(['.', '\'']) {
+        format!("\\&{line}")
+    } else {
+        line
+    }
 }
 
 fn read_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -152,4 +217,75 @@ fn every_environment_variable_is_documented() {
         }
     }
     assert!(missing.is_empty(), "not in `calimcp --help`: {missing:?}");
+}
+
+/// Issue 22.7: every option of every man page has its description (the
+/// global ones were empty), and calimcp(1) lists the environment once, in
+/// ENVIRONMENT, line for line (a second copy in EXTRA ran its lines together).
+#[test]
+fn man_pages_describe_every_option_and_list_the_environment_once() {
+    for (name, page) in expected_man_pages() {
+        let page = String::from_utf8(page).unwrap();
+        assert!(!page.contains(".SH EXTRA"), "{name}: {page}");
+        // An option entry (`.TP` then the flag line) is followed by text, not by the next entry.
+        let lines: Vec<&str> = page.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            if *l == ".TP" && lines.get(i + 1).is_some_and(|f| f.starts_with("\\fB\\-")) {
+                let next = lines.get(i + 2).copied().unwrap_or_default();
+                assert!(
+                    !next.is_empty() && !next.starts_with(".TP") && !next.starts_with(".SH"),
+                    "{name}: {} has no description",
+                    lines[i + 1]
+                );
+            }
+        }
+        if name != "calimcp.1" {
+            assert!(!page.contains("ENVIRONMENT"), "{name}");
+        }
+    }
+    let pages = expected_man_pages();
+    let top = String::from_utf8(pages["calimcp.1"].clone()).unwrap();
+    assert_eq!(top.matches("CALIMERO_NODE_URL ").count(), 1, "{top}");
+    assert_eq!(top.matches(".SH \"ENVIRONMENT\"").count(), 1, "{top}");
+    assert!(top.contains("Machine\\-readable output"), "{top}");
+    let describe = String::from_utf8(pages["calimcp-describe.1"].clone()).unwrap();
+    assert!(
+        describe.contains(".SH \"EXAMPLES\"\n.nf\n  calimcp describe examples/kv\\-store\n"),
+        "{describe}"
+    );
+}
+
+/// Issue 22.15: the static bash script leaves a path or name argument to
+/// bash's file-name completion (it inserted the `-` every flag starts with
+/// after `describe `), still completes flags after a `-`, and a fixed list
+/// of values (`completions SHELL`) still comes from the script.
+#[test]
+fn static_bash_completion_offers_paths_for_app_arguments() {
+    let script = common::root().join("completions/calimcp.bash");
+    let run = |words: &[&str]| -> String {
+        let cword = words.len() - 1;
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        let prog = format!(
+            "source '{}'; COMP_WORDS=({}); COMP_CWORD={cword}; _calimcp calimcp '{}' '{}'; echo \"${{#COMPREPLY[@]}}:${{COMPREPLY[*]}}\"",
+            script.display(),
+            quoted.join(" "),
+            words[cword],
+            words[cword - 1],
+        );
+        let out = std::process::Command::new("bash")
+            .args(["--norc", "--noprofile", "-c", &prog])
+            .output()
+            .expect("bash");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    for cmd in ["describe", "schema", "tools", "diff", "watch", "use"] {
+        assert_eq!(
+            run(&["calimcp", cmd, ""]),
+            "0:",
+            "{cmd} <TAB> is left to file names"
+        );
+    }
+    assert_eq!(run(&["calimcp", "describe", "--js"]), "1:--json");
+    assert_eq!(run(&["calimcp", "desc"]), "1:describe");
+    assert!(run(&["calimcp", "completions", ""]).contains("bash"));
 }

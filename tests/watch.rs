@@ -495,3 +495,60 @@ fn an_uninitialized_context_is_said_when_the_watch_starts() {
     let (code, _, err) = w.finish();
     assert_eq!(code, 0, "{err}");
 }
+
+/// Issue 22.16: `--until NAME` for an event the ABI does not declare warns,
+/// as `call --wait-event` does (shared check), and waits for it anyway; a
+/// declared one does not warn.
+#[test]
+fn until_an_undeclared_event_warns_and_waits_anyway() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Nope"]);
+    env.node.emit(&ctx, &[("Nope", b"")]);
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "warning: com.calimero.kv-store declares no event `Nope`; waiting for it anyway"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        lines.last().map(|l| l["event"].clone()),
+        Some(json!("Nope")),
+        "{lines:?}"
+    );
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Inserted"]);
+    env.node.emit(&ctx, &[("Inserted", br#""k""#)]);
+    let (code, _, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("declares no event"), "{err}");
+}
+
+/// `call --wait-event` makes the same check as `watch --until` (one function).
+#[test]
+fn wait_event_for_an_undeclared_event_warns_the_same_way() {
+    let env = Env::new(Profile::Rc25);
+    let out = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "b",
+            "-c",
+            "prod",
+        ])
+        .args(["--wait-event", "Nope", "--wait-timeout", "0.5"])
+        .assert()
+        .code(124);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains(
+            "warning: com.calimero.kv-store declares no event `Nope`; waiting for it anyway"
+        ),
+        "{err}"
+    );
+}

@@ -1,6 +1,9 @@
 //! `calimcp describe APP`: the app, one signature per method, and its events.
 
+use std::io::IsTerminal;
+
 use clap::Args;
+use comfy_table::{Table, presets};
 use serde_json::Value;
 
 use super::output::{self, bold, dim, paint_signature};
@@ -17,17 +20,77 @@ use crate::text::sanitize_line;
   calimcp describe kv-store --apps examples
   calimcp describe examples/multi-service --service pages --json")]
 pub struct DescribeArgs {
-    /// The app: a path or a name among the --apps directories
-    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
+    /// The app: a path, a name among the --apps directories or the node's apps, or `-` (a manifest on stdin)
+    #[arg(value_hint = clap::ValueHint::AnyPath, add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
 }
 
 pub use crate::catalog::describe::service_json;
 
+/// One line per method, indented: the signature, then its tool name. Piped,
+/// the tool names line up after the signatures (up to 72 characters wide)
+/// and nothing is wrapped. On a terminal the two columns are laid out as the
+/// `tools` table is ([`output::fit_to_terminal`]): they fit its width,
+/// signatures wrap at spaces and tool names are never cut. Colour is added
+/// after the layout, so it never counts as width.
+fn method_lines(rows: &[(String, String, String)], c: bool) -> String {
+    const INDENT: &str = "  ";
+    let mut out = String::new();
+    if rows.is_empty() {
+        return out;
+    }
+    if !std::io::stdout().is_terminal() {
+        let width = rows
+            .iter()
+            .map(|r| r.1.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(72);
+        for (_, sig, tool) in rows {
+            let pad = width.saturating_sub(sig.chars().count());
+            out.push_str(&format!(
+                "{INDENT}{}{}  {}\n",
+                paint_signature(sig, c),
+                " ".repeat(pad),
+                dim(tool, c)
+            ));
+        }
+        return out;
+    }
+    let mut table = Table::new();
+    table.load_style(presets::NOTHING);
+    for (_, sig, tool) in rows {
+        table.add_row(vec![sig.clone(), tool.clone()]);
+    }
+    output::fit_to_terminal(&mut table, &[1]);
+    // The indent takes two columns, the stripped leading padding gives one back.
+    if let Some(w) = table.width() {
+        table.set_width(w.saturating_sub(INDENT.len() as u16 - 1));
+    }
+    let text = output::table_text(&table);
+    let mut next = rows.iter().map(|r| r.2.as_str()).peekable();
+    for line in text.lines() {
+        let (line, tool) = match next.peek() {
+            Some(&tool) if line == tool || line.ends_with(&format!("  {tool}")) => {
+                next.next();
+                (&line[..line.len() - tool.len()], Some(tool))
+            }
+            _ => (line, None),
+        };
+        out.push_str(INDENT);
+        out.push_str(&paint_signature(line, c));
+        if let Some(tool) = tool {
+            out.push_str(&dim(tool, c));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
     let ui = g.ui();
     let session = g.session()?;
-    let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
+    let sel = super::stdin::select(g, &session, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let app = &sel.catalog.apps[index];
@@ -131,21 +194,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
         if rows.is_empty() {
             out.push_str("  (no methods: a state schema only)\n");
         }
-        let width = rows
-            .iter()
-            .map(|r| r.1.chars().count())
-            .max()
-            .unwrap_or(0)
-            .min(72);
-        for (_, sig, tool) in rows {
-            let pad = width.saturating_sub(sig.chars().count());
-            out.push_str(&format!(
-                "  {}{}  {}\n",
-                paint_signature(&sig, c),
-                " ".repeat(pad),
-                dim(&tool, c)
-            ));
-        }
+        out.push_str(&method_lines(&rows, c));
         let svc = app.service(*service).unwrap_or(&app.services[0]);
         if !svc.manifest.events.is_empty() {
             out.push_str(&format!("\n  {}\n", dim("events", c)));

@@ -2,15 +2,13 @@
 //! stored state, as text, markdown, GitHub annotations or JSON; the exit code
 //! gates CI (0 nothing at or above --fail-on, 1 otherwise, 2 bad input).
 
-use std::io::Read;
-
 use clap::{Args, ValueEnum};
 use owo_colors::OwoColorize;
 use serde_json::{Value, json};
 
 use super::output::{self, bold, dim};
 use super::{GlobalArgs, check_service};
-use crate::abi::{App, Service, load::local_id};
+use crate::abi::App;
 use crate::error::{Code, EXIT_FINDINGS, EXIT_OK, Error, Result};
 use crate::mapping::diff::policy::{self, Applied, Policy};
 use crate::mapping::diff::{self, Finding, Level, Report};
@@ -92,55 +90,6 @@ pub enum Format {
     Markdown,
     /// GitHub Actions workflow annotations (::error, ::warning, ::notice)
     Github,
-}
-
-/// A manifest on stdin as a single-service app. Its package is --package, or
-/// the other side's, so tool names compare like for like.
-fn stdin_app(g: &GlobalArgs, other: &App) -> Result<App> {
-    let bytes = read_bounded(std::io::stdin().lock(), crate::abi::load::MAX_FILE)?;
-    let mut warnings = Vec::new();
-    let manifest = if bytes.starts_with(b"\0asm") {
-        crate::abi::load::load_wasm_bytes(&bytes, "<stdin>", &mut warnings)?.1
-    } else {
-        crate::abi::load::manifest_from_json(&bytes, "<stdin>", &mut warnings)?
-    };
-    let package = g
-        .package
-        .clone()
-        .or_else(|| other.package.clone())
-        .unwrap_or_else(|| "stdin".into());
-    Ok(App {
-        id: local_id(Some(&package), &[bytes]),
-        package: Some(package),
-        source: "<stdin>".into(),
-        services: vec![Service {
-            name: None,
-            manifest: manifest.into(),
-        }],
-        warnings,
-        ..App::default()
-    })
-}
-
-/// All of `input`, or an error once it holds more than `max` bytes (the
-/// bound files have), so a runaway pipe cannot fill memory.
-fn read_bounded(input: impl Read, max: u64) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    input
-        .take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::input(Code::Unreadable, format!("cannot read stdin: {e}")))?;
-    if bytes.len() as u64 > max {
-        return Err(Error::input(
-            Code::Unreadable,
-            format!(
-                "stdin is larger than {} MiB, the most calimcp reads of a manifest, module or bundle",
-                max >> 20
-            ),
-        )
-        .with_hint("pass the file by its path, or check what is piped in"));
-    }
-    Ok(bytes)
 }
 
 /// Text that a GitHub Actions runner does not act on: it reads `::` at the
@@ -278,16 +227,16 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
     let mut resolved = sel.apps.iter().map(|&i| sel.catalog.apps[i].clone());
     let first = resolved.next().unwrap_or_default();
     let (old, new) = if args.old == "-" {
-        (stdin_app(g, &first)?, first)
+        (super::stdin::read_app(g, first.package.as_deref())?, first)
     } else if args.new == "-" {
-        let piped = stdin_app(g, &first)?;
+        let piped = super::stdin::read_app(g, first.package.as_deref())?;
         (first, piped)
     } else {
         (first, resolved.next().unwrap_or_default())
     };
     let (old, new) = like_for_like(g, &args, old, new);
     for app in [&old, &new] {
-        if app.source == "<stdin>" {
+        if app.source == super::stdin::SOURCE {
             for w in &app.warnings {
                 ui.warn(inert(&w.to_string()));
             }

@@ -83,6 +83,31 @@ impl Line {
     }
 }
 
+/// Warns when `app` (its service `service`, else any of its services)
+/// declares no event `name`: `watch --until` and `call --wait-event` (one
+/// check for both) wait
+/// for it anyway (a node may run a newer version that has it), but a typo
+/// would otherwise wait in silence.
+pub(super) fn warn_undeclared(
+    ui: &output::Ui,
+    app: &crate::abi::App,
+    service: Option<&str>,
+    name: &str,
+) {
+    let declared = app
+        .services
+        .iter()
+        .filter(|s| service.is_none() || s.name.as_deref() == service)
+        .any(|s| s.manifest.events.iter().any(|e| e.name == name));
+    if !declared {
+        ui.warn(format_args!(
+            "{} declares no event `{}`; waiting for it anyway",
+            sanitize_line(app.package_or_id()),
+            sanitize_line(name)
+        ));
+    }
+}
+
 /// Waits on `sub` for the first application event called `name` in
 /// `context`, decoded with `manifest`; `None` when `deadline` passes first.
 /// What `call --wait-event` uses: the subscription is made before the call,

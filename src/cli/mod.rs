@@ -14,6 +14,7 @@ pub(crate) mod node;
 pub(crate) mod output;
 mod schema;
 mod serve;
+mod stdin;
 mod tools;
 mod use_ctx;
 pub(crate) mod watch;
@@ -82,7 +83,7 @@ and CALIMCP_APP for its command.";
 /// directories, then the node's: a package (com.calimero.kv-store), its
 /// trailing segments (kv-store), a bundle's metadata name, or an application id.
 #[derive(Debug, Parser)]
-#[command(name = "calimcp", version, propagate_version = true, after_long_help = EXIT_CODES, max_term_width = 100)]
+#[command(name = "calimcp", version, propagate_version = true, arg_required_else_help = true, after_long_help = EXIT_CODES, max_term_width = 100)]
 pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -107,8 +108,10 @@ pub(crate) struct GlobalArgs {
         long = "apps",
         global = true,
         env = "CALIMCP_APPS",
+        hide_env_values = true,
         value_delimiter = ':',
         value_name = "DIR",
+        value_hint = clap::ValueHint::DirPath,
         help_heading = "Global options"
     )]
     pub apps: Vec<PathBuf>,
@@ -337,54 +340,103 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
     }
 }
 
-/// The clap command tree (for completions and man pages).
+/// The clap command tree: parsing, help and completions.
 pub fn command() -> clap::Command {
-    inherited_flags_in_short(without_empty_env(Cli::command()))
+    fold_global_options(without_empty_env(Cli::command()))
 }
 
-/// `-h` of a subcommand lists the global flags as one short block (as gh
-/// does) instead of describing each; `--help` still describes them.
-fn inherited_flags_in_short(cmd: clap::Command) -> clap::Command {
-    let flags: Vec<String> = cmd
-        .get_arguments()
-        .filter(|a| a.is_global_set())
-        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
-        .collect();
-    let block = format!(
-        "Inherited flags (`calimcp --help` describes them):\n  {}",
-        flags.join(" ")
-    );
-    let names: Vec<String> = cmd
-        .get_subcommands()
-        .map(|s| s.get_name().to_string())
-        .collect();
-    let mut cmd = cmd.mut_args(|a| {
-        if a.is_global_set() {
-            a.hide_short_help(true)
-        } else {
-            a
-        }
-    });
-    cmd = cmd.after_help(block.clone());
-    for name in names {
-        let block = block.clone();
-        cmd = cmd.mut_subcommand(name, |sc| {
-            let long = sc
-                .get_after_long_help()
-                .or(sc.get_after_help())
-                .map(|h| h.to_string());
-            let short = match sc.get_after_help() {
-                Some(h) => format!("{h}\n\n{block}"),
-                None => block,
-            };
-            let sc = sc.after_help(short);
-            match long {
-                Some(l) => sc.after_long_help(l),
-                None => sc,
+/// The command tree for man pages: every option described where it is
+/// listed (a man page is the reference), nothing read from the environment.
+pub fn man_command() -> clap::Command {
+    Cli::command()
+}
+
+/// The global options in one short block instead of ~60 lines of
+/// descriptions in every command's help (as `gh` does): a subcommand's `-h`
+/// and `--help` name them and point to `calimcp --help`, which describes
+/// them; the top level's `-h` (and bare `calimcp`) names them the same way
+/// under "Global options". Works on any tree whose top level holds the
+/// global arguments (also `call TOOL`'s run-time one).
+pub(crate) fn fold_global_options(cmd: clap::Command) -> clap::Command {
+    let list = global_list(&cmd);
+    let mut cmd = cmd
+        .mut_args(|a| {
+            if a.is_global_set() {
+                a.hide_short_help(true)
+            } else {
+                a
             }
-        });
+        })
+        .after_help(format!(
+            "Global options (before or after the subcommand; `calimcp --help` describes them):\n{list}"
+        ));
+    // Built, the global arguments are copied into every subcommand, where
+    // they are hidden from the long help too (the top level keeps it).
+    cmd.build();
+    let block = format!("Global options (`calimcp --help` describes them):\n{list}");
+    for sc in cmd.get_subcommands_mut() {
+        fold_in_subcommand(sc, &block);
     }
     cmd
+}
+
+fn fold_in_subcommand(sc: &mut clap::Command, block: &str) {
+    if sc.get_name() == "help" {
+        return;
+    }
+    let taken = std::mem::take(sc);
+    let with_block = |h: Option<&clap::builder::StyledStr>| match h {
+        Some(h) => format!("{h}\n\n{block}"),
+        None => block.to_string(),
+    };
+    let short = with_block(taken.get_after_help());
+    let long = with_block(taken.get_after_long_help().or(taken.get_after_help()));
+    let mut folded = taken
+        .mut_args(|a| {
+            if a.is_global_set() {
+                a.hide_short_help(true).hide_long_help(true)
+            } else {
+                a
+            }
+        })
+        .after_help(short)
+        .after_long_help(long);
+    for sub in folded.get_subcommands_mut() {
+        fold_in_subcommand(sub, block);
+    }
+    *sc = folded;
+}
+
+/// The listed global options as `--flag VALUE` words, wrapped to 80 columns.
+fn global_list(cmd: &clap::Command) -> String {
+    let words: Vec<String> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set() && !a.is_hide_set())
+        .filter_map(|a| {
+            let long = a.get_long()?;
+            let mut w = match a.get_short() {
+                Some(c) => format!("-{c}, --{long}"),
+                None => format!("--{long}"),
+            };
+            if a.get_action().takes_values()
+                && let Some(v) = a.get_value_names().and_then(|v| v.first())
+            {
+                w.push_str(&format!(" {v}"));
+            }
+            Some(w)
+        })
+        .collect();
+    let mut lines: Vec<String> = Vec::new();
+    for w in words {
+        match lines.last_mut() {
+            Some(l) if l.len() + 3 + w.len() <= 80 => {
+                l.push_str("   ");
+                l.push_str(&w);
+            }
+            _ => lines.push(format!("  {w}")),
+        }
+    }
+    lines.join("\n")
 }
 
 /// `calimcp call TOOL --color Red`, meant for the method's parameter `color`:
@@ -468,7 +520,7 @@ pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
 
 /// An environment variable set to an empty (or blank) value counts as unset:
 /// `CALIMCP_APPS=` means no directories rather than a usage error. Help shows
-/// `[env: X]` for every variable and never an empty `[env: X=]`. Applied to
+/// `[env: X]` for every variable, never its value nor an empty `[env: X=]`. Applied to
 /// every argument of every subcommand.
 pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
     cmd = cmd.mut_args(|a| {
@@ -485,8 +537,8 @@ pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
                     None => a,
                 }
             }
-            Some(_) => a,
-            None => a.hide_env_values(true),
+            // A variable's value is never shown (`[env: X]`, not `[env: X=value]`).
+            Some(_) | None => a.hide_env_values(true),
         }
     });
     let subs: Vec<String> = cmd

@@ -24,8 +24,8 @@ use crate::text::{did_you_mean, sanitize_line};
   calimcp schema examples/kv-store get --output
   calimcp schema examples/every-kind.json --refs defs")]
 pub struct SchemaArgs {
-    /// The app: a path or a name among the --apps directories
-    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
+    /// The app: a path, a name among the --apps directories or the node's apps, or `-` (a manifest on stdin)
+    #[arg(value_hint = clap::ValueHint::AnyPath, add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
     /// Only this method
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::method_candidates))]
@@ -45,7 +45,7 @@ fn pick(s: MethodSchemas, output: bool) -> Value {
 
 pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
     let ui = g.ui();
-    let sel = g.select(&g.session()?, std::slice::from_ref(&args.app), true)?;
+    let sel = super::stdin::select(g, &g.session()?, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
     report_warnings(&ui, &sel.catalog, &sel.apps);
     let app = &sel.catalog.apps[index];

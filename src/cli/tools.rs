@@ -17,8 +17,8 @@ use crate::mapping::schema::SchemaBudget;
   calimcp tools --apps examples --json
   calimcp tools --apps examples --read-only --deny '*_clear'")]
 pub struct ToolsArgs {
-    /// Apps to list (paths or names); none means every app of the --apps directories
-    #[arg(value_name = "APP")]
+    /// Apps to list (paths, names, or `-`: a manifest on stdin); none means every app of the --apps directories
+    #[arg(value_name = "APP", value_hint = clap::ValueHint::AnyPath)]
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub targets: Vec<String>,
     #[command(flatten)]
@@ -29,7 +29,7 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
     let ui = g.ui();
     let mut names = args.targets.clone();
     names.extend(args.filter.app.iter().cloned());
-    let sel = g.select(&g.session()?, &names, false)?;
+    let sel = super::stdin::select(g, &g.session()?, &names, false)?;
     let apps: Vec<usize> = if names.is_empty() {
         (0..sel.catalog.apps.len()).collect()
     } else {

@@ -131,6 +131,9 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     let app = &sel.catalog.apps[sel.apps[0]];
     super::report_warnings(&g.ui(), &sel.catalog, &sel.apps);
     let service = g.service.as_deref();
+    if let Some(name) = &args.until {
+        super::events::warn_undeclared(&g.ui(), app, service, name);
+    }
     let client = session.client()?;
     let rt = session.runtime()?;
     let contexts = rt.block_on(watched_contexts(client, app, service, &args.contexts))?;

@@ -204,6 +204,16 @@ impl Validator {
                 }
                 continue;
             }
+            // A variant value whose tag names one variant (`{"Move": [1]}`,
+            // `{"kind": "circle"}`) is reported by that variant's problems.
+            if let Some(branch) = tagged_branch(&err) {
+                if let jsonschema::error::ValidationErrorKind::OneOfNotValid { context } =
+                    err.into_parts().kind
+                {
+                    queue.extend(context.into_iter().nth(branch).unwrap_or_default());
+                }
+                continue;
+            }
             let path = pointer_to_path(err.instance_path().as_str());
             let node_at = |schema_path: &str| {
                 let parent = schema_path.rsplit_once('/').map_or("", |(p, _)| p);
@@ -266,6 +276,22 @@ impl Validator {
                         _ => sanitize_line(&err.to_string()),
                     }
                 }
+                jsonschema::error::ValidationErrorKind::MinItems { limit }
+                | jsonschema::error::ValidationErrorKind::MaxItems { limit } => {
+                    let got = err.instance().as_array().map_or(0, Vec::len);
+                    let node = node_at(err.schema_path().as_str());
+                    let bound =
+                        |k: &str| node.as_ref().and_then(|n| n.get(k)).and_then(Value::as_u64);
+                    let exact =
+                        bound("minItems").is_some() && bound("minItems") == bound("maxItems");
+                    let what = match err.kind() {
+                        _ if exact => "",
+                        jsonschema::error::ValidationErrorKind::MinItems { .. } => "at least ",
+                        _ => "at most ",
+                    };
+                    let items = if *limit == 1 { "item" } else { "items" };
+                    format!("expected {what}{limit} {items}, got {got}")
+                }
                 _ => sanitize_line(&err.to_string()),
             };
             problems.push(Problem { path, message });
@@ -303,6 +329,53 @@ fn only_typed_branch(err: &jsonschema::ValidationError<'_>) -> Option<usize> {
         .map(|(i, _)| i)
         .collect();
     match typed.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// For a `oneOf` failure of an object (a variant with a payload, or an
+/// internally or adjacently tagged one): the one branch whose tag the value
+/// carries, if exactly one does. A branch is another variant's when it
+/// refuses the value at its own place for its type, a constant, an enum or a
+/// property it does not have (the external tag: `{"Move": …}` is an unknown
+/// property to every other variant), or refuses the constant of a direct
+/// property (the internal and adjacent tag: `"kind": "square"`).
+fn tagged_branch(err: &jsonschema::ValidationError<'_>) -> Option<usize> {
+    use jsonschema::error::ValidationErrorKind as K;
+    let K::OneOfNotValid { context } = err.kind() else {
+        return None;
+    };
+    if !err.instance().is_object() {
+        return None;
+    }
+    let here = err.instance_path().as_str();
+    let child = |path: &str| {
+        path.strip_prefix(here)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+    };
+    let claims: Vec<usize> = context
+        .iter()
+        .enumerate()
+        .filter(|(_, errors)| {
+            !errors.is_empty()
+                && !errors.iter().any(|e| {
+                    let at = e.instance_path().as_str();
+                    (at == here
+                        && matches!(
+                            e.kind(),
+                            K::Type { .. }
+                                | K::Constant { .. }
+                                | K::Enum { .. }
+                                | K::AdditionalProperties { .. }
+                        ))
+                        || (child(at) && matches!(e.kind(), K::Constant { .. }))
+                })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match claims.as_slice() {
         [one] => Some(*one),
         _ => None,
     }

@@ -149,19 +149,43 @@ impl<'m> Decoder<'m> {
             return (!payload.is_null())
                 .then(|| "the ABI declares no payload for it, but it carries one".to_string());
         };
-        let err = validator.iter_errors(payload).next()?;
-        let at = err.instance_path().to_string();
-        let at = if at.is_empty() {
-            String::new()
-        } else {
-            format!(" at {}", sanitize_line(&at))
-        };
-        Some(format!(
-            "its payload does not match the ABI{at}: {}",
-            sanitize_line(&err.to_string())
-        ))
+        let problems: Vec<String> = validator
+            .iter_errors(payload)
+            .map(|err| {
+                let at = err.instance_path().to_string();
+                let message = sanitize_line(&err.to_string());
+                if at.is_empty() {
+                    message
+                } else {
+                    format!("at {}: {message}", sanitize_line(&at))
+                }
+            })
+            .collect();
+        match problems.as_slice() {
+            [] => None,
+            [one] if one.starts_with("at ") => {
+                Some(format!("its payload does not match the ABI {one}"))
+            }
+            [one] => Some(format!("its payload does not match the ABI: {one}")),
+            all => {
+                let shown: Vec<&str> = all.iter().take(MAX_PROBLEMS).map(String::as_str).collect();
+                let more = match all.len().saturating_sub(MAX_PROBLEMS) {
+                    0 => String::new(),
+                    n => format!("; and {n} more"),
+                };
+                Some(format!(
+                    "its payload does not match the ABI ({} problems): {}{more}",
+                    all.len(),
+                    shown.join("; ")
+                ))
+            }
+        }
     }
 }
+
+/// Problems of one payload named in full; past that, only counted (a hostile
+/// payload could otherwise make one line of any length).
+const MAX_PROBLEMS: usize = 10;
 
 #[cfg(test)]
 mod tests {
@@ -193,6 +217,26 @@ mod tests {
         assert!(!d.decode("Cleared", b"1").valid);
         let hex = "ab".repeat(32);
         assert!(d.decode("Tagged", format!("\"{hex}\"").as_bytes()).valid);
+    }
+
+    /// Issue 22.16: every problem of a payload is reported, not the first.
+    #[test]
+    fn every_problem_of_a_payload_is_reported() {
+        let m = manifest();
+        let mut d = Decoder::new(&m);
+        let bad = d.decode("Inserted", br#"{"key":1,"n":"x"}"#);
+        let problem = bad.problem.unwrap();
+        assert!(problem.contains("(2 problems)"), "{problem}");
+        assert!(
+            problem.contains("at /key") && problem.contains("at /n"),
+            "{problem}"
+        );
+        let one = d.decode("Inserted", br#"{"key":"a","n":"x"}"#);
+        let problem = one.problem.unwrap();
+        assert!(
+            problem.starts_with("its payload does not match the ABI at /n: "),
+            "{problem}"
+        );
     }
 
     #[test]

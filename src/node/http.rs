@@ -341,6 +341,12 @@ impl Client {
             );
         } else if reply.status == 403 {
             err = err.with_hint("the token lacks a permission this request needs");
+        } else if reply.status == 404 && decode::node_message(&reply.body).is_none() {
+            // Not the node's "no such context" but no route at all: almost
+            // always a URL whose path is not where the node serves its API.
+            err = err.with_hint(format!(
+                "the node at {node} has no such route: check the URL. A node started with NODE_PATH_PREFIX serves its API under that prefix, which the URL must end with (http://HOST:2528/PREFIX); a node without one serves it at the bare origin (http://HOST:2528)"
+            ));
         }
         err
     }

@@ -65,8 +65,9 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
         .subcommand(tool_cmd)
         .subcommand_required(true)
         .disable_help_subcommand(true);
-    // Flags that change nothing about a call stay accepted but unlisted.
-    ["color", "package", "refs", "max_name_len"].iter().fold(
+    // Flags that change nothing about a call stay accepted but unlisted; the
+    // others are one block, as in every command's help.
+    let cmd = ["color", "package", "refs", "max_name_len"].iter().fold(
         GlobalArgs::augment_args(
             clap::Command::new("calimcp")
                 .bin_name("calimcp")
@@ -74,7 +75,8 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
                 .subcommand(call),
         ),
         |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)),
-    )
+    );
+    crate::cli::fold_global_options(cmd)
 }
 
 /// Every problem with the arguments in one error: the flags that could not be
@@ -127,22 +129,9 @@ pub(super) fn invalid_args(
     e
 }
 
-/// One problem for `--json`: its path and message, and what was expected
-/// and given where the message says (`expected X, got Y`).
+/// One problem for `--json` (see [`crate::error::problem_json`]).
 pub(super) fn problem_json(path: &str, message: &str) -> Value {
-    let mut v = json!({"path": sanitize_line(path), "message": sanitize_line(message)});
-    if let Some(rest) = message.split_once("expected ").map(|(_, r)| r) {
-        let (expected, got) = match rest.split_once(", got ") {
-            Some((e, g)) => (e, Some(g)),
-            None => (rest, None),
-        };
-        let expected = expected.trim_end_matches(')');
-        v["expected"] = sanitize_line(expected).into();
-        if let Some(g) = got {
-            v["got"] = sanitize_line(g).into();
-        }
-    }
-    v
+    crate::error::problem_json(path, message)
 }
 
 pub(super) fn sub<'a>(m: &'a ArgMatches, name: &str) -> Option<&'a ArgMatches> {
@@ -162,6 +151,7 @@ pub(super) fn arguments(
     specs: &[ParamSpec],
     tool_m: &ArgMatches,
     argv: &[OsString],
+    check_answer: &dyn Fn(&str, &Value) -> std::result::Result<(), String>,
     before_prompt: &mut dyn FnMut(&Map<String, Value>) -> Result<()>,
 ) -> Result<(Map<String, Value>, Vec<FlagProblem>)> {
     let mut stdin = Stdin::bounded(crate::cli::node::size_env(
@@ -214,7 +204,7 @@ pub(super) fn arguments(
     if interactive {
         // Whatever can fail without the user's answers fails before the questions.
         before_prompt(&obj)?;
-        let added = prompt(&missing, &mut obj)?;
+        let added = prompt(&missing, &mut obj, check_answer)?;
         g.ui().note(format_args!(
             "the same call without prompts:\n  {}",
             equivalent(argv, &added)

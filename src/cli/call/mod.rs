@@ -243,7 +243,8 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
     let service = tool.service.as_deref();
     let mut early: Option<Found> = None;
-    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, argv, &mut |obj| {
+    let check = answer_check(&catalog, &tool);
+    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, argv, &check, &mut |obj| {
         let explicit = flags.context.clone().or_else(|| {
             obj.get(crate::mapping::schema::CONTEXT_PARAM)
                 .and_then(Value::as_str)
@@ -301,16 +302,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     // With --wait-event the subscription comes first, so the event cannot be missed.
     let mut sub = match &flags.wait_event {
         Some(name) => {
-            let declared = app
-                .service(service)
-                .is_some_and(|s| s.manifest.events.iter().any(|e| &e.name == name));
-            if !declared {
-                g.ui().warn(format_args!(
-                    "{} declares no event `{}`; waiting for it anyway",
-                    sanitize_line(app.package_or_id()),
-                    sanitize_line(name)
-                ));
-            }
+            super::events::warn_undeclared(&g.ui(), app, service, name);
             let wait = flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
             // Opening the stream is bounded too: nothing is called until it is open.
             let opened = rt.block_on(async {
@@ -344,6 +336,13 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         Ok(out) => out,
         Err(e) => {
             let e = rt.block_on(explain_context_error(client, app, service, &context, e));
+            // The context as the user typed it (hex or base58), not in the node's form.
+            let e = match explicit.as_deref() {
+                Some(typed) if crate::node::ids::same(typed, &context) => {
+                    e.renamed(&context, typed)
+                }
+                _ => e,
+            };
             return Err(prepared.explain(e));
         }
     };

@@ -42,7 +42,6 @@ pub(super) fn equivalent(argv: &[OsString], added: &[(String, String)]) -> Strin
     sanitize_line(&words.join(" "))
 }
 
-/// Asks for each missing parameter; returns the flags and values given.
 /// Asks for one line on the terminal (stderr, then stdin in its usual line
 /// mode) until `check` accepts it; Ctrl-D (end of input) cancels.
 pub(super) fn ask(
@@ -70,9 +69,48 @@ pub(super) fn ask(
     }
 }
 
+/// What is wrong with `value` as the parameter `name` of `tool`, checked as
+/// the whole call will be (its schema, then the exact values: an enum's
+/// names, a record's fields, integer bounds), so a prompt asks again at once
+/// instead of failing after the last question. Only the parameter's own
+/// problems count: the others are still to be asked.
+pub(super) fn answer_check<'a>(
+    catalog: &'a crate::catalog::Catalog,
+    tool: &'a Tool,
+) -> impl Fn(&str, &Value) -> std::result::Result<(), String> + 'a {
+    move |name, value| {
+        let one = Value::Object(Map::from_iter([(name.to_string(), value.clone())]));
+        let Err(problems) = catalog.prepare(tool, &one) else {
+            return Ok(());
+        };
+        let own: Vec<String> = problems
+            .iter()
+            .filter(|p| {
+                p.path
+                    .strip_prefix(&sanitize_line(name))
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+            })
+            .map(|p| {
+                if p.path == sanitize_line(name) {
+                    p.message.clone()
+                } else {
+                    p.to_string()
+                }
+            })
+            .collect();
+        match own.is_empty() {
+            true => Ok(()),
+            false => Err(own.join("; ")),
+        }
+    }
+}
+
+/// Asks for each missing parameter until its answer is valid for it
+/// (`check`, see [`answer_check`]); returns the flags and values given.
 pub(super) fn prompt(
     missing: &[&ParamSpec],
     args: &mut Map<String, Value>,
+    check: &dyn Fn(&str, &Value) -> std::result::Result<(), String>,
 ) -> Result<Vec<(String, String)>> {
     let mut added = Vec::new();
     for spec in missing {
@@ -105,8 +143,9 @@ pub(super) fn prompt(
             if kind != ValueKind::Str && (s == "-" || s.starts_with('@')) {
                 return Err("type the value itself here".into());
             }
-            params::parse_value(kind, s, &mut Stdin::new(Box::new(|| Ok(String::new()))), "")
-                .map(|_| ())
+            let value =
+                params::parse_value(kind, s, &mut Stdin::new(Box::new(|| Ok(String::new()))), "")?;
+            check(&spec.name, &value)
         })
         .map_err(|why| {
             Error::input(
