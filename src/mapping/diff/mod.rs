@@ -9,6 +9,7 @@
 //! the node's ([`state`]).
 
 pub mod compat;
+mod follow;
 pub mod policy;
 pub mod rules;
 pub mod state;
