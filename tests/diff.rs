@@ -1575,6 +1575,52 @@ fn a_nested_stored_change_points_at_the_nested_field() {
     assert_eq!(find(&f, "state-field-changed").path, "state.docs{}.tags");
 }
 
+/// The three wordings of `state-field-changed` (a field kept in place, the
+/// same with the change deeper inside, a field renamed in place whose bytes
+/// no longer read), pinned word for word.
+#[test]
+fn state_field_changed_says_which_field_where_and_whether_it_was_renamed() {
+    let counter = |name: &str, inner: &str| {
+        with(|m| {
+            state_fields(m)[0] = json!({"name": name, "type": {"kind": "record", "fields": [], "crdt_type": "lww_register", "inner_type": {"kind": inner}}});
+        })
+    };
+    let message = |old: &Value, new: &Value| {
+        let f = diff(old, new);
+        let changed = find(&f, "state-field-changed");
+        assert_eq!(changed.level, Level::Breaking);
+        (changed.path.clone(), changed.message.clone())
+    };
+    let (path, kept) = message(&counter("count", "u64"), &counter("count", "string"));
+    assert_eq!(path, "state.count");
+    assert!(
+        kept.starts_with("BREAKING: stored state field `count` ")
+            && kept.contains(", so the new code cannot read the stored state; "),
+        "{kept}"
+    );
+    let (path, renamed) = message(&counter("count", "u64"), &counter("total", "string"));
+    assert_eq!(path, "state.total");
+    assert!(
+        renamed.starts_with("BREAKING: stored state field 0 was `count` and is now `total`, and ")
+            && renamed.contains(", so the new code cannot read the stored state; "),
+        "{renamed}"
+    );
+    let docs = |title: &str| {
+        with(|m| {
+            m["types"]["Doc"] =
+                json!({"kind": "record", "fields": [{"name": "title", "type": {"kind": title}}]});
+            state_fields(m).push(json!({"name": "docs", "type": {"kind": "map", "key": {"kind": "string"}, "value": {"$ref": "Doc"}, "crdt_type": "unordered_map"}}));
+        })
+    };
+    let (path, nested) = message(&docs("string"), &docs("u64"));
+    assert_eq!(path, "state.docs{}.title");
+    assert!(
+        nested.starts_with("BREAKING: stored state field `docs` (at `{}.title`) ")
+            && nested.contains(", so the new code cannot read the stored state; "),
+        "{nested}"
+    );
+}
+
 // ---------------------------------------------------------------- untagged enums, recursion, depth (issue 21)
 
 fn untagged(cases: Value) -> Value {

@@ -215,6 +215,121 @@ fn u64_and_i64_take_decimal_strings_sent_as_exact_numbers() {
     assert_eq!(u64_rule["anyOf"][1]["type"], "string", "{schema}");
 }
 
+// ---------------------------------------------------------------- issue 22 §13
+
+/// The schema's decimal-string pattern is short and says the form only; a
+/// string of the right form out of range passes the schema (as an MCP
+/// client's validator sees it) and calimcp refuses it, at every depth, with
+/// its path and the exact range, before anything is sent.
+#[test]
+fn out_of_range_decimal_strings_pass_the_short_pattern_and_are_refused_exactly() {
+    let c = kinds();
+    let tool = c.tools.get("t_ints").unwrap();
+    let schema = tool.input_schema();
+    let mut patterns = Vec::new();
+    collect_patterns(&schema, &mut patterns);
+    assert!(patterns.len() >= 8, "{patterns:?}");
+    assert!(patterns.iter().all(|p| p.len() <= 30), "{patterns:?}");
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let u64_range = "(0 to 18446744073709551615)";
+    let i64_range = "(-9223372036854775808 to 9223372036854775807)";
+    for (text, path, range) in [
+        (r#"{"u": "18446744073709551616"}"#, "u", u64_range),
+        (r#"{"i": "9223372036854775808"}"#, "i", i64_range),
+        (r#"{"i": "-9223372036854775809"}"#, "i", i64_range),
+        (
+            r#"{"list": ["0", "9999999999999999999"]}"#,
+            "list[1]",
+            i64_range,
+        ),
+        (
+            r#"{"map": {"k": "99999999999999999999"}}"#,
+            "map.k",
+            u64_range,
+        ),
+        (
+            r#"{"rec": {"big": "-9999999999999999999", "small": 1}}"#,
+            "rec.big",
+            i64_range,
+        ),
+        (
+            r#"{"act": {"Move": "18446744073709551616"}}"#,
+            "act.Move",
+            u64_range,
+        ),
+        (
+            r#"{"tup": ["x", "18446744073709551616"]}"#,
+            "tup[1]",
+            u64_range,
+        ),
+    ] {
+        assert!(validator.is_valid(&args(text)), "the schema refuses {text}");
+        let message = refused_at(&c, "t_ints", text, path);
+        assert!(
+            message.contains("out of range") && message.contains(range),
+            "{text}: {message}"
+        );
+    }
+    // The form is the schema's to say, and calimcp's too.
+    for (text, path) in [
+        (r#"{"u": "018"}"#, "u"),
+        (r#"{"i": "-0"}"#, "i"),
+        (r#"{"i": "+1"}"#, "i"),
+        (r#"{"u": "184467440737095516150"}"#, "u"),
+    ] {
+        assert!(!validator.is_valid(&args(text)), "the schema takes {text}");
+        refused_at(&c, "t_ints", text, path);
+    }
+    // In range, both take it and it goes as the exact number.
+    let text =
+        r#"{"u": "18446744073709551615", "map": {"k": "0"}, "tup": ["x", "9007199254740993"]}"#;
+    assert!(validator.is_valid(&args(text)));
+    assert_eq!(
+        sent(&c, "t_ints", text),
+        r#"{"u":18446744073709551615,"map":{"k":0},"tup":["x",9007199254740993]}"#
+    );
+}
+
+/// Inside an untagged enum calimcp converts nothing (the app's serde picks
+/// the member from the raw JSON): a decimal string is checked by the schema
+/// for its form only and goes to the app as the string it is, never as a
+/// number, so no out-of-range number can be sent from it.
+#[test]
+fn a_decimal_string_inside_an_untagged_enum_goes_as_a_string() {
+    let c = catalog(json!({
+        "schema_version": "wasm-abi/1",
+        "types": {"Loose": {"kind": "variant", "untagged": true, "variants": [
+            {"name": "N", "payload": {"kind": "u64"}},
+            {"name": "R", "payload": {"kind": "record", "fields": [{"name": "at", "type": {"kind": "i64"}}]}}
+        ]}},
+        "methods": [{"name": "loose", "params": [{"name": "v", "type": {"$ref": "Loose"}}]}]
+    }));
+    assert_eq!(sent(&c, "t_loose", r#"{"v": 5}"#), r#"{"v":5}"#);
+    assert_eq!(
+        sent(&c, "t_loose", r#"{"v": "99999999999999999999"}"#),
+        r#"{"v":"99999999999999999999"}"#
+    );
+    assert_eq!(
+        sent(&c, "t_loose", r#"{"v": {"at": "-1"}}"#),
+        r#"{"v":{"at":"-1"}}"#
+    );
+    refused_at(&c, "t_loose", r#"{"v": "007"}"#, "v");
+    refused_at(&c, "t_loose", r#"{"v": 18446744073709551616}"#, "v");
+}
+
+fn collect_patterns(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(Value::String(p)) = o.get("pattern") {
+                out.push(p.clone());
+            }
+            o.values().for_each(|x| collect_patterns(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_patterns(x, out)),
+        _ => {}
+    }
+}
+
 // ---------------------------------------------------------------- issue 8 §4, 11 §6
 
 const KEY: &str = "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi";

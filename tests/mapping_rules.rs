@@ -360,10 +360,55 @@ fn i32_bounds_are_exact() {
         .rejects_p(num("2147483648"));
 }
 
+/// What calimcp's exact check (the authority on 64-bit bounds) says of `v`
+/// as the one parameter of a `kind`: `None` when it passes.
+fn exact_check(kind: &str, v: Value) -> Option<String> {
+    let m = manifest(one_param(json!({"kind": kind}), json!({})));
+    let args = json!({ "p": v });
+    let problems =
+        calimcp::mapping::args::check_values(&m, &m.methods[0], args.as_object().unwrap());
+    problems
+        .first()
+        .map(|p| format!("{}: {}", p.path, p.message))
+}
+
+/// A decimal string the schema's pattern lets through (the right form) but
+/// calimcp refuses before sending, naming the exact range (issue 22 §13).
+fn out_of_range_string(c: &Checked, kind: &str, text: &str, range: &str) {
+    c.accepts_p(json!(text));
+    let refused =
+        exact_check(kind, json!(text)).unwrap_or_else(|| panic!("{text} passed as a {kind}"));
+    assert!(
+        refused.starts_with("p: ") && refused.contains("out of range") && refused.contains(range),
+        "{refused}"
+    );
+}
+
+/// The decimal-string branch of a 64-bit kind: a short pattern (the form
+/// only; the range is in the description and checked exactly by calimcp).
+fn string_pattern(kind: &str) -> String {
+    let s = input(one_param(json!({"kind": kind}), json!({})));
+    let p = p_of(&s);
+    let d = p["description"].as_str().unwrap();
+    let (lo, hi) = match kind {
+        "u64" => ("0", "18446744073709551615"),
+        _ => ("-9223372036854775808", "9223372036854775807"),
+    };
+    assert!(d.contains(&format!("from {lo} to {hi}")), "{d}");
+    let pattern = p["anyOf"][1]["pattern"].as_str().unwrap().to_string();
+    assert!(
+        pattern.len() <= 30,
+        "{kind}: a {}-character pattern: {pattern}",
+        pattern.len()
+    );
+    pattern
+}
+
 #[test]
 fn u64_bounds_are_exact() {
-    assert_exact_bounds("u64", "0", "18446744073709551615")
-        .accepts_p(num("0"))
+    assert_eq!(string_pattern("u64"), "^(?:0|[1-9][0-9]{0,19})$");
+    let c = assert_exact_bounds("u64", "0", "18446744073709551615");
+    c.accepts_p(num("0"))
         .accepts_p(num("18446744073709551615"))
         .rejects_p(num("18446744073709551616"))
         .rejects_p(num("-1"))
@@ -371,31 +416,53 @@ fn u64_bounds_are_exact() {
         .accepts_p(json!("9007199254740993"))
         .accepts_p(json!("18446744073709551615"))
         .accepts_p(json!("18446744073709551609"))
-        .rejects_p(json!("18446744073709551616"))
-        .rejects_p(json!("18446744073709551620"))
-        .rejects_p(json!("99999999999999999999"))
         .rejects_p(json!("184467440737095516150"))
+        .rejects_p(json!("018446744073709551615"))
         .rejects_p(json!("-1"))
-        .rejects_p(json!("-0"));
+        .rejects_p(json!("-0"))
+        .rejects_p(json!("+1"));
+    for text in ["0", "9007199254740993", "18446744073709551615"] {
+        assert_eq!(exact_check("u64", json!(text)), None, "{text}");
+    }
+    let range = "0 to 18446744073709551615";
+    for text in [
+        "18446744073709551616",
+        "18446744073709551620",
+        "99999999999999999999",
+    ] {
+        out_of_range_string(&c, "u64", text, range);
+    }
 }
 
 #[test]
 fn i64_bounds_are_exact() {
+    assert_eq!(string_pattern("i64"), "^(?:0|-?[1-9][0-9]{0,18})$");
     // -9223372036854775809 cannot be told from i64::MIN once parsed into an
     // f64 (serde_json without arbitrary precision), so the value checked below
     // the minimum is the nearest double below it; the bound itself is exact.
-    assert_exact_bounds("i64", "-9223372036854775808", "9223372036854775807")
-        .accepts_p(num("-9223372036854775808"))
+    let c = assert_exact_bounds("i64", "-9223372036854775808", "9223372036854775807");
+    c.accepts_p(num("-9223372036854775808"))
         .accepts_p(num("9223372036854775807"))
         .rejects_p(num("9223372036854775808"))
         .rejects_p(num("-9223372036854777856"))
         .accepts_p(json!("-9223372036854775808"))
         .accepts_p(json!("9223372036854775807"))
         .accepts_p(json!("-1"))
-        .rejects_p(json!("-9223372036854775809"))
-        .rejects_p(json!("9223372036854775808"))
         .rejects_p(json!("-0"))
-        .rejects_p(json!("+1"));
+        .rejects_p(json!("+1"))
+        .rejects_p(json!("-09"))
+        .rejects_p(json!("92233720368547758070"));
+    for text in ["-9223372036854775808", "9223372036854775807", "-1", "0"] {
+        assert_eq!(exact_check("i64", json!(text)), None, "{text}");
+    }
+    let range = "-9223372036854775808 to 9223372036854775807";
+    for text in [
+        "-9223372036854775809",
+        "9223372036854775808",
+        "-9999999999999999999",
+    ] {
+        out_of_range_string(&c, "i64", text, range);
+    }
 }
 
 // ---------------------------------------------------------------- bytes

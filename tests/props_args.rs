@@ -3,6 +3,13 @@
 //! out of range is refused. A seeded generator (no extra dependency) writes
 //! argument texts the way clients do, including numbers JSON cannot store as
 //! 64-bit integers; each run checks a few thousand cases in well under a second.
+//!
+//! The tool's input schema is checked on its own too (a 2020-12 validator, as
+//! an MCP client would): everything calimcp accepts, the schema accepts. The
+//! schema's decimal-string pattern says the form only (issue 22 §13), so a
+//! string of the right form out of range passes the schema and calimcp's
+//! exact check refuses it: calimcp, not the pattern, is the authority on the
+//! bounds, and what it lets through is sent digit for digit.
 
 use calimcp::abi::{self, App, Service};
 use calimcp::catalog::Catalog;
@@ -126,6 +133,39 @@ fn must_pass(kind: &str, digits: &str, text: &str) -> bool {
 fn validation_and_the_outgoing_body_agree_digit_for_digit() {
     let c = catalog();
     let tool = c.tools.get("p_m").unwrap();
+    let input = tool.input_schema();
+    let schema = jsonschema::draft202012::new(&input).unwrap();
+    // Each kind's own schema, to judge one value at a time.
+    let kind_schema =
+        |kind: &str| jsonschema::draft202012::new(&input["properties"][kind]).unwrap();
+    let kind_schemas: Vec<(&str, jsonschema::Validator)> = ["u32", "i32", "u64", "i64"]
+        .into_iter()
+        .map(|k| (k, kind_schema(k)))
+        .collect();
+    let value_passes_schema = |kind: &str, text: &str| {
+        let v: Value = serde_json::from_str(text).unwrap();
+        kind_schemas
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .unwrap()
+            .1
+            .is_valid(&v)
+    };
+    // Decimal strings of the right form but out of range: the schema's
+    // pattern lets them through, calimcp refuses them.
+    let mut left_to_calimcp = 0;
+    let mut judge = |kind: &str, digits: &str, text: &str| {
+        let pass = must_pass(kind, digits, text);
+        let schema_pass = value_passes_schema(kind, text);
+        assert!(
+            !pass || schema_pass,
+            "{kind} {text}: calimcp takes it, its schema does not"
+        );
+        if schema_pass && !pass && text.starts_with('"') {
+            left_to_calimcp += 1;
+        }
+        pass
+    };
     let mut r = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..3000 {
         let kinds = ["u32", "i32", "u64", "i64"];
@@ -135,7 +175,7 @@ fn validation_and_the_outgoing_body_agree_digit_for_digit() {
         for kind in kinds {
             let digits = integer_text(&mut r);
             let text = written(&mut r, &digits);
-            all_pass &= must_pass(kind, &digits, &text);
+            all_pass &= judge(kind, &digits, &text);
             fields.push(format!("\"{kind}\":{text}"));
             expected.push(format!("\"{kind}\":{digits}"));
         }
@@ -145,7 +185,7 @@ fn validation_and_the_outgoing_body_agree_digit_for_digit() {
         for _ in 0..n {
             let digits = integer_text(&mut r);
             let text = written(&mut r, &digits);
-            all_pass &= must_pass("i64", &digits, &text);
+            all_pass &= judge("i64", &digits, &text);
             items.push(text);
             sent_items.push(digits);
         }
@@ -153,8 +193,10 @@ fn validation_and_the_outgoing_body_agree_digit_for_digit() {
         expected.push(format!("\"list\":[{}]", sent_items.join(",")));
         let text = format!("{{{}}}", fields.join(","));
         let args: Value = serde_json::from_str(&text).unwrap();
+        let schema_ok = schema.is_valid(&args);
         match c.prepare(tool, &args) {
             Ok(p) => {
+                assert!(schema_ok, "{text} passed calimcp but not its own schema");
                 assert!(
                     all_pass,
                     "{text} passed, but holds a value out of range or inexact; sent {}",
@@ -169,4 +211,7 @@ fn validation_and_the_outgoing_body_agree_digit_for_digit() {
             Err(problems) => assert!(!all_pass, "{text} refused: {problems:?}"),
         }
     }
+    // The division of labour was exercised: such strings were met (and,
+    // by the loop above, every object holding one was refused).
+    assert!(left_to_calimcp > 100, "{left_to_calimcp}");
 }

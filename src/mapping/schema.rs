@@ -334,23 +334,21 @@ fn exact_output(s: Scalar) -> Value {
     })
 }
 
-/// An input u64 or i64: a JSON integer or a decimal string, both with the
-/// exact bounds (most agent hosts are JavaScript and round numbers above
-/// 2^53; a string keeps every digit). Results follow [`scalar_output`].
+/// An input u64 or i64: a JSON integer with the exact bounds, or a decimal
+/// string (most agent hosts are JavaScript and round numbers above 2^53; a
+/// string keeps every digit). Results follow [`scalar_output`].
+///
+/// The string's pattern says only the form: digits without a sign `+` or
+/// leading zeros, at most as many as the kind's bounds have ([`U64_DIGITS`],
+/// [`I64_DIGITS`]); the exact range is in the description and is checked on the
+/// decimal value before anything is sent ([`super::args::check_values`]).
+/// A pattern spelling the range out digit by digit was ~440 (u64) and ~860
+/// (i64) characters, repeated at every 64-bit integer of every tool: a quarter
+/// of a real app's `tools/list`, read by the agent on every session.
 fn scalar_input(s: Scalar) -> Value {
     use std::sync::LazyLock;
-    static U64: LazyLock<Value> = LazyLock::new(|| {
-        let pattern = format!("^(?:0|{})$", positive_up_to(&u64::MAX.to_string()));
-        with_string(Scalar::U64, pattern)
-    });
-    static I64: LazyLock<Value> = LazyLock::new(|| {
-        let pattern = format!(
-            "^(?:0|{}|-(?:{}))$",
-            positive_up_to(&i64::MAX.to_string()),
-            positive_up_to(&i64::MIN.unsigned_abs().to_string())
-        );
-        with_string(Scalar::I64, pattern)
-    });
+    static U64: LazyLock<Value> = LazyLock::new(|| with_string(Scalar::U64, U64_DIGITS));
+    static I64: LazyLock<Value> = LazyLock::new(|| with_string(Scalar::I64, I64_DIGITS));
     match s {
         Scalar::U64 => U64.clone(),
         Scalar::I64 => I64.clone(),
@@ -358,7 +356,15 @@ fn scalar_input(s: Scalar) -> Value {
     }
 }
 
-fn with_string(s: Scalar, pattern: String) -> Value {
+/// The decimal-string form of a u64: `0`, or 1 to 20 digits without a leading
+/// zero (u64::MAX has 20).
+pub const U64_DIGITS: &str = "^(?:0|[1-9][0-9]{0,19})$";
+
+/// The decimal-string form of an i64: `0`, or 1 to 19 digits without a leading
+/// zero, optionally after `-` (i64::MIN and i64::MAX have 19; no `-0`).
+pub const I64_DIGITS: &str = "^(?:0|-?[1-9][0-9]{0,18})$";
+
+fn with_string(s: Scalar, pattern: &str) -> Value {
     let (lo, hi) = match s {
         Scalar::U64 => ("0".to_string(), u64::MAX.to_string()),
         _ => (i64::MIN.to_string(), i64::MAX.to_string()),
@@ -367,37 +373,6 @@ fn with_string(s: Scalar, pattern: String) -> Value {
         "description": format!("{}: an integer from {lo} to {hi}, as a number or a decimal string (a string keeps every digit)", s.name()),
         "anyOf": [scalar(s), {"type": "string", "pattern": pattern}]
     })
-}
-
-/// A regular expression (no anchors) for the decimal integers 1 ..= `max`,
-/// written without sign or leading zeros; `max` is a string of digits.
-fn positive_up_to(max: &str) -> String {
-    let d: Vec<u8> = max.bytes().map(|b| b - b'0').collect();
-    let k = d.len();
-    let mut alts = Vec::new();
-    if k >= 2 {
-        alts.push(format!("[1-9][0-9]{{0,{}}}", k - 2));
-    }
-    for i in 0..k {
-        let lo = if i == 0 { 1 } else { 0 };
-        if d[i] == 0 || d[i] - 1 < lo {
-            continue;
-        }
-        let hi = d[i] - 1;
-        let digit = if lo == hi {
-            lo.to_string()
-        } else {
-            format!("[{lo}-{hi}]")
-        };
-        let rest = match k - i - 1 {
-            0 => String::new(),
-            1 => "[0-9]".to_string(),
-            n => format!("[0-9]{{{n}}}"),
-        };
-        alts.push(format!("{}{digit}{rest}", &max[..i]));
-    }
-    alts.push(max.to_string());
-    alts.join("|")
 }
 
 fn byte_array(size: Option<u64>) -> Value {
@@ -618,12 +593,13 @@ impl<'m> Builder<'m> {
 
     fn ty(&mut self, t: &TypeRef, ctx: Ctx) -> Value {
         self.nodes += 1;
-        // About what each kind writes (an input u64 or i64 carries its pattern).
+        // About what each kind writes (an input u64 or i64, and an exact
+        // output one, carries its range in words and a short pattern).
         self.bytes += match t {
             TypeRef::Scalar(Scalar::I64 | Scalar::U64)
                 if self.dir == Direction::Input || self.exact =>
             {
-                330
+                270
             }
             TypeRef::Scalar(_) => 50,
             TypeRef::Bytes(_) => 250,

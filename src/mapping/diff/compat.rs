@@ -18,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 
+use super::follow::{End, follow};
 use crate::abi::*;
 
 /// Which way values flow; only bytes' string forms depend on it.
@@ -77,41 +78,23 @@ enum Shape<'m> {
     Unknown,
 }
 
-/// Follows `$ref`s and aliases; a dangling reference or an alias cycle is unknown.
+/// Follows `$ref`s, aliases and CRDT cells; a dangling reference or a cycle is unknown.
 fn resolve<'m>(m: &'m Manifest, t: &'m TypeRef) -> (Shape<'m>, Option<&'m str>) {
-    let mut t = t;
-    let mut name = None;
-    for _ in 0..=m.types.len() + 1 {
-        let shape = match t {
-            TypeRef::Ref(n) => {
-                name = Some(n.as_str());
-                match m.types.get(n).map(|d| &d.kind) {
-                    Some(TypeDefKind::Alias(target)) => {
-                        t = target;
-                        continue;
-                    }
-                    Some(TypeDefKind::Record(r)) => record_shape(r),
-                    Some(TypeDefKind::Variant(v)) => Ok(Shape::Variant(v)),
-                    Some(TypeDefKind::Bytes(b)) => Ok(Shape::Bytes(b)),
-                    Some(TypeDefKind::Unknown(_)) | None => Ok(Shape::Unknown),
-                }
-            }
-            TypeRef::Scalar(s) => Ok(Shape::Scalar(*s)),
-            TypeRef::Bytes(b) => Ok(Shape::Bytes(b)),
-            TypeRef::List { items, .. } => Ok(Shape::List(items)),
-            TypeRef::Map { value, .. } => Ok(Shape::Map(value)),
-            TypeRef::Tuple { elements, .. } => {
-                Ok(Shape::Tuple(elements.iter().map(|e| (e, false)).collect()))
-            }
-            TypeRef::Record(r) => record_shape(r),
-            TypeRef::Unknown(_) => Ok(Shape::Unknown),
-        };
-        match shape {
-            Ok(s) => return (s, name),
-            Err(inner) => t = inner,
+    follow(m, t, Shape::Unknown, |end| match end {
+        End::Def(TypeDefKind::Record(r)) | End::Inline(TypeRef::Record(r)) => record_shape(r),
+        End::Def(TypeDefKind::Variant(v)) => Ok(Shape::Variant(v)),
+        End::Def(TypeDefKind::Bytes(b)) | End::Inline(TypeRef::Bytes(b)) => Ok(Shape::Bytes(b)),
+        End::Inline(TypeRef::Scalar(s)) => Ok(Shape::Scalar(*s)),
+        End::Inline(TypeRef::List { items, .. }) => Ok(Shape::List(items)),
+        End::Inline(TypeRef::Map { value, .. }) => Ok(Shape::Map(value)),
+        End::Inline(TypeRef::Tuple { elements, .. }) => {
+            Ok(Shape::Tuple(elements.iter().map(|e| (e, false)).collect()))
         }
-    }
-    (Shape::Unknown, name)
+        // Aliases and references never end a walk.
+        End::Def(TypeDefKind::Unknown(_) | TypeDefKind::Alias(_))
+        | End::Inline(TypeRef::Unknown(_) | TypeRef::Ref(_))
+        | End::Dangling => Ok(Shape::Unknown),
+    })
 }
 
 /// A record's shape, or the inner type of a CRDT cell to follow.

@@ -9,6 +9,7 @@
 //! the node's ([`state`]).
 
 pub mod compat;
+mod follow;
 pub mod policy;
 pub mod rules;
 pub mod state;
@@ -971,46 +972,20 @@ fn root_fields_diff(
         };
     for i in 0..of.len().max(nf.len()) {
         match (of.get(i), nf.get(i)) {
-            (Some(f), Some(g)) if f.name == g.name => {
+            // The same field, or the same position under another name: a
+            // rename, if the bytes still read.
+            (Some(f), Some(g))
+                if f.name == g.name
+                    || (pos_new(&f.name).is_none() && pos_old(&g.name).is_none()) =>
+            {
                 if gone(&f.name) {
                     changed.set(changed.get() + 1);
                     continue;
                 }
-                let prefix = format!("state.{}", f.name);
-                match layout.compare(&prefix, &f.ty, f.nullable, &g.ty, g.nullable) {
-                    None => {}
-                    Some(c) if c.kind == state::LayoutKind::Limit => {
-                        changed.set(changed.get() + 1);
-                        limit_hit(out, format!("{prefix}{}", c.path), &c.why);
-                    }
-                    Some(c) => breaking(
-                        out,
-                        "state-field-changed",
-                        format!("{prefix}{}", c.path),
-                        c.old,
-                        c.new,
-                        format!(
-                            "stored state field `{}`{} {}, so the new code cannot read the stored state",
-                            f.name,
-                            if c.path.is_empty() {
-                                String::new()
-                            } else {
-                                format!(" (at `{}`)", c.path)
-                            },
-                            c.why
-                        ),
-                    ),
-                }
-            }
-            (Some(f), Some(g)) if pos_new(&f.name).is_none() && pos_old(&g.name).is_none() => {
-                // The same position under another name: a rename, if the bytes still read.
-                if gone(&f.name) {
-                    changed.set(changed.get() + 1);
-                    continue;
-                }
+                let renamed = f.name != g.name;
                 let prefix = format!("state.{}", g.name);
                 match layout.compare(&prefix, &f.ty, f.nullable, &g.ty, g.nullable) {
-                    None => out.push(
+                    None if renamed => out.push(
                         "state-field-renamed",
                         clean(&prefix),
                         clean(&f.name),
@@ -1018,18 +993,34 @@ fn root_fields_diff(
                         None,
                         clean(&format!("stored state field {i} was `{}` and is now `{}`: borsh stores no names, so the stored state still reads; scripts and docs that name the field must follow", f.name, g.name)),
                     ),
+                    None => {}
                     Some(c) if c.kind == state::LayoutKind::Limit => {
                         changed.set(changed.get() + 1);
                         limit_hit(out, format!("{prefix}{}", c.path), &c.why);
                     }
-                    Some(c) => breaking(
-                        out,
-                        "state-field-changed",
-                        format!("{prefix}{}", c.path),
-                        c.old,
-                        c.new,
-                        format!("stored state field {i} was `{}` and is now `{}`, and {}, so the new code cannot read the stored state", f.name, g.name, c.why),
-                    ),
+                    Some(c) => {
+                        let what = if renamed {
+                            format!(
+                                "stored state field {i} was `{}` and is now `{}`, and",
+                                f.name, g.name
+                            )
+                        } else if c.path.is_empty() {
+                            format!("stored state field `{}`", f.name)
+                        } else {
+                            format!("stored state field `{}` (at `{}`)", f.name, c.path)
+                        };
+                        breaking(
+                            out,
+                            "state-field-changed",
+                            format!("{prefix}{}", c.path),
+                            c.old,
+                            c.new,
+                            format!(
+                                "{what} {}, so the new code cannot read the stored state",
+                                c.why
+                            ),
+                        )
+                    }
                 }
             }
             (f, g) => {

@@ -42,6 +42,7 @@
 //!   the old version → migrate (and then the identity gate runs); one higher
 //!   without → rejected; more than one higher → rejected; lower → rejected.
 
+use super::follow::{End, follow};
 use crate::abi::*;
 
 /// How a field's top-level type reads to the identity gate.
@@ -236,35 +237,29 @@ enum Stored<'m> {
 }
 
 fn stored<'m>(m: &'m Manifest, t: &'m TypeRef) -> (Stored<'m>, Option<&'m str>) {
-    let mut t = t;
-    let mut name = None;
-    for _ in 0..=m.types.len() + 1 {
-        let s = match t {
-            TypeRef::Ref(n) => {
-                name = Some(n.as_str());
-                match m.types.get(n).map(|d| &d.kind) {
-                    Some(TypeDefKind::Alias(target)) => {
-                        t = target;
-                        continue;
-                    }
-                    Some(TypeDefKind::Record(r)) => record_stored(r),
-                    Some(TypeDefKind::Variant(v)) => Stored::Variant(v),
-                    Some(TypeDefKind::Bytes(b)) => Stored::Bytes(b.size.filter(|&n| n > 0)),
-                    Some(TypeDefKind::Unknown(k)) => Stored::Unknown(k),
-                    None => Stored::Unknown("dangling"),
-                }
+    follow(m, t, Stored::Unknown("alias cycle"), |end| {
+        Ok(match end {
+            End::Def(TypeDefKind::Record(r)) | End::Inline(TypeRef::Record(r)) => record_stored(r),
+            End::Def(TypeDefKind::Variant(v)) => Stored::Variant(v),
+            End::Def(TypeDefKind::Bytes(b)) | End::Inline(TypeRef::Bytes(b)) => {
+                Stored::Bytes(b.size.filter(|&n| n > 0))
             }
-            TypeRef::Scalar(s) => Stored::Scalar(*s),
-            TypeRef::Bytes(b) => Stored::Bytes(b.size.filter(|&n| n > 0)),
-            TypeRef::List { items, crdt } => Stored::List(items, crdt.as_ref()),
-            TypeRef::Map { key, value, crdt } => Stored::Map(key, value, crdt.as_ref()),
-            TypeRef::Tuple { elements, .. } => Stored::Tuple(elements),
-            TypeRef::Record(r) => record_stored(r),
-            TypeRef::Unknown(k) => Stored::Unknown(k),
-        };
-        return (s, name);
-    }
-    (Stored::Unknown("alias cycle"), name)
+            End::Def(TypeDefKind::Unknown(k)) | End::Inline(TypeRef::Unknown(k)) => {
+                Stored::Unknown(k)
+            }
+            End::Dangling => Stored::Unknown("dangling"),
+            End::Inline(TypeRef::Scalar(s)) => Stored::Scalar(*s),
+            End::Inline(TypeRef::List { items, crdt }) => Stored::List(items, crdt.as_ref()),
+            End::Inline(TypeRef::Map { key, value, crdt }) => {
+                Stored::Map(key, value, crdt.as_ref())
+            }
+            End::Inline(TypeRef::Tuple { elements, .. }) => Stored::Tuple(elements),
+            // Aliases and references never end a walk.
+            End::Def(TypeDefKind::Alias(_)) | End::Inline(TypeRef::Ref(_)) => {
+                Stored::Unknown("alias cycle")
+            }
+        })
+    })
 }
 
 fn record_stored(r: &Record) -> Stored<'_> {
