@@ -233,50 +233,15 @@ fn candidate(value: &str, help: Option<&str>) -> Option<CompletionCandidate> {
     })
 }
 
-/// The TOOL word of `call`, when it is complete (not the word being typed).
-fn tool_word(words: &[OsString]) -> Option<String> {
-    let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();
-    let call = words.iter().position(|w| *w == "call")?;
-    let cmd =
-        super::call::CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
-    let takes_value = |flag: &str| {
-        cmd.get_arguments().any(|a| {
-            let named = match flag.strip_prefix("--") {
-                Some(l) => {
-                    a.get_long() == Some(l) || a.get_all_aliases().is_some_and(|al| al.contains(&l))
-                }
-                None => flag.len() == 2 && a.get_short() == flag.chars().nth(1),
-            };
-            named && a.get_action().takes_values()
-        })
-    };
-    let mut i = call + 1;
-    while i + 1 < words.len() {
-        let w = words[i];
-        if w.starts_with('-') {
-            i += if !w.contains('=') && takes_value(w) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        return Some(w.to_string());
-    }
-    None
-}
-
-use clap::Args as _;
-
 /// The command to complete against: with `call TOOL` on the line, the
 /// run-time command of that tool (its parameters are flags); else the static one.
 fn command() -> clap::Command {
-    if let Some(token) = tool_word(&words()) {
+    if let Some(token) = super::toolcmd::tool_word(&words()) {
         let l = loaded();
         let service = l.globals.as_ref().and_then(|g| g.service.as_deref());
         if let Ok(Some(tool)) = crate::catalog::session::find_tool(&l.catalog, &token, service) {
             let app = &l.catalog.apps[tool.app];
-            return super::call::tool_command(&token, &tool, app);
+            return super::toolcmd::tool_command(&token, &tool, app);
         }
     }
     super::command()
@@ -286,10 +251,6 @@ fn command() -> clap::Command {
 mod tests {
     use super::*;
 
-    fn os(words: &[&str]) -> Vec<OsString> {
-        words.iter().map(OsString::from).collect()
-    }
-
     #[test]
     fn node_supplied_names_never_reach_the_shell_raw() {
         assert!(candidate("kv-store", Some("ok")).is_some());
@@ -298,30 +259,5 @@ mod tests {
         let c = candidate("kv", Some("desc\u{1b}[31mred")).unwrap();
         let help = c.get_help().map(|h| h.to_string()).unwrap_or_default();
         assert!(!help.contains('\u{1b}'), "{help:?}");
-    }
-
-    #[test]
-    fn the_tool_word_is_found_past_flags() {
-        assert_eq!(
-            tool_word(&os(&["calimcp", "call", "kv_set", "--k"])),
-            Some("kv_set".into())
-        );
-        assert_eq!(
-            tool_word(&os(&[
-                "calimcp",
-                "--apps",
-                "d",
-                "call",
-                "-c",
-                "ctx",
-                "--dry-run",
-                "kv.get",
-                ""
-            ])),
-            Some("kv.get".into())
-        );
-        // the tool itself is being typed
-        assert_eq!(tool_word(&os(&["calimcp", "call", "kv_"])), None);
-        assert_eq!(tool_word(&os(&["calimcp", "tools", "x", "y"])), None);
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod output;
 mod schema;
 mod serve;
 mod stdin;
+mod toolcmd;
 mod tools;
 mod use_ctx;
 pub(crate) mod watch;

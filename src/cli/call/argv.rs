@@ -5,80 +5,6 @@
 use super::*;
 use crate::error::Code;
 
-/// The run-time command of a tool (for completion).
-pub(in crate::cli) fn tool_command(token: &str, tool: &Tool, app: &App) -> clap::Command {
-    command(token, tool, app, &params::specs(tool, &reserved_flags()))
-}
-
-/// The run-time command: globals, `call` with its flags, and TOOL with one flag per parameter.
-pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) -> clap::Command {
-    let mut long_about = tool.signature.clone();
-    if let Some(doc) = &tool.doc {
-        long_about.push_str("\n\n");
-        long_about.push_str(crate::text::sanitize_doc(doc).trim());
-    }
-    let owner = match &tool.service {
-        Some(s) => format!("{} (service {})", app.package_or_id(), s),
-        None => app.package_or_id().to_string(),
-    };
-    long_about.push_str(&format!(
-        "\n\nTool {} of {}, from {}.",
-        tool.name,
-        sanitize_line(&owner),
-        sanitize_line(&app.source)
-    ));
-    let no_flag: Vec<String> = specs
-        .iter()
-        .filter(|s| s.long.is_none())
-        .map(|s| format!("`{}`", sanitize_line(&s.name)))
-        .collect();
-    if !no_flag.is_empty() {
-        long_about.push_str(&format!(
-            "\nParameters without a flag (pass them in --args): {}.",
-            no_flag.join(", ")
-        ));
-    }
-    let example: Vec<String> = specs
-        .iter()
-        .filter(|s| s.required)
-        .map(|s| match &s.long {
-            Some(l) => format!("--{l} <{}>", sanitize_line(&s.type_name)),
-            None => s.flag(),
-        })
-        .collect();
-    let after = format!(
-        "Values: strings literal; integers exact (-5 is a value); bytes as hex or a JSON array;\n\
-         other types as JSON. For a non-string parameter, @FILE reads the JSON value from a\n\
-         file and - from stdin. --args JSON|@FILE|- gives the whole argument object.\n\n\
-         Example:\n  calimcp call {} {}",
-        sanitize_line(token),
-        example.join(" ")
-    );
-    let tool_cmd = clap::Command::new(token.to_string())
-        .about(tool.signature.clone())
-        .long_about(long_about)
-        .after_long_help(after)
-        .allow_negative_numbers(true)
-        .args(specs.iter().filter_map(params::arg));
-    let call = CallFlags::augment_args(clap::Command::new("call"))
-        .about("Call a method on a node, checking every argument first")
-        .subcommand(tool_cmd)
-        .subcommand_required(true)
-        .disable_help_subcommand(true);
-    // Flags that change nothing about a call stay accepted but unlisted; the
-    // others are one block, as in every command's help.
-    let cmd = ["color", "package", "refs", "max_name_len"].iter().fold(
-        GlobalArgs::augment_args(
-            clap::Command::new("calimcp")
-                .bin_name("calimcp")
-                .max_term_width(100)
-                .subcommand(call),
-        ),
-        |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)),
-    );
-    crate::cli::fold_global_options(cmd)
-}
-
 /// Every problem with the arguments in one error: the flags that could not be
 /// read, then what the schema found in the rest (a parameter whose flag was
 /// unreadable is not reported again as missing).
@@ -211,31 +137,4 @@ pub(super) fn arguments(
         ));
     }
     Ok((obj, problems))
-}
-
-/// clap suggests a flag only above its own Jaro threshold, which misses two
-/// swapped letters (`--kye` for `--key`); an unknown flag with no suggestion
-/// gets the did-you-mean the rest of calimcp uses, over the method's
-/// parameter flags.
-pub(super) fn suggest_param_flag(e: &mut clap::Error, specs: &[ParamSpec]) {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
-        return;
-    }
-    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
-        return;
-    };
-    let Some(name) = given.strip_prefix("--") else {
-        return;
-    };
-    let name = name.split('=').next().unwrap_or(name);
-    let flags = specs
-        .iter()
-        .flat_map(|s| s.long.iter().chain(s.alias.iter()));
-    if let Some(best) = did_you_mean(name, flags.map(String::as_str)).first() {
-        e.insert(
-            ContextKind::SuggestedArg,
-            ContextValue::String(format!("--{best}")),
-        );
-    }
 }

@@ -9,16 +9,15 @@
 //! arguments go through [`Catalog::prepare`] — the same compiled schema the
 //! tools carry — so a bad argument is exit 2 and nothing is sent.
 //!
-//! Here: the flags and `run`; `locate` finds the tool and the context,
-//! `argv` builds the run-time command and reads the arguments, `prompt` asks
-//! for missing ones, `params` describes each parameter's flag and value.
+//! Here: the command's arguments and `run`; the run-time command itself is
+//! [`super::toolcmd`]'s (shared with the completer); `locate` finds the
+//! context, `argv` reads the argument object from the parsed line, `prompt`
+//! asks for missing ones.
 
 mod argv;
 mod locate;
-mod params;
 mod prompt;
 
-use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::IsTerminal;
 
@@ -26,8 +25,10 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use serde_json::{Map, Value, json};
 
-use super::args::{parse_secs, prescan_globals};
+use super::args::prescan_globals;
 use super::node::state_dir;
+use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
+use super::toolcmd::{CallFlags, command, reserved_flags, suggest_param_flag};
 use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::App;
 use crate::catalog::context::{Pins, Target, explain_context_error, looks_like_context_id};
@@ -36,11 +37,9 @@ use crate::error::{Code, EXIT_TIMEOUT, Error, Result};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
 use crate::node::Client;
-use crate::text::{did_you_mean, sanitize_line};
-pub(super) use argv::tool_command;
+use crate::text::sanitize_line;
 use argv::*;
 use locate::*;
-use params::{ParamSpec, Stdin, ValueKind};
 use prompt::*;
 
 const ABOUT: &str = "\
@@ -118,78 +117,6 @@ pub struct CallArgs {
         num_args = 0..
     )]
     pub rest: Vec<OsString>,
-}
-
-/// The options of `call`, accepted before or after TOOL.
-#[derive(Debug, Clone, Args)]
-pub struct CallFlags {
-    /// The whole argument object: JSON, @FILE, or - for stdin
-    #[arg(
-        long = "args",
-        value_name = "JSON|@FILE|-",
-        global = true,
-        help_heading = "Call options"
-    )]
-    pub args_json: Option<String>,
-    /// The context: an id (64 hex or base58) or an alias
-    #[arg(
-        short = 'c',
-        long,
-        value_name = "ID|ALIAS",
-        global = true,
-        help_heading = "Call options"
-    )]
-    pub context: Option<String>,
-    /// Print the URL and the exact request body instead of sending the call
-    #[arg(long, global = true, help_heading = "Call options")]
-    pub dry_run: bool,
-    /// Never prompt for missing parameters
-    #[arg(
-        long,
-        global = true,
-        env = "CALIMCP_NO_INPUT",
-        value_parser = clap::builder::FalseyValueParser::new(),
-        help_heading = "Call options"
-    )]
-    pub no_input: bool,
-    /// Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only
-    #[arg(
-        long = "as",
-        value_name = "IDENTITY",
-        global = true,
-        help_heading = "Call options"
-    )]
-    pub executor: Option<String>,
-    /// After the call, wait for the app's event NAME in the call's context and print it too
-    #[arg(
-        long,
-        value_name = "NAME",
-        global = true,
-        conflicts_with = "dry_run",
-        help_heading = "Call options"
-    )]
-    pub wait_event: Option<String>,
-    /// How long --wait-event waits after the call, in seconds (default 30); then exit 124
-    #[arg(
-        long,
-        value_name = "SECS",
-        global = true,
-        requires = "wait_event",
-        value_parser = parse_secs,
-        help_heading = "Call options"
-    )]
-    pub wait_timeout: Option<std::time::Duration>,
-}
-
-/// Flags a parameter flag must not take: global and call flags, help.
-fn reserved_flags() -> HashSet<String> {
-    let cmd = CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
-    let mut set: HashSet<String> = ["help", "version"].map(String::from).into();
-    for a in cmd.get_arguments() {
-        set.extend(a.get_long().map(String::from));
-        set.extend(a.get_all_aliases().into_iter().flatten().map(String::from));
-    }
-    set
 }
 
 pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
@@ -413,34 +340,6 @@ const DEFAULT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_run_time_command_is_well_formed() {
-        let abi = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/support/abi/typed.json"
-        ))
-        .unwrap();
-        let m = crate::abi::parse_manifest(&abi, &mut Vec::new()).unwrap();
-        let app = App {
-            id: "t".into(),
-            package: Some("com.calimero.typed".into()),
-            services: vec![crate::abi::Service {
-                name: None,
-                manifest: m.into(),
-            }],
-            ..App::default()
-        };
-        let set = crate::mapping::build(std::slice::from_ref(&app), &Default::default());
-        let reserved = reserved_flags();
-        assert!(
-            reserved.contains("json") && reserved.contains("api") && reserved.contains("context")
-        );
-        for tool in &set.tools {
-            let specs = params::specs(tool, &reserved);
-            command(&tool.name, tool, &app, &specs).debug_assert();
-        }
-    }
 
     #[test]
     fn equivalent_commands_quote_and_hide_the_token() {

@@ -1,0 +1,286 @@
+//! The run-time command of a tool: the global flags, `call` with its own
+//! flags ([`CallFlags`]) and TOOL with one flag per declared parameter
+//! ([`params`]), built once the tool is known. `call` parses its line with
+//! it; the completer (`complete`) completes a tool's flags with it. Both use
+//! this module, so neither command file imports the other.
+
+pub(super) mod params;
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+
+use clap::Args;
+
+use super::GlobalArgs;
+use super::args::parse_secs;
+use crate::abi::App;
+use crate::mapping::Tool;
+use crate::text::{did_you_mean, sanitize_line};
+use params::ParamSpec;
+
+/// The options of `call`, accepted before or after TOOL.
+#[derive(Debug, Clone, Args)]
+pub struct CallFlags {
+    /// The whole argument object: JSON, @FILE, or - for stdin
+    #[arg(
+        long = "args",
+        value_name = "JSON|@FILE|-",
+        global = true,
+        help_heading = "Call options"
+    )]
+    pub args_json: Option<String>,
+    /// The context: an id (64 hex or base58) or an alias
+    #[arg(
+        short = 'c',
+        long,
+        value_name = "ID|ALIAS",
+        global = true,
+        help_heading = "Call options"
+    )]
+    pub context: Option<String>,
+    /// Print the URL and the exact request body instead of sending the call
+    #[arg(long, global = true, help_heading = "Call options")]
+    pub dry_run: bool,
+    /// Never prompt for missing parameters
+    #[arg(
+        long,
+        global = true,
+        env = "CALIMCP_NO_INPUT",
+        value_parser = clap::builder::FalseyValueParser::new(),
+        help_heading = "Call options"
+    )]
+    pub no_input: bool,
+    /// Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only
+    #[arg(
+        long = "as",
+        value_name = "IDENTITY",
+        global = true,
+        help_heading = "Call options"
+    )]
+    pub executor: Option<String>,
+    /// After the call, wait for the app's event NAME in the call's context and print it too
+    #[arg(
+        long,
+        value_name = "NAME",
+        global = true,
+        conflicts_with = "dry_run",
+        help_heading = "Call options"
+    )]
+    pub wait_event: Option<String>,
+    /// How long --wait-event waits after the call, in seconds (default 30); then exit 124
+    #[arg(
+        long,
+        value_name = "SECS",
+        global = true,
+        requires = "wait_event",
+        value_parser = parse_secs,
+        help_heading = "Call options"
+    )]
+    pub wait_timeout: Option<std::time::Duration>,
+}
+
+/// Flags a parameter flag must not take: global and call flags, help.
+pub(super) fn reserved_flags() -> HashSet<String> {
+    let cmd = CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
+    let mut set: HashSet<String> = ["help", "version"].map(String::from).into();
+    for a in cmd.get_arguments() {
+        set.extend(a.get_long().map(String::from));
+        set.extend(a.get_all_aliases().into_iter().flatten().map(String::from));
+    }
+    set
+}
+
+/// The run-time command of a tool (for completion).
+pub(super) fn tool_command(token: &str, tool: &Tool, app: &App) -> clap::Command {
+    command(token, tool, app, &params::specs(tool, &reserved_flags()))
+}
+
+/// The run-time command: globals, `call` with its flags, and TOOL with one flag per parameter.
+pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) -> clap::Command {
+    let mut long_about = tool.signature.clone();
+    if let Some(doc) = &tool.doc {
+        long_about.push_str("\n\n");
+        long_about.push_str(crate::text::sanitize_doc(doc).trim());
+    }
+    let owner = match &tool.service {
+        Some(s) => format!("{} (service {})", app.package_or_id(), s),
+        None => app.package_or_id().to_string(),
+    };
+    long_about.push_str(&format!(
+        "\n\nTool {} of {}, from {}.",
+        tool.name,
+        sanitize_line(&owner),
+        sanitize_line(&app.source)
+    ));
+    let no_flag: Vec<String> = specs
+        .iter()
+        .filter(|s| s.long.is_none())
+        .map(|s| format!("`{}`", sanitize_line(&s.name)))
+        .collect();
+    if !no_flag.is_empty() {
+        long_about.push_str(&format!(
+            "\nParameters without a flag (pass them in --args): {}.",
+            no_flag.join(", ")
+        ));
+    }
+    let example: Vec<String> = specs
+        .iter()
+        .filter(|s| s.required)
+        .map(|s| match &s.long {
+            Some(l) => format!("--{l} <{}>", sanitize_line(&s.type_name)),
+            None => s.flag(),
+        })
+        .collect();
+    let after = format!(
+        "Values: strings literal; integers exact (-5 is a value); bytes as hex or a JSON array;\n\
+         other types as JSON. For a non-string parameter, @FILE reads the JSON value from a\n\
+         file and - from stdin. --args JSON|@FILE|- gives the whole argument object.\n\n\
+         Example:\n  calimcp call {} {}",
+        sanitize_line(token),
+        example.join(" ")
+    );
+    let tool_cmd = clap::Command::new(token.to_string())
+        .about(tool.signature.clone())
+        .long_about(long_about)
+        .after_long_help(after)
+        .allow_negative_numbers(true)
+        .args(specs.iter().filter_map(params::arg));
+    let call = CallFlags::augment_args(clap::Command::new("call"))
+        .about("Call a method on a node, checking every argument first")
+        .subcommand(tool_cmd)
+        .subcommand_required(true)
+        .disable_help_subcommand(true);
+    // Flags that change nothing about a call stay accepted but unlisted; the
+    // others are one block, as in every command's help.
+    let cmd = ["color", "package", "refs", "max_name_len"].iter().fold(
+        GlobalArgs::augment_args(
+            clap::Command::new("calimcp")
+                .bin_name("calimcp")
+                .max_term_width(100)
+                .subcommand(call),
+        ),
+        |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)),
+    );
+    crate::cli::fold_global_options(cmd)
+}
+
+/// clap suggests a flag only above its own Jaro threshold, which misses two
+/// swapped letters (`--kye` for `--key`); an unknown flag with no suggestion
+/// gets the did-you-mean the rest of calimcp uses, over the method's
+/// parameter flags.
+pub(super) fn suggest_param_flag(e: &mut clap::Error, specs: &[ParamSpec]) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
+        return;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    let Some(name) = given.strip_prefix("--") else {
+        return;
+    };
+    let name = name.split('=').next().unwrap_or(name);
+    let flags = specs
+        .iter()
+        .flat_map(|s| s.long.iter().chain(s.alias.iter()));
+    if let Some(best) = did_you_mean(name, flags.map(String::as_str)).first() {
+        e.insert(
+            ContextKind::SuggestedArg,
+            ContextValue::String(format!("--{best}")),
+        );
+    }
+}
+
+/// The TOOL word of `call`, when it is complete (not the word being typed).
+pub(super) fn tool_word(words: &[OsString]) -> Option<String> {
+    let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();
+    let call = words.iter().position(|w| *w == "call")?;
+    let cmd = CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
+    let takes_value = |flag: &str| {
+        cmd.get_arguments().any(|a| {
+            let named = match flag.strip_prefix("--") {
+                Some(l) => {
+                    a.get_long() == Some(l) || a.get_all_aliases().is_some_and(|al| al.contains(&l))
+                }
+                None => flag.len() == 2 && a.get_short() == flag.chars().nth(1),
+            };
+            named && a.get_action().takes_values()
+        })
+    };
+    let mut i = call + 1;
+    while i + 1 < words.len() {
+        let w = words[i];
+        if w.starts_with('-') {
+            i += if !w.contains('=') && takes_value(w) {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        return Some(w.to_string());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_run_time_command_is_well_formed() {
+        let abi = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/support/abi/typed.json"
+        ))
+        .unwrap();
+        let m = crate::abi::parse_manifest(&abi, &mut Vec::new()).unwrap();
+        let app = App {
+            id: "t".into(),
+            package: Some("com.calimero.typed".into()),
+            services: vec![crate::abi::Service {
+                name: None,
+                manifest: m.into(),
+            }],
+            ..App::default()
+        };
+        let set = crate::mapping::build(std::slice::from_ref(&app), &Default::default());
+        let reserved = reserved_flags();
+        assert!(
+            reserved.contains("json") && reserved.contains("api") && reserved.contains("context")
+        );
+        for tool in &set.tools {
+            let specs = params::specs(tool, &reserved);
+            command(&tool.name, tool, &app, &specs).debug_assert();
+        }
+    }
+
+    #[test]
+    fn the_tool_word_is_found_past_flags() {
+        assert_eq!(
+            tool_word(&os(&["calimcp", "call", "kv_set", "--k"])),
+            Some("kv_set".into())
+        );
+        assert_eq!(
+            tool_word(&os(&[
+                "calimcp",
+                "--apps",
+                "d",
+                "call",
+                "-c",
+                "ctx",
+                "--dry-run",
+                "kv.get",
+                ""
+            ])),
+            Some("kv.get".into())
+        );
+        // the tool itself is being typed
+        assert_eq!(tool_word(&os(&["calimcp", "call", "kv_"])), None);
+        assert_eq!(tool_word(&os(&["calimcp", "tools", "x", "y"])), None);
+    }
+}
