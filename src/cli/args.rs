@@ -1,6 +1,7 @@
 //! Argument handling the commands share, kept out of the command files so
 //! that no command imports another: the global flags found anywhere on a line
-//! (`call`'s run-time parse and the completer), and value parsers.
+//! (read once for `call` by `cli::main`, and by the completer), and value
+//! parsers.
 
 use std::ffi::OsString;
 use std::time::Duration;
@@ -13,7 +14,10 @@ use super::GlobalArgs;
 /// before the method's own flags are known. Values of other flags are never
 /// taken for globals (they would need `--flag=value` to start with `--`).
 pub(super) fn prescan_globals(argv: &[OsString]) -> std::result::Result<GlobalArgs, clap::Error> {
-    let globals = GlobalArgs::augment_args(clap::Command::new("calimcp").no_binary_name(true));
+    // An empty variable counts as unset here too (`CALIMCP_APPS=`).
+    let globals = super::without_empty_env(GlobalArgs::augment_args(
+        clap::Command::new("calimcp").no_binary_name(true),
+    ));
     let mut kept: Vec<OsString> = Vec::new();
     let mut i = 1;
     while i < argv.len() {

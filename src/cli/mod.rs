@@ -583,7 +583,7 @@ pub fn main() -> ExitCode {
     let parsed = command()
         .try_get_matches_from(&argv)
         .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
-    let cli = match parsed {
+    let mut cli = match parsed {
         Ok(cli) => cli,
         Err(mut e) => {
             if let Some(err) = param_spelling(&e, &argv) {
@@ -597,14 +597,16 @@ pub fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         crate::memory::keep_freed_memory_until_exit();
     }
-    let mut ui = cli.global.ui();
     // A call's global flags may come after its parameters (`call T --a 1 --json`),
-    // where the first parse does not see them: errors follow them too.
-    if matches!(cli.command, Command::Call(_))
-        && let Ok(g) = args::prescan_globals(&argv)
-    {
-        ui = g.ui();
+    // where the static parse leaves them to the tool's own line: they are read
+    // from the whole line, once, here (and errors follow them too).
+    if matches!(cli.command, Command::Call(_)) {
+        match args::prescan_globals(&argv) {
+            Ok(g) => cli.global = g,
+            Err(e) => return ExitCode::from(report_clap_error(&e, json_requested)),
+        }
     }
+    let ui = cli.global.ui();
     match run(cli, &argv) {
         Ok(code) => ExitCode::from(code),
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,

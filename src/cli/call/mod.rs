@@ -1,18 +1,19 @@
 //! `calimcp call TOOL [--PARAM VALUE …]`: a validated call of one method on a node.
 //!
-//! Two parses. The static one (clap derive) routes here with TOOL and the
-//! rest of the line untouched. Then the catalog is loaded (local apps first;
-//! the node's only when TOOL is not local), TOOL is found, and a second
-//! command is built at run time with one flag per declared parameter and the
-//! global and call flags, so flags work anywhere on the line and
-//! `call TOOL --help` shows the method's signature and parameters. The
+//! The line is read in one pass once the tool is known. The static parse
+//! (clap derive, in `cli`) only routes here with TOOL, and the global flags
+//! are read from the whole line there, since they may come anywhere (also
+//! after the parameters). With them the catalog is loaded (local apps first;
+//! the node's only when TOOL is not local) and TOOL is found; then the tool's
+//! run-time command ([`super::toolcmd`]: the global and call flags and one
+//! flag per declared parameter) parses the line, so flags work anywhere on
+//! it and `call TOOL --help` shows the method's signature and parameters. The
 //! arguments go through [`Catalog::prepare`] — the same compiled schema the
 //! tools carry — so a bad argument is exit 2 and nothing is sent.
 //!
-//! Here: the command's arguments and `run`; the run-time command itself is
-//! [`super::toolcmd`]'s (shared with the completer); `locate` finds the
-//! context, `argv` reads the argument object from the parsed line, `prompt`
-//! asks for missing ones.
+//! Here: the command's arguments and `run`; `locate` finds the context,
+//! `argv` reads the argument object from the parsed line, `prompt` asks for
+//! missing ones.
 
 mod argv;
 mod locate;
@@ -25,7 +26,6 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use serde_json::{Map, Value, json};
 
-use super::args::prescan_globals;
 use super::node::state_dir;
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
 use super::toolcmd::{CallFlags, command, reserved_flags, suggest_param_flag};
@@ -119,7 +119,10 @@ pub struct CallArgs {
     pub rest: Vec<OsString>,
 }
 
-pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
+/// `g` holds the global flags of the whole line (read in [`super::main`]:
+/// after TOOL they are part of the tool's line, which the static parse leaves
+/// to this command).
+pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     let Some(token) = args.tool.clone() else {
         let mut cmd = super::command();
         cmd.build();
@@ -134,11 +137,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
             clap::error::ErrorKind::MissingRequiredArgument,
             "a TOOL is required: a tool name (`calimcp tools` lists them) or APP.METHOD",
         );
-        return Ok(report_clap_error(&e, g1.json));
-    };
-    let g = match prescan_globals(argv) {
-        Ok(g) => g,
-        Err(e) => return Ok(report_clap_error(&e, g1.json)),
+        return Ok(report_clap_error(&e, g.json));
     };
     let session = g.session()?;
     let located = session.locate(&token);
@@ -154,7 +153,7 @@ pub fn run(g1: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         }
     }
 
-    // The second parse, with the method's parameters.
+    // The one parse of the line, with the method's parameters.
     let specs = params::specs(&tool, &reserved_flags());
     let matches = match command(&token, &tool, app, &specs).try_get_matches_from(argv) {
         Ok(m) => m,
