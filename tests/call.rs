@@ -1592,3 +1592,52 @@ fn credentials_a_node_echoes_escaped_are_masked() {
         assert!(!err.contains(form), "{form} in: {err}");
     }
 }
+
+// ---- issue 22.11: an unknown parameter flag ----
+
+#[test]
+fn an_unknown_parameter_is_named_with_the_methods_parameters() {
+    let env = Env::new();
+    // `--c` is close to nothing the method takes: clap would tip `--color`
+    // (a global hidden from the tool's help), which is not the point.
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_set", "--c", "3"])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("`set` has no parameter `c`")
+            && err.contains("its parameters: --key (string), --value (string)"),
+        "{err}"
+    );
+    assert!(!err.contains("--color"), "{err}");
+    assert!(err.contains("calimcp call kv_store_set --help"), "{err}");
+    // In --json, the same as one error with the usage code.
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_set", "--c=3", "--json"])
+        .assert()
+        .code(2);
+    let line: Value = serde_json::from_str(stderr_of(&a).trim()).unwrap();
+    assert_eq!(line["error"]["code"], "usage");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`set` has no parameter `c`"),
+        "{line}"
+    );
+    // A method without parameters says so.
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_len", "--key", "a"])
+        .assert()
+        .code(2);
+    assert!(
+        stderr_of(&a).contains("`len` takes no parameters"),
+        "{}",
+        stderr_of(&a)
+    );
+    assert!(env.node.executes().is_empty());
+}

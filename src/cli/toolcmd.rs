@@ -164,31 +164,86 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
     crate::cli::fold_global_options(cmd)
 }
 
-/// clap suggests a flag only above its own Jaro threshold, which misses two
-/// swapped letters (`--kye` for `--key`); an unknown flag with no suggestion
-/// gets the did-you-mean the rest of calimcp uses, over the method's
-/// parameter flags.
-pub(super) fn suggest_param_flag(e: &mut clap::Error, specs: &[ParamSpec]) {
+/// An unknown flag on a tool's line. A parameter flag alike is suggested:
+/// clap's own suggestion when it names one, else the did-you-mean the rest
+/// of calimcp uses (clap's Jaro threshold misses two swapped letters:
+/// `--kye` for `--key`); a visible calimcp flag clap suggests is kept too
+/// (`--dry-rnu`). Otherwise clap's tip would name a flag that is not the
+/// point (`--c` → `--color`, a hidden global): the error says instead that
+/// the method has no such parameter and lists the ones it has.
+pub(super) fn unknown_flag(
+    e: &mut clap::Error,
+    cmd: &clap::Command,
+    tool: &Tool,
+    specs: &[ParamSpec],
+) -> Option<crate::error::Error> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
-        return;
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
     }
     let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
-        return;
+        return None;
     };
-    let Some(name) = given.strip_prefix("--") else {
-        return;
-    };
-    let name = name.split('=').next().unwrap_or(name);
-    let flags = specs
+    let name = given.strip_prefix("--")?;
+    let name = name.split('=').next().unwrap_or(name).to_string();
+    let given = given.split('=').next().unwrap_or(given).to_string();
+    let param_flags: Vec<&str> = specs
         .iter()
-        .flat_map(|s| s.long.iter().chain(s.alias.iter()));
-    if let Some(best) = did_you_mean(name, flags.map(String::as_str)).first() {
+        .flat_map(|s| s.long.iter().chain(s.alias.iter()))
+        .map(String::as_str)
+        .collect();
+    let clap_said = match e.get(ContextKind::SuggestedArg) {
+        Some(ContextValue::String(s)) => Some(s.trim_start_matches('-').to_string()),
+        _ => None,
+    };
+    if clap_said
+        .as_deref()
+        .is_some_and(|s| param_flags.contains(&s))
+    {
+        return None;
+    }
+    if let Some(best) = did_you_mean(&name, param_flags.iter().copied()).first() {
         e.insert(
             ContextKind::SuggestedArg,
             ContextValue::String(format!("--{best}")),
         );
+        return None;
     }
+    let visible = |long: &str| {
+        cmd.get_arguments()
+            .chain(cmd.get_subcommands().flat_map(|s| s.get_arguments()))
+            .any(|a| a.get_long() == Some(long) && !a.is_hide_set())
+    };
+    if clap_said.as_deref().is_some_and(visible) {
+        return None;
+    }
+    let listed: Vec<String> = specs
+        .iter()
+        .map(|s| {
+            let need = if s.required { "" } else { ", optional" };
+            format!("{} ({}{need})", s.flag(), sanitize_line(&s.type_name))
+        })
+        .collect();
+    let method = sanitize_line(&tool.method);
+    let has = if listed.is_empty() {
+        format!("`{method}` takes no parameters")
+    } else {
+        format!("its parameters: {}", listed.join(", "))
+    };
+    Some(
+        crate::error::Error::input(
+            crate::error::Code::Usage,
+            format!(
+                "unexpected argument '{}': `{method}` has no parameter `{}`; {has}",
+                sanitize_line(&given),
+                sanitize_line(&name)
+            ),
+        )
+        .with_hint(format!(
+            "`calimcp call {} --help` describes them",
+            sanitize_line(&tool.name)
+        )),
+    )
 }
 
 /// The TOOL word of `call`, when it is complete (not the word being typed).

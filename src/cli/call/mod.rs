@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 
 use super::node::state_dir;
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
-use super::toolcmd::{CallFlags, command, reserved_flags, suggest_param_flag};
+use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
 use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::App;
 use crate::catalog::context::{Pins, Target, explain_context_error, looks_like_context_id};
@@ -155,10 +155,13 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
 
     // The one parse of the line, with the method's parameters.
     let specs = params::specs(&tool, &reserved_flags());
-    let matches = match command(&token, &tool, app, &specs).try_get_matches_from(argv) {
+    let mut cmd = command(&token, &tool, app, &specs);
+    let matches = match cmd.try_get_matches_from_mut(argv) {
         Ok(m) => m,
         Err(mut e) => {
-            suggest_param_flag(&mut e, &specs);
+            if let Some(err) = unknown_flag(&mut e, &cmd, &tool, &specs) {
+                return Err(err);
+            }
             return Ok(report_clap_error(&e, g.json));
         }
     };
