@@ -49,6 +49,9 @@ _calimcp() {
             calimcp,use)
                 cmd="calimcp__subcmd__use"
                 ;;
+            calimcp,wait)
+                cmd="calimcp__subcmd__wait"
+                ;;
             calimcp,watch)
                 cmd="calimcp__subcmd__watch"
                 ;;
@@ -85,6 +88,9 @@ _calimcp() {
             calimcp__subcmd__help,use)
                 cmd="calimcp__subcmd__help__subcmd__use"
                 ;;
+            calimcp__subcmd__help,wait)
+                cmd="calimcp__subcmd__help__subcmd__wait"
+                ;;
             calimcp__subcmd__help,watch)
                 cmd="calimcp__subcmd__help__subcmd__watch"
                 ;;
@@ -95,7 +101,7 @@ _calimcp() {
 
     case "${cmd}" in
         calimcp)
-            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version schema describe tools serve apps call use contexts diff watch completions help"
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version schema describe tools serve apps call use contexts diff watch wait completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,7 +215,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__call)
-            opts="-h -c -q -v -V --help --args --context --dry-run --no-input --as --wait-event --wait-timeout --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --version"
+            opts="-h -c -q -v -V --help --args --context --dry-run --no-input --as --wait-event --wait-timeout --until --until-path --every --within --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --version"
             if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -236,6 +242,22 @@ _calimcp() {
                     return 0
                     ;;
                 --wait-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --every)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --within)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -530,7 +552,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__help)
-            opts="schema describe tools serve apps call use contexts diff watch completions help"
+            opts="schema describe tools serve apps call use contexts diff watch wait completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -684,6 +706,20 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__help__subcmd__use)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__wait)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -946,6 +982,71 @@ _calimcp() {
                     return 0
                     ;;
                 -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=()
+            return 0
+            ;;
+        calimcp__subcmd__wait)
+            opts="-q -v -h -V --within --every --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --every)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
+            cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -184,6 +185,10 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --as 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
             cand --wait-event 'After the call, wait for the app''s event NAME in the call''s context and print it too'
             cand --wait-timeout 'How long --wait-event waits after the call, in seconds (default 30); then exit 124'
+            cand --until 'Repeat a [view] call until its result equals VALUE (JSON; a bare word is a string)'
+            cand --until-path 'Repeat a [view] call until the value at PATH (/json/pointer or dotted.path) equals VALUE'
+            cand --every 'With --until: seconds between tries (default 1)'
+            cand --within 'With --until: give up after SECS (default 60), exit 124'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
@@ -310,6 +315,30 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'calimcp;wait'= {
+            cand --within 'Give up after SECS (default 60), exit 124'
+            cand --every 'Seconds between checks (default 1)'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --api 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'calimcp;completions'= {
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
@@ -343,6 +372,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
+            cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -365,6 +395,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;diff'= {
         }
         &'calimcp;help;watch'= {
+        }
+        &'calimcp;help;wait'= {
         }
         &'calimcp;help;completions'= {
         }

@@ -52,6 +52,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "use" -d 'Pin the co
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -170,6 +171,10 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s c -l context -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l as -d 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l wait-event -d 'After the call, wait for the app\'s event NAME in the call\'s context and print it too' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l wait-timeout -d 'How long --wait-event waits after the call, in seconds (default 30); then exit 124' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l until -d 'Repeat a [view] call until its result equals VALUE (JSON; a bare word is a string)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l until-path -d 'Repeat a [view] call until the value at PATH (/json/pointer or dotted.path) equals VALUE' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l every -d 'With --until: seconds between tries (default 1)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l within -d 'With --until: give up after SECS (default 60), exit 124' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -281,6 +286,26 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -s v -l verbose -
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l within -d 'Give up after SECS (default 60), exit 124' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l every -d 'Seconds between checks (default 1)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -299,15 +324,16 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s v -l ver
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1641,3 +1641,153 @@ fn an_unknown_parameter_is_named_with_the_methods_parameters() {
     );
     assert!(env.node.executes().is_empty());
 }
+
+// ---- issue 22.4: call VIEW --until ----
+
+#[test]
+fn until_repeats_a_view_until_the_result_equals_the_value() {
+    let env = Env::new();
+    let ctx = env.node.id(fake_node::CTX_KV);
+    // Another node's write arrives (by sync) before the third try.
+    env.node.write_at_execute(&ctx, 3, "k", "done");
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_get",
+            "--key",
+            "k",
+            "--until",
+            "done",
+            "--every",
+            "0.01",
+            "-v",
+        ])
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert_eq!(out.trim(), "\"done\"", "the final result, once");
+    assert_eq!(env.node.executes().len(), 3, "tried until it came");
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("try 1: null (not yet)") && err.contains("try 3: \"done\""),
+        "-v shows each try: {err}"
+    );
+    // JSON values compare as JSON; at once when it already holds.
+    env.node.clear_requests();
+    env.ok(&["call", "kv_store_get", "--key", "k", "--until", "\"done\""]);
+    assert_eq!(env.node.executes().len(), 1);
+}
+
+#[test]
+fn until_path_compares_part_of_the_result() {
+    let env = Env::new();
+    let ctx = env.node.id(fake_node::CTX_KV);
+    env.node.write_at_execute(&ctx, 2, "a", "1");
+    env.node.write_at_execute(&ctx, 4, "b", "2");
+    for path in ["b=2", "/b=\"2\""] {
+        let v = env.ok(&[
+            "call",
+            "kv_store_entries",
+            "--until-path",
+            path,
+            "--every",
+            "0.01",
+        ]);
+        assert_eq!(v, json!({"a": "1", "b": "2"}), "{path}");
+    }
+    assert_eq!(
+        env.node.executes().len(),
+        5,
+        "4 tries, then 1 for the pointer"
+    );
+}
+
+#[test]
+fn until_gives_up_after_within_with_exit_124_and_the_last_result() {
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_get",
+            "--key",
+            "never",
+            "--until",
+            "x",
+            "--every",
+            "0.05",
+            "--within",
+            "0.3",
+        ])
+        .assert()
+        .code(124);
+    assert_eq!(
+        String::from_utf8_lossy(&a.get_output().stdout).trim(),
+        "null",
+        "the last result"
+    );
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("`get` did not return a result equal to x within 0.3 s"),
+        "{err}"
+    );
+    let tries = env.node.executes().len();
+    assert!((2..=7).contains(&tries), "{tries} tries");
+}
+
+#[test]
+fn until_refuses_mut_methods_and_stray_repeat_flags() {
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "b",
+            "--until",
+            "null",
+        ])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("`set` is [mut]") && err.contains("nothing was sent"),
+        "{err}"
+    );
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_get", "--key", "a", "--within", "3"])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&a).contains("--every and --within go with --until"));
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+            "--until-path",
+            "nothing",
+        ])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&a).contains("--until-path takes PATH=VALUE"));
+    env.cmd()
+        .args([
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+            "--until",
+            "1",
+            "--dry-run",
+        ])
+        .assert()
+        .code(2);
+    assert!(env.node.executes().is_empty());
+}

@@ -245,6 +245,17 @@ fn call_examples_run_as_written() {
     }
 }
 
+/// `wait`'s examples on the fake node, where `my-alias` is initialized.
+#[test]
+fn wait_examples_run_as_written() {
+    let env = Env::new();
+    let lines = examples(&["wait"]);
+    assert!(lines.len() >= 2, "{lines:?}");
+    for line in lines {
+        env.run(&line);
+    }
+}
+
 #[test]
 fn diff_examples_run_as_written() {
     let env = Env::new();

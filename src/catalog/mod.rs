@@ -22,6 +22,7 @@ pub(crate) mod node;
 pub(crate) mod resolve;
 pub(crate) mod session;
 pub(crate) mod version;
+pub(crate) mod wait;
 
 use std::path::{Path, PathBuf};
 

@@ -18,6 +18,7 @@ mod stdin;
 mod toolcmd;
 mod tools;
 mod use_ctx;
+mod wait;
 pub(crate) mod watch;
 
 use std::ffi::OsString;
@@ -174,6 +175,7 @@ pub(crate) enum Command {
     Contexts(contexts::ContextsArgs),
     Diff(diff::DiffArgs),
     Watch(watch::WatchArgs),
+    Wait(wait::WaitArgs),
     Completions(completions::CompletionsArgs),
 }
 
@@ -337,6 +339,7 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
         Command::Contexts(args) => contexts::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Watch(args) => watch::run(&cli.global, args),
+        Command::Wait(args) => wait::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
     }
 }

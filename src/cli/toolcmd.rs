@@ -77,6 +77,44 @@ pub struct CallFlags {
         help_heading = "Call options"
     )]
     pub wait_timeout: Option<std::time::Duration>,
+    /// Repeat a [view] call until its result equals VALUE (JSON; a bare word is a string)
+    #[arg(
+        long,
+        value_name = "VALUE",
+        global = true,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["dry_run", "wait_event", "until_path"],
+        help_heading = "Repeat options"
+    )]
+    pub until: Option<String>,
+    /// Repeat a [view] call until the value at PATH (/json/pointer or dotted.path) equals VALUE
+    #[arg(
+        long,
+        value_name = "PATH=VALUE",
+        global = true,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["dry_run", "wait_event"],
+        help_heading = "Repeat options"
+    )]
+    pub until_path: Option<String>,
+    /// With --until: seconds between tries (default 1)
+    #[arg(
+        long,
+        value_name = "SECS",
+        global = true,
+        value_parser = parse_secs,
+        help_heading = "Repeat options"
+    )]
+    pub every: Option<std::time::Duration>,
+    /// With --until: give up after SECS (default 60), exit 124
+    #[arg(
+        long,
+        value_name = "SECS",
+        global = true,
+        value_parser = parse_secs,
+        help_heading = "Repeat options"
+    )]
+    pub within: Option<std::time::Duration>,
 }
 
 /// Flags a parameter flag must not take: global and call flags, help.

@@ -310,6 +310,12 @@ struct State {
     peers: AtomicU64,
     /// `sync_status` per context: initialized, state, failures, last error.
     sync: Mutex<HashMap<String, SyncSet>>,
+    /// Context → how many more listings show it with the zero root hash
+    /// (no state yet, as on a node that joined it and has not synced).
+    uninit: Mutex<HashMap<String, u32>>,
+    /// (context, executes left, key, value): a kv write that arrives (as by
+    /// sync from a peer) just before that execute in the context runs.
+    synced_writes: Mutex<Vec<(String, u32, String, String)>>,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -406,6 +412,8 @@ impl Builder {
             echo_credentials: AtomicBool::new(false),
             peers: AtomicU64::new(2),
             sync: Mutex::new(HashMap::new()),
+            uninit: Mutex::new(HashMap::new()),
+            synced_writes: Mutex::new(Vec::new()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -674,6 +682,27 @@ impl FakeNode {
             context.to_string(),
             (initialized, state, failures, last_error.map(str::to_string)),
         );
+    }
+
+    /// The next `listings` listings of the context's application show it
+    /// uninitialized (the zero root hash), then it has state.
+    pub fn uninitialized_for(&self, context: &str, listings: u32) {
+        self.state
+            .uninit
+            .lock()
+            .unwrap()
+            .insert(context.to_string(), listings);
+    }
+
+    /// A kv-store write of `key` = `value` arrives in `context` (as a
+    /// peer's write does, by sync) just before the `nth` next execute there.
+    pub fn write_at_execute(&self, context: &str, nth: u32, key: &str, value: &str) {
+        self.state.synced_writes.lock().unwrap().push((
+            context.to_string(),
+            nth.max(1),
+            key.to_string(),
+            value.to_string(),
+        ));
     }
 
     /// Sets how the event stream misbehaves.
@@ -1313,7 +1342,18 @@ fn route(state: &State, req: &Request) -> Response {
         ("GET", ["admin-api", "contexts", "for-application", app]) => {
             let contexts = state.contexts.read().unwrap();
             let mine: Vec<&CtxDef> = contexts.iter().filter(|c| c.app == *app).collect();
-            contexts_list(p, &mine)
+            let mut uninit = state.uninit.lock().unwrap();
+            let empty: Vec<bool> = mine
+                .iter()
+                .map(|c| match uninit.get_mut(&c.id) {
+                    Some(n) if *n > 0 => {
+                        *n -= 1;
+                        true
+                    }
+                    _ => false,
+                })
+                .collect();
+            contexts_list(p, &mine, &empty)
         }
         ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
             let contexts = state.contexts.read().unwrap();
@@ -1496,16 +1536,22 @@ fn context_get(p: Profile, c: &CtxDef, apps: &[AppDef]) -> Response {
     )
 }
 
-fn contexts_list(p: Profile, contexts: &[&CtxDef]) -> Response {
-    let root = p.id(77);
+/// `empty[i]`: the i-th context has no state yet (the zero root hash).
+fn contexts_list(p: Profile, contexts: &[&CtxDef], empty: &[bool]) -> Response {
+    let (root, zero) = (p.id(77), p.id(0));
     let group = "ab".repeat(32);
     let listed: Vec<wire::Context<'_>> = contexts
         .iter()
-        .map(|c| wire::Context {
+        .enumerate()
+        .map(|(i, c)| wire::Context {
             id: &c.id,
             application_id: &c.app,
             service_name: c.service.as_deref(),
-            root_hash: &root,
+            root_hash: if empty.get(i) == Some(&true) {
+                &zero
+            } else {
+                &root
+            },
             dag_heads: &[],
             application_version: Some("1.2.0"),
             name: c.name.as_deref(),
@@ -1733,8 +1779,9 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
         Response::wire(200, body)
     };
     // 0.11.0-rc.4 and later answer `sync_status`. The faults app's context
-    // (whose `uninit` answers Uninitialized) is backing off; the others are
-    // initialized and idle unless a test set their status.
+    // (whose `uninit` answers Uninitialized) is backing off; a context listed
+    // without state waits for peers; the others are initialized and idle
+    // unless a test set their status.
     if body["method"] == "sync_status" && state.profile != Profile::V010 {
         let ctx = body["params"]["contextId"].as_str().unwrap_or_default();
         let set = state.sync.lock().unwrap().get(ctx).cloned();
@@ -1746,6 +1793,16 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                 3,
                 Some("No peers to sync with".to_string()),
             ),
+            // A context listed without state is not initialized either.
+            None if state
+                .uninit
+                .lock()
+                .unwrap()
+                .get(ctx)
+                .is_some_and(|n| *n > 0) =>
+            {
+                (false, json!({"state": "waitingForPeers"}), 0, None)
+            }
             None => (true, json!({"state": "idle"}), 0, None),
         };
         return Response::wire(
@@ -1864,6 +1921,23 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
         return reply(Err(fn_error(format!(
             "guest panicked: {method}: failed to deserialize arguments: unknown field `{k}` at src/lib.rs:1:1"
         ))));
+    }
+    {
+        let mut writes = state.synced_writes.lock().unwrap();
+        let mut kv = state.kv.lock().unwrap();
+        writes.retain_mut(|(c, left, k, v)| {
+            if *c != ctx.id {
+                return true;
+            }
+            *left -= 1;
+            if *left > 0 {
+                return true;
+            }
+            kv.entry(c.clone())
+                .or_default()
+                .insert(k.clone(), v.clone());
+            false
+        });
     }
     let unit = m["returns"]["kind"] == "unit";
     match app.semantics {

@@ -18,6 +18,7 @@
 mod argv;
 mod locate;
 mod prompt;
+mod until;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -79,7 +80,13 @@ null.
 it, then waits (--wait-timeout, default 30 s) for the app's first event called
 NAME there: it is printed after the result as `calimcp watch` prints it, or,
 with --json, one object {\"result\": …, \"event\": {…}} holds both. If it does
-not come in time the exit code is 124.";
+not come in time the exit code is 124.
+
+--until VALUE repeats a [view] call every --every seconds (default 1) until its
+result equals VALUE (JSON; a bare word is a string), --until-path PATH=VALUE
+until the value at PATH in it does (a JSON pointer /a/0 or a dotted path a.0);
+the result is printed once. After --within seconds (default 60) the last
+result is printed and the exit code is 124. -v shows each try.";
 
 const AFTER: &str = "\
 Examples:
@@ -88,12 +95,14 @@ Examples:
   calimcp call kv_store_set --args '{\"key\":\"a\",\"value\":\"b\"}' --dry-run
   calimcp call every_kind_paint --param-color Red --json   # a parameter named like a flag
   calimcp call kv_store_set --key a --value b --wait-event Inserted
+  calimcp call kv-store.get --key a --until b --within 30   # repeat until it returns \"b\"
   calimcp use kv-store --context my-alias     # later calls use it
 
 Exit codes: 0 success, 2 bad input (unknown tool, invalid arguments: nothing is
 sent), 3 authentication failed, 4 the node is unreachable or timed out, 5 the
 node or the application returned an error, 124 the --wait-event event did not
-come in time (the call itself succeeded).";
+come in time (the call itself succeeded), or --until did not see the value
+within --within.";
 
 /// Call a method on a node, checking every argument first.
 // `--help` is a plain switch here: with TOOL it shows the method's own help,
@@ -170,10 +179,12 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         .map(|(_, m)| m)
         .ok_or_else(|| Error::internal("the tool's matches are missing"))?;
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
+    // A [mut] method is refused before anything is read or asked.
+    let until = until::Until::from_flags(&flags, &tool)?;
     let service = tool.service.as_deref();
     let mut early: Option<Found> = None;
     let check = answer_check(&catalog, &tool);
-    let (obj, flag_problems) = arguments(&g, &flags, &specs, tool_m, argv, &check, &mut |obj| {
+    let (obj, flag_problems) = arguments(g, &flags, &specs, tool_m, argv, &check, &mut |obj| {
         let explicit = flags.context.clone().or_else(|| {
             obj.get(crate::mapping::schema::CONTEXT_PARAM)
                 .and_then(Value::as_str)
@@ -228,6 +239,21 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         return Ok(0);
     }
     let (client, rt) = (session.client()?, session.runtime()?);
+    if let Some(until) = &until {
+        let (context, prepared, typed) = (&context, &prepared, explicit.as_deref());
+        return until::repeat(g, until, &prepared.method, rt, move || async move {
+            match client
+                .execute(context, &prepared.method, &prepared.args_json, executor)
+                .await
+            {
+                Ok(out) => Ok(out),
+                Err(e) => {
+                    let e = explain_context_error(client, app, service, context, e).await;
+                    Err(prepared.explain(typed_context(e, context, typed)))
+                }
+            }
+        });
+    }
     // With --wait-event the subscription comes first, so the event cannot be missed.
     let mut sub = match &flags.wait_event {
         Some(name) => {
@@ -265,14 +291,7 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         Ok(out) => out,
         Err(e) => {
             let e = rt.block_on(explain_context_error(client, app, service, &context, e));
-            // The context as the user typed it (hex or base58), not in the node's form.
-            let e = match explicit.as_deref() {
-                Some(typed) if crate::node::ids::same(typed, &context) => {
-                    e.renamed(&context, typed)
-                }
-                _ => e,
-            };
-            return Err(prepared.explain(e));
+            return Err(prepared.explain(typed_context(e, &context, explicit.as_deref())));
         }
     };
     let (Some(name), Some(sub)) = (&flags.wait_event, sub.as_mut()) else {
@@ -334,6 +353,15 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         return Ok(EXIT_TIMEOUT);
     }
     Ok(0)
+}
+
+/// An error naming the context as the user typed it (hex or base58), not in
+/// the node's form.
+fn typed_context(e: Error, context: &str, typed: Option<&str>) -> Error {
+    match typed {
+        Some(typed) if crate::node::ids::same(typed, context) => e.renamed(context, typed),
+        _ => e,
+    }
 }
 
 /// How long `--wait-event` waits when `--wait-timeout` is not given.

@@ -1,0 +1,286 @@
+//! Waiting for state, for both faces: a context initialized on this node
+//! (`calimcp wait`, MCP `wait_for_context`), and a result that equals what
+//! is expected (`call VIEW --until`).
+//!
+//! A context is initialized when the node has its state: the root hash the
+//! node lists for it is not the zero hash ([`NodeContext::initialized`];
+//! `GET /admin-api/contexts/for-application/:app`), else, where the listing
+//! has no root hash, `sync_status`'s `isInitialized` (rc.4 and later). When it
+//! does not come in time the node's own account says why
+//! ([`Client::uninitialized_why`]).
+//!
+//! A result is compared with the expected VALUE as JSON — objects regardless
+//! of key order, numbers by value (`5` equals `5.0`; integers exactly) — and
+//! a VALUE that is not JSON is a string; a string result also equals VALUE
+//! written without quotes (`5` matches `"5"`). A PATH picks part of the
+//! result: a JSON pointer (`/items/0/name`) or a dotted path (`items.0.name`,
+//! each segment an object key or an array index); a result without it does
+//! not match.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::error::{Code, Error, ErrorKind, Result};
+use crate::node::contexts::ContextInfo;
+use crate::node::{Client, ids};
+use crate::text::sanitize_line;
+
+/// What to wait for in a result.
+#[derive(Debug, Clone)]
+pub struct Expect {
+    /// The JSON pointer of the value compared (empty: the whole result).
+    pointer: String,
+    /// PATH as written (for messages).
+    path: Option<String>,
+    /// VALUE as written.
+    raw: String,
+    /// VALUE as JSON, when it is JSON.
+    json: Option<Value>,
+}
+
+impl Expect {
+    /// The whole result equal to `value`, or the value at `path`.
+    pub fn new(path: Option<&str>, value: &str) -> Expect {
+        Expect {
+            pointer: path.map(pointer).unwrap_or_default(),
+            path: path.map(str::to_string),
+            raw: value.to_string(),
+            json: serde_json::from_str(value).ok(),
+        }
+    }
+
+    /// `PATH=VALUE` (split at the first `=`).
+    pub fn parse_path_value(pv: &str) -> Option<Expect> {
+        pv.split_once('=').map(|(p, v)| Expect::new(Some(p), v))
+    }
+
+    /// Whether `result` is what is waited for.
+    pub fn matches(&self, result: &Value) -> bool {
+        let Some(actual) = result.pointer(&self.pointer) else {
+            return false;
+        };
+        self.json.as_ref().is_some_and(|v| json_eq(v, actual)) || actual.as_str() == Some(&self.raw)
+    }
+
+    /// "`status` equal to done" / "a result equal to 3", for messages.
+    pub fn wanted(&self) -> String {
+        let value = sanitize_line(&self.raw);
+        match &self.path {
+            Some(p) => format!("`{}` equal to {value}", sanitize_line(p)),
+            None => format!("a result equal to {value}"),
+        }
+    }
+}
+
+/// A dotted path as a JSON pointer; a pointer (or nothing) as is.
+fn pointer(path: &str) -> String {
+    if path.is_empty() || path.starts_with('/') {
+        return path.to_string();
+    }
+    path.split('.')
+        .map(|seg| format!("/{}", seg.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// JSON equality with numbers compared by value (`5` and `5.0`), exactly
+/// for integers.
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
+                return x == y;
+            }
+            if let (Some(x), Some(y)) = (x.as_u64(), y.as_u64()) {
+                return x == y;
+            }
+            (x.is_f64() || y.is_f64()) && x.as_f64() == y.as_f64()
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The context a value names (an id as is, else an alias looked up on the
+/// node) and what the node says of it.
+pub async fn find_context(client: &Client, value: &str) -> Result<ContextInfo> {
+    let id = if super::context::looks_like_context_id(value) {
+        client.node_id(value)
+    } else {
+        match client.lookup_context_alias(value).await? {
+            Some(id) => id,
+            None => {
+                return Err(Error::input(
+                    Code::UnknownContext,
+                    format!(
+                        "context `{}` is neither a context id nor an alias on the node at {}",
+                        sanitize_line(value),
+                        client.url()
+                    ),
+                )
+                .with_hint("a context id is 64 hex characters or base58 of 32 bytes; `calimcp contexts` lists the node's contexts with their aliases"));
+            }
+        }
+    };
+    match client.context(&id).await? {
+        Some(info) => Ok(info),
+        None => Err(Error::new(
+            ErrorKind::Remote,
+            Code::ContextNotFound,
+            format!(
+                "the node at {} has no context {} (it has not joined it)",
+                client.url(),
+                sanitize_line(value)
+            ),
+        )
+        .with_hint("join the context on this node first (meroctl namespace join / group join-context), then wait for it")),
+    }
+}
+
+/// Whether the node has the context's state; `None` when it does not say.
+pub async fn initialized(client: &Client, info: &ContextInfo) -> Result<Option<bool>> {
+    let listed = client
+        .contexts_for_application(&info.application_id)
+        .await?;
+    let state = listed
+        .iter()
+        .find(|c| ids::same(&c.id, &info.id))
+        .and_then(|c| c.initialized());
+    if state.is_some() {
+        return Ok(state);
+    }
+    Ok(client
+        .sync_status(&info.id)
+        .await?
+        .and_then(|s| s.get("isInitialized").and_then(Value::as_bool)))
+}
+
+/// How a wait for a context ended.
+#[derive(Debug)]
+pub enum Waited {
+    /// The node has the context's state, seen at this check (1: at once).
+    Initialized { checks: u64 },
+    /// It did not come within the time given: why, as the node explains it.
+    TimedOut { why: Error },
+}
+
+/// Checks every `every` until the context is initialized on the node or
+/// `within` has passed; `on_check` is told each check's answer. A
+/// retryable error is checked again; any other ends the wait.
+pub async fn until_initialized(
+    client: &Client,
+    info: &ContextInfo,
+    every: Duration,
+    within: Duration,
+    on_check: &mut (dyn FnMut(u64, &Result<Option<bool>>) + Send),
+) -> Result<Waited> {
+    let deadline = tokio::time::Instant::now() + within;
+    let mut checks = 0u64;
+    let mut unknown = false;
+    loop {
+        checks += 1;
+        let answer = tokio::time::timeout_at(deadline, initialized(client, info)).await;
+        let Ok(answer) = answer else { break };
+        on_check(checks, &answer);
+        match answer {
+            Ok(Some(true)) => return Ok(Waited::Initialized { checks }),
+            Ok(Some(false)) => unknown = false,
+            Ok(None) => unknown = true,
+            Err(e) if e.retryable => {}
+            Err(e) => return Err(e),
+        }
+        if tokio::time::Instant::now() + every >= deadline {
+            break;
+        }
+        tokio::time::sleep(every).await;
+    }
+    let shown = sanitize_line(&info.id);
+    let why = if unknown {
+        Error::new(
+            ErrorKind::Remote,
+            Code::Timeout,
+            format!(
+                "the node at {} does not say whether context {shown} is initialized (no root hash, no sync status); waited {} s",
+                client.url(),
+                within.as_secs_f64()
+            ),
+        )
+    } else {
+        let mut e = Error::new(
+            ErrorKind::Remote,
+            Code::Uninitialized,
+            format!(
+                "context {shown} is still not initialized on the node at {} after {} s",
+                client.url(),
+                within.as_secs_f64()
+            ),
+        );
+        let why = client.uninitialized_why(&info.id, true);
+        if let Ok(Some(d)) = tokio::time::timeout(Duration::from_secs(10), why).await {
+            e.message = format!("{}: {}", e.message, d.why);
+            e.hint = Some(d.hint);
+        }
+        e
+    };
+    Ok(Waited::TimedOut { why })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn until(path: Option<&str>, raw: &str) -> Expect {
+        Expect::new(path, raw)
+    }
+
+    #[test]
+    fn values_are_compared_as_json_and_bare_words_as_strings() {
+        assert!(until(None, "3").matches(&json!(3)));
+        assert!(until(None, "5").matches(&json!(5.0)), "numbers by value");
+        assert!(
+            until(None, "5").matches(&json!("5")),
+            "a string result, unquoted"
+        );
+        assert!(until(None, "\"5\"").matches(&json!("5")));
+        assert!(!until(None, "\"5\"").matches(&json!(5)));
+        assert!(until(None, "done").matches(&json!("done")));
+        assert!(until(None, "null").matches(&json!(null)));
+        assert!(!until(None, "null").matches(&json!("x")));
+        assert!(until(None, r#"{"b":1,"a":[true]}"#).matches(&json!({"a": [true], "b": 1})));
+        assert!(!until(None, r#"{"a":1}"#).matches(&json!({"a": 1, "b": 2})));
+        assert!(
+            until(None, "18446744073709551615").matches(&json!(18446744073709551615u64)),
+            "u64 exactly"
+        );
+        assert!(!until(None, "18446744073709551614").matches(&json!(18446744073709551615u64)));
+    }
+
+    #[test]
+    fn paths_are_pointers_or_dotted() {
+        let r = json!({"items": [{"name": "a/b"}], "n": 2, "k.x": 1});
+        assert!(until(Some("items.0.name"), "a/b").matches(&r));
+        assert!(until(Some("/items/0/name"), "\"a/b\"").matches(&r));
+        assert!(until(Some("n"), "2").matches(&r));
+        assert!(
+            !until(Some("items.1.name"), "a/b").matches(&r),
+            "absent: no match"
+        );
+        assert!(
+            until(Some("/k.x"), "1").matches(&r),
+            "a pointer for keys with dots"
+        );
+        assert_eq!(pointer("a.b~c/d"), "/a/b~0c~1d");
+        assert!(
+            Expect::parse_path_value("a.b=1").is_some_and(|e| e.matches(&json!({"a": {"b": 1}})))
+        );
+        assert!(Expect::parse_path_value("nothing").is_none());
+    }
+}
