@@ -424,7 +424,14 @@ fn reserved_names_are_never_generated() {
     assert_eq!(set.tools.len(), 4, "every method still has a tool");
     for t in &set.tools {
         assert!(
-            t.name != "describe_app" && t.name != "select_app" && t.name != "wait_for_events",
+            ![
+                "describe_app",
+                "select_app",
+                "wait_for_events",
+                "wait_for_context",
+                "call_until"
+            ]
+            .contains(&t.name.as_str()),
             "{} is reserved",
             t.name
         );

@@ -42,7 +42,7 @@ async fn initialize_names_calimcp_and_says_how_to_start() {
 }
 
 /// tools/list is exactly `calimcp tools --json` for the same apps and options,
-/// plus the two fixed tools, sorted by name.
+/// plus the fixed tools, sorted by name.
 #[tokio::test]
 async fn tools_list_equals_tools_json() {
     let Some(fx) = fixtures("tools_list_equals_tools_json") else {
@@ -503,8 +503,8 @@ async fn long_tool_lists_come_in_pages() {
         ))
         .await
         .unwrap();
-    // 1100 app tools and the 3 fixed ones, 1000 a page.
-    assert_eq!(second.tools.len(), 103);
+    // 1100 app tools and the 5 fixed ones, 1000 a page.
+    assert_eq!(second.tools.len(), 105);
     assert!(second.next_cursor.is_none());
     client.cancel().await.unwrap();
 }

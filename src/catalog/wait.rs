@@ -50,6 +50,20 @@ impl Expect {
         }
     }
 
+    /// The value at `path` (or the whole result) equal to the JSON `value`;
+    /// a string also matches a string result with the same text.
+    pub fn from_json(path: Option<&str>, value: &Value) -> Expect {
+        Expect {
+            pointer: path.map(pointer).unwrap_or_default(),
+            path: path.map(str::to_string),
+            raw: match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            },
+            json: Some(value.clone()),
+        }
+    }
+
     /// `PATH=VALUE` (split at the first `=`).
     pub fn parse_path_value(pv: &str) -> Option<Expect> {
         pv.split_once('=').map(|(p, v)| Expect::new(Some(p), v))

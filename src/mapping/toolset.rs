@@ -18,7 +18,13 @@ use crate::abi::{App, Manifest, Method};
 use crate::text::sanitize_line;
 
 /// Fixed tools of the MCP server; generated names never take these.
-pub const RESERVED_NAMES: &[&str] = &["describe_app", "select_app", "wait_for_events"];
+pub const RESERVED_NAMES: &[&str] = &[
+    "describe_app",
+    "select_app",
+    "wait_for_events",
+    "wait_for_context",
+    "call_until",
+];
 
 /// Options that change the generated tools.
 #[derive(Debug, Clone)]

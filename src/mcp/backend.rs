@@ -130,6 +130,22 @@ pub trait Backend: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Box<dyn Events>>> {
         self.subscribe(contexts)
     }
+
+    /// Waits until `context` (an id or alias) is initialized on the node
+    /// ([`catalog::wait`]); the context's id and how the wait ended.
+    fn wait_initialized<'a>(
+        &'a self,
+        _context: &'a str,
+        _every: std::time::Duration,
+        _within: std::time::Duration,
+    ) -> BoxFuture<'a, Result<(String, catalog::wait::Waited)>> {
+        Box::pin(async {
+            Err(Error::input(
+                Code::Usage,
+                "this node cannot be asked whether a context is initialized",
+            ))
+        })
+    }
 }
 
 /// An open event subscription.
@@ -250,6 +266,21 @@ impl Backend for Client {
         Box::pin(async move {
             let sub = Client::subscribe_only(self, contexts).await?;
             Ok(Box::new(sub) as Box<dyn Events>)
+        })
+    }
+
+    fn wait_initialized<'a>(
+        &'a self,
+        context: &'a str,
+        every: std::time::Duration,
+        within: std::time::Duration,
+    ) -> BoxFuture<'a, Result<(String, catalog::wait::Waited)>> {
+        Box::pin(async move {
+            let info = catalog::wait::find_context(self, context).await?;
+            let waited =
+                catalog::wait::until_initialized(self, &info, every, within, &mut |_, _| {})
+                    .await?;
+            Ok((self.node_id(&info.id), waited))
         })
     }
 }

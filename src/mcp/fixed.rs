@@ -1,7 +1,9 @@
 //! The fixed tools: `describe_app` (what an app offers), `select_app` (pin
-//! the context an app's tools run in for this session), and, listed from
-//! [`super::events`], `wait_for_events`. Their names are reserved in
-//! [`crate::mapping::toolset::RESERVED_NAMES`].
+//! the context an app's tools run in for this session), `wait_for_context`
+//! (until a context is initialized on the node), `call_until` (a [view]
+//! tool repeated until its result equals a value: `call VIEW --until`), and,
+//! listed from [`super::events`], `wait_for_events`. Their names are
+//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`].
 
 use std::sync::OnceLock;
 
@@ -15,6 +17,15 @@ use super::live::View;
 
 pub const DESCRIBE_APP: &str = "describe_app";
 pub const SELECT_APP: &str = "select_app";
+pub const WAIT_FOR_CONTEXT: &str = "wait_for_context";
+pub const CALL_UNTIL: &str = "call_until";
+
+/// Seconds `wait_for_context` and `call_until` wait by default, and at most.
+pub const DEFAULT_WITHIN: f64 = 60.0;
+pub const MAX_WITHIN: f64 = 600.0;
+/// Seconds between their tries by default, and at least.
+pub const DEFAULT_EVERY: f64 = 1.0;
+pub const MIN_EVERY: f64 = 0.01;
 
 /// The fixed tools, as listed.
 pub fn tools() -> Vec<rmcp::model::Tool> {
@@ -51,6 +62,41 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
                         "additionalProperties": false
                     },
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
+                }),
+                json!({
+                    "name": WAIT_FOR_CONTEXT,
+                    "title": "Wait until a context is initialized",
+                    "description": format!("Waits until the node has a context's state: a node that joined a context has none until its first sync with a peer, and every call in it fails until then. Checks every `every` seconds (default {DEFAULT_EVERY}) for at most `within` seconds (default {DEFAULT_WITHIN}, at most {MAX_WITHIN}); when the state does not come in time, the error says why (no peers, a failed sync, …). Use it instead of a loop of calls after joining a context."),
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "context": {"type": "string", "description": "Context id or alias."},
+                            "within": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WITHIN, "description": format!("Seconds to wait at most (default {DEFAULT_WITHIN}).")},
+                            "every": {"type": "number", "minimum": MIN_EVERY, "maximum": MAX_WITHIN, "description": format!("Seconds between checks (default {DEFAULT_EVERY}).")}
+                        },
+                        "required": ["context"],
+                        "additionalProperties": false
+                    },
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
+                }),
+                json!({
+                    "name": CALL_UNTIL,
+                    "title": "Repeat a [view] tool until its result is as expected",
+                    "description": format!("Calls a [view] tool (one that only reads) with `arguments` every `every` seconds (default {DEFAULT_EVERY}) until its result equals `until`, or the value at `until_path` in it does (a JSON pointer such as /items/0/name, or a dotted path such as items.0.name), for at most `within` seconds (default {DEFAULT_WITHIN}, at most {MAX_WITHIN}). Values compare as JSON (objects regardless of key order, numbers by value); a string `until` also matches a string result with the same text. Returns the matching result; when it does not come in time, an error with the last result. [mut] tools are refused. Use it instead of a loop of calls when waiting for state another party changes."),
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "tool": {"type": "string", "description": "The [view] tool to call."},
+                            "arguments": {"type": "object", "description": "Its arguments, as for calling it (with `_context` if needed)."},
+                            "until": {"description": "The value waited for (any JSON)."},
+                            "until_path": {"type": "string", "description": "Compare only the value at this path of the result (JSON pointer or dotted path)."},
+                            "within": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WITHIN, "description": format!("Seconds to try at most (default {DEFAULT_WITHIN}).")},
+                            "every": {"type": "number", "minimum": MIN_EVERY, "maximum": MAX_WITHIN, "description": format!("Seconds between tries (default {DEFAULT_EVERY}).")}
+                        },
+                        "required": ["tool", "until"],
+                        "additionalProperties": false
+                    },
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}
                 }),
             ];
             defs.into_iter()
@@ -117,6 +163,194 @@ pub fn parse_args(
                 .collect::<Vec<_>>()
                 .join("\n")
         ))
+    }
+}
+
+/// Seconds from an optional number argument, between `min` (exclusive
+/// when `above`) and `max`; a problem is added otherwise.
+fn seconds(
+    args: &Map<String, Value>,
+    key: &str,
+    default: f64,
+    (min, above, max): (f64, bool, f64),
+    problems: &mut Vec<String>,
+) -> std::time::Duration {
+    let secs = match args.get(key) {
+        None | Some(Value::Null) => default,
+        Some(v) => match v.as_f64() {
+            Some(t) if (if above { t > min } else { t >= min }) && t <= max => t,
+            _ => {
+                problems.push(format!(
+                    "{key}: expected a number of seconds {} {min} and at most {max}, got {}",
+                    if above { "above" } else { "from" },
+                    sanitize_line(&v.to_string())
+                ));
+                default
+            }
+        },
+    };
+    std::time::Duration::from_secs_f64(secs)
+}
+
+fn invalid(tool: &str, problems: &[String]) -> String {
+    format!(
+        "Invalid arguments for {tool}:\n{}",
+        problems
+            .iter()
+            .map(|p| format!("  - {p}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    )
+}
+
+fn unknown_keys(args: &Map<String, Value>, allowed: &[&str], problems: &mut Vec<String>) {
+    for key in args.keys() {
+        if !allowed.contains(&key.as_str()) {
+            problems.push(format!(
+                "{}: unknown argument; known: {}",
+                sanitize_line(key),
+                allowed.join(", ")
+            ));
+        }
+    }
+}
+
+/// `wait_for_context`'s arguments.
+pub struct WaitContextArgs {
+    pub context: String,
+    pub within: std::time::Duration,
+    pub every: std::time::Duration,
+}
+
+pub fn parse_wait_context(
+    args: &Map<String, Value>,
+) -> std::result::Result<WaitContextArgs, String> {
+    let mut problems = Vec::new();
+    unknown_keys(args, &["context", "within", "every"], &mut problems);
+    let context = match args.get("context") {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        None | Some(Value::Null) => {
+            problems.push("context: missing required argument (a string)".into());
+            None
+        }
+        Some(other) => {
+            problems.push(format!(
+                "context: expected a context id or alias (a string), got {}",
+                sanitize_line(&other.to_string())
+            ));
+            None
+        }
+    };
+    let within = seconds(
+        args,
+        "within",
+        DEFAULT_WITHIN,
+        (0.0, true, MAX_WITHIN),
+        &mut problems,
+    );
+    let every = seconds(
+        args,
+        "every",
+        DEFAULT_EVERY,
+        (MIN_EVERY, false, MAX_WITHIN),
+        &mut problems,
+    );
+    match context {
+        Some(context) if problems.is_empty() => Ok(WaitContextArgs {
+            context,
+            within,
+            every,
+        }),
+        _ => Err(invalid(WAIT_FOR_CONTEXT, &problems)),
+    }
+}
+
+/// `call_until`'s arguments.
+pub struct CallUntilArgs {
+    pub tool: String,
+    pub arguments: Map<String, Value>,
+    pub expect: crate::catalog::wait::Expect,
+    pub within: std::time::Duration,
+    pub every: std::time::Duration,
+}
+
+pub fn parse_call_until(args: &Map<String, Value>) -> std::result::Result<CallUntilArgs, String> {
+    let mut problems = Vec::new();
+    unknown_keys(
+        args,
+        &[
+            "tool",
+            "arguments",
+            "until",
+            "until_path",
+            "within",
+            "every",
+        ],
+        &mut problems,
+    );
+    let tool = match args.get("tool") {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        None | Some(Value::Null) => {
+            problems.push("tool: missing required argument (a tool name)".into());
+            None
+        }
+        Some(other) => {
+            problems.push(format!(
+                "tool: expected a tool name, got {}",
+                sanitize_line(&other.to_string())
+            ));
+            None
+        }
+    };
+    let arguments = match args.get("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(o)) => o.clone(),
+        Some(other) => {
+            problems.push(format!(
+                "arguments: expected an object of the tool's arguments, got {}",
+                crate::abi::parse::kind_of(other)
+            ));
+            Map::new()
+        }
+    };
+    let path = match args.get("until_path") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            problems.push(format!(
+                "until_path: expected a JSON pointer or dotted path (a string), got {}",
+                sanitize_line(&other.to_string())
+            ));
+            None
+        }
+    };
+    let until = args.get("until");
+    if until.is_none() {
+        problems.push("until: missing required argument (the JSON value waited for)".into());
+    }
+    let within = seconds(
+        args,
+        "within",
+        DEFAULT_WITHIN,
+        (0.0, true, MAX_WITHIN),
+        &mut problems,
+    );
+    let every = seconds(
+        args,
+        "every",
+        DEFAULT_EVERY,
+        (MIN_EVERY, false, MAX_WITHIN),
+        &mut problems,
+    );
+    match (tool, until) {
+        (Some(tool), Some(until)) if problems.is_empty() => Ok(CallUntilArgs {
+            tool,
+            arguments,
+            expect: crate::catalog::wait::Expect::from_json(path.as_deref(), until),
+            within,
+            every,
+        }),
+        _ => Err(invalid(CALL_UNTIL, &problems)),
     }
 }
 

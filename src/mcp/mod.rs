@@ -2,7 +2,8 @@
 //!
 //! Input: resolved [`Settings`] (apps sources, scope, filter, transport, node).
 //! Output: an rmcp server on stdio or Streamable HTTP exposing the fixed tools
-//! `describe_app`, `select_app` and `wait_for_events` plus exactly the tools `calimcp tools --json`
+//! `describe_app`, `select_app`, `wait_for_events`, `wait_for_context` and
+//! `call_until` plus exactly the tools `calimcp tools --json`
 //! prints for the same apps and options, and the apps' ABIs and contexts as
 //! resources with completion of their URI templates ([`resources`]). Uses `abi`, `mapping`, `catalog` and
 //! the node client; never `cli`. Nothing but protocol reaches stdout.

@@ -18,7 +18,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
 use super::events::{self, WAIT_FOR_EVENTS};
-use super::fixed::{self, DESCRIBE_APP, SELECT_APP};
+use super::fixed::{self, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT};
 use super::live::{Live, Lookup, View, compact};
 use super::log;
 use super::resources::{self, Kind};
@@ -27,7 +27,7 @@ use crate::mapping::Tool;
 use crate::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
-pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call).";
+pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value.";
 
 /// True on a Streamable HTTP request that belongs to no session (the
 /// 2026-07-28 protocol, or a stateless client): state does not outlive it.
@@ -278,6 +278,106 @@ impl Session {
         }
     }
 
+    async fn wait_for_context(&self, args: &Map<String, Value>) -> CallToolResult {
+        let parsed = match fixed::parse_wait_context(args) {
+            Ok(p) => p,
+            Err(text) => return error_result(text),
+        };
+        let Some(backend) = self.live.backend() else {
+            return error_result(format!(
+                "{WAIT_FOR_CONTEXT} needs the node, and the server runs with --offline\nhint: restart calimcp serve without --offline"
+            ));
+        };
+        match backend
+            .wait_initialized(&parsed.context, parsed.every, parsed.within)
+            .await
+        {
+            Ok((id, crate::catalog::wait::Waited::Initialized { checks })) => {
+                let v = json!({"context": id, "initialized": true, "checks": checks});
+                let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
+                r.structured_content = Some(v);
+                r
+            }
+            Ok((_, crate::catalog::wait::Waited::TimedOut { why })) => {
+                error_result(format!("{}\ntimedOut: true", error_text(&why)))
+            }
+            Err(e) => node_error_result(&e),
+        }
+    }
+
+    /// `call_until`: the [view] tool called through [`Self::call_method`]
+    /// (the one call path) until its result matches.
+    async fn call_until(&self, args: &Map<String, Value>) -> Result<CallToolResult, McpError> {
+        let parsed = match fixed::parse_call_until(args) {
+            Ok(p) => p,
+            Err(text) => return Ok(error_result(text)),
+        };
+        // The tool as the call would find it (the node read, or read again
+        // for a name it does not know yet), to refuse a [mut] one up front.
+        self.live.wait_ready().await;
+        let mut view = self.live.view();
+        if matches!(view.lookup(&parsed.tool, &self.live.scope), Lookup::Unknown)
+            && self.live.has_node()
+        {
+            self.live.refresh().await;
+            view = self.live.view();
+        }
+        match view.lookup(&parsed.tool, &self.live.scope) {
+            Lookup::Found(t) if t.read_only => {}
+            Lookup::Found(_) => {
+                return Ok(error_result(format!(
+                    "{CALL_UNTIL} repeats a call, and {} is [mut]: each try would change state again, so only [view] tools are repeated (nothing was sent)\nhint: call it once, then wait with a [view] tool",
+                    sanitize_line(&parsed.tool)
+                )));
+            }
+            Lookup::Refused(why) => return Err(McpError::invalid_params(why, None)),
+            Lookup::Unknown => return Err(unknown_tool(&view, &parsed.tool)),
+        }
+        let deadline = tokio::time::Instant::now() + parsed.within;
+        let mut tries = 0u64;
+        let mut last: Option<String> = None;
+        loop {
+            tries += 1;
+            let answer = tokio::time::timeout_at(
+                deadline,
+                self.call_method(&parsed.tool, &parsed.arguments),
+            )
+            .await;
+            let Ok(answer) = answer else { break };
+            let r = answer?;
+            let text = r
+                .content
+                .first()
+                .and_then(|b| b.as_text())
+                .map(|t| t.text.clone())
+                .unwrap_or_default();
+            if r.is_error == Some(true) {
+                // A retryable node error is tried again; any other ends it.
+                if !text.ends_with("retryable: true") {
+                    return Ok(r);
+                }
+            } else {
+                let output: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                if parsed.expect.matches(&output) {
+                    return Ok(r);
+                }
+            }
+            last = Some(text);
+            if tokio::time::Instant::now() + parsed.every >= deadline {
+                break;
+            }
+            tokio::time::sleep(parsed.every).await;
+        }
+        Ok(error_result(format!(
+            "{} did not return {} within {} s ({tries} {}); the last answer: {}\ntimedOut: true",
+            sanitize_line(&parsed.tool),
+            parsed.expect.wanted(),
+            parsed.within.as_secs_f64(),
+            if tries == 1 { "try" } else { "tries" },
+            last.as_deref().map_or("none".into(), sanitize_line),
+        )))
+    }
+
     async fn call_method(
         &self,
         name: &str,
@@ -436,7 +536,13 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
         .iter()
         .map(|&i| view.catalog.tools.tools[i].name.as_str())
         .collect();
-    names.extend([DESCRIBE_APP, SELECT_APP, WAIT_FOR_EVENTS]);
+    names.extend([
+        DESCRIBE_APP,
+        SELECT_APP,
+        WAIT_FOR_EVENTS,
+        WAIT_FOR_CONTEXT,
+        CALL_UNTIL,
+    ]);
     let shown = sanitize_line(name);
     let suffix = format!("_{name}");
     let ending: Vec<&str> = names
@@ -564,6 +670,8 @@ impl ServerHandler for Session {
                 DESCRIBE_APP => self.describe_app(&args).await,
                 SELECT_APP => self.select_app(&args, sessionless(&context)).await,
                 WAIT_FOR_EVENTS => self.wait_for_events(&args).await,
+                WAIT_FOR_CONTEXT => self.wait_for_context(&args).await,
+                CALL_UNTIL => self.call_until(&args).await?,
                 name => self.call_method(name, &args).await?,
             })
         };

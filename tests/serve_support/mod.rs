@@ -212,8 +212,14 @@ pub async fn listed_app_tools(client: &Client) -> Value {
             .expect("array")
             .iter()
             .filter(|t| {
-                !["describe_app", "select_app", "wait_for_events"]
-                    .contains(&t["name"].as_str().unwrap_or_default())
+                ![
+                    "describe_app",
+                    "select_app",
+                    "wait_for_events",
+                    "wait_for_context",
+                    "call_until",
+                ]
+                .contains(&t["name"].as_str().unwrap_or_default())
             })
             .cloned()
             .collect(),

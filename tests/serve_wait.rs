@@ -1,0 +1,205 @@
+//! `calimcp serve`'s waiting tools against the fake node: `wait_for_context`
+//! (until a context is initialized on the node) and `call_until` (a [view]
+//! tool repeated until its result is as expected). Time is driven by the
+//! fake: it answers "no state yet" for a set number of listings, and a write
+//! arrives before a set execute.
+
+mod serve_support;
+mod support;
+
+use serde_json::{Value, json};
+use serve_support::*;
+use support::fake_node::{self, FakeNode};
+
+fn structured(r: &rmcp::model::CallToolResult) -> Value {
+    r.structured_content
+        .clone()
+        .unwrap_or_else(|| serde_json::from_str(&text(r)).unwrap())
+}
+
+#[tokio::test]
+async fn both_are_listed_read_only_beside_the_other_fixed_tools() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    let tools = client.peer().list_all_tools().await.unwrap();
+    for name in ["wait_for_context", "call_until"] {
+        let t = tools
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name} is listed"));
+        let a = t.annotations.as_ref().unwrap();
+        assert_eq!(a.read_only_hint, Some(true), "{name}");
+        assert_eq!(
+            t.input_schema.get("additionalProperties"),
+            Some(&json!(false)),
+            "{name}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn wait_for_context_returns_once_the_node_has_the_state() {
+    let node = FakeNode::start();
+    let ctx = node.id(fake_node::CTX_KV);
+    let client = stdio_client(&["--node", &node.url]).await;
+    // Once the server has read the node (its own listings would count too).
+    call(&client, "describe_app", json!({})).await.unwrap();
+    node.uninitialized_for(&ctx, 3);
+    let r = call(
+        &client,
+        "wait_for_context",
+        json!({"context": ctx, "every": 0.01}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let v = structured(&r);
+    assert_eq!(v["context"], ctx.as_str());
+    assert_eq!(v["initialized"], true);
+    // Three listings without state, then one with it (fewer checks only if
+    // the server's own reading of the node took some of them).
+    let checks = v["checks"].as_u64().unwrap();
+    assert!((2..=4).contains(&checks), "{v}");
+    // By alias; already initialized.
+    let r = call(&client, "wait_for_context", json!({"context": "prod"}))
+        .await
+        .unwrap();
+    assert_eq!(structured(&r)["checks"], 1, "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn wait_for_context_times_out_saying_why_and_checks_its_arguments() {
+    let node = FakeNode::start();
+    let ctx = node.id(fake_node::CTX_KV);
+    node.uninitialized_for(&ctx, u32::MAX);
+    node.set_peers(0);
+    let client = stdio_client(&["--node", &node.url]).await;
+    let r = call(
+        &client,
+        "wait_for_context",
+        json!({"context": ctx, "within": 0.2, "every": 0.05}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(
+        t.contains("still not initialized")
+            && t.contains("connected to no peers")
+            && t.ends_with("timedOut: true"),
+        "{t}"
+    );
+    let r = call(
+        &client,
+        "wait_for_context",
+        json!({"context": 3, "within": 601, "x": 1}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(
+        t.starts_with("Invalid arguments for wait_for_context")
+            && t.contains("context: expected")
+            && t.contains("within: expected")
+            && t.contains("x: unknown argument"),
+        "{t}"
+    );
+    let r = call(&client, "wait_for_context", json!({"context": "nope"}))
+        .await
+        .unwrap();
+    assert!(
+        text(&r).contains("neither a context id nor an alias"),
+        "{}",
+        text(&r)
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn call_until_repeats_a_view_tool_until_the_result_matches() {
+    let node = FakeNode::start();
+    let ctx = node.id(fake_node::CTX_KV);
+    node.write_at_execute(&ctx, 3, "k", "done");
+    let client = stdio_client(&["--node", &node.url]).await;
+    let r = call(
+        &client,
+        "call_until",
+        json!({"tool": "kv_store_get", "arguments": {"key": "k"}, "until": "done", "every": 0.01}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(text(&r), "\"done\"", "the tool's own result");
+    assert_eq!(node.executes().len(), 3);
+    // A part of the result, by dotted path; any JSON value.
+    node.write_at_execute(&ctx, 2, "n", "7");
+    let r = call(
+        &client,
+        "call_until",
+        json!({"tool": "kv_store_entries", "until_path": "n", "until": "7", "every": 0.01}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(node.executes().len(), 5);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn call_until_refuses_mut_tools_and_times_out_with_the_last_answer() {
+    let node = FakeNode::start();
+    let client = stdio_client(&["--node", &node.url]).await;
+    let r = call(
+        &client,
+        "call_until",
+        json!({"tool": "kv_store_set", "arguments": {"key": "a", "value": "b"}, "until": null}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("is [mut]"), "{}", text(&r));
+    assert!(node.executes().is_empty(), "nothing was sent");
+    let r = call(
+        &client,
+        "call_until",
+        json!({"tool": "kv_store_get", "arguments": {"key": "never"}, "until": 1, "within": 0.2, "every": 0.05}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(
+        t.contains("kv_store_get did not return a result equal to 1 within 0.2 s")
+            && t.contains("the last answer: null")
+            && t.ends_with("timedOut: true"),
+        "{t}"
+    );
+    // Bad arguments of the tool itself come back at once.
+    node.clear_requests();
+    let r = call(
+        &client,
+        "call_until",
+        json!({"tool": "kv_store_get", "arguments": {"key": 5}, "until": 1}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        text(&r).contains("Invalid arguments for kv_store_get"),
+        "{}",
+        text(&r)
+    );
+    assert!(node.executes().is_empty());
+    let r = call(&client, "call_until", json!({"tool": "kv_store_get"}))
+        .await
+        .unwrap();
+    assert!(
+        text(&r).contains("until: missing required argument"),
+        "{}",
+        text(&r)
+    );
+    client.cancel().await.unwrap();
+}
