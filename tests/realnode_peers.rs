@@ -150,6 +150,32 @@ fn a_view_on_node_2_reads_node_1s_write_and_back(v) {
 }
 
 on_each_version! {
+fn wait_and_call_until_replace_sleep_loops_on_a_joined_node(v) {
+    // Issue 22.4: what `wait_initialized` and `read_until` do by hand.
+    let test = "wait_and_call_until_replace_sleep_loops_on_a_joined_node";
+    let Some(c) = Cluster::start(test, v, 2, &test_app("kv"), KV) else {
+        return;
+    };
+    let (code, out, err) = run(c.node(2), &["wait", &c.context, "--within", "120", "--every", "0.2", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let waited: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(waited["initialized"], true, "{waited}");
+    assert_ne!(c.node(2).context_root(&c.context), ZERO_ROOT, "calimcp wait returned early");
+    call_ok(c.node(1), &["call", &format!("{KV}.set"), "--key", "k", "--value", "from node 1"]);
+    let out = call_ok(c.node(2), &[
+        "call", &format!("{}.get", c.app), "-c", &c.context, "--key", "k",
+        "--until", "from node 1", "--every", "0.2", "--within", "60",
+    ]);
+    assert_eq!(out.trim(), "\"from node 1\"");
+    // A [mut] method is never repeated.
+    let (code, _, err) = run(c.node(2), &[
+        "call", &format!("{}.set", c.app), "-c", &c.context, "--key", "k", "--value", "v", "--until", "null",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+}
+}
+
+on_each_version! {
 fn node_2_killed_and_restarted_mid_watch_gets_node_1s_next_events(v) {
     let Some(mut c) = cluster("node_2_killed_and_restarted_mid_watch_gets_node_1s_next_events", v, "events", EVENTS) else {
         return;
