@@ -194,6 +194,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only')
             [CompletionResult]::new('--wait-event', '--wait-event', [CompletionResultType]::ParameterName, 'After the call, wait for the app''s event NAME in the call''s context and print it too')
             [CompletionResult]::new('--wait-timeout', '--wait-timeout', [CompletionResultType]::ParameterName, 'How long --wait-event waits after the call, in seconds (default 30); then exit 124')
+            [CompletionResult]::new('--retry', '--retry', [CompletionResultType]::ParameterName, 'Retry up to N times on an error the node marks retryable (a [mut] call only when nothing ran)')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Repeat a [view] call until its result equals VALUE (JSON; a bare word is a string)')
             [CompletionResult]::new('--until-path', '--until-path', [CompletionResultType]::ParameterName, 'Repeat a [view] call until the value at PATH (/json/pointer or dotted.path) equals VALUE')
             [CompletionResult]::new('--every', '--every', [CompletionResultType]::ParameterName, 'With --until: seconds between tries (default 1)')

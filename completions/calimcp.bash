@@ -215,7 +215,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__call)
-            opts="-h -c -q -v -V --help --args --context --dry-run --no-input --as --wait-event --wait-timeout --until --until-path --every --within --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --version"
+            opts="-h -c -q -v -V --help --args --context --dry-run --no-input --as --wait-event --wait-timeout --retry --until --until-path --every --within --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --version"
             if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -242,6 +242,10 @@ _calimcp() {
                     return 0
                     ;;
                 --wait-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

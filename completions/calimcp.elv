@@ -185,6 +185,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --as 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
             cand --wait-event 'After the call, wait for the app''s event NAME in the call''s context and print it too'
             cand --wait-timeout 'How long --wait-event waits after the call, in seconds (default 30); then exit 124'
+            cand --retry 'Retry up to N times on an error the node marks retryable (a [mut] call only when nothing ran)'
             cand --until 'Repeat a [view] call until its result equals VALUE (JSON; a bare word is a string)'
             cand --until-path 'Repeat a [view] call until the value at PATH (/json/pointer or dotted.path) equals VALUE'
             cand --every 'With --until: seconds between tries (default 1)'

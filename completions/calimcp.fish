@@ -171,6 +171,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s c -l context -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l as -d 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l wait-event -d 'After the call, wait for the app\'s event NAME in the call\'s context and print it too' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l wait-timeout -d 'How long --wait-event waits after the call, in seconds (default 30); then exit 124' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l retry -d 'Retry up to N times on an error the node marks retryable (a [mut] call only when nothing ran)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l until -d 'Repeat a [view] call until its result equals VALUE (JSON; a bare word is a string)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l until-path -d 'Repeat a [view] call until the value at PATH (/json/pointer or dotted.path) equals VALUE' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l every -d 'With --until: seconds between tries (default 1)' -r

@@ -1791,3 +1791,75 @@ fn until_refuses_mut_methods_and_stray_repeat_flags() {
         .code(2);
     assert!(env.node.executes().is_empty());
 }
+
+// ---- issue 20 (optional): call --retry N ----
+
+#[test]
+fn retry_repeats_only_what_the_node_marks_retryable() {
+    let env = Env::new();
+    let ctx = env.node.id(fake_node::CTX_KV);
+    let pending = json!({"type": "GroupKeyPending", "data": {"context_id": ctx}});
+    // Two refusals that say nothing ran, then the [mut] call goes through.
+    env.node.fail_next_execute(pending.clone());
+    env.node.fail_next_execute(pending.clone());
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "1",
+            "-c",
+            "prod",
+            "--retry",
+            "2",
+        ])
+        .assert()
+        .success();
+    assert!(
+        stderr_of(&a).contains("(retry 2 of 2 in 1 s)"),
+        "{}",
+        stderr_of(&a)
+    );
+    assert_eq!(env.node.executes().len(), 3);
+    assert_eq!(env.node.kv(&ctx)["a"], "1");
+    // Out of retries: the node's error, as without --retry.
+    env.node.clear_requests();
+    env.node.fail_next_execute(pending.clone());
+    env.node.fail_next_execute(pending);
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+            "--retry",
+            "1",
+            "--json",
+        ])
+        .assert()
+        .code(5);
+    assert!(
+        stderr_of(&a).contains("group_key_pending"),
+        "{}",
+        stderr_of(&a)
+    );
+    assert_eq!(env.node.executes().len(), 2);
+    // An error that is not retryable is not repeated.
+    env.node.clear_requests();
+    env.node.fail_next_execute(
+        json!({"type": "FunctionCallError", "data": "Caller is not a member of this context"}),
+    );
+    env.cmd()
+        .args(["call", "kv_store_get", "--key", "a", "--retry", "3"])
+        .assert()
+        .code(3);
+    assert_eq!(env.node.executes().len(), 1);
+    env.cmd()
+        .args(["call", "kv_store_get", "--key", "a", "--retry", "21"])
+        .assert()
+        .code(2);
+}

@@ -77,6 +77,16 @@ pub struct CallFlags {
         help_heading = "Call options"
     )]
     pub wait_timeout: Option<std::time::Duration>,
+    /// Retry up to N times on an error the node marks retryable (a [mut] call only when nothing ran)
+    #[arg(
+        long,
+        value_name = "N",
+        global = true,
+        default_value_t = 0,
+        value_parser = clap::value_parser!(u32).range(0..=20),
+        help_heading = "Call options"
+    )]
+    pub retry: u32,
     /// Repeat a [view] call until its result equals VALUE (JSON; a bare word is a string)
     #[arg(
         long,

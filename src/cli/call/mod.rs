@@ -18,6 +18,7 @@
 mod argv;
 mod locate;
 mod prompt;
+mod retry;
 mod until;
 
 use std::ffi::OsString;
@@ -282,17 +283,31 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         }
         None => None,
     };
-    let out = match rt.block_on(client.execute(
-        &context,
-        &prepared.method,
-        &prepared.args_json,
-        executor,
-    )) {
-        Ok(out) => out,
-        Err(e) => {
-            let e = rt.block_on(explain_context_error(client, app, service, &context, e));
-            return Err(prepared.explain(typed_context(e, &context, explicit.as_deref())));
+    let mut tried = 0u32;
+    let out = loop {
+        let e = match rt.block_on(client.execute(
+            &context,
+            &prepared.method,
+            &prepared.args_json,
+            executor,
+        )) {
+            Ok(out) => break out,
+            Err(e) => e,
+        };
+        if tried < flags.retry && retry::may_retry(&e, tool.read_only) {
+            tried += 1;
+            let pause = retry::pause(tried);
+            g.ui().warn(format_args!(
+                "{} (retry {tried} of {} in {} s)",
+                e.message,
+                flags.retry,
+                pause.as_secs_f64()
+            ));
+            std::thread::sleep(pause);
+            continue;
         }
+        let e = rt.block_on(explain_context_error(client, app, service, &context, e));
+        return Err(prepared.explain(typed_context(e, &context, explicit.as_deref())));
     };
     let (Some(name), Some(sub)) = (&flags.wait_event, sub.as_mut()) else {
         if g.json {
