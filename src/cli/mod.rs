@@ -53,7 +53,8 @@ Exit codes:
   4    the node is unreachable or timed out
   5    the node or the application returned an error
   6    call --wait-event: the call ran (its result is printed), then waiting for its event failed
-  124  watch --stop-after or call --wait-event: the event did not come in time
+  124  watch --stop-after or call --wait-event: the event did not come in time;
+       call --until or wait: the value or the state did not come within --within
 
 Environment:
   CALIMERO_NODE_URL        the node (--node); default http://127.0.0.1:2528
