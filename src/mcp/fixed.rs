@@ -168,6 +168,28 @@ pub fn parse_args(
 
 /// Seconds from an optional number argument, between `min` (exclusive
 /// when `above`) and `max`; a problem is added otherwise.
+/// The `within` and `every` arguments both waiting tools take.
+fn within_every(
+    args: &Map<String, Value>,
+    problems: &mut Vec<String>,
+) -> (std::time::Duration, std::time::Duration) {
+    let within = seconds(
+        args,
+        "within",
+        DEFAULT_WITHIN,
+        (0.0, true, MAX_WITHIN),
+        problems,
+    );
+    let every = seconds(
+        args,
+        "every",
+        DEFAULT_EVERY,
+        (MIN_EVERY, false, MAX_WITHIN),
+        problems,
+    );
+    (within, every)
+}
+
 fn seconds(
     args: &Map<String, Value>,
     key: &str,
@@ -241,20 +263,7 @@ pub fn parse_wait_context(
             None
         }
     };
-    let within = seconds(
-        args,
-        "within",
-        DEFAULT_WITHIN,
-        (0.0, true, MAX_WITHIN),
-        &mut problems,
-    );
-    let every = seconds(
-        args,
-        "every",
-        DEFAULT_EVERY,
-        (MIN_EVERY, false, MAX_WITHIN),
-        &mut problems,
-    );
+    let (within, every) = within_every(args, &mut problems);
     match context {
         Some(context) if problems.is_empty() => Ok(WaitContextArgs {
             context,
@@ -328,20 +337,7 @@ pub fn parse_call_until(args: &Map<String, Value>) -> std::result::Result<CallUn
     if until.is_none() {
         problems.push("until: missing required argument (the JSON value waited for)".into());
     }
-    let within = seconds(
-        args,
-        "within",
-        DEFAULT_WITHIN,
-        (0.0, true, MAX_WITHIN),
-        &mut problems,
-    );
-    let every = seconds(
-        args,
-        "every",
-        DEFAULT_EVERY,
-        (MIN_EVERY, false, MAX_WITHIN),
-        &mut problems,
-    );
+    let (within, every) = within_every(args, &mut problems);
     match (tool, until) {
         (Some(tool), Some(until)) if problems.is_empty() => Ok(CallUntilArgs {
             tool,
