@@ -552,3 +552,23 @@ fn wait_event_for_an_undeclared_event_warns_the_same_way() {
         "{err}"
     );
 }
+
+/// The "watching" line names the context as it was typed: a hex id on a
+/// base58 node stays hex, an alias shows its id beside it (issue 22.16).
+#[test]
+fn the_watched_context_is_named_as_typed() {
+    let env = Env::new(Profile::Rc25);
+    let hex = support::fake_node::hex_id(CTX_KV);
+    for (typed, shown) in [
+        (hex.clone(), format!("watching context {hex} of")),
+        (
+            "prod".to_string(),
+            format!("watching context prod ({}) of", env.node.id(CTX_KV)),
+        ),
+    ] {
+        let w = env.watch(&["kv-store", "-c", &typed, "--stop-after", "0.5"]);
+        let (code, _, err) = w.finish();
+        assert_eq!(code, 124, "{err}");
+        assert!(err.contains(&shown), "{typed}: {err}");
+    }
+}

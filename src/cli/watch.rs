@@ -187,13 +187,26 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     ui.note(format_args!(
         "watching {} of {} on {} (Ctrl-C to stop)",
         match ids.len() {
-            1 => format!("context {}", sanitize_line(&ids[0])),
+            1 => format!(
+                "context {}",
+                sanitize_line(&as_typed(&args.contexts, &ids[0]))
+            ),
             n => format!("{n} contexts"),
         },
         sanitize_line(app.package_or_id()),
         client.url()
     ));
     rt.block_on(stream(g, &args, &watched, sub, deadline, interrupt))
+}
+
+/// A watched context as the user gave it: the id in the form they typed it
+/// (`-c 00…00` is not echoed in the node's base58), or `ALIAS (ID)`.
+fn as_typed(given: &[String], id: &str) -> String {
+    match given {
+        [typed] if ids::same(typed, id) => typed.clone(),
+        [typed] => format!("{typed} ({id})"),
+        _ => id.to_string(),
+    }
 }
 
 /// The contexts to watch: the given ones, else the pinned one, else all of the app's.
@@ -642,6 +655,18 @@ fn exec(ui: &output::Ui, argv: &[String], app: &str, job: &Job) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_watched_context_is_named_as_typed() {
+        let b58 = "11111111111111111111111111111111";
+        let hex = "0".repeat(64);
+        assert_eq!(super::as_typed(std::slice::from_ref(&hex), b58), hex);
+        assert_eq!(
+            super::as_typed(&["prod".to_string()], b58),
+            format!("prod ({b58})")
+        );
+        assert_eq!(super::as_typed(&[], b58), b58);
+    }
+
     use super::*;
 
     #[test]
