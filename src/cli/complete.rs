@@ -87,12 +87,14 @@ struct Loaded {
 fn loaded() -> &'static Loaded {
     static LOADED: OnceLock<Loaded> = OnceLock::new();
     LOADED.get_or_init(|| {
-        let Ok(g) = super::args::prescan_globals(&words()) else {
+        let Ok(mut g) = super::args::prescan_globals(&words()) else {
             return Loaded {
                 globals: None,
                 catalog: Catalog::default(),
             };
         };
+        // A node name (or the current node) as a command would resolve it; an unknown name stays as typed.
+        let _ = g.node.resolve();
         // The same catalog a call would see, with a short bound on the node.
         let catalog = g
             .session()

@@ -3,6 +3,7 @@
 
 mod apps;
 mod args;
+mod auth;
 mod call;
 mod complete;
 mod completions;
@@ -10,7 +11,10 @@ mod contexts;
 mod describe;
 mod diff;
 mod events;
+mod login;
+mod logout;
 pub(crate) mod node;
+mod nodes;
 pub(crate) mod output;
 mod schema;
 mod serve;
@@ -57,7 +61,7 @@ Exit codes:
        call --until or wait: the value or the state did not come within --within
 
 Environment:
-  CALIMERO_NODE_URL        the node (--node); default http://127.0.0.1:2528
+  CALIMERO_NODE_URL        the node (--node): a URL or a node name; default the current node, else http://127.0.0.1:2528
   CALIMERO_AUTH_TOKEN      access token (--token)
   CALIMERO_REFRESH_TOKEN   refresh token paired with the access token
   CALIMERO_USERNAME        with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE: log in
@@ -177,6 +181,10 @@ pub(crate) enum Command {
     Diff(diff::DiffArgs),
     Watch(watch::WatchArgs),
     Wait(wait::WaitArgs),
+    Login(login::LoginArgs),
+    Logout(logout::LogoutArgs),
+    Auth(auth::AuthArgs),
+    Node(nodes::NodeCmdArgs),
     Completions(completions::CompletionsArgs),
 }
 
@@ -329,6 +337,10 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
         crate::mapping::schema::MAX_LISTING_BYTES as u64,
     )?)
     .unwrap_or(usize::MAX);
+    // `--node NAME` (or the current node) becomes its URL; `node` reads the file itself.
+    if !matches!(cli.command, Command::Node(_) | Command::Completions(_)) {
+        cli.global.node.resolve()?;
+    }
     match cli.command {
         Command::Schema(args) => schema::run(&cli.global, args),
         Command::Describe(args) => describe::run(&cli.global, args),
@@ -341,6 +353,10 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Watch(args) => watch::run(&cli.global, args),
         Command::Wait(args) => wait::run(&cli.global, args),
+        Command::Login(args) => login::run(&cli.global, args),
+        Command::Logout(args) => logout::run(&cli.global, args),
+        Command::Auth(args) => auth::run(&cli.global, args),
+        Command::Node(args) => nodes::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
     }
 }

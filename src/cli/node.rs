@@ -1,5 +1,11 @@
 //! The node flags every subcommand shares and the environment they read.
 //! When the node is asked is the session's rule ([`crate::catalog::session`]).
+//!
+//! `--node` takes a URL or a name from the profile file (`calimcp node add`);
+//! without it (and without CALIMERO_NODE_URL) the current node (`calimcp node
+//! use`) is the node, else merod's default address. [`NodeArgs::resolve`]
+//! turns a name into its URL once, before a command runs, so everything keyed
+//! by node (tokens, pins, cached ABIs) is keyed by the URL.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -7,22 +13,26 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::error::{Code, Error, Result};
-use crate::node::{self, NodeOptions};
+use crate::node::profiles::{self, Profiles};
+use crate::node::{self, NodeOptions, auth};
 
 /// `--node`, `--timeout`, `--token`, `-v`, `--offline`.
 #[derive(Debug, Clone, Args)]
 pub struct NodeArgs {
-    /// The node's URL; a base path is kept [default: http://127.0.0.1:2528]
+    /// The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]
     #[arg(
         long = "node",
         visible_alias = "api",
         global = true,
         env = "CALIMERO_NODE_URL",
         hide_env_values = true,
-        value_name = "URL",
+        value_name = "NAME|URL",
         help_heading = "Node options"
     )]
     pub url: Option<String>,
+    /// The name `--node` (or the current node) gave, once resolved.
+    #[arg(skip)]
+    pub name: Option<String>,
     /// Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]
     #[arg(long, global = true, value_parser = parse_timeout, value_name = "SECS", help_heading = "Node options")]
     pub timeout: Option<Duration>,
@@ -62,7 +72,7 @@ fn parse_timeout(s: &str) -> std::result::Result<Duration, String> {
 }
 
 /// A variable's value; empty counts as unset.
-fn env(name: &str) -> Option<String> {
+pub(crate) fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
@@ -97,7 +107,78 @@ pub fn state_dir() -> PathBuf {
     }
 }
 
+/// Where calimcp's configuration (the named nodes) lives:
+/// $XDG_CONFIG_HOME/calimcp, else ~/.config/calimcp.
+pub fn config_dir() -> PathBuf {
+    if let Some(dir) = env("XDG_CONFIG_HOME").filter(|d| PathBuf::from(d).is_absolute()) {
+        return PathBuf::from(dir).join("calimcp");
+    }
+    match env("HOME") {
+        Some(home) => PathBuf::from(home).join(".config/calimcp"),
+        None => std::env::temp_dir().join("calimcp-config"),
+    }
+}
+
+/// The profile file of named nodes.
+pub fn profiles_path() -> PathBuf {
+    config_dir().join(profiles::FILE_NAME)
+}
+
+/// Whether a `--node` value is meant as a URL (a name has no `:` or `/`).
+fn looks_like_url(v: &str) -> bool {
+    v.contains(':') || v.contains('/')
+}
+
+/// CALIMERO_PASSWORD, else the content of CALIMERO_PASSWORD_FILE (trimmed).
+pub(crate) fn password_from_env() -> Result<Option<String>> {
+    if let Some(p) = env("CALIMERO_PASSWORD") {
+        return Ok(Some(p));
+    }
+    let Some(file) = env("CALIMERO_PASSWORD_FILE") else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        Error::input(
+            Code::Unreadable,
+            format!("cannot read CALIMERO_PASSWORD_FILE {file}: {e}"),
+        )
+    })?;
+    Ok(Some(text.trim().to_string()))
+}
+
 impl NodeArgs {
+    /// Turns `--node NAME` into the name's URL, or takes the current node
+    /// when no node was given. A value that is neither a URL nor a known name
+    /// is a usage error listing the names. Reads the profile file only when a
+    /// name or the current node is needed.
+    pub fn resolve(&mut self) -> Result<()> {
+        if self.name.is_some() {
+            return Ok(());
+        }
+        let path = profiles_path();
+        match self.url.as_deref() {
+            Some(v) if looks_like_url(v) => {}
+            Some(v) => {
+                let (url, name) = Profiles::load(&path)?.resolve(v)?;
+                self.url = Some(url);
+                self.name = name;
+            }
+            None => {
+                if !path.exists() {
+                    return Ok(());
+                }
+                let p = Profiles::load(&path)?;
+                if let Some(name) = p.current
+                    && let Some(url) = p.nodes.get(&name)
+                {
+                    self.url = Some(url.clone());
+                    self.name = Some(name);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a node was named (flag or CALIMERO_NODE_URL) rather than assumed.
     pub fn explicit(&self) -> bool {
         self.url.is_some()
@@ -110,27 +191,23 @@ impl NodeArgs {
 
     /// The client options: these flags plus CALIMERO_USERNAME,
     /// CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE, CALIMERO_REFRESH_TOKEN and
-    /// the state directory.
+    /// the state directory. Without a username or token, the one user with a
+    /// cached login for the node is the user (`calimcp login` stays).
     pub fn options(&self) -> Result<NodeOptions> {
-        let username = env("CALIMERO_USERNAME");
-        let password = match (&username, env("CALIMERO_PASSWORD")) {
-            (None, _) => None,
-            (Some(_), Some(p)) => Some(p),
-            (Some(_), None) => match env("CALIMERO_PASSWORD_FILE") {
-                Some(file) => Some(
-                    std::fs::read_to_string(&file)
-                        .map_err(|e| {
-                            Error::input(
-                                Code::Unreadable,
-                                format!("cannot read CALIMERO_PASSWORD_FILE {file}: {e}"),
-                            )
-                        })?
-                        .trim()
-                        .to_string(),
-                ),
-                None => None,
-            },
+        let mut username = env("CALIMERO_USERNAME");
+        let password = match &username {
+            None => None,
+            Some(_) => password_from_env()?,
         };
+        let token = self.token.clone().filter(|t| !t.trim().is_empty());
+        let state_dir = state_dir();
+        if username.is_none()
+            && token.is_none()
+            && let Ok((_, shown)) = node::normalize_url(self.url())
+            && let [one] = auth::cached_users(&state_dir, &shown).as_slice()
+        {
+            username = Some(one.clone());
+        }
         // --timeout bounds every kind of request alike; without it each kind has its own.
         let bound = |default| self.timeout.unwrap_or(default);
         Ok(NodeOptions {
@@ -138,11 +215,11 @@ impl NodeArgs {
             timeout: bound(node::DEFAULT_TIMEOUT),
             execute_timeout: bound(node::DEFAULT_EXECUTE_TIMEOUT),
             connect_timeout: bound(node::DEFAULT_CONNECT_TIMEOUT),
-            token: self.token.clone().filter(|t| !t.trim().is_empty()),
+            token,
             refresh_token: env("CALIMERO_REFRESH_TOKEN"),
             username,
             password,
-            state_dir: state_dir(),
+            state_dir,
             verbose: self.verbose,
             max_response: size_env("CALIMCP_MAX_RESPONSE", node::DEFAULT_MAX_RESPONSE)?,
             max_blob: size_env("CALIMCP_MAX_BLOB", node::DEFAULT_MAX_BLOB)?,

@@ -5,6 +5,9 @@
 //! environment's access token replaces it only when its JWT `iat` is strictly
 //! newer (an unreadable `iat` keeps the cache). Cache files live in the state
 //! directory, one per node URL and user, mode 0600, written by write-then-rename.
+//! Each file names its node and user, so [`cached_logins`] lists who is logged
+//! in where (`calimcp auth status`, reuse of a login without a username) and
+//! [`forget`] removes them (`calimcp logout`).
 
 use std::path::{Path, PathBuf};
 
@@ -90,6 +93,84 @@ pub fn write_cache(
         "refresh_token": t.refresh,
     });
     store::write_private(path, v.to_string().as_bytes())
+}
+
+/// A cache file: the node URL (as messages show it) and user it is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedLogin {
+    pub node: String,
+    /// `None`: a pair given in the environment, without a username.
+    pub username: Option<String>,
+    pub path: PathBuf,
+    pub tokens: Tokens,
+}
+
+/// Every cache file in `state_dir` that holds a token, sorted by node and user.
+pub fn cached_logins(state_dir: &Path) -> Vec<CachedLogin> {
+    let Ok(dir) = std::fs::read_dir(state_dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<CachedLogin> = dir
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("tokens-") && name.ends_with(".json")
+        })
+        .filter_map(|e| {
+            let path = e.path();
+            let v: Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+            let node = v.get("node")?.as_str()?.to_string();
+            let username = v
+                .get("username")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            // Only a file at the name its node and user give is theirs.
+            if cache_path(state_dir, &node, username.as_deref()) != path {
+                return None;
+            }
+            let tokens = read_cache(&path);
+            tokens.access.is_some().then_some(CachedLogin {
+                node,
+                username,
+                path,
+                tokens,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.node, &a.username).cmp(&(&b.node, &b.username)));
+    out
+}
+
+/// The users with a cached token for the node `shown` (a URL as
+/// [`super::normalize_url`] shows it), sorted.
+pub fn cached_users(state_dir: &Path, shown: &str) -> Vec<String> {
+    cached_logins(state_dir)
+        .into_iter()
+        .filter(|l| l.node == shown)
+        .filter_map(|l| l.username)
+        .collect()
+}
+
+/// Removes the cached tokens of the node `shown` (of `username` only, when
+/// given; else of every user and of a pair without a user). Returns the
+/// logins removed.
+pub fn forget(
+    state_dir: &Path,
+    shown: &str,
+    username: Option<&str>,
+) -> std::io::Result<Vec<CachedLogin>> {
+    let mut gone = Vec::new();
+    for l in cached_logins(state_dir) {
+        if l.node != shown || username.is_some_and(|u| l.username.as_deref() != Some(u)) {
+            continue;
+        }
+        match std::fs::remove_file(&l.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => gone.push(l),
+        }
+    }
+    Ok(gone)
 }
 
 /// Picks the tokens to start with, from the cache and the environment.
@@ -243,5 +324,35 @@ mod tests {
             cache_path(dir.path(), "http://n", Some("u")),
             cache_path(dir.path(), "http://n", Some("v"))
         );
+    }
+
+    #[test]
+    fn cached_logins_are_listed_per_node_and_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path();
+        let t = pair("a", "r");
+        for (node, user) in [
+            ("http://n", Some("u")),
+            ("http://n", Some("v")),
+            ("http://n", None),
+            ("http://m", Some("u")),
+        ] {
+            write_cache(&cache_path(state, node, user), node, user, &t).unwrap();
+        }
+        // A file whose content names another node than its name is not listed.
+        std::fs::copy(
+            cache_path(state, "http://m", Some("u")),
+            state.join("tokens-0000000000000000.json"),
+        )
+        .unwrap();
+        assert_eq!(cached_users(state, "http://n"), vec!["u", "v"]);
+        assert_eq!(cached_logins(state).len(), 4);
+        let gone = forget(state, "http://n", Some("u")).unwrap();
+        assert_eq!(gone.len(), 1);
+        assert_eq!(cached_users(state, "http://n"), vec!["v"]);
+        let gone = forget(state, "http://n", None).unwrap();
+        assert_eq!(gone.len(), 2);
+        assert_eq!(cached_users(state, "http://m"), vec!["u"]);
+        assert!(cached_users(state, "http://n").is_empty());
     }
 }

@@ -316,7 +316,7 @@ impl Client {
             {
                 "log in with a user that has the permission (CALIMERO_USERNAME and CALIMERO_PASSWORD), or pass a token that has it (--token)"
             } else {
-                "pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE"
+                "log in with `calimcp login` (the login stays), pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE"
             };
             return Error::new(
                 ErrorKind::Auth,
@@ -337,7 +337,7 @@ impl Client {
         );
         if reply.status == 401 {
             err = err.with_hint(
-                "pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE",
+                "log in with `calimcp login` (the login stays), pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE",
             );
         } else if reply.status == 403 {
             err = err.with_hint("the token lacks a permission this request needs");

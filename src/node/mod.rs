@@ -18,7 +18,8 @@
 //! the cache or the app's module, [`exec`] `execute` (executor, id retry),
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
 //! node's answers as values and errors, [`events`] the event stream (SSE),
-//! [`sync`] a context's sync status, [`store`] private state files.
+//! [`sync`] a context's sync status, [`store`] private state files,
+//! [`profiles`] named nodes.
 
 pub mod abi;
 pub mod auth;
@@ -28,6 +29,7 @@ pub mod events;
 pub mod exec;
 pub mod http;
 pub mod ids;
+pub mod profiles;
 mod session;
 pub mod store;
 pub mod sync;

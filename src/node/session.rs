@@ -13,6 +13,12 @@
 //! `token_revoked` on any request, mean the pair is dead: it is dropped from
 //! the cache, and calimcp logs in again when it has credentials, else fails
 //! with exit 3 saying so.
+//!
+//! `calimcp login` logs in at once ([`Client::log_in`]); `calimcp auth token`
+//! proves the token with one cheap request, refreshing it on the way
+//! ([`Client::checked_token`]). A 401 to a request sent without a token, when
+//! the cache holds logins of several users for the node, says which (one of
+//! them must be named).
 
 use std::sync::atomic::Ordering;
 
@@ -30,7 +36,7 @@ const AUTH_UNKNOWN: u8 = 0;
 const AUTH_AT_BASE: u8 = 1;
 const AUTH_AT_ORIGIN: u8 = 2;
 
-const RELOGIN_HINT: &str = "log in again: pass a new --token (or CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME and CALIMERO_PASSWORD so calimcp logs in itself";
+const RELOGIN_HINT: &str = "log in again: `calimcp login` (the login stays for later calls), a new --token (or CALIMERO_AUTH_TOKEN), or CALIMERO_USERNAME and CALIMERO_PASSWORD so calimcp logs in itself";
 
 impl Client {
     /// An authenticated exchange: logs in first when only credentials are
@@ -79,8 +85,64 @@ impl Client {
                 self.send_capped(method, url, shown, body, Some(&t), cap)
                     .await
             }
+            None if reply.status == 401 && token.is_none() => match self.several_logins() {
+                Some(e) => Err(e),
+                None => Ok(reply),
+            },
             None => Ok(reply),
         }
+    }
+
+    /// `calimcp login`: logs in with the username and password now, even when
+    /// a token is cached, and caches the new pair. Without credentials: an
+    /// internal error (the caller always gives them).
+    pub async fn log_in(&self) -> Result<()> {
+        if self.credentials().is_none() {
+            return Err(Error::internal("log_in without a username and password"));
+        }
+        let mut tokens = self.inner.tokens.lock().await;
+        *tokens = self.login().await?;
+        self.save_tokens(&tokens);
+        Ok(())
+    }
+
+    /// `calimcp auth token`: the access token, after one cheap authenticated
+    /// request (`GET /admin-api/peers`) proved it — refreshed on the way when
+    /// the node said it had expired. `None` when there is no token and no
+    /// credentials to log in with.
+    pub async fn checked_token(&self) -> Result<Option<String>> {
+        if self.current_token().await?.is_none() {
+            return Ok(None);
+        }
+        let (url, shown) = self.endpoint(&["admin-api", "peers"], None);
+        let reply = self.request(Method::GET, &url, &shown, None).await?;
+        if matches!(reply.status, 401 | 403) {
+            return Err(self.scrub_err(self.status_error(&reply, &shown)));
+        }
+        Ok(self.inner.tokens.lock().await.access.clone())
+    }
+
+    /// A 401 to a request sent without a token: when calimcp has cached logins
+    /// of several users for this node, the error that names them.
+    fn several_logins(&self) -> Option<Error> {
+        let users = auth::cached_users(&self.inner.state_dir, &self.inner.shown);
+        if users.len() < 2 {
+            return None;
+        }
+        let shown: Vec<String> = users.iter().map(|u| sanitize_line(u)).collect();
+        Some(Error::new(
+            ErrorKind::Auth,
+            Code::Auth,
+            format!(
+                "the node at {} needs a login, and calimcp has logins of several users for it: {}",
+                self.inner.shown,
+                shown.join(", ")
+            ),
+        )
+        .with_hint(format!(
+            "name the user: CALIMERO_USERNAME={} (or `calimcp logout --user NAME` the others)",
+            shown[0]
+        )))
     }
 
     /// After an answer `status` (with `X-Auth-Error: auth_error`) to a request

@@ -282,6 +282,8 @@ struct Tokens {
 struct Auth {
     user: String,
     password: String,
+    /// More users the node knows (a node where several users were created).
+    others: Vec<(String, String)>,
     tokens: Mutex<Tokens>,
 }
 
@@ -351,6 +353,7 @@ struct Stream {
 pub struct Builder {
     profile: Option<Profile>,
     auth: Option<(String, String)>,
+    other_users: Vec<(String, String)>,
     shared_fixtures: bool,
     base: String,
 }
@@ -365,6 +368,12 @@ impl Builder {
     /// Embedded auth: every route but `/auth/*` needs a Bearer token.
     pub fn auth(mut self, user: &str, password: &str) -> Self {
         self.auth = Some((user.into(), password.into()));
+        self
+    }
+
+    /// With [`Builder::auth`]: one more user the node knows.
+    pub fn user(mut self, user: &str, password: &str) -> Self {
+        self.other_users.push((user.into(), password.into()));
         self
     }
 
@@ -401,6 +410,7 @@ impl Builder {
             auth: self.auth.map(|(user, password)| Auth {
                 user,
                 password,
+                others: self.other_users,
                 tokens: Mutex::new(Tokens::default()),
             }),
             stop: AtomicBool::new(false),
@@ -1658,7 +1668,9 @@ fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response
             let pass = body["provider_data"]["password"]
                 .as_str()
                 .unwrap_or_default();
-            if user != auth.user || pass != auth.password {
+            let known = (user == auth.user && pass == auth.password)
+                || auth.others.iter().any(|(u, p)| u == user && p == pass);
+            if !known {
                 if state.echo_credentials.load(Ordering::SeqCst) {
                     // A hostile (or careless) node quoting what it was sent.
                     let echoed =

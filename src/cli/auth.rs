@@ -1,0 +1,150 @@
+//! `calimcp auth token|status`: the access token for scripts, and who is
+//! logged in where.
+
+use clap::{Args, Subcommand};
+use comfy_table::{Table, presets};
+use serde_json::{Value, json};
+
+use super::node::{profiles_path, state_dir};
+use super::{GlobalArgs, output};
+use crate::error::{Code, Error, ErrorKind, Result};
+use crate::node::profiles::Profiles;
+use crate::node::{self, Client, auth};
+use crate::text::sanitize_line;
+
+/// Print the node's access token for scripts, or list the cached logins.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  curl -H \"Authorization: Bearer $(calimcp auth token --node local)\" …
+  calimcp auth status")]
+pub struct AuthArgs {
+    #[command(subcommand)]
+    pub action: AuthAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthAction {
+    /// Print the access token of the node's login (refreshed when it has expired) and nothing else
+    ///
+    /// One cheap request to the node proves the token (and refreshes it when
+    /// the node says it has expired). Not logged in: exit 3.
+    Token,
+    /// List the cached logins: node, its names, user (no request, no token shown)
+    Status,
+}
+
+pub fn run(g: &GlobalArgs, args: AuthArgs) -> Result<u8> {
+    match args.action {
+        AuthAction::Token => token(g),
+        AuthAction::Status => status(g),
+    }
+}
+
+fn token(g: &GlobalArgs) -> Result<u8> {
+    if g.node.offline {
+        return Err(Error::input(
+            Code::Offline,
+            "--offline: the token is checked on the node",
+        ));
+    }
+    let opts = g.node.options()?;
+    let state = opts.state_dir.clone();
+    let client = Client::new(opts)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
+    if let Some(t) = rt.block_on(client.checked_token())? {
+        output::print(&format!("{t}\n"))?;
+        return Ok(0);
+    }
+    let users = auth::cached_users(&state, client.url());
+    let err = if users.len() > 1 {
+        let users: Vec<String> = users.iter().map(|u| sanitize_line(u)).collect();
+        Error::new(
+            ErrorKind::Auth,
+            Code::Auth,
+            format!(
+                "calimcp has logins of several users for {}: {}",
+                client.url(),
+                users.join(", ")
+            ),
+        )
+        .with_hint(format!(
+            "name the user: CALIMERO_USERNAME={} calimcp auth token",
+            users[0]
+        ))
+    } else {
+        Error::new(
+            ErrorKind::Auth,
+            Code::Auth,
+            format!("not logged in to {}", client.url()),
+        )
+        .with_hint(match &g.node.name {
+            Some(n) => format!("calimcp login --node {n}"),
+            None => format!("calimcp login --node {}", client.url()),
+        })
+    };
+    Err(err)
+}
+
+fn status(g: &GlobalArgs) -> Result<u8> {
+    // A broken profile file does not hide the logins.
+    let profiles = Profiles::load(&profiles_path()).unwrap_or_default();
+    let current = g
+        .node
+        .url
+        .as_deref()
+        .and_then(|u| node::normalize_url(u).ok())
+        .map(|(_, shown)| shown);
+    let rows: Vec<Value> = auth::cached_logins(&state_dir())
+        .into_iter()
+        .map(|l| {
+            json!({
+                "node": l.node,
+                "names": profiles.names_of(&l.node),
+                "username": l.username,
+                "refreshable": l.tokens.refresh.is_some(),
+                "current": current.as_deref() == Some(l.node.as_str()),
+            })
+        })
+        .collect();
+    if g.json {
+        output::print_json(&Value::Array(rows))?;
+        return Ok(0);
+    }
+    if rows.is_empty() {
+        g.ui().note("no cached logins; `calimcp login` logs in");
+        return Ok(0);
+    }
+    let mut table = Table::new();
+    table
+        .load_style(presets::NOTHING)
+        .set_header(vec!["", "NODE", "NAMES", "USER", "TOKENS"]);
+    for r in &rows {
+        let names: Vec<&str> = r["names"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        table.add_row(vec![
+            if r["current"] == true { "*" } else { "" }.to_string(),
+            sanitize_line(r["node"].as_str().unwrap_or_default()),
+            if names.is_empty() {
+                "-".to_string()
+            } else {
+                names.join(", ")
+            },
+            sanitize_line(r["username"].as_str().unwrap_or("-")),
+            if r["refreshable"] == true {
+                "access + refresh"
+            } else {
+                "access"
+            }
+            .to_string(),
+        ]);
+    }
+    output::print(&output::table_text(&table))?;
+    Ok(0)
+}

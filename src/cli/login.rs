@@ -1,0 +1,221 @@
+//! `calimcp login`: logs in to a node with a username and password and keeps
+//! the token pair in calimcp's token cache, so later commands need neither.
+
+use std::io::{IsTerminal, Read, Write};
+
+use clap::Args;
+use serde_json::json;
+
+use super::node::{env, password_from_env};
+use super::{GlobalArgs, output};
+use crate::error::{Code, Error, Result};
+use crate::node::Client;
+use crate::text::sanitize_line;
+
+/// Log in to the node (embedded auth) and keep the login for later commands.
+///
+/// The user is --username, else CALIMERO_USERNAME, else asked on the terminal;
+/// the password is read from stdin with --password-stdin, else from
+/// CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE, else asked on the terminal
+/// without echo. The tokens the node gives are kept in calimcp's token cache
+/// (the state directory, mode 0600), never the password. Later commands for
+/// that node use them when no username or token is given and the node has one
+/// cached user; `calimcp logout` removes them.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp login --node local                       # asks for the user and password
+  echo \"$PASS\" | calimcp login -u admin --password-stdin
+  CALIMERO_USERNAME=admin CALIMERO_PASSWORD_FILE=pw calimcp login")]
+pub struct LoginArgs {
+    /// The user [default: CALIMERO_USERNAME, else asked on the terminal]
+    #[arg(long, short = 'u', value_name = "USER")]
+    pub username: Option<String>,
+    /// Read the password from stdin (its first line)
+    #[arg(long)]
+    pub password_stdin: bool,
+}
+
+/// The longest password read from stdin.
+const MAX_PASSWORD: u64 = 64 * 1024;
+
+pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<u8> {
+    if g.node.offline {
+        return Err(Error::input(
+            Code::Offline,
+            "--offline: logging in needs the node",
+        ));
+    }
+    let mut opts = g.node.options()?;
+    let (_, shown) = crate::node::normalize_url(&opts.url)?;
+    let mut tty = None;
+    let username = match args.username.or_else(|| env("CALIMERO_USERNAME")) {
+        Some(u) => u,
+        None => {
+            let t = terminal(&mut tty).ok_or_else(|| {
+                Error::input(Code::Usage, "no username: there is no terminal to ask on")
+                    .with_hint("pass --username USER (or set CALIMERO_USERNAME)")
+            })?;
+            prompt(t, &format!("Username for {shown}: "), false)?
+        }
+    };
+    if username.is_empty() || username.chars().any(char::is_control) {
+        return Err(Error::input(
+            Code::Usage,
+            "the username is empty or has control characters",
+        ));
+    }
+    let password = if args.password_stdin {
+        read_stdin_password()?
+    } else {
+        match password_from_env()? {
+            Some(p) => p,
+            None => {
+                let t = terminal(&mut tty).ok_or_else(|| {
+                    Error::input(Code::Usage, "no password: there is no terminal to ask on")
+                        .with_hint("pass --password-stdin, or set CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE")
+                })?;
+                prompt(t, "Password: ", true)?
+            }
+        }
+    };
+    if password.is_empty() {
+        return Err(Error::input(Code::Usage, "the password is empty"));
+    }
+    opts.username = Some(username.clone());
+    opts.password = Some(password);
+    opts.token = None;
+    opts.refresh_token = None;
+    let client = Client::new(opts)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
+    rt.block_on(client.log_in())?;
+    let name = g.node.name.clone();
+    if g.json {
+        output::print_json(&json!({"node": client.url(), "name": name, "username": username}))?;
+    } else {
+        output::print(&format!(
+            "logged in to {}{} as {}; the login is kept for later commands (`calimcp logout` ends it)\n",
+            client.url(),
+            name.map(|n| format!(" ({n})")).unwrap_or_default(),
+            sanitize_line(&username)
+        ))?;
+    }
+    Ok(0)
+}
+
+/// The first line of stdin, without its line ending.
+fn read_stdin_password() -> Result<String> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(Error::input(
+            Code::Usage,
+            "--password-stdin: stdin is a terminal",
+        )
+        .with_hint("pipe the password in (printf '%s' \"$PASS\" | calimcp login …), or leave out --password-stdin to be asked"));
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .lock()
+        .take(MAX_PASSWORD)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::input(Code::Unreadable, format!("cannot read stdin: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::input(Code::Usage, "--password-stdin: the password is not UTF-8"))?;
+    let line = text.split('\n').next().unwrap_or_default();
+    Ok(line.strip_suffix('\r').unwrap_or(line).to_string())
+}
+
+/// The controlling terminal, opened once.
+fn terminal(slot: &mut Option<std::fs::File>) -> Option<&mut std::fs::File> {
+    if slot.is_none() {
+        *slot = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .ok();
+    }
+    slot.as_mut()
+}
+
+/// Asks on the terminal and reads one line; `hidden`: without echo (turned
+/// off before the question shows, so nothing typed after it is echoed).
+fn prompt(tty: &mut std::fs::File, question: &str, hidden: bool) -> Result<String> {
+    let io = |e: std::io::Error| {
+        Error::input(Code::Unreadable, format!("cannot read the terminal: {e}"))
+    };
+    let ask = |tty: &mut std::fs::File| -> std::io::Result<Option<String>> {
+        tty.write_all(question.as_bytes())?;
+        tty.flush()?;
+        read_line(tty)
+    };
+    let line = if hidden {
+        without_echo(tty, ask).map_err(io)?
+    } else {
+        ask(tty).map_err(io)?
+    };
+    line.ok_or_else(|| Error::input(Code::Cancelled, "cancelled: nothing was read"))
+}
+
+/// One line, read a byte at a time (nothing past it is consumed); `None` at
+/// end of input before any byte.
+fn read_line(tty: &mut std::fs::File) -> std::io::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    let mut b = [0u8; 1];
+    loop {
+        match tty.read(&mut b)? {
+            0 if bytes.is_empty() => return Ok(None),
+            0 => break,
+            _ if b[0] == b'\n' => break,
+            _ => bytes.push(b[0]),
+        }
+        if bytes.len() > MAX_PASSWORD as usize {
+            return Err(std::io::Error::other("the line is too long"));
+        }
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| std::io::Error::other("the line is not UTF-8"))
+}
+
+/// Runs `f` with the terminal's echo off (the newline still echoes); the
+/// terminal's settings are put back whatever happens.
+#[cfg(target_os = "linux")]
+fn without_echo<T>(
+    tty: &mut std::fs::File,
+    f: impl FnOnce(&mut std::fs::File) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    use std::os::fd::AsRawFd;
+    let fd = tty.as_raw_fd();
+    // SAFETY: termios is plain data; tcgetattr fills it for a valid fd.
+    let mut term: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: fd is the open terminal; term is a valid termios.
+    if unsafe { libc::tcgetattr(fd, &mut term) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let saved = term;
+    term.c_lflag &= !libc::ECHO;
+    term.c_lflag |= libc::ECHONL;
+    // SAFETY: as above.
+    if unsafe { libc::tcsetattr(fd, libc::TCSANOW, &term) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let out = f(tty);
+    // SAFETY: as above; puts back the settings read before.
+    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &saved) };
+    out
+}
+
+#[cfg(not(target_os = "linux"))]
+fn without_echo<T>(
+    _tty: &mut std::fs::File,
+    _f: impl FnOnce(&mut std::fs::File) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    Err(std::io::Error::other(
+        "asking for a password without echo is not supported here; use --password-stdin or CALIMERO_PASSWORD_FILE",
+    ))
+}

@@ -1,0 +1,49 @@
+//! `calimcp logout`: removes calimcp's cached tokens for a node.
+
+use clap::Args;
+use serde_json::json;
+
+use super::node::state_dir;
+use super::{GlobalArgs, output};
+use crate::error::{Code, Error, Result};
+use crate::node::{self, auth};
+use crate::text::sanitize_line;
+
+/// Remove the cached login of the node (of every user, or of --user).
+///
+/// Only calimcp's own token cache is touched; the node is not asked. The
+/// node is --node, else the current node, else CALIMERO_NODE_URL's or merod's default.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  calimcp logout --node local
+  calimcp logout --user alice")]
+pub struct LogoutArgs {
+    /// Only this user's login
+    #[arg(long, value_name = "USER")]
+    pub user: Option<String>,
+}
+
+pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<u8> {
+    let (_, shown) = node::normalize_url(g.node.url())?;
+    let gone = auth::forget(&state_dir(), &shown, args.user.as_deref()).map_err(|e| {
+        Error::input(
+            Code::State,
+            format!("cannot remove the cached login for {shown}: {e}"),
+        )
+    })?;
+    let users: Vec<String> = gone
+        .iter()
+        .map(|l| sanitize_line(l.username.as_deref().unwrap_or("(a token without a user)")))
+        .collect();
+    if g.json {
+        output::print_json(&json!({"node": shown, "logged_out": users}))?;
+        return Ok(0);
+    }
+    let text = match (users.is_empty(), &args.user) {
+        (true, Some(u)) => format!("{} was not logged in to {shown}", sanitize_line(u)),
+        (true, None) => format!("nobody was logged in to {shown}"),
+        (false, _) => format!("logged out of {shown}: {}", users.join(", ")),
+    };
+    output::print(&format!("{text}\n"))?;
+    Ok(0)
+}

@@ -1,0 +1,390 @@
+//! `calimcp login`, `logout`, `auth token`, `auth status` on the fake node
+//! with embedded auth: a login stays for later commands, the one cached user
+//! of a node is used without being named, several are named in a hint, and
+//! the terminal prompt reads the password without echo (under a
+//! pseudo-terminal).
+
+mod support;
+
+use predicates::prelude::*;
+use serde_json::Value;
+use support::calimcp;
+use support::fake_node::FakeNode;
+use tempfile::TempDir;
+
+const USER: &str = "admin";
+const PASS: &str = "s3cret-pass";
+
+struct Env {
+    node: FakeNode,
+    home: TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env::with(FakeNode::builder().auth(USER, PASS).start())
+    }
+
+    fn with(node: FakeNode) -> Env {
+        Env {
+            node,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cmd(&self) -> assert_cmd::Command {
+        let mut c = calimcp(self.home.path());
+        c.env("CALIMERO_NODE_URL", &self.node.url);
+        c
+    }
+
+    fn stdout(a: &assert_cmd::assert::Assert) -> String {
+        String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+    }
+
+    fn stderr(a: &assert_cmd::assert::Assert) -> String {
+        String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+    }
+
+    /// Everything calimcp keeps in its state directory, as text.
+    fn state_text(&self) -> String {
+        let mut all = String::new();
+        if let Ok(dir) = std::fs::read_dir(self.home.path().join("state")) {
+            for f in dir.flatten() {
+                all.push_str(&std::fs::read_to_string(f.path()).unwrap_or_default());
+            }
+        }
+        all
+    }
+}
+
+#[test]
+fn a_login_from_the_environment_stays_for_later_commands() {
+    let env = Env::new();
+    let n = &env.node;
+    let a = env
+        .cmd()
+        .env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD", PASS)
+        .arg("login")
+        .assert()
+        .success();
+    assert!(
+        Env::stdout(&a).contains(&format!("logged in to {} as admin", n.url)),
+        "{}",
+        Env::stdout(&a)
+    );
+    assert_eq!(n.logins(), 1);
+    assert!(
+        !env.state_text().contains(PASS),
+        "the password is never kept"
+    );
+    // No variables: the one cached user of the node is used, no new login.
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+    assert_eq!(n.logins(), 1);
+    // Expired: refreshed with the cached pair.
+    n.expire_tokens();
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+    assert_eq!((n.refreshes(), n.logins()), (1, 1));
+    // A login with calimcp's call-time variables (as before) stays too.
+    let env2 = Env::new();
+    env2.cmd()
+        .env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD", PASS)
+        .args(["call", "kv_store_len"])
+        .assert()
+        .success();
+    env2.cmd().args(["call", "kv_store_len"]).assert().success();
+    assert_eq!(env2.node.logins(), 1);
+}
+
+#[test]
+fn login_reads_the_password_from_stdin_or_a_file() {
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args(["login", "-u", USER, "--password-stdin", "--json"])
+        .write_stdin(format!("{PASS}\n"))
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&Env::stdout(&a)).unwrap();
+    assert_eq!(v["username"], USER, "{v}");
+    assert_eq!(v["node"], env.node.url.as_str(), "{v}");
+    // A password file, and a login again replaces the cached pair.
+    let file = env.home.path().join("pw");
+    std::fs::write(&file, format!("{PASS}\n")).unwrap();
+    env.cmd()
+        .env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD_FILE", &file)
+        .arg("login")
+        .assert()
+        .success();
+    assert_eq!(env.node.logins(), 2);
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+    assert_eq!(env.node.logins(), 2);
+    // A wrong password: exit 3, never shown.
+    let a = env
+        .cmd()
+        .args(["login", "-u", USER, "--password-stdin"])
+        .write_stdin("wrong-one\n")
+        .assert()
+        .code(3);
+    let err = Env::stderr(&a);
+    assert!(err.contains("logging in to"), "{err}");
+    assert!(!err.contains("wrong-one"), "{err}");
+    // No password and no terminal: a usage error saying how to give one.
+    env.cmd()
+        .args(["login", "-u", USER])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--password-stdin"));
+    env.cmd()
+        .args(["login", "-u", USER, "--password-stdin"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the password is empty"));
+}
+
+#[test]
+fn auth_token_prints_only_the_token_and_refreshes_it() {
+    let env = Env::new();
+    let n = &env.node;
+    // Not logged in: exit 3 with the command that logs in.
+    let a = env.cmd().args(["auth", "token"]).assert().code(3);
+    assert!(Env::stdout(&a).is_empty());
+    let err = Env::stderr(&a);
+    assert!(err.contains("not logged in to"), "{err}");
+    assert!(err.contains("calimcp login --node"), "{err}");
+    env.cmd()
+        .args(["login", "-u", USER, "--password-stdin"])
+        .write_stdin(PASS)
+        .assert()
+        .success();
+    let a = env.cmd().args(["auth", "token"]).assert().success();
+    let first = Env::stdout(&a);
+    assert_eq!(first.lines().count(), 1, "{first}");
+    let first = first.trim().to_string();
+    assert_eq!(first.split('.').count(), 3, "a JWT: {first}");
+    assert!(env.state_text().contains(&first));
+    // The token works as a bearer token for another tool.
+    calimcp(env.home.path())
+        .env("CALIMERO_NODE_URL", &n.url)
+        .env("CALIMCP_STATE_DIR", env.home.path().join("other-state"))
+        .env("CALIMERO_AUTH_TOKEN", &first)
+        .args(["call", "kv_store_len"])
+        .assert()
+        .success();
+    // Expired: refreshed once, the new token printed.
+    n.expire_tokens();
+    let a = env.cmd().args(["auth", "token"]).assert().success();
+    let second = Env::stdout(&a).trim().to_string();
+    assert_ne!(first, second);
+    assert_eq!(n.refreshes(), 1);
+    assert_eq!(n.logins(), 1);
+    let a = env.cmd().args(["auth", "token"]).assert().success();
+    assert_eq!(Env::stdout(&a).trim(), second);
+    assert_eq!(n.refreshes(), 1);
+}
+
+#[test]
+fn logout_removes_the_cached_login() {
+    let env = Env::new();
+    env.cmd()
+        .args(["login", "-u", USER, "--password-stdin"])
+        .write_stdin(PASS)
+        .assert()
+        .success();
+    let a = env.cmd().arg("logout").assert().success();
+    assert!(
+        Env::stdout(&a).contains("logged out of"),
+        "{}",
+        Env::stdout(&a)
+    );
+    assert!(!env.state_text().contains("access_token"));
+    let a = env.cmd().args(["call", "kv_store_len"]).assert().code(3);
+    let err = Env::stderr(&a);
+    assert!(err.contains("calimcp login"), "{err}");
+    env.cmd().args(["auth", "token"]).assert().code(3);
+    // Nobody logged in: says so, exit 0.
+    env.cmd()
+        .arg("logout")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nobody was logged in"));
+}
+
+#[test]
+fn several_cached_users_are_named_and_one_is_picked_by_name() {
+    let env = Env::with(
+        FakeNode::builder()
+            .auth(USER, PASS)
+            .user("bob", "bob-pass")
+            .start(),
+    );
+    for (u, p) in [(USER, PASS), ("bob", "bob-pass")] {
+        env.cmd()
+            .args(["login", "-u", u, "--password-stdin"])
+            .write_stdin(p)
+            .assert()
+            .success();
+    }
+    let a = env.cmd().args(["call", "kv_store_len"]).assert().code(3);
+    let err = Env::stderr(&a);
+    assert!(err.contains("several users for it: admin, bob"), "{err}");
+    assert!(err.contains("CALIMERO_USERNAME=admin"), "{err}");
+    let a = env.cmd().args(["auth", "token"]).assert().code(3);
+    assert!(
+        Env::stderr(&a).contains("admin, bob"),
+        "{}",
+        Env::stderr(&a)
+    );
+    // CALIMERO_USERNAME picks one; no new login.
+    env.cmd()
+        .env("CALIMERO_USERNAME", "bob")
+        .args(["call", "kv_store_len"])
+        .assert()
+        .success();
+    assert_eq!(env.node.logins(), 2);
+    // auth status lists both, with the node's name, and no token.
+    env.cmd()
+        .args(["node", "add", "fake", &env.node.url])
+        .assert()
+        .success();
+    let a = env
+        .cmd()
+        .args(["auth", "status", "--json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&Env::stdout(&a)).unwrap();
+    let users: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["username"].as_str().unwrap())
+        .collect();
+    assert_eq!(users, ["admin", "bob"], "{v}");
+    assert_eq!(v[0]["names"], serde_json::json!(["fake"]), "{v}");
+    assert_eq!(v[0]["current"], true, "{v}");
+    let text = Env::stdout(&env.cmd().args(["auth", "status"]).assert().success());
+    assert!(text.contains("fake") && text.contains("bob"), "{text}");
+    assert!(!text.contains("eyJ"), "{text}");
+    // logout --user removes one; the other is then used without a name.
+    env.cmd()
+        .args(["logout", "--user", "bob"])
+        .assert()
+        .success();
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+    assert_eq!(env.node.logins(), 2);
+}
+
+#[test]
+fn login_with_a_node_name() {
+    let env = Env::new();
+    let home = env.home.path();
+    calimcp(home)
+        .args(["node", "add", "fake", &env.node.url])
+        .assert()
+        .success();
+    calimcp(home)
+        .args(["login", "--node", "fake", "-u", USER, "--password-stdin"])
+        .write_stdin(PASS)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(fake)"));
+    calimcp(home)
+        .args(["call", "kv_store_len", "--node", "fake"])
+        .assert()
+        .success();
+    calimcp(home)
+        .args(["auth", "token", "--node", "fake"])
+        .assert()
+        .success();
+    calimcp(home)
+        .args(["logout", "--node", "fake"])
+        .assert()
+        .success();
+    calimcp(home)
+        .args(["auth", "token", "--node", "fake"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("calimcp login --node fake"));
+    assert_eq!(env.node.logins(), 1);
+}
+
+/// The prompt under a pseudo-terminal: the user is echoed, the password not.
+#[cfg(target_os = "linux")]
+#[test]
+fn login_asks_on_the_terminal_without_echoing_the_password() {
+    use std::io::{Read, Write};
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::process::CommandExt;
+
+    let env = Env::new();
+    let (mut master, slave) = {
+        let (mut m, mut s) = (0, 0);
+        // SAFETY: openpty fills two fds; no name, termios or size given.
+        let rc = unsafe {
+            libc::openpty(
+                &mut m,
+                &mut s,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0, "openpty");
+        // SAFETY: both fds were just opened and are owned here.
+        unsafe { (std::fs::File::from_raw_fd(m), OwnedFd::from_raw_fd(s)) }
+    };
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_calimcp"));
+    cmd.env_clear()
+        .env("HOME", env.home.path())
+        .env("CALIMCP_STATE_DIR", env.home.path().join("state"))
+        .env("CALIMERO_NODE_URL", &env.node.url)
+        .env("NO_COLOR", "1")
+        .arg("login")
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(slave.try_clone().unwrap());
+    let slave_fd = slave.as_raw_fd();
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setsid() < 0 || libc::ioctl(slave_fd, libc::TIOCSCTTY, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop(slave);
+    // Reads the terminal until `want` shows (or the child's side closes).
+    let mut seen = Vec::new();
+    let mut read_until = |master: &mut std::fs::File, want: &str| -> String {
+        let mut buf = [0u8; 256];
+        while !String::from_utf8_lossy(&seen).contains(want) {
+            match master.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => seen.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&seen).into_owned()
+    };
+    let out = read_until(&mut master, "Username for ");
+    assert!(out.contains(&env.node.url), "{out}");
+    master.write_all(format!("{USER}\n").as_bytes()).unwrap();
+    let out = read_until(&mut master, "Password: ");
+    assert!(out.contains(USER), "the username is echoed: {out}");
+    master.write_all(format!("{PASS}\n").as_bytes()).unwrap();
+    let out = read_until(&mut master, "logged in to");
+    let status = child.wait().unwrap();
+    let out = format!(
+        "{out}{}",
+        read_until(&mut master, "(`calimcp logout` ends it)")
+    );
+    assert!(status.success(), "{out}");
+    assert!(out.contains("logged in to"), "{out}");
+    assert!(!out.contains(PASS), "the password was echoed: {out}");
+    assert_eq!(env.node.logins(), 1);
+}
