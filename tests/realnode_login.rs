@@ -1,0 +1,85 @@
+//! `calimcp login`, `auth token`, `logout` and a named node against a real
+//! Calimero node with embedded auth (rc4: the first login creates the user;
+//! rc25: the user exists from `merod init`): the login stays for later calls,
+//! the printed token is one the node takes, logout ends it.
+
+mod realnode_support;
+
+use realnode_support::{Options, PASSWORD, RealNode, USER, kv_app, on_each_version};
+
+on_each_version! {
+fn a_login_stays_and_its_token_is_printed_for_scripts(v) {
+    let Some(mut node) = RealNode::start_with(
+        "a_login_stays_and_its_token_is_printed_for_scripts",
+        Options {
+            version: v,
+            embedded_auth: true,
+            ..Options::default()
+        },
+    ) else {
+        return;
+    };
+    // The harness's own login (rc4: creates the user), for setting up the app.
+    let _ = node.login_user();
+    node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
+    let config = tempfile::tempdir().unwrap();
+    let cmd = || {
+        let mut c = node.calimcp();
+        c.env_remove("CALIMERO_USERNAME")
+            .env_remove("CALIMERO_PASSWORD")
+            .env_remove("CALIMERO_PASSWORD_FILE")
+            .env_remove("CALIMERO_REFRESH_TOKEN")
+            .env("XDG_CONFIG_HOME", config.path());
+        c
+    };
+    let out = |a: &assert_cmd::assert::Assert| {
+        (
+            String::from_utf8_lossy(&a.get_output().stdout).into_owned(),
+            String::from_utf8_lossy(&a.get_output().stderr).into_owned(),
+        )
+    };
+    let add = ["call", "com.example.kv-c.add", "--a", "1", "--b", "2", "-v"];
+    // Not logged in: the node refuses, and the hint says how to log in.
+    let a = cmd().args(add).assert().code(3);
+    assert!(out(&a).1.contains("calimcp login"), "{}", out(&a).1);
+    // A name for the node, and a login through it with the password on stdin.
+    cmd().args(["node", "add", "real", &node.url]).assert().success();
+    let a = cmd()
+        .args(["login", "--node", "real", "-u", USER, "--password-stdin"])
+        .write_stdin(format!("{PASSWORD}\n"))
+        .assert()
+        .success();
+    assert!(out(&a).0.contains(&format!("as {USER}")), "{}", out(&a).0);
+    // Later calls need no variables and do not log in again.
+    for _ in 0..2 {
+        let a = cmd().args(add).assert().success();
+        let (stdout, stderr) = out(&a);
+        assert_eq!(stdout.trim(), "3", "{stderr}");
+        assert!(!stderr.contains("/auth/token"), "logged in again: {stderr}");
+        assert!(!stderr.contains(PASSWORD), "{stderr}");
+    }
+    // `auth token` prints only a token, one the node takes from another tool.
+    let a = cmd().args(["auth", "token", "--node", "real"]).assert().success();
+    let token = out(&a).0;
+    assert_eq!(token.lines().count(), 1, "{token}");
+    let fresh = tempfile::tempdir().unwrap();
+    cmd()
+        .env("CALIMCP_STATE_DIR", fresh.path())
+        .env("CALIMERO_AUTH_TOKEN", token.trim())
+        .args(["call", "com.example.kv-c.add", "--a", "2", "--b", "2"])
+        .assert()
+        .success()
+        .stdout("4\n");
+    // Logged out: refused again; `auth token` exits 3.
+    cmd().args(["logout", "--node", "real"]).assert().success();
+    cmd().args(add).assert().code(3);
+    cmd().args(["auth", "token"]).assert().code(3);
+    // A wrong password: exit 3, never shown.
+    let a = cmd()
+        .args(["login", "-u", USER, "--password-stdin"])
+        .write_stdin("wrong-battery")
+        .assert()
+        .code(3);
+    assert!(!out(&a).1.contains("wrong-battery"), "{}", out(&a).1);
+}
+}
