@@ -312,31 +312,27 @@ fn login_with_a_node_name() {
     assert_eq!(env.node.logins(), 1);
 }
 
-/// The prompt under a pseudo-terminal: the user is echoed, the password not.
+/// `calimcp login` on a new pseudo-terminal as its controlling terminal:
+/// the master side, the slave side (kept open to read its settings) and the child.
 #[cfg(target_os = "linux")]
-#[test]
-fn login_asks_on_the_terminal_without_echoing_the_password() {
-    use std::io::{Read, Write};
+fn login_on_a_terminal(env: &Env) -> (std::fs::File, std::os::fd::OwnedFd, std::process::Child) {
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     use std::os::unix::process::CommandExt;
 
-    let env = Env::new();
-    let (mut master, slave) = {
-        let (mut m, mut s) = (0, 0);
-        // SAFETY: openpty fills two fds; no name, termios or size given.
-        let rc = unsafe {
-            libc::openpty(
-                &mut m,
-                &mut s,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(rc, 0, "openpty");
-        // SAFETY: both fds were just opened and are owned here.
-        unsafe { (std::fs::File::from_raw_fd(m), OwnedFd::from_raw_fd(s)) }
+    let (mut m, mut s) = (0, 0);
+    // SAFETY: openpty fills two fds; no name, termios or size given.
+    let rc = unsafe {
+        libc::openpty(
+            &mut m,
+            &mut s,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
     };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: both fds were just opened and are owned here.
+    let (master, slave) = unsafe { (std::fs::File::from_raw_fd(m), OwnedFd::from_raw_fd(s)) };
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_calimcp"));
     cmd.env_clear()
         .env("HOME", env.home.path())
@@ -357,34 +353,74 @@ fn login_asks_on_the_terminal_without_echoing_the_password() {
             Ok(())
         });
     }
-    let mut child = cmd.spawn().unwrap();
-    drop(slave);
-    // Reads the terminal until `want` shows (or the child's side closes).
-    let mut seen = Vec::new();
-    let mut read_until = |master: &mut std::fs::File, want: &str| -> String {
-        let mut buf = [0u8; 256];
-        while !String::from_utf8_lossy(&seen).contains(want) {
-            match master.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => seen.extend_from_slice(&buf[..n]),
-            }
+    let child = cmd.spawn().unwrap();
+    (master, slave, child)
+}
+
+/// Reads the terminal until `want` shows (or the child's side is closed).
+#[cfg(target_os = "linux")]
+fn read_until(master: &mut std::fs::File, seen: &mut Vec<u8>, want: &str) -> String {
+    use std::io::Read;
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(seen).contains(want) {
+        match master.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => seen.extend_from_slice(&buf[..n]),
         }
-        String::from_utf8_lossy(&seen).into_owned()
-    };
-    let out = read_until(&mut master, "Username for ");
+    }
+    String::from_utf8_lossy(seen).into_owned()
+}
+
+/// Whether the terminal echoes what is typed.
+#[cfg(target_os = "linux")]
+fn echoes(slave: &std::os::fd::OwnedFd) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: termios is plain data, filled by tcgetattr for an open terminal.
+    let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::tcgetattr(slave.as_raw_fd(), &mut t) }, 0);
+    t.c_lflag & libc::ECHO != 0
+}
+
+/// The prompt under a pseudo-terminal: the user is echoed, the password not.
+#[cfg(target_os = "linux")]
+#[test]
+fn login_asks_on_the_terminal_without_echoing_the_password() {
+    use std::io::Write;
+    let env = Env::new();
+    let (mut master, slave, mut child) = login_on_a_terminal(&env);
+    let mut seen = Vec::new();
+    let out = read_until(&mut master, &mut seen, "Username for ");
     assert!(out.contains(&env.node.url), "{out}");
     master.write_all(format!("{USER}\n").as_bytes()).unwrap();
-    let out = read_until(&mut master, "Password: ");
+    let out = read_until(&mut master, &mut seen, "Password: ");
     assert!(out.contains(USER), "the username is echoed: {out}");
+    assert!(!echoes(&slave), "echo is off while the password is typed");
     master.write_all(format!("{PASS}\n").as_bytes()).unwrap();
-    let out = read_until(&mut master, "logged in to");
     let status = child.wait().unwrap();
-    let out = format!(
-        "{out}{}",
-        read_until(&mut master, "(`calimcp logout` ends it)")
-    );
+    let out = read_until(&mut master, &mut seen, "(`calimcp logout` ends it)");
     assert!(status.success(), "{out}");
     assert!(out.contains("logged in to"), "{out}");
     assert!(!out.contains(PASS), "the password was echoed: {out}");
+    assert!(echoes(&slave), "echo is back");
     assert_eq!(env.node.logins(), 1);
+}
+
+/// Ctrl-C at the password prompt ends calimcp and leaves the terminal echoing.
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_at_the_password_prompt_puts_the_echo_back() {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    let env = Env::new();
+    let (mut master, slave, mut child) = login_on_a_terminal(&env);
+    let mut seen = Vec::new();
+    read_until(&mut master, &mut seen, "Username for ");
+    master.write_all(format!("{USER}\n").as_bytes()).unwrap();
+    read_until(&mut master, &mut seen, "Password: ");
+    assert!(!echoes(&slave));
+    master.write_all(b"half\x03").unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    assert!(echoes(&slave), "the terminal echoes again");
+    assert_eq!(env.node.logins(), 0);
 }

@@ -159,6 +159,15 @@ fn names_and_urls_are_checked() {
             .stderr(predicate::str::contains("URL"));
     }
     assert!(!env.profile_file().exists(), "nothing was written");
+    // Credentials in a URL are kept (the file is 0600) but never shown.
+    let out = env.ok(&["node", "add", "cred", "http://u:hunter22@127.0.0.1:1"]);
+    let list = env.ok(&["node", "list"]);
+    let json = env.ok(&["node", "list", "--json"]);
+    for text in [&out, &list, &json] {
+        assert!(!text.contains("hunter22"), "{text}");
+        assert!(text.contains("127.0.0.1:1"), "{text}");
+    }
+    std::fs::remove_file(env.profile_file()).unwrap();
     // A broken profile file is named in the error.
     std::fs::create_dir_all(env.profile_file().parent().unwrap()).unwrap();
     std::fs::write(env.profile_file(), "{not json").unwrap();

@@ -182,8 +182,29 @@ fn read_line(tty: &mut std::fs::File) -> std::io::Result<Option<String>> {
         .map_err(|_| std::io::Error::other("the line is not UTF-8"))
 }
 
+/// The terminal and its settings while a hidden prompt runs, for the signal
+/// handler to put back.
+#[cfg(target_os = "linux")]
+static SAVED_TERMINAL: std::sync::OnceLock<(i32, libc::termios)> = std::sync::OnceLock::new();
+
+/// SIGINT, SIGTERM, SIGHUP during a hidden prompt: puts the terminal's echo
+/// back, then dies of the signal as it would have (only async-signal-safe
+/// calls: tcsetattr, signal, raise).
+#[cfg(target_os = "linux")]
+extern "C" fn restore_terminal_and_die(sig: libc::c_int) {
+    if let Some((fd, term)) = SAVED_TERMINAL.get() {
+        // SAFETY: fd is the terminal the prompt opened; term was read from it.
+        unsafe { libc::tcsetattr(*fd, libc::TCSANOW, term) };
+    }
+    // SAFETY: resetting a handler and re-raising are async-signal-safe.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+}
+
 /// Runs `f` with the terminal's echo off (the newline still echoes); the
-/// terminal's settings are put back whatever happens.
+/// terminal's settings are put back whatever happens, a Ctrl-C included.
 #[cfg(target_os = "linux")]
 fn without_echo<T>(
     tty: &mut std::fs::File,
@@ -198,15 +219,29 @@ fn without_echo<T>(
         return Err(std::io::Error::last_os_error());
     }
     let saved = term;
+    // One hidden prompt per process: the first settings are the ones to restore.
+    let _ = SAVED_TERMINAL.set((fd, saved));
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+    let handler = restore_terminal_and_die as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: installs a handler that only makes async-signal-safe calls.
+    let before: Vec<libc::sighandler_t> = SIGNALS
+        .iter()
+        .map(|&s| unsafe { libc::signal(s, handler) })
+        .collect();
     term.c_lflag &= !libc::ECHO;
     term.c_lflag |= libc::ECHONL;
     // SAFETY: as above.
-    if unsafe { libc::tcsetattr(fd, libc::TCSANOW, &term) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    let out = f(tty);
-    // SAFETY: as above; puts back the settings read before.
+    let out = if unsafe { libc::tcsetattr(fd, libc::TCSANOW, &term) } != 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        f(tty)
+    };
+    // SAFETY: as above; puts back the settings read before, then the handlers.
     unsafe { libc::tcsetattr(fd, libc::TCSANOW, &saved) };
+    for (&s, &h) in SIGNALS.iter().zip(&before) {
+        // SAFETY: restores the handler `signal` returned for this signal.
+        unsafe { libc::signal(s, h) };
+    }
     out
 }
 

@@ -86,15 +86,13 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
             {
                 return Err(Error::input(
                     Code::Usage,
-                    format!(
-                        "the node `{name}` exists, with the URL {}",
-                        sanitize_line(old)
-                    ),
+                    format!("the node `{name}` exists, with the URL {}", shown(old)),
                 )
                 .with_hint("pass --force to replace its URL, or choose another name"));
             }
             p.nodes.insert(name.clone(), url.clone());
             p.save(&path)?;
+            let url = shown(&url);
             report(
                 g,
                 json!({"name": name, "url": url}),
@@ -114,7 +112,7 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
                 );
             }
             let name = name.unwrap_or_default();
-            let Some(url) = p.url_of(&name).map(str::to_string) else {
+            let Some(url) = p.url_of(&name).map(shown) else {
                 return Err(unknown(&p, &name));
             };
             p.current = Some(name.clone());
@@ -126,7 +124,7 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
             )
         }
         NodeAction::Remove { name } => {
-            let Some(url) = p.nodes.remove(&name) else {
+            let Some(url) = p.nodes.remove(&name).as_deref().map(shown) else {
                 return Err(unknown(&p, &name));
             };
             let was_current = p.current.as_deref() == Some(name.as_str());
@@ -176,21 +174,21 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
             })?;
             let mut added = Vec::new();
             for n in profiles::parse_meroctl(&text)? {
-                let shown = sanitize_line(&n.name);
+                let label = sanitize_line(&n.name);
                 let Some(url) = n.url else {
                     ui.warn(format_args!(
-                        "{shown}: skipped, a local node (meroctl reads its URL from the node's home); add it with calimcp node add NAME URL"
+                        "{label}: skipped, a local node (meroctl reads its URL from the node's home); add it with calimcp node add NAME URL"
                     ));
                     continue;
                 };
                 if let Err(e) = profiles::check_name(&n.name) {
-                    ui.warn(format_args!("{shown}: skipped, {}", e.message));
+                    ui.warn(format_args!("{label}: skipped, {}", e.message));
                     continue;
                 }
                 let url = match profiles::check_url(&url) {
                     Ok(u) => u,
                     Err(e) => {
-                        ui.warn(format_args!("{shown}: skipped, {}", e.message));
+                        ui.warn(format_args!("{label}: skipped, {}", e.message));
                         continue;
                     }
                 };
@@ -198,15 +196,15 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
                     Some(old) if old == url => continue,
                     Some(old) if !force => {
                         ui.warn(format_args!(
-                            "{shown}: skipped, the name exists with the URL {} (--force replaces it)",
-                            sanitize_line(old)
+                            "{label}: skipped, the name exists with the URL {} (--force replaces it)",
+                            shown(old)
                         ));
                         continue;
                     }
                     _ => {}
                 }
-                p.nodes.insert(n.name.clone(), url.clone());
-                added.push(json!({"name": n.name, "url": url}));
+                added.push(json!({"name": n.name, "url": shown(&url)}));
+                p.nodes.insert(n.name, url);
             }
             if !added.is_empty() {
                 p.save(&path)?;
@@ -229,6 +227,13 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
             report(g, json!({"imported": added}), text)
         }
     }
+}
+
+/// A stored URL as calimcp shows URLs: without credentials (`user:pass@`).
+fn shown(url: &str) -> String {
+    crate::node::normalize_url(url)
+        .map(|(_, s)| s)
+        .unwrap_or_else(|_| sanitize_line(url))
 }
 
 fn report(g: &GlobalArgs, value: Value, text: String) -> Result<u8> {
@@ -263,7 +268,7 @@ fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
         let rows: Vec<Value> = p
             .nodes
             .iter()
-            .map(|(n, u)| json!({"name": n, "url": u, "current": Some(n.as_str()) == current}))
+            .map(|(n, u)| json!({"name": n, "url": shown(u), "current": Some(n.as_str()) == current}))
             .collect();
         output::print_json(&Value::Array(rows))?;
         return Ok(0);
@@ -281,7 +286,7 @@ fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
         .set_header(vec!["", "NAME", "URL"]);
     for (n, u) in &p.nodes {
         let mark = if Some(n.as_str()) == current { "*" } else { "" };
-        table.add_row(vec![mark.to_string(), n.clone(), sanitize_line(u)]);
+        table.add_row(vec![mark.to_string(), n.clone(), shown(u)]);
     }
     output::print(&output::table_text(&table))?;
     Ok(0)
