@@ -61,7 +61,7 @@ Exit codes:
        call --until or wait: the value or the state did not come within --within
 
 Environment:
-  CALIMERO_NODE_URL        the node (--node): a URL or a node name; default the current node, else http://127.0.0.1:2528
+  CALIMERO_NODE_URL        the node (--node), a URL or a name; default http://127.0.0.1:2528
   CALIMERO_AUTH_TOKEN      access token (--token)
   CALIMERO_REFRESH_TOKEN   refresh token paired with the access token
   CALIMERO_USERNAME        with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE: log in
