@@ -294,3 +294,27 @@ url = "http://127.0.0.1:2530"
         .code(2)
         .stderr(predicate::str::contains("cannot read meroctl's node list"));
 }
+
+#[test]
+fn node_names_complete_with_their_urls() {
+    let env = Env::new();
+    env.ok(&["node", "add", "local", "http://u:hunter22@127.0.0.1:2528"]);
+    env.ok(&["node", "add", "staging", "https://staging.example/node"]);
+    let complete = |words: &[&str]| -> String {
+        let a = env
+            .cmd()
+            .env("COMPLETE", "fish")
+            .arg("--")
+            .arg("calimcp")
+            .args(words)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+    };
+    let out = complete(&["apps", "--node", "st"]);
+    assert_eq!(out.trim(), "staging\thttps://staging.example/node", "{out}");
+    let out = complete(&["node", "use", ""]);
+    assert!(out.contains("local\thttp://127.0.0.1:2528"), "{out}");
+    assert!(!out.contains("hunter22"), "{out}");
+    assert!(complete(&["node", "remove", "l"]).starts_with("local"));
+}

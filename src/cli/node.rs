@@ -27,7 +27,8 @@ pub struct NodeArgs {
         env = "CALIMERO_NODE_URL",
         hide_env_values = true,
         value_name = "NAME|URL",
-        help_heading = "Node options"
+        help_heading = "Node options",
+        add = clap_complete::ArgValueCompleter::new(node_name_candidates)
     )]
     pub url: Option<String>,
     /// The name `--node` (or the current node) gave, once resolved.
@@ -122,6 +123,25 @@ pub fn config_dir() -> PathBuf {
 /// The profile file of named nodes.
 pub fn profiles_path() -> PathBuf {
     config_dir().join(profiles::FILE_NAME)
+}
+
+/// Dynamic completion of a node name: the named nodes, each with its URL
+/// (without credentials). Names are checked when added, so they are
+/// shell-safe.
+pub fn node_name_candidates(current: &std::ffi::OsStr) -> Vec<clap_complete::CompletionCandidate> {
+    let cur = current.to_string_lossy();
+    let Ok(p) = Profiles::load(&profiles_path()) else {
+        return Vec::new();
+    };
+    p.nodes
+        .iter()
+        .filter(|(n, _)| n.starts_with(&*cur) && profiles::check_name(n).is_ok())
+        .map(|(n, u)| {
+            let shown = node::normalize_url(u).map(|(_, s)| s).unwrap_or_default();
+            clap_complete::CompletionCandidate::new(n.clone())
+                .help(Some(crate::text::sanitize_line(&shown).into()))
+        })
+        .collect()
 }
 
 /// Whether a `--node` value is meant as a URL (a name has no `:` or `/`).

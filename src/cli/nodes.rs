@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use comfy_table::{Table, presets};
 use serde_json::{Value, json};
 
-use super::node::{config_dir, profiles_path};
+use super::node::{config_dir, node_name_candidates, profiles_path};
 use super::{GlobalArgs, output};
 use crate::error::{Code, Error, Result};
 use crate::node::profiles::{self, Profiles};
@@ -50,7 +50,7 @@ pub enum NodeAction {
     /// Make a named node the current one (the node when none is given)
     Use {
         /// The name (`--clear`: none)
-        #[arg(required_unless_present = "clear")]
+        #[arg(required_unless_present = "clear", add = clap_complete::ArgValueCompleter::new(node_name_candidates))]
         name: Option<String>,
         /// No current node: back to CALIMERO_NODE_URL or merod's default
         #[arg(long, conflicts_with = "name")]
@@ -60,6 +60,7 @@ pub enum NodeAction {
     #[command(visible_alias = "rm")]
     Remove {
         /// The name
+        #[arg(add = clap_complete::ArgValueCompleter::new(node_name_candidates))]
         name: String,
     },
     /// Add the remote nodes of meroctl's node list (names and URLs only, never its tokens)
