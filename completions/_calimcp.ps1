@@ -27,8 +27,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
@@ -52,6 +52,10 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two versions of an app: what the new one breaks for callers, agents and state')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
+            [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --user)')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
+            [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -63,8 +67,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Return schemas instead of argument schemas (`null` for a unit return)')
@@ -87,8 +91,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
@@ -113,8 +117,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Only [view] methods')
@@ -147,8 +151,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Only [view] methods')
@@ -171,8 +175,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
@@ -205,8 +209,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help; with TOOL, the method''s parameters')
@@ -232,8 +236,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Remove the pin')
@@ -256,8 +260,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
@@ -282,8 +286,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
@@ -313,8 +317,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Also show the node''s own events (sync status, app version changes, …)')
@@ -339,8 +343,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
@@ -355,6 +359,363 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'calimcp;login' {
+            [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'The user [default: CALIMERO_USERNAME, else asked on the terminal]')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'The user [default: CALIMERO_USERNAME, else asked on the terminal]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--password-stdin', '--password-stdin', [CompletionResultType]::ParameterName, 'Read the password from stdin (its first line)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;logout' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s login')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;auth' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;auth;token' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;auth;status' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;auth;help' {
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;auth;help;token' {
+            break
+        }
+        'calimcp;auth;help;status' {
+            break
+        }
+        'calimcp;auth;help;help' {
+            break
+        }
+        'calimcp;node' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Name a node''s URL (1–64 letters, digits, `.`, `_`, `-`)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;node;add' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the URL of a name that exists')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;node;list' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;node;ls' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;node;use' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'No current node: back to CALIMERO_NODE_URL or merod''s default')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;node;remove' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;node;rm' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;node;import' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the URL of names that exist')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;node;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Name a node''s URL (1–64 letters, digits, `.`, `_`, `-`)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;node;help;add' {
+            break
+        }
+        'calimcp;node;help;list' {
+            break
+        }
+        'calimcp;node;help;use' {
+            break
+        }
+        'calimcp;node;help;remove' {
+            break
+        }
+        'calimcp;node;help;import' {
+            break
+        }
+        'calimcp;node;help;help' {
+            break
+        }
         'calimcp;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
@@ -362,8 +723,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
             [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
-            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
-            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node''s URL; a base path is kept [default: http://127.0.0.1:2528]')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
@@ -390,6 +751,10 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two versions of an app: what the new one breaks for callers, agents and state')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
+            [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --user)')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
+            [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -425,6 +790,46 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;help;wait' {
+            break
+        }
+        'calimcp;help;login' {
+            break
+        }
+        'calimcp;help;logout' {
+            break
+        }
+        'calimcp;help;auth' {
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
+            break
+        }
+        'calimcp;help;auth;token' {
+            break
+        }
+        'calimcp;help;auth;status' {
+            break
+        }
+        'calimcp;help;node' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Name a node''s URL (1–64 letters, digits, `.`, `_`, `-`)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
+            break
+        }
+        'calimcp;help;node;add' {
+            break
+        }
+        'calimcp;help;node;list' {
+            break
+        }
+        'calimcp;help;node;use' {
+            break
+        }
+        'calimcp;help;node;remove' {
+            break
+        }
+        'calimcp;help;node;import' {
             break
         }
         'calimcp;help;completions' {

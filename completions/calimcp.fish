@@ -33,7 +33,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -l service -d 'Narrow a mu
 complete -c calimcp -n "__fish_calimcp_needs_command" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_needs_command" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_needs_command" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_needs_command" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_needs_command" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -53,6 +53,10 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "contexts" -d 'List 
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --user)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "node" -d 'Name nodes, list them, choose the current one'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -64,7 +68,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l service -d 'N
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand schema" -l output -d 'Return schemas instead of argument schemas (`null` for a unit return)'
@@ -83,7 +87,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l service -d 
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -104,7 +108,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l service -d 'Na
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l read-only -d 'Only [view] methods'
@@ -138,7 +142,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l service -d 'Na
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l read-only -d 'Only [view] methods'
@@ -157,7 +161,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l service -d 'Nar
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -185,7 +189,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l service -d 'Nar
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s h -l help -d 'Print help; with TOOL, the method\'s parameters'
@@ -206,7 +210,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l service -d 'Narr
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand use" -l clear -d 'Remove the pin'
@@ -225,7 +229,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l service -d 
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -252,7 +256,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l service -d 'Nar
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -277,7 +281,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l service -d 'Na
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l all -d 'Also show the node\'s own events (sync status, app version changes, …)'
@@ -298,7 +302,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l service -d 'Nar
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -307,6 +311,265 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -s v -l verbose -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand wait" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s u -l username -d 'The user [default: CALIMERO_USERNAME, else asked on the terminal]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l password-stdin -d 'Read the password from stdin (its first line)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l user -d 'Only this user\'s login' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -f -a "status" -d 'List the cached logins: node, its names, user (no request, no token shown)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the cached logins: node, its names, user (no request, no token shown)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "add" -d 'Name a node\'s URL (1–64 letters, digits, `.`, `_`, `-`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "list" -d 'List the named nodes; `*` marks the current one'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "ls" -d 'List the named nodes; `*` marks the current one'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "use" -d 'Make a named node the current one (the node when none is given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "remove" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "rm" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l force -d 'Replace the URL of a name that exists'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l clear -d 'No current node: back to CALIMERO_NODE_URL or merod\'s default'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from use" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l force -d 'Replace the URL of names that exist'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "add" -d 'Name a node\'s URL (1–64 letters, digits, `.`, `_`, `-`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the named nodes; `*` marks the current one'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a named node the current one (the node when none is given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -316,7 +579,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l service 
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l node -l api -d 'The node\'s URL; a base path is kept [default: http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
@@ -325,16 +588,27 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s v -l ver
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --user)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "node" -d 'Name nodes, list them, choose the current one'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'List the cached logins: node, its names, user (no request, no token shown)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "add" -d 'Name a node\'s URL (1–64 letters, digits, `.`, `_`, `-`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "list" -d 'List the named nodes; `*` marks the current one'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "use" -d 'Make a named node the current one (the node when none is given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "remove" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens)'
