@@ -182,6 +182,8 @@ codes! {
         NotAMember = "not_a_member",
         /// The app (or the application a context runs) is not installed on the node.
         NotInstalled = "not_installed",
+        /// No login for the node: no token, no cached login, no username (or several cached users, none named); `calimcp login` logs in.
+        NotLoggedIn = "not_logged_in",
         /// The node did not subscribe to the contexts asked for (the caller may not observe them).
         NotSubscribed = "not_subscribed",
         /// `--offline` was given but the command needs the node.
@@ -228,6 +230,8 @@ codes! {
         UnknownIdentity = "unknown_identity",
         /// The app has no such method.
         UnknownMethod = "unknown_method",
+        /// `--node NAME` (or CALIMERO_NODE_URL, `node use`, `node remove`): no node has that name, and it is not a URL.
+        UnknownNode = "unknown_node",
         /// The app has no such service.
         UnknownService = "unknown_service",
         /// No tool has that name.

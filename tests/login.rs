@@ -46,6 +46,14 @@ impl Env {
         String::from_utf8_lossy(&a.get_output().stderr).into_owned()
     }
 
+    /// The `error.code` of a `--json` failure (its one line on stderr).
+    fn code(a: &assert_cmd::assert::Assert) -> String {
+        let err = Env::stderr(a);
+        let line = err.lines().last().unwrap_or_default();
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {err}"));
+        v["error"]["code"].as_str().unwrap_or_default().to_string()
+    }
+
     /// Everything calimcp keeps in its state directory, as text.
     fn state_text(&self) -> String {
         let mut all = String::new();
@@ -206,6 +214,21 @@ fn logout_removes_the_cached_login() {
     let err = Env::stderr(&a);
     assert!(err.contains("calimcp login"), "{err}");
     env.cmd().args(["auth", "token"]).assert().code(3);
+    // Not logged in has its own code, for scripts that then run `calimcp login`;
+    // a token the node refuses stays `auth`.
+    for args in [
+        &["call", "kv_store_len", "--json"][..],
+        &["auth", "token", "--json"],
+    ] {
+        let a = env.cmd().args(args).assert().code(3);
+        assert_eq!(Env::code(&a), "not_logged_in", "{args:?}");
+    }
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_len", "--json", "--token", "not-a-token"])
+        .assert()
+        .code(3);
+    assert_eq!(Env::code(&a), "auth");
     // Nobody logged in: says so, exit 0.
     env.cmd()
         .arg("logout")
@@ -239,6 +262,13 @@ fn several_cached_users_are_named_and_one_is_picked_by_name() {
         "{}",
         Env::stderr(&a)
     );
+    for args in [
+        &["call", "kv_store_len", "--json"][..],
+        &["auth", "token", "--json"],
+    ] {
+        let a = env.cmd().args(args).assert().code(3);
+        assert_eq!(Env::code(&a), "not_logged_in", "{args:?}");
+    }
     // CALIMERO_USERNAME picks one; no new login.
     env.cmd()
         .env("CALIMERO_USERNAME", "bob")

@@ -318,3 +318,96 @@ fn node_names_complete_with_their_urls() {
     assert!(!out.contains("hunter22"), "{out}");
     assert!(complete(&["node", "remove", "l"]).starts_with("local"));
 }
+
+/// The `error.code` of a `--json` failure (its one line on stderr).
+fn error_code(a: &assert_cmd::assert::Assert) -> String {
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    let line = err.lines().last().unwrap_or_default();
+    let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {err}"));
+    v["error"]["code"].as_str().unwrap_or_default().to_string()
+}
+
+/// A broken profile file, with no node given, fails only what uses the
+/// node: the current node is unknown, so the first use of the node is its
+/// error (never the default address instead), while local-only commands run.
+#[test]
+fn a_broken_profile_file_fails_only_what_uses_the_node() {
+    let env = Env::new();
+    let node = FakeNode::start();
+    std::fs::create_dir_all(env.profile_file().parent().unwrap()).unwrap();
+    std::fs::write(env.profile_file(), "{not json").unwrap();
+    env.ok(&["describe", "examples/kv-store"]);
+    env.ok(&["schema", "examples/kv-store", "set"]);
+    env.ok(&["diff", "examples/kv-store", "examples/kv-store"]);
+    env.ok(&["tools", "--apps", "examples", "--offline"]);
+    env.ok(&["describe", "kv-store", "--apps", "examples"]);
+    let zero = "0".repeat(64);
+    // What needs the node names the file (exit 2), not "unreachable".
+    for args in [
+        &["apps"][..],
+        &["contexts", "kv-store", "--apps", "examples"],
+        &["call", "kv_store_len", "--apps", "examples"],
+        &[
+            "call",
+            "kv_store_len",
+            "--apps",
+            "examples",
+            "--dry-run",
+            "-c",
+            &zero,
+        ],
+        &[
+            "use",
+            "kv-store",
+            "--apps",
+            "examples",
+            "--offline",
+            "-c",
+            &zero,
+        ],
+        &["auth", "token"],
+        &["logout"],
+    ] {
+        let a = env.cmd().args(args).assert().code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(
+            err.contains("nodes.json") && err.contains("not valid"),
+            "{args:?}: {err}"
+        );
+        let a = env.cmd().args(args).arg("--json").assert().code(2);
+        assert_eq!(error_code(&a), "unreadable", "{args:?}");
+    }
+    // A node given explicitly needs no profile file.
+    env.ok(&["apps", "--node", &node.url]);
+    assert!(!node.requests().is_empty());
+    // A name given explicitly needs it: its error at once.
+    let a = env
+        .cmd()
+        .args(["describe", "examples/kv-store", "--node", "local"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("nodes.json"), "{err}");
+}
+
+/// An unknown node name is `unknown_node` (exit 2) wherever it is given.
+#[test]
+fn an_unknown_node_name_has_its_own_code() {
+    let env = Env::new();
+    env.ok(&["node", "add", "local", "http://127.0.0.1:1"]);
+    for args in [
+        &["apps", "--node", "nosuch", "--json"][..],
+        &["node", "use", "nosuch", "--json"],
+        &["node", "remove", "nosuch", "--json"],
+    ] {
+        let a = env.cmd().args(args).assert().code(2);
+        assert_eq!(error_code(&a), "unknown_node", "{args:?}");
+    }
+    let a = env
+        .cmd()
+        .env("CALIMERO_NODE_URL", "nosuch")
+        .args(["apps", "--json"])
+        .assert()
+        .code(2);
+    assert_eq!(error_code(&a), "unknown_node");
+}

@@ -46,6 +46,9 @@ pub struct Settings {
     pub node_named: bool,
     /// Whether warnings are hidden (errors then carry what they would have said).
     pub quiet: bool,
+    /// Why the node is unknown (an unreadable profile file): the error of
+    /// the first use of the node ([`Session::client`], [`Session::node_url`]).
+    pub node_error: Option<Error>,
 }
 
 /// What a face may say besides its answer: warnings, one a line.
@@ -102,8 +105,17 @@ impl Session {
             Error::input(Code::Offline, "--offline: this needs the node")
                 .with_hint("drop --offline (or CALIMCP_OFFLINE)")
         })?;
+        self.node_url()?;
         let client = Client::new(opts)?;
         Ok(self.client.get_or_init(|| client))
+    }
+
+    /// The node's URL as given ([`Settings::node_url`]), or why it is unknown.
+    pub fn node_url(&self) -> Result<&str> {
+        match &self.settings.node_error {
+            Some(e) => Err(e.clone()),
+            None => Ok(&self.settings.node_url),
+        }
     }
 
     /// The session's runtime (one thread), made on first use.

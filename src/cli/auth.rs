@@ -63,7 +63,7 @@ fn token(g: &GlobalArgs) -> Result<u8> {
         let users: Vec<String> = users.iter().map(|u| sanitize_line(u)).collect();
         Error::new(
             ErrorKind::Auth,
-            Code::Auth,
+            Code::NotLoggedIn,
             format!(
                 "calimcp has logins of several users for {}: {}",
                 client.url(),
@@ -77,7 +77,7 @@ fn token(g: &GlobalArgs) -> Result<u8> {
     } else {
         Error::new(
             ErrorKind::Auth,
-            Code::Auth,
+            Code::NotLoggedIn,
             format!("not logged in to {}", client.url()),
         )
         .with_hint(match &g.node.name {

@@ -24,7 +24,7 @@ pub struct LogoutArgs {
 }
 
 pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<u8> {
-    let (_, shown) = node::normalize_url(g.node.url())?;
+    let (_, shown) = node::normalize_url(g.node.checked_url()?)?;
     let gone = auth::forget(&state_dir(), &shown, args.user.as_deref()).map_err(|e| {
         Error::input(
             Code::State,

@@ -219,11 +219,12 @@ impl GlobalArgs {
             node: if self.node.offline {
                 None
             } else {
-                Some(self.node.options()?)
+                Some(self.node.options_unchecked()?)
             },
             node_url: self.node.url().to_string(),
             node_named: self.node.explicit(),
             quiet: self.quiet,
+            node_error: self.node.deferred.clone(),
         }))
     }
 

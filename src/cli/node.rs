@@ -34,6 +34,11 @@ pub struct NodeArgs {
     /// The name `--node` (or the current node) gave, once resolved.
     #[arg(skip)]
     pub name: Option<String>,
+    /// Why the current node is unknown (an unreadable profile file), when no
+    /// node was given: the error of the first use of the node, not of
+    /// commands that never use it.
+    #[arg(skip)]
+    pub deferred: Option<Error>,
     /// Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]
     #[arg(long, global = true, value_parser = parse_timeout, value_name = "SECS", help_heading = "Node options")]
     pub timeout: Option<Duration>,
@@ -171,8 +176,15 @@ impl NodeArgs {
     /// when no node was given. A value that is neither a URL nor a known name
     /// is a usage error listing the names. Reads the profile file only when a
     /// name or the current node is needed.
+    ///
+    /// When no node was given and the profile file cannot be read, the
+    /// current node is unknown: the error is kept ([`NodeArgs::deferred`])
+    /// and returned by whatever needs the node ([`NodeArgs::options`],
+    /// [`NodeArgs::checked_url`]), so `describe ./abi.json`, `schema`, `diff`
+    /// and `--offline` work, while nothing is sent to the default address in
+    /// place of a current node that may be another one.
     pub fn resolve(&mut self) -> Result<()> {
-        if self.name.is_some() {
+        if self.name.is_some() || self.deferred.is_some() {
             return Ok(());
         }
         let path = profiles_path();
@@ -187,7 +199,13 @@ impl NodeArgs {
                 if !path.exists() {
                     return Ok(());
                 }
-                let p = Profiles::load(&path)?;
+                let p = match Profiles::load(&path) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        self.deferred = Some(e);
+                        return Ok(());
+                    }
+                };
                 if let Some(name) = p.current
                     && let Some(url) = p.nodes.get(&name)
                 {
@@ -209,11 +227,28 @@ impl NodeArgs {
         self.url.as_deref().unwrap_or(node::DEFAULT_URL)
     }
 
+    /// The node URL, for a command that uses the node (or keys something by
+    /// it): the profile file's error when the current node is unknown.
+    pub fn checked_url(&self) -> Result<&str> {
+        match &self.deferred {
+            Some(e) => Err(e.clone()),
+            None => Ok(self.url()),
+        }
+    }
+
     /// The client options: these flags plus CALIMERO_USERNAME,
     /// CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE, CALIMERO_REFRESH_TOKEN and
     /// the state directory. Without a username or token, the one user with a
     /// cached login for the node is the user (`calimcp login` stays).
     pub fn options(&self) -> Result<NodeOptions> {
+        self.checked_url()?;
+        self.options_unchecked()
+    }
+
+    /// [`NodeArgs::options`] also when the current node is unknown (then for
+    /// the default URL): for a session, which returns [`NodeArgs::deferred`]
+    /// before it uses them.
+    pub fn options_unchecked(&self) -> Result<NodeOptions> {
         let mut username = env("CALIMERO_USERNAME");
         let password = match &username {
             None => None,

@@ -249,7 +249,7 @@ fn report(g: &GlobalArgs, value: Value, text: String) -> Result<u8> {
 fn unknown(p: &Profiles, name: &str) -> Error {
     let names: Vec<&str> = p.nodes.keys().map(String::as_str).collect();
     Error::input(
-        Code::Usage,
+        Code::UnknownNode,
         format!(
             "no node is named `{}`{}",
             sanitize_line(name),

@@ -41,7 +41,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
     let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     let service = g.service.as_deref();
-    let (_, node_url) = node::normalize_url(g.node.url())?;
+    let (_, node_url) = node::normalize_url(g.node.checked_url()?)?;
     let label = match service {
         Some(s) => format!(
             "{} (service {})",

@@ -37,6 +37,9 @@ pub(super) struct Reply {
     pub auth_error: Option<String>,
     pub retry_after: Option<String>,
     pub body: Vec<u8>,
+    /// Sent with no token at all (none given, cached or logged in with): a
+    /// 401 then means "not logged in" ([`Code::NotLoggedIn`]).
+    pub without_token: bool,
 }
 
 impl Reply {
@@ -318,9 +321,13 @@ impl Client {
             } else {
                 "log in with `calimcp login` (the login stays), pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE"
             };
+            let code = match reply.status == 401 && reply.without_token {
+                true => Code::NotLoggedIn,
+                false => Code::Auth,
+            };
             return Error::new(
                 ErrorKind::Auth,
-                Code::Auth,
+                code,
                 format!(
                     "the node at {node} answered HTTP {} {} to {shown}: {why}",
                     reply.status, reply.reason
@@ -336,6 +343,9 @@ impl Client {
             shown,
         );
         if reply.status == 401 {
+            if reply.without_token {
+                err.code = Code::NotLoggedIn;
+            }
             err = err.with_hint(
                 "log in with `calimcp login` (the login stays), pass --token (or set CALIMERO_AUTH_TOKEN), or set CALIMERO_USERNAME with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE",
             );
@@ -552,6 +562,7 @@ impl Client {
             auth_error,
             retry_after,
             body,
+            without_token: false,
         })
     }
 
@@ -623,6 +634,7 @@ mod tests {
             auth_error: auth_error.map(str::to_string),
             retry_after: None,
             body: Vec::new(),
+            without_token: false,
         }
     }
 

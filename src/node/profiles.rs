@@ -101,7 +101,7 @@ impl Profiles {
         }
         let names: Vec<&str> = self.nodes.keys().map(String::as_str).collect();
         Err(Error::input(
-            Code::InvalidUrl,
+            Code::UnknownNode,
             format!(
                 "`{}` is neither a node URL nor a known node name{}",
                 sanitize_line(value),

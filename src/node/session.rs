@@ -74,9 +74,10 @@ impl Client {
         cap: Cap,
     ) -> Result<Reply> {
         let token = self.current_token().await?;
-        let reply = self
+        let mut reply = self
             .send_capped(method.clone(), url, shown, body, token.as_deref(), cap)
             .await?;
+        reply.without_token = token.is_none();
         let renewed = self
             .renewed(reply.status, reply.auth_error.as_deref(), token.as_deref())
             .await?;
@@ -132,7 +133,7 @@ impl Client {
         let shown: Vec<String> = users.iter().map(|u| sanitize_line(u)).collect();
         Some(Error::new(
             ErrorKind::Auth,
-            Code::Auth,
+            Code::NotLoggedIn,
             format!(
                 "the node at {} needs a login, and calimcp has logins of several users for it: {}",
                 self.inner.shown,

@@ -15,7 +15,7 @@ pub(super) fn find_context(
 ) -> Result<Found> {
     match explicit {
         Some(id) if flags.dry_run && looks_like_context_id(id) => {
-            let (_, shown) = crate::node::normalize_url(&session.settings.node_url)?;
+            let (_, shown) = crate::node::normalize_url(session.node_url()?)?;
             Ok(Found {
                 url: format!("{shown}/jsonrpc"),
                 target: None,
