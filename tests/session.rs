@@ -348,3 +348,69 @@ fn the_ambiguity_error_carries_the_contexts_as_data() {
     assert_eq!(main["service"], "pages");
     assert_eq!(node.executes().len(), 0, "nothing was sent");
 }
+
+/// `unknown_context` and `foreign_context` carry the app's contexts as data
+/// too (rows as `calimcp contexts --json` prints them), not only inside the
+/// message, as `ambiguous_context` does.
+#[test]
+fn unknown_and_foreign_context_errors_carry_the_contexts_as_data() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let out = cmd(&node, h)
+        .args(["contexts", "kv-store", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    let nowhere = fake_node::hex_id(99);
+    for (ctx, code) in [
+        ("pages-main", "foreign_context"),
+        ("no-such-alias", "unknown_context"),
+        (nowhere.as_str(), "unknown_context"),
+    ] {
+        let out = cmd(&node, h)
+            .args(["call", "kv_store_get", "--key", "a", "-c", ctx, "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{ctx}");
+        let line: Value = serde_json::from_slice(&out.stderr)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(line["error"]["code"], code, "{line}");
+        assert_eq!(line["error"]["contexts"], listed, "{ctx}: {line}");
+    }
+    assert!(node.executes().is_empty(), "nothing was sent");
+}
+
+/// MCP: a `_context` error names the context as the agent gave it (here
+/// 64 hex), not in the node's own form (base58), as the CLI does for `-c`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_context_error_names_the_context_as_the_agent_gave_it() {
+    let node = FakeNode::start();
+    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let hex = fake_node::hex_id(fake_node::CTX_FAULTS);
+    let b58 = id(fake_node::CTX_FAULTS);
+    let r = serve_support::call(&client, "faults_uninit", json!({"_context": hex}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let text = serve_support::text(&r);
+    assert!(text.contains("has no state on this node yet"), "{text}");
+    assert!(text.contains(&hex) && !text.contains(&b58), "{text}");
+    // A context of another app, and select_app, alike.
+    let pages = fake_node::hex_id(fake_node::CTX_PAGES_1);
+    for (tool, args) in [
+        ("kv_store_get", json!({"key": "a", "_context": pages})),
+        ("select_app", json!({"app": "kv-store", "context": pages})),
+    ] {
+        let r = serve_support::call(&client, tool, args).await.unwrap();
+        assert_eq!(r.is_error, Some(true), "{tool}");
+        let text = serve_support::text(&r);
+        assert!(
+            text.contains(&pages) && !text.contains(&id(fake_node::CTX_PAGES_1)),
+            "{tool}: {text}"
+        );
+    }
+    client.cancel().await.unwrap();
+}

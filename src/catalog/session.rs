@@ -418,6 +418,8 @@ impl Session {
 
     /// The context `app` runs a call in (explicit, pinned, the only one, or
     /// the one aliased `default` when `default_alias`), checked to run the app.
+    /// A context that is not the app's (`unknown_context`, `foreign_context`)
+    /// is an error carrying the app's contexts ([`Error::contexts`]).
     pub fn target(
         &self,
         app: &App,
@@ -427,14 +429,26 @@ impl Session {
         default_alias: bool,
     ) -> Result<Target> {
         let client = self.client()?;
-        self.block_on(context::resolve_context(
-            client,
-            app,
-            service,
-            explicit,
-            pinned,
-            default_alias,
-        ))?
+        self.block_on(async {
+            let found =
+                context::resolve_context(client, app, service, explicit, pinned, default_alias)
+                    .await;
+            match found {
+                // A context that is not the app's: the app's contexts as
+                // data too (`--json`), as `ambiguous_context` carries them.
+                Err(e)
+                    if matches!(e.code, Code::UnknownContext | Code::ForeignContext)
+                        && e.contexts.is_empty() =>
+                {
+                    let aliases = client.context_aliases().await;
+                    match context::context_rows(client, app, service, &aliases).await {
+                        Ok(rows) => Err(e.with_contexts(rows)),
+                        Err(_) => Err(e),
+                    }
+                }
+                other => other,
+            }
+        })?
     }
 
     /// `tool` as the version `target` runs has it ([`super::version`]).
