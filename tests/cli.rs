@@ -875,10 +875,19 @@ fn help_folds_the_global_options_into_one_block() {
             .unwrap();
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
     };
+    // Two-level subcommands fold them alike, by `-h`, `--help` and `help`.
     for args in [
         &["describe", "-h"][..],
         &["describe", "--help"],
         &["call", "--help"],
+        &["node", "add", "-h"],
+        &["node", "add", "--help"],
+        &["node", "list", "-h"],
+        &["node", "list", "--help"],
+        &["auth", "token", "-h"],
+        &["auth", "token", "--help"],
+        &["help", "node", "add"],
+        &["node", "--json", "use", "-h"],
     ] {
         let text = help(args);
         assert!(
@@ -892,7 +901,12 @@ fn help_folds_the_global_options_into_one_block() {
             "{args:?}: {text}"
         );
         assert!(!text.contains("Inherited"), "{args:?}: {text}");
-        if args[0] == "describe" {
+        assert_eq!(
+            text.matches("Global options").count(),
+            1,
+            "{args:?}: {text}"
+        );
+        if args[0] != "call" {
             assert!(
                 text.lines().count() < 40,
                 "{args:?}: {} lines",
@@ -956,6 +970,8 @@ fn help_texts() {
     insta::assert_snapshot!("help_top_long", help(&["--help"]));
     insta::assert_snapshot!("help_describe_short", help(&["describe", "-h"]));
     insta::assert_snapshot!("help_describe_long", help(&["describe", "--help"]));
+    insta::assert_snapshot!("help_node_add_short", help(&["node", "add", "-h"]));
+    insta::assert_snapshot!("help_auth_token_long", help(&["auth", "token", "--help"]));
 }
 
 #[test]
