@@ -291,30 +291,120 @@ fn out_of_range_decimal_strings_pass_the_short_pattern_and_are_refused_exactly()
 }
 
 /// Inside an untagged enum calimcp converts nothing (the app's serde picks
-/// the member from the raw JSON): a decimal string is checked by the schema
-/// for its form only and goes to the app as the string it is, never as a
-/// number, so no out-of-range number can be sent from it.
+/// the member from the raw JSON), so a u64 or i64 there is a JSON integer
+/// only: a decimal string would reach the app as a string, which it cannot
+/// read as a number, and is refused locally with its path. Numbers, even
+/// beyond 2^53, are read digit for digit and sent as they were written.
 #[test]
-fn a_decimal_string_inside_an_untagged_enum_goes_as_a_string() {
+fn inside_an_untagged_enum_64_bit_integers_are_numbers_only() {
     let c = catalog(json!({
         "schema_version": "wasm-abi/1",
-        "types": {"Loose": {"kind": "variant", "untagged": true, "variants": [
-            {"name": "N", "payload": {"kind": "u64"}},
-            {"name": "R", "payload": {"kind": "record", "fields": [{"name": "at", "type": {"kind": "i64"}}]}}
-        ]}},
-        "methods": [{"name": "loose", "params": [{"name": "v", "type": {"$ref": "Loose"}}]}]
+        "types": {
+            "Loose": {"kind": "variant", "untagged": true, "variants": [
+                {"name": "N", "payload": {"kind": "u64"}},
+                {"name": "R", "payload": {"kind": "record", "fields": [{"name": "at", "type": {"kind": "i64"}}]}}
+            ]},
+            "Holder": {"kind": "record", "fields": [
+                {"name": "items", "type": {"kind": "list", "items": {"$ref": "Loose"}}}
+            ]}
+        },
+        "methods": [
+            {"name": "loose", "params": [{"name": "v", "type": {"$ref": "Loose"}}]},
+            {"name": "held", "params": [{"name": "h", "type": {"$ref": "Holder"}}]}
+        ]
     }));
     assert_eq!(sent(&c, "t_loose", r#"{"v": 5}"#), r#"{"v":5}"#);
+    // Exact beyond 2^53, at both ends of both kinds, digit for digit.
+    for (text, want) in [
+        (
+            r#"{"v": 18446744073709551615}"#,
+            r#"{"v":18446744073709551615}"#,
+        ),
+        (r#"{"v": 9007199254740993}"#, r#"{"v":9007199254740993}"#),
+        (
+            r#"{"v": {"at": -9223372036854775808}}"#,
+            r#"{"v":{"at":-9223372036854775808}}"#,
+        ),
+        (
+            r#"{"v": {"at": 9223372036854775807}}"#,
+            r#"{"v":{"at":9223372036854775807}}"#,
+        ),
+    ] {
+        assert_eq!(sent(&c, "t_loose", text), want);
+    }
     assert_eq!(
-        sent(&c, "t_loose", r#"{"v": "99999999999999999999"}"#),
-        r#"{"v":"99999999999999999999"}"#
+        sent(
+            &c,
+            "t_held",
+            r#"{"h": {"items": [18446744073709551615, {"at": -9007199254740993}]}}"#
+        ),
+        r#"{"h":{"items":[18446744073709551615,{"at":-9007199254740993}]}}"#
     );
+    // A decimal string is refused, with its path, as "an integer, got a string".
+    for (tool, text, path) in [
+        ("t_loose", r#"{"v": "99999999999999999999"}"#, "v"),
+        ("t_loose", r#"{"v": "5"}"#, "v"),
+        ("t_loose", r#"{"v": {"at": "-1"}}"#, "v"),
+        ("t_held", r#"{"h": {"items": [1, "7"]}}"#, "h.items[1]"),
+        ("t_held", r#"{"h": {"items": [{"at": "7"}]}}"#, "h.items[0]"),
+    ] {
+        let problems = refused(&c, tool, text);
+        let p = problems
+            .iter()
+            .find(|p| p.path == path || p.path.starts_with(&format!("{path}.")))
+            .unwrap_or_else(|| panic!("{text}: no problem at {path}: {problems:?}"));
+        assert!(
+            p.message.contains("an integer") && p.message.contains("got a string"),
+            "{text}: {p:?}"
+        );
+    }
+    // Out of range, or not in digits, is refused with its path, never rounded
+    // (JSON Schema alone would take -9223372036854775809 as the float i64::MIN).
+    for (text, path) in [
+        (r#"{"v": 18446744073709551616}"#, "v"),
+        (r#"{"v": 1.0}"#, "v"),
+        (r#"{"v": 9007199254740993.0}"#, "v"),
+        (r#"{"v": {"at": -9223372036854775809}}"#, "v.at"),
+        (r#"{"v": {"at": 1e3}}"#, "v.at"),
+        (
+            r#"{"h": {"items": [{"at": 9223372036854775808}]}}"#,
+            "h.items[0].at",
+        ),
+    ] {
+        let tool = if text.starts_with(r#"{"h""#) {
+            "t_held"
+        } else {
+            "t_loose"
+        };
+        let m = refused_at(&c, tool, text, path);
+        assert!(
+            m.contains("an integer") || m.contains("out of range"),
+            "{text}: {m}"
+        );
+        assert!(!m.contains("decimal string"), "{text}: {m}");
+    }
+    // A later member that reads the value is the one serde picks: a float
+    // member takes what the u64 member cannot.
+    let f = catalog(json!({
+        "schema_version": "wasm-abi/1",
+        "types": {"NumOrFloat": {"kind": "variant", "untagged": true, "variants": [
+            {"name": "N", "payload": {"kind": "u64"}},
+            {"name": "F", "payload": {"kind": "f64"}}
+        ]}},
+        "methods": [{"name": "nf", "params": [{"name": "v", "type": {"$ref": "NumOrFloat"}}]}]
+    }));
+    assert_eq!(sent(&f, "t_nf", r#"{"v": 2.5}"#), r#"{"v":2.5}"#);
     assert_eq!(
-        sent(&c, "t_loose", r#"{"v": {"at": "-1"}}"#),
-        r#"{"v":{"at":"-1"}}"#
+        sent(&f, "t_nf", r#"{"v": 18446744073709551615}"#),
+        r#"{"v":18446744073709551615}"#
     );
-    refused_at(&c, "t_loose", r#"{"v": "007"}"#, "v");
-    refused_at(&c, "t_loose", r#"{"v": 18446744073709551616}"#, "v");
+    sent(&f, "t_nf", r#"{"v": 18446744073709551616}"#);
+    // The schema offers no decimal-string form at those positions.
+    for tool in ["t_loose", "t_held"] {
+        let mut patterns = Vec::new();
+        collect_patterns(&c.tools.get(tool).unwrap().input_schema(), &mut patterns);
+        assert!(patterns.is_empty(), "{tool}: {patterns:?}");
+    }
 }
 
 fn collect_patterns(v: &Value, out: &mut Vec<String>) {

@@ -475,6 +475,10 @@ enum Leaf<'m> {
     Int(Scalar),
     Bytes(&'m Bytes),
     F32,
+    /// An untagged enum's value: not walked into (which member it is, is
+    /// the app's serde's choice; calimcp converts nothing there), but
+    /// [`check_values`] checks it against the member serde would read.
+    Untagged(&'m Variant),
 }
 
 /// Aliases may chain; this bounds following `$ref`s without descending into the value.
@@ -482,8 +486,9 @@ const MAX_ALIAS_HOPS: u32 = 64;
 
 /// Visits every integer and bytes position of `v` typed `t`: through named
 /// types, aliases, CRDT wrappers, lists, maps, tuples, records and tagged
-/// variants. Untagged variants are skipped: which member a value means is the
-/// app's serde's choice, not calimcp's. `path` is kept in the `a.b[2]` form.
+/// variants. An untagged variant is a leaf ([`Leaf::Untagged`]): which member
+/// a value means is the app's serde's choice, not calimcp's. `path` is kept
+/// in the `a.b[2]` form.
 fn walk<'m>(
     m: &'m Manifest,
     t: &'m TypeRef,
@@ -598,6 +603,9 @@ fn walk_variant<'m>(
             .find(|c| c.name == name)
             .and_then(|c| c.payload.as_ref())
     };
+    if var.tagging == Tagging::Untagged {
+        return f(Leaf::Untagged(var), v, path);
+    }
     let Value::Object(o) = v else { return };
     match &var.tagging {
         Tagging::External if o.len() == 1 => {
@@ -650,7 +658,60 @@ pub fn check_values(m: &Manifest, method: &Method, args: &Map<String, Value>) ->
     let mut problems = Vec::new();
     let mut args = args.clone();
     walk_params(m, method, &mut args, &mut |leaf, v, path| {
+        check_leaf(m, leaf, v, path, false, &mut problems)
+    });
+    problems
+}
+
+/// [`check_values`] for one value `v` of type `t` at `path`; `raw` inside an
+/// untagged enum, where calimcp converts nothing.
+fn check_value(m: &Manifest, t: &TypeRef, v: &mut Value, path: &str, raw: bool) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut path = path.to_string();
+    walk(m, t, v, &mut path, &mut |leaf, v, path| {
+        check_leaf(m, leaf, v, path, raw, &mut problems)
+    });
+    problems
+}
+
+/// An untagged enum's value, checked as the member the app's serde reads it
+/// as: the first member it has the form of ([`super::exact::has_form`]) and
+/// whose integers are exact. When it has a member's form but no member takes
+/// it, the first such member's problems are reported (an out-of-range or
+/// not-in-digits number, a decimal string: the app reads a string as a
+/// string). A value with no member's form is left to the schema.
+fn check_untagged(
+    m: &Manifest,
+    var: &Variant,
+    v: &mut Value,
+    path: &str,
+    problems: &mut Vec<Problem>,
+) {
+    let mut first = None;
+    for t in var.variants.iter().filter_map(|c| c.payload.as_ref()) {
+        if !super::exact::has_form(m, t, v) {
+            continue;
+        }
+        let found = check_value(m, t, v, path, true);
+        if found.is_empty() {
+            return;
+        }
+        first.get_or_insert(found);
+    }
+    problems.extend(first.unwrap_or_default());
+}
+
+fn check_leaf(
+    m: &Manifest,
+    leaf: Leaf<'_>,
+    v: &mut Value,
+    path: &str,
+    raw: bool,
+    problems: &mut Vec<Problem>,
+) {
+    {
         let message = match (leaf, &*v) {
+            (Leaf::Untagged(var), _) => return check_untagged(m, var, v, path, problems),
             (Leaf::Int(s), Value::Number(n)) => {
                 let (lo, hi) = int_range(s);
                 match exact_number(n) {
@@ -662,13 +723,21 @@ pub fn check_values(m: &Manifest, method: &Method, args: &Map<String, Value>) ->
                         "expected an integer from {lo} to {hi} ({}), got {}: out of range, or not written in digits{}",
                         s.name(),
                         shown(v),
-                        if takes_decimal_string(s) {
+                        if takes_decimal_string(s) && !raw {
                             " (give the exact digits, as a number or a decimal string)"
                         } else {
                             " (give the exact digits, without a fraction or exponent)"
                         }
                     ),
                 }
+            }
+            (Leaf::Int(s), Value::String(_)) if raw => {
+                let (lo, hi) = int_range(s);
+                format!(
+                    "expected an integer from {lo} to {hi} ({}) as a JSON number, got a string: {}: inside an untagged enum the app reads a string as a string",
+                    s.name(),
+                    shown(v)
+                )
             }
             (Leaf::Int(s), Value::String(text)) if takes_decimal_string(s) => {
                 let (lo, hi) = int_range(s);
@@ -731,8 +800,7 @@ pub fn check_values(m: &Manifest, method: &Method, args: &Map<String, Value>) ->
             path: path.to_string(),
             message,
         });
-    });
-    problems
+    }
 }
 
 /// The first key given twice in one object of the JSON `text` (JSON

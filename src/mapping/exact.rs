@@ -194,7 +194,7 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
                 .variants
                 .iter()
                 .filter_map(|c| c.payload.as_ref())
-                .find(|t| fits(m, t, v, FIT_DEPTH));
+                .find(|t| fits(m, t, v, FIT_DEPTH, true));
             if let Some(t) = chosen {
                 convert(m, t, v, depth + 1);
             }
@@ -203,13 +203,24 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
     }
 }
 
-/// Whether `v` has the form of type `t`, looked at `budget` levels deep.
-fn fits(m: &Manifest, t: &TypeRef, v: &Value, budget: usize) -> bool {
+/// Whether an argument `v` has the form of type `t` apart from its integers:
+/// any JSON number fits an integer kind here, so that an untagged member
+/// whose integer is out of range or not written in digits is still the one
+/// to report ([`super::args::check_values`] checks it exactly).
+pub(crate) fn has_form(m: &Manifest, t: &TypeRef, v: &Value) -> bool {
+    fits(m, t, v, FIT_DEPTH, false)
+}
+
+/// Whether `v` has the form of type `t`, looked at `budget` levels deep;
+/// with `exact_ints`, an integer kind takes only an integer within 64 bits.
+fn fits(m: &Manifest, t: &TypeRef, v: &Value, budget: usize, exact_ints: bool) -> bool {
     if budget == 0 {
         return true;
     }
-    let fits_in = |t: &TypeRef, v: &Value| fits(m, t, v, budget - 1);
+    let fits_in = |t: &TypeRef, v: &Value| fits(m, t, v, budget - 1, exact_ints);
     match (shape(m, t), v) {
+        (Shape::Other(s), Value::Number(_)) if !exact_ints && s.is_integer() => true,
+        (Shape::Int64, Value::Number(_)) if !exact_ints => true,
         (Shape::Int64, Value::Number(n)) => n.as_i64().is_some() || n.as_u64().is_some(),
         (Shape::Other(s), v) => match (s, v) {
             (Scalar::Bool, Value::Bool(_))

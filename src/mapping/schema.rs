@@ -262,9 +262,12 @@ pub fn wrap_output(output: Value) -> Value {
 struct Ctx {
     /// `$ref` expansions on the path so far (inline mode).
     depth: u32,
-    /// Under an untagged enum, bytes take the array form only: serde matches
-    /// untagged members against the raw JSON, so a hex string must stay a string.
-    no_hex: bool,
+    /// Under an untagged enum (input): no converted forms. serde matches
+    /// untagged members against the raw JSON and calimcp converts nothing
+    /// there ([`super::args::outgoing`]), so only forms the app reads as they
+    /// are: bytes as an array (a hex string would stay a string), u64 and i64
+    /// as JSON integers (a decimal string would stay a string).
+    raw: bool,
 }
 
 struct Builder<'m> {
@@ -284,7 +287,7 @@ struct Builder<'m> {
     used_keys: HashSet<String>,
     /// Definitions being built inside one another right now (`--refs defs`).
     def_nesting: u32,
-    /// Definitions met too deep to build in place: (key, type name, no_hex).
+    /// Definitions met too deep to build in place: (key, type name, raw).
     deferred: Vec<(String, String, bool)>,
     warnings: Vec<String>,
     warned: HashSet<String>,
@@ -375,6 +378,46 @@ fn with_string(s: Scalar, pattern: &str) -> Value {
     })
 }
 
+/// An input u64 or i64 under an untagged enum: a JSON integer with the exact
+/// bounds, no decimal string. calimcp converts nothing there (the app's serde
+/// picks the member from the raw JSON), and the app reads a string as a
+/// string, never as a u64 or i64. Numbers beyond 2^53 stay exact: calimcp
+/// reads their digits, never a float.
+fn raw_input(s: Scalar) -> Value {
+    use std::sync::LazyLock;
+    static U64: LazyLock<Value> = LazyLock::new(|| integer_only(Scalar::U64));
+    static I64: LazyLock<Value> = LazyLock::new(|| integer_only(Scalar::I64));
+    match s {
+        Scalar::U64 => U64.clone(),
+        Scalar::I64 => I64.clone(),
+        other => scalar(other),
+    }
+}
+
+fn integer_only(s: Scalar) -> Value {
+    let mut out = Map::new();
+    out.insert(
+        "description".into(),
+        format!(
+            "{}: an integer from {} to {}, as a JSON number only (inside an untagged enum the app reads a string as a string)",
+            s.name(),
+            super::args::int_range(s).0,
+            super::args::int_range(s).1
+        )
+        .into(),
+    );
+    if let Value::Object(inner) = scalar(s) {
+        out.extend(inner);
+    }
+    Value::Object(out)
+}
+
+/// The `$defs` key suffix of a named type's copy under an untagged enum
+/// (`--refs defs`, input schemas): the type without the forms calimcp
+/// converts (hex for bytes, decimal strings for u64 and i64), since nothing
+/// is converted there.
+pub const UNCONVERTED_SUFFIX: &str = ".unconverted";
+
 fn byte_array(size: Option<u64>) -> Value {
     let mut a = Map::new();
     a.insert("type".into(), "array".into());
@@ -442,7 +485,7 @@ fn sized(size: Option<u64>) -> String {
     }
 }
 
-fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
+fn bytes(b: &Bytes, dir: Direction, raw: bool) -> Value {
     let size = b.size.filter(|&n| n > 0);
     let array = byte_array(size);
     let (description, schema) = if dir == Direction::Output && b.encoding.is_none() {
@@ -460,7 +503,7 @@ fn bytes(b: &Bytes, dir: Direction, no_hex: bool) -> Value {
                 array,
             ]},
         )
-    } else if no_hex && dir == Direction::Input {
+    } else if raw && dir == Direction::Input {
         (format!("bytes: {}", sized(size)), array)
     } else {
         let (string, form) = byte_string(b);
@@ -576,9 +619,9 @@ impl<'m> Builder<'m> {
     }
 
     fn finish(mut self, root: &mut Map<String, Value>, warnings: &mut Vec<String>) {
-        while let Some((key, name, no_hex)) = self.deferred.pop() {
+        while let Some((key, name, raw)) = self.deferred.pop() {
             if let Some(def) = self.m.types.get(&name) {
-                let s = self.def(def, Ctx { depth: 0, no_hex });
+                let s = self.def(def, Ctx { depth: 0, raw });
                 self.defs.insert(key, s);
             }
         }
@@ -607,10 +650,11 @@ impl<'m> Builder<'m> {
         };
         match t {
             TypeRef::Ref(name) => self.reference(name, ctx),
+            TypeRef::Scalar(s) if self.dir == Direction::Input && ctx.raw => raw_input(*s),
             TypeRef::Scalar(s) if self.dir == Direction::Input => scalar_input(*s),
             TypeRef::Scalar(s) if self.exact => scalar_output(*s),
             TypeRef::Scalar(s) => scalar(*s),
-            TypeRef::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
+            TypeRef::Bytes(b) => bytes(b, self.dir, ctx.raw),
             TypeRef::List { items, .. } => obj! {"type" => "array", "items" => self.ty(items, ctx)},
             TypeRef::Map { value, .. } => {
                 obj! {"type" => "object", "additionalProperties" => self.ty(value, ctx)}
@@ -671,13 +715,15 @@ impl<'m> Builder<'m> {
                 )
             }
             RefMode::Defs => {
-                let no_hex = ctx.no_hex && self.contains_bytes(name);
-                let key = match self.def_keys.get(&(name.to_string(), no_hex)) {
+                // Only an input type that reaches a converted form differs
+                // under an untagged enum; every other one is shared.
+                let raw = ctx.raw && self.dir == Direction::Input && self.has_converted_form(name);
+                let key = match self.def_keys.get(&(name.to_string(), raw)) {
                     Some(k) => k.clone(),
                     None => {
                         let base = def_key_for(name);
-                        let base = if no_hex {
-                            format!("{base}.bytes_as_array")
+                        let base = if raw {
+                            format!("{base}{UNCONVERTED_SUFFIX}")
                         } else {
                             base
                         };
@@ -687,16 +733,15 @@ impl<'m> Builder<'m> {
                             key = format!("{base}_{n}");
                             n += 1;
                         }
-                        self.def_keys
-                            .insert((name.to_string(), no_hex), key.clone());
+                        self.def_keys.insert((name.to_string(), raw), key.clone());
                         self.defs.insert(key.clone(), Value::Null);
                         if self.def_nesting < MAX_DEF_NESTING {
                             self.def_nesting += 1;
-                            let s = self.def(def, Ctx { depth: 0, no_hex });
+                            let s = self.def(def, Ctx { depth: 0, raw });
                             self.def_nesting -= 1;
                             self.defs.insert(key.clone(), s);
                         } else {
-                            self.deferred.push((key.clone(), name.to_string(), no_hex));
+                            self.deferred.push((key.clone(), name.to_string(), raw));
                         }
                         key
                     }
@@ -723,9 +768,11 @@ impl<'m> Builder<'m> {
         true
     }
 
-    /// Whether the named type reaches `bytes` (for the hex-free copies under untagged enums).
-    /// Walks with an explicit stack: a long `$ref` chain must not exhaust the call stack.
-    fn contains_bytes(&self, name: &str) -> bool {
+    /// Whether the named type reaches a form calimcp converts on input
+    /// (`bytes`, `u64`, `i64`): such a type gets its own unconverted copy
+    /// under an untagged enum ([`UNCONVERTED_SUFFIX`]). Walks with an
+    /// explicit stack: a long `$ref` chain must not exhaust the call stack.
+    fn has_converted_form(&self, name: &str) -> bool {
         let start = TypeRef::Ref(name.to_string());
         let mut seen: HashSet<&str> = HashSet::new();
         let mut stack: Vec<&TypeRef> = vec![&start];
@@ -759,6 +806,7 @@ impl<'m> Builder<'m> {
                     stack.extend(r.fields.iter().map(|f| &f.ty));
                     stack.extend(r.inner.as_deref());
                 }
+                TypeRef::Scalar(Scalar::U64 | Scalar::I64) => return true,
                 TypeRef::Scalar(_) | TypeRef::Unknown(_) => {}
             }
         }
@@ -774,7 +822,7 @@ impl<'m> Builder<'m> {
             TypeDefKind::Record(r) => self.record(r, ctx),
             TypeDefKind::Variant(v) => self.variant(v, ctx),
             TypeDefKind::Alias(t) => self.ty(t, ctx),
-            TypeDefKind::Bytes(b) => bytes(b, self.dir, ctx.no_hex),
+            TypeDefKind::Bytes(b) => bytes(b, self.dir, ctx.raw),
             TypeDefKind::Unknown(_) => json!({}),
         };
         apply_doc(&mut s, def.doc.as_deref());
@@ -931,13 +979,7 @@ impl<'m> Builder<'m> {
             Tagging::Untagged => {
                 for c in &v.variants {
                     let mut s = match &c.payload {
-                        Some(p) => self.ty(
-                            p,
-                            Ctx {
-                                no_hex: true,
-                                ..ctx
-                            },
-                        ),
+                        Some(p) => self.ty(p, Ctx { raw: true, ..ctx }),
                         None => json!({"type": "null"}),
                     };
                     apply_doc(&mut s, c.doc.as_deref());
