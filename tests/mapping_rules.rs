@@ -1347,6 +1347,96 @@ fn defs_mode_untagged_bytes_stay_array_only() {
     }
 }
 
+/// Under an untagged enum calimcp converts nothing (the app's serde picks the
+/// member from the raw JSON), so u64 and i64 there are JSON integers only,
+/// through records and lists, in both ref modes; outside it they keep the
+/// decimal-string form. In `--refs defs`, a named type reaching such an
+/// integer gets one `.unconverted` copy for its uses under the enum, and a
+/// type reaching none is shared.
+#[test]
+fn untagged_64_bit_integers_are_integers_only_in_both_modes() {
+    let types = json!({
+        "Amount": {"kind": "record", "fields": [
+            {"name": "value", "type": {"kind": "u64"}},
+            {"name": "delta", "type": {"kind": "i64"}}
+        ]},
+        "Label": {"kind": "record", "fields": [{"name": "text", "type": {"kind": "string"}}]},
+        "Loose": {"kind": "variant", "untagged": true, "variants": [
+            {"name": "Many", "payload": {"kind": "list", "items": {"$ref": "Amount"}}},
+            {"name": "One", "payload": {"$ref": "Amount"}},
+            {"name": "Named", "payload": {"$ref": "Label"}},
+            {"name": "Big", "payload": {"kind": "i64"}}
+        ]}
+    });
+    let v = json!({
+        "schema_version": "wasm-abi/1", "types": types,
+        "methods": [{"name": "m", "params": [
+            {"name": "plain", "type": {"$ref": "Amount"}},
+            {"name": "label", "type": {"$ref": "Label"}},
+            {"name": "loose", "type": {"$ref": "Loose"}}
+        ]}]
+    });
+    let ok = json!({"value": 1, "delta": -1});
+    for mode in [RefMode::Inline, RefMode::Defs] {
+        let s = schemas(v.clone(), "m", mode).input;
+        let c = compile(&s);
+        let with = |loose: Value| json!({"plain": ok, "label": {"text": "x"}, "loose": loose});
+        c.accepts(with(json!({"value": 5, "delta": -5})))
+            .accepts(with(num(r#"[{"value": 18446744073709551615, "delta": -9223372036854775808}]"#)))
+            .accepts(with(num("9223372036854775807")))
+            .accepts(with(json!({"text": "x"})))
+            // Outside the enum: the decimal-string form stays.
+            .accepts(json!({"plain": {"value": "18446744073709551615", "delta": "-1"}, "label": {"text": "x"}, "loose": 1}))
+            // Inside it: integers only, at every depth.
+            .rejects(with(json!("5")))
+            .rejects(with(json!({"value": "5", "delta": 0})))
+            .rejects(with(json!([{"value": 1, "delta": "-1"}])))
+            .rejects(with(num(r#"{"value": 18446744073709551616, "delta": 0}"#)))
+            .rejects(with(json!({"value": -1, "delta": 0})));
+        let text = s.to_string();
+        match mode {
+            RefMode::Inline => assert!(!text.contains(".unconverted"), "{s:#}"),
+            RefMode::Defs => {
+                let defs = s["$defs"].as_object().expect("$defs");
+                let mut keys: Vec<&str> = defs.keys().map(String::as_str).collect();
+                keys.sort();
+                assert_eq!(
+                    keys,
+                    ["Amount", "Amount.unconverted", "Label", "Loose"],
+                    "{s:#}"
+                );
+                let raw = &defs["Amount.unconverted"]["properties"]["value"];
+                assert_eq!(raw["type"], "integer", "{raw}");
+                assert!(raw.get("anyOf").is_none(), "{raw}");
+                assert!(
+                    raw["description"].as_str().unwrap().starts_with("u64: "),
+                    "{raw}"
+                );
+                assert!(defs["Amount"]["properties"]["value"]["anyOf"].is_array());
+            }
+        }
+    }
+    // Same manifest, same keys: stable from run to run.
+    assert_eq!(
+        schemas(v.clone(), "m", RefMode::Defs).input,
+        schemas(v.clone(), "m", RefMode::Defs).input
+    );
+    // Outputs keep the exact rule everywhere, untagged included: beyond
+    // 2^53 a decimal string (what MCP results carry, see exact.rs).
+    let out = json!({
+        "schema_version": "wasm-abi/1", "types": types,
+        "methods": [{"name": "m", "params": [], "returns": {"$ref": "Loose"}}]
+    });
+    for mode in [RefMode::Inline, RefMode::Defs] {
+        let o = schemas(out.clone(), "m", mode).output.expect("output");
+        assert!(!o.to_string().contains(".unconverted"), "{o:#}");
+        compile(&o)
+            .accepts(json!([{"value": "18446744073709551615", "delta": -1}]))
+            .accepts(json!("-9223372036854775808"))
+            .accepts(json!(5));
+    }
+}
+
 /// D0 … D{n-1}: each record has `width` fields, every one a `$ref` to the next type.
 fn diamond(n: usize, width: usize) -> Value {
     let mut types = serde_json::Map::new();
