@@ -383,6 +383,12 @@ fn inside_an_untagged_enum_64_bit_integers_are_numbers_only() {
         );
         assert!(!m.contains("decimal string"), "{text}: {m}");
     }
+    // The schema offers no decimal-string form at those positions.
+    for tool in ["t_loose", "t_held"] {
+        let mut patterns = Vec::new();
+        collect_patterns(&c.tools.get(tool).unwrap().input_schema(), &mut patterns);
+        assert!(patterns.is_empty(), "{tool}: {patterns:?}");
+    }
     // A later member that reads the value is the one serde picks: a float
     // member takes what the u64 member cannot.
     let f = catalog(json!({
@@ -399,12 +405,48 @@ fn inside_an_untagged_enum_64_bit_integers_are_numbers_only() {
         r#"{"v":18446744073709551615}"#
     );
     sent(&f, "t_nf", r#"{"v": 18446744073709551616}"#);
-    // The schema offers no decimal-string form at those positions.
-    for tool in ["t_loose", "t_held"] {
-        let mut patterns = Vec::new();
-        collect_patterns(&c.tools.get(tool).unwrap().input_schema(), &mut patterns);
-        assert!(patterns.is_empty(), "{tool}: {patterns:?}");
-    }
+    // A u64 member does not read a negative number; an i64 after it does.
+    let ui = catalog(json!({
+        "schema_version": "wasm-abi/1",
+        "types": {"UorI": {"kind": "variant", "untagged": true, "variants": [
+            {"name": "U", "payload": {"kind": "u64"}},
+            {"name": "I", "payload": {"kind": "i64"}}
+        ]}},
+        "methods": [{"name": "ui", "params": [{"name": "v", "type": {"$ref": "UorI"}}]}]
+    }));
+    assert_eq!(
+        sent(&ui, "t_ui", r#"{"v": -9223372036854775808}"#),
+        r#"{"v":-9223372036854775808}"#
+    );
+    refused_at(&ui, "t_ui", r#"{"v": -9223372036854775809}"#, "v");
+}
+
+/// Nested untagged enums are checked one member per value: a deep value
+/// whose members all look alike ends (no walk per combination of members),
+/// and its bad number is still found, with its path.
+#[test]
+fn deep_nested_untagged_values_are_checked_once() {
+    let c = catalog(json!({
+        "schema_version": "wasm-abi/1",
+        "types": {"E": {"kind": "variant", "untagged": true, "variants": [
+            {"name": "A", "payload": {"kind": "list", "items": {"$ref": "E"}}},
+            {"name": "B", "payload": {"kind": "list", "items": {"$ref": "E"}}},
+            {"name": "N", "payload": {"kind": "u64"}}
+        ]}},
+        "methods": [{"name": "deep", "params": [{"name": "v", "type": {"$ref": "E"}}]}]
+    }));
+    let levels = 100;
+    let value = |leaf: &str| format!("{}{leaf}{}", "[".repeat(levels), "]".repeat(levels));
+    let good = format!(r#"{{"v": {}}}"#, value("18446744073709551615"));
+    assert_eq!(sent(&c, "t_deep", &good), good.replace(' ', ""));
+    let path = format!("v{}", "[0]".repeat(levels));
+    let m = refused_at(
+        &c,
+        "t_deep",
+        &format!(r#"{{"v": {}}}"#, value("1.5")),
+        &path,
+    );
+    assert!(m.contains("an integer"), "{m}");
 }
 
 fn collect_patterns(v: &Value, out: &mut Vec<String>) {

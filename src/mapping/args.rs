@@ -9,6 +9,10 @@
 //! for plain `bytes` become byte arrays (what the node's serde wants), except
 //! a 32-byte value without an encoding, which goes exactly as given; a u64 or
 //! i64 given as a decimal string goes as that exact number.
+//!
+//! Inside an untagged enum nothing is converted (the app's serde picks the
+//! member from the raw JSON): there u64/i64 are JSON integers only and bytes
+//! arrays only, and the exact checks follow the member serde would read.
 
 use std::fmt;
 
@@ -675,11 +679,14 @@ fn check_value(m: &Manifest, t: &TypeRef, v: &mut Value, path: &str, raw: bool) 
 }
 
 /// An untagged enum's value, checked as the member the app's serde reads it
-/// as: the first member it has the form of ([`super::exact::has_form`]) and
-/// whose integers are exact. When it has a member's form but no member takes
-/// it, the first such member's problems are reported (an out-of-range or
+/// as, as [`super::exact`] chooses it for results: the first member it fits
+/// exactly ([`super::exact::fits_exactly`], a few levels deep); failing that,
+/// the first member it has the form of apart from its integers
+/// ([`super::exact::has_form`]), whose problems (an out-of-range or
 /// not-in-digits number, a decimal string: the app reads a string as a
-/// string). A value with no member's form is left to the schema.
+/// string) are reported. A value with no member's form is left to the
+/// schema. One member is checked per value, so nested untagged enums cost
+/// one walk, never one per combination of members.
 fn check_untagged(
     m: &Manifest,
     var: &Variant,
@@ -687,18 +694,14 @@ fn check_untagged(
     path: &str,
     problems: &mut Vec<Problem>,
 ) {
-    let mut first = None;
-    for t in var.variants.iter().filter_map(|c| c.payload.as_ref()) {
-        if !super::exact::has_form(m, t, v) {
-            continue;
-        }
-        let found = check_value(m, t, v, path, true);
-        if found.is_empty() {
-            return;
-        }
-        first.get_or_insert(found);
+    let mut members = var.variants.iter().filter_map(|c| c.payload.as_ref());
+    let chosen = members
+        .clone()
+        .find(|t| super::exact::fits_exactly(m, t, v))
+        .or_else(|| members.find(|t| super::exact::has_form(m, t, v)));
+    if let Some(t) = chosen {
+        problems.extend(check_value(m, t, v, path, true));
     }
-    problems.extend(first.unwrap_or_default());
 }
 
 fn check_leaf(

@@ -4,7 +4,8 @@
 //! §6: only integers within that range are interoperable). Driven by the ABI
 //! type of the result, never by guessing: an integer where the ABI says `f64`
 //! or nothing stays as it came. The output schemas say the same
-//! ([`super::schema`]); inputs take a decimal string by the same rule.
+//! ([`super::schema`]); inputs take a decimal string by the same rule,
+//! except inside an untagged enum, where calimcp converts no argument.
 //! Pure: no I/O. The CLI prints results as the node sent them.
 
 use serde_json::{Map, Value};
@@ -48,7 +49,8 @@ fn unsafe_integer(n: &serde_json::Number) -> bool {
 
 /// A type with aliases, references and CRDT cells looked through.
 enum Shape<'a> {
-    Int64,
+    /// `u64` or `i64`.
+    Int64(Scalar),
     Other(Scalar),
     List(&'a TypeRef),
     Map(&'a TypeRef),
@@ -64,7 +66,7 @@ fn shape<'a>(m: &'a Manifest, t: &'a TypeRef) -> Shape<'a> {
     // An alias chain without a cycle is no longer than the type table.
     for _ in 0..=m.types.len() + 1 {
         let record = match t {
-            TypeRef::Scalar(Scalar::U64 | Scalar::I64) => return Shape::Int64,
+            TypeRef::Scalar(s @ (Scalar::U64 | Scalar::I64)) => return Shape::Int64(*s),
             TypeRef::Scalar(s) => return Shape::Other(*s),
             TypeRef::List { items, .. } => return Shape::List(items),
             TypeRef::Map { value, .. } => return Shape::Map(value),
@@ -102,7 +104,7 @@ fn convert(m: &Manifest, t: &TypeRef, v: &mut Value, depth: usize) {
         return;
     }
     match (shape(m, t), v) {
-        (Shape::Int64, v @ Value::Number(_)) => {
+        (Shape::Int64(_), v @ Value::Number(_)) => {
             if let Value::Number(n) = &*v
                 && unsafe_integer(n)
             {
@@ -203,6 +205,13 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
     }
 }
 
+/// Whether an argument `v` has the form of type `t` looked at a few levels
+/// deep, integers included (exactly within their kind): the untagged member
+/// serde reads it as is the first one it fits ([`super::args::check_values`]).
+pub(crate) fn fits_exactly(m: &Manifest, t: &TypeRef, v: &Value) -> bool {
+    fits(m, t, v, FIT_DEPTH, true)
+}
+
 /// Whether an argument `v` has the form of type `t` apart from its integers:
 /// any JSON number fits an integer kind here, so that an untagged member
 /// whose integer is out of range or not written in digits is still the one
@@ -220,8 +229,11 @@ fn fits(m: &Manifest, t: &TypeRef, v: &Value, budget: usize, exact_ints: bool) -
     let fits_in = |t: &TypeRef, v: &Value| fits(m, t, v, budget - 1, exact_ints);
     match (shape(m, t), v) {
         (Shape::Other(s), Value::Number(_)) if !exact_ints && s.is_integer() => true,
-        (Shape::Int64, Value::Number(_)) if !exact_ints => true,
-        (Shape::Int64, Value::Number(n)) => n.as_i64().is_some() || n.as_u64().is_some(),
+        (Shape::Int64(_), Value::Number(_)) if !exact_ints => true,
+        // serde reads a u64 only from a non-negative integer, an i64 only
+        // from one within i64 (a float such as `1.0` is neither).
+        (Shape::Int64(Scalar::U64), Value::Number(n)) => n.as_u64().is_some(),
+        (Shape::Int64(_), Value::Number(n)) => n.as_i64().is_some(),
         (Shape::Other(s), v) => match (s, v) {
             (Scalar::Bool, Value::Bool(_))
             | (Scalar::String, Value::String(_))
