@@ -215,3 +215,84 @@ fn validation_and_the_outgoing_body_agree_digit_for_digit() {
     // by the loop above, every object holding one was refused).
     assert!(left_to_calimcp > 100, "{left_to_calimcp}");
 }
+
+/// The same property inside an untagged enum, where calimcp converts nothing
+/// (the app's serde picks the member from the raw JSON): a u64 or i64 is a
+/// JSON integer only. Whatever passes is within its member's kind, exact, and
+/// sent digit for digit; a decimal string or an inexact number is refused;
+/// everything calimcp accepts, the schema accepts.
+#[test]
+fn inside_an_untagged_enum_integers_pass_only_as_exact_numbers() {
+    let v = json!({
+        "schema_version": "wasm-abi/1",
+        "types": {"Loose": {"kind": "variant", "untagged": true, "variants": [
+            {"name": "U", "payload": {"kind": "u64"}},
+            {"name": "R", "payload": {"kind": "record", "fields": [{"name": "at", "type": {"kind": "i64"}}]}}
+        ]}},
+        "methods": [{"name": "m", "params": [
+            {"name": "loose", "type": {"kind": "list", "items": {"$ref": "Loose"}}}
+        ]}]
+    });
+    let mut warnings = Vec::new();
+    let m = abi::parse_manifest_value(&v, &mut warnings).unwrap();
+    let app = App {
+        id: "id".into(),
+        package: Some("p".into()),
+        source: "test".into(),
+        services: vec![Service {
+            name: None,
+            manifest: m.into(),
+        }],
+        ..App::default()
+    };
+    let c = Catalog::new(vec![app], Vec::new(), &ToolOptions::default());
+    let tool = c.tools.get("p_m").unwrap();
+    let schema = jsonschema::draft202012::new(&tool.input_schema()).unwrap();
+    let mut r = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut passed, mut refused) = (0, 0);
+    for _ in 0..3000 {
+        let mut items = Vec::new();
+        let mut sent_items = Vec::new();
+        let mut all_pass = true;
+        for _ in 0..1 + r.below(3) {
+            let digits = integer_text(&mut r);
+            let text = written(&mut r, &digits);
+            let exact = !text.contains('.') && !text.contains('e') && !text.starts_with('"');
+            let kind = if r.below(2) == 0 { "u64" } else { "i64" };
+            let (lo, hi) = range(kind);
+            let in_range = digits.parse::<i128>().is_ok_and(|n| (lo..=hi).contains(&n));
+            let (item, sent) = match kind {
+                "u64" => (text, digits),
+                _ => (format!("{{\"at\":{text}}}"), format!("{{\"at\":{digits}}}")),
+            };
+            all_pass &= exact && in_range;
+            items.push(item);
+            sent_items.push(sent);
+        }
+        let text = format!("{{\"loose\":[{}]}}", items.join(","));
+        let args: Value = serde_json::from_str(&text).unwrap();
+        match c.prepare(tool, &args) {
+            Ok(p) => {
+                assert!(
+                    schema.is_valid(&args),
+                    "{text} passed calimcp, not its schema"
+                );
+                assert!(all_pass, "{text} passed; sent {}", p.args_json);
+                assert_eq!(
+                    p.args_json.to_string(),
+                    format!("{{\"loose\":[{}]}}", sent_items.join(",")),
+                    "{text}"
+                );
+                passed += 1;
+            }
+            Err(problems) => {
+                assert!(!all_pass, "{text} refused: {problems:?}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        passed > 100 && refused > 100,
+        "{passed} passed, {refused} refused"
+    );
+}
