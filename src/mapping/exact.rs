@@ -423,6 +423,38 @@ mod tests {
         assert_eq!(run(types, r#"{"$ref":"E"}"#, json!("7")), json!("7"));
     }
 
+    /// Inside an untagged enum (through a record and a list), results are
+    /// converted by the member the value fits, and the output schema takes
+    /// exactly what comes out, in both ref modes.
+    #[test]
+    fn untagged_results_are_converted_and_match_the_output_schema() {
+        let types = r#"{
+            "Amount":{"kind":"record","fields":[{"name":"value","type":{"kind":"u64"}},{"name":"delta","type":{"kind":"i64"}}]},
+            "Loose":{"kind":"variant","untagged":true,"variants":[
+                {"name":"U","payload":{"kind":"u64"}},
+                {"name":"I","payload":{"kind":"i64"}},
+                {"name":"A","payload":{"$ref":"Amount"}}]}}"#;
+        let returns = r#"{"kind":"record","fields":[{"name":"items","type":{"kind":"list","items":{"$ref":"Loose"}}}]}"#;
+        let m = manifest(types, returns);
+        let value = json!({"items": [u64::MAX, i64::MIN, 5, {"value": u64::MAX, "delta": i64::MIN}, {"value": 1, "delta": -1}]});
+        let out = result(&m, &m.methods[0], value);
+        assert_eq!(
+            out,
+            json!({"items": [u64::MAX.to_string(), i64::MIN.to_string(), 5,
+                {"value": u64::MAX.to_string(), "delta": i64::MIN.to_string()}, {"value": 1, "delta": -1}]})
+        );
+        for mode in [super::super::RefMode::Inline, super::super::RefMode::Defs] {
+            let s = super::super::method_schemas(&m, &m.methods[0], mode)
+                .output
+                .unwrap();
+            let v = jsonschema::draft202012::new(&s).unwrap();
+            assert!(v.is_valid(&out), "{mode:?}: {s:#}");
+            // The unconverted number is what a JavaScript client would round.
+            let raw = json!({"items": [u64::MAX]});
+            assert!(!v.is_valid(&raw), "{mode:?}");
+        }
+    }
+
     #[test]
     fn alias_cycles_and_deep_values_end() {
         let types = r#"{"A":{"kind":"alias","target":{"$ref":"B"}},"B":{"kind":"alias","target":{"$ref":"A"}},
