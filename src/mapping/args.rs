@@ -704,6 +704,8 @@ fn check_untagged(
     }
 }
 
+/// One place [`walk`] met, checked exactly; its problems go to `problems`.
+/// `raw`: inside an untagged enum (a u64 or i64 is a JSON integer only).
 fn check_leaf(
     m: &Manifest,
     leaf: Leaf<'_>,
@@ -712,98 +714,96 @@ fn check_leaf(
     raw: bool,
     problems: &mut Vec<Problem>,
 ) {
-    {
-        let message = match (leaf, &*v) {
-            (Leaf::Untagged(var), _) => return check_untagged(m, var, v, path, problems),
-            (Leaf::Int(s), Value::Number(n)) => {
-                let (lo, hi) = int_range(s);
-                match exact_number(n) {
-                    Some(x) if (lo..=hi).contains(&x) => return,
-                    // The schema's exact bounds say it for the 32-bit kinds.
-                    Some(_) if !takes_decimal_string(s) => return,
-                    Some(_) => format!("{n} is out of range for {} ({lo} to {hi})", s.name()),
-                    None => format!(
-                        "expected an integer from {lo} to {hi} ({}), got {}: out of range, or not written in digits{}",
-                        s.name(),
-                        shown(v),
-                        if takes_decimal_string(s) && !raw {
-                            " (give the exact digits, as a number or a decimal string)"
-                        } else {
-                            " (give the exact digits, without a fraction or exponent)"
-                        }
-                    ),
-                }
+    let message = match (leaf, &*v) {
+        (Leaf::Untagged(var), _) => return check_untagged(m, var, v, path, problems),
+        (Leaf::Int(s), Value::Number(n)) => {
+            let (lo, hi) = int_range(s);
+            match exact_number(n) {
+                Some(x) if (lo..=hi).contains(&x) => return,
+                // The schema's exact bounds say it for the 32-bit kinds.
+                Some(_) if !takes_decimal_string(s) => return,
+                Some(_) => format!("{n} is out of range for {} ({lo} to {hi})", s.name()),
+                None => format!(
+                    "expected an integer from {lo} to {hi} ({}), got {}: out of range, or not written in digits{}",
+                    s.name(),
+                    shown(v),
+                    if takes_decimal_string(s) && !raw {
+                        " (give the exact digits, as a number or a decimal string)"
+                    } else {
+                        " (give the exact digits, without a fraction or exponent)"
+                    }
+                ),
             }
-            (Leaf::Int(s), Value::String(_)) if raw => {
-                let (lo, hi) = int_range(s);
-                format!(
-                    "expected an integer from {lo} to {hi} ({}) as a JSON number, got a string: {}: inside an untagged enum the app reads a string as a string",
+        }
+        (Leaf::Int(s), Value::String(_)) if raw => {
+            let (lo, hi) = int_range(s);
+            format!(
+                "expected an integer from {lo} to {hi} ({}) as a JSON number, got a string: {}: inside an untagged enum the app reads a string as a string",
+                s.name(),
+                shown(v)
+            )
+        }
+        (Leaf::Int(s), Value::String(text)) if takes_decimal_string(s) => {
+            let (lo, hi) = int_range(s);
+            match exact_decimal(text) {
+                Some(x) if (lo..=hi).contains(&x) => return,
+                Some(_) => format!(
+                    "\"{}\" is out of range for {} ({lo} to {hi})",
+                    shown_str(text),
+                    s.name()
+                ),
+                None => format!(
+                    "expected an integer from {lo} to {hi} ({}) as a number or a decimal string of digits, got {}",
                     s.name(),
                     shown(v)
-                )
+                ),
             }
-            (Leaf::Int(s), Value::String(text)) if takes_decimal_string(s) => {
-                let (lo, hi) = int_range(s);
-                match exact_decimal(text) {
-                    Some(x) if (lo..=hi).contains(&x) => return,
-                    Some(_) => format!(
-                        "\"{}\" is out of range for {} ({lo} to {hi})",
-                        shown_str(text),
-                        s.name()
-                    ),
-                    None => format!(
-                        "expected an integer from {lo} to {hi} ({}) as a number or a decimal string of digits, got {}",
-                        s.name(),
-                        shown(v)
-                    ),
-                }
-            }
-            // JSON Schema counts `1.0` as an integer; the app's serde reads
-            // a byte only from digits, so `[1.0]` would reach it as floats.
-            (Leaf::Bytes(_), Value::Array(items)) => {
-                let Some((i, bad)) = items.iter().enumerate().find(|(_, x)| match x {
-                    Value::Number(n) => exact_number(n).is_none(),
-                    _ => false,
-                }) else {
-                    return;
-                };
-                problems.push(Problem {
+        }
+        // JSON Schema counts `1.0` as an integer; the app's serde reads
+        // a byte only from digits, so `[1.0]` would reach it as floats.
+        (Leaf::Bytes(_), Value::Array(items)) => {
+            let Some((i, bad)) = items.iter().enumerate().find(|(_, x)| match x {
+                Value::Number(n) => exact_number(n).is_none(),
+                _ => false,
+            }) else {
+                return;
+            };
+            problems.push(Problem {
                     path: format!("{path}[{i}]"),
                     message: format!(
                         "expected a byte (an integer 0-255 written in digits), got {}: the app cannot read a fraction or exponent",
                         shown(bad)
                     ),
                 });
+            return;
+        }
+        // An f32 past its range would reach the app as infinity.
+        (Leaf::F32, Value::Number(n)) => {
+            let x = n.as_f64().unwrap_or(f64::INFINITY);
+            if x.is_finite() && x.abs() <= f64::from(f32::MAX) {
                 return;
             }
-            // An f32 past its range would reach the app as infinity.
-            (Leaf::F32, Value::Number(n)) => {
-                let x = n.as_f64().unwrap_or(f64::INFINITY);
-                if x.is_finite() && x.abs() <= f64::from(f32::MAX) {
-                    return;
-                }
-                format!(
-                    "{} is out of range for f32 (at most \u{b1}{:e}); the app would read it as infinity",
-                    shown(v),
-                    f32::MAX
-                )
+            format!(
+                "{} is out of range for f32 (at most \u{b1}{:e}); the app would read it as infinity",
+                shown(v),
+                f32::MAX
+            )
+        }
+        (Leaf::Bytes(b), Value::String(text)) if super::schema::is_id32(b) => {
+            if is_id32_string(text) {
+                return;
             }
-            (Leaf::Bytes(b), Value::String(text)) if super::schema::is_id32(b) => {
-                if is_id32_string(text) {
-                    return;
-                }
-                format!(
-                    "expected 32 bytes: a base58 string that decodes to 32 bytes, 64 hex digits or an array of 32 integers 0-255, got {}",
-                    shown(v)
-                )
-            }
-            _ => return,
-        };
-        problems.push(Problem {
-            path: path.to_string(),
-            message,
-        });
-    }
+            format!(
+                "expected 32 bytes: a base58 string that decodes to 32 bytes, 64 hex digits or an array of 32 integers 0-255, got {}",
+                shown(v)
+            )
+        }
+        _ => return,
+    };
+    problems.push(Problem {
+        path: path.to_string(),
+        message,
+    });
 }
 
 /// The first key given twice in one object of the JSON `text` (JSON
