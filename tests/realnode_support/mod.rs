@@ -820,12 +820,27 @@ impl Cluster {
         self.nodes.len()
     }
 
-    /// Until every node but node 1 has a peer (60 s at most).
+    /// Until every node is connected to the others (60 s at most).
     pub fn wait_peered(&self) {
         let deadline = Instant::now() + Duration::from_secs(60);
-        while !self.nodes[1..].iter().all(|n| n.peers() >= 1) {
+        while !self.peered() {
             assert!(Instant::now() < deadline, "the nodes did not peer in 60 s");
             std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Whether every node is connected to the others. rc4: the introducer
+    /// stays connected to every node and counts as a peer (`/admin-api/peers`
+    /// is the swarm's connected peers), so a node sees n peers — one alone
+    /// means it has not found the other nodes yet, and a namespace join
+    /// then fails with "no mesh peer". rc25: nodes 2..n dial node 1.
+    fn peered(&self) -> bool {
+        match (self.version, &self.introducer) {
+            (Version::Rc4, Some(_)) => {
+                let n = self.nodes.len() as u64;
+                self.nodes.iter().all(|node| node.peers() >= n)
+            }
+            _ => self.nodes[1..].iter().all(|n| n.peers() >= 1),
         }
     }
 
@@ -842,7 +857,7 @@ impl Cluster {
         // rc4 answers 500 "could not open a namespace-join stream to any mesh
         // peer" while the nodes' gossip mesh is still forming (or after a
         // connection dropped under load and is being dialled again): wait
-        // until both nodes have a peer again and try again, up to 150 s.
+        // until the nodes are connected again and try again, up to 150 s.
         let body = json!({ "invitation": invitation });
         let path = format!("/admin-api/namespaces/{ns}/join");
         let deadline = Instant::now() + Duration::from_secs(150);
@@ -857,7 +872,7 @@ impl Cluster {
                 tail(&self.node(from).log()),
                 tail(&to.log()),
             );
-            while Instant::now() < deadline && (self.node(from).peers() == 0 || to.peers() == 0) {
+            while Instant::now() < deadline && !self.peered() {
                 std::thread::sleep(Duration::from_millis(200));
             }
             std::thread::sleep(Duration::from_secs(1));
