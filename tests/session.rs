@@ -414,3 +414,70 @@ async fn a_context_error_names_the_context_as_the_agent_gave_it() {
     }
     client.cancel().await.unwrap();
 }
+
+/// How many times the node was asked for each listing (applications,
+/// an application's contexts, the context aliases), by path.
+fn listings(node: &FakeNode) -> std::collections::BTreeMap<String, usize> {
+    let mut n = std::collections::BTreeMap::new();
+    for r in node.requests() {
+        let listing = r.path == "/admin-api/applications"
+            || r.path.starts_with("/admin-api/contexts/for-application/")
+            || r.path == "/admin-api/alias/list/context";
+        if r.method == "GET" && listing {
+            *n.entry(r.path).or_insert(0) += 1;
+        }
+    }
+    n
+}
+
+/// One command reads each listing once: a refused context (its app's row,
+/// the app's contexts, their aliases) and a call in the app's own context,
+/// with the node's app and with a local one. Requests per command on the
+/// fake node (fresh state each), before → after the client kept its
+/// listings: refused 18 → 15, refused with a local app 11 → 5, in the
+/// app's own context 14 → 14 and 4 → 4.
+#[test]
+fn one_command_reads_each_listing_once() {
+    let node = FakeNode::start();
+    let apps = tempfile::tempdir().unwrap();
+    let bundle = apps.path().join("kv");
+    std::fs::create_dir(&bundle).unwrap();
+    std::fs::copy("tests/support/abi/kv-store.json", bundle.join("abi.json")).unwrap();
+    std::fs::write(
+        bundle.join("manifest.json"),
+        r#"{"package":"com.calimero.kv-store","abi":{"path":"abi.json"}}"#,
+    )
+    .unwrap();
+    let dir = apps.path().to_str().unwrap();
+    let get = ["call", "kv_store_get", "--key", "a", "-c"];
+    let cases: [(&[&str], &str, i32, usize); 4] = [
+        (&[], "pages-main", 2, 15),
+        (&["--apps", dir], "pages-main", 2, 5),
+        (&[], "prod", 0, 14),
+        (&["--apps", dir], "prod", 0, 4),
+    ];
+    for (before, context, code, requests) in cases {
+        let home = tempfile::tempdir().unwrap();
+        node.clear_requests();
+        let out = cmd(&node, home.path())
+            .args(before)
+            .args(get)
+            .arg(context)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{before:?} {context}: {err}");
+        let n = listings(&node);
+        assert!(n.values().all(|&k| k == 1), "{before:?} {context}: {n:?}");
+        if code == 2 {
+            assert!(err.contains("(alias prod, name main)"), "{err}");
+            assert_eq!(n.len(), 3, "apps, the app's contexts, aliases: {n:?}");
+        }
+        assert_eq!(
+            node.requests().len(),
+            requests,
+            "{before:?} {context}: {:?}",
+            node.requests()
+        );
+    }
+}

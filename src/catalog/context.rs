@@ -153,21 +153,18 @@ pub async fn check_context(
     {
         return Ok(info);
     }
-    let runs = match client.applications().await {
-        Ok(apps) => apps
-            .iter()
-            .find(|a| ids::same(&a.id, &info.application_id))
-            .map(|a| {
-                let version = a
-                    .version
-                    .as_deref()
-                    .map(|v| format!(" {}", sanitize_line(v)));
-                format!(
-                    "{}{}",
-                    sanitize_line(a.package_or_id()),
-                    version.unwrap_or_default()
-                )
-            }),
+    let runs = match client.known_application(&info.application_id).await {
+        Ok(app) => app.map(|a| {
+            let version = a
+                .version
+                .as_deref()
+                .map(|v| format!(" {}", sanitize_line(v)));
+            format!(
+                "{}{}",
+                sanitize_line(a.package_or_id()),
+                version.unwrap_or_default()
+            )
+        }),
         Err(_) => None,
     }
     .unwrap_or_else(|| format!("application {}", sanitize_line(&info.application_id)));
@@ -221,7 +218,7 @@ impl Listing {
         if self.contexts.is_empty() {
             " none".to_string()
         } else {
-            list_contexts(&self.contexts, &client.context_aliases().await)
+            list_contexts(&self.contexts, &client.known_context_aliases().await)
         }
     }
 }
@@ -263,7 +260,7 @@ async fn choose_error(
         )
         .with_hint("installing an app creates no context: create one (meroctl context create with the app and a group, the Calimero desktop app, or POST /admin-api/contexts), then call again");
     }
-    let aliases = client.context_aliases().await;
+    let aliases = client.known_context_aliases().await;
     let installs = installs_of(client, app).await.unwrap_or_default();
     let rows = contexts
         .iter()
@@ -295,7 +292,7 @@ pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
             unusable: None,
         }]);
     }
-    let installed = client.applications().await?;
+    let installed = client.known_applications().await?;
     let mut rows: Vec<Install> = installed
         .iter()
         .filter(|a| a.package.is_some() && a.package == app.package)
@@ -365,7 +362,7 @@ pub async fn app_contexts(
     }
     let mut list: Vec<NodeContext> = Vec::new();
     for install in &installs {
-        for c in client.contexts_for_application(&install.id).await? {
+        for c in client.known_contexts_for_application(&install.id).await? {
             if !list.iter().any(|k| ids::same(&k.id, &c.id)) {
                 list.push(c);
             }
@@ -391,7 +388,7 @@ pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<Strin
             installs.push(app.id.clone());
         } else if app.package.is_some() {
             if rows.is_none() {
-                rows = Some(client.applications().await?);
+                rows = Some(client.known_applications().await?);
             }
             installs.extend(
                 rows.iter()
@@ -407,7 +404,7 @@ pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<Strin
         if seen.iter().any(|s| ids::same(s, &id)) {
             continue;
         }
-        for c in client.contexts_for_application(&id).await? {
+        for c in client.known_contexts_for_application(&id).await? {
             if !out.iter().any(|k| ids::same(k, &c.id)) {
                 out.push(c.id);
             }
@@ -452,7 +449,7 @@ pub fn session_context_rows(
     }
     session
         .block_on(async {
-            let aliases = client.context_aliases().await;
+            let aliases = client.known_context_aliases().await;
             context_rows(client, app, service, &aliases).await
         })
         .ok()?

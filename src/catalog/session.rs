@@ -440,7 +440,7 @@ impl Session {
                     if matches!(e.code, Code::UnknownContext | Code::ForeignContext)
                         && e.contexts.is_empty() =>
                 {
-                    let aliases = client.context_aliases().await;
+                    let aliases = client.known_context_aliases().await;
                     match context::context_rows(client, app, service, &aliases).await {
                         Ok(rows) => Err(e.with_contexts(rows)),
                         Err(_) => Err(e),

@@ -101,10 +101,9 @@ async fn version_manifest(
     target: &Target,
 ) -> Result<Arc<Manifest>> {
     let info = &target.info;
-    let rows = client.applications().await?;
-    let row = rows
-        .iter()
-        .find(|a| ids::same(&a.id, &info.application_id))
+    let row = client
+        .known_application(&info.application_id)
+        .await?
         .ok_or_else(|| {
             Error::new(
                 crate::ErrorKind::Remote,
@@ -135,7 +134,7 @@ async fn version_manifest(
     }
     let value = match value {
         Some(v) => v,
-        None => client.abi(row, service).await?,
+        None => client.abi(&row, service).await?,
     };
     let source = format!(
         "{} ({} {})",

@@ -42,6 +42,10 @@ pub trait Backend: Send + Sync + 'static {
         pinned: Option<&'a str>,
     ) -> BoxFuture<'a, Result<String>>;
 
+    /// Drops what the backend keeps of the node's listings, so the next
+    /// check asks the node again (every re-read of the node's apps).
+    fn forget(&self) {}
+
     /// The node's apps, without reading the ABIs of the packages in `skip`
     /// (those a local app shadows; see [`catalog::node::load_except`]).
     fn apps_except<'a>(&'a self, _skip: &'a HashSet<String>) -> BoxFuture<'a, Result<NodeApps>> {
@@ -169,6 +173,10 @@ impl Backend for Client {
         Box::pin(catalog::node::load(self))
     }
 
+    fn forget(&self) {
+        Client::forget(self)
+    }
+
     fn apps_except<'a>(&'a self, skip: &'a HashSet<String>) -> BoxFuture<'a, Result<NodeApps>> {
         Box::pin(catalog::node::load_except(self, skip))
     }
@@ -194,7 +202,7 @@ impl Backend for Client {
         service: Option<&'a str>,
     ) -> BoxFuture<'a, Result<Vec<Value>>> {
         Box::pin(async move {
-            let aliases = self.context_aliases().await;
+            let aliases = self.known_context_aliases().await;
             catalog::context::context_rows(self, app, service, &aliases).await
         })
     }

@@ -492,6 +492,8 @@ impl Live {
             .iter()
             .filter_map(|a| a.package.clone())
             .collect();
+        // Listings the calls read since the last refresh are as old as it.
+        backend.forget();
         let result = backend.apps_except(&skip).await;
         let url = sanitize_line(&backend.url());
         let (apps, unusable) = {

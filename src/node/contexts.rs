@@ -102,9 +102,11 @@ impl Client {
             .unwrap_or_default())
     }
 
-    /// Every context alias on the node: (alias, context id). A node that
+    /// Every context alias on the node: (alias, context id), asked now; the
+    /// answer is kept for [`Client::known_context_aliases`]. A node that
     /// cannot list them gives none (aliases only decorate listings).
     pub async fn context_aliases(&self) -> Vec<(String, String)> {
+        let since = self.memo_generation();
         let Ok(v) = self
             .get_json(&["admin-api", "alias", "list", "context"], None)
             .await
@@ -120,6 +122,7 @@ impl Client {
             })
             .unwrap_or_default();
         list.sort();
+        self.remember_aliases(since, &list);
         list
     }
 }

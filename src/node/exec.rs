@@ -16,6 +16,8 @@
 //! - The context id is sent in the node's form when an answer has shown it
 //!   ([`super::ids`]); otherwise as given, and a ParseError (nothing ran) is
 //!   retried once with the id in the other form.
+//! - An `execute` is a write: the listings the client kept (`memo`) are
+//!   dropped after it, whatever it answered.
 
 use std::sync::atomic::Ordering;
 
@@ -96,10 +98,12 @@ impl Client {
         identity: Option<&str>,
     ) -> Result<Value> {
         let identity = identity.or(self.inner.identity.as_deref());
-        match self
+        let outcome = self
             .execute_inner(context_id, method, args_json, identity)
-            .await
-        {
+            .await;
+        // A write: what was listed before it is not trusted after it.
+        self.forget();
+        match outcome {
             Ok(v) => Ok(v),
             // Say what the node is doing about it, where it can tell.
             Err(mut e) if e.code == Code::Uninitialized => {

@@ -19,7 +19,7 @@
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
 //! node's answers as values and errors, [`events`] the event stream (SSE),
 //! [`sync`] a context's sync status, [`store`] private state files,
-//! [`profiles`] named nodes.
+//! [`profiles`] named nodes, `memo` the listings one command shares.
 
 pub mod abi;
 pub mod auth;
@@ -29,6 +29,7 @@ pub mod events;
 pub mod exec;
 pub mod http;
 pub mod ids;
+mod memo;
 pub mod profiles;
 mod session;
 pub mod store;
@@ -226,6 +227,8 @@ struct Inner {
     identity: Option<String>,
     /// Bundle blobs read in this process: blob → each service's ABI JSON.
     bundles: Mutex<HashMap<String, BundleAbis>>,
+    /// The applications, contexts and aliases listed so far (see `memo`).
+    memo: Mutex<memo::Memo>,
 }
 
 /// Checks a node URL and returns the request base (no query, no fragment, no
@@ -365,6 +368,7 @@ impl Client {
                 auth_at: AtomicU8::new(0),
                 identity: opts.identity.clone(),
                 bundles: Mutex::new(HashMap::new()),
+                memo: Mutex::new(memo::Memo::default()),
             }),
         };
         client.add_secret(opts.password.as_deref());
@@ -399,8 +403,10 @@ impl Client {
         self.inner.execute_timeout
     }
 
-    /// The installed applications (`GET /admin-api/applications`).
+    /// The installed applications (`GET /admin-api/applications`), asked
+    /// now; the answer is kept for [`Client::known_applications`].
     pub async fn applications(&self) -> Result<Vec<NodeApp>> {
+        let since = self.memo_generation();
         let v = self
             .get_json(&["admin-api", "applications"], None)
             .await
@@ -414,11 +420,14 @@ impl Client {
         if let Some(a) = apps.first() {
             self.saw_id(&a.id);
         }
+        self.remember_applications(since, &apps);
         Ok(apps)
     }
 
-    /// The contexts of one application (its id in either form).
+    /// The contexts of one application (its id in either form), asked now;
+    /// the answer is kept for [`Client::known_contexts_for_application`].
     pub async fn contexts_for_application(&self, app_id: &str) -> Result<Vec<NodeContext>> {
+        let since = self.memo_generation();
         let app_id = self.node_id(app_id);
         let v = self
             .get_json(&["admin-api", "contexts", "for-application", &app_id], None)
@@ -435,6 +444,7 @@ impl Client {
         if let Some(c) = list.first() {
             self.saw_id(&c.id);
         }
+        self.remember_contexts(since, &app_id, &list);
         Ok(list)
     }
 
