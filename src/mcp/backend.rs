@@ -15,7 +15,6 @@ use crate::catalog::{self, Catalog};
 use crate::error::{Code, Error, Result};
 use crate::mapping::{Tool, ToolOptions};
 use crate::node::Client;
-use crate::node::contexts::ContextInfo;
 use crate::node::events::{Item, Subscription};
 
 /// A boxed future borrowing the backend.
@@ -32,16 +31,6 @@ pub trait Backend: Send + Sync + 'static {
     /// The node's installed apps, with their ABIs.
     fn apps(&self) -> BoxFuture<'_, Result<NodeApps>>;
 
-    /// The context a call runs in: `explicit` (an id or an alias), else
-    /// `pinned`, else the app's only context; otherwise an error listing them.
-    fn resolve_context<'a>(
-        &'a self,
-        app: &'a App,
-        service: Option<&'a str>,
-        explicit: Option<&'a str>,
-        pinned: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<String>>;
-
     /// Drops what the backend keeps of the node's listings, so the next
     /// check asks the node again (every re-read of the node's apps).
     fn forget(&self) {}
@@ -52,27 +41,16 @@ pub trait Backend: Send + Sync + 'static {
         self.apps()
     }
 
-    /// The context a call of `app` runs in, checked to run the app
-    /// ([`catalog::context::resolve_context`]).
+    /// The context a call of `app` runs in: `explicit` (an id or an alias),
+    /// else `pinned`, else the app's only context; otherwise an error listing
+    /// them. Checked to run the app ([`catalog::context::resolve_context`]).
     fn target<'a>(
         &'a self,
         app: &'a App,
         service: Option<&'a str>,
         explicit: Option<&'a str>,
         pinned: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<Target>> {
-        Box::pin(async move {
-            let id = self.resolve_context(app, service, explicit, pinned).await?;
-            Ok(Target {
-                info: ContextInfo {
-                    id: id.clone(),
-                    application_id: app.id.clone(),
-                    ..ContextInfo::default()
-                },
-                id,
-            })
-        })
-    }
+    ) -> BoxFuture<'a, Result<Target>>;
 
     /// `tool` as the version `target` runs has it ([`catalog::version`]);
     /// `None` when the tool's own ABI is that version's.
@@ -221,20 +199,6 @@ impl Backend for Client {
         Box::pin(catalog::version::tool_for_target(
             self, catalog, tool, target, opts,
         ))
-    }
-
-    fn resolve_context<'a>(
-        &'a self,
-        app: &'a App,
-        service: Option<&'a str>,
-        explicit: Option<&'a str>,
-        pinned: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<String>> {
-        Box::pin(async move {
-            Ok(Backend::target(self, app, service, explicit, pinned)
-                .await?
-                .id)
-        })
     }
 
     fn execute<'a>(

@@ -530,14 +530,19 @@ mod tests {
         ) -> super::super::backend::BoxFuture<'_, Result<super::super::backend::NodeApps>> {
             Box::pin(async { Ok((Vec::new(), Vec::new())) })
         }
-        fn resolve_context<'a>(
+        fn target<'a>(
             &'a self,
             _: &'a crate::abi::App,
             _: Option<&'a str>,
             _: Option<&'a str>,
             _: Option<&'a str>,
-        ) -> super::super::backend::BoxFuture<'a, Result<String>> {
-            Box::pin(async { Ok("C".to_string()) })
+        ) -> super::super::backend::BoxFuture<'a, Result<crate::catalog::context::Target>> {
+            let info = crate::node::contexts::ContextInfo {
+                id: "C".into(),
+                ..Default::default()
+            };
+            let id = info.id.clone();
+            Box::pin(async { Ok(crate::catalog::context::Target { id, info }) })
         }
         fn execute<'a>(
             &'a self,
