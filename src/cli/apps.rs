@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::output;
 use super::{GlobalArgs, report_warnings};
+use crate::abi::App;
 use crate::error::{Code, Result};
 use crate::text::sanitize_line;
 
@@ -56,14 +57,6 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
             .filter_map(|s| s.name.clone())
             .collect::<Vec<_>>()
     };
-    // The versions the node has of the app, newest first (its installs).
-    let versions = |i: usize| -> Vec<String> {
-        catalog.apps[i]
-            .installs
-            .iter()
-            .map(|v| v.version.clone().unwrap_or_else(|| "?".into()))
-            .collect()
-    };
     if g.json {
         let list: Vec<Value> = all
             .iter()
@@ -71,7 +64,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
                 let a = &catalog.apps[i];
                 json!({"id": a.id, "package": a.package, "version": a.version, "name": a.name,
                        "services": services(i), "methods": methods(i), "source": a.source,
-                       "versions": versions(i)})
+                       "versions": install_versions(a)})
             })
             .collect();
         output::print_json(&Value::Array(list))?;
@@ -87,10 +80,10 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
         let svcs = services(i);
         table.add_row(vec![
             sanitize_line(a.package_or_id()),
-            match versions(i).as_slice() {
-                [_, _, ..] => sanitize_line(&versions(i).join(", ")),
-                _ => sanitize_line(a.version.as_deref().unwrap_or("-")),
-            },
+            sanitize_line(
+                &several_versions(a)
+                    .unwrap_or_else(|| a.version.clone().unwrap_or_else(|| "-".into())),
+            ),
             if svcs.is_empty() {
                 "-".into()
             } else {
@@ -103,4 +96,43 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     }
     output::print(&output::table_text(&table))?;
     Ok(0)
+}
+
+/// The versions the node has of `app`, newest first (its installs; `?`
+/// where the node names none).
+pub(super) fn install_versions(app: &App) -> Vec<String> {
+    app.installs
+        .iter()
+        .map(|v| v.version.clone().unwrap_or_else(|| "?".into()))
+        .collect()
+}
+
+/// [`install_versions`] as one line, when the node has more than one.
+pub(super) fn several_versions(app: &App) -> Option<String> {
+    (app.installs.len() > 1).then(|| install_versions(app).join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::Install;
+
+    #[test]
+    fn versions_are_the_installs_newest_first_and_said_when_several() {
+        let install = |v: Option<&str>| Install {
+            id: "A".into(),
+            version: v.map(str::to_string),
+            unusable: None,
+        };
+        let mut app = App {
+            version: Some("0.2.0".into()),
+            installs: vec![install(Some("0.2.0")), install(None)],
+            ..App::default()
+        };
+        assert_eq!(install_versions(&app), ["0.2.0", "?"]);
+        assert_eq!(several_versions(&app).as_deref(), Some("0.2.0, ?"));
+        app.installs.truncate(1);
+        assert_eq!(install_versions(&app), ["0.2.0"]);
+        assert_eq!(several_versions(&app), None);
+    }
 }

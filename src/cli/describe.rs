@@ -145,15 +145,10 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
         |k: &str, v: &str| format!("  {}  {}\n", dim(&format!("{k:<8}"), c), sanitize_line(v));
     out.push_str(&field("package", app.package.as_deref().unwrap_or("-")));
     out.push_str(&field("version", app.version.as_deref().unwrap_or("-")));
-    if app.installs.len() > 1 {
-        let all: Vec<&str> = app
-            .installs
-            .iter()
-            .map(|i| i.version.as_deref().unwrap_or("?"))
-            .collect();
+    if let Some(all) = super::apps::several_versions(app) {
         out.push_str(&field(
             "versions",
-            &format!("{} (on the node; methods of the newest)", all.join(", ")),
+            &format!("{all} (on the node; methods of the newest)"),
         ));
     }
     let names: Vec<&str> = app
