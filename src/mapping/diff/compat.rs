@@ -109,14 +109,10 @@ fn record_shape(r: &Record) -> Result<Shape<'_>, &TypeRef> {
     }
 }
 
+/// The range of an integer kind ([`crate::mapping::args::int_range`]);
+/// `None` for the other kinds.
 fn int_range(s: Scalar) -> Option<(i128, i128)> {
-    Some(match s {
-        Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
-        Scalar::U32 => (0, u32::MAX.into()),
-        Scalar::I64 => (i64::MIN.into(), i64::MAX.into()),
-        Scalar::U64 => (0, u64::MAX.into()),
-        _ => return None,
-    })
+    s.is_integer().then(|| crate::mapping::args::int_range(s))
 }
 
 fn int_value(n: i128) -> Value {

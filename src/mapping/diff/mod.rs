@@ -794,27 +794,48 @@ impl<'a> Cx<'a, '_> {
                 format!("`{name}` no longer returns null; readers keep working"),
             );
         }
-        if let Some(inner) = self.output.check(rn, rm) {
+        self.read_change(
+            out,
+            &path,
+            (rm, rn),
+            ("result-type-changed", &|why| format!("`{name}` may return values its readers do not expect ({why}): front ends and agents parsing the result break; keep the old shape, or add a new method")),
+            ("result-type-narrowed", format!("`{name}` returns a narrower set of values; readers keep working")),
+        );
+    }
+
+    /// What the readers of a value at `path` (a method's result, an event's
+    /// payload) meet when its type goes from `old_t` to `new_t`: values they
+    /// may not expect (the `changed` rule, its message told why), else a
+    /// narrower set of values (the `narrowed` rule), else nothing.
+    fn read_change(
+        &mut self,
+        out: &mut Out,
+        path: &str,
+        (old_t, new_t): (&'a TypeRef, &'a TypeRef),
+        changed: (&'static str, &dyn Fn(&str) -> String),
+        narrowed: (&'static str, String),
+    ) {
+        if let Some(inner) = self.output.check(new_t, old_t) {
             if inner.limit {
-                limit_hit(out, at(&path, &inner), &inner.why);
+                limit_hit(out, at(path, &inner), &inner.why);
                 return;
             }
             out.push(
-                "result-type-changed",
-                at(&path, &inner),
-                type_name(rm),
-                type_name(rn),
+                changed.0,
+                at(path, &inner),
+                type_name(old_t),
+                type_name(new_t),
                 inner.exact.then(|| inner.example.clone()),
-                format!("`{name}` may return values its readers do not expect ({}): front ends and agents parsing the result break; keep the old shape, or add a new method", inner.why),
+                changed.1(&inner.why),
             );
-        } else if self.output_back.check(rm, rn).is_some() {
+        } else if self.output_back.check(old_t, new_t).is_some() {
             out.push(
-                "result-type-narrowed",
-                path,
-                type_name(rm),
-                type_name(rn),
+                narrowed.0,
+                path.to_string(),
+                type_name(old_t),
+                type_name(new_t),
                 None,
-                format!("`{name}` returns a narrower set of values; readers keep working"),
+                narrowed.1,
             );
         }
     }
@@ -845,31 +866,13 @@ impl<'a> Cx<'a, '_> {
             {
                 continue;
             }
-            if let Some(inner) = self.output.check(new_t, old_t) {
-                if inner.limit {
-                    limit_hit(out, at(&format!("{path}.payload"), &inner), &inner.why);
-                    continue;
-                }
-                out.push(
-                    "event-payload-changed",
-                    at(&format!("{path}.payload"), &inner),
-                    type_name(old_t),
-                    type_name(new_t),
-                    inner.exact.then(|| inner.example.clone()),
-                    format!("event `{shown}` may carry payloads its watchers do not expect ({}); keep the old shape, or emit a new event", inner.why),
-                );
-            } else if self.output_back.check(old_t, new_t).is_some() {
-                out.push(
-                    "event-payload-narrowed",
-                    format!("{path}.payload"),
-                    type_name(old_t),
-                    type_name(new_t),
-                    None,
-                    format!(
-                        "event `{shown}` carries a narrower set of payloads; watchers keep working"
-                    ),
-                );
-            }
+            self.read_change(
+                out,
+                &format!("{path}.payload"),
+                (old_t, new_t),
+                ("event-payload-changed", &|why| format!("event `{shown}` may carry payloads its watchers do not expect ({why}); keep the old shape, or emit a new event")),
+                ("event-payload-narrowed", format!("event `{shown}` carries a narrower set of payloads; watchers keep working")),
+            );
         }
         for (ename, f) in &ne {
             if !oe.contains_key(ename) {

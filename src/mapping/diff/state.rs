@@ -517,6 +517,40 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// The outcome `r` of comparing a record's field or an enum's case
+    /// (`what`: "field" or "case", its position and how borsh reads it) at
+    /// `seg`, whose name went from `old` to `new`: a failure says the name
+    /// changed, and a rename that decodes alike is noted.
+    fn member(
+        &mut self,
+        r: Result<(), LayoutChange>,
+        seg: &str,
+        (what, i, how): (&str, usize, &str),
+        old: &str,
+        new: &str,
+    ) -> Result<(), LayoutChange> {
+        if old == new {
+            return r;
+        }
+        r.map_err(|mut c| {
+            c.why = format!(
+                "{what} {i} was `{old}` and is now `{new}` ({}): {how}",
+                c.why
+            );
+            c
+        })?;
+        let len = self.path.len();
+        self.path.push_str(seg);
+        self.note(
+            LayoutKind::Renamed,
+            old.to_string(),
+            new.to_string(),
+            format!("{what} {i} was renamed from `{old}`"),
+        );
+        self.path.truncate(len);
+        Ok(())
+    }
+
     /// Record fields by position (borsh writes no names).
     fn fields(&mut self, x: &'a [Field], y: &'a [Field]) -> Result<(), LayoutChange> {
         for (i, (fx, fy)) in x.iter().zip(y).enumerate() {
@@ -535,27 +569,9 @@ impl<'a> Layout<'a> {
                 });
             }
             let seg = format!(".{}", fy.name);
-            self.within(&seg, |l| l.opt(&fx.ty, fx.nullable, &fy.ty, fy.nullable))
-                .map_err(|mut c| {
-                    if fx.name != fy.name {
-                        c.why = format!(
-                            "field {i} was `{}` and is now `{}` ({}): fields are read by position",
-                            fx.name, fy.name, c.why
-                        );
-                    }
-                    c
-                })?;
-            if fx.name != fy.name {
-                let len = self.path.len();
-                self.path.push_str(&seg);
-                self.note(
-                    LayoutKind::Renamed,
-                    fx.name.clone(),
-                    fy.name.clone(),
-                    format!("field {i} was renamed from `{}`", fx.name),
-                );
-                self.path.truncate(len);
-            }
+            let r = self.within(&seg, |l| l.opt(&fx.ty, fx.nullable, &fy.ty, fy.nullable));
+            let how = "fields are read by position";
+            self.member(r, &seg, ("field", i, how), &fx.name, &fy.name)?;
         }
         match x.len().cmp(&y.len()) {
             std::cmp::Ordering::Less => {
@@ -617,26 +633,8 @@ impl<'a> Layout<'a> {
                     format!("case {i} gained or lost its payload"),
                 ),
             });
-            r.map_err(|mut c| {
-                if cx.name != cy.name {
-                    c.why = format!(
-                        "case {i} was `{}` and is now `{}` ({}): borsh stores the case index, not its name",
-                        cx.name, cy.name, c.why
-                    );
-                }
-                c
-            })?;
-            if cx.name != cy.name {
-                let len = self.path.len();
-                self.path.push_str(&seg);
-                self.note(
-                    LayoutKind::Renamed,
-                    cx.name.clone(),
-                    cy.name.clone(),
-                    format!("case {i} was renamed from `{}`", cx.name),
-                );
-                self.path.truncate(len);
-            }
+            let how = "borsh stores the case index, not its name";
+            self.member(r, &seg, ("case", i, how), &cx.name, &cy.name)?;
         }
         if x.variants.len() > y.variants.len() {
             let c = &x.variants[y.variants.len()];
