@@ -572,8 +572,22 @@ mod tests {
         }
     }
 
-    fn inserted(n: u64) -> NodeEvent {
-        let data: Vec<Value> = format!(r#"{{"key":"k","n":{n}}}"#)
+    /// A hub and a fake backend whose subscriptions carry what the test
+    /// sends (up to `capacity` events not yet read).
+    fn fake_hub(capacity: usize) -> (Arc<Fake>, Arc<dyn Backend>, Hub) {
+        let (tx, _) = broadcast::channel(capacity);
+        let fake = Arc::new(Fake {
+            opened: 0.into(),
+            live: Arc::new(0.into()),
+            tx,
+        });
+        let backend: Arc<dyn Backend> = fake.clone();
+        (fake, backend, Hub::default())
+    }
+
+    /// An `Inserted` event of context `C` with payload `{"key": key, "n": n}`.
+    fn inserted_at(key: &str, n: u64) -> NodeEvent {
+        let data: Vec<Value> = format!(r#"{{"key":"{key}","n":{n}}}"#)
             .bytes()
             .map(Value::from)
             .collect();
@@ -585,17 +599,14 @@ mod tests {
         }
     }
 
+    fn inserted(n: u64) -> NodeEvent {
+        inserted_at("k", n)
+    }
+
     #[tokio::test]
     async fn waiters_share_one_subscription_per_context_and_none_is_held_after() {
         use std::sync::atomic::Ordering::SeqCst;
-        let (tx, _) = broadcast::channel(16);
-        let fake = Arc::new(Fake {
-            opened: 0.into(),
-            live: Arc::new(0.into()),
-            tx,
-        });
-        let backend: Arc<dyn Backend> = fake.clone();
-        let hub = Hub::default();
+        let (fake, backend, hub) = fake_hub(16);
         let (f1, mut r1) = hub.join(&backend, "C").await.unwrap();
         let (f2, mut r2) = hub.join(&backend, "C").await.unwrap();
         settle(|| fake.opened.load(SeqCst) == 1).await;
@@ -622,12 +633,7 @@ mod tests {
         assert_eq!(a["events"][1]["valid"], true);
         drop((f1, f2, r1, r2));
         // The subscription's task is aborted; its stream is dropped soon after.
-        for _ in 0..1000 {
-            if fake.live.load(SeqCst) == 0 {
-                break;
-            }
-            tokio::task::yield_now().await;
-        }
+        settle(|| fake.live.load(SeqCst) == 0).await;
         assert_eq!(
             fake.live.load(SeqCst),
             0,
@@ -667,14 +673,7 @@ mod tests {
     #[tokio::test]
     async fn a_stalled_open_blocks_nobody_and_only_the_asked_context_counts() {
         use std::sync::atomic::Ordering::SeqCst;
-        let (tx, _) = broadcast::channel(64);
-        let fake = Arc::new(Fake {
-            opened: 0.into(),
-            live: Arc::new(0.into()),
-            tx,
-        });
-        let backend: Arc<dyn Backend> = fake.clone();
-        let hub = Hub::default();
+        let (fake, backend, hub) = fake_hub(64);
         let manifest = kv_manifest();
         let (_stalled, mut rs) = hub.join(&backend, "STALL").await.unwrap();
         let (_f, mut r) = hub.join(&backend, "C").await.unwrap();
@@ -693,20 +692,8 @@ mod tests {
         assert_eq!(v["timedOut"], true);
         assert!(v["note"].as_str().unwrap().contains("did not open"), "{v}");
         // Bytes: three events of ~1 KiB with room for two.
-        let big = |n: u64| {
-            let data: Vec<Value> = format!(r#"{{"key":"{}","n":{n}}}"#, "k".repeat(1000))
-                .bytes()
-                .map(Value::from)
-                .collect();
-            NodeEvent {
-                context_id: "C".into(),
-                kind: "StateMutation".into(),
-                data: json!({"newRoot": "R", "events": [{"kind": "Inserted", "data": data, "handler": null}]}),
-                events: Vec::new(),
-            }
-        };
         for n in 0..3 {
-            fake.tx.send(big(n)).unwrap();
+            fake.tx.send(inserted_at(&"k".repeat(1000), n)).unwrap();
         }
         let all = parse(&args(json!({"app": "a", "max": 3, "timeout": 30}))).unwrap();
         let v = collect_within(&mut r, &manifest, "C", &all, 2400)
