@@ -12,6 +12,10 @@
 //! Also the app's contexts as rows (`calimcp contexts`, `describe --json`,
 //! `use`, MCP `describe_app`, and the errors that ask to choose one), and the
 //! ids of the served apps' contexts whose version changes `serve` follows.
+//!
+//! The listings read here (the node's applications, an app's contexts, the
+//! context aliases) are the ones the client keeps for the command
+//! (`Client::known_*`): a check and the error it raises ask the node once.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
