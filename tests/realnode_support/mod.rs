@@ -694,6 +694,8 @@ pub struct Cluster {
     pub context: String,
     nodes: Vec<RealNode>,
     introducer: Option<Child>,
+    /// How many introducers were started (rc4).
+    introductions: u32,
     dir: tempfile::TempDir,
 }
 
@@ -775,18 +777,6 @@ impl Cluster {
         });
         nodes.extend(rest);
         let dir = tempfile::tempdir().expect("tempdir");
-        let introducer = (version == Version::Rc4 && n > 1).then(|| {
-            let mut cmd = Command::new(&introducer_bin);
-            cmd.arg(free_port().to_string());
-            for node in &nodes {
-                cmd.arg(format!("{}:{}", node.home().display(), node.swarm_port));
-            }
-            let log = std::fs::File::create(dir.path().join("introducer.log")).unwrap();
-            cmd.stdout(Stdio::null())
-                .stderr(log)
-                .spawn()
-                .expect("the introducer starts")
-        });
         let mut cluster = Cluster {
             version,
             app: String::new(),
@@ -794,9 +784,13 @@ impl Cluster {
             namespace: String::new(),
             context: String::new(),
             nodes,
-            introducer,
+            introducer: None,
+            introductions: 0,
             dir,
         };
+        if version == Version::Rc4 && n > 1 {
+            cluster.start_introducer();
+        }
         cluster.wait_peered();
         let node1 = &cluster.nodes[0];
         cluster.app = node1.install(wasm, package, "0.1.0");
@@ -820,11 +814,61 @@ impl Cluster {
         self.nodes.len()
     }
 
-    /// Until every node is connected to the others (60 s at most).
-    pub fn wait_peered(&self) {
-        let deadline = Instant::now() + Duration::from_secs(60);
+    /// Starts (or starts again) the rc4 nodes' introducer.
+    fn start_introducer(&mut self) {
+        if let Some(mut old) = self.introducer.take() {
+            let _ = old.kill();
+            let _ = old.wait();
+        }
+        self.introductions += 1;
+        let bin =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realnode/bin/introducer");
+        let mut cmd = Command::new(bin);
+        cmd.arg(free_port().to_string());
+        for node in &self.nodes {
+            cmd.arg(format!("{}:{}", node.home().display(), node.swarm_port));
+        }
+        let log = self
+            .dir
+            .path()
+            .join(format!("introducer-{}.log", self.introductions));
+        let log = std::fs::File::create(log).unwrap();
+        let child = cmd
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("the introducer starts");
+        self.introducer = Some(child);
+    }
+
+    /// Until every node is connected to the others (150 s at most).
+    ///
+    /// rc4 nodes find each other through the introducer: a node that meets
+    /// it asks for the others' records, then at most once per 120 s
+    /// (rc4's `discovery_rpm` 0.5 per rendezvous peer). When a node asked
+    /// before the other nodes were registered — the introducer registers
+    /// them one by one, and a busy machine stretches that — it finds no one
+    /// for two minutes. A new introducer (a new peer id, so not throttled)
+    /// registers every node before it meets them: after 20 s without
+    /// peering, start one.
+    pub fn wait_peered(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(150);
+        let mut round = Instant::now();
         while !self.peered() {
-            assert!(Instant::now() < deadline, "the nodes did not peer in 60 s");
+            assert!(
+                Instant::now() < deadline,
+                "the nodes did not peer in 150 s ({} introducers; logs in {})",
+                self.introductions,
+                self.dir.path().display()
+            );
+            if self.introducer.is_some() && round.elapsed() > Duration::from_secs(20) {
+                eprintln!(
+                    "rc4 nodes not peered after 20 s: introducer {} starts",
+                    self.introductions + 1
+                );
+                self.start_introducer();
+                round = Instant::now();
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }
