@@ -168,6 +168,30 @@ pub fn parse_args(
 
 /// Seconds from an optional number argument, between `min` (exclusive
 /// when `above`) and `max`; a problem is added otherwise.
+/// A required, non-empty string argument; `(missing, expected)` say what it
+/// is in the problem when it is absent or not a string.
+fn required_string(
+    args: &Map<String, Value>,
+    key: &str,
+    (missing, expected): (&str, &str),
+    problems: &mut Vec<String>,
+) -> Option<String> {
+    match args.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        None | Some(Value::Null) => {
+            problems.push(format!("{key}: missing required argument ({missing})"));
+            None
+        }
+        Some(other) => {
+            problems.push(format!(
+                "{key}: expected {expected}, got {}",
+                sanitize_line(&other.to_string())
+            ));
+            None
+        }
+    }
+}
+
 /// The `within` and `every` arguments both waiting tools take.
 fn within_every(
     args: &Map<String, Value>,
@@ -249,20 +273,12 @@ pub fn parse_wait_context(
 ) -> std::result::Result<WaitContextArgs, String> {
     let mut problems = Vec::new();
     unknown_keys(args, &["context", "within", "every"], &mut problems);
-    let context = match args.get("context") {
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        None | Some(Value::Null) => {
-            problems.push("context: missing required argument (a string)".into());
-            None
-        }
-        Some(other) => {
-            problems.push(format!(
-                "context: expected a context id or alias (a string), got {}",
-                sanitize_line(&other.to_string())
-            ));
-            None
-        }
-    };
+    let context = required_string(
+        args,
+        "context",
+        ("a string", "a context id or alias (a string)"),
+        &mut problems,
+    );
     let (within, every) = within_every(args, &mut problems);
     match context {
         Some(context) if problems.is_empty() => Ok(WaitContextArgs {
@@ -297,20 +313,7 @@ pub fn parse_call_until(args: &Map<String, Value>) -> std::result::Result<CallUn
         ],
         &mut problems,
     );
-    let tool = match args.get("tool") {
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        None | Some(Value::Null) => {
-            problems.push("tool: missing required argument (a tool name)".into());
-            None
-        }
-        Some(other) => {
-            problems.push(format!(
-                "tool: expected a tool name, got {}",
-                sanitize_line(&other.to_string())
-            ));
-            None
-        }
-    };
+    let tool = required_string(args, "tool", ("a tool name", "a tool name"), &mut problems);
     let arguments = match args.get("arguments") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(o)) => o.clone(),
