@@ -24,6 +24,7 @@ use super::log;
 use super::resources::{self, Kind};
 use crate::error::{Code, Error};
 use crate::mapping::Tool;
+use crate::node::ids::error_as_typed;
 use crate::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
@@ -212,7 +213,7 @@ impl Session {
             }
             // The agent named a context that is not usable: that is an error.
             Err(e) if parsed.context.is_some() => {
-                error_result(error_text(&as_typed(e, parsed.context.as_deref())))
+                error_result(error_text(&error_as_typed(e, parsed.context.as_deref())))
             }
             // No single default: say why and how to choose.
             Err(e) => {
@@ -424,7 +425,12 @@ impl Session {
             .await
         {
             Ok(t) => t,
-            Err(e) => return Ok(node_error_result(&as_typed(e, prepared.context.as_deref()))),
+            Err(e) => {
+                return Ok(node_error_result(&error_as_typed(
+                    e,
+                    prepared.context.as_deref(),
+                )));
+            }
         };
         // The context may run another version of the app: check and build
         // the call with that version's ABI.
@@ -433,7 +439,12 @@ impl Session {
             .await
         {
             Ok(v) => v,
-            Err(e) => return Ok(node_error_result(&as_typed(e, prepared.context.as_deref()))),
+            Err(e) => {
+                return Ok(node_error_result(&error_as_typed(
+                    e,
+                    prepared.context.as_deref(),
+                )));
+            }
         };
         let prepared = match &versioned {
             Some((vcat, vtool)) => match vcat.prepare(vtool, &arguments) {
@@ -461,7 +472,7 @@ impl Session {
             Ok(v) => v,
             Err(e) => {
                 let e = backend.explain(app, service, &context, e).await;
-                let e = as_typed(e, prepared.context.as_deref());
+                let e = error_as_typed(e, prepared.context.as_deref());
                 return Ok(node_error_result(&prepared.explain(e)));
             }
         };
@@ -580,16 +591,6 @@ pub fn error_text(e: &Error) -> String {
 /// A failed call on the node: the error's text, then whether trying again
 /// may succeed (`retryable: true` for a group key not yet delivered, an
 /// upgrade in progress, a node that answered 503 or did not answer).
-/// An error naming context `typed` as the agent gave it (64 hex or base58),
-/// not in the node's own form (as the CLI does for `-c`).
-fn as_typed(e: Error, typed: Option<&str>) -> Error {
-    use crate::node::ids::{self, IdForm};
-    match typed.and_then(|t| IdForm::of(t).map(|f| (t, f))) {
-        Some((typed, form)) => e.renamed(&ids::to_form(typed, form.other()), typed),
-        None => e,
-    }
-}
-
 fn node_error_result(e: &Error) -> CallToolResult {
     error_result(format!("{}\nretryable: {}", error_text(e), e.retryable))
 }

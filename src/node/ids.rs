@@ -85,6 +85,16 @@ pub fn same(a: &str, b: &str) -> bool {
     }
 }
 
+/// `e` naming the id `typed` (when given) as it was typed where the node wrote it in its
+/// other form (`-c 00…00` is not echoed as `1111…`); an alias, which is no
+/// id, leaves `e` as it is. Both faces name a context this way.
+pub fn error_as_typed(e: crate::error::Error, typed: Option<&str>) -> crate::error::Error {
+    match typed.and_then(|t| IdForm::of(t).map(|f| (t, f))) {
+        Some((typed, form)) => e.renamed(&to_form(typed, form.other()), typed),
+        None => e,
+    }
+}
+
 /// `s` rewritten in `form` when it is an id; otherwise unchanged.
 pub fn to_form(s: &str, form: IdForm) -> String {
     match decode(s) {

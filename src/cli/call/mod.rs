@@ -39,6 +39,7 @@ use crate::error::{Code, EXIT_TIMEOUT, Error, Result};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
 use crate::node::Client;
+use crate::node::ids::error_as_typed;
 use crate::text::sanitize_line;
 use argv::*;
 use locate::*;
@@ -250,7 +251,7 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
                 Ok(out) => Ok(out),
                 Err(e) => {
                     let e = explain_context_error(client, app, service, context, e).await;
-                    Err(prepared.explain(typed_context(e, context, typed)))
+                    Err(prepared.explain(error_as_typed(e, typed)))
                 }
             }
         });
@@ -307,7 +308,7 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
             continue;
         }
         let e = rt.block_on(explain_context_error(client, app, service, &context, e));
-        return Err(prepared.explain(typed_context(e, &context, explicit.as_deref())));
+        return Err(prepared.explain(error_as_typed(e, explicit.as_deref())));
     };
     let (Some(name), Some(sub)) = (&flags.wait_event, sub.as_mut()) else {
         if g.json {
@@ -368,15 +369,6 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         return Ok(EXIT_TIMEOUT);
     }
     Ok(0)
-}
-
-/// An error naming the context as the user typed it (hex or base58), not in
-/// the node's form.
-fn typed_context(e: Error, context: &str, typed: Option<&str>) -> Error {
-    match typed {
-        Some(typed) if crate::node::ids::same(typed, context) => e.renamed(context, typed),
-        _ => e,
-    }
 }
 
 /// How long `--wait-event` waits when `--wait-timeout` is not given.
