@@ -286,6 +286,17 @@ fn cases() -> Vec<Case> {
             }),
         },
         Case {
+            // The module's last mark gone: the node stops gating xcalls, so
+            // methods no other context could reach are open to all.
+            rule: "xcall-gate-removed",
+            old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            fires: base(),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+            }),
+        },
+        Case {
             rule: "xcall-callers-narrowed",
             old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
             fires: with(|m| {
@@ -308,6 +319,28 @@ fn cases() -> Vec<Case> {
                 method(m, "get")["xcall_callable"] = json!(true);
                 method(m, "get")["xcall_callers"] = json!("same_app");
                 method(m, "get")["doc"] = json!("Gets.");
+            }),
+        },
+        Case {
+            // A field of zero bytes, or a map that became sorted: same bytes.
+            rule: "state-layout-same",
+            old: base(),
+            fires: with(|m| {
+                state_fields(m).push(json!({"name": "marker", "type": {"kind": "unit"}}));
+            }),
+            silent: with(|m| state_field(m, 0)["doc"] = json!("The count.")),
+        },
+        Case {
+            rule: "state-type-reinterpreted",
+            old: with(|m| {
+                state_fields(m).push(json!({"name": "label", "type": {"kind": "string"}}));
+            }),
+            fires: with(|m| {
+                state_fields(m).push(json!({"name": "label", "type": {"kind": "bytes"}}));
+            }),
+            silent: with(|m| {
+                state_fields(m)
+                    .push(json!({"name": "label", "type": {"kind": "string"}, "doc": "A label."}));
             }),
         },
         Case {
@@ -1213,11 +1246,10 @@ fn text_markdown_and_github_formats() {
         "{gh}"
     );
     assert!(gh.lines().nth(1).unwrap().starts_with("::notice "), "{gh}");
+    let last = gh.lines().last().unwrap();
     assert!(
-        gh.lines()
-            .last()
-            .unwrap()
-            .starts_with("calimcp diff: 1 breaking")
+        last.starts_with("calimcp diff ") && last.contains("(local): 1 breaking"),
+        "{gh}"
     );
 }
 
@@ -1389,7 +1421,7 @@ fn apps_are_named_like_everywhere_else() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         text,
-        "kv-store → examples/kv-store: no changes; upgrade gate: code-only\n"
+        "kv-store (local examples/kv-store) → examples/kv-store (local): no changes; upgrade gate: code-only\n"
     );
     // An unknown name is bad input, with the catalog's error.
     let out = common::calimcp()
