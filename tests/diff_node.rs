@@ -1,8 +1,8 @@
 //! `calimcp diff` by the node's own rules (issue 30): the node's app as a
 //! side (fake node here; tests/realnode_diff.rs on merod rc.25), xcall access
 //! as the node gates it, stored-state verdicts from the byte layout, the
-//! module's ABI section the node keeps, output that cannot act on a CI runner,
-//! and recursion at scale. The pairs with their expected verdicts are the
+//! module's ABI section the node keeps, and recursion at scale (output that
+//! cannot act on a CI runner: tests/diff.rs). The pairs with their expected verdicts are the
 //! fixtures in tests/diff_pairs/ (each says why in its `about`).
 
 mod support;
@@ -25,22 +25,24 @@ fn offline(home: &Path) -> assert_cmd::Command {
     c
 }
 
-/// `(rule, level, path)` of every finding of a `--json` report, sorted.
-fn verdicts(report: &Value) -> Vec<(String, String, String)> {
-    let mut v: Vec<(String, String, String)> = report["findings"]
+type Verdict = (String, String, String);
+
+/// `(rule, level, path)` of each finding (or expected finding) in `list`, sorted.
+fn triples(list: &Value) -> Vec<Verdict> {
+    let field = |f: &Value, k: &str| f[k].as_str().unwrap().to_string();
+    let mut v: Vec<Verdict> = list
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| {
-            (
-                f["rule"].as_str().unwrap().to_string(),
-                f["level"].as_str().unwrap().to_string(),
-                f["path"].as_str().unwrap().to_string(),
-            )
-        })
+        .map(|f| (field(f, "rule"), field(f, "level"), field(f, "path")))
         .collect();
     v.sort();
     v
+}
+
+/// The verdicts of a `--json` report.
+fn verdicts(report: &Value) -> Vec<Verdict> {
+    triples(&report["findings"])
 }
 
 fn json_run(cmd: &mut assert_cmd::Command) -> (Option<i32>, Value, String) {
@@ -76,28 +78,22 @@ fn every_pair_has_its_expected_verdict() {
     assert!(pairs.len() >= 14, "{}", pairs.len());
     let home = tempfile::tempdir().unwrap();
     for (name, pair) in pairs {
-        let old = write(home.path(), &format!("{name}.old.json"), &pair["old"]);
-        let new = write(home.path(), &format!("{name}.new.json"), &pair["new"]);
-        let (code, report, err) = json_run(
-            offline(home.path())
-                .args(["diff", "--package", "app", "--json"])
-                .arg(&old)
-                .arg(&new),
-        );
-        let mut want: Vec<(String, String, String)> = pair["expect"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                (
-                    e["rule"].as_str().unwrap().to_string(),
-                    e["level"].as_str().unwrap().to_string(),
-                    e["path"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
-        want.sort();
+        let (code, report, err) = compare(home.path(), &pair["old"], &pair["new"], &[]);
+        let want = triples(&pair["expect"]);
         assert_eq!(verdicts(&report), want, "{name}: {report:#}\n{err}");
+        // Where the fixture says why, the finding's message does too.
+        for e in pair["expect"].as_array().unwrap() {
+            let Some(says) = e["says"].as_str() else {
+                continue;
+            };
+            let f = report["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["rule"] == e["rule"] && f["path"] == e["path"])
+                .unwrap();
+            assert!(f["message"].as_str().unwrap().contains(says), "{name}: {f}");
+        }
         assert_eq!(
             code,
             pair["exit"].as_i64().map(|c| c as i32),
@@ -120,205 +116,6 @@ fn the_fixture_pairs_use_only_known_rules() {
                 .unwrap_or_else(|| panic!("{name}: unknown rule {rule} (of {rules:?})"));
             // The level a fixture expects is the rule's (none of them declares a migration).
             assert_eq!(e["level"], known.level.name(), "{name}: {rule}");
-        }
-    }
-}
-
-#[test]
-fn messages_say_why_the_moved_and_the_gate_readings_hold() {
-    let home = tempfile::tempdir().unwrap();
-    let message = |pair: &str, rule: &str, path: &str| -> String {
-        let p = pairs().into_iter().find(|(n, _)| n == pair).unwrap().1;
-        let old = write(home.path(), "m.old.json", &p["old"]);
-        let new = write(home.path(), "m.new.json", &p["new"]);
-        let (_, report, _) = json_run(
-            offline(home.path())
-                .args(["diff", "--package", "app", "--json"])
-                .arg(&old)
-                .arg(&new),
-        );
-        report["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["rule"] == rule && f["path"] == path)
-            .unwrap_or_else(|| panic!("{pair}: no {rule} at {path}: {report:#}"))["message"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
-    let moved = message(
-        "state-fields-swap-names-equal-types",
-        "state-field-moved",
-        "state.a",
-    );
-    assert!(moved.contains("could be two renames in place"), "{moved}");
-    assert!(moved.contains("reads it as a move"), "{moved}");
-    let gate = message(
-        "xcall-only-same-app-mark-dropped-two-methods",
-        "xcall-gate-removed",
-        "admin",
-    );
-    assert!(gate.contains("no longer marks any method"), "{gate}");
-    let widened = message(
-        "xcall-only-same-app-mark-dropped",
-        "xcall-callers-widened",
-        "ping",
-    );
-    assert!(widened.contains("stops gating"), "{widened}");
-    let text = message(
-        "state-bytes-to-string",
-        "state-type-reinterpreted",
-        "state.name",
-    );
-    assert!(text.contains("UTF-8"), "{text}");
-    let sorted = message(
-        "state-unordered-map-to-sorted-map",
-        "state-layout-same",
-        "state.items",
-    );
-    assert!(
-        sorted.contains("same handle, entries and merge"),
-        "{sorted}"
-    );
-}
-
-// ---------------------------------------------------------------- output that cannot act on a runner
-
-/// A release whose every kind of string (method, parameter, enum-case and
-/// nested field names, docs) tries to be a workflow command or a control.
-fn hostile_pair() -> (Value, Value) {
-    let evil_case = "::error::case";
-    let old = json!({
-        "schema_version": "wasm-abi/1",
-        "types": {
-            "Mode": {"kind": "variant", "variants": [{"name": "Plain"}, {"name": evil_case}]},
-            "Item": {"kind": "record", "fields": [
-                {"name": "##[add-mask]nested", "type": {"kind": "u64"}},
-                {"name": "ok\u{7}bell", "type": {"kind": "u32"}}
-            ]}
-        },
-        "methods": [
-            {"name": "put", "params": [
-                {"name": "mode", "type": {"$ref": "Mode"}},
-                {"name": "item", "type": {"$ref": "Item"}}
-            ], "returns": {"kind": "unit"},
-             "doc": "Puts.\n::error::from-a-doc\n##[warning]legacy"}
-        ],
-        "events": []
-    });
-    let new = json!({
-        "schema_version": "wasm-abi/1",
-        "types": {
-            "Mode": {"kind": "variant", "variants": [{"name": "Plain"}]},
-            "Item": {"kind": "record", "fields": [
-                {"name": "##[add-mask]nested", "type": {"kind": "u32"}},
-                {"name": "ok\u{7}bell", "type": {"kind": "u64"}}
-            ]}
-        },
-        "methods": [
-            {"name": "put", "params": [
-                {"name": "mode", "type": {"$ref": "Mode"}},
-                {"name": "item", "type": {"$ref": "Item"}}
-            ], "returns": {"kind": "unit"},
-             "doc": "Puts again.\n::warning::from-a-doc"}
-        ],
-        "events": []
-    });
-    (old, new)
-}
-
-/// Every string and key of `v`, recursively.
-fn strings(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
-        Value::Object(map) => map.iter().for_each(|(k, v)| {
-            out.push(k.clone());
-            strings(v, out)
-        }),
-        _ => {}
-    }
-}
-
-#[test]
-fn no_string_of_any_format_can_act_on_a_runner() {
-    let home = tempfile::tempdir().unwrap();
-    let (old, new) = hostile_pair();
-    let old = write(home.path(), "abi.json", &old);
-    let new = write(home.path(), "new.json", &new);
-    let run = |format: &str| {
-        let out = offline(home.path())
-            .args([
-                "diff",
-                "--package",
-                "app",
-                "--fail-on",
-                "none",
-                "--format",
-                format,
-            ])
-            .arg(&old)
-            .arg(&new)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{format}");
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    };
-    // JSON: every value is what `jq -r` would print; none may start a
-    // workflow command, carry a legacy one, or hold a control character.
-    let (json_text, _) = run("json");
-    let report: Value = serde_json::from_str(&json_text).unwrap();
-    assert!(
-        report["findings"].as_array().unwrap().len() >= 3,
-        "{report:#}"
-    );
-    let mut all = Vec::new();
-    strings(&report, &mut all);
-    let paths: Vec<&str> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
-    // The names are there, neutralised, not dropped.
-    assert!(paths.iter().any(|p| p.contains("add-mask")), "{paths:?}");
-    assert!(all.iter().any(|s| s.contains("from-a-doc")), "{all:?}");
-    for s in &all {
-        for line in s.lines() {
-            assert!(!line.trim_start().starts_with("::"), "{s:?}");
-        }
-        assert!(!s.contains("##["), "{s:?}");
-        assert!(!s.chars().any(char::is_control), "{s:?}");
-    }
-    // An example that named a hostile case is no longer faithful once
-    // neutralised, so there is none.
-    for f in report["findings"].as_array().unwrap() {
-        if let Some(e) = f["example"].as_str() {
-            assert!(!e.contains("::"), "{f}");
-        }
-    }
-    // The other formats, line by line (stderr too).
-    for format in ["text", "markdown", "github"] {
-        let (out, err) = run(format);
-        assert!(out.contains("add-mask"), "{format}: {out}");
-        for line in out.lines().chain(err.lines()) {
-            assert!(!line.contains("##["), "{format}: {line}");
-            let own = format == "github"
-                && ["::error ", "::warning ", "::notice "]
-                    .iter()
-                    .any(|c| line.starts_with(c));
-            assert!(
-                own || !line.trim_start().starts_with("::"),
-                "{format}: {line}"
-            );
-            assert!(
-                !line.chars().any(|c| c.is_control() && c != '\t'),
-                "{format}: {line:?}"
-            );
         }
     }
 }
@@ -370,28 +167,22 @@ fn a_module_is_read_by_the_nodes_rule_the_last_section_it_accepts() {
     for (label, second) in [("unsorted", &refused), ("dangling", &dangling)] {
         let wasm = home.path().join(format!("{label}.wasm"));
         std::fs::write(&wasm, module(&[&valid, second])).unwrap();
-        // As NEW: compared (not exit 2), and the same as the valid section.
-        let (code, report, err) = json_run(
-            offline(home.path())
-                .args(["diff", "--package", "app", "--json"])
-                .arg(&plain)
-                .arg(&wasm),
-        );
-        assert_eq!(code, Some(0), "{label}: {report:#}\n{err}");
-        assert_eq!(verdicts(&report), vec![], "{label}: {report:#}");
-        assert!(
-            err.contains("the last one the node accepts"),
-            "{label}: {err}"
-        );
-        // As OLD: no method reads as removed.
-        let (code, report, err) = json_run(
-            offline(home.path())
-                .args(["diff", "--package", "app", "--json"])
-                .arg(&wasm)
-                .arg(&plain),
-        );
-        assert_eq!(code, Some(0), "{label}: {report:#}\n{err}");
-        assert_eq!(verdicts(&report), vec![], "{label}: {report:#}");
+        // As NEW: compared (not exit 2), the same as the valid section, said
+        // once; as OLD: no method reads as removed.
+        for (old, new) in [(&plain, &wasm), (&wasm, &plain)] {
+            let (code, report, err) = json_run(
+                offline(home.path())
+                    .args(["diff", "--package", "app", "--json"])
+                    .arg(old)
+                    .arg(new),
+            );
+            assert_eq!(code, Some(0), "{label}: {report:#}\n{err}");
+            assert_eq!(verdicts(&report), vec![], "{label}: {report:#}");
+            assert!(
+                err.contains("the last one the node accepts"),
+                "{label}: {err}"
+            );
+        }
     }
     // No section the node accepts: the last that parses, and NEW is refused (exit 2).
     let wasm = home.path().join("none.wasm");
@@ -466,47 +257,40 @@ fn rules_count(report: &Value) -> std::collections::BTreeMap<(String, String), u
     out
 }
 
+/// `calimcp diff --package app --json ARGS OLD NEW` offline, on two written manifests.
+fn compare(home: &Path, old: &Value, new: &Value, args: &[&str]) -> (Option<i32>, Value, String) {
+    let (o, n) = (write(home, "o.json", old), write(home, "n.json", new));
+    json_run(
+        offline(home)
+            .args(["diff", "--package", "app", "--json"])
+            .args(args)
+            .arg(&o)
+            .arg(&n),
+    )
+}
+
 #[test]
 fn a_docs_only_change_of_deep_and_recursive_types_is_compatible() {
     let home = tempfile::tempdir().unwrap();
-    // 600 deep (past the 512 limit) under many methods, one leaf doc changed.
-    let old = write(
-        home.path(),
-        "chain.json",
-        &deep_chain(200, 600, "old", "u64"),
-    );
-    let new = write(
-        home.path(),
-        "chain2.json",
-        &deep_chain(200, 600, "new", "u64"),
-    );
-    let (code, report, err) = json_run(
-        offline(home.path())
-            .args(["diff", "--package", "app", "--json", "--fail-on", "warning"])
-            .arg(&old)
-            .arg(&new),
-    );
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(
-        rules_count(&report),
-        [(("schema-changed".to_string(), "info".to_string()), 200)].into(),
-        "{report:#}"
-    );
-    // A ring of types, every doc changed.
-    let old = write(home.path(), "ring.json", &ring(300, "old"));
-    let new = write(home.path(), "ring2.json", &ring(300, "new"));
-    let (code, report, err) = json_run(
-        offline(home.path())
-            .args(["diff", "--package", "app", "--json", "--fail-on", "warning"])
-            .arg(&old)
-            .arg(&new),
-    );
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(
-        rules_count(&report),
-        [(("schema-changed".to_string(), "info".to_string()), 300)].into(),
-        "{report:#}"
-    );
+    let cases = [
+        // 600 deep (past the 512 limit) under many methods, one leaf doc changed.
+        (
+            deep_chain(200, 600, "old", "u64"),
+            deep_chain(200, 600, "new", "u64"),
+            200,
+        ),
+        // A ring of types, every doc changed.
+        (ring(300, "old"), ring(300, "new"), 300),
+    ];
+    for (old, new, methods) in cases {
+        let (code, report, err) = compare(home.path(), &old, &new, &["--fail-on", "warning"]);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(
+            rules_count(&report),
+            [(("schema-changed".to_string(), "info".to_string()), methods)].into(),
+            "{report:#}"
+        );
+    }
 }
 
 #[test]
@@ -514,28 +298,18 @@ fn past_the_depth_limit_is_remembered_and_never_compatible() {
     let home = tempfile::tempdir().unwrap();
     // The leaf's type really changes 600 deep: every method reports the
     // limit (breaking), each from the one walk it took.
-    let old = write(home.path(), "chain.json", &deep_chain(200, 600, "d", "u64"));
-    let new = write(
-        home.path(),
-        "chain2.json",
-        &deep_chain(200, 600, "d", "u32"),
+    let (old, new) = (
+        deep_chain(200, 600, "d", "u64"),
+        deep_chain(200, 600, "d", "u32"),
     );
-    let (code, report, err) = json_run(
-        offline(home.path())
-            .args(["diff", "--package", "app", "--json"])
-            .arg(&old)
-            .arg(&new),
-    );
+    let (code, report, err) = compare(home.path(), &old, &new, &[]);
     assert_eq!(code, Some(1), "{err}");
     let counts = rules_count(&report);
-    assert_eq!(
-        counts.get(&(
-            "comparison-limit-reached".to_string(),
-            "breaking".to_string()
-        )),
-        Some(&200),
-        "{counts:?}"
+    let limit = (
+        "comparison-limit-reached".to_string(),
+        "breaking".to_string(),
     );
+    assert_eq!(counts.get(&limit), Some(&200), "{counts:?}");
     assert!(
         !counts.keys().any(|(r, _)| r == "schema-changed"),
         "{counts:?}"

@@ -14,8 +14,7 @@ use serde_json::{Value, json};
 fn changed_bundle(dir: &Path, package: &str, version: &str) -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut abi: Value =
-        serde_json::from_slice(&std::fs::read(root.join("testapps/kv/abi.json")).unwrap())
-            .unwrap();
+        serde_json::from_slice(&std::fs::read(root.join("testapps/kv/abi.json")).unwrap()).unwrap();
     let methods = abi["methods"].as_array_mut().unwrap();
     methods.retain(|m| m["name"] != "count");
     for m in methods.iter_mut().filter(|m| m["name"] == "echo") {
@@ -66,11 +65,7 @@ fn the_installed_version_against_a_changed_local_bundle_on_rc25() {
     ) else {
         return;
     };
-    let app_id = node.install(
-        &realnode_support::kv_app(),
-        "com.example.kv-c",
-        "1.0.0",
-    );
+    let app_id = node.install(&realnode_support::kv_app(), "com.example.kv-c", "1.0.0");
     let dir = tempfile::tempdir().unwrap();
     let bundle = changed_bundle(dir.path(), "com.example.kv-c", "1.1.0");
     // By package, by a trailing part of it, and by application id: the node's

@@ -361,6 +361,15 @@ fn side(
         }
     }
     let sel = g.select(session, &[arg.to_string()], true)?;
+    if let Some(Some(Err(e))) = node.as_ref()
+        && !crate::catalog::looks_like_path(arg)
+    {
+        warnings.push(format!(
+            "`{}` is the local app: the node could not be asked whether it has one ({})",
+            sanitize_line(arg),
+            sanitize_line(&e.message)
+        ));
+    }
     warnings.extend(
         sel.catalog
             .skipped
