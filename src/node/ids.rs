@@ -77,11 +77,26 @@ pub fn is_id(s: &str) -> bool {
 }
 
 /// Whether two ids name the same thing: equal bytes when both decode, else
-/// equal strings.
+/// equal strings. To compare many ids, index them by [`key`] instead.
 pub fn same(a: &str, b: &str) -> bool {
-    match (decode(a), decode(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
+    key(a) == key(b)
+}
+
+/// An id as a map key: its 32 bytes when it is an id in either form, else
+/// its text (an alias, or whatever a node sent). Two strings have equal keys
+/// exactly when [`same`] says they name the same thing, so a listing is
+/// indexed once (each id decoded once) and looked up in constant time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IdKey {
+    Bytes([u8; 32]),
+    Text(String),
+}
+
+/// The [`IdKey`] of `s`.
+pub fn key(s: &str) -> IdKey {
+    match decode(s) {
+        Some(bytes) => IdKey::Bytes(bytes),
+        None => IdKey::Text(s.to_string()),
     }
 }
 
@@ -149,6 +164,8 @@ mod tests {
         assert!(same(&b58, &hex));
         assert!(!same(&b58, &IdForm::Hex.encode(&[8u8; 32])));
         assert!(same("alias", "alias") && !same("alias", &b58));
+        assert_eq!(key(&b58), key(&hex.to_uppercase()));
+        assert_eq!(key("alias"), IdKey::Text("alias".into()));
         assert_eq!(IdForm::of(&b58), Some(IdForm::Base58));
         assert_eq!(IdForm::of(&hex), Some(IdForm::Hex));
         assert_eq!(to_form(&hex, IdForm::Base58), b58);
