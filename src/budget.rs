@@ -53,6 +53,16 @@ impl Budget {
     }
 }
 
+/// `n` bytes for messages, rounded: `2.0 MiB`, `512.0 KiB`, `100 bytes`.
+pub fn approx(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / f64::from(1u32 << 30)),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20)),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} bytes"),
+    }
+}
+
 impl Drop for Held {
     fn drop(&mut self) {
         self.budget.held.fetch_sub(self.bytes, Ordering::AcqRel);
@@ -76,5 +86,7 @@ mod tests {
         drop(c);
         assert_eq!(b.held(), 0);
         assert!(b.take(11).is_none(), "one item larger than the limit");
+        assert_eq!(approx(2_097_526), "2.0 MiB");
+        assert_eq!(approx(100), "100 bytes");
     }
 }

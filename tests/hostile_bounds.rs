@@ -40,6 +40,10 @@ fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
 fn a_context_row_for_another_context_is_refused() {
     for profile in [Profile::Rc25, Profile::Hex] {
         let env = Env::with(FakeNode::with_profile(profile));
+        let tool = format!(
+            "kv_store_{}_len",
+            calimcp::mapping::names::id_tail(&env.node.id(fake_node::KV2_A))
+        );
         let asked = env.node.id(fake_node::CTX_KV2_1);
         let other = env.node.id(fake_node::CTX_KV2_2);
         // Honest: the asked id in the other form is the same context.
@@ -54,7 +58,7 @@ fn a_context_row_for_another_context_is_refused() {
                 .collect()
         };
         env.cmd()
-            .args(["call", "kv_store_8qbhbw_len", "-c", &other_form])
+            .args(["call", &tool, "-c", &other_form])
             .assert()
             .success();
         let ran = env.node.executes().last().unwrap().json()["params"]["contextId"].clone();
@@ -66,7 +70,7 @@ fn a_context_row_for_another_context_is_refused() {
         });
         let a = env
             .cmd()
-            .args(["call", "kv_store_8qbhbw_len", "-c", &asked])
+            .args(["call", &tool, "-c", &asked])
             .assert()
             .code(5);
         let err = stderr_of(&a);

@@ -441,10 +441,10 @@ impl Runner {
         let held = self.budget.take(bytes);
         let full = match held {
             None => Some(format!(
-                "the runs waiting hold {} and this one needs {} more than CALIMCP_MAX_EXEC_QUEUE ({}) allows",
-                crate::node::size(self.budget.held()),
-                crate::node::size(bytes),
-                crate::node::size(self.budget.limit())
+                "the runs waiting hold {} of the {} CALIMCP_MAX_EXEC_QUEUE allows, and this one takes {}",
+                crate::budget::approx(self.budget.held()),
+                crate::node::size(self.budget.limit()),
+                crate::budget::approx(bytes)
             )),
             Some(held) => {
                 let job = Job {
