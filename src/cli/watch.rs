@@ -89,20 +89,20 @@ struct Watched<'a> {
     /// The bytes `--exec`'s waiting runs may hold (`CALIMCP_MAX_EXEC_QUEUE`).
     exec_max: u64,
     /// The manifest each context's events are read with (by context id bytes).
-    by_context: Vec<(String, &'a Manifest)>,
+    by_context: ids::ById<&'a Manifest>,
     fallback: &'a Manifest,
 }
 
 impl<'a> Watched<'a> {
     fn watches(&self, context: &str) -> bool {
-        self.by_context.iter().any(|(id, _)| ids::same(id, context))
+        !self.by_context.get(context).is_empty()
     }
 
     fn manifest_for(&self, context: &str) -> &'a Manifest {
         self.by_context
-            .iter()
-            .find(|(id, _)| ids::same(id, context))
-            .map_or(self.fallback, |(_, m)| *m)
+            .get(context)
+            .first()
+            .map_or(self.fallback, |m| *m)
     }
 }
 
@@ -140,13 +140,10 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     let client = session.client()?;
     let rt = session.runtime()?;
     let contexts = rt.block_on(watched_contexts(client, app, service, &args.contexts))?;
-    let by_context = contexts
-        .iter()
-        .map(|c| {
-            let svc = service.or(c.service_name.as_deref());
-            (c.id.clone(), manifest_of(app, svc))
-        })
-        .collect();
+    let by_context = ids::ById::new(contexts.iter().map(|c| {
+        let svc = service.or(c.service_name.as_deref());
+        (c.id.as_str(), manifest_of(app, svc))
+    }));
     let watched = Watched {
         app_name: app.package_or_id(),
         exec,

@@ -100,6 +100,28 @@ pub fn key(s: &str) -> IdKey {
     }
 }
 
+/// Values grouped by the id they belong to, each id decoded once: an
+/// alias listing by context, installs by application. Looking one id up
+/// decodes that id only, so matching n rows against m values is O(n + m).
+#[derive(Debug)]
+pub struct ById<V>(std::collections::HashMap<IdKey, Vec<V>>);
+
+impl<V> ById<V> {
+    /// `(id, value)` pairs, grouped; values keep their order.
+    pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, V)>) -> ById<V> {
+        let mut map: std::collections::HashMap<IdKey, Vec<V>> = std::collections::HashMap::new();
+        for (id, v) in pairs {
+            map.entry(key(id)).or_default().push(v);
+        }
+        ById(map)
+    }
+
+    /// The values of `id` (either form), in the order given.
+    pub fn get(&self, id: &str) -> &[V] {
+        self.0.get(&key(id)).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// `e` naming the id `typed` (when given) as it was typed where the node wrote it in its
 /// other form (`-c 00…00` is not echoed as `1111…`); an alias, which is no
 /// id, leaves `e` as it is. Both faces name a context this way.
@@ -170,6 +192,17 @@ mod tests {
         assert_eq!(IdForm::of(&hex), Some(IdForm::Hex));
         assert_eq!(to_form(&hex, IdForm::Base58), b58);
         assert_eq!(to_form("default", IdForm::Hex), "default");
+    }
+
+    #[test]
+    fn values_are_found_by_either_form_of_their_id() {
+        let (a, b) = ([1u8; 32], [2u8; 32]);
+        let a58 = IdForm::Base58.encode(&a);
+        let ahex = IdForm::Hex.encode(&a);
+        let idx = ById::new([(a58.as_str(), "x"), ("alias", "y"), (ahex.as_str(), "z")]);
+        assert_eq!(idx.get(&ahex), ["x", "z"]);
+        assert_eq!(idx.get("alias"), ["y"]);
+        assert!(idx.get(&IdForm::Hex.encode(&b)).is_empty());
     }
 
     #[test]

@@ -763,6 +763,35 @@ impl FakeNode {
         f(&mut self.state.hostile.lock().unwrap());
     }
 
+    /// Adds `n` contexts to the app of seed `app` (ids from their number)
+    /// and an alias `many-I` for each of the first `aliases` of them: a
+    /// node with many contexts, for benchmarks (`benches/contexts.sh`).
+    pub fn add_contexts(&self, app: u8, n: u32, aliases: u32) {
+        let p = self.state.profile;
+        let app_id = p.id(app);
+        let mut contexts = self.state.contexts.write().unwrap();
+        let mut names = self.state.aliases.lock().unwrap();
+        for i in 0..n {
+            let mut bytes = [0xC7u8; 32];
+            bytes[..4].copy_from_slice(&i.to_be_bytes());
+            let id = if p.hex_ids() {
+                bytes.iter().map(|b| format!("{b:02x}")).collect()
+            } else {
+                bs58::encode(bytes).into_string()
+            };
+            if i < aliases {
+                names.insert(format!("many-{i}"), id.clone());
+            }
+            contexts.push(CtxDef {
+                id,
+                owned: vec![p.id(owner_seed(app))],
+                app: app_id.clone(),
+                service: None,
+                name: None,
+            });
+        }
+    }
+
     /// How many times the applications were listed.
     pub fn app_listings(&self) -> usize {
         self.requests()
