@@ -295,7 +295,7 @@ async fn a_storm_of_version_changes_is_paced() {
 }
 
 /// Issue 28.3: while a slow re-read runs, the server holds only the served
-/// contexts' version changes, at most `CALIMCP_MAX_EVENT_BACKLOG` bytes of
+/// contexts' version changes, at most `CALIMCP_MAX_BACKLOG` bytes of
 /// them; past that they are dropped with a note, and one more re-read
 /// covers them.
 #[tokio::test]
@@ -313,7 +313,7 @@ async fn version_changes_during_a_slow_reread_are_bounded() {
         ],
         &[
             ("CALIMCP_REREAD_INTERVAL", "0"),
-            ("CALIMCP_MAX_EVENT_BACKLOG", "1K"),
+            ("CALIMCP_MAX_BACKLOG", "1K"),
         ],
         watcher.clone(),
     )
@@ -331,7 +331,7 @@ async fn version_changes_during_a_slow_reread_are_bounded() {
         node.emit_node_event(&wire::event_app_version_changed(&kv, None, Some(&v)));
         node.emit(&kv, &[("Inserted", b"\"x\"")]);
     }
-    let note = stderr_line(&mut stderr, "CALIMCP_MAX_EVENT_BACKLOG").await;
+    let note = stderr_line(&mut stderr, "CALIMCP_MAX_BACKLOG").await;
     assert!(note.contains("dropped"), "{note}");
     node.hostile(|h| h.apps_delay = Duration::ZERO);
     // The kept ones and the dropped ones make one more set: one re-read.

@@ -128,7 +128,7 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
 }
 
 /// How often the node is re-read besides `--refresh`, and what waits
-/// meanwhile: `CALIMCP_REREAD_INTERVAL` (seconds) and `CALIMCP_MAX_EVENT_BACKLOG`.
+/// meanwhile: `CALIMCP_REREAD_INTERVAL` (seconds) and `CALIMCP_MAX_BACKLOG`.
 fn reread_limits_from_env() -> Result<mcp::reread::Limits> {
     let d = mcp::reread::Limits::DEFAULT;
     let name = "CALIMCP_REREAD_INTERVAL";
@@ -147,7 +147,7 @@ fn reread_limits_from_env() -> Result<mcp::reread::Limits> {
     };
     Ok(mcp::reread::Limits {
         interval,
-        backlog: super::node::size_env("CALIMCP_MAX_EVENT_BACKLOG", d.backlog)?,
+        backlog: super::node::size_env("CALIMCP_MAX_BACKLOG", d.backlog)?,
     })
 }
 

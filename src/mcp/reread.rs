@@ -11,7 +11,7 @@
 //!   for the next one. One re-read and one notice per change set.
 //! - While it gathers, the server keeps only the version changes of served
 //!   contexts, as short summaries ([`Change`]), at most
-//!   `CALIMCP_MAX_EVENT_BACKLOG` bytes of them (default 1 MiB): the rest of
+//!   `CALIMCP_MAX_BACKLOG` bytes of them (default 1 MiB): the rest of
 //!   the node's stream is dropped as it is read. A change past the budget is
 //!   dropped with a note, and one more re-read (which reads every context
 //!   anew) follows, so no version change goes unannounced.
@@ -27,7 +27,7 @@ use crate::node::events::NodeEvent;
 use crate::text::sanitize_line;
 
 /// The server's re-read limits (`CALIMCP_REREAD_INTERVAL`,
-/// `CALIMCP_MAX_EVENT_BACKLOG`), set once by `serve`.
+/// `CALIMCP_MAX_BACKLOG`), set once by `serve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     pub interval: Duration,
@@ -164,7 +164,7 @@ impl Backlog {
                 self.dropped.fetch_add(1, Ordering::AcqRel);
                 if !self.told.swap(true, Ordering::AcqRel) {
                     super::log::warn!(
-                        "version changes come faster than the node is re-read: past {} waiting (CALIMCP_MAX_EVENT_BACKLOG) they are dropped, and the node is read again once more to cover them",
+                        "version changes come faster than the node is re-read: past {} waiting (CALIMCP_MAX_BACKLOG) they are dropped, and the node is read again once more to cover them",
                         crate::node::size(self.budget.limit())
                     );
                 }
