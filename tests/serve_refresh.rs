@@ -255,6 +255,22 @@ async fn requests_naming_unknown_things_share_one_reread() {
     client.cancel().await.unwrap();
 }
 
+/// `serve` with debug logs and `env`, once it follows the served contexts' versions.
+async fn following(node: &FakeNode, env: &[(&str, &str)], watcher: &Watcher) -> (Client, Stderr) {
+    let args = [
+        "--node",
+        &node.url,
+        "--refresh",
+        "3600",
+        "--log-level",
+        "debug",
+    ];
+    let (client, stderr) = stdio_client_env(&args, env, watcher.clone()).await;
+    listed_app_tools(&client).await;
+    wait_subscribed(node, 5).await;
+    (client, stderr)
+}
+
 /// Issue 28.11: a storm of version changes is one re-read and one notice per
 /// change set: changes that come within `CALIMCP_REREAD_INTERVAL` of the
 /// last re-read wait for the next one.
@@ -262,21 +278,8 @@ async fn requests_naming_unknown_things_share_one_reread() {
 async fn a_storm_of_version_changes_is_paced() {
     let node = FakeNode::start();
     let watcher = Watcher::default();
-    let (client, mut stderr) = stdio_client_env(
-        &[
-            "--node",
-            &node.url,
-            "--refresh",
-            "3600",
-            "--log-level",
-            "debug",
-        ],
-        &[("CALIMCP_REREAD_INTERVAL", "3600")],
-        watcher.clone(),
-    )
-    .await;
-    listed_app_tools(&client).await;
-    wait_subscribed(&node, 5).await;
+    let (client, mut stderr) =
+        following(&node, &[("CALIMCP_REREAD_INTERVAL", "3600")], &watcher).await;
     let kv = node.id(fake_node::CTX_KV);
     let reads = app_reads(&node);
     node.emit_node_event(&wire::event_app_version_changed(&kv, Some("1"), Some("2")));
@@ -302,24 +305,11 @@ async fn a_storm_of_version_changes_is_paced() {
 async fn version_changes_during_a_slow_reread_are_bounded() {
     let node = FakeNode::start();
     let watcher = Watcher::default();
-    let (client, mut stderr) = stdio_client_env(
-        &[
-            "--node",
-            &node.url,
-            "--refresh",
-            "3600",
-            "--log-level",
-            "debug",
-        ],
-        &[
-            ("CALIMCP_REREAD_INTERVAL", "0"),
-            ("CALIMCP_MAX_BACKLOG", "1K"),
-        ],
-        watcher.clone(),
-    )
-    .await;
-    listed_app_tools(&client).await;
-    wait_subscribed(&node, 5).await;
+    let env = [
+        ("CALIMCP_REREAD_INTERVAL", "0"),
+        ("CALIMCP_MAX_BACKLOG", "1K"),
+    ];
+    let (client, mut stderr) = following(&node, &env, &watcher).await;
     let kv = node.id(fake_node::CTX_KV);
     let reads = app_reads(&node);
     node.hostile(|h| h.apps_delay = Duration::from_secs(2));
