@@ -2,17 +2,20 @@
 # Time and peak memory of `calimcp contexts` (release build) against the fake
 # node holding N contexts of one app, N/2 of them aliased, for BENCHMARKS.md
 # (issue 28.4: ids are indexed once, so the time grows linearly with N).
-# usage: benches/contexts.sh [N...]   (default 1000 10000 20000)
+# usage: [BIN=PATH] [PROFILE=debug] benches/contexts.sh [N...]   (default 1000 10000 20000;
+#        BIN: the calimcp to time, default this tree's build of PROFILE, release by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet --bin calimcp --example fake-node
+profile=${PROFILE:-release}
+flag=$([ "$profile" = release ] && echo --release || true)
+cargo build $flag --quiet --bin calimcp --example fake-node
 target=${CARGO_TARGET_DIR:-$PWD/target}
-bin=$target/release/calimcp
-fake=$target/release/examples/fake-node
+bin=${BIN:-$target/$profile/calimcp}
+fake=$target/$profile/examples/fake-node
 tmp=$(mktemp -d)
 trap 'exec 3>&- 2>/dev/null || true; rm -rf "$tmp"' EXIT
 export CALIMCP_STATE_DIR=$tmp/state
-echo "## machine"; nproc; uptime
+echo "## machine"; nproc; uptime; echo "## binary: $bin"
 echo "contexts aliases rows text_s json_s json_peak_rss_kib"
 for n in "${@:-1000 10000 20000}"; do
   for n in $n; do
