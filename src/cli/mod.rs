@@ -19,6 +19,7 @@ pub(crate) mod output;
 mod schema;
 mod serve;
 mod stdin;
+pub(crate) mod textfile;
 mod toolcmd;
 mod tools;
 mod use_ctx;
