@@ -454,3 +454,49 @@ fn ctrl_c_at_the_password_prompt_puts_the_echo_back() {
     assert!(echoes(&slave), "the terminal echoes again");
     assert_eq!(env.node.logins(), 0);
 }
+
+/// Commands run side by side (as `serve` and a command are) share one cached
+/// login: when its access token has expired, one of them refreshes and the
+/// others use the pair it got — a refresh token is never spent twice (the
+/// fake, as rc.25, revokes the whole token family when it is).
+#[test]
+fn parallel_commands_sharing_a_login_refresh_it_once() {
+    let env = Env::new();
+    let n = &env.node;
+    env.cmd()
+        .env("CALIMERO_USERNAME", USER)
+        .env("CALIMERO_PASSWORD", PASS)
+        .arg("login")
+        .assert()
+        .success();
+    for round in 1..=3 {
+        n.expire_tokens();
+        let runs: Vec<_> = (0..8)
+            .map(|_| {
+                let home = env.home.path().to_path_buf();
+                let url = n.url.clone();
+                std::thread::spawn(move || {
+                    std::process::Command::new(env!("CARGO_BIN_EXE_calimcp"))
+                        .env_clear()
+                        .env("HOME", &home)
+                        .env("CALIMCP_STATE_DIR", home.join("state"))
+                        .env("CALIMERO_NODE_URL", url)
+                        .env("NO_COLOR", "1")
+                        .args(["call", "kv_store_len"])
+                        .output()
+                        .unwrap()
+                })
+            })
+            .collect();
+        for run in runs {
+            let out = run.join().unwrap();
+            assert!(
+                out.status.success(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert_eq!(n.refreshes(), round, "one refresh a round");
+    }
+    assert_eq!(n.logins(), 1, "never logged in again");
+}
