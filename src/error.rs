@@ -198,7 +198,7 @@ codes! {
         RpcError = "rpc_error",
         /// The app has several services and none was named.
         ServiceRequired = "service_required",
-        /// calimcp's state file (pins, aliases) cannot be written.
+        /// calimcp's state or config file (pins, the named nodes, the token cache a login keeps) cannot be written or locked.
         State = "state",
         /// The node closed the event stream.
         StreamClosed = "stream_closed",

@@ -69,7 +69,11 @@ fn a_planted_node_list_in_a_directory_others_can_write_is_not_read() {
         .assert()
         .code(2);
     assert_eq!(code(&a), "untrusted_path", "{}", stderr(&a));
-    assert!(stderr(&a).contains("can be written by others"), "{}", stderr(&a));
+    assert!(
+        stderr(&a).contains("can be written by others"),
+        "{}",
+        stderr(&a)
+    );
     assert!(evil.requests().is_empty(), "the planted node was asked");
     // The same file, private, in a private directory: it is the node list.
     chmod(&shared, 0o700);
@@ -102,7 +106,11 @@ fn a_node_list_another_user_owns_or_may_write_is_not_read() {
             .args(["node", "list", "--json"])
             .assert()
             .code(2);
-        assert!(stderr(&a).contains("belongs to another user (uid 4242)"), "{}", stderr(&a));
+        assert!(
+            stderr(&a).contains("belongs to another user (uid 4242)"),
+            "{}",
+            stderr(&a)
+        );
     }
 }
 
@@ -232,7 +240,11 @@ fn without_home_calimcp_says_so_and_never_uses_a_shared_place() {
         .args(["apps", "--json", "--node", &node.url])
         .assert()
         .success();
-    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0, "wrote to TMPDIR");
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "wrote to TMPDIR"
+    );
 }
 
 #[test]
@@ -344,10 +356,9 @@ fn parallel_node_adds_and_pins_lose_nothing() {
             .collect();
         run_parallel(home.path(), jobs);
     }
-    let pins: Value = serde_json::from_slice(
-        &std::fs::read(home.path().join("state/contexts.json")).unwrap(),
-    )
-    .unwrap();
+    let pins: Value =
+        serde_json::from_slice(&std::fs::read(home.path().join("state/contexts.json")).unwrap())
+            .unwrap();
     assert_eq!(pins.as_object().unwrap().len(), 24, "{pins}");
 }
 
@@ -363,12 +374,18 @@ fn a_hand_edited_node_list_is_shown_safely_and_checked() {
             .to_string(),
     )
     .unwrap();
-    let a = calimcp(home.path()).args(["node", "list"]).assert().success();
+    let a = calimcp(home.path())
+        .args(["node", "list"])
+        .assert()
+        .success();
     let out = stdout(&a);
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
     // A current node that is not named: an error when the node is used,
     // not the default address.
-    let a = calimcp(home.path()).args(["apps", "--json"]).assert().code(2);
+    let a = calimcp(home.path())
+        .args(["apps", "--json"])
+        .assert()
+        .code(2);
     assert_eq!(code(&a), "unknown_node");
     let err = stderr(&a);
     assert!(err.contains("the current node `gone`"), "{err}");
@@ -411,7 +428,12 @@ fn a_symlinked_node_list_is_written_through() {
         .args(["node", "add", "b", "http://127.0.0.1:8"])
         .assert()
         .success();
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     let v: Value = serde_json::from_slice(&std::fs::read(&real).unwrap()).unwrap();
     assert_eq!(v["nodes"].as_object().unwrap().len(), 2, "{v}");
 }
@@ -430,10 +452,17 @@ fn a_password_file_is_read_bounded_and_never_waited_on() {
     };
     // A device that never ends.
     let a = login(Path::new("/dev/zero")).code(2);
-    assert!(stderr(&a).contains("not a regular file or a pipe"), "{}", stderr(&a));
+    assert!(
+        stderr(&a).contains("not a regular file or a pipe"),
+        "{}",
+        stderr(&a)
+    );
     // A FIFO nobody writes to.
     let fifo = home.path().join("fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let a = login(&fifo).code(2);
     assert!(stderr(&a).contains("nobody writing"), "{}", stderr(&a));

@@ -347,7 +347,7 @@ impl Client {
         }
         let why = match (reply.status, reply.auth_error.as_deref()) {
             (_, Some("token_reuse")) => Some(
-                "its refresh token had already been used (by another program sharing this login), so the node revoked the whole token family: every token of this login is dead"
+                "its refresh token was already used (by another program sharing this login), so the node revoked the whole token family: every token of this login is dead"
                     .to_string(),
             ),
             (403, Some("token_revoked")) => Some("the node has revoked it".to_string()),
