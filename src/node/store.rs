@@ -59,13 +59,7 @@ pub fn error(what: &str, path: &Path, e: std::io::Error, limit: &str) -> Error {
 /// leaves a half-written file. A symlink at `path` is written through.
 pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let path = &through_symlink(path)?;
-    let dir = parent(path);
-    create_private_dir(dir)?;
-    check_private_dir(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let (dir, name) = private_dir_of(path)?;
     let (tmp, mut f) = create_temp(dir, &name)?;
     let result = (|| {
         f.write_all(bytes)?;
@@ -82,6 +76,19 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// The directory of `path`, made (0700) if need be and checked to be
+/// private, and the file's name.
+fn private_dir_of(path: &Path) -> std::io::Result<(&Path, String)> {
+    let dir = parent(path);
+    create_private_dir(dir)?;
+    check_private_dir(dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok((dir, name))
 }
 
 /// The directory of `path` (`.` for a bare name).
@@ -188,13 +195,7 @@ pub struct Lock {
 
 /// Takes the [`Lock`] of `path` (creating its private directory if need be).
 pub fn lock(path: &Path, wait: Duration) -> std::io::Result<Lock> {
-    let dir = parent(path);
-    create_private_dir(dir)?;
-    check_private_dir(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let (dir, name) = private_dir_of(path)?;
     let lock_path = dir.join(format!(".{name}.lock"));
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true).write(true).create(true).truncate(false);
