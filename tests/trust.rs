@@ -493,3 +493,83 @@ fn a_url_password_never_shows_in_an_invalid_url_error() {
         assert!(!err.contains("S3cret"), "{args:?}: {err}");
     }
 }
+
+/// A proxy in front of `upstream` that drops `applicationId` from the
+/// node's answer to `GET /admin-api/contexts/ID` (one request per
+/// connection); returns its URL.
+fn without_application_id(upstream: &str) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let upstream = upstream.trim_start_matches("http://").to_string();
+    let read_message = |r: &mut BufReader<std::net::TcpStream>| -> (String, Vec<u8>) {
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            if r.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let len = head
+            .lines()
+            .find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.eq_ignore_ascii_case("content-length")
+                    .then(|| v.trim().parse::<usize>().ok())?
+            })
+            .unwrap_or(0);
+        let mut body = vec![0; len];
+        r.read_exact(&mut body).unwrap();
+        (head, body)
+    };
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let mut from = BufReader::new(client.try_clone().unwrap());
+            let (head, body) = read_message(&mut from);
+            let lying = head.starts_with("GET /admin-api/contexts/")
+                && head.lines().next().unwrap_or_default().matches('/').count() == 4;
+            let mut node = std::net::TcpStream::connect(&upstream).unwrap();
+            node.write_all(head.as_bytes()).unwrap();
+            node.write_all(b"\r\n").unwrap();
+            node.write_all(&body).unwrap();
+            let (head, mut body) = read_message(&mut BufReader::new(node));
+            if lying && let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
+                if let Some(o) = v["data"].as_object_mut() {
+                    o.remove("applicationId");
+                }
+                body = v.to_string().into_bytes();
+            }
+            let status = head.lines().next().unwrap_or_default();
+            let mut out = client;
+            let _ = write!(
+                out,
+                "{status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = out.write_all(&body);
+        }
+    });
+    url
+}
+
+#[test]
+fn a_context_the_node_names_no_application_for_is_refused_with_a_sane_message() {
+    let home = tempfile::tempdir().unwrap();
+    let node = FakeNode::start();
+    let url = without_application_id(&node.url);
+    let ctx = node.id(fake_node::CTX_KV);
+    let a = calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &url)
+        .args(["call", "kv_store_get", "--key", "a", "-c", &ctx, "--json"])
+        .assert()
+        .code(2);
+    let err = stderr(&a);
+    assert_eq!(code(&a), "foreign_context", "{err}");
+    assert!(
+        err.contains("an application the node does not name"),
+        "{err}"
+    );
+    assert!(!err.contains("application ,"), "{err}");
+    assert!(node.executes().is_empty());
+}
