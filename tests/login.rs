@@ -500,3 +500,68 @@ fn parallel_commands_sharing_a_login_refresh_it_once() {
     }
     assert_eq!(n.logins(), 1, "never logged in again");
 }
+
+/// A login whose token family the node revoked (here: another program used
+/// a copy of its refresh token, as a second tool sharing the login would) is
+/// reported as ended by the node, with how to log in again — by the command
+/// that meets it and by every later one, not as "not logged in".
+#[test]
+fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
+    let env = Env::new();
+    let n = &env.node;
+    let login = || {
+        env.cmd()
+            .env("CALIMERO_USERNAME", USER)
+            .env("CALIMERO_PASSWORD", PASS)
+            .arg("login")
+            .assert()
+            .success();
+    };
+    login();
+    // Another program's copy of the login.
+    let copy = env.home.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for f in std::fs::read_dir(env.home.path().join("state"))
+        .unwrap()
+        .flatten()
+    {
+        if f.file_name().to_string_lossy().starts_with("tokens-") {
+            std::fs::copy(f.path(), copy.join(f.file_name())).unwrap();
+        }
+    }
+    n.expire_tokens();
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+    // The copy's refresh token is spent: the node revokes the family.
+    let a = env
+        .cmd()
+        .env("CALIMCP_STATE_DIR", &copy)
+        .args(["call", "kv_store_len", "--json"])
+        .assert()
+        .code(3);
+    assert_eq!(Env::code(&a), "token_dead");
+    assert!(Env::stderr(&a).contains("revoked the whole token family"));
+    // calimcp's own login is dead too: said when met, and after.
+    for _ in 0..2 {
+        let a = env
+            .cmd()
+            .args(["call", "kv_store_len", "--json"])
+            .assert()
+            .code(3);
+        assert_eq!(Env::code(&a), "token_revoked", "{}", Env::stderr(&a));
+        assert!(
+            Env::stderr(&a).contains("calimcp login"),
+            "{}",
+            Env::stderr(&a)
+        );
+    }
+    let a = env.cmd().args(["auth", "token", "--json"]).assert().code(3);
+    assert_eq!(Env::code(&a), "token_revoked");
+    assert!(
+        Env::stderr(&a).contains("ended calimcp's login of admin"),
+        "{}",
+        Env::stderr(&a)
+    );
+    // A new login ends that.
+    login();
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+}

@@ -58,7 +58,11 @@ fn token(g: &GlobalArgs) -> Result<u8> {
         return Ok(0);
     }
     let users = auth::cached_users(&state, client.url())?;
-    let err = if users.len() > 1 {
+    let err = if users.is_empty()
+        && let Some(dead) = client.dead_login()
+    {
+        dead
+    } else if users.len() > 1 {
         let users: Vec<String> = users.iter().map(|u| sanitize_line(u)).collect();
         Error::new(
             ErrorKind::Auth,

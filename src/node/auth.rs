@@ -114,6 +114,20 @@ pub fn write_cache(
     store::write_private(path, v.to_string().as_bytes())
 }
 
+/// Marks the cached login of `username` at `url` dead: its file keeps the
+/// node, the user and `why` but no token, so a later command that finds no
+/// login says that the node ended this one (and how to log in again) rather
+/// than that there is none. A new login writes over it; `logout` removes it.
+pub fn write_dead(
+    path: &Path,
+    url: &str,
+    username: Option<&str>,
+    why: &str,
+) -> std::io::Result<()> {
+    let v = json!({"node": url, "username": username, "dead": why});
+    store::write_private(path, v.to_string().as_bytes())
+}
+
 /// A cache file: the node URL (as messages show it) and user it is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CachedLogin {
@@ -122,11 +136,30 @@ pub struct CachedLogin {
     pub username: Option<String>,
     pub path: PathBuf,
     pub tokens: Tokens,
+    /// Why the node ended this login ([`write_dead`]); it has no tokens then.
+    pub dead: Option<String>,
 }
 
 /// Every cache file in `state_dir` that holds a token, sorted by node and
 /// user; an error when one is in a place others may write.
 pub fn cached_logins(state_dir: &Path) -> Result<Vec<CachedLogin>> {
+    Ok(cache_files(state_dir)?
+        .into_iter()
+        .filter(|l| l.tokens.access.is_some())
+        .collect())
+}
+
+/// The logins of the node `shown` that the node ended ([`write_dead`]).
+pub fn dead_logins(state_dir: &Path, shown: &str) -> Result<Vec<CachedLogin>> {
+    Ok(cache_files(state_dir)?
+        .into_iter()
+        .filter(|l| l.node == shown && l.dead.is_some())
+        .collect())
+}
+
+/// Every cache file in `state_dir` with a token or marked dead, sorted by
+/// node and user.
+fn cache_files(state_dir: &Path) -> Result<Vec<CachedLogin>> {
     let Ok(dir) = std::fs::read_dir(state_dir) else {
         return Ok(Vec::new());
     };
@@ -153,12 +186,14 @@ pub fn cached_logins(state_dir: &Path) -> Result<Vec<CachedLogin>> {
             continue;
         }
         let tokens = tokens_of(&v);
-        if tokens.access.is_some() {
+        let dead = v.get("dead").and_then(Value::as_str).map(str::to_string);
+        if tokens.access.is_some() || dead.is_some() {
             out.push(CachedLogin {
                 node,
                 username,
                 path,
                 tokens,
+                dead,
             });
         }
     }
@@ -181,7 +216,7 @@ pub fn cached_users(state_dir: &Path, shown: &str) -> Result<Vec<String>> {
 /// logins removed.
 pub fn forget(state_dir: &Path, shown: &str, username: Option<&str>) -> Result<Vec<CachedLogin>> {
     let mut gone = Vec::new();
-    for l in cached_logins(state_dir)? {
+    for l in cache_files(state_dir)? {
         if l.node != shown || username.is_some_and(|u| l.username.as_deref() != Some(u)) {
             continue;
         }

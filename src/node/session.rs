@@ -93,10 +93,12 @@ impl Client {
                 self.send_capped(method, url, shown, body, Some(&t), cap)
                     .await
             }
-            None if reply.status == 401 && token.is_none() => match self.several_logins() {
-                Some(e) => Err(e),
-                None => Ok(reply),
-            },
+            None if reply.status == 401 && token.is_none() => {
+                match self.several_logins().or_else(|| self.dead_login()) {
+                    Some(e) => Err(e),
+                    None => Ok(reply),
+                }
+            }
             None => Ok(reply),
         }
     }
@@ -161,6 +163,48 @@ impl Client {
             "name the user: CALIMERO_USERNAME={} (or `calimcp logout --user NAME` the others)",
             shown[0]
         )))
+    }
+
+    /// Without a login to send: when the node ended a cached login of this
+    /// node ([`auth::write_dead`]), the error that says so and how to log in
+    /// again — rather than "not logged in".
+    pub fn dead_login(&self) -> Option<Error> {
+        let dead = auth::dead_logins(&self.inner.state_dir, &self.inner.shown).ok()?;
+        let l = dead.first()?;
+        let user = l.username.as_deref().map(sanitize_line);
+        Some(
+            Error::new(
+                ErrorKind::Auth,
+                Code::TokenRevoked,
+                format!(
+                    "the node at {} ended calimcp's login{}: {}",
+                    self.inner.shown,
+                    user.as_deref()
+                        .map(|u| format!(" of {u}"))
+                        .unwrap_or_default(),
+                    l.dead.as_deref().unwrap_or_default()
+                ),
+            )
+            .with_hint(match user {
+                Some(u) => format!("log in again: calimcp login -u {u}"),
+                None => "log in again: calimcp login".to_string(),
+            }),
+        )
+    }
+
+    /// Marks the login dead in the cache (see [`Client::dead_login`]).
+    fn mark_dead(&self, why: &str) {
+        if let Err(e) = auth::write_dead(
+            &self.inner.token_file,
+            &self.inner.shown,
+            self.inner.username.as_deref(),
+            why,
+        ) {
+            self.log(format_args!(
+                "= cannot write the token cache {}: {e}",
+                self.inner.token_file.display()
+            ));
+        }
     }
 
     /// After an answer `status` (with `X-Auth-Error: auth_error`) to a request
@@ -294,6 +338,7 @@ impl Client {
             let _ = self.save_tokens(&tokens);
             return Ok(tokens.access.clone());
         }
+        self.mark_dead("it revoked the access token");
         Err(Error::new(
             ErrorKind::Auth,
             Code::TokenRevoked,
@@ -381,6 +426,7 @@ impl Client {
             let _ = self.save_tokens(&tokens);
             return Ok(tokens.access.clone());
         }
+        self.mark_dead(&why);
         Err(Error::new(
             ErrorKind::Auth,
             Code::TokenDead,
