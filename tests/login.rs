@@ -54,6 +54,16 @@ impl Env {
         v["error"]["code"].as_str().unwrap_or_default().to_string()
     }
 
+    /// `calimcp login` with the user and password in the environment.
+    fn login(&self) {
+        self.cmd()
+            .env("CALIMERO_USERNAME", USER)
+            .env("CALIMERO_PASSWORD", PASS)
+            .arg("login")
+            .assert()
+            .success();
+    }
+
     /// Everything calimcp keeps in its state directory, as text.
     fn state_text(&self) -> String {
         let mut all = String::new();
@@ -463,12 +473,7 @@ fn ctrl_c_at_the_password_prompt_puts_the_echo_back() {
 fn parallel_commands_sharing_a_login_refresh_it_once() {
     let env = Env::new();
     let n = &env.node;
-    env.cmd()
-        .env("CALIMERO_USERNAME", USER)
-        .env("CALIMERO_PASSWORD", PASS)
-        .arg("login")
-        .assert()
-        .success();
+    env.login();
     for round in 1..=3 {
         n.expire_tokens();
         let runs: Vec<_> = (0..8)
@@ -509,15 +514,7 @@ fn parallel_commands_sharing_a_login_refresh_it_once() {
 fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
     let env = Env::new();
     let n = &env.node;
-    let login = || {
-        env.cmd()
-            .env("CALIMERO_USERNAME", USER)
-            .env("CALIMERO_PASSWORD", PASS)
-            .arg("login")
-            .assert()
-            .success();
-    };
-    login();
+    env.login();
     // Another program's copy of the login.
     let copy = env.home.path().join("copy");
     std::fs::create_dir(&copy).unwrap();
@@ -562,6 +559,6 @@ fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
         Env::stderr(&a)
     );
     // A new login ends that.
-    login();
+    env.login();
     env.cmd().args(["call", "kv_store_len"]).assert().success();
 }
