@@ -16,6 +16,7 @@
 //! narrows to), and every warning met on the way.
 
 pub(crate) mod assemble;
+pub(crate) mod call;
 pub(crate) mod context;
 pub(crate) mod describe;
 pub(crate) mod invoke;

@@ -16,11 +16,13 @@ use super::events::Line;
 use super::node::state_dir;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
-use crate::catalog::context::{Pins, app_contexts, resolve_context};
+use crate::catalog::call::{Ask, bind_context};
+use crate::catalog::context::{Pins, app_contexts};
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::mapping::events::Decoder;
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
+use crate::node::ids::error_as_typed;
 use crate::node::{Client, NodeContext, ids};
 use crate::text::sanitize_line;
 
@@ -119,14 +121,9 @@ fn empty_manifest() -> &'static Manifest {
 }
 
 pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
-    if g.node.offline {
-        return Err(Error::input(
-            Code::Offline,
-            "--offline: `watch` reads the node's event stream",
-        ));
-    }
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
     let session = g.session()?;
+    session.node("`watch` (it reads the node's event stream)")?;
     let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     super::report_warnings(&g.ui(), &sel.catalog, &sel.apps);
@@ -234,8 +231,13 @@ async fn watched_contexts(
     let mut out: Vec<NodeContext> = Vec::new();
     if !given.is_empty() {
         for value in given {
-            let id = resolve_context(client, app, service, Some(value), None, false)
-                .await?
+            let ask = Ask {
+                typed: Some(value),
+                ..Ask::default()
+            };
+            let id = bind_context(client, app, service, ask)
+                .await
+                .map_err(|e| error_as_typed(e, Some(value)))?
                 .id;
             if !out.iter().any(|c| ids::same(&c.id, &id)) {
                 out.push(one(id));
@@ -245,9 +247,11 @@ async fn watched_contexts(
     }
     let pins = Pins::load(&state_dir());
     if let Some(pinned) = pins.get(client.url(), app, service) {
-        let id = resolve_context(client, app, service, Some(pinned), None, false)
-            .await?
-            .id;
+        let ask = Ask {
+            pinned: Some(pinned),
+            ..Ask::default()
+        };
+        let id = bind_context(client, app, service, ask).await?.id;
         return Ok(vec![one(id)]);
     }
     let list = listed?;
@@ -338,8 +342,14 @@ async fn stream(
             _ => e,
         })?;
         let event = match item {
+            Item::Dropped => {
+                ui.warn(format_args!(
+                    "the event stream dropped; reopening it (events the node produces meanwhile are lost)"
+                ));
+                continue;
+            }
             Item::Reconnected { down } => {
-                ui.warn(format_args!("the event stream dropped and was opened again after {}; events the node produced in between are lost", span(down)));
+                ui.warn(format_args!("the event stream is back: opened again after {}; events the node produced in between are lost", span(down)));
                 continue;
             }
             Item::Uninitialized { context, why } => {
