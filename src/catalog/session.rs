@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use super::call::{self, Ask, Audience, Bound};
-use super::context::Target;
+use super::context::{Pins, Target};
 use super::resolve;
 use super::wait::Pace;
 use super::{Catalog, Sources, looks_like_path};
@@ -52,6 +52,8 @@ pub struct Settings {
     /// Why the node is unknown (an unreadable profile file): the error of
     /// the first use of the node ([`Session::client`], [`Session::node_url`]).
     pub node_error: Option<Error>,
+    /// Where `calimcp use` keeps its pins (and the node client its tokens).
+    pub state_dir: PathBuf,
 }
 
 /// What a face may say besides its answer: warnings, one a line.
@@ -68,6 +70,8 @@ pub struct Session {
     pub settings: Settings,
     client: OnceLock<Client>,
     runtime: OnceLock<tokio::runtime::Runtime>,
+    /// The contexts pinned with `calimcp use`, read on first use.
+    pins: OnceLock<Pins>,
     /// What the face should say, kept until it asks ([`Session::take_notes`]).
     notes: std::sync::Mutex<Notes>,
 }
@@ -78,6 +82,7 @@ impl Session {
             settings,
             client: OnceLock::new(),
             runtime: OnceLock::new(),
+            pins: OnceLock::new(),
             notes: std::sync::Mutex::new(Notes::new()),
         }
     }
@@ -119,6 +124,18 @@ impl Session {
         Ok(self.client.get_or_init(|| client))
     }
 
+    /// Logs in to the node as `username` (the client made after this asks
+    /// for a new token with these credentials, none of the kept ones).
+    pub fn log_in_as(&mut self, username: &str, password: String) {
+        if let Some(o) = self.settings.node.as_mut() {
+            o.username = Some(username.to_string());
+            o.password = Some(password);
+            o.token = None;
+            o.refresh_token = None;
+        }
+        self.client = OnceLock::new();
+    }
+
     /// The node client for `what`, once the node has answered: a command
     /// that needs the node fails (exit 4, `unreachable`) when none answers,
     /// at the default address as at a named one.
@@ -126,6 +143,16 @@ impl Session {
         let client = self.node(what)?;
         self.block_on(client.known_applications())??;
         Ok(client)
+    }
+
+    /// The context pinned with `calimcp use` for `app` (its `service`) on
+    /// this session's node; the pins are read once per session.
+    pub fn pinned(&self, app: &App, service: Option<&str>) -> Result<Option<&str>> {
+        let client = self.client()?;
+        let pins = self
+            .pins
+            .get_or_init(|| Pins::load(&self.settings.state_dir));
+        Ok(pins.get(client.url(), app, service))
     }
 
     /// The node's URL as given ([`Settings::node_url`]), or why it is unknown.

@@ -225,6 +225,7 @@ impl GlobalArgs {
             node_named: self.node.explicit(),
             quiet: self.quiet,
             node_error: self.node.deferred.clone(),
+            state_dir: node::state_dir(),
         }))
     }
 

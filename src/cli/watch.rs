@@ -13,11 +13,10 @@ use clap::Args;
 
 use super::args::parse_secs;
 use super::events::Line;
-use super::node::state_dir;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
 use crate::catalog::call::{Ask, bind_context};
-use crate::catalog::context::{Pins, app_contexts};
+use crate::catalog::context::app_contexts;
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::mapping::events::Decoder;
 use crate::mapping::filter::glob_match;
@@ -106,6 +105,30 @@ impl<'a> Watched<'a> {
     }
 }
 
+impl<'a> Watched<'a> {
+    /// What is watched: `contexts` of `app`, each decoded with its service's ABI.
+    fn new(
+        app: &'a App,
+        service: Option<&str>,
+        contexts: &[NodeContext],
+        exec: Option<Vec<String>>,
+    ) -> Watched<'a> {
+        let by_context = contexts
+            .iter()
+            .map(|c| {
+                let svc = service.or(c.service_name.as_deref());
+                (c.id.clone(), manifest_of(app, svc))
+            })
+            .collect();
+        Watched {
+            app_name: app.package_or_id(),
+            exec,
+            by_context,
+            fallback: manifest_of(app, service),
+        }
+    }
+}
+
 /// The manifest a context's events are decoded with: its service's.
 fn manifest_of<'a>(app: &'a App, service: Option<&str>) -> &'a Manifest {
     let s = app
@@ -133,20 +156,15 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     }
     let client = session.client()?;
     let rt = session.runtime()?;
-    let contexts = rt.block_on(watched_contexts(client, app, service, &args.contexts))?;
-    let by_context = contexts
-        .iter()
-        .map(|c| {
-            let svc = service.or(c.service_name.as_deref());
-            (c.id.clone(), manifest_of(app, svc))
-        })
-        .collect();
-    let watched = Watched {
-        app_name: app.package_or_id(),
-        exec,
-        by_context,
-        fallback: manifest_of(app, service),
-    };
+    let pinned = session.pinned(app, service)?;
+    let contexts = rt.block_on(watched_contexts(
+        client,
+        app,
+        service,
+        &args.contexts,
+        pinned,
+    ))?;
+    let watched = Watched::new(app, service, &contexts, exec);
     let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();
     // --stop-after counts from here: opening the stream is inside it.
     let deadline = args.stop_after.map(|t| tokio::time::Instant::now() + t);
@@ -212,6 +230,7 @@ async fn watched_contexts(
     app: &App,
     service: Option<&str>,
     given: &[String],
+    pinned: Option<&str>,
 ) -> Result<Vec<NodeContext>> {
     let listed = app_contexts(client, app, service).await;
     let known = |id: &str| -> Option<NodeContext> {
@@ -245,8 +264,7 @@ async fn watched_contexts(
         }
         return Ok(out);
     }
-    let pins = Pins::load(&state_dir());
-    if let Some(pinned) = pins.get(client.url(), app, service) {
+    if let Some(pinned) = pinned {
         let ask = Ask {
             pinned: Some(pinned),
             ..Ask::default()

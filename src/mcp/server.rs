@@ -342,7 +342,7 @@ impl Session {
             }
             Some(Ok(call)) => call,
             Some(Err(Stop::Protocol(e))) => return Err(e),
-            Some(Err(Stop::Answer(r))) => return Ok(r),
+            Some(Err(Stop::Answer(r))) => return Ok(*r),
         };
         let (Some(client), app) = (self.node(), &call.view.catalog.apps[call.tool.app]) else {
             return Ok(offline(CALL_UNTIL));
@@ -378,7 +378,7 @@ impl Session {
         let call = match self.prepare_call(name, args, false, audience).await {
             Ok(call) => call,
             Err(Stop::Protocol(e)) => return Err(e),
-            Err(Stop::Answer(r)) => return Ok(r),
+            Err(Stop::Answer(r)) => return Ok(*r),
         };
         let Some(client) = self.node() else {
             return Ok(offline(&call.tool.name));
@@ -423,7 +423,7 @@ impl Session {
             .catalog
             .prepare(&tool, &arguments)
             .map_err(|problems| {
-                Stop::Answer(invalid_arguments(&tool, &tool.signature, None, &problems))
+                Stop::answer(invalid_arguments(&tool, &tool.signature, None, &problems))
             })?;
         let Some(client) = self.node() else {
             // Still refused by kind: a read-only server never runs a [mut] tool.
@@ -436,8 +436,8 @@ impl Session {
                 audience,
                 "",
             )
-            .map_err(|e| Stop::Answer(error_result(error_text(&e))))?;
-            return Err(Stop::Answer(offline(&tool.name)));
+            .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
+            return Err(Stop::answer(offline(&tool.name)));
         };
         let app = &view.catalog.apps[tool.app];
         let pinned = self.pinned(&app.id, tool.service.as_deref());
@@ -449,7 +449,7 @@ impl Session {
         let opts = &self.live.tool_options;
         let bound = call::bind(client, &view.catalog, &tool, ask, opts, audience)
             .await
-            .map_err(|e| Stop::Answer(node_error_result(&e)))?;
+            .map_err(|e| Stop::answer(node_error_result(&e)))?;
         let read_only = self.live.scope.filter.read_only;
         let kind = |u| bound.check_use(&tool, u);
         kind(Use {
@@ -461,24 +461,9 @@ impl Session {
             repeated,
             read_only: false,
         })
-        .map_err(|e| Stop::Answer(error_result(error_text(&e))))?;
+        .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
         let prepared = match bound.version() {
-            Some((vcat, vtool)) => {
-                let at = (
-                    vcat.apps[0].version.as_deref().unwrap_or("?"),
-                    bound.target.id.as_str(),
-                );
-                bound
-                    .prepare(&view.catalog, &tool, &arguments)
-                    .map_err(|problems| {
-                        Stop::Answer(invalid_arguments(
-                            &tool,
-                            &vtool.signature,
-                            Some(at),
-                            &problems,
-                        ))
-                    })?
-            }
+            Some(_) => versioned(&bound, &view, &tool, &arguments)?,
             None => prepared,
         };
         Ok(AppCall {
@@ -501,6 +486,21 @@ impl Session {
     }
 }
 
+/// The arguments checked and converted with the ABI of the version the
+/// bound context runs.
+fn versioned(bound: &Bound, view: &View, tool: &Tool, arguments: &Value) -> Result<Prepared, Stop> {
+    bound
+        .prepare(&view.catalog, tool, arguments)
+        .map_err(|problems| {
+            let (vcat, vtool) = bound
+                .version()
+                .map_or((&view.catalog, tool), |(c, t)| (c, t));
+            let version = vcat.apps[0].version.as_deref().unwrap_or("?");
+            let at = Some((version, bound.target.id.as_str()));
+            Stop::answer(invalid_arguments(tool, &vtool.signature, at, &problems))
+        })
+}
+
 /// An app tool's call, ready to send: the engine's steps done.
 struct AppCall {
     view: Arc<View>,
@@ -510,11 +510,17 @@ struct AppCall {
     prepared: Prepared,
 }
 
+impl Stop {
+    fn answer(r: CallToolResult) -> Stop {
+        Stop::Answer(Box::new(r))
+    }
+}
+
 /// Why an app tool's call stops before it is sent: a protocol error (an
 /// unknown or refused tool), or an answer saying why.
 enum Stop {
     Protocol(McpError),
-    Answer(CallToolResult),
+    Answer(Box<CallToolResult>),
 }
 
 /// Bad arguments of `tool`; `at`: the version and context whose ABI the

@@ -27,14 +27,13 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use serde_json::{Map, Value, json};
 
-use super::node::state_dir;
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
 use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
 use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::App;
 use crate::catalog::Catalog;
 use crate::catalog::call::{self, Audience, Bound, Use, check_use};
-use crate::catalog::context::{Pins, looks_like_context_id};
+use crate::catalog::context::looks_like_context_id;
 use crate::catalog::invoke::Prepared;
 use crate::catalog::session::Session;
 use crate::catalog::wait::Pace;
