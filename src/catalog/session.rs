@@ -256,8 +256,13 @@ impl Session {
                 }
                 Ok(())
             }
-            // Nothing to list without the node: an absent node is not an empty one.
-            Err(e) if names.is_empty() && catalog.apps.is_empty() => {
+            // Only the node could list anything (no --apps): an absent node
+            // is not an empty one, at the default address too.
+            Err(e)
+                if names.is_empty()
+                    && catalog.apps.is_empty()
+                    && self.settings.apps_dirs.is_empty() =>
+            {
                 Err(self.both_tried("no apps to list", e))
             }
             Err(e) if self.default_node_absent(&e) => {

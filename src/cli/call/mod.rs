@@ -89,8 +89,10 @@ not come in time the exit code is 124.
 --until VALUE repeats a [view] call every --every seconds (default 1) until its
 result equals VALUE (JSON; a bare word is a string), --until-path PATH=VALUE
 until the value at PATH in it does (a JSON pointer /a/0 or a dotted path a.0);
-the result is printed once. After --within seconds (default 60) the last
-result is printed and the exit code is 124. -v shows each try.";
+the result is printed once. [view] is the method's kind in the version the
+context runs. --within (default 60) bounds the whole wait, finding the context
+included; the last try is at the deadline, then the last result is printed
+and the exit code is 124. -v shows each try.";
 
 const AFTER: &str = "\
 Examples:
@@ -234,6 +236,16 @@ struct Ready {
     prepared: Prepared,
 }
 
+impl Ready {
+    /// The call bound to its context (every call but a dry run with an id has one).
+    fn bound(&self) -> Result<&Bound> {
+        self.found
+            .bound
+            .as_ref()
+            .ok_or_else(|| Error::internal("a call without its context"))
+    }
+}
+
 impl Call<'_> {
     fn app(&self) -> &App {
         &self.catalog.apps[self.tool.app]
@@ -331,11 +343,7 @@ fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<u8> 
 /// with `--wait-event`, the event waited for.
 fn once(c: &Call, ready: &Ready) -> Result<u8> {
     let (client, rt) = (c.session.client()?, c.session.runtime()?);
-    let bound = ready
-        .found
-        .bound
-        .as_ref()
-        .ok_or_else(|| Error::internal("a call without its context"))?;
+    let bound = ready.bound()?;
     let p = &ready.prepared;
     let executor = c.flags.executor.as_deref();
     // With --wait-event the subscription comes first, so the event cannot be missed.

@@ -15,9 +15,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Call, CallFlags, Ready, output};
+use super::{Call, CallFlags, Ready, print_result};
 use crate::catalog::wait::{Expect, Pace, repeat as repeat_until};
-use crate::cli::GlobalArgs;
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
@@ -82,11 +81,7 @@ impl Until {
 pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Result<u8> {
     let (g, ui) = (c.g, c.g.ui());
     let (client, rt) = (c.session.client()?, c.session.runtime()?);
-    let bound = ready
-        .found
-        .bound
-        .as_ref()
-        .ok_or_else(|| Error::internal("a call without its context"))?;
+    let bound = ready.bound()?;
     let p = &ready.prepared;
     let executor = c.flags.executor.as_deref();
     let verbose = g.node.verbose;
@@ -110,13 +105,13 @@ pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Res
     let try_once = || bound.execute(client, c.app(), p, executor);
     let seen = match rt.block_on(repeat_until(pace, &until.expect, try_once, &mut on_try))? {
         Ok(out) => {
-            print(g, &out)?;
+            print_result(g, &out)?;
             return Ok(0);
         }
         Err(seen) => seen,
     };
     if let Some(out) = &seen.last {
-        print(g, out)?;
+        print_result(g, out)?;
     }
     let last = match (&seen.last, &seen.last_error) {
         (_, Some(e)) => format!("; the last try failed: {}", e.message),
@@ -138,14 +133,6 @@ pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Res
         .with_hint("raise --within, or check the value: VALUE is JSON (a bare word is a string)"),
     );
     Ok(EXIT_TIMEOUT)
-}
-
-fn print(g: &GlobalArgs, out: &Value) -> Result<()> {
-    if g.json {
-        output::print_json_compact(out)
-    } else {
-        output::print_json(out)
-    }
 }
 
 /// At most 200 characters of a result, for `-v`.
