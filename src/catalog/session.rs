@@ -10,9 +10,12 @@
 //!   local app has, or a listing of everything), never with `--offline`; a
 //!   node that was not named and does not answer at the default address is
 //!   no node at all;
-//! - which context a call or a watch runs in, checked against the app
-//!   ([`super::context`]), and with the ABI of the version it runs
-//!   ([`super::version`]).
+//! - which context a call or a watch runs in, and the tool of the version
+//!   that context runs: the engine's bind step ([`super::call`]), with the
+//!   pins of `calimcp use` read once ([`Session::pinned`]) and a wait's
+//!   deadline over it ([`Session::bind`]);
+//! - whether the node is needed and there: [`Session::node`] is the one
+//!   check (one message), [`Session::answering`] the one that it answers.
 //!
 //! It never prints: what a face should say besides its answer is kept as
 //! [`Notes`] until the face takes them ([`Session::take_notes`]).

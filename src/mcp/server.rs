@@ -1,7 +1,10 @@
 //! One MCP session: rmcp's [`ServerHandler`] over the live catalog (tools,
 //! and the resources and completions of [`super::resources`]). stdio has
 //! one session; Streamable HTTP makes one per client. The session owns the
-//! contexts `select_app` pinned; everything else is shared.
+//! contexts `select_app` pinned; everything else is shared. App tools,
+//! `call_until`, `select_app` and `wait_for_events` take the engine's steps
+//! ([`crate::catalog::call`]) with an agent [`Audience`]; the waits pace as
+//! the CLI's do ([`crate::catalog::wait::Pace`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
