@@ -293,22 +293,30 @@ fn stem(path: &Path) -> String {
 fn load_file(path: &Path, opts: &LoadOptions) -> Result<App> {
     let source = path.display().to_string();
     let bytes = read(path)?;
-    let mut warnings = Vec::new();
     let is_wasm = bytes.starts_with(b"\0asm") || path.extension().is_some_and(|e| e == "wasm");
-    let code_blob = is_wasm.then(|| blob_id(&bytes));
-    let (abi_bytes, manifest) = if is_wasm {
-        load_wasm_bytes(&bytes, &source, &mut warnings)?
-    } else if path.file_name().is_some_and(|n| n == "manifest.json") {
+    if !is_wasm && path.file_name().is_some_and(|n| n == "manifest.json") {
         return load_bundle(&DirFiles(path.parent().unwrap_or(Path::new("."))), &source);
+    }
+    let package = opts.package.clone().unwrap_or_else(|| stem(path));
+    app_from_bytes(bytes, is_wasm, package, source)
+}
+
+/// One single-service app from the bytes of a manifest (`wasm-abi/1` JSON)
+/// or, with `wasm`, a module with its ABI embedded: what a file and stdin
+/// (`-` as APP) hold alike. Its code's blob id is kept for a module.
+pub fn app_from_bytes(bytes: Vec<u8>, wasm: bool, package: String, source: String) -> Result<App> {
+    let mut warnings = Vec::new();
+    let code_blob = wasm.then(|| blob_id(&bytes));
+    let (abi_bytes, manifest) = if wasm {
+        load_wasm_bytes(&bytes, &source, &mut warnings)?
     } else {
         let m = manifest_from_json(&bytes, &source, &mut warnings)?;
         (bytes, m)
     };
-    let package = Some(opts.package.clone().unwrap_or_else(|| stem(path)));
     Ok(App {
-        id: local_id(package.as_deref(), std::slice::from_ref(&abi_bytes)),
+        id: local_id(Some(&package), std::slice::from_ref(&abi_bytes)),
         code_blob,
-        package,
+        package: Some(package),
         source,
         services: vec![super::load::Service {
             name: None,
