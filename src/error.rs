@@ -401,7 +401,7 @@ mod tests {
     /// docs/reference/exit-codes.md's table of error codes lists exactly `Code::ALL`, in order,
     /// with the same strings.
     #[test]
-    fn readme_lists_every_code() {
+    fn exit_code_reference_lists_every_code() {
         let readme = include_str!("../docs/reference/exit-codes.md");
         let listed: Vec<&str> = readme
             .lines()
