@@ -78,29 +78,43 @@ fn without_after_help(cmd: clap::Command) -> clap::Command {
     cmd
 }
 
-/// The blocks of an after-help text as man sections: `Examples:`,
-/// `Exit codes:` and `Environment:` become EXAMPLES, EXIT STATUS and
-/// ENVIRONMENT, kept line for line; other paragraphs are NOTES.
+/// The blocks of an after-help text: an `Examples:`, `Exit codes:` or
+/// `Environment:` block as its title and the lines under it, any other
+/// paragraph as a note (no title, the whole block).
+fn after_help_blocks(help: &str) -> Vec<(Option<&'static str>, &str)> {
+    help.split("\n\n")
+        .map(str::trim_end)
+        .filter(|b| !b.trim().is_empty())
+        .map(|block| {
+            let (first, rest) = block.split_once('\n').unwrap_or((block, ""));
+            match first.trim() {
+                "Examples:" | "Example:" => (Some("Examples"), rest),
+                "Exit codes:" => (Some("Exit codes"), rest),
+                "Environment:" => (Some("Environment"), rest),
+                _ => (None, block),
+            }
+        })
+        .collect()
+}
+
+/// An after-help text as man sections: `Examples:`, `Exit codes:` and
+/// `Environment:` become EXAMPLES, EXIT STATUS and ENVIRONMENT, kept line
+/// for line; other paragraphs are NOTES.
 fn after_help_sections(help: &str) -> String {
     let mut out = String::new();
     let mut notes = Vec::new();
-    for block in help
-        .split("\n\n")
-        .map(str::trim_end)
-        .filter(|b| !b.trim().is_empty())
-    {
-        let (first, rest) = block.split_once('\n').unwrap_or((block, ""));
-        let title = match first.trim() {
-            "Examples:" | "Example:" => "EXAMPLES",
-            "Exit codes:" => "EXIT STATUS",
-            "Environment:" => "ENVIRONMENT",
-            _ => {
-                notes.push(block);
+    for (title, text) in after_help_blocks(help) {
+        let title = match title {
+            Some("Examples") => "EXAMPLES",
+            Some("Exit codes") => "EXIT STATUS",
+            Some(_) => "ENVIRONMENT",
+            None => {
+                notes.push(text);
                 continue;
             }
         };
         out.push_str(&format!(".SH \"{title}\"\n.nf\n"));
-        for line in rest.lines() {
+        for line in text.lines() {
             out.push_str(&roff_line(line));
             out.push('\n');
         }
@@ -381,22 +395,12 @@ fn arg_item(a: &clap::Arg) -> String {
 fn after_help_markdown(help: &str) -> String {
     let mut out = String::new();
     let mut notes = String::new();
-    for block in help
-        .split("\n\n")
-        .map(str::trim_end)
-        .filter(|b| !b.trim().is_empty())
-    {
-        let (first, rest) = block.split_once('\n').unwrap_or((block, ""));
-        let title = match first.trim() {
-            "Examples:" | "Example:" => "Examples",
-            "Exit codes:" => "Exit codes",
-            "Environment:" => "Environment",
-            _ => {
-                notes.push_str(&md_blocks(block, ""));
-                continue;
-            }
+    for (title, text) in after_help_blocks(help) {
+        let Some(title) = title else {
+            notes.push_str(&md_blocks(text, ""));
+            continue;
         };
-        let lines: Vec<&str> = rest
+        let lines: Vec<&str> = text
             .lines()
             .map(|l| l.strip_prefix("  ").unwrap_or(l))
             .collect();

@@ -460,6 +460,7 @@ fn sh_lines(text: &str) -> Vec<String> {
 fn run_markdown(path: &Path) -> usize {
     let text = std::fs::read_to_string(path).unwrap();
     let name = path.strip_prefix(root()).unwrap().display().to_string();
+    eprintln!("the examples of {name}:");
     let lines = sh_lines(&text);
     let env = if lines.iter().any(|l| l.starts_with("calimcp login")) {
         Env::with_auth()
@@ -495,13 +496,7 @@ fn run_markdown(path: &Path) -> usize {
             s.on_stderr("serving MCP over Streamable HTTP at ");
             s.stop("-TERM");
         } else {
-            let out = env.shell(&line, work).output().unwrap();
-            assert!(
-                out.status.success(),
-                "{name}: `{line}` failed ({:?}): {}",
-                out.status.code(),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            env.run_in(&line, work);
         }
         ran += 1;
     }
@@ -571,13 +566,7 @@ fn run_host_configs(env: &Env, text: &str, name: &str) -> usize {
                     .collect();
                 line = format!("{} {line}", assignments.join(" "));
             }
-            let out = env.shell(&line, env.scratch.path()).output().unwrap();
-            assert!(
-                out.status.success(),
-                "{name}: {server}: `{line}` failed ({:?}): {}",
-                out.status.code(),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            env.run_in(&line, env.scratch.path());
             ran += 1;
         }
     }
