@@ -5,7 +5,10 @@
 //! without it (and without CALIMERO_NODE_URL) the current node (`calimcp node
 //! use`) is the node, else merod's default address. [`NodeArgs::resolve`]
 //! turns a name into its URL once, before a command runs, so everything keyed
-//! by node (tokens, pins, cached ABIs) is keyed by the URL.
+//! by node (tokens, pins, cached ABIs) is keyed by the URL. A profile file
+//! that cannot be read (or trusted), a current entry naming no node, and no
+//! HOME (no private place for the state) make the node unknown: the error of
+//! its first use, so commands that never use it still run.
 
 use std::path::PathBuf;
 use std::time::Duration;
