@@ -342,7 +342,10 @@ impl NodeArgs {
             && token.is_none()
             && !state_dir.as_os_str().is_empty()
             && let Ok((_, shown)) = node::normalize_url(self.url())
-            && let [one] = auth::cached_users(&state_dir, &shown)?.as_slice()
+            // A state directory that cannot be trusted is said when the node
+            // is used (the session's client, or the node's 401), not here.
+            && let Ok(users) = auth::cached_users(&state_dir, &shown)
+            && let [one] = users.as_slice()
         {
             username = Some(one.clone());
         }
