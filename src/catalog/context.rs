@@ -171,7 +171,10 @@ pub async fn check_context(
         }),
         Err(_) => None,
     }
-    .unwrap_or_else(|| format!("application {}", sanitize_line(&info.application_id)));
+    .unwrap_or_else(|| match info.application_id.as_str() {
+        "" => "an application the node does not name (its answer has no applicationId)".into(),
+        id => format!("application {}", sanitize_line(id)),
+    });
     let listing = Listing::of(client, app, service)
         .await
         .unwrap_or_default()
@@ -527,24 +530,44 @@ fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
 }
 
 /// Contexts selected with `calimcp use`, per node URL and app (and service),
-/// in `contexts.json` of the state directory.
+/// in `contexts.json` of the state directory. The file is read only from a
+/// private place ([`store::read_trusted`]: a planted pin could choose the
+/// context); [`Pins::save`] writes this value's changes, under the file's
+/// lock, over what the file holds then, so concurrent `use` never lose one.
 #[derive(Debug, Clone)]
 pub struct Pins {
     path: PathBuf,
+    /// The largest file read (`CALIMCP_MAX_STATE`).
+    max: u64,
     /// node URL → key → context (id or alias, as given).
     map: BTreeMap<String, BTreeMap<String, String>>,
+    /// What [`Pins::set`] changed: node URL, key, context (`None`: removed).
+    changes: Vec<(String, String, Option<String>)>,
 }
 
+type PinMap = BTreeMap<String, BTreeMap<String, String>>;
+
 impl Pins {
-    /// Reads the pins; a missing or unreadable file holds none.
-    pub fn load(state_dir: &Path) -> Pins {
+    /// Reads the pins (at most `max` bytes); a missing or invalid file holds
+    /// none, one in a place others may write is an error (`untrusted_path`).
+    pub fn load(state_dir: &Path, max: u64) -> Result<Pins> {
         let path = state_dir.join("contexts.json");
-        let map = std::fs::read(&path)
-            .ok()
+        let map = Pins::read(&path, max)?;
+        Ok(Pins {
+            path,
+            max,
+            map,
+            changes: Vec::new(),
+        })
+    }
+
+    fn read(path: &Path, max: u64) -> Result<PinMap> {
+        let bytes = store::read_trusted(path, max)
+            .map_err(|e| store::error("the pinned contexts", path, e, "CALIMCP_MAX_STATE"))?;
+        Ok(bytes
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
             .and_then(|v| serde_json::from_value(v).ok())
-            .unwrap_or_default();
-        Pins { path, map }
+            .unwrap_or_default())
     }
 
     /// The key of an app (its package, else its id) and service.
@@ -573,29 +596,47 @@ impl Pins {
     }
 
     pub fn set(&mut self, node: &str, app: &App, service: Option<&str>, context: Option<&str>) {
-        let m = self.map.entry(node.to_string()).or_default();
-        match context {
-            Some(c) => {
-                m.insert(Pins::key(app, service), c.to_string());
-            }
-            None => {
-                m.remove(&Pins::key(app, service));
-            }
-        }
-        self.map.retain(|_, m| !m.is_empty());
+        let key = Pins::key(app, service);
+        let change = (node.to_string(), key, context.map(str::to_string));
+        apply(&mut self.map, &change);
+        self.changes.push(change);
     }
 
+    /// Writes the changes made by [`Pins::set`]: under the file's lock, over
+    /// the pins the file holds now (another process may have pinned since
+    /// this value was read), written whole by rename.
     pub fn save(&self) -> Result<()> {
-        let text =
-            serde_json::to_string_pretty(&self.map).map_err(|e| Error::internal(e.to_string()))?;
-        store::write_private(&self.path, text.as_bytes()).map_err(|e| {
+        let state = |e: std::io::Error| {
             Error::new(
                 ErrorKind::Internal,
                 Code::State,
                 format!("cannot write {}: {e}", self.path.display()),
             )
-        })
+        };
+        let _lock = store::lock(&self.path, store::LOCK_WAIT)
+            .map_err(|e| store::error("the pinned contexts", &self.path, e, "CALIMCP_MAX_STATE"))?;
+        let mut map = Pins::read(&self.path, self.max)?;
+        for change in &self.changes {
+            apply(&mut map, change);
+        }
+        let text =
+            serde_json::to_string_pretty(&map).map_err(|e| Error::internal(e.to_string()))?;
+        store::write_private(&self.path, text.as_bytes()).map_err(state)
     }
+}
+
+/// One pin set or removed.
+fn apply(map: &mut PinMap, (node, key, context): &(String, String, Option<String>)) {
+    let m = map.entry(node.clone()).or_default();
+    match context {
+        Some(c) => {
+            m.insert(key.clone(), c.clone());
+        }
+        None => {
+            m.remove(key);
+        }
+    }
+    map.retain(|_, m| !m.is_empty());
 }
 
 #[cfg(test)]
@@ -627,11 +668,11 @@ mod tests {
             id: "id1".into(),
             ..App::default()
         };
-        let mut pins = Pins::load(dir.path());
+        let mut pins = Pins::load(dir.path(), 1 << 20).unwrap();
         pins.set("http://a", &app, None, Some("ctx-all"));
         pins.set("http://a", &app, Some("pages"), Some("ctx-pages"));
         pins.save().unwrap();
-        let pins = Pins::load(dir.path());
+        let pins = Pins::load(dir.path(), 1 << 20).unwrap();
         assert_eq!(pins.get("http://a", &app, Some("pages")), Some("ctx-pages"));
         assert_eq!(
             pins.get("http://a", &app, Some("registry")),
@@ -646,5 +687,25 @@ mod tests {
             pins.get_exact("http://a", &app, Some("pages")),
             Some("ctx-pages")
         );
+    }
+
+    #[test]
+    fn pins_saved_by_two_processes_keep_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = |p: &str| App {
+            package: Some(p.into()),
+            id: p.into(),
+            ..App::default()
+        };
+        // Both read the file before either wrote it.
+        let mut one = Pins::load(dir.path(), 1 << 20).unwrap();
+        let mut two = Pins::load(dir.path(), 1 << 20).unwrap();
+        one.set("http://a", &app("x"), None, Some("cx"));
+        two.set("http://a", &app("y"), None, Some("cy"));
+        one.save().unwrap();
+        two.save().unwrap();
+        let pins = Pins::load(dir.path(), 1 << 20).unwrap();
+        assert_eq!(pins.get("http://a", &app("x"), None), Some("cx"));
+        assert_eq!(pins.get("http://a", &app("y"), None), Some("cy"));
     }
 }

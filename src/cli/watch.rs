@@ -13,10 +13,10 @@ use clap::Args;
 
 use super::args::parse_secs;
 use super::events::Line;
-use super::node::state_dir;
+use super::node::pins;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
-use crate::catalog::context::{Pins, app_contexts, resolve_context};
+use crate::catalog::context::{app_contexts, resolve_context};
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::mapping::events::Decoder;
 use crate::mapping::filter::glob_match;
@@ -244,7 +244,7 @@ async fn watched_contexts(
         }
         return Ok(out);
     }
-    let pins = Pins::load(&state_dir());
+    let pins = pins()?;
     if let Some(pinned) = pins.get(client.url(), app, service) {
         let id = resolve_context(client, app, service, Some(pinned), None, false)
             .await?

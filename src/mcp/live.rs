@@ -560,6 +560,16 @@ impl Live {
                             "no node at the default address {url} ({}); {keep}; looking again every {every}s (--node URL names one, --offline never asks)",
                             e.message
                         );
+                    } else if e.kind == ErrorKind::Auth {
+                        // Answering, but refusing calimcp's login: say so, and how to log in.
+                        log::warn!(
+                            "node at {url} refuses calimcp's login ({}{}); {keep}; retrying every {every}s",
+                            e.message,
+                            e.hint
+                                .as_deref()
+                                .map(|h| format!("; {h}"))
+                                .unwrap_or_default()
+                        );
                     } else {
                         log::warn!(
                             "node at {url} is not answering ({}); {keep}; retrying every {every}s",

@@ -89,10 +89,19 @@ pub fn parse_size(s: &str) -> Option<u64> {
     n.checked_mul(1 << shift).filter(|&n| n > 0)
 }
 
-/// `url` without its query string and fragment, for messages.
-pub fn strip_query(url: &str) -> String {
-    let end = url.find(['?', '#']).unwrap_or(url.len());
-    url[..end].to_string()
+/// A URL as typed, as messages may show it: without its query, fragment or
+/// credentials (`user:password@` becomes `***@`), whether or not it parses —
+/// an invalid URL's error must not print its password. Everything up to the
+/// last `@` is taken for credentials (a mistyped password may hold `/`, `?`
+/// or `#`): an `@` later in the URL hides more than it must, never less.
+pub fn url_text(url: &str) -> String {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let (head, rest) = match url[start..].rfind('@') {
+        Some(at) => (format!("{}***@", &url[..start]), &url[start + at + 1..]),
+        None => (url[..start].to_string(), &url[start..]),
+    };
+    let end = rest.find(['?', '#']).unwrap_or(rest.len());
+    format!("{head}{}", &rest[..end])
 }
 
 /// A URL as messages show it: no credentials, no query, no trailing slash.
@@ -531,7 +540,7 @@ impl Client {
                     "< {} ({} ms) location: {}",
                     status,
                     start.elapsed().as_millis(),
-                    sanitize_line(&strip_query(&location))
+                    sanitize_line(&url_text(&location))
                 ));
                 let next = current.join(&location).map_err(|_| {
                     self.unexpected(&current_shown, "a redirect to an unreadable location")
@@ -657,6 +666,25 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_url_shown_in_a_message_has_no_password() {
+        assert_eq!(url_text("http://h:1/p?token=x#f"), "http://h:1/p");
+        for bad in [
+            "http://alice:S3cretUserPw@h:1/x",
+            "http://alice:S3cret/UserPw@h",
+            "http://alice:S3cret?UserPw@h",
+            "alice:S3cretUserPw@h",
+            "http://alice:S3cretUserPw@",
+        ] {
+            let t = url_text(bad);
+            assert!(
+                !t.contains("S3cret") && !t.contains("UserPw"),
+                "{bad} -> {t}"
+            );
+            assert!(t.contains("***@"), "{t}");
+        }
+    }
 
     #[test]
     fn sizes_parse_and_print() {

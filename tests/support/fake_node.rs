@@ -1773,8 +1773,13 @@ fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response
                         "Failed to refresh token: Invalid token: Key not found: 2dd054f09c4acd5b23e75e0ee2e3feeee9d2bcb30bf49c86599da159b2f1a45f",
                     )
                 } else {
-                    envelope(401, "Refresh token reuse detected")
-                        .with_header("x-auth-error", "token_reuse")
+                    // As the rc.25 binary answers (seen by
+                    // realnode_login::rc25_parallel_commands_on_one_login_refresh_it_once).
+                    envelope(
+                        401,
+                        "Refresh token reuse detected; re-authentication required",
+                    )
+                    .with_header("x-auth-error", "token_reuse")
                 };
             }
             match t.access.get(access) {
