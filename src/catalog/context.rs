@@ -230,14 +230,24 @@ impl Listing {
     }
 }
 
+/// Context aliases by the context they name (each id decoded once), so
+/// listing n contexts with m aliases is O(n + m).
+pub type AliasIndex<'a> = ids::ById<&'a str>;
+
+/// The [`AliasIndex`] of `(alias, context id)` pairs.
+pub fn alias_index(aliases: &[(String, String)]) -> AliasIndex<'_> {
+    ids::ById::new(aliases.iter().map(|(a, id)| (id.as_str(), a.as_str())))
+}
+
 /// One context a line: its id, then its aliases and name.
 pub fn list_contexts(list: &[NodeContext], aliases: &[(String, String)]) -> String {
+    let aliases = alias_index(aliases);
     list.iter()
         .map(|c| {
             let mut names: Vec<String> = aliases
+                .get(&c.id)
                 .iter()
-                .filter(|(_, id)| ids::same(id, &c.id))
-                .map(|(a, _)| format!("alias {}", sanitize_line(a)))
+                .map(|a| format!("alias {}", sanitize_line(a)))
                 .collect();
             names.extend(
                 c.name
@@ -269,9 +279,10 @@ async fn choose_error(
     }
     let aliases = client.known_context_aliases().await;
     let installs = installs_of(client, app).await.unwrap_or_default();
+    let index = RowIndex::new(&installs, alias_index(&aliases));
     let rows = contexts
         .iter()
-        .map(|c| context_row(app, &installs, c, &aliases))
+        .map(|c| context_row(app, &index, c))
         .collect();
     Error::input(
         Code::AmbiguousContext,
@@ -368,9 +379,10 @@ pub async fn app_contexts(
         .with_hint("install it on the node, or pass --context with a context id"));
     }
     let mut list: Vec<NodeContext> = Vec::new();
+    let mut listed = std::collections::HashSet::new();
     for install in &installs {
         for c in client.known_contexts_for_application(&install.id).await? {
-            if !list.iter().any(|k| ids::same(&k.id, &c.id)) {
+            if listed.insert(ids::key(&c.id)) {
                 list.push(c);
             }
         }
@@ -405,18 +417,18 @@ pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<Strin
             );
         }
     }
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut listed = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
     for id in installs {
-        if seen.iter().any(|s| ids::same(s, &id)) {
+        if !seen.insert(ids::key(&id)) {
             continue;
         }
         for c in client.known_contexts_for_application(&id).await? {
-            if !out.iter().any(|k| ids::same(k, &c.id)) {
+            if listed.insert(ids::key(&c.id)) {
                 out.push(c.id);
             }
         }
-        seen.push(id);
     }
     Ok(out)
 }
@@ -430,12 +442,41 @@ pub async fn context_rows(
     service: Option<&str>,
     aliases: &[(String, String)],
 ) -> Result<Vec<serde_json::Value>> {
+    context_rows_with(client, app, service, &alias_index(aliases)).await
+}
+
+/// [`context_rows`] with the aliases indexed already (once for every app
+/// `calimcp contexts` lists).
+pub async fn context_rows_with(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    aliases: &AliasIndex<'_>,
+) -> Result<Vec<serde_json::Value>> {
     let installs = installs_of(client, app).await?;
     let listed = app_contexts(client, app, service).await?;
-    Ok(listed
-        .iter()
-        .map(|c| context_row(app, &installs, c, aliases))
-        .collect())
+    let index = RowIndex::new(&installs, aliases);
+    Ok(listed.iter().map(|c| context_row(app, &index, c)).collect())
+}
+
+/// What a row is built from, indexed by id: the version of each install,
+/// and the aliases of each context.
+struct RowIndex<'a, A> {
+    versions: ids::ById<Option<&'a str>>,
+    aliases: A,
+}
+
+impl<'a, A: std::borrow::Borrow<AliasIndex<'a>>> RowIndex<'a, A> {
+    fn new(installs: &'a [Install], aliases: A) -> Self {
+        RowIndex {
+            versions: ids::ById::new(
+                installs
+                    .iter()
+                    .map(|i| (i.id.as_str(), i.version.as_deref())),
+            ),
+            aliases,
+        }
+    }
 }
 
 /// [`context_rows`] of a node app on the session's node, for `describe
@@ -464,21 +505,18 @@ pub fn session_context_rows(
 }
 
 /// One row of [`context_rows`].
-fn context_row(
+fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
     app: &App,
-    installs: &[Install],
+    index: &RowIndex<'a, A>,
     c: &NodeContext,
-    aliases: &[(String, String)],
 ) -> Value {
-    let version = installs
-        .iter()
-        .find(|v| ids::same(&v.id, &c.application_id))
-        .and_then(|v| v.version.clone());
-    let names: Vec<&str> = aliases
-        .iter()
-        .filter(|(_, id)| ids::same(id, &c.id))
-        .map(|(a, _)| a.as_str())
-        .collect();
+    let version = index
+        .versions
+        .get(&c.application_id)
+        .first()
+        .copied()
+        .flatten();
+    let names: &[&str] = index.aliases.borrow().get(&c.id);
     serde_json::json!({
         "id": c.id,
         "aliases": names,

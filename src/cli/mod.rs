@@ -81,6 +81,9 @@ Environment:
   CALIMCP_MAX_ANSWER       bytes of one batch's answer from serve (default 32MiB)
   CALIMCP_MAX_SESSIONS     live serve --http sessions (default 1000)
   CALIMCP_HEADER_TIMEOUT   seconds serve --http waits for a request's headers (default 10)
+  CALIMCP_REREAD_INTERVAL  least seconds between serve's re-reads for unknown names (default 2)
+  CALIMCP_MAX_BACKLOG      version changes serve holds while it re-reads (default 1MiB)
+  CALIMCP_MAX_EXEC_QUEUE   bytes of events waiting for watch --exec (default 64MiB)
   NO_COLOR                 set: no colour (as --color never)
 An empty value counts as unset. `watch --exec` sets CALIMCP_EVENT, CALIMCP_CONTEXT
 and CALIMCP_APP for its command.";

@@ -409,7 +409,7 @@ impl Client {
                         let t = String::from_utf8_lossy(&reply.body).trim().to_string();
                         (!t.is_empty()).then(|| sanitize_line(&t))
                     })
-                    .map(|m| format!(": {}", truncate(&m, 200)))
+                    .map(|m| format!(": {}", truncate(&self.scrub(&m), 200)))
                     .unwrap_or_default()
             )),
             (401 | 403, _) => Some("the node refused its refresh token".to_string()),

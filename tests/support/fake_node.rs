@@ -318,6 +318,19 @@ struct State {
     /// (context, executes left, key, value): a kv write that arrives (as by
     /// sync from a peer) just before that execute in the context runs.
     synced_writes: Mutex<Vec<(String, u32, String, String)>>,
+    /// Lies and stalls of a hostile node ([`Hostile`]).
+    hostile: Mutex<Hostile>,
+}
+
+/// How a hostile node lies or stalls; all off by default.
+#[derive(Default, Clone)]
+pub struct Hostile {
+    /// `GET /admin-api/contexts/ASKED` answers the row of the context this
+    /// maps ASKED to (a node, or a proxy, mixing answers up).
+    pub context_row_of: HashMap<String, String>,
+    /// `GET /admin-api/applications` waits this long before answering (a
+    /// slow re-read).
+    pub apps_delay: Duration,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -424,6 +437,7 @@ impl Builder {
             sync: Mutex::new(HashMap::new()),
             uninit: Mutex::new(HashMap::new()),
             synced_writes: Mutex::new(Vec::new()),
+            hostile: Mutex::new(Hostile::default()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -742,6 +756,48 @@ impl FakeNode {
     /// While down, every connection is closed without an answer.
     pub fn set_down(&self, down: bool) {
         self.state.down.store(down, Ordering::SeqCst);
+    }
+
+    /// Sets how the node lies or stalls.
+    pub fn hostile(&self, f: impl FnOnce(&mut Hostile)) {
+        f(&mut self.state.hostile.lock().unwrap());
+    }
+
+    /// Adds `n` contexts to the app of seed `app` (ids from their number)
+    /// and an alias `many-I` for each of the first `aliases` of them: a
+    /// node with many contexts, for benchmarks (`benches/contexts.sh`).
+    pub fn add_contexts(&self, app: u8, n: u32, aliases: u32) {
+        let p = self.state.profile;
+        let app_id = p.id(app);
+        let mut contexts = self.state.contexts.write().unwrap();
+        let mut names = self.state.aliases.lock().unwrap();
+        for i in 0..n {
+            let mut bytes = [0xC7u8; 32];
+            bytes[..4].copy_from_slice(&i.to_be_bytes());
+            let id = if p.hex_ids() {
+                bytes.iter().map(|b| format!("{b:02x}")).collect()
+            } else {
+                bs58::encode(bytes).into_string()
+            };
+            if i < aliases {
+                names.insert(format!("many-{i}"), id.clone());
+            }
+            contexts.push(CtxDef {
+                id,
+                owned: vec![p.id(owner_seed(app))],
+                app: app_id.clone(),
+                service: None,
+                name: None,
+            });
+        }
+    }
+
+    /// How many times the applications were listed.
+    pub fn app_listings(&self) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.method == "GET" && r.path.ends_with("/admin-api/applications"))
+            .count()
     }
 
     pub fn refreshes(&self) -> usize {
@@ -1344,7 +1400,11 @@ fn route(state: &State, req: &Request) -> Response {
             200,
             json!({"count": state.peers.load(Ordering::SeqCst)}).to_string(),
         ),
-        ("GET", ["admin-api", "applications"]) => apps_list(p, &state.apps.read().unwrap()),
+        ("GET", ["admin-api", "applications"]) => {
+            let delay = state.hostile.lock().unwrap().apps_delay;
+            std::thread::sleep(delay);
+            apps_list(p, &state.apps.read().unwrap())
+        }
         ("GET", ["admin-api", "applications", app, "abi"]) if p.abi_route() => {
             abi_route(state, app, &req.query)
         }
@@ -1368,6 +1428,14 @@ fn route(state: &State, req: &Request) -> Response {
         ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
             let contexts = state.contexts.read().unwrap();
             let apps = state.apps.read().unwrap();
+            let lie = state
+                .hostile
+                .lock()
+                .unwrap()
+                .context_row_of
+                .get(*ctx)
+                .cloned();
+            let ctx = lie.as_deref().unwrap_or(ctx);
             match contexts.iter().find(|c| c.id == *ctx) {
                 Some(c) => context_get(p, c, &apps),
                 None => Response::error(404, "Context not found"),
