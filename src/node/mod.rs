@@ -48,7 +48,7 @@ use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
 use auth::Tokens;
 use http::percent_free;
-pub use http::{DEFAULT_MAX_BLOB, DEFAULT_MAX_RESPONSE, parse_size, size, strip_query, url_text};
+pub use http::{DEFAULT_MAX_BLOB, DEFAULT_MAX_RESPONSE, parse_size, size, url_text};
 
 /// Where a node listens when nothing else is said (merod's default).
 pub const DEFAULT_URL: &str = "http://127.0.0.1:2528";
