@@ -592,3 +592,72 @@ fn docs_examples_run_as_written() {
     }
     assert!(ran >= 90, "only {ran} docs/ examples ran");
 }
+
+/// Every relative link of README.md and docs/ (the generated pages
+/// included) names a file that exists and, with `#anchor`, a heading of
+/// that file as a code host makes its anchor.
+#[test]
+fn every_link_in_the_docs_resolves() {
+    let mut files = vec![root().join("README.md")];
+    let mut stack = vec![root().join("docs")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            }
+        }
+    }
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (at, _) in text.match_indices("](") {
+            let target = &text[at + 2..];
+            let Some(end) = target.find(')') else {
+                continue;
+            };
+            let target = &target[..end];
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                continue;
+            }
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let linked = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().unwrap().join(path)
+            };
+            checked += 1;
+            let ok = linked.exists()
+                && (anchor.is_empty()
+                    || std::fs::read_to_string(&linked)
+                        .unwrap_or_default()
+                        .lines()
+                        .filter_map(|l| {
+                            l.trim_start_matches('#')
+                                .strip_prefix(' ')
+                                .filter(|_| l.starts_with('#'))
+                        })
+                        .any(|h| slug(h) == anchor));
+            if !ok {
+                broken.push(format!("{}: {target}", file.display()));
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} links");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// A heading's anchor as GitHub makes it: lowercase, punctuation but `-` and
+/// `_` dropped, spaces as `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
