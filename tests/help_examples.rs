@@ -661,3 +661,38 @@ fn slug(heading: &str) -> String {
         .map(|c| if c == ' ' { '-' } else { c })
         .collect()
 }
+
+/// The README stays a front page (issue 32: at most 400 lines) and links
+/// every guide; docs/README.md, the manual's table of contents, links every
+/// page of docs/ (the generated command pages through their index).
+#[test]
+fn the_readme_is_a_front_page_and_the_manual_has_a_table_of_contents() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 400,
+        "README.md has {lines} lines; move reference text to docs/"
+    );
+    let toc = std::fs::read_to_string(root().join("docs/README.md")).unwrap();
+    let mut missing = Vec::new();
+    for file in doc_files() {
+        let rel = file
+            .strip_prefix(root().join("docs"))
+            .unwrap()
+            .display()
+            .to_string();
+        if rel == "README.md" {
+            continue;
+        }
+        if !toc.contains(&format!("]({rel})")) {
+            missing.push(format!("docs/README.md does not link {rel}"));
+        }
+        if rel.starts_with("guides/") && !readme.contains(&format!("](docs/{rel})")) {
+            missing.push(format!("README.md does not link docs/{rel}"));
+        }
+    }
+    if !toc.contains("](reference/commands/README.md)") {
+        missing.push("docs/README.md does not link the command reference".into());
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
