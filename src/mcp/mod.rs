@@ -17,6 +17,7 @@ pub(crate) mod live;
 pub(crate) mod log;
 pub(crate) mod resources;
 pub(crate) mod server;
+mod sessions;
 pub mod stdio;
 
 use std::sync::Arc;
