@@ -323,7 +323,20 @@ impl RawHttp {
         if let Some(v) = version {
             req = req.header("MCP-Protocol-Version", v);
         }
-        req.body(body.to_string()).send().await.expect("POST")
+        let body = body.to_string();
+        // From 2026-07-28 on, a request names its method (and tool or
+        // resource) in headers too (SEP-2243).
+        let message = serde_json::from_str::<Value>(&body).unwrap_or_default();
+        if version.is_some_and(|v| v >= "2026-07-28")
+            && let Some(method) = message["method"].as_str()
+        {
+            req = req.header("Mcp-Method", method);
+            let params = &message["params"];
+            if let Some(name) = params["name"].as_str().or(params["uri"].as_str()) {
+                req = req.header("Mcp-Name", name);
+            }
+        }
+        req.body(body).send().await.expect("POST")
     }
 
     /// Opens a session under protocol 2025-03-26 (asserting it opened); its id.
