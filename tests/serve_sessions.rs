@@ -186,3 +186,36 @@ async fn a_lone_body_that_is_no_message_gets_its_id_back() {
     }
     assert_eq!(server.stop(), Some(0));
 }
+
+/// A request answered at once gets its answer as `application/json` (no
+/// event-stream parser needed on the client); one that takes longer than
+/// half a second (the fake node's `faults_slow`, 3 s) keeps its SSE stream,
+/// so keep-alives hold the connection while it runs.
+#[tokio::test]
+async fn quick_answers_are_json_and_slow_ones_a_stream() {
+    install_crypto();
+    let node = FakeNode::start();
+    let server = HttpServer::start(&["--node", &node.url]);
+    let raw = RawHttp::new(&server.url);
+    let version = "2025-06-18";
+    let sid = raw.open(version).await;
+    let content_type = |r: &reqwest::Response| {
+        r.headers()[reqwest::header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let r = raw.post(&list, Some(&sid), Some(version)).await;
+    assert!(content_type(&r).starts_with("application/json"), "{r:?}");
+    let answer: Value = r.json().await.unwrap();
+    assert_eq!(answer["id"], 2, "{answer}");
+    let slow = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "faults_slow", "arguments": {}}});
+    let r = raw.post(&slow, Some(&sid), Some(version)).await;
+    assert!(content_type(&r).starts_with("text/event-stream"), "{r:?}");
+    let messages = messages_of(&r.text().await.unwrap());
+    let answer = messages.iter().find(|m| m["id"] == 3).expect("the answer");
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(server.stop(), Some(0));
+}

@@ -118,7 +118,7 @@ where
                 axum::extract::Request::from_parts(parts, Body::from(bytes.clone())),
             )
             .await;
-            return refused_alone(response, &bytes);
+            return super::answer::json_when_quick(refused_alone(response, &bytes)).await;
         };
         // The answer carries the alias: read it whole (its stream ends after
         // the answer) and write the client's digits back.

@@ -8,6 +8,7 @@
 //! resources with completion of their URI templates ([`resources`]). Uses `abi`, `mapping`, `catalog` and
 //! the node client; never `cli`. Nothing but protocol reaches stdout.
 
+mod answer;
 pub(crate) mod backend;
 mod batch;
 pub(crate) mod events;
