@@ -214,7 +214,12 @@ async fn quick_answers_are_json_and_slow_ones_a_stream() {
         "params": {"name": "faults_slow", "arguments": {}}});
     let r = raw.post(&slow, Some(&sid), Some(version)).await;
     assert!(content_type(&r).starts_with("text/event-stream"), "{r:?}");
-    let messages = messages_of(&r.text().await.unwrap());
+    let text = r.text().await.unwrap();
+    assert!(
+        text.starts_with("id: ") && text.contains("\nretry: "),
+        "a priming event with a retry field first: {text}"
+    );
+    let messages = messages_of(&text);
     let answer = messages.iter().find(|m| m["id"] == 3).expect("the answer");
     assert_eq!(answer["result"]["isError"], false, "{answer}");
     assert_eq!(server.stop(), Some(0));

@@ -70,7 +70,7 @@ echo "interop: the Python SDK (mcp $("$venv/bin/python" -c 'import importlib.met
 # The conformance suite's server scenarios that apply to calimcp; the others
 # need the suite's own fixture tools, prompts, resources or capabilities
 # calimcp does not have (docs/conformance.md).
-scenarios=(server-initialize ping tools-list resources-list server-sse-multiple-streams server-sse-polling dns-rebinding-protection)
+scenarios=(server-initialize ping tools-list resources-list server-sse-multiple-streams dns-rebinding-protection)
 "$bin" serve --offline --apps examples --http 127.0.0.1:0 2>"$state/conformance.err" &
 serve_pid=$!
 trap 'kill "$serve_pid" 2>/dev/null || true; cleanup; rm -rf "$state"' EXIT
