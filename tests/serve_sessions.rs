@@ -216,8 +216,8 @@ async fn quick_answers_are_json_and_slow_ones_a_stream() {
     assert!(content_type(&r).starts_with("text/event-stream"), "{r:?}");
     let text = r.text().await.unwrap();
     assert!(
-        text.starts_with("id: ") && text.contains("\nretry: "),
-        "a priming event with a retry field first: {text}"
+        text.contains("\nid: ") && text.contains("\nretry: "),
+        "a priming event with an id and a retry field: {text}"
     );
     let messages = messages_of(&text);
     let answer = messages.iter().find(|m| m["id"] == 3).expect("the answer");
