@@ -8,6 +8,7 @@
 //! resources with completion of their URI templates ([`resources`]). Uses `abi`, `mapping`, `catalog` and
 //! the node client; never `cli`. Nothing but protocol reaches stdout.
 
+mod answer;
 pub(crate) mod backend;
 mod batch;
 pub(crate) mod events;
@@ -18,6 +19,7 @@ pub(crate) mod log;
 pub(crate) mod reread;
 pub(crate) mod resources;
 pub(crate) mod server;
+mod sessions;
 pub mod stdio;
 
 use std::sync::Arc;
