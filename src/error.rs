@@ -240,6 +240,8 @@ codes! {
         Unreachable = "unreachable",
         /// A local file, directory or stdin cannot be read.
         Unreadable = "unreadable",
+        /// A file or directory calimcp was asked to write cannot be written (`doc -o`).
+        Unwritable = "unwritable",
         /// The context's group is being upgraded; writes wait until it completes (retryable).
         UpgradeInProgress = "upgrade_in_progress",
         /// The command line is wrong (unknown flag, missing or conflicting arguments).

@@ -10,6 +10,7 @@ mod completions;
 mod contexts;
 mod describe;
 mod diff;
+mod doc;
 mod events;
 mod login;
 mod logout;
@@ -172,6 +173,7 @@ pub(crate) enum Refs {
 pub(crate) enum Command {
     Schema(schema::SchemaArgs),
     Describe(describe::DescribeArgs),
+    Doc(doc::DocArgs),
     Tools(tools::ToolsArgs),
     Serve(serve::ServeArgs),
     Apps(apps::AppsArgs),
@@ -345,6 +347,7 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
     match cli.command {
         Command::Schema(args) => schema::run(&cli.global, args),
         Command::Describe(args) => describe::run(&cli.global, args),
+        Command::Doc(args) => doc::run(&cli.global, args),
         Command::Tools(args) => tools::run(&cli.global, args),
         Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),

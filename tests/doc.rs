@@ -1,0 +1,206 @@
+//! `calimcp doc`: the files it writes, what a page holds (it says what
+//! `describe` and `schema` say), escaping of manifest strings, exit codes;
+//! and over the fixture corpus, that every example argument object validates
+//! against its tool's input schema and every linked type reads as the
+//! signature writes it.
+
+mod common;
+
+use calimcp::abi::{LoadOptions, load_path};
+use calimcp::doc::{self, AppDoc, Options};
+use calimcp::mapping::{ToolOptions, build};
+use common::{calimcp, example};
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn page_of(dir: &std::path::Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn writes_one_self_contained_page_per_app() {
+    let site = tempfile::tempdir().unwrap();
+    let out = site.path().join("site");
+    calimcp()
+        .args(["doc", "examples/kv-store", "-o"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("wrote kv_store.html"));
+    let html = page_of(&out, "kv_store.html");
+    assert!(
+        !out.join("index.html").exists(),
+        "one app: no index is written"
+    );
+    // Every method, with the signature and tool name `describe --json` gives.
+    let described: Value = serde_json::from_str(&common::stdout(calimcp().args([
+        "describe",
+        "examples/kv-store",
+        "--json",
+    ])))
+    .unwrap();
+    for m in described["methods"].as_array().unwrap() {
+        let sig = m["signature"].as_str().unwrap();
+        let escaped = sig
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        assert!(html.contains(&escaped), "missing signature {sig}");
+        if let Some(tool) = m["tool"].as_str() {
+            assert!(
+                html.contains(&format!("<code>{tool}</code>")),
+                "missing tool {tool}"
+            );
+        }
+    }
+    // The arguments schema is `schema`'s, pretty-printed.
+    let schema: Value = serde_json::from_str(&common::stdout(calimcp().args([
+        "schema",
+        "examples/kv-store",
+        "set",
+    ])))
+    .unwrap();
+    let pretty = serde_json::to_string_pretty(&schema)
+        .unwrap()
+        .replace('"', "&quot;");
+    assert!(html.contains(&pretty), "the set schema is not on the page");
+    // Self-contained: nothing is fetched, and the static page has no form.
+    for fetched in ["src=\"http", "href=\"http", "@import", "url(http", "<link"] {
+        assert!(
+            !html.contains(fetched),
+            "the page fetches something: {fetched}"
+        );
+    }
+    assert!(html.contains("connect-src 'none'"));
+    assert!(!html.contains("<form"), "a static page has no try-it form");
+    assert!(html.contains("prefers-color-scheme: dark"));
+    assert!(
+        html.contains("id=\"t-Store\""),
+        "the state root type is defined"
+    );
+    assert!(
+        html.contains("href=\"#t-Store\""),
+        "the state root links to it"
+    );
+}
+
+#[test]
+fn several_apps_get_an_index() {
+    let site = tempfile::tempdir().unwrap();
+    calimcp()
+        .args(["doc", "--apps", "examples", "-o"])
+        .arg(site.path())
+        .assert()
+        .success();
+    let index = page_of(site.path(), "index.html");
+    for entry in std::fs::read_dir(site.path()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        if name != "index.html" {
+            assert!(
+                index.contains(&format!("href=\"{name}\"")),
+                "index misses {name}"
+            );
+        }
+    }
+    assert!(site.path().join("kv_store.html").exists());
+}
+
+#[test]
+fn page_to_stdout_and_its_refusals() {
+    let out = common::stdout(calimcp().args(["doc", "examples/kv-store", "-o", "-"]));
+    assert!(out.starts_with("<!DOCTYPE html>"));
+    calimcp()
+        .args(["doc", "--apps", "examples", "-o", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("writes one page to stdout"));
+    calimcp()
+        .args(["doc", "no-such-app", "--apps", "examples"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no app named"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    calimcp()
+        .args(["doc", "examples/kv-store", "--json", "-o"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("\"code\":\"unwritable\""));
+}
+
+#[test]
+fn manifest_strings_cannot_inject_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let abi = dir.path().join("evil.json");
+    std::fs::write(
+        &abi,
+        r#"{"schema_version":"wasm-abi/1",
+            "types":{"T<script>alert(1)</script>":{"kind":"record","doc":"<img src=x onerror=alert(2)>",
+                "fields":[{"name":"f\"><b>","type":{"kind":"string"}}]}},
+            "methods":[{"name":"get","doc":"</pre><script>alert(3)</script>","intent":"read_only",
+                "params":[{"name":"k","type":{"$ref":"T<script>alert(1)</script>"},"doc":"<iframe>"}],
+                "returns":{"kind":"string"}}],
+            "events":[{"name":"E<svg onload=alert(4)>","payload":{"kind":"string"}}]}"#,
+    )
+    .unwrap();
+    let html = common::stdout(calimcp().args(["doc", "-o", "-"]).arg(&abi));
+    for bad in [
+        "<script>alert",
+        "<img src=x",
+        "<iframe>",
+        "<svg onload",
+        "<b>",
+        "</pre><script>",
+    ] {
+        assert!(!html.contains(bad), "unescaped manifest string: {bad}");
+    }
+    assert!(html.contains("&lt;img src=x onerror=alert(2)&gt;"));
+    // Exactly one script element with code: the page's own.
+    assert_eq!(html.matches("<script>").count(), 1);
+}
+
+/// Over the corpus: each page holds every method; each example validates
+/// against its schema; each linked type's text is the signature's.
+#[test]
+fn every_fixture_page_holds_every_method_and_valid_examples() {
+    let Some(dir) = common::fixtures("every_fixture_page_holds_every_method_and_valid_examples")
+    else {
+        return;
+    };
+    let mut examples = 0;
+    for file in common::fixture_manifests(&dir) {
+        let apps = load_path(&file, &LoadOptions::default(), &mut Vec::new()).unwrap();
+        let set = build(&apps, &ToolOptions::default());
+        for (i, app) in apps.iter().enumerate() {
+            let d = AppDoc {
+                app,
+                tools: set.for_app(i, None).collect(),
+                key: set.slugs[i].clone(),
+                contexts_uri: None,
+            };
+            let html = doc::page(std::slice::from_ref(&d), &Options::default());
+            for t in &d.tools {
+                assert!(
+                    html.contains(&format!("<code>{}</code>", t.name)),
+                    "{}: no section for {}",
+                    file.display(),
+                    t.name
+                );
+                let input = t.input_schema();
+                let args = doc::example::arguments(&input, t.context_injected);
+                let v = calimcp::mapping::args::Validator::new(&input).unwrap();
+                let problems = v.check(&args);
+                assert!(
+                    problems.is_empty(),
+                    "{}: the example for {} does not validate: {args} {problems:?}",
+                    file.display(),
+                    t.name
+                );
+                examples += 1;
+            }
+        }
+    }
+    assert!(examples > 100, "only {examples} examples checked");
+}
