@@ -9,7 +9,7 @@ mod common;
 use calimcp::abi::{LoadOptions, load_path};
 use calimcp::doc::{self, AppDoc, Options};
 use calimcp::mapping::{ToolOptions, build};
-use common::{calimcp, example};
+use common::calimcp;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -60,9 +60,7 @@ fn writes_one_self_contained_page_per_app() {
         "set",
     ])))
     .unwrap();
-    let pretty = serde_json::to_string_pretty(&schema)
-        .unwrap()
-        .replace('"', "&quot;");
+    let pretty = serde_json::to_string_pretty(&schema).unwrap();
     assert!(html.contains(&pretty), "the set schema is not on the page");
     // Self-contained: nothing is fetched, and the static page has no form.
     for fetched in ["src=\"http", "href=\"http", "@import", "url(http", "<link"] {
@@ -203,4 +201,13 @@ fn every_fixture_page_holds_every_method_and_valid_examples() {
         }
     }
     assert!(examples > 100, "only {examples} examples checked");
+}
+
+/// One method's section, as the page writes it (the reference, not the style).
+#[test]
+fn a_method_section_snapshot() {
+    let html = common::stdout(calimcp().args(["doc", "examples/kv-store", "-o", "-"]));
+    let start = html.find("<section class=\"method\" id=\"m-get\"").unwrap();
+    let len = html[start..].find("</section>").unwrap() + "</section>".len();
+    insta::assert_snapshot!(&html[start..start + len]);
 }

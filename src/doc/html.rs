@@ -23,6 +23,14 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// Escapes text for an element's content only (`&`, `<`, `>`): shorter than
+/// [`esc`] for the schemas' JSON, which is full of quotes.
+pub fn esc_text(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// JSON text made safe inside `<script type="application/json">`: every `<`
 /// (only ever inside a JSON string) becomes `\u003c`, so neither `</script>`
 /// nor `<!--` can end or change the element.

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::html::{doc_paragraphs, esc, id_part, linked_type, script_json, type_id};
+use super::html::{doc_paragraphs, esc, esc_text, id_part, linked_type, script_json, type_id};
 use super::{AppDoc, Options, Transport};
 use crate::abi::{Manifest, Method, Scalar, TypeDefKind, TypeRef};
 use crate::mapping::Tool;
@@ -375,14 +375,14 @@ fn schemas(out: &mut String, u: &Unit<'_>, m: &Method, t: &Tool, opts: &Options)
     let _ = writeln!(
         out,
         "<details class=\"schema\"><summary>Arguments schema</summary><pre><code>{}</code></pre></details>",
-        esc(&pretty(&s.input))
+        esc_text(&pretty(&s.input))
     );
     match &s.output {
         Some(o) => {
             let _ = writeln!(
                 out,
                 "<details class=\"schema\"><summary>Result schema</summary><pre><code>{}</code></pre></details>",
-                esc(&pretty(o))
+                esc_text(&pretty(o))
             );
         }
         None => out.push_str("<p class=\"schema\">Result: none (unit)</p>\n"),
@@ -390,7 +390,7 @@ fn schemas(out: &mut String, u: &Unit<'_>, m: &Method, t: &Tool, opts: &Options)
     let _ = writeln!(
         out,
         "<details class=\"example\"><summary>Example arguments</summary><pre><code class=\"example-args\">{}</code></pre></details>",
-        esc(&pretty(&example))
+        esc_text(&pretty(&example))
     );
     if let Some(try_it) = &opts.try_it
         && try_it.callable.contains(&t.name)
@@ -631,5 +631,37 @@ fn types(out: &mut String, u: &Unit<'_>) {
                 .map(|d| format!("<div class=\"doc\">{}</div>", doc_paragraphs(d)))
                 .unwrap_or_default()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::html::{linked_type, text_of};
+    use crate::abi::{LoadOptions, load_path};
+    use crate::mapping::signature::type_name;
+
+    /// Every parameter, field and payload type of the example that holds
+    /// every kind reads on the page exactly as signatures write it.
+    #[test]
+    fn linked_types_read_as_signatures_on_every_kind() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/every-kind.json");
+        let apps = load_path(&path, &LoadOptions::default(), &mut Vec::new()).unwrap();
+        let m = &apps[0].services[0].manifest;
+        let mut seen = 0;
+        let mut check = |t: &crate::abi::TypeRef| {
+            assert_eq!(text_of(&linked_type(m, "", t)), type_name(t));
+            seen += 1;
+        };
+        for method in &m.methods {
+            method.params.iter().for_each(|p| check(&p.ty));
+            method.returns.iter().for_each(&mut check);
+        }
+        for def in m.types.values() {
+            if let crate::abi::TypeDefKind::Record(r) = &def.kind {
+                r.fields.iter().for_each(|f| check(&f.ty));
+            }
+        }
+        assert!(seen > 20, "only {seen} types checked");
     }
 }
