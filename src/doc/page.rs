@@ -96,6 +96,7 @@ pub fn page(apps: &[AppDoc<'_>], opts: &Options) -> String {
 }
 
 /// A page listing `apps`, each linked to its page at `href(app)`.
+/// (`opts` sets only the page's security policy: the index has no form.)
 pub fn index(apps: &[AppDoc<'_>], href: &dyn Fn(&AppDoc<'_>) -> String, opts: &Options) -> String {
     let mut body = String::from("<main id=\"main\">\n<h1>Apps</h1>\n");
     if apps.is_empty() {
@@ -122,16 +123,7 @@ pub fn index(apps: &[AppDoc<'_>], href: &dyn Fn(&AppDoc<'_>) -> String, opts: &O
         body.push_str("</tbody>\n</table>\n");
     }
     body.push_str("</main>\n");
-    document(
-        "Apps — calimcp reference",
-        &body,
-        &Options {
-            try_it: opts.try_it.clone().map(|mut t| {
-                t.callable.clear();
-                t
-            }),
-        },
-    )
+    document("Apps — calimcp reference", &body, opts)
 }
 
 fn app_title(doc: &AppDoc<'_>) -> String {
