@@ -164,13 +164,25 @@
         window.parent.postMessage({ jsonrpc: "2.0", id: id, method: method, params: params }, "*");
       });
     }
+    function notify(method, params) { window.parent.postMessage({ jsonrpc: "2.0", method: method, params: params }, "*"); }
+    // Hosts that size the frame to its content learn the page's size.
+    function sizes() {
+      var last = "";
+      var send = function () {
+        var size = { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight };
+        if (JSON.stringify(size) !== last) { last = JSON.stringify(size); notify("ui/notifications/size-changed", size); }
+      };
+      if (window.ResizeObserver) { new ResizeObserver(send).observe(document.documentElement); }
+      send();
+    }
     function init() {
       if (!ready) {
         ready = request("ui/initialize", { protocolVersion: "2026-01-26", appInfo: { name: "calimcp-doc-page", version: "1" }, appCapabilities: {} })
-          .then(function (r) { window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }, "*"); return r; });
+          .then(function (r) { notify("ui/notifications/initialized", {}); sizes(); return r; });
       }
       return ready;
     }
+    init();
     return { call: function (method, params) { return init().then(function () { return request(method, params); }); } };
   }
 

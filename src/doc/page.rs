@@ -3,6 +3,7 @@
 //! definitions and the state layout; a navigation list with a filter; the
 //! style and the script, inline.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
@@ -43,18 +44,17 @@ fn units<'a>(apps: &'a [AppDoc<'a>]) -> Vec<Unit<'a>> {
                     id_part(service.unwrap_or_default())
                 )
             };
+            let tools: HashMap<&str, &Tool> = doc
+                .tools
+                .iter()
+                .filter(|t| t.service.as_deref() == service)
+                .map(|t| (t.method.as_str(), *t))
+                .collect();
             let mut methods: Vec<(&Method, Option<&Tool>)> = svc
                 .manifest
                 .methods
                 .iter()
-                .map(|m| {
-                    let tool = doc
-                        .tools
-                        .iter()
-                        .copied()
-                        .find(|t| t.service.as_deref() == service && t.method == m.name);
-                    (m, tool)
-                })
+                .map(|m| (m, tools.get(m.name.as_str()).copied()))
                 .filter(|(m, tool)| tool.is_some() || m.name == "init")
                 .collect();
             methods.sort_by(|a, b| a.0.name.cmp(&b.0.name));
