@@ -3,7 +3,8 @@
 Playwright for Python (never a downloaded browser build).
 
 - every fixture app's static page (`calimcp doc`) renders every method, with
-  no console error and no network request; the filter and `/` work;
+  no console error and no network request; the filter and `/` work; without
+  JavaScript the content is all there;
 - `serve --http`: the try-it forms call the fake node through the server's
   own /mcp endpoint and show the result; an invalid input is refused in the
   page before any request; the context chooser lists the app's contexts;
@@ -130,6 +131,13 @@ def static_pages(browser):
     axe(page, "examples/kv-store (static)")
     page.close()
     ctx.close()
+    # Without JavaScript the content is all there; only the filter is not.
+    nojs = browser.new_context(java_script_enabled=False)
+    page = nojs.new_page()
+    page.goto((kv / "kv_store.html").as_uri())
+    check(page.locator("section.method").count() == 7, "without JavaScript every kv-store method (init too) is on the page")
+    check(page.locator("#filter").is_hidden(), "without JavaScript the filter (which needs it) is hidden")
+    nojs.close()
 
 
 # ---- served pages ------------------------------------------------------------------
