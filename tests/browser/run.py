@@ -29,7 +29,7 @@ import sys
 import tempfile
 import urllib.request
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = os.environ.get("CALIMCP_BIN", str(ROOT / "target/debug/calimcp"))
@@ -166,7 +166,8 @@ def call(page, w, tool, values):
     form.get_by_role("button", name="Call").click()
     out = form.locator(".out")
     out.wait_for(state="visible")
-    page.wait_for_function("el => !el.textContent.startsWith('Calling')", arg=out.element_handle(), timeout=TIMEOUT_MS)
+    # Locator checks run outside the page's CSP (no eval of a predicate there).
+    expect(out).not_to_have_text(re.compile(r"^Calling"), timeout=TIMEOUT_MS)
     return out.text_content(), "err" in (out.get_attribute("class") or ""), len(w.mcp_posts()) - before
 
 
@@ -179,7 +180,7 @@ def served(browser, node):
         check(page.locator('a[href="/apps/kv_store"]').count() == 1, "the index links the kv-store page")
         page.goto(base + "/apps/kv_store")
         check(page.locator('form[data-tool="kv_store_set"]').count() == 1, "a [mut] form without --read-only")
-        page.wait_for_function("document.querySelector('select.ctx').options.length > 1", timeout=TIMEOUT_MS)
+        page.locator("select.ctx option").nth(1).wait_for(state="attached", timeout=TIMEOUT_MS)
         check(page.locator("select.ctx option").count() >= 2, "the context chooser lists the app's contexts")
         text, err, _ = call(page, w, "kv_store_set", {"key": "greeting", "value": "hello from the page"})
         check(not err, f"the set form runs: {text}")
@@ -315,8 +316,7 @@ def bridge(browser, base):
     form.get_by_role("button", name="Call").click()
     out = form.locator(".out")
     out.wait_for(state="visible")
-    frame = page.locator("#view").element_handle().content_frame()
-    frame.wait_for_function("el => !el.textContent.startsWith('Calling')", arg=out.element_handle(), timeout=TIMEOUT_MS)
+    expect(out).not_to_have_text(re.compile(r"^Calling"), timeout=TIMEOUT_MS)
     text = out.text_content()
     check("hello from the page" in text, f"bridge: the call's result is shown in the view: {text}")
     log = page.evaluate("window.hostLog")
