@@ -13,6 +13,23 @@ use common::calimcp;
 use predicates::prelude::*;
 use serde_json::Value;
 
+/// Every `href="#ID"` of a page has its element, and no id is given twice.
+fn assert_links_resolve(html: &str, what: &str) {
+    let values = |attr: &str| -> Vec<String> {
+        html.split(attr)
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .map(str::to_string)
+            .collect()
+    };
+    let ids = values(" id=\"");
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{what}: an id is given twice");
+    for target in values("href=\"#") {
+        assert!(unique.contains(&target), "{what}: nothing has id {target}");
+    }
+}
+
 fn page_of(dir: &std::path::Path, file: &str) -> String {
     std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
@@ -91,6 +108,9 @@ fn several_apps_get_an_index() {
         .assert()
         .success();
     let index = page_of(site.path(), "index.html");
+    for page in ["kv_store.html", "notebook.html", "every_kind.html"] {
+        assert_links_resolve(&page_of(site.path(), page), page);
+    }
     for entry in std::fs::read_dir(site.path()).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().to_string();
         if name != "index.html" {
@@ -179,6 +199,7 @@ fn every_fixture_page_holds_every_method_and_valid_examples() {
                 contexts_uri: None,
             };
             let html = doc::page(std::slice::from_ref(&d), &Options::default());
+            assert_links_resolve(&html, &file.display().to_string());
             for t in &d.tools {
                 assert!(
                     html.contains(&format!("<code>{}</code>", t.name)),

@@ -162,15 +162,17 @@ fn document(title: &str, body: &str, opts: &Options) -> String {
 }
 
 fn nav(out: &mut String, u: &Unit<'_>) {
-    let label = match u.service {
-        Some(s) if u.doc.app.services.len() > 1 => {
-            format!("{} · {}", app_title(u.doc), sanitize_line(s))
-        }
-        _ => app_title(u.doc),
+    // A named service of a multi-service app links to its own heading.
+    let (label, target) = match u.service {
+        Some(s) if u.doc.app.services.len() > 1 => (
+            format!("{} · {}", app_title(u.doc), sanitize_line(s)),
+            "service",
+        ),
+        _ => (app_title(u.doc), "app"),
     };
     let _ = writeln!(
         out,
-        "<h2 class=\"nav-app\"><a href=\"#{}app\">{}</a></h2>\n<ul>",
+        "<h2 class=\"nav-app\"><a href=\"#{}{target}\">{}</a></h2>\n<ul>",
         u.prefix,
         esc(&label)
     );
