@@ -72,6 +72,10 @@ class Watch:
     def mcp_posts(self):
         return [r for r in self.requests if r.method == "POST" and r.url.endswith("/mcp")]
 
+    def tool_calls(self):
+        """The POSTs that call a tool (the context chooser's reads run beside them)."""
+        return [r for r in self.mcp_posts() if '"tools/call"' in (r.post_data or "")]
+
 
 def axe(page, what):
     if not AXE.exists():
@@ -162,13 +166,13 @@ def call(page, w, tool, values):
     form = page.locator(f'form[data-tool="{tool}"]')
     for name, value in values.items():
         form.locator(f'[name="{name}"]').fill(value)
-    before = len(w.mcp_posts())
+    before = len(w.tool_calls())
     form.get_by_role("button", name="Call").click()
     out = form.locator(".out")
     out.wait_for(state="visible")
     # Locator checks run outside the page's CSP (no eval of a predicate there).
     expect(out).not_to_have_text(re.compile(r"^Calling"), timeout=TIMEOUT_MS)
-    return out.text_content(), "err" in (out.get_attribute("class") or ""), len(w.mcp_posts()) - before
+    return out.text_content(), "err" in (out.get_attribute("class") or ""), len(w.tool_calls()) - before
 
 
 def served(browser, node):
@@ -195,6 +199,7 @@ def served(browser, node):
         form = field.locator("xpath=ancestor::form")
         tool = form.get_attribute("data-tool")
         field.fill("not a number")
+        page.wait_for_load_state("networkidle")
         before = len(w2.mcp_posts())
         form.get_by_role("button", name="Call").click()
         out = form.locator(".out")
