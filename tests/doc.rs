@@ -232,3 +232,31 @@ fn a_method_section_snapshot() {
     let len = html[start..].find("</section>").unwrap() + "</section>".len();
     insta::assert_snapshot!(&html[start..start + len]);
 }
+
+#[test]
+fn service_narrows_a_multi_service_page() {
+    let all = common::stdout(calimcp().args(["doc", "examples/multi-service", "-o", "-"]));
+    let pages = common::stdout(calimcp().args([
+        "doc",
+        "examples/multi-service",
+        "--service",
+        "pages",
+        "-o",
+        "-",
+    ]));
+    let count = |html: &str| html.matches("<section class=\"method\"").count();
+    assert!(count(&pages) > 0 && count(&pages) < count(&all));
+    assert!(!pages.contains("service registry"));
+    calimcp()
+        .args([
+            "doc",
+            "examples/multi-service",
+            "--service",
+            "nope",
+            "-o",
+            "-",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no service `nope`"));
+}

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{GlobalArgs, report_warnings};
+use crate::abi::App;
 use crate::doc::{self, AppDoc, Options};
 use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
@@ -44,10 +45,24 @@ pub fn run(g: &GlobalArgs, args: DocArgs) -> Result<u8> {
         sel.apps.clone()
     };
     report_warnings(&ui, &sel.catalog, &apps);
+    // `--service NAME`: each app's page shows that service only.
+    let narrowed: Vec<App> = apps
+        .iter()
+        .map(|&i| {
+            let mut app = sel.catalog.apps[i].clone();
+            if let Some(s) = &g.service {
+                super::check_service(&app, s)?;
+                app.services
+                    .retain(|x| x.name.as_deref() == Some(s.as_str()));
+            }
+            Ok(app)
+        })
+        .collect::<Result<_>>()?;
     let docs: Vec<AppDoc> = apps
         .iter()
-        .map(|&i| AppDoc {
-            app: &sel.catalog.apps[i],
+        .zip(&narrowed)
+        .map(|(&i, app)| AppDoc {
+            app,
             tools: sel.catalog.tools.for_app(i, g.service.as_deref()).collect(),
             key: sel.catalog.tools.slugs[i].clone(),
             contexts_uri: None,
