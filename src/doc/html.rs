@@ -59,7 +59,7 @@ pub fn type_id(prefix: &str, name: &str) -> String {
     format!("{prefix}t-{}", id_part(name))
 }
 
-/// A type as [`type_name`] writes it, with every named type the manifest
+/// A type as `type_name` writes it, with every named type the manifest
 /// defines linked to its definition. Its text is exactly `type_name(t)`
 /// (a test checks it on every fixture).
 pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> String {
