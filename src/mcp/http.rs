@@ -1,7 +1,8 @@
 //! The Streamable HTTP transport: rmcp's `StreamableHttpService` mounted at
 //! `/mcp` on an axum router served by hyper (JSON-RPC batches split by
-//! `batch`), beside the apps' reference pages at `/` ([`super::pages`]). Loopback unless the user names another address; `Host` and
-//! `Origin` are checked against DNS rebinding. What a client can make the
+//! `batch`), beside the apps' reference pages at `/` (`super::pages`).
+//! Loopback unless the user names another address; `Host` and `Origin` are
+//! checked against DNS rebinding. What a client can make the
 //! server hold is bounded ([`Limits`]): a connection must send a request's
 //! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions are capped at
 //! `CALIMCP_MAX_SESSIONS` (a further `initialize` gets 503), batches and

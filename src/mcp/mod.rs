@@ -7,8 +7,8 @@
 //! prints for the same apps and options, and the apps' ABIs and contexts as
 //! resources with completion of their URI templates ([`resources`]); over
 //! HTTP also the apps' reference pages at `/`, and those pages as the MCP
-//! App resource `ui://calimcp/reference` (`pages`). Uses `abi`, `mapping`, `doc`, `catalog` and
-//! the node client; never `cli`. Nothing but protocol reaches stdout.
+//! App resource `ui://calimcp/reference` (`pages`). Uses `abi`, `mapping`,
+//! `doc`, `catalog` and the node client; never `cli`. Nothing but protocol reaches stdout.
 
 pub(crate) mod backend;
 mod batch;
