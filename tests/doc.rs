@@ -9,7 +9,7 @@ mod common;
 use calimcp::abi::{LoadOptions, load_path};
 use calimcp::doc::{self, AppDoc, Options};
 use calimcp::mapping::{ToolOptions, build};
-use common::calimcp;
+use common::{calimcp, example};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -259,4 +259,26 @@ fn service_narrows_a_multi_service_page() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("has no service `nope`"));
+}
+
+#[test]
+fn an_app_called_index_does_not_overwrite_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let apps = dir.path().join("apps");
+    std::fs::create_dir(&apps).unwrap();
+    let kv = std::fs::read_to_string(example("kv-store").join("abi.json")).unwrap();
+    std::fs::write(apps.join("index.json"), &kv).unwrap();
+    std::fs::write(apps.join("other.json"), &kv).unwrap();
+    let site = dir.path().join("site");
+    calimcp()
+        .arg("doc")
+        .arg("--apps")
+        .arg(&apps)
+        .arg("-o")
+        .arg(&site)
+        .assert()
+        .success();
+    let index = page_of(&site, "index.html");
+    assert!(index.contains("href=\"index_.html\""), "{index}");
+    assert!(page_of(&site, "index_.html").contains("<section class=\"method\""));
 }

@@ -112,9 +112,13 @@ pub fn run(g: &GlobalArgs, args: DocArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// An app's page: its tool-name slug, which is unique among the apps listed.
+/// An app's page: its tool-name slug, which is unique among the apps listed
+/// (`index_.html` for an app whose slug is `index`, which the index takes).
 fn file_name(d: &AppDoc<'_>) -> String {
-    format!("{}.html", d.key)
+    match d.key.as_str() {
+        "index" => "index_.html".into(),
+        key => format!("{key}.html"),
+    }
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
