@@ -64,7 +64,8 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
                         },
                         "additionalProperties": false
                     },
-                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+                    "_meta": {"ui": {"resourceUri": super::pages::UI_URI}}
                 }),
                 json!({
                     "name": SELECT_APP,

@@ -1,7 +1,8 @@
 //! The Streamable HTTP transport: rmcp's `StreamableHttpService` mounted at
 //! `/mcp` on an axum router served by hyper (JSON-RPC batches split by
-//! `batch`). Loopback unless the user names another address; `Host` and
-//! `Origin` are checked against DNS rebinding. What a client can make the
+//! `batch`), beside the apps' reference pages at `/` (`super::pages`).
+//! Loopback unless the user names another address; `Host` and `Origin` are
+//! checked against DNS rebinding. What a client can make the
 //! server hold is bounded ([`Limits`]): a connection must send a request's
 //! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions are capped at
 //! `CALIMCP_MAX_SESSIONS` (a further `initialize` gets 503), batches and
@@ -96,6 +97,7 @@ pub async fn run(
         .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
         .collect();
     origins.extend(opts.allow_origins.iter().cloned());
+    let pages = super::pages::routes(live.clone(), hosts.clone());
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
@@ -119,6 +121,7 @@ pub async fn run(
                 super::batch::handle(service.clone(), req)
             }),
         )
+        .merge(pages)
         .layer(axum::middleware::from_fn(mend_statuses))
         .layer(axum::middleware::from_fn_with_state(
             Gate {

@@ -770,7 +770,9 @@ impl ServerHandler for Session {
         self.live.wait_ready().await;
         let view = self.live.view();
         view.mark_listed();
-        let list = from_json(Value::Array(resources::list(&view)))?;
+        let mut list = resources::list(&view);
+        list.push(super::pages::ui_entry());
+        let list = from_json(Value::Array(list))?;
         Ok(ListResourcesResult::with_all_items(list))
     }
 
@@ -789,6 +791,12 @@ impl ServerHandler for Session {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri;
+        if uri == super::pages::UI_URI {
+            self.live.wait_ready().await;
+            let result: ReadResourceResult =
+                from_json(super::pages::ui_contents(&self.live.view()))?;
+            return Ok(result.into());
+        }
         let target = resources::parse(&uri).map_err(|m| McpError::resource_not_found(m, None))?;
         self.live.wait_ready().await;
         let not_found = |e: &Error| {
