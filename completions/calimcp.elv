@@ -40,6 +40,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
+            cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
             cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
@@ -101,6 +102,30 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'calimcp;doc'= {
+            cand -o 'Directory to write the pages to (created if missing); `-`: one app''s page on stdout'
+            cand --out 'Directory to write the pages to (created if missing); `-`: one app''s page on stdout'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'calimcp;tools'= {
             cand --app 'Only these apps (repeatable; same as naming them as APP)'
             cand --allow 'Only tools whose name matches GLOB (`*`, `?`; repeatable)'
@@ -134,7 +159,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --http 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio'
             cand --allow-host 'With --http: also accept requests whose Host header is NAME (repeatable)'
             cand --allow-origin 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)'
-            cand --session-idle 'With --http: close a session idle for SECS seconds and reclaim its memory'
+            cand --session-idle 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory'
             cand --refresh 'Re-read the node''s apps every SECS seconds'
             cand --as 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
             cand --log-level 'Diagnostics on stderr from this level up'
@@ -702,6 +727,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help'= {
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
+            cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
             cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps of the --apps directories (and any APP paths given)'
@@ -721,6 +747,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;schema'= {
         }
         &'calimcp;help;describe'= {
+        }
+        &'calimcp;help;doc'= {
         }
         &'calimcp;help;tools'= {
         }
