@@ -256,6 +256,10 @@ struct AppDef {
     services: Vec<(Option<String>, String, Value)>,
     legacy: bool,
     semantics: Semantics,
+    /// The listing's `source`.
+    source: &'static str,
+    /// The module served for `blob` (else one made from the ABI).
+    module: Option<Vec<u8>>,
 }
 
 struct CtxDef {
@@ -593,6 +597,60 @@ impl FakeNode {
         (app_id, ctx_id)
     }
 
+    /// Lists an app as a node that joined a context of it does (rc.4 and
+    /// rc.25 `join_context` / `ContextRegistered`: source
+    /// `calimero://pending-blob-share`, no package or version — rc.4 lists
+    /// `unknown` and `0.0.0` — and empty metadata), with one context.
+    /// `module` is its code, served at `/admin-api/blobs/:id` under the id a
+    /// node gives those bytes (calimero-blobstore `put`: SHA-256 over the
+    /// SHA-256 of each 1 MiB chunk); `abi` what the ABI route answers.
+    /// Returns `(application id, context id)`.
+    pub fn share(&self, module: Vec<u8>, abi: Value) -> (String, String) {
+        self.install_module(None, module, abi)
+    }
+
+    /// [`FakeNode::share`], or with `listed` = `(package, version)` an app
+    /// installed from its module (`POST /admin-api/install-dev-application`).
+    pub fn install_module(
+        &self,
+        listed: Option<(&str, &str)>,
+        module: Vec<u8>,
+        abi: Value,
+    ) -> (String, String) {
+        use sha2::Digest;
+        let mut outer = sha2::Sha256::new();
+        for chunk in module.chunks(1 << 20) {
+            outer.update(sha2::Sha256::digest(chunk));
+        }
+        let blob = bs58::encode(outer.finalize()).into_string();
+        let p = self.state.profile;
+        let (package, version, source) = match (listed, p) {
+            (Some((package, version)), _) => (package, version, "file:///apps/app.wasm"),
+            (None, Profile::Rc25 | Profile::Hex) => ("", "", "calimero://pending-blob-share"),
+            (None, _) => ("unknown", "0.0.0", "calimero://pending-blob-share"),
+        };
+        let mut apps = self.state.apps.write().unwrap();
+        let seed = 230 + u8::try_from(apps.len()).unwrap_or(0);
+        let mut app = single(seed, package, "", seed, abi, Semantics::Echo);
+        app.id = p.id(seed);
+        app.version = version.into();
+        app.signer = String::new();
+        app.blob = blob.clone();
+        app.services[0].1 = blob;
+        app.source = source;
+        app.module = Some(module);
+        let (app_id, ctx_id) = (app.id.clone(), p.id(seed));
+        apps.push(app);
+        self.state.contexts.write().unwrap().push(CtxDef {
+            id: ctx_id.clone(),
+            owned: vec![p.id(owner_seed(seed))],
+            app: app_id.clone(),
+            service: None,
+            name: None,
+        });
+        (app_id, ctx_id)
+    }
+
     /// Removes an installed app and its contexts (what `DELETE
     /// /admin-api/applications/:id` does on a node).
     pub fn uninstall(&self, app_id: &str) {
@@ -790,6 +848,8 @@ fn single(
         services: vec![(None, id(seed.wrapping_add(100)), abi)],
         legacy: false,
         semantics,
+        source: "registry://fake",
+        module: None,
     }
 }
 
@@ -846,6 +906,8 @@ fn catalog(p: Profile, shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
             ],
             legacy: false,
             semantics: Semantics::Echo,
+            source: "registry://fake",
+            module: None,
         },
         single(
             TYPED,
@@ -1437,7 +1499,10 @@ fn blob_route(state: &State, blob: &str) -> Response {
             a.services.iter().find(|s| s.1 == blob).map(|s| &s.2)
         };
         if let Some(abi) = abi {
-            let module = wasm_module((!a.legacy).then_some(abi));
+            let module = match &a.module {
+                Some(m) if a.blob == blob => m.clone(),
+                _ => wasm_module((!a.legacy).then_some(abi)),
+            };
             return Response {
                 status: 200,
                 content_type: "application/wasm",
@@ -1465,6 +1530,10 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
     let metas: Vec<Vec<u8>> = apps
         .iter()
         .map(|a| {
+            // A row written for a blob share has empty metadata.
+            if a.source.starts_with("calimero://") {
+                return Vec::new();
+            }
             json!({"name": a.name, "description": "a fake app", "package": a.package})
                 .to_string()
                 .into_bytes()
@@ -1500,7 +1569,7 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
                 compiled: &compiled,
             },
             size: 0,
-            source: "registry://fake",
+            source: a.source,
             metadata: meta,
             signer_id: &a.signer,
             package: &a.package,
