@@ -103,7 +103,9 @@ struct World {
 fn world(v: Version) -> Option<World> {
     let wasm = test_app("kv");
     let cluster = Cluster::start("parity", v, 2, &wasm, "com.example.kv-c")?;
-    let d = cluster.node(1).install(&test_app_variant("kv", "d"), "com.example.kv-d", "0.1.0");
+    let d = cluster
+        .node(1)
+        .install(&test_app_variant("kv", "d"), "com.example.kv-d", "0.1.0");
     let (ns, other) = cluster.node(1).create_namespace_context(&d);
     cluster.share(1, &ns, &other);
     let (app, own) = (cluster.app.clone(), cluster.context.clone());
@@ -146,7 +148,11 @@ impl World {
             ),
             Package => {
                 std::fs::copy(&self.wasm, dir.path().join("kv-c.wasm")).unwrap();
-                (apps(&["--package", "com.example.kv-c"]), "kv-c".into(), "kv_c".into())
+                (
+                    apps(&["--package", "com.example.kv-c"]),
+                    "kv-c".into(),
+                    "kv_c".into(),
+                )
             }
             OtherName => {
                 std::fs::copy(&self.wasm, dir.path().join("kv.wasm")).unwrap();
@@ -185,7 +191,11 @@ fn cli_outcome(code: i32, err: &str) -> Result<(), String> {
     if code == 0 || code == 124 {
         return Ok(());
     }
-    let line = err.lines().rev().find(|l| l.starts_with('{')).unwrap_or(err);
+    let line = err
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or(err);
     let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
     Err(v["error"]["code"]
         .as_str()
@@ -260,14 +270,38 @@ fn cli_row(w: &World, r: &Row, l: &Local, key: &str) {
     let ctx = w.context(r);
     let set = format!("{}_set", l.tool);
     let get = format!("{}.get", l.app);
-    let got = run_cli(w, r, l, &["call", &set, "--key", key, "--value", "v", "-c", ctx]);
+    let got = run_cli(
+        w,
+        r,
+        l,
+        &["call", &set, "--key", key, "--value", "v", "-c", ctx],
+    );
     expect_cli("call -c", r, got);
     let args = json!({"key": key, "value": "v", "_context": ctx}).to_string();
-    let got = run_cli(w, r, l, &["call", &format!("{}.set", l.app), "--args", &args]);
+    let got = run_cli(
+        w,
+        r,
+        l,
+        &["call", &format!("{}.set", l.app), "--args", &args],
+    );
     expect_cli("--args _context", r, got);
-    let got = run_cli(w, r, l, &["call", &set, "--key", key, "--value", "v", "-c", ctx, "--retry", "2"]);
+    let got = run_cli(
+        w,
+        r,
+        l,
+        &[
+            "call", &set, "--key", key, "--value", "v", "-c", ctx, "--retry", "2",
+        ],
+    );
     expect_cli("--retry", r, got);
-    let got = run_cli(w, r, l, &["call", &get, "--key", key, "-c", ctx, "--until", "v", "--within", "30"]);
+    let got = run_cli(
+        w,
+        r,
+        l,
+        &[
+            "call", &get, "--key", key, "-c", ctx, "--until", "v", "--within", "30",
+        ],
+    );
     expect_cli("--until", r, got);
     let got = run_cli(w, r, l, &["watch", &l.app, "-c", ctx, "--stop-after", "1"]);
     expect_cli("watch -c", r, got);
@@ -288,9 +322,13 @@ async fn mcp_row(w: &World, r: &Row, l: &Local, key: &str) {
         serve_support::stdio_client_env(&args, &env, serve_support::Watcher::default()).await;
     let set = format!("{}_set", l.tool);
     let get = format!("{}_get", l.tool);
-    let res = serve_support::call(&client, &set, json!({"key": key, "value": "v", "_context": ctx}))
-        .await
-        .unwrap();
+    let res = serve_support::call(
+        &client,
+        &set,
+        json!({"key": key, "value": "v", "_context": ctx}),
+    )
+    .await
+    .unwrap();
     expect_mcp("_context", r, &res);
     let res = serve_support::call(
         &client,

@@ -1110,6 +1110,79 @@ pub fn test_app(name: &str) -> PathBuf {
     out
 }
 
+/// [`test_app`] `name` with its ABI (`testapps/NAME/abi.json`) edited by
+/// `edit`: the same code, another module (another blob and application id)
+/// declaring other methods — what a new version of an app looks like to the
+/// node. Written beside the app as `NAME-abi-TAG.wasm`.
+pub fn test_app_with_abi(name: &str, tag: &str, edit: impl Fn(&mut Value)) -> PathBuf {
+    let base = test_app(name);
+    let bytes = std::fs::read(&base).unwrap();
+    // Drop the calimero_abi_v1 custom section, keep every other section.
+    let mut out = bytes[..8].to_vec();
+    let mut i = 8;
+    let leb = |b: &[u8], i: &mut usize| {
+        let (mut n, mut shift) = (0usize, 0);
+        loop {
+            let byte = b[*i];
+            *i += 1;
+            n |= ((byte & 0x7f) as usize) << shift;
+            if byte & 0x80 == 0 {
+                return n;
+            }
+            shift += 7;
+        }
+    };
+    while i < bytes.len() {
+        let start = i;
+        let id = bytes[i];
+        i += 1;
+        let len = leb(&bytes, &mut i);
+        let body = i;
+        i += len;
+        if id == 0 {
+            let mut j = body;
+            let name_len = leb(&bytes, &mut j);
+            if &bytes[j..j + name_len] == b"calimero_abi_v1" {
+                continue;
+            }
+        }
+        out.extend_from_slice(&bytes[start..i]);
+    }
+    let mut abi: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testapps")
+                .join(name)
+                .join("abi.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    edit(&mut abi);
+    let abi = abi.to_string();
+    let section = b"calimero_abi_v1";
+    let mut payload = vec![section.len() as u8];
+    payload.extend_from_slice(section);
+    payload.extend_from_slice(abi.as_bytes());
+    out.push(0);
+    let mut n = payload.len();
+    loop {
+        let b = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(b);
+            break;
+        }
+        out.push(b | 0x80);
+    }
+    out.extend_from_slice(&payload);
+    let path = base.with_file_name(format!("{name}-abi-{tag}.wasm"));
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, out).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    path
+}
+
 /// [`test_app`] as another module: the same code with a custom section
 /// `calimcp_variant` holding `variant`, so installing it gives another blob and
 /// another application id (two apps sharing every method name).
