@@ -382,3 +382,228 @@ on_each_version! {
         let _ = Duration::ZERO;
     }
 }
+
+// ---------------------------------------------------------------------------
+// Versions: two versions of one package, a context on each. 0.1.0 has no
+// `touch` and `insert` is [mut]; in 0.2.0 `touch` exists and `insert` is
+// [view]. A row names a method, the context and the entry points it runs
+// through; the state check is the context's root hash.
+
+/// Entry points of the versions rows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Entry {
+    CliCall,
+    CliArgs,
+    CliRetry,
+    CliUntil,
+    McpContext,
+    McpCallUntil,
+    McpReadOnly,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Version2 {
+    V1,
+    V2,
+}
+
+struct VRow {
+    method: &'static str,
+    ctx: Version2,
+    entries: &'static [Entry],
+    /// `Ran`, `Refused("method_not_in_version")`, or `Refused("mut")`: a
+    /// [mut] method refused by what repeats calls or serves read-only.
+    expect: Expect,
+    /// Why a row fails on this branch, when it does (said in the report).
+    needs: Option<&'static str>,
+}
+
+const SEND: &[Entry] = &[
+    Entry::CliCall,
+    Entry::CliArgs,
+    Entry::CliRetry,
+    Entry::McpContext,
+];
+const REPEAT: &[Entry] = &[Entry::CliUntil, Entry::McpCallUntil, Entry::McpReadOnly];
+
+const VROWS: &[VRow] = &[
+    VRow {
+        method: "touch",
+        ctx: Version2::V1,
+        entries: SEND,
+        expect: Refused("method_not_in_version"),
+        needs: None,
+    },
+    VRow {
+        method: "touch",
+        ctx: Version2::V2,
+        entries: SEND,
+        expect: Ran,
+        needs: None,
+    },
+    // The method's kind follows the version the context runs (issue 27
+    // point 6: the one call pipeline, engine-core's part).
+    VRow {
+        method: "insert",
+        ctx: Version2::V1,
+        entries: REPEAT,
+        expect: Refused("mut"),
+        needs: Some("engine-core: decisions on the method's kind from the context's version"),
+    },
+];
+
+struct VWorld {
+    node: realnode_support::RealNode,
+    v1: String,
+    v2: String,
+}
+
+fn vworld(v: Version) -> Option<VWorld> {
+    let node = realnode_support::RealNode::start_on(v, "parity_versions")?;
+    let old = realnode_support::test_app_with_abi("events", "parity-v1", |abi| {
+        abi["methods"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|m| m["name"] != "touch");
+    });
+    let new = realnode_support::test_app_with_abi("events", "parity-v2", |abi| {
+        for m in abi["methods"].as_array_mut().unwrap() {
+            if m["name"] == "insert" {
+                m["intent"] = json!("read_only");
+            }
+        }
+    });
+    let id1 = node.install(&old, "com.example.events", "0.1.0");
+    let (v1, _) = node.create_context(&id1);
+    let id2 = node.install(&new, "com.example.events", "0.2.0");
+    let (v2, _) = node.create_context(&id2);
+    Some(VWorld { node, v1, v2 })
+}
+
+/// The outcome of one entry, as a code: `ran`, or the refusal's code.
+async fn entry_outcome(w: &VWorld, e: Entry, tool: &str, ctx: &str) -> String {
+    // `insert` takes a key and a number; `touch` nothing.
+    let margs = if tool.ends_with("insert") {
+        json!({"key": "k", "n": 1})
+    } else {
+        json!({})
+    };
+    let cli = |extra: &[&str]| {
+        let out = w.node.calimcp().args(extra).arg("--json").output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        match cli_outcome(out.status.code().unwrap_or(-1), &err) {
+            Ok(()) => "ran".to_string(),
+            Err(_) if err.contains("[mut]") => "mut".to_string(),
+            Err(code) => code,
+        }
+    };
+    let with_ctx = |mut a: Value| {
+        a["_context"] = json!(ctx);
+        a
+    };
+    let p: Vec<String> = margs
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(k, v)| {
+            [
+                format!("--{k}"),
+                v.to_string().trim_matches('"').to_string(),
+            ]
+        })
+        .collect();
+    let p: Vec<&str> = p.iter().map(String::as_str).collect();
+    match e {
+        Entry::CliCall => cli(&[&["call", tool, "-c", ctx][..], &p].concat()),
+        Entry::CliArgs => cli(&["call", tool, "--args", &with_ctx(margs.clone()).to_string()]),
+        Entry::CliRetry => cli(&[&["call", tool, "-c", ctx, "--retry", "2"][..], &p].concat()),
+        Entry::CliUntil => cli(&[
+            &["call", tool, "-c", ctx, "--until", "null", "--within", "5"][..],
+            &p,
+        ]
+        .concat()),
+        Entry::McpContext | Entry::McpCallUntil | Entry::McpReadOnly => {
+            let url = w.node.url.clone();
+            let state = w.node.state.path().to_str().unwrap().to_string();
+            let env = [("CALIMCP_STATE_DIR", state.as_str())];
+            let mut sargs = vec!["--node", url.as_str()];
+            if e == Entry::McpReadOnly {
+                sargs.push("--read-only");
+            }
+            let (client, _) =
+                serve_support::stdio_client_env(&sargs, &env, serve_support::Watcher::default())
+                    .await;
+            let res = match e {
+                Entry::McpCallUntil => {
+                    serve_support::call(
+                        &client,
+                        "call_until",
+                        json!({"tool": tool, "arguments": with_ctx(margs.clone()), "until": null, "within": 5}),
+                    )
+                    .await
+                }
+                _ => serve_support::call(&client, tool, with_ctx(margs.clone())).await,
+            };
+            client.cancel().await.unwrap();
+            match res {
+                Ok(r) if r.is_error != Some(true) => "ran".to_string(),
+                Ok(r) => {
+                    let text = serve_support::text(&r);
+                    if text.contains("[mut]") {
+                        "mut".into()
+                    } else if text.contains("which has no method") {
+                        "method_not_in_version".into()
+                    } else {
+                        mcp_code(&text)
+                    }
+                }
+                // A JSON-RPC error: the tool is not served (--read-only).
+                Err(e) => {
+                    let text = e.to_string();
+                    if text.contains("read-only") || text.contains("[mut]") {
+                        "mut".into()
+                    } else {
+                        format!("other: {text}")
+                    }
+                }
+            }
+        }
+    }
+}
+
+on_each_version! {
+    async fn versions_each_context_decides_by_the_version_it_runs(v) {
+        let Some(w) = tokio::task::spawn_blocking(move || vworld(v)).await.unwrap() else { return };
+        let mut failed = Vec::new();
+        for (i, r) in VROWS.iter().enumerate() {
+            let ctx = match r.ctx {
+                Version2::V1 => w.v1.clone(),
+                Version2::V2 => w.v2.clone(),
+            };
+            let tool = format!("events_{}", r.method);
+            let before = w.node.context_root(&ctx);
+            let want = match r.expect {
+                Ran => "ran",
+                Refused(code) => code,
+            };
+            for &e in r.entries {
+                let got = entry_outcome(&w, e, &tool, &ctx).await;
+                if got != want {
+                    failed.push(format!("row {i} {tool} in {:?} via {e:?}: want {want}, got {got}{}", r.ctx,
+                        r.needs.map(|n| format!(" (needs {n})")).unwrap_or_default()));
+                }
+            }
+            let after = w.node.context_root(&ctx);
+            match r.expect {
+                Refused(_) if before != after => failed.push(format!("row {i}: something ran in {ctx}")),
+                // (`touch` leaves the root hash as it is on both versions:
+                // only the refusals are checked on the state for it.)
+                Ran if before == after && r.method != "touch" => {
+                    failed.push(format!("row {i}: nothing ran in {ctx}"))
+                }
+                _ => {}
+            }
+        }
+        assert!(failed.is_empty(), "rows that fail:\n{}", failed.join("\n"));
+    }
+}
