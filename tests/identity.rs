@@ -124,6 +124,16 @@ impl Setup {
     }
 }
 
+/// One string field of each object of a `--json` array.
+fn field(out: &str, key: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o[key].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
 /// Both node versions' ways of listing a joined app.
 const PROFILES: [Profile; 2] = [Profile::Rc4, Profile::Rc25];
 
@@ -160,34 +170,21 @@ fn on_a_joined_node_the_apps_own_tools_run_in_its_context() {
         // The only context of the app: found by the module's bytes.
         let (code, _, err) = s.run(&["call", "kv_get", "--key", "a"]);
         assert_eq!(code, 0, "{profile:?}: {err}");
-        assert_eq!(s.executed_in(), [mine.clone()]);
+        assert_eq!(s.executed_in(), [mine.as_str()]);
         let (code, _, err) = s.run(&["call", "kv_get", "--key", "a", "-c", &mine]);
         assert_eq!(code, 0, "{profile:?}: {err}");
-        assert_eq!(s.executed_in(), [mine.clone()]);
+        assert_eq!(s.executed_in(), [mine.as_str()]);
         // `contexts` lists its own context only.
         let (code, out, err) = s.run(&["contexts", "kv", "--json"]);
         assert_eq!(code, 0, "{profile:?}: {err}");
-        let rows: Value = serde_json::from_str(&out).unwrap();
-        let ids: Vec<&str> = rows
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["id"].as_str().unwrap())
-            .collect();
-        assert_eq!(ids, [mine.as_str()], "{out}");
+        assert_eq!(field(&out, "id"), [mine.as_str()], "{out}");
         // `use` pins it.
         let (code, _, err) = s.run(&["use", "kv", "-c", &mine]);
         assert_eq!(code, 0, "{profile:?}: {err}");
         // The app is listed once, under the file's name.
         let (code, out, err) = s.run(&["tools", "--json"]);
         assert_eq!(code, 0, "{err}");
-        let names: Vec<String> = serde_json::from_str::<Value>(&out)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect();
+        let names = field(&out, "name");
         let other = format!("{}_", calimcp::mapping::names::id_prefix(&s.other.0, 6));
         let of = |prefix: &str| -> Vec<String> {
             let mut m: Vec<String> = names
@@ -219,18 +216,14 @@ fn a_file_under_another_name_is_the_node_app_with_its_bytes() {
         // Listed once: `kv.wasm` is com.example.kv-c (same bytes); kv-d stays.
         let (code, out, err) = s.run(&["apps", "--json"]);
         assert_eq!(code, 0, "{err}");
-        let apps: Value = serde_json::from_str(&out).unwrap();
-        let packages: Vec<&str> = apps
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a["package"].as_str().unwrap())
+        let packages: Vec<String> = field(&out, "package")
+            .into_iter()
             .filter(|p| p.starts_with("com.example.kv-") || *p == "kv")
             .collect();
         assert_eq!(packages, ["kv", "com.example.kv-d"], "{out}");
         let (code, _, err) = s.run(&["call", "kv_get", "--key", "a"]);
         assert_eq!(code, 0, "{profile:?}: {err}");
-        assert_eq!(s.executed_in(), [s.mine.1.clone()]);
+        assert_eq!(s.executed_in(), [s.mine.1.as_str()]);
         let theirs = s.other.1.clone();
         let err = s.refused(
             &["call", "kv_get", "--key", "a", "-c", &theirs],

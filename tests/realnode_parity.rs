@@ -607,3 +607,73 @@ on_each_version! {
         assert!(failed.is_empty(), "rows that fail:\n{}", failed.join("\n"));
     }
 }
+
+/// rc.25 only (rc.4 has no group upgrades): a group upgrade under
+/// `LazyOnAccess` (the namespaces the harness creates) moves each context to
+/// the new version at its next use, and until then the node still says the
+/// old one. A method only the new version has is not refused: the CLI says
+/// the context moves on this call, and `serve` runs it too (another context
+/// of the group, not moved yet).
+#[test]
+fn rc25_a_lazy_group_upgrade_moves_the_context_on_its_next_call() {
+    let Some(node) = realnode_support::RealNode::start_on(Version::Rc25, "parity_lazy") else {
+        return;
+    };
+    let old = realnode_support::test_app_with_abi("events", "lazy-v1", |abi| {
+        abi["methods"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|m| m["name"] != "touch");
+    });
+    let id1 = node.install(&old, "com.example.events", "0.1.0");
+    let (ns, a, _) = node.create_context_full(&id1, None);
+    let b = node.admin(
+        "POST",
+        "/admin-api/contexts",
+        Some(
+            &json!({"applicationId": id1, "contextSeed": null, "initializationParams": [],
+                     "groupId": ns, "identitySecret": null}),
+        ),
+    )["data"]["contextId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let id2 = node.install(&test_app("events"), "com.example.events", "0.2.0");
+    let group = node.admin("GET", &format!("/admin-api/contexts/{a}/group"), None)["data"]
+        .as_str()
+        .expect("the context's group")
+        .to_string();
+    node.admin(
+        "POST",
+        &format!("/admin-api/groups/{group}/upgrade"),
+        Some(&json!({"targetApplicationId": id2})),
+    );
+    let runs = |ctx: &str| {
+        node.admin("GET", &format!("/admin-api/contexts/{ctx}"), None)["data"]["applicationId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(runs(&a), id1, "lazy: the node still says the old version");
+    let out = node
+        .calimcp()
+        .args(["call", "events_touch", "-c", &a])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("moves to com.example.events 0.2.0 on this call"),
+        "{err}"
+    );
+    assert_eq!(runs(&b), id1, "the other context has not moved");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let client = serve_support::stdio_client(&["--node", &node.url]).await;
+        let r = serve_support::call(&client, "events_touch", json!({"_context": b}))
+            .await
+            .unwrap();
+        assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        client.cancel().await.unwrap();
+    });
+}

@@ -48,14 +48,14 @@ pub fn rows_of(local: &App, rows: &[&App]) -> Found {
         .collect();
     if let Some(blob) = module_blob(local) {
         let same: Vec<usize> = (0..rows.len())
-            .filter(|&i| module_blob(&rows[i]) == Some(blob))
+            .filter(|&i| module_blob(rows[i]) == Some(blob))
             .collect();
         found.extend(with_their_app(rows, &same));
     } else if found.is_empty() {
         let same: Vec<usize> = (0..rows.len())
             .filter(|&i| same_abi(local, rows[i]))
             .collect();
-        let mut apps: Vec<AppKey> = same.iter().map(|&i| app_key(&rows[i])).collect();
+        let mut apps: Vec<AppKey> = same.iter().map(|&i| app_key(rows[i])).collect();
         apps.sort();
         apps.dedup();
         if apps.len() > 1 {
@@ -132,9 +132,9 @@ fn app_key(row: &App) -> AppKey {
 
 /// `same` and every row of the same app as one of them.
 fn with_their_app(rows: &[&App], same: &[usize]) -> Vec<usize> {
-    let keys: Vec<AppKey> = same.iter().map(|&i| app_key(&rows[i])).collect();
+    let keys: Vec<AppKey> = same.iter().map(|&i| app_key(rows[i])).collect();
     (0..rows.len())
-        .filter(|&i| same.contains(&i) || keys.contains(&app_key(&rows[i])))
+        .filter(|&i| same.contains(&i) || keys.contains(&app_key(rows[i])))
         .collect()
 }
 

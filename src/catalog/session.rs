@@ -459,13 +459,18 @@ impl Session {
         target: &Target,
     ) -> Result<Option<(Catalog, Tool)>> {
         let client = self.client()?;
-        self.block_on(super::version::tool_for_target(
+        let found = self.block_on(super::version::tool_for_target(
             client,
             catalog,
             tool,
             target,
             &self.settings.tools,
-        ))?
+        ))??;
+        // What the version's catalog says (a context that moves on this call).
+        for w in found.iter().flat_map(|(c, _)| &c.skipped) {
+            self.note(w.message.clone());
+        }
+        Ok(found)
     }
 }
 

@@ -1165,16 +1165,7 @@ pub fn test_app_with_abi(name: &str, tag: &str, edit: impl Fn(&mut Value)) -> Pa
     payload.extend_from_slice(section);
     payload.extend_from_slice(abi.as_bytes());
     out.push(0);
-    let mut n = payload.len();
-    loop {
-        let b = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            out.push(b);
-            break;
-        }
-        out.push(b | 0x80);
-    }
+    push_leb(payload.len(), &mut out);
     out.extend_from_slice(&payload);
     let path = base.with_file_name(format!("{name}-abi-{tag}.wasm"));
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
@@ -1183,30 +1174,32 @@ pub fn test_app_with_abi(name: &str, tag: &str, edit: impl Fn(&mut Value)) -> Pa
     path
 }
 
+/// `n` as an unsigned LEB128 (a wasm section's size).
+fn push_leb(mut n: usize, out: &mut Vec<u8>) {
+    loop {
+        let b = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
 /// [`test_app`] as another module: the same code with a custom section
 /// `calimcp_variant` holding `variant`, so installing it gives another blob and
 /// another application id (two apps sharing every method name).
 pub fn test_app_variant(name: &str, variant: &str) -> PathBuf {
-    fn leb(mut n: usize, out: &mut Vec<u8>) {
-        loop {
-            let b = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                out.push(b);
-                return;
-            }
-            out.push(b | 0x80);
-        }
-    }
     let base = test_app(name);
     let mut bytes = std::fs::read(&base).unwrap();
     let section = b"calimcp_variant";
     let mut payload = Vec::new();
-    leb(section.len(), &mut payload);
+    push_leb(section.len(), &mut payload);
     payload.extend_from_slice(section);
     payload.extend_from_slice(variant.as_bytes());
     bytes.push(0);
-    leb(payload.len(), &mut bytes);
+    push_leb(payload.len(), &mut bytes);
     bytes.extend_from_slice(&payload);
     let out = base.with_file_name(format!("{name}-{variant}.wasm"));
     let tmp = out.with_extension(format!("tmp{}", std::process::id()));

@@ -583,6 +583,17 @@ impl FakeNode {
         let mut app = single(seed, package, package, seed, abi, Semantics::Echo);
         app.blob = blob.clone();
         app.services[0].1 = blob;
+        self.add_with_context(&mut apps, app, seed)
+    }
+
+    /// Adds `app` with the id made from `seed` and one context (owned by
+    /// the node); returns `(application id, context id)`.
+    fn add_with_context(
+        &self,
+        apps: &mut Vec<AppDef>,
+        mut app: AppDef,
+        seed: u8,
+    ) -> (String, String) {
         let p = self.state.profile;
         app.id = p.id(seed);
         let (app_id, ctx_id) = (app.id.clone(), p.id(seed));
@@ -632,23 +643,13 @@ impl FakeNode {
         let mut apps = self.state.apps.write().unwrap();
         let seed = 230 + u8::try_from(apps.len()).unwrap_or(0);
         let mut app = single(seed, package, "", seed, abi, Semantics::Echo);
-        app.id = p.id(seed);
         app.version = version.into();
         app.signer = String::new();
         app.blob = blob.clone();
         app.services[0].1 = blob;
         app.source = source;
         app.module = Some(module);
-        let (app_id, ctx_id) = (app.id.clone(), p.id(seed));
-        apps.push(app);
-        self.state.contexts.write().unwrap().push(CtxDef {
-            id: ctx_id.clone(),
-            owned: vec![p.id(owner_seed(seed))],
-            app: app_id.clone(),
-            service: None,
-            name: None,
-        });
-        (app_id, ctx_id)
+        self.add_with_context(&mut apps, app, seed)
     }
 
     /// Removes an installed app and its contexts (what `DELETE

@@ -217,10 +217,13 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     // built from: check and build the call with that version's ABI.
     let prepared = match &found.target {
         Some(target) => match session.tool_for_target(&catalog, &tool, target)? {
-            Some((vcat, vtool)) => match vcat.prepare(&vtool, &Value::Object(obj_again)) {
-                Ok(p) => p,
-                Err(problems) => return Err(invalid_args(&vtool, &specs, &[], &problems)),
-            },
+            Some((vcat, vtool)) => {
+                g.say(&session);
+                match vcat.prepare(&vtool, &Value::Object(obj_again)) {
+                    Ok(p) => p,
+                    Err(problems) => return Err(invalid_args(&vtool, &specs, &[], &problems)),
+                }
+            }
             None => prepared,
         },
         None => prepared,
