@@ -28,6 +28,7 @@
 //! c.share(1, &ns2, &ctx2);        // every other node joins ns2 and ctx2
 //! c.join(1, 2, &ns2, &ctx2);      // or one node: node 1 invites, node 2 joins
 //! test_app_variant("events", "second")   // the same app built as another module: another app id
+//! test_app_with_abi("events", "v1", |abi| …)   // the same code declaring another ABI: a new version
 //! ```
 //!
 //! rc25 nodes dial node 1 (its swarm address is the `--boot` peer in their
