@@ -13,6 +13,11 @@
 //! A local manifest speaks for the version it declares, and for every
 //! version when it declares none; when the node cannot give another
 //! version's ABI, the local manifest is used.
+//!
+//! A method the context's version lacks is refused (`method_not_in_version`)
+//! unless the version the context's group targets has it: after a group
+//! upgrade (rc.25, applied to a context at its next use) the call is built
+//! with the target's ABI and the face is told the context moves on this call.
 
 use std::sync::Arc;
 
