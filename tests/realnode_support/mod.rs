@@ -1160,19 +1160,27 @@ pub fn test_app_with_abi(name: &str, tag: &str, edit: impl Fn(&mut Value)) -> Pa
     )
     .unwrap();
     edit(&mut abi);
-    let abi = abi.to_string();
-    let section = b"calimero_abi_v1";
-    let mut payload = vec![section.len() as u8];
-    payload.extend_from_slice(section);
-    payload.extend_from_slice(abi.as_bytes());
-    out.push(0);
-    push_leb(payload.len(), &mut out);
-    out.extend_from_slice(&payload);
-    let path = base.with_file_name(format!("{name}-abi-{tag}.wasm"));
+    push_custom_section(&mut out, b"calimero_abi_v1", abi.to_string().as_bytes());
+    write_module(&base.with_file_name(format!("{name}-abi-{tag}.wasm")), &out)
+}
+
+/// Appends a custom section `name` holding `content` to a module.
+fn push_custom_section(module: &mut Vec<u8>, name: &[u8], content: &[u8]) {
+    let mut payload = Vec::new();
+    push_leb(name.len(), &mut payload);
+    payload.extend_from_slice(name);
+    payload.extend_from_slice(content);
+    module.push(0);
+    push_leb(payload.len(), module);
+    module.extend_from_slice(&payload);
+}
+
+/// Writes a module where tests running at once never see it half written.
+fn write_module(path: &Path, bytes: &[u8]) -> PathBuf {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, out).unwrap();
-    std::fs::rename(&tmp, &path).unwrap();
-    path
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+    path.to_path_buf()
 }
 
 /// `n` as an unsigned LEB128 (a wasm section's size).
@@ -1194,19 +1202,11 @@ fn push_leb(mut n: usize, out: &mut Vec<u8>) {
 pub fn test_app_variant(name: &str, variant: &str) -> PathBuf {
     let base = test_app(name);
     let mut bytes = std::fs::read(&base).unwrap();
-    let section = b"calimcp_variant";
-    let mut payload = Vec::new();
-    push_leb(section.len(), &mut payload);
-    payload.extend_from_slice(section);
-    payload.extend_from_slice(variant.as_bytes());
-    bytes.push(0);
-    push_leb(payload.len(), &mut bytes);
-    bytes.extend_from_slice(&payload);
-    let out = base.with_file_name(format!("{name}-{variant}.wasm"));
-    let tmp = out.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, bytes).unwrap();
-    std::fs::rename(&tmp, &out).unwrap();
-    out
+    push_custom_section(&mut bytes, b"calimcp_variant", variant.as_bytes());
+    write_module(
+        &base.with_file_name(format!("{name}-{variant}.wasm")),
+        &bytes,
+    )
 }
 
 /// A minimal blocking HTTP/1.1 client for the admin helpers (Connection: close).
