@@ -301,3 +301,55 @@ async fn serve_on_a_joined_node_refuses_a_context_of_another_app_and_runs_its_ow
         client.cancel().await.unwrap();
     }
 }
+
+/// A group upgrade the node applies lazily (rc.25): the context still runs
+/// 0.1.0, which lacks `tag`, but its group targets 0.2.0, which has it — the
+/// call is not refused, its arguments are checked against 0.2.0, and the
+/// CLI says the context moves on this call. Before the upgrade it is refused.
+#[test]
+fn a_method_of_the_version_a_contexts_group_targets_is_not_refused() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let mut old = kv_abi();
+    old["methods"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|m| m["name"] != "tag");
+    let (_, ctx) =
+        node.install_module(Some(("com.example.kv-c", "0.1.0")), salted(&old, b"1"), old);
+    let (new, _) = node.install_module(
+        Some(("com.example.kv-c", "0.2.0")),
+        salted(&kv_abi(), b"2"),
+        kv_abi(),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = calimcp(home.path())
+            .env("CALIMERO_NODE_URL", &node.url)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["call", "kv_c_tag", "-c", &ctx]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("which has no method `tag`"), "{err}");
+    assert!(node.executes().is_empty());
+    node.upgrade_group(&new);
+    let (code, err) = run(&["call", "kv_c_tag", "-c", &ctx]);
+    assert!(
+        err.contains(&format!(
+            "context {ctx} moves to com.example.kv-c 0.2.0 on this call"
+        )),
+        "{err}"
+    );
+    // (The fake echoes the arguments, which a `string` result is not: the
+    // call was sent, in that context.)
+    assert_ne!(code, Some(2), "{err}");
+    let sent: Vec<Value> = node.executes().iter().map(|r| r.json()).collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0]["params"]["method"], "tag");
+    assert_eq!(sent[0]["params"]["contextId"], ctx.as_str());
+}

@@ -322,6 +322,9 @@ struct State {
     /// (context, executes left, key, value): a kv write that arrives (as by
     /// sync from a peer) just before that execute in the context runs.
     synced_writes: Mutex<Vec<(String, u32, String, String)>>,
+    /// The application the contexts' group targets after a group upgrade
+    /// (rc.25 profiles): served at `GET /admin-api/groups/:id`.
+    group_target: Mutex<Option<String>>,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -428,6 +431,7 @@ impl Builder {
             sync: Mutex::new(HashMap::new()),
             uninit: Mutex::new(HashMap::new()),
             synced_writes: Mutex::new(Vec::new()),
+            group_target: Mutex::new(None),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -650,6 +654,13 @@ impl FakeNode {
         app.source = source;
         app.module = Some(module);
         self.add_with_context(&mut apps, app, seed)
+    }
+
+    /// A group upgrade to `app` (rc.25 `POST /admin-api/groups/:id/upgrade`
+    /// under `LazyOnAccess`): the group now targets it, and each context
+    /// still runs its old application until its next use.
+    pub fn upgrade_group(&self, app: &str) {
+        *self.state.group_target.lock().unwrap() = Some(app.to_string());
     }
 
     /// Removes an installed app and its contexts (what `DELETE
@@ -1427,6 +1438,24 @@ fn route(state: &State, req: &Request) -> Response {
                 })
                 .collect();
             contexts_list(p, &mine, &empty)
+        }
+        // rc.25 `get_context_group.rs` and `get_group_info.rs`: the context's
+        // group (hex), and what it targets (a group upgraded in this fake).
+        ("GET", ["admin-api", "contexts", _, "group"]) if p.abi_route() => {
+            Response::wire(200, json!({"data": "ab".repeat(32)}).to_string())
+        }
+        ("GET", ["admin-api", "groups", group]) if p.abi_route() => {
+            match state.group_target.lock().unwrap().as_deref() {
+                Some(target) => Response::wire(
+                    200,
+                    json!({"data": {"groupId": group, "appKey": "ab".repeat(32),
+                        "targetApplicationId": target, "memberCount": 1, "contextCount": 1,
+                        "defaultCapabilities": 0, "subgroupVisibility": "open",
+                        "groupStateHash": "cd".repeat(32)}})
+                    .to_string(),
+                ),
+                None => Response::error(404, "Group not found"),
+            }
         }
         ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
             let contexts = state.contexts.read().unwrap();
