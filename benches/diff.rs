@@ -11,6 +11,12 @@
 //! exponential or fail open (issue 21): 30 and 45 mutually recursive types
 //! with one changed field, 50 of them inside a 5,000-method manifest, and
 //! chains of 200 (found) and 600 (limit reported) records.
+//! `cargo bench --bench diff -- scale DIR` (issue 30): writes the recursive
+//! pairs at scale into DIR (`chain-docs`, `chain-type`, `ring-docs`, each an
+//! `.old.json` and a `.new.json`: 5,000 methods sharing a 600-deep chain with
+//! one leaf doc, or the leaf's type, changed; a 5,000-type ring with every
+//! doc changed) and times the library on each; `benches/diff.sh` times the
+//! whole command on them and their peak memory.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -85,6 +91,78 @@ fn chain(n: usize, leaf: &str) -> serde_json::Value {
     json!({"schema_version": "wasm-abi/1", "types": types,
            "methods": [{"name": "deep", "params": [{"name": "p", "type": {"$ref": "T0"}}], "returns": {"kind": "unit"}}],
            "events": []})
+}
+
+/// `methods` methods (`m0000`…) all taking one chain `T0 { next: T1 }` …
+/// `T{depth-1} { v: leaf }`, the leaf field documented `doc`.
+fn shared_chain(methods: usize, depth: usize, doc: &str, leaf: &str) -> serde_json::Value {
+    use serde_json::json;
+    let mut v = chain(depth, leaf);
+    v["types"][format!("T{}", depth - 1)]["fields"][0]["doc"] = json!(doc);
+    v["methods"] = (0..methods)
+        .map(|j| json!({"name": format!("m{j:04}"), "params": [{"name": "p", "type": {"$ref": "T0"}}], "returns": {"kind": "unit"}}))
+        .collect();
+    v
+}
+
+/// `n` records in a ring `R0 → R1 → … → R0` (the link nullable), every type
+/// and field documented `doc`; method `r{i}` takes and returns `R{i}`.
+fn ring(n: usize, doc: &str) -> serde_json::Value {
+    use serde_json::json;
+    let mut types = serde_json::Map::new();
+    for i in 0..n {
+        types.insert(
+            format!("R{i}"),
+            json!({"kind": "record", "doc": doc, "fields": [
+                {"name": "v", "type": {"kind": "u32"}, "doc": doc},
+                {"name": "next", "type": {"$ref": format!("R{}", (i + 1) % n)}, "nullable": true, "doc": doc}
+            ]}),
+        );
+    }
+    let methods: Vec<_> = (0..n)
+        .map(|i| json!({"name": format!("r{i:04}"), "params": [{"name": "p", "type": {"$ref": format!("R{i}")}}], "returns": {"$ref": format!("R{i}")}}))
+        .collect();
+    json!({"schema_version": "wasm-abi/1", "types": types, "methods": methods, "events": []})
+}
+
+/// Writes the issue 30 pairs into `dir` and times the library on each.
+fn scale(dir: &str) {
+    let pairs = [
+        (
+            "chain-docs",
+            shared_chain(5000, 600, "old", "u64"),
+            shared_chain(5000, 600, "new", "u64"),
+        ),
+        (
+            "chain-type",
+            shared_chain(5000, 600, "d", "u64"),
+            shared_chain(5000, 600, "d", "u32"),
+        ),
+        ("ring-docs", ring(5000, "old"), ring(5000, "new")),
+    ];
+    std::fs::create_dir_all(dir).expect("the output directory");
+    for (name, old, new) in &pairs {
+        for (side, v) in [("old", old), ("new", new)] {
+            let path = Path::new(dir).join(format!("{name}.{side}.json"));
+            std::fs::write(&path, serde_json::to_vec(v).expect("json")).expect("writes");
+        }
+        let (a, b) = (app_of(old), app_of(new));
+        let mut times = Vec::new();
+        let mut summary = String::new();
+        for _ in 0..5 {
+            let t = Instant::now();
+            let r = diff_apps(&a, &b, None, &ToolOptions::default());
+            times.push(t.elapsed());
+            let mut rules: Vec<&str> = r.findings.iter().map(|f| f.rule).collect();
+            rules.sort();
+            rules.dedup();
+            summary = format!("{} findings: {}", r.findings.len(), rules.join(", "));
+        }
+        println!(
+            "{name}: diff {:.1} ms median of 5 ({summary})",
+            median(times).as_secs_f64() * 1e3
+        );
+    }
 }
 
 fn stress() {
@@ -165,6 +243,7 @@ fn main() {
             drop(r);
         }
         Some("stress") => stress(),
+        Some("scale") => scale(args.get(1).map_or("target/bench/scale", String::as_str)),
         Some("corpus") => {
             // Every ordered pair of the shared fixtures: the slowest one.
             let dir = args.get(1).map_or("../shared/fixtures/abi", String::as_str);

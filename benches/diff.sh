@@ -20,3 +20,12 @@ echo "## peak memory (max RSS): diff, then describe of each side (one load each)
 echo "## library stages"
 cargo bench --quiet --bench diff -- "$out/old/abi.json" "$out/new/abi.json"
 cargo bench --quiet --bench diff -- stress
+echo "## recursion at scale (issue 30): library, then the whole command and its peak memory"
+cargo bench --quiet --bench diff -- scale "$out/scale"
+for pair in chain-docs chain-type ring-docs; do
+  c="$bin diff $out/scale/$pair.old.json $out/scale/$pair.new.json --quiet --fail-on none --package bench"
+  hyperfine -N --warmup 1 --runs 10 "$c" "$c --json"
+  /usr/bin/time -f "%M KB  $pair" $c >/dev/null
+  /usr/bin/time -f "%M KB  $pair --json" $c --json >/dev/null
+  /usr/bin/time -f "%M KB  describe $pair.old (one load)" $bin describe $out/scale/$pair.old.json --quiet >/dev/null
+done

@@ -2,7 +2,9 @@
 # Peak memory (RSS) of `calimcp watch --json` for one large event, for
 # BENCHMARKS.md (issue 24.2): a baseline with one small event, then one event
 # whose payload is B bytes (about 4×B on the wire, as the node writes bytes).
-# usage: benches/watch_memory.sh [BIN] [PROFILE]   (default target/release/calimcp, release)
+# KIND=raw: the event's data is B bytes that are neither JSON nor UTF-8
+# (issue 28.6; printed as `raw`, base64) instead of a JSON string.
+# usage: [KIND=raw] benches/watch_memory.sh [BIN] [PROFILE]   (default target/release/calimcp, release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${2:-release}
@@ -31,7 +33,7 @@ run() {
     kill -0 "$pid" 2>/dev/null || { cat "$tmp/err" >&2; exit 1; }
     sleep 0.01
   done
-  echo "big prod $bytes" >&3
+  echo "${KIND:-big} prod $bytes" >&3
   wait "$pid" || true
   exec 3>&-
   wait

@@ -176,6 +176,8 @@ codes! {
         NoEmbeddedAbi = "no_embedded_abi",
         /// The node has no event stream (WebSocket/SSE route).
         NoEventStream = "no_event_stream",
+        /// No HOME (nor the XDG_* variable or CALIMCP_STATE_DIR that would do instead): calimcp has no private place for its configuration or state.
+        NoHome = "no_home",
         /// The node owns no identity in the context, so it cannot run methods there.
         NoIdentity = "no_identity",
         /// The node failed internally while running the method.
@@ -198,7 +200,7 @@ codes! {
         RpcError = "rpc_error",
         /// The app has several services and none was named.
         ServiceRequired = "service_required",
-        /// calimcp's state file (pins, aliases) cannot be written.
+        /// calimcp's state or config file (pins, the named nodes, the token cache a login keeps) cannot be written or locked.
         State = "state",
         /// The node closed the event stream.
         StreamClosed = "stream_closed",
@@ -242,6 +244,8 @@ codes! {
         Unreachable = "unreachable",
         /// A local file, directory or stdin cannot be read.
         Unreadable = "unreadable",
+        /// A configuration or state file calimcp would read (nodes.json, the token cache, pins, cached ABIs), or its directory, can be written by other users or belongs to another user; it is not read.
+        UntrustedPath = "untrusted_path",
         /// The context's group is being upgraded; writes wait until it completes (retryable).
         UpgradeInProgress = "upgrade_in_progress",
         /// The command line is wrong (unknown flag, missing or conflicting arguments).

@@ -6,10 +6,12 @@
 //! [`node`] (the HTTP client for merod) → [`catalog`] (where apps come
 //! from: local paths and the node) → the faces: [`cli`] and [`mcp`].
 //! Beside them: [`error`], [`text`] (terminal-safe strings), [`memory`]
-//! (the allocator policy of one-shot commands and the server) and
-//! [`signals`] (stop signals, listened for from set-up).
+//! (the allocator policy of one-shot commands and the server), [`budget`]
+//! (the bytes a queue may hold) and [`signals`] (stop signals, listened for
+//! from set-up).
 
 pub mod abi;
+pub(crate) mod budget;
 pub mod catalog;
 pub mod cli;
 pub mod error;

@@ -286,6 +286,17 @@ fn cases() -> Vec<Case> {
             }),
         },
         Case {
+            // The module's last mark gone: the node stops gating xcalls, so
+            // methods no other context could reach are open to all.
+            rule: "xcall-gate-removed",
+            old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
+            fires: base(),
+            silent: with(|m| {
+                method(m, "get")["xcall_callable"] = json!(true);
+                method(m, "put")["xcall_callable"] = json!(true);
+            }),
+        },
+        Case {
             rule: "xcall-callers-narrowed",
             old: with(|m| method(m, "get")["xcall_callable"] = json!(true)),
             fires: with(|m| {
@@ -308,6 +319,28 @@ fn cases() -> Vec<Case> {
                 method(m, "get")["xcall_callable"] = json!(true);
                 method(m, "get")["xcall_callers"] = json!("same_app");
                 method(m, "get")["doc"] = json!("Gets.");
+            }),
+        },
+        Case {
+            // A field of zero bytes, or a map that became sorted: same bytes.
+            rule: "state-layout-same",
+            old: base(),
+            fires: with(|m| {
+                state_fields(m).push(json!({"name": "marker", "type": {"kind": "unit"}}));
+            }),
+            silent: with(|m| state_field(m, 0)["doc"] = json!("The count.")),
+        },
+        Case {
+            rule: "state-type-reinterpreted",
+            old: with(|m| {
+                state_fields(m).push(json!({"name": "label", "type": {"kind": "string"}}));
+            }),
+            fires: with(|m| {
+                state_fields(m).push(json!({"name": "label", "type": {"kind": "bytes"}}));
+            }),
+            silent: with(|m| {
+                state_fields(m)
+                    .push(json!({"name": "label", "type": {"kind": "string"}, "doc": "A label."}));
             }),
         },
         Case {
@@ -1213,11 +1246,10 @@ fn text_markdown_and_github_formats() {
         "{gh}"
     );
     assert!(gh.lines().nth(1).unwrap().starts_with("::notice "), "{gh}");
+    let last = gh.lines().last().unwrap();
     assert!(
-        gh.lines()
-            .last()
-            .unwrap()
-            .starts_with("calimcp diff: 1 breaking")
+        last.starts_with("calimcp diff ") && last.contains("(local): 1 breaking"),
+        "{gh}"
     );
 }
 
@@ -1389,7 +1421,7 @@ fn apps_are_named_like_everywhere_else() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         text,
-        "kv-store → examples/kv-store: no changes; upgrade gate: code-only\n"
+        "kv-store (local examples/kv-store) → examples/kv-store (local): no changes; upgrade gate: code-only\n"
     );
     // An unknown name is bad input, with the catalog's error.
     let out = common::calimcp()
@@ -1806,18 +1838,67 @@ fn tool_name_theft_is_breaking() {
 
 // ---------------------------------------------------------------- CI-safe output (issue 24 point 10, issue 22 points 8 and 17)
 
+/// Every string and key of `v`, recursively.
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            out.push(k.clone());
+            strings(v, out)
+        }),
+        _ => {}
+    }
+}
+
 #[test]
 fn names_cannot_issue_workflow_commands_or_live_markdown() {
-    // A method named like a runner command, and one with backticks, a mention
-    // and a link: removed, so they appear in every format.
+    // Methods named like a runner command, and one with backticks, a mention
+    // and a link: removed, so they appear in every format. Then every other
+    // kind of string (issue 30.3): an enum case lost, nested fields retyped,
+    // a doc changed, each trying to start a workflow command.
     let dir = tempfile::tempdir().unwrap();
     let evil = with(|m| {
         add_method(m, "##[add-mask]secret");
         add_method(m, "::stop-commands::x");
         add_method(m, "a`@octocat`https://evil.example`b");
+        m["types"]["Color"]["variants"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "::error::case"}));
+        m["types"]["Item"]["fields"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "##[warning]nested\u{7}", "type": {"kind": "u64"}}));
+        method(m, "get")["doc"] = json!("Reads.\n::error::from-a-doc\n##[group]x");
+    });
+    let fixed = with(|m| {
+        m["types"]["Item"]["fields"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "##[warning]nested\u{7}", "type": {"kind": "u32"}}));
+        method(m, "get")["doc"] = json!("Reads again.\n::warning::from-a-doc");
     });
     let old = write(dir.path(), "abi.json", &evil);
-    let new = write(dir.path(), "new.json", &base());
+    let new = write(dir.path(), "new.json", &fixed);
+    // JSON: the values themselves are what `jq -r` prints.
+    let out = common::calimcp()
+        .args(["diff", "--package", "app", "--json"])
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut all = Vec::new();
+    strings(&report, &mut all);
+    for want in ["add-mask", "nested", "from-a-doc", "error::case"] {
+        assert!(all.iter().any(|s| s.contains(want)), "{want}: {all:?}");
+    }
+    for s in &all {
+        assert!(!s.trim_start().starts_with("::"), "{s:?}");
+        assert!(!s.contains("##["), "{s:?}");
+        assert!(!s.chars().any(char::is_control), "{s:?}");
+    }
     for format in ["text", "markdown", "github"] {
         let out = common::calimcp()
             .args(["diff", "--package", "app", "--format", format])
@@ -1829,6 +1910,10 @@ fn names_cannot_issue_workflow_commands_or_live_markdown() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(text.contains("add-mask"), "{format}: {text}");
         for line in text.lines().chain(err.lines()) {
+            assert!(
+                !line.chars().any(|c| c.is_control() && c != '\t'),
+                "{format}: {line:?}"
+            );
             assert!(!line.contains("##["), "{format}: {line}");
             let own = format == "github"
                 && ["::error ", "::warning ", "::notice "]

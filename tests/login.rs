@@ -54,6 +54,16 @@ impl Env {
         v["error"]["code"].as_str().unwrap_or_default().to_string()
     }
 
+    /// `calimcp login` with the user and password in the environment.
+    fn login(&self) {
+        self.cmd()
+            .env("CALIMERO_USERNAME", USER)
+            .env("CALIMERO_PASSWORD", PASS)
+            .arg("login")
+            .assert()
+            .success();
+    }
+
     /// Everything calimcp keeps in its state directory, as text.
     fn state_text(&self) -> String {
         let mut all = String::new();
@@ -453,4 +463,102 @@ fn ctrl_c_at_the_password_prompt_puts_the_echo_back() {
     assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
     assert!(echoes(&slave), "the terminal echoes again");
     assert_eq!(env.node.logins(), 0);
+}
+
+/// Commands run side by side (as `serve` and a command are) share one cached
+/// login: when its access token has expired, one of them refreshes and the
+/// others use the pair it got — a refresh token is never spent twice (the
+/// fake, as rc.25, revokes the whole token family when it is).
+#[test]
+fn parallel_commands_sharing_a_login_refresh_it_once() {
+    let env = Env::new();
+    let n = &env.node;
+    env.login();
+    for round in 1..=3 {
+        n.expire_tokens();
+        let runs: Vec<_> = (0..8)
+            .map(|_| {
+                let home = env.home.path().to_path_buf();
+                let url = n.url.clone();
+                std::thread::spawn(move || {
+                    std::process::Command::new(env!("CARGO_BIN_EXE_calimcp"))
+                        .env_clear()
+                        .env("HOME", &home)
+                        .env("CALIMCP_STATE_DIR", home.join("state"))
+                        .env("CALIMERO_NODE_URL", url)
+                        .env("NO_COLOR", "1")
+                        .args(["call", "kv_store_len"])
+                        .output()
+                        .unwrap()
+                })
+            })
+            .collect();
+        for run in runs {
+            let out = run.join().unwrap();
+            assert!(
+                out.status.success(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert_eq!(n.refreshes(), round, "one refresh a round");
+    }
+    assert_eq!(n.logins(), 1, "never logged in again");
+}
+
+/// A login whose token family the node revoked (here: another program used
+/// a copy of its refresh token, as a second tool sharing the login would) is
+/// reported as ended by the node, with how to log in again — by the command
+/// that meets it and by every later one, not as "not logged in".
+#[test]
+fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
+    let env = Env::new();
+    let n = &env.node;
+    env.login();
+    // Another program's copy of the login.
+    let copy = env.home.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for f in std::fs::read_dir(env.home.path().join("state"))
+        .unwrap()
+        .flatten()
+    {
+        if f.file_name().to_string_lossy().starts_with("tokens-") {
+            std::fs::copy(f.path(), copy.join(f.file_name())).unwrap();
+        }
+    }
+    n.expire_tokens();
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+    // The copy's refresh token is spent: the node revokes the family.
+    let a = env
+        .cmd()
+        .env("CALIMCP_STATE_DIR", &copy)
+        .args(["call", "kv_store_len", "--json"])
+        .assert()
+        .code(3);
+    assert_eq!(Env::code(&a), "token_dead");
+    assert!(Env::stderr(&a).contains("revoked the whole token family"));
+    // calimcp's own login is dead too: said when met, and after.
+    for _ in 0..2 {
+        let a = env
+            .cmd()
+            .args(["call", "kv_store_len", "--json"])
+            .assert()
+            .code(3);
+        assert_eq!(Env::code(&a), "token_revoked", "{}", Env::stderr(&a));
+        assert!(
+            Env::stderr(&a).contains("calimcp login"),
+            "{}",
+            Env::stderr(&a)
+        );
+    }
+    let a = env.cmd().args(["auth", "token", "--json"]).assert().code(3);
+    assert_eq!(Env::code(&a), "token_revoked");
+    assert!(
+        Env::stderr(&a).contains("ended calimcp's login of admin"),
+        "{}",
+        Env::stderr(&a)
+    );
+    // A new login ends that.
+    env.login();
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
 }

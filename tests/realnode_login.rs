@@ -83,3 +83,57 @@ fn a_login_stays_and_its_token_is_printed_for_scripts(v) {
     assert!(!out(&a).1.contains("wrong-battery"), "{}", out(&a).1);
 }
 }
+
+/// rc.25 revokes the whole token family when a refresh token is used twice:
+/// commands run side by side on one cached login (as `serve` and a command
+/// are), after its access token expired, must refresh it once between them —
+/// one refreshes, the others take the pair it got from the cache — and all
+/// succeed. (rc4 accepts a replayed refresh token, so only rc25 can tell.)
+#[test]
+fn rc25_parallel_commands_on_one_login_refresh_it_once() {
+    let Some(mut node) = RealNode::start_with(
+        "rc25_parallel_commands_on_one_login_refresh_it_once",
+        Options {
+            version: realnode_support::Version::Rc25,
+            embedded_auth: true,
+            access_ttl: Some(1),
+            ..Options::default()
+        },
+    ) else {
+        return;
+    };
+    let _ = node.login_user();
+    node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
+    node.calimcp()
+        .args(["login", "-u", USER, "--password-stdin"])
+        .write_stdin(format!("{PASSWORD}\n"))
+        .assert()
+        .success();
+    // The node's JWT check accepts a token up to 60 s past its `exp` (1 s
+    // after the login): wait until the cached one is certainly refused.
+    std::thread::sleep(std::time::Duration::from_secs(64));
+    let runs: Vec<_> = (0..8)
+        .map(|_| {
+            let mut c = node.calimcp_std();
+            c.env_remove("CALIMERO_USERNAME")
+                .env_remove("CALIMERO_PASSWORD")
+                .env_remove("CALIMERO_PASSWORD_FILE")
+                .env_remove("CALIMERO_REFRESH_TOKEN")
+                .args(["-v", "call", "com.example.kv-c.add", "--a", "1", "--b", "2"]);
+            std::thread::spawn(move || c.output().unwrap())
+        })
+        .collect();
+    let mut refreshes = 0;
+    for run in runs {
+        let out = run.join().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "3", "{err}");
+        assert!(!err.contains("/auth/token"), "logged in again: {err}");
+        refreshes += err
+            .lines()
+            .filter(|l| l.starts_with("> POST") && l.contains("/auth/refresh"))
+            .count();
+    }
+    assert_eq!(refreshes, 1, "one refresh between them");
+}

@@ -734,3 +734,33 @@ async fn serve_as_executes_every_call_as_that_identity_on_a_0_10_node() {
     assert_eq!(sent[0]["params"]["executorPublicKey"], owner.as_str());
     client.cancel().await.unwrap();
 }
+
+/// A login the node has revoked (its whole token family, as rc.25 does when
+/// a refresh token is used twice) is reported as such, with how to log in
+/// again — not as a node that does not answer.
+#[tokio::test]
+async fn a_revoked_login_is_said_to_be_refused_not_unanswered() {
+    let node = FakeNode::builder().auth("admin", "pw").start();
+    let (access, refresh) = node.mint(1_800_000_000);
+    node.revoke_tokens();
+    let ex = examples();
+    let (client, mut stderr) = stdio_client_env(
+        &["--apps", &ex, "--node", &node.url, "--refresh", "3600"],
+        &[
+            ("CALIMERO_AUTH_TOKEN", access.as_str()),
+            ("CALIMERO_REFRESH_TOKEN", refresh.as_str()),
+        ],
+        Watcher::default(),
+    )
+    .await;
+    let line = stderr_line(&mut stderr, &node.url).await;
+    assert!(line.contains("refuses calimcp's login"), "{line}");
+    assert!(line.contains("revoked"), "{line}");
+    assert!(line.contains("calimcp login"), "{line}");
+    assert!(!line.contains("not answering"), "{line}");
+    assert!(
+        !line.contains(&access) && !line.contains(&refresh),
+        "{line}"
+    );
+    client.cancel().await.unwrap();
+}

@@ -227,3 +227,105 @@ async fn a_served_contexts_version_change_is_announced_at_once() {
         client.cancel().await.unwrap();
     }
 }
+
+/// Issue 28.11: requests naming an unknown tool or app re-read the node at
+/// most once per `CALIMCP_REREAD_INTERVAL` (an hour here), not once each.
+#[tokio::test]
+async fn requests_naming_unknown_things_share_one_reread() {
+    let node = FakeNode::start();
+    let (client, _stderr) = stdio_client_env(
+        &["--node", &node.url, "--refresh", "3600"],
+        &[("CALIMCP_REREAD_INTERVAL", "3600")],
+        Watcher::default(),
+    )
+    .await;
+    listed_app_tools(&client).await;
+    let start = app_reads(&node);
+    for i in 0..100 {
+        let _ = call(&client, &format!("nope_{i}"), serde_json::json!({})).await;
+        let r = call(
+            &client,
+            "describe_app",
+            serde_json::json!({"app": format!("com.nope.{i}")}),
+        )
+        .await;
+        assert!(r.map_or(true, |r| r.is_error == Some(true)));
+    }
+    assert_eq!(app_reads(&node), start + 1, "one re-read for 200 requests");
+    client.cancel().await.unwrap();
+}
+
+/// `serve` with debug logs and `env`, once it follows the served contexts' versions.
+async fn following(node: &FakeNode, env: &[(&str, &str)], watcher: &Watcher) -> (Client, Stderr) {
+    let args = [
+        "--node",
+        &node.url,
+        "--refresh",
+        "3600",
+        "--log-level",
+        "debug",
+    ];
+    let (client, stderr) = stdio_client_env(&args, env, watcher.clone()).await;
+    listed_app_tools(&client).await;
+    wait_subscribed(node, 5).await;
+    (client, stderr)
+}
+
+/// Issue 28.11: a storm of version changes is one re-read and one notice per
+/// change set: changes that come within `CALIMCP_REREAD_INTERVAL` of the
+/// last re-read wait for the next one.
+#[tokio::test]
+async fn a_storm_of_version_changes_is_paced() {
+    let node = FakeNode::start();
+    let watcher = Watcher::default();
+    let (client, mut stderr) =
+        following(&node, &[("CALIMCP_REREAD_INTERVAL", "3600")], &watcher).await;
+    let kv = node.id(fake_node::CTX_KV);
+    let reads = app_reads(&node);
+    node.emit_node_event(&wire::event_app_version_changed(&kv, Some("1"), Some("2")));
+    assert!(watcher.wait_for(1, Duration::from_secs(20)).await);
+    stderr_line(&mut stderr, "notifying clients").await;
+    // Ten more, each after the last one's settle time has passed.
+    for v in 3..13 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let v = v.to_string();
+        node.emit_node_event(&wire::event_app_version_changed(&kv, None, Some(&v)));
+    }
+    stderr_line(&mut stderr, "gathering until then").await;
+    assert_eq!(app_reads(&node), reads + 1, "one re-read");
+    assert_eq!(watcher.changes.load(std::sync::atomic::Ordering::SeqCst), 1);
+    client.cancel().await.unwrap();
+}
+
+/// Issue 28.3: while a slow re-read runs, the server holds only the served
+/// contexts' version changes, at most `CALIMCP_MAX_BACKLOG` bytes of
+/// them; past that they are dropped with a note, and one more re-read
+/// covers them.
+#[tokio::test]
+async fn version_changes_during_a_slow_reread_are_bounded() {
+    let node = FakeNode::start();
+    let watcher = Watcher::default();
+    let env = [
+        ("CALIMCP_REREAD_INTERVAL", "0"),
+        ("CALIMCP_MAX_BACKLOG", "1K"),
+    ];
+    let (client, mut stderr) = following(&node, &env, &watcher).await;
+    let kv = node.id(fake_node::CTX_KV);
+    let reads = app_reads(&node);
+    node.hostile(|h| h.apps_delay = Duration::from_secs(2));
+    node.emit_node_event(&wire::event_app_version_changed(&kv, None, Some("2")));
+    wait_reads(&node, reads + 1).await;
+    // During that read: a flood of changes, and of other events.
+    for v in 0..200 {
+        let v = v.to_string();
+        node.emit_node_event(&wire::event_app_version_changed(&kv, None, Some(&v)));
+        node.emit(&kv, &[("Inserted", b"\"x\"")]);
+    }
+    let note = stderr_line(&mut stderr, "CALIMCP_MAX_BACKLOG").await;
+    assert!(note.contains("dropped"), "{note}");
+    node.hostile(|h| h.apps_delay = Duration::ZERO);
+    // The kept ones and the dropped ones make one more set: one re-read.
+    wait_reads(&node, reads + 2).await;
+    stderr_line(&mut stderr, "more version changes of served contexts").await;
+    client.cancel().await.unwrap();
+}

@@ -178,9 +178,11 @@ fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
     let (code, lines, err) = w.finish();
     assert_eq!(code, 0, "{err}");
     assert_eq!(lines[0]["payload"], "not json");
-    assert_eq!(lines[0]["raw"], json!(b"not json".to_vec()));
+    // `raw`: the bytes in base64 (issue 28.6: never a number per byte).
+    assert_eq!(lines[0]["raw"], "bm90IGpzb24=");
     assert!(lines[0]["problem"].as_str().unwrap().contains("not JSON"));
-    assert_eq!(lines[1]["raw"], json!([255, 254]));
+    assert_eq!(lines[1]["raw"], "//4=");
+    assert_eq!(lines[1]["payload"], Value::Null);
     assert!(lines[1]["problem"].as_str().unwrap().contains("UTF-8"));
     assert_eq!(lines[2]["event"], "SyncStatus");
     assert_eq!(lines[2]["valid"], Value::Null);
@@ -571,4 +573,93 @@ fn the_watched_context_is_named_as_typed() {
         assert_eq!(code, 124, "{err}");
         assert!(err.contains(&shown), "{typed}: {err}");
     }
+}
+
+/// Issue 28.6: a 3 MB event whose data is not JSON is held as its bytes and
+/// printed as base64 (its memory is measured in BENCHMARKS.md), in `--json`
+/// and in text.
+#[test]
+fn a_large_event_that_is_not_json_comes_whole_as_base64() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8 | 0x80).collect();
+    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "1"]);
+    env.node.emit(&ctx, &[("Inserted", &data)]);
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    let raw = lines[0]["raw"].as_str().expect("raw is one string");
+    assert_eq!(raw.len(), 4_000_000);
+    assert_eq!(&raw[..8], "gIGCg4SF");
+    assert_eq!(lines[0]["payload"], Value::Null);
+
+    let w = env.watch(&["kv-store", "-c", "prod", "--count", "1"]);
+    env.node.emit(&ctx, &[("Inserted", &data[..3])]);
+    let mut out = String::new();
+    let mut w = w;
+    w.child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(
+        out.contains(" Inserted base64:gIGC  [invalid: its data is not UTF-8 text]"),
+        "{out}"
+    );
+    let _ = w.child.wait();
+}
+
+/// Issue 28.9: the runs `--exec` queues are bounded in bytes
+/// (`CALIMCP_MAX_EXEC_QUEUE`), not only in count; what is dropped is said.
+#[test]
+fn exec_runs_waiting_are_bounded_in_bytes() {
+    let env = Env::new(Profile::Rc25);
+    let ctx = env.node.id(CTX_KV);
+    let go = env.home.path().join("go");
+    let runs = env.home.path().join("runs");
+    // Each run waits until `go` exists, then records itself.
+    let cmd = format!(
+        "sh -c 'while [ ! -e {} ]; do sleep 0.05; done; cat > /dev/null; echo run >> {}'",
+        go.display(),
+        runs.display()
+    );
+    let mut w = env.watch_with(
+        &[
+            "kv-store", "-c", "prod", "--json", "--count", "10", "--exec", &cmd,
+        ],
+        &[("CALIMCP_MAX_EXEC_QUEUE", "3M")],
+    );
+    // Ten events of 1 MiB each: their JSON lines take a little more.
+    let big = format!("\"{}\"", "x".repeat(1 << 20));
+    for _ in 0..10 {
+        env.node.emit(&ctx, &[("Inserted", big.as_bytes())]);
+    }
+    // stdout is read beside, so printing never waits for this test.
+    let out = w.child.stdout.take().unwrap();
+    let (lines_tx, lines_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = lines_tx.send(line);
+        }
+    });
+    // Every event is printed while the first run waits.
+    for _ in 0..10 {
+        lines_rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("an event printed");
+    }
+    w.wait_for("CALIMCP_MAX_EXEC_QUEUE");
+    std::fs::write(&go, "").unwrap();
+    let code = w.child.wait().unwrap().code();
+    while let Ok(line) = w.stderr.recv_timeout(Duration::from_secs(5)) {
+        w.seen.push(line);
+    }
+    let err = w.seen.join("\n");
+    assert_eq!(code, Some(0), "{err}");
+    let ran = std::fs::read_to_string(&runs).unwrap().lines().count();
+    assert_eq!(ran, 2, "two runs of 1 MiB fit in 3 MiB: {err}");
+    assert!(
+        err.contains("it is not run for event `Inserted`"),
+        "says what is dropped: {err}"
+    );
 }

@@ -3,6 +3,26 @@
 use super::model::*;
 use super::{JsonPath, Seg, Warning};
 
+/// A schema major the node's `validate_manifest` supports (`wasm-abi/1`).
+pub fn supported_schema(version: &str) -> bool {
+    version == "wasm-abi/1" || version.starts_with("wasm-abi/1.")
+}
+
+/// Why the node's `validate_manifest` refuses `m` (another schema major,
+/// or a lint below); empty when it accepts it. A refused embedded ABI is
+/// one the node ignores (calimero-wasm-abi `src/embed.rs`).
+pub fn refusals(m: &Manifest) -> Vec<String> {
+    let mut out = Vec::new();
+    if !supported_schema(&m.schema_version) {
+        out.push(format!(
+            "schema_version {:?} is not wasm-abi/1",
+            crate::text::sanitize_line(&m.schema_version)
+        ));
+    }
+    out.extend(lint(m).iter().map(ToString::to_string));
+    out
+}
+
 /// Checks sort order, dangling `$ref`s, zero-size bytes and non-string map keys.
 pub fn lint(m: &Manifest) -> Vec<Warning> {
     let mut out = Vec::new();

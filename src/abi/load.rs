@@ -136,7 +136,14 @@ fn linted(
     m
 }
 
-/// Reads the embedded ABI of a module: the last section that parses wins.
+/// Reads the embedded ABI of a module by the node's rule
+/// (`read_embedded_state_schema_versioned`, calimero-wasm-abi `src/embed.rs`
+/// at 0.11.0-rc.25): the last section the node accepts (it parses and
+/// `validate_manifest` passes) wins; failing that, the last of another
+/// schema major (the node holds it as present but opaque). A section that
+/// does not parse, or parses but is refused, is ignored like an absent one.
+/// When no section is usable the last that parses is returned, so its
+/// refusals are reported (the node ignores such a module's ABI).
 /// Returns the section's JSON bytes and the manifest.
 pub fn load_wasm_bytes(
     module: &[u8],
@@ -155,27 +162,50 @@ pub fn load_wasm_bytes(
         )
         .with_hint("build it with `cargo mero build`, or pass the app's abi.json instead"));
     }
+    // (rank, index, warnings, manifest): rank 2 accepted, 1 another major, 0 refused.
+    let mut best: Option<(u8, usize, Vec<Warning>, Manifest)> = None;
     let mut last_error = None;
-    for (i, section) in sections.iter().enumerate().rev() {
+    for (i, section) in sections.iter().enumerate() {
         let mut ws = Vec::new();
         match manifest_from_json(section, &format!("{source} (section {})", i + 1), &mut ws) {
             Ok(m) => {
-                if i + 1 < sections.len() {
-                    ws.push(Warning {
-                        source: source.into(),
-                        ..Warning::new(
-                            "",
-                            "a later ABI section is invalid; using an earlier valid one",
-                        )
-                    });
+                let rank = if !lint::supported_schema(&m.schema_version) {
+                    1
+                } else if lint::lint(&m).is_empty() {
+                    2
+                } else {
+                    0
+                };
+                if best.as_ref().is_none_or(|b| rank >= b.0) {
+                    best = Some((rank, i, ws, m));
                 }
-                warnings.extend(ws);
-                return Ok((section.to_vec(), m));
             }
-            Err(e) => last_error = last_error.or(Some(e)),
+            Err(e) => last_error = Some(e),
         }
     }
-    Err(last_error.expect("at least one section was tried"))
+    let Some((rank, i, mut ws, m)) = best else {
+        return Err(last_error.expect("at least one section was tried"));
+    };
+    if sections.len() > 1 {
+        ws.push(Warning {
+            source: source.into(),
+            ..Warning::new(
+                "",
+                format!(
+                    "the module carries {} ABI sections; using section {}, {}",
+                    sections.len(),
+                    i + 1,
+                    match rank {
+                        2 => "the last one the node accepts (it ignores the others)",
+                        1 => "the last one, of a schema major the node holds as opaque (none is accepted)",
+                        _ => "the last that parses (the node accepts none of them)",
+                    }
+                ),
+            )
+        });
+    }
+    warnings.extend(ws);
+    Ok((sections[i].to_vec(), m))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {

@@ -168,7 +168,10 @@ pub async fn check_context(
         }),
         Err(_) => None,
     }
-    .unwrap_or_else(|| format!("application {}", sanitize_line(&info.application_id)));
+    .unwrap_or_else(|| match info.application_id.as_str() {
+        "" => "an application the node does not name (its answer has no applicationId)".into(),
+        id => format!("application {}", sanitize_line(id)),
+    });
     if installs.is_empty() {
         // The node has no row of this app (not its package, not its module):
         // whatever the context runs, it is not this code.
@@ -241,14 +244,24 @@ impl Listing {
     }
 }
 
+/// Context aliases by the context they name (each id decoded once), so
+/// listing n contexts with m aliases is O(n + m).
+pub type AliasIndex<'a> = ids::ById<&'a str>;
+
+/// The [`AliasIndex`] of `(alias, context id)` pairs.
+pub fn alias_index(aliases: &[(String, String)]) -> AliasIndex<'_> {
+    ids::ById::new(aliases.iter().map(|(a, id)| (id.as_str(), a.as_str())))
+}
+
 /// One context a line: its id, then its aliases and name.
 pub fn list_contexts(list: &[NodeContext], aliases: &[(String, String)]) -> String {
+    let aliases = alias_index(aliases);
     list.iter()
         .map(|c| {
             let mut names: Vec<String> = aliases
+                .get(&c.id)
                 .iter()
-                .filter(|(_, id)| ids::same(id, &c.id))
-                .map(|(a, _)| format!("alias {}", sanitize_line(a)))
+                .map(|a| format!("alias {}", sanitize_line(a)))
                 .collect();
             names.extend(
                 c.name
@@ -280,9 +293,10 @@ async fn choose_error(
     }
     let aliases = client.known_context_aliases().await;
     let installs = installs_of(client, app).await.unwrap_or_default();
+    let index = RowIndex::new(&installs, alias_index(&aliases));
     let rows = contexts
         .iter()
-        .map(|c| context_row(app, &installs, c, &aliases))
+        .map(|c| context_row(app, &index, c))
         .collect();
     Error::input(
         Code::AmbiguousContext,
@@ -397,9 +411,10 @@ pub async fn app_contexts(
         .with_hint("install it on the node, or pass --context with a context id"));
     }
     let mut list: Vec<NodeContext> = Vec::new();
+    let mut listed = std::collections::HashSet::new();
     for install in &installs {
         for c in client.known_contexts_for_application(&install.id).await? {
-            if !list.iter().any(|k| ids::same(&k.id, &c.id)) {
+            if listed.insert(ids::key(&c.id)) {
                 list.push(c);
             }
         }
@@ -424,18 +439,18 @@ pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<Strin
             Err(e) => return Err(e),
         }
     }
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut listed = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
     for id in installs {
-        if seen.iter().any(|s| ids::same(s, &id)) {
+        if !seen.insert(ids::key(&id)) {
             continue;
         }
         for c in client.known_contexts_for_application(&id).await? {
-            if !out.iter().any(|k| ids::same(k, &c.id)) {
+            if listed.insert(ids::key(&c.id)) {
                 out.push(c.id);
             }
         }
-        seen.push(id);
     }
     Ok(out)
 }
@@ -449,12 +464,41 @@ pub async fn context_rows(
     service: Option<&str>,
     aliases: &[(String, String)],
 ) -> Result<Vec<serde_json::Value>> {
+    context_rows_with(client, app, service, &alias_index(aliases)).await
+}
+
+/// [`context_rows`] with the aliases indexed already (once for every app
+/// `calimcp contexts` lists).
+pub async fn context_rows_with(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    aliases: &AliasIndex<'_>,
+) -> Result<Vec<serde_json::Value>> {
     let installs = installs_of(client, app).await?;
     let listed = app_contexts(client, app, service).await?;
-    Ok(listed
-        .iter()
-        .map(|c| context_row(app, &installs, c, aliases))
-        .collect())
+    let index = RowIndex::new(&installs, aliases);
+    Ok(listed.iter().map(|c| context_row(app, &index, c)).collect())
+}
+
+/// What a row is built from, indexed by id: the version of each install,
+/// and the aliases of each context.
+struct RowIndex<'a, A> {
+    versions: ids::ById<Option<&'a str>>,
+    aliases: A,
+}
+
+impl<'a, A: std::borrow::Borrow<AliasIndex<'a>>> RowIndex<'a, A> {
+    fn new(installs: &'a [Install], aliases: A) -> Self {
+        RowIndex {
+            versions: ids::ById::new(
+                installs
+                    .iter()
+                    .map(|i| (i.id.as_str(), i.version.as_deref())),
+            ),
+            aliases,
+        }
+    }
 }
 
 /// [`context_rows`] of a node app on the session's node, for `describe
@@ -483,21 +527,18 @@ pub fn session_context_rows(
 }
 
 /// One row of [`context_rows`].
-fn context_row(
+fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
     app: &App,
-    installs: &[Install],
+    index: &RowIndex<'a, A>,
     c: &NodeContext,
-    aliases: &[(String, String)],
 ) -> Value {
-    let version = installs
-        .iter()
-        .find(|v| ids::same(&v.id, &c.application_id))
-        .and_then(|v| v.version.clone());
-    let names: Vec<&str> = aliases
-        .iter()
-        .filter(|(_, id)| ids::same(id, &c.id))
-        .map(|(a, _)| a.as_str())
-        .collect();
+    let version = index
+        .versions
+        .get(&c.application_id)
+        .first()
+        .copied()
+        .flatten();
+    let names: &[&str] = index.aliases.borrow().get(&c.id);
     serde_json::json!({
         "id": c.id,
         "aliases": names,
@@ -511,24 +552,44 @@ fn context_row(
 }
 
 /// Contexts selected with `calimcp use`, per node URL and app (and service),
-/// in `contexts.json` of the state directory.
+/// in `contexts.json` of the state directory. The file is read only from a
+/// private place ([`store::read_trusted`]: a planted pin could choose the
+/// context); [`Pins::save`] writes this value's changes, under the file's
+/// lock, over what the file holds then, so concurrent `use` never lose one.
 #[derive(Debug, Clone)]
 pub struct Pins {
     path: PathBuf,
+    /// The largest file read (`CALIMCP_MAX_STATE`).
+    max: u64,
     /// node URL → key → context (id or alias, as given).
     map: BTreeMap<String, BTreeMap<String, String>>,
+    /// What [`Pins::set`] changed: node URL, key, context (`None`: removed).
+    changes: Vec<(String, String, Option<String>)>,
 }
 
+type PinMap = BTreeMap<String, BTreeMap<String, String>>;
+
 impl Pins {
-    /// Reads the pins; a missing or unreadable file holds none.
-    pub fn load(state_dir: &Path) -> Pins {
+    /// Reads the pins (at most `max` bytes); a missing or invalid file holds
+    /// none, one in a place others may write is an error (`untrusted_path`).
+    pub fn load(state_dir: &Path, max: u64) -> Result<Pins> {
         let path = state_dir.join("contexts.json");
-        let map = std::fs::read(&path)
-            .ok()
+        let map = Pins::read(&path, max)?;
+        Ok(Pins {
+            path,
+            max,
+            map,
+            changes: Vec::new(),
+        })
+    }
+
+    fn read(path: &Path, max: u64) -> Result<PinMap> {
+        let bytes = store::read_trusted(path, max)
+            .map_err(|e| store::error("the pinned contexts", path, e, "CALIMCP_MAX_STATE"))?;
+        Ok(bytes
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
             .and_then(|v| serde_json::from_value(v).ok())
-            .unwrap_or_default();
-        Pins { path, map }
+            .unwrap_or_default())
     }
 
     /// The key of an app (its package, else its id) and service.
@@ -557,29 +618,47 @@ impl Pins {
     }
 
     pub fn set(&mut self, node: &str, app: &App, service: Option<&str>, context: Option<&str>) {
-        let m = self.map.entry(node.to_string()).or_default();
-        match context {
-            Some(c) => {
-                m.insert(Pins::key(app, service), c.to_string());
-            }
-            None => {
-                m.remove(&Pins::key(app, service));
-            }
-        }
-        self.map.retain(|_, m| !m.is_empty());
+        let key = Pins::key(app, service);
+        let change = (node.to_string(), key, context.map(str::to_string));
+        apply(&mut self.map, &change);
+        self.changes.push(change);
     }
 
+    /// Writes the changes made by [`Pins::set`]: under the file's lock, over
+    /// the pins the file holds now (another process may have pinned since
+    /// this value was read), written whole by rename.
     pub fn save(&self) -> Result<()> {
-        let text =
-            serde_json::to_string_pretty(&self.map).map_err(|e| Error::internal(e.to_string()))?;
-        store::write_private(&self.path, text.as_bytes()).map_err(|e| {
+        let state = |e: std::io::Error| {
             Error::new(
                 ErrorKind::Internal,
                 Code::State,
                 format!("cannot write {}: {e}", self.path.display()),
             )
-        })
+        };
+        let _lock = store::lock(&self.path, store::LOCK_WAIT)
+            .map_err(|e| store::error("the pinned contexts", &self.path, e, "CALIMCP_MAX_STATE"))?;
+        let mut map = Pins::read(&self.path, self.max)?;
+        for change in &self.changes {
+            apply(&mut map, change);
+        }
+        let text =
+            serde_json::to_string_pretty(&map).map_err(|e| Error::internal(e.to_string()))?;
+        store::write_private(&self.path, text.as_bytes()).map_err(state)
     }
+}
+
+/// One pin set or removed.
+fn apply(map: &mut PinMap, (node, key, context): &(String, String, Option<String>)) {
+    let m = map.entry(node.clone()).or_default();
+    match context {
+        Some(c) => {
+            m.insert(key.clone(), c.clone());
+        }
+        None => {
+            m.remove(key);
+        }
+    }
+    map.retain(|_, m| !m.is_empty());
 }
 
 #[cfg(test)]
@@ -611,11 +690,11 @@ mod tests {
             id: "id1".into(),
             ..App::default()
         };
-        let mut pins = Pins::load(dir.path());
+        let mut pins = Pins::load(dir.path(), 1 << 20).unwrap();
         pins.set("http://a", &app, None, Some("ctx-all"));
         pins.set("http://a", &app, Some("pages"), Some("ctx-pages"));
         pins.save().unwrap();
-        let pins = Pins::load(dir.path());
+        let pins = Pins::load(dir.path(), 1 << 20).unwrap();
         assert_eq!(pins.get("http://a", &app, Some("pages")), Some("ctx-pages"));
         assert_eq!(
             pins.get("http://a", &app, Some("registry")),
@@ -630,5 +709,25 @@ mod tests {
             pins.get_exact("http://a", &app, Some("pages")),
             Some("ctx-pages")
         );
+    }
+
+    #[test]
+    fn pins_saved_by_two_processes_keep_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = |p: &str| App {
+            package: Some(p.into()),
+            id: p.into(),
+            ..App::default()
+        };
+        // Both read the file before either wrote it.
+        let mut one = Pins::load(dir.path(), 1 << 20).unwrap();
+        let mut two = Pins::load(dir.path(), 1 << 20).unwrap();
+        one.set("http://a", &app("x"), None, Some("cx"));
+        two.set("http://a", &app("y"), None, Some("cy"));
+        one.save().unwrap();
+        two.save().unwrap();
+        let pins = Pins::load(dir.path(), 1 << 20).unwrap();
+        assert_eq!(pins.get("http://a", &app("x"), None), Some("cx"));
+        assert_eq!(pins.get("http://a", &app("y"), None), Some("cy"));
     }
 }

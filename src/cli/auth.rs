@@ -5,10 +5,9 @@ use clap::{Args, Subcommand};
 use comfy_table::{Table, presets};
 use serde_json::{Value, json};
 
-use super::node::{profiles_path, state_dir};
+use super::node::{profiles, state_dir};
 use super::{GlobalArgs, output};
 use crate::error::{Code, Error, ErrorKind, Result};
-use crate::node::profiles::Profiles;
 use crate::node::{self, Client, auth};
 use crate::text::sanitize_line;
 
@@ -58,8 +57,12 @@ fn token(g: &GlobalArgs) -> Result<u8> {
         output::print(&format!("{t}\n"))?;
         return Ok(0);
     }
-    let users = auth::cached_users(&state, client.url());
-    let err = if users.len() > 1 {
+    let users = auth::cached_users(&state, client.url())?;
+    let err = if users.is_empty()
+        && let Some(dead) = client.dead_login()
+    {
+        dead
+    } else if users.len() > 1 {
         let users: Vec<String> = users.iter().map(|u| sanitize_line(u)).collect();
         Error::new(
             ErrorKind::Auth,
@@ -90,14 +93,14 @@ fn token(g: &GlobalArgs) -> Result<u8> {
 
 fn status(g: &GlobalArgs) -> Result<u8> {
     // A broken profile file does not hide the logins.
-    let profiles = Profiles::load(&profiles_path()).unwrap_or_default();
+    let profiles = profiles().unwrap_or_default();
     let current = g
         .node
         .url
         .as_deref()
         .and_then(|u| node::normalize_url(u).ok())
         .map(|(_, shown)| shown);
-    let rows: Vec<Value> = auth::cached_logins(&state_dir())
+    let rows: Vec<Value> = auth::cached_logins(&state_dir()?)?
         .into_iter()
         .map(|l| {
             json!({
@@ -134,6 +137,7 @@ fn status(g: &GlobalArgs) -> Result<u8> {
             if names.is_empty() {
                 "-".to_string()
             } else {
+                let names: Vec<String> = names.iter().map(|n| sanitize_line(n)).collect();
                 names.join(", ")
             },
             sanitize_line(r["username"].as_str().unwrap_or("-")),

@@ -9,6 +9,8 @@ use serde_json::{Value, json};
 use super::output::{self, bold, dim};
 use super::{GlobalArgs, check_service};
 use crate::abi::App;
+use crate::catalog::Catalog;
+use crate::catalog::session::Session;
 use crate::error::{Code, EXIT_FINDINGS, EXIT_OK, Error, Result};
 use crate::mapping::diff::policy::{self, Applied, Policy};
 use crate::mapping::diff::{self, Finding, Level, Report};
@@ -18,7 +20,9 @@ use crate::text::sanitize_line;
 ///
 /// OLD and NEW are any APP (an abi.json, a .wasm, an .mpk, a bundle directory,
 /// a name among --apps or the node's apps); `-` reads one manifest from stdin.
-/// Multi-service apps are compared service by service. Findings go to stdout,
+/// A name the node has is the node's app (its installed version; an
+/// application id names that version), even when a local app shares its
+/// package; the summary says where each side came from. Multi-service apps are compared service by service. Findings go to stdout,
 /// warnings to stderr. Exit code: 0 when no finding is at or above --fail-on,
 /// 1 when one is, 2 for bad input.
 #[derive(Debug, Args)]
@@ -26,6 +30,7 @@ use crate::text::sanitize_line;
   calimcp diff examples/older/kv-store.json examples/kv-store
   git show HEAD:examples/kv-store/abi.json | calimcp diff - examples/kv-store --format github
   calimcp diff examples/older/kv-store.json examples/kv-store --fail-on warning --format markdown
+  calimcp diff com.calimero.kv-store examples/kv-store   # the node's version → the local one
   calimcp diff examples/multi-service examples/multi-service --service pages --json")]
 pub struct DiffArgs {
     /// The version callers use today (`-`: a manifest on stdin)
@@ -102,6 +107,21 @@ pub fn inert(line: &str) -> String {
         format!("{}: :{}", &s[..lead], &s[lead + 2..])
     } else {
         s
+    }
+}
+
+/// `v` with every string and key made [`inert`]: the JSON format holds the
+/// same promise as the others, for the values (`jq -r` prints them raw).
+fn inert_value(v: Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(inert(&s)),
+        Value::Array(items) => Value::Array(items.into_iter().map(inert_value).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (inert(&k), inert_value(v)))
+                .collect(),
+        ),
+        v => v,
     }
 }
 
@@ -184,23 +204,186 @@ fn load_policy(given: Option<&std::path::Path>) -> Result<Policy> {
 fn node_refusals(app: &App) -> Vec<String> {
     let mut out = Vec::new();
     for s in &app.services {
-        let m = &s.manifest;
         let label = match &s.name {
             Some(n) => format!("service {}: ", sanitize_line(n)),
             None => String::new(),
         };
-        let v = m.schema_version.as_str();
-        if v != "wasm-abi/1" && !v.starts_with("wasm-abi/1.") {
-            out.push(format!(
-                "{label}schema_version {:?} is not wasm-abi/1",
-                sanitize_line(v)
-            ));
-        }
-        for w in crate::abi::lint::lint(m) {
-            out.push(format!("{label}{w}"));
+        for r in crate::abi::lint::refusals(&s.manifest) {
+            out.push(format!("{label}{r}"));
         }
     }
     out
+}
+
+/// Where a side came from, for the header of every format.
+#[derive(Debug, Clone)]
+enum Origin {
+    /// The node's app: its URL, application id and version.
+    Node {
+        url: String,
+        id: String,
+        version: Option<String>,
+    },
+    /// A path, or an app of the --apps directories.
+    Local(String),
+    Stdin,
+}
+
+impl Origin {
+    fn of_local(app: &App) -> Origin {
+        if app.source == super::stdin::SOURCE {
+            Origin::Stdin
+        } else {
+            Origin::Local(app.source.clone())
+        }
+    }
+
+    /// `the node at URL (application id ID, version V)`, `local`, `local
+    /// PATH` (a name an apps directory answered), `stdin`; `arg` as given.
+    fn describe(&self, arg: &str) -> String {
+        match self {
+            Origin::Node { url, id, version } => {
+                let v = version
+                    .as_deref()
+                    .map(|v| format!(", version {v}"))
+                    .unwrap_or_default();
+                inert(&format!("the node at {url} (application id {id}{v})"))
+            }
+            Origin::Local(source) if source == arg => "local".into(),
+            Origin::Local(source) => inert(&format!("local {source}")),
+            Origin::Stdin => "stdin".into(),
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            Origin::Node { url, id, version } => {
+                json!({"from": "node", "node": url, "application_id": id, "version": version})
+            }
+            Origin::Local(source) => json!({"from": "local", "source": source}),
+            Origin::Stdin => json!({"from": "stdin"}),
+        }
+    }
+}
+
+/// The node's apps as this command sees them, fetched once for both sides:
+/// its rows (one application id, one version, each) and the same grouped
+/// by package as the catalog groups them. `None`: offline, or no default
+/// node answered; `Err`: the node could not be asked.
+type NodeApps = Option<std::result::Result<(Vec<App>, Catalog), Error>>;
+
+fn node_apps(g: &GlobalArgs, session: &Session) -> Result<NodeApps> {
+    if session.offline() {
+        return Ok(None);
+    }
+    let client = session.client()?;
+    Ok(
+        match session.block_on(crate::catalog::node::load(client))? {
+            Ok((rows, unusable)) => {
+                let grouped = Catalog::default().with_node_apps(
+                    rows.clone(),
+                    unusable.clone(),
+                    &g.tool_options(),
+                );
+                let mut all = rows;
+                all.extend(unusable.into_iter().map(|(a, _)| a));
+                Some(Ok((all, grouped)))
+            }
+            Err(e) if session.default_node_absent(&e) => None,
+            Err(e) => Some(Err(e)),
+        },
+    )
+}
+
+/// A named side the node has: by application id (that very version), else
+/// by name as the catalog resolves names (the installed version; several
+/// versions installed: the newest). `None` when the node lacks it.
+fn on_node(arg: &str, node: &(Vec<App>, Catalog)) -> Result<Option<App>> {
+    let (rows, grouped) = node;
+    let app = match rows.iter().find(|r| crate::node::ids::same(&r.id, arg)) {
+        Some(row) => row.clone(),
+        None => match grouped.resolve(arg) {
+            Ok(i) => grouped.apps[i].clone(),
+            Err(e) if e.code == Code::UnknownApp => {
+                match grouped.unusable.iter().find(|(a, _)| {
+                    crate::catalog::resolve::resolve(std::slice::from_ref(a), arg).is_ok()
+                }) {
+                    Some((_, e)) => return Err(e.clone()),
+                    None => return Ok(None),
+                }
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    if app.services.is_empty() {
+        let reason = grouped
+            .unusable
+            .iter()
+            .find(|(a, _)| a.id == app.id)
+            .map(|(_, e)| e.message.clone())
+            .unwrap_or_else(|| "its ABI could not be read".into());
+        return Err(Error::input(
+            Code::UnknownApp,
+            format!(
+                "the node has `{}` but its ABI cannot be compared: {}",
+                sanitize_line(arg),
+                sanitize_line(&reason)
+            ),
+        ));
+    }
+    Ok(Some(app))
+}
+
+/// One side that is not stdin: a name the node has is the node's app
+/// (whatever local app shares its package: a local and a node app are two
+/// sides); a path, or a name only the --apps directories have, is local.
+fn side(
+    g: &GlobalArgs,
+    session: &Session,
+    node: &mut Option<NodeApps>,
+    arg: &str,
+    warnings: &mut Vec<String>,
+) -> Result<(App, Origin)> {
+    if !crate::catalog::looks_like_path(arg) {
+        if node.is_none() {
+            *node = Some(node_apps(g, session)?);
+        }
+        if let Some(Some(Ok(apps))) = node.as_ref()
+            && let Some(app) = on_node(arg, apps)?
+        {
+            warnings.extend(app.warnings.iter().map(ToString::to_string));
+            let origin = Origin::Node {
+                url: app.source.clone(),
+                id: app.id.clone(),
+                version: app.version.clone(),
+            };
+            return Ok((app, origin));
+        }
+    }
+    let sel = g.select(session, &[arg.to_string()], true)?;
+    if let Some(Some(Err(e))) = node.as_ref()
+        && !crate::catalog::looks_like_path(arg)
+    {
+        warnings.push(format!(
+            "`{}` is the local app: the node could not be asked whether it has one ({})",
+            sanitize_line(arg),
+            sanitize_line(&e.message)
+        ));
+    }
+    warnings.extend(
+        sel.catalog
+            .skipped
+            .iter()
+            .chain(sel.apps.iter().flat_map(|&i| &sel.catalog.apps[i].warnings))
+            .map(ToString::to_string),
+    );
+    let app = sel
+        .apps
+        .first()
+        .map(|&i| sel.catalog.apps[i].clone())
+        .unwrap_or_default();
+    let origin = Origin::of_local(&app);
+    Ok((app, origin))
 }
 
 pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
@@ -209,31 +392,30 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
         return Err(Error::input(Code::Usage, "OLD and NEW cannot both be `-` (stdin)")
             .with_hint("pipe one version and name the other, e.g. `git show main:res/abi.json | calimcp diff - res/abi.json`"));
     }
-    let named: Vec<String> = [&args.old, &args.new]
-        .into_iter()
-        .filter(|a| *a != "-")
-        .cloned()
-        .collect();
-    let sel = g.select(&g.session()?, &named, true)?;
-    // The catalog's warnings, made inert for a CI log like the findings.
-    for w in sel
-        .catalog
-        .skipped
-        .iter()
-        .chain(sel.apps.iter().flat_map(|&i| &sel.catalog.apps[i].warnings))
-    {
-        ui.warn(inert(&w.to_string()));
-    }
-    let mut resolved = sel.apps.iter().map(|&i| sel.catalog.apps[i].clone());
-    let first = resolved.next().unwrap_or_default();
-    let (old, new) = if args.old == "-" {
-        (super::stdin::read_app(g, first.package.as_deref())?, first)
+    let session = g.session()?;
+    let mut node = None;
+    let mut warnings = Vec::new();
+    let ((old, old_from), (new, new_from)) = if args.old == "-" {
+        let named = side(g, &session, &mut node, &args.new, &mut warnings)?;
+        let piped = super::stdin::read_app(g, named.0.package.as_deref())?;
+        ((piped, Origin::Stdin), named)
     } else if args.new == "-" {
-        let piped = super::stdin::read_app(g, first.package.as_deref())?;
-        (first, piped)
+        let named = side(g, &session, &mut node, &args.old, &mut warnings)?;
+        let piped = super::stdin::read_app(g, named.0.package.as_deref())?;
+        (named, (piped, Origin::Stdin))
     } else {
-        (first, resolved.next().unwrap_or_default())
+        (
+            side(g, &session, &mut node, &args.old, &mut warnings)?,
+            side(g, &session, &mut node, &args.new, &mut warnings)?,
+        )
     };
+    // The catalog's warnings, once each, made inert for a CI log like the findings.
+    let mut seen = std::collections::HashSet::new();
+    for w in warnings {
+        if seen.insert(w.clone()) {
+            ui.warn(inert(&w));
+        }
+    }
     let (old, new) = like_for_like(g, &args, old, new);
     for app in [&old, &new] {
         if app.source == super::stdin::SOURCE {
@@ -279,6 +461,9 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
     let view = View {
         old: &args.old,
         new: &args.new,
+        old_from: old_from.describe(&args.old),
+        new_from: new_from.describe(&args.new),
+        sides: json!({"old": old_from.json(), "new": new_from.json()}),
         report: &report,
         applied: &applied,
         fail_on: args.fail_on,
@@ -297,6 +482,10 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
 struct View<'a> {
     old: &'a str,
     new: &'a str,
+    /// Where each side came from, said in every format's header.
+    old_from: String,
+    new_from: String,
+    sides: Value,
     report: &'a Report,
     applied: &'a Applied,
     fail_on: FailOn,
@@ -325,10 +514,25 @@ impl View<'_> {
         }
     }
 
+    /// The example, unless a string in it had to be neutralised (a case or
+    /// field name holding `::` or `##[`): then it is no longer a faithful
+    /// value, and no example is shown in any format.
+    fn example_value(f: &Finding) -> Option<Value> {
+        let v = f.example.as_ref()?;
+        let safe = inert_value(v.clone());
+        (safe == *v).then_some(safe)
+    }
+
     fn example(f: &Finding) -> Option<String> {
-        f.example
-            .as_ref()
-            .map(|v| inert(&crate::text::json_inert(v.to_string())))
+        Self::example_value(f).map(|v| inert(&crate::text::json_inert(v.to_string())))
+    }
+
+    /// `OLD (where from) → NEW (where from)`.
+    fn title(&self) -> String {
+        inert(&format!(
+            "{} ({}) → {} ({})",
+            self.old, self.old_from, self.new, self.new_from
+        ))
     }
 
     fn gates(&self) -> String {
@@ -403,12 +607,7 @@ impl View<'_> {
                 out.push('\n');
             }
         }
-        out.push_str(&inert(&format!(
-            "{} → {}: {}",
-            self.old,
-            self.new,
-            self.summary()
-        )));
+        out.push_str(&inert(&format!("{}: {}", self.title(), self.summary())));
         out.push('\n');
         out
     }
@@ -417,9 +616,11 @@ impl View<'_> {
         // Everything that holds a name is a code span (literal: no links,
         // mentions or markup, whatever the name holds); the rest is ours.
         let mut out = format!(
-            "### calimcp diff: {} → {}\n\n{}\n",
+            "### calimcp diff: {} → {}\n\n{} → {}\n\n{}\n",
             md_code(self.old),
             md_code(self.new),
+            md_code(&self.old_from),
+            md_code(&self.new_from),
             md_code(&self.summary())
         );
         if self.report.findings.is_empty() {
@@ -488,7 +689,11 @@ impl View<'_> {
                 ));
             }
         }
-        out.push_str(&inert(&format!("calimcp diff: {}", self.summary())));
+        out.push_str(&inert(&format!(
+            "calimcp diff {}: {}",
+            self.title(),
+            self.summary()
+        )));
         out.push('\n');
         out
     }
@@ -506,7 +711,7 @@ impl View<'_> {
                     "path": f.path,
                     "old": f.old,
                     "new": f.new,
-                    "example": f.example,
+                    "example": Self::example_value(f),
                     "message": f.message,
                 })
             })
@@ -524,9 +729,10 @@ impl View<'_> {
                 json!({"rule": f.rule, "service": f.service, "path": f.path, "reason": reason})
             })
             .collect();
-        json!({
+        inert_value(json!({
             "old": self.old,
             "new": self.new,
+            "sides": self.sides,
             "findings": findings,
             "ignored": ignored,
             "summary": {
@@ -537,6 +743,6 @@ impl View<'_> {
                 "failed": self.failed,
                 "upgrade_gate": gates,
             }
-        })
+        }))
     }
 }

@@ -58,6 +58,9 @@ impl Line {
         let name = sanitize_line(&self.event);
         let payload = if self.payload.is_null() && self.valid == Some(true) {
             String::new()
+        } else if let (Value::Null, Some(raw)) = (&self.payload, &self.raw) {
+            // Bytes that are not text: as base64, as `--json` gives `raw`.
+            format!(" base64:{}", crate::text::base64(raw, false, true))
         } else {
             format!(" {}", json_inert(self.payload.to_string()))
         };

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Read, Write};
 use clap::Args;
 use serde_json::json;
 
-use super::node::{env, password_from_env};
+use super::node::{MAX_PASSWORD, env, password_from_env};
 use super::{GlobalArgs, output};
 use crate::error::{Code, Error, Result};
 use crate::node::Client;
@@ -34,9 +34,6 @@ pub struct LoginArgs {
     #[arg(long)]
     pub password_stdin: bool,
 }
-
-/// The longest password read from stdin.
-const MAX_PASSWORD: u64 = 64 * 1024;
 
 pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<u8> {
     if g.node.offline {

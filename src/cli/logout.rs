@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::node::state_dir;
 use super::{GlobalArgs, output};
-use crate::error::{Code, Error, Result};
+use crate::error::Result;
 use crate::node::{self, auth};
 use crate::text::sanitize_line;
 
@@ -25,12 +25,7 @@ pub struct LogoutArgs {
 
 pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<u8> {
     let (_, shown) = node::normalize_url(g.node.checked_url()?)?;
-    let gone = auth::forget(&state_dir(), &shown, args.user.as_deref()).map_err(|e| {
-        Error::input(
-            Code::State,
-            format!("cannot remove the cached login for {shown}: {e}"),
-        )
-    })?;
+    let gone = auth::forget(&state_dir()?, &shown, args.user.as_deref())?;
     let users: Vec<String> = gone
         .iter()
         .map(|l| sanitize_line(l.username.as_deref().unwrap_or("(a token without a user)")))

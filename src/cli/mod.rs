@@ -19,6 +19,7 @@ pub(crate) mod output;
 mod schema;
 mod serve;
 mod stdin;
+pub(crate) mod textfile;
 mod toolcmd;
 mod tools;
 mod use_ctx;
@@ -66,7 +67,7 @@ Environment:
   CALIMERO_REFRESH_TOKEN   refresh token paired with the access token
   CALIMERO_USERNAME        with CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE: log in
   CALIMERO_PASSWORD        the password for CALIMERO_USERNAME
-  CALIMERO_PASSWORD_FILE   a file holding that password
+  CALIMERO_PASSWORD_FILE   a file (or pipe) holding that password, at most 64KiB
   CALIMCP_APPS             apps directories, colon-separated (--apps)
   CALIMCP_OFFLINE          1: never contact the node (--offline)
   CALIMCP_NO_INPUT         1: never prompt for missing parameters (call --no-input)
@@ -75,10 +76,14 @@ Environment:
   CALIMCP_MAX_BLOB         largest app module downloaded for its ABI (default 64MiB)
   CALIMCP_MAX_SCHEMAS      schemas one listing expands in full (default 16MiB)
   CALIMCP_MAX_ARGS         largest --args, @FILE or - value read by call (default 16MiB)
+  CALIMCP_MAX_STATE        largest nodes.json or pins file read (default 1MiB)
   CALIMCP_MAX_BATCH        messages in one JSON-RPC batch to serve (default 100)
   CALIMCP_MAX_ANSWER       bytes of one batch's answer from serve (default 32MiB)
   CALIMCP_MAX_SESSIONS     live serve --http sessions (default 1000)
   CALIMCP_HEADER_TIMEOUT   seconds serve --http waits for a request's headers (default 10)
+  CALIMCP_REREAD_INTERVAL  least seconds between serve's re-reads for unknown names (default 2)
+  CALIMCP_MAX_BACKLOG      version changes serve holds while it re-reads (default 1MiB)
+  CALIMCP_MAX_EXEC_QUEUE   bytes of events waiting for watch --exec (default 64MiB)
   NO_COLOR                 set: no colour (as --color never)
 An empty value counts as unset. `watch --exec` sets CALIMCP_EVENT, CALIMCP_CONTEXT
 and CALIMCP_APP for its command.";

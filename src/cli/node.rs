@@ -12,9 +12,12 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::textfile;
+use crate::catalog::context::Pins;
 use crate::error::{Code, Error, Result};
 use crate::node::profiles::{self, Profiles};
 use crate::node::{self, NodeOptions, auth};
+use crate::text::sanitize_line;
 
 /// `--node`, `--timeout`, `--token`, `-v`, `--offline`.
 #[derive(Debug, Clone, Args)]
@@ -89,7 +92,7 @@ pub fn size_env(name: &str, default: u64) -> Result<u64> {
         Some(v) => node::parse_size(&v).ok_or_else(|| {
             Error::input(
                 Code::InvalidEnv,
-                format!("{name}={}: not a size", crate::text::sanitize_line(&v)),
+                format!("{name}={}: not a size", sanitize_line(&v)),
             )
             .with_hint(format!(
                 "give a positive number of bytes, optionally with K, M or G (e.g. {name}=64M)"
@@ -99,35 +102,66 @@ pub fn size_env(name: &str, default: u64) -> Result<u64> {
 }
 
 /// Where tokens, cached ABIs and pinned contexts live: CALIMCP_STATE_DIR, else
-/// $XDG_STATE_HOME/calimcp, else ~/.local/state/calimcp.
-pub fn state_dir() -> PathBuf {
+/// $XDG_STATE_HOME/calimcp, else ~/.local/state/calimcp. Without any of
+/// them (no HOME): the error `no_home`, never a shared place such as /tmp.
+pub fn state_dir() -> Result<PathBuf> {
     if let Some(dir) = env("CALIMCP_STATE_DIR") {
-        return PathBuf::from(dir);
+        return Ok(PathBuf::from(dir));
     }
     if let Some(dir) = env("XDG_STATE_HOME").filter(|d| PathBuf::from(d).is_absolute()) {
-        return PathBuf::from(dir).join("calimcp");
+        return Ok(PathBuf::from(dir).join("calimcp"));
     }
     match env("HOME") {
-        Some(home) => PathBuf::from(home).join(".local/state/calimcp"),
-        None => std::env::temp_dir().join("calimcp-state"),
+        Some(home) => Ok(PathBuf::from(home).join(".local/state/calimcp")),
+        None => Err(no_home(
+            "tokens, pins and cached ABIs",
+            "CALIMCP_STATE_DIR or XDG_STATE_HOME",
+        )),
     }
 }
 
 /// Where calimcp's configuration (the named nodes) lives:
-/// $XDG_CONFIG_HOME/calimcp, else ~/.config/calimcp.
-pub fn config_dir() -> PathBuf {
+/// $XDG_CONFIG_HOME/calimcp, else ~/.config/calimcp; without either, `no_home`.
+pub fn config_dir() -> Result<PathBuf> {
     if let Some(dir) = env("XDG_CONFIG_HOME").filter(|d| PathBuf::from(d).is_absolute()) {
-        return PathBuf::from(dir).join("calimcp");
+        return Ok(PathBuf::from(dir).join("calimcp"));
     }
     match env("HOME") {
-        Some(home) => PathBuf::from(home).join(".config/calimcp"),
-        None => std::env::temp_dir().join("calimcp-config"),
+        Some(home) => Ok(PathBuf::from(home).join(".config/calimcp")),
+        None => Err(no_home("named nodes (nodes.json)", "XDG_CONFIG_HOME")),
     }
 }
 
+fn no_home(what: &str, instead: &str) -> Error {
+    Error::input(
+        Code::NoHome,
+        format!(
+            "HOME is not set, so calimcp has no private place for its {what} (it never uses a shared directory such as /tmp)"
+        ),
+    )
+    .with_hint(format!(
+        "set HOME, or {instead} to an absolute path of a directory of your own"
+    ))
+}
+
 /// The profile file of named nodes.
-pub fn profiles_path() -> PathBuf {
-    config_dir().join(profiles::FILE_NAME)
+pub fn profiles_path() -> Result<PathBuf> {
+    Ok(config_dir()?.join(profiles::FILE_NAME))
+}
+
+/// The largest configuration or state file read (`CALIMCP_MAX_STATE`).
+pub fn max_state() -> Result<u64> {
+    size_env("CALIMCP_MAX_STATE", node::store::DEFAULT_MAX_STATE)
+}
+
+/// The named nodes ([`Profiles::load`] of the profile file).
+pub fn profiles() -> Result<Profiles> {
+    Profiles::load(&profiles_path()?, max_state()?)
+}
+
+/// The pinned contexts (`calimcp use`) of the state directory.
+pub fn pins() -> Result<Pins> {
+    Pins::load(&state_dir()?, max_state()?)
 }
 
 /// Dynamic completion of a node name: the named nodes, each with its URL
@@ -135,7 +169,7 @@ pub fn profiles_path() -> PathBuf {
 /// shell-safe.
 pub fn node_name_candidates(current: &std::ffi::OsStr) -> Vec<clap_complete::CompletionCandidate> {
     let cur = current.to_string_lossy();
-    let Ok(p) = Profiles::load(&profiles_path()) else {
+    let Ok(p) = profiles() else {
         return Vec::new();
     };
     p.nodes
@@ -144,7 +178,7 @@ pub fn node_name_candidates(current: &std::ffi::OsStr) -> Vec<clap_complete::Com
         .map(|(n, u)| {
             let shown = node::normalize_url(u).map(|(_, s)| s).unwrap_or_default();
             clap_complete::CompletionCandidate::new(n.clone())
-                .help(Some(crate::text::sanitize_line(&shown).into()))
+                .help(Some(sanitize_line(&shown).into()))
         })
         .collect()
 }
@@ -154,7 +188,12 @@ fn looks_like_url(v: &str) -> bool {
     v.contains(':') || v.contains('/')
 }
 
-/// CALIMERO_PASSWORD, else the content of CALIMERO_PASSWORD_FILE (trimmed).
+/// The longest password read (from CALIMERO_PASSWORD_FILE, stdin or the terminal).
+pub(crate) const MAX_PASSWORD: u64 = 64 * 1024;
+
+/// CALIMERO_PASSWORD, else the content of CALIMERO_PASSWORD_FILE (trimmed):
+/// a regular file or a pipe of at most [`MAX_PASSWORD`] bytes, never waited
+/// on when nobody writes to it.
 pub(crate) fn password_from_env() -> Result<Option<String>> {
     if let Some(p) = env("CALIMERO_PASSWORD") {
         return Ok(Some(p));
@@ -162,10 +201,18 @@ pub(crate) fn password_from_env() -> Result<Option<String>> {
     let Some(file) = env("CALIMERO_PASSWORD_FILE") else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(&file).map_err(|e| {
+    let text = textfile::read_file(
+        std::path::Path::new(&file),
+        MAX_PASSWORD,
+        "the most read of a password file",
+    )
+    .map_err(|e| {
         Error::input(
             Code::Unreadable,
-            format!("cannot read CALIMERO_PASSWORD_FILE {file}: {e}"),
+            format!(
+                "cannot read CALIMERO_PASSWORD_FILE {}: {e}",
+                sanitize_line(&file)
+            ),
         )
     })?;
     Ok(Some(text.trim().to_string()))
@@ -187,34 +234,61 @@ impl NodeArgs {
         if self.name.is_some() || self.deferred.is_some() {
             return Ok(());
         }
-        let path = profiles_path();
         match self.url.as_deref() {
             Some(v) if looks_like_url(v) => {}
             Some(v) => {
-                let (url, name) = Profiles::load(&path)?.resolve(v)?;
+                let (url, name) = profiles()?.resolve(v)?;
                 self.url = Some(url);
                 self.name = name;
             }
-            None => {
-                if !path.exists() {
-                    return Ok(());
-                }
-                let p = match Profiles::load(&path) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        self.deferred = Some(e);
-                        return Ok(());
-                    }
-                };
-                if let Some(name) = p.current
-                    && let Some(url) = p.nodes.get(&name)
-                {
-                    self.url = Some(url.clone());
+            None => match self.current() {
+                Ok(Some((name, url))) => {
+                    self.url = Some(url);
                     self.name = Some(name);
                 }
-            }
+                Ok(None) => {}
+                Err(e) => self.deferred = Some(e),
+            },
+        }
+        // Tokens, pins and cached ABIs need the state directory: without
+        // one, the node is not used (rather than a shared place).
+        if self.deferred.is_none()
+            && let Err(e) = state_dir()
+        {
+            self.deferred = Some(e);
         }
         Ok(())
+    }
+
+    /// The current node (`node use`): its name and URL, `None` when there
+    /// is none. A `current` that names no node is an error, as is a profile
+    /// file that cannot be read or no place for one (no HOME).
+    fn current(&self) -> Result<Option<(String, String)>> {
+        let path = profiles_path()?;
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Ok(None);
+        }
+        let p = Profiles::load(&path, max_state()?)?;
+        let Some(name) = p.current.clone() else {
+            return Ok(None);
+        };
+        match p.url_of(&name) {
+            Some(url) => Ok(Some((name, url.to_string()))),
+            None => Err(Error::input(
+                Code::UnknownNode,
+                format!(
+                    "the current node `{}` (set by `calimcp node use`, in {}) is not a named node{}",
+                    sanitize_line(&name),
+                    path.display(),
+                    if p.nodes.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; the named nodes are: {}", p.names_text())
+                    }
+                ),
+            )
+            .with_hint("choose one with `calimcp node use NAME`, or `calimcp node use --clear` for none")),
+        }
     }
 
     /// Whether a node was named (flag or CALIMERO_NODE_URL) rather than assumed.
@@ -255,11 +329,17 @@ impl NodeArgs {
             Some(_) => password_from_env()?,
         };
         let token = self.token.clone().filter(|t| !t.trim().is_empty());
-        let state_dir = state_dir();
+        let state_dir = match state_dir() {
+            Ok(dir) => dir,
+            // Never used: the session returns the deferred error first.
+            Err(_) if self.deferred.is_some() => PathBuf::new(),
+            Err(e) => return Err(e),
+        };
         if username.is_none()
             && token.is_none()
+            && !state_dir.as_os_str().is_empty()
             && let Ok((_, shown)) = node::normalize_url(self.url())
-            && let [one] = auth::cached_users(&state_dir, &shown).as_slice()
+            && let [one] = auth::cached_users(&state_dir, &shown)?.as_slice()
         {
             username = Some(one.clone());
         }

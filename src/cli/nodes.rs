@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use comfy_table::{Table, presets};
 use serde_json::{Value, json};
 
-use super::node::{config_dir, node_name_candidates, profiles_path};
+use super::node::{config_dir, max_state, node_name_candidates, profiles_path};
 use super::{GlobalArgs, output};
 use crate::error::{Code, Error, Result};
 use crate::node::profiles::{self, Profiles};
@@ -74,25 +74,31 @@ pub enum NodeAction {
 }
 
 pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
-    let path = profiles_path();
-    let mut p = Profiles::load(&path)?;
+    let path = profiles_path()?;
+    let max = max_state()?;
     let ui = g.ui();
+    // Every change is a read-modify-write under the file's lock.
+    let update = |change: &mut dyn FnMut(&mut Profiles) -> Result<()>| {
+        Profiles::update(&path, max, |p| change(p))
+    };
     match args.action {
         NodeAction::Add { name, url, force } => {
             profiles::check_name(&name)?;
             let url = profiles::check_url(&url)?;
-            if let Some(old) = p.url_of(&name)
-                && old != url
-                && !force
-            {
-                return Err(Error::input(
-                    Code::Usage,
-                    format!("the node `{name}` exists, with the URL {}", shown(old)),
-                )
-                .with_hint("pass --force to replace its URL, or choose another name"));
-            }
-            p.nodes.insert(name.clone(), url.clone());
-            p.save(&path)?;
+            update(&mut |p| {
+                if let Some(old) = p.url_of(&name)
+                    && old != url
+                    && !force
+                {
+                    return Err(Error::input(
+                        Code::Usage,
+                        format!("the node `{name}` exists, with the URL {}", shown(old)),
+                    )
+                    .with_hint("pass --force to replace its URL, or choose another name"));
+                }
+                p.nodes.insert(name.clone(), url.clone());
+                Ok(())
+            })?;
             let url = shown(&url);
             report(
                 g,
@@ -100,11 +106,13 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
                 format!("{name}: {url}"),
             )
         }
-        NodeAction::List => list(g, &p),
+        NodeAction::List => list(g, &Profiles::load(&path, max)?),
         NodeAction::Use { name, clear } => {
             if clear {
-                p.current = None;
-                p.save(&path)?;
+                update(&mut |p| {
+                    p.current = None;
+                    Ok(())
+                })?;
                 return report(
                     g,
                     json!({"current": null}),
@@ -113,11 +121,15 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
                 );
             }
             let name = name.unwrap_or_default();
-            let Some(url) = p.url_of(&name).map(shown) else {
-                return Err(unknown(&p, &name));
-            };
-            p.current = Some(name.clone());
-            p.save(&path)?;
+            let mut url = String::new();
+            update(&mut |p| {
+                url = p
+                    .url_of(&name)
+                    .map(shown)
+                    .ok_or_else(|| unknown(p, &name))?;
+                p.current = Some(name.clone());
+                Ok(())
+            })?;
             report(
                 g,
                 json!({"current": name, "url": url}),
@@ -125,14 +137,20 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
             )
         }
         NodeAction::Remove { name } => {
-            let Some(url) = p.nodes.remove(&name).as_deref().map(shown) else {
-                return Err(unknown(&p, &name));
-            };
-            let was_current = p.current.as_deref() == Some(name.as_str());
-            if was_current {
-                p.current = None;
-            }
-            p.save(&path)?;
+            let (mut url, mut was_current) = (String::new(), false);
+            update(&mut |p| {
+                url = p
+                    .nodes
+                    .remove(&name)
+                    .as_deref()
+                    .map(shown)
+                    .ok_or_else(|| unknown(p, &name))?;
+                was_current = p.current.as_deref() == Some(name.as_str());
+                if was_current {
+                    p.current = None;
+                }
+                Ok(())
+            })?;
             report(
                 g,
                 json!({"removed": name, "url": url, "was_current": was_current}),
@@ -173,43 +191,15 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
                 )
                 .with_hint("give its path: calimcp node import PATH")
             })?;
+            let found = profiles::parse_meroctl(&text)?;
             let mut added = Vec::new();
-            for n in profiles::parse_meroctl(&text)? {
-                let label = sanitize_line(&n.name);
-                let Some(url) = n.url else {
-                    ui.warn(format_args!(
-                        "{label}: skipped, a local node (meroctl reads its URL from the node's home); add it with calimcp node add NAME URL"
-                    ));
-                    continue;
-                };
-                if let Err(e) = profiles::check_name(&n.name) {
-                    ui.warn(format_args!("{label}: skipped, {}", e.message));
-                    continue;
+            update(&mut |p| {
+                added.clear();
+                for n in &found {
+                    import_one(&ui, p, n, force, &mut added);
                 }
-                let url = match profiles::check_url(&url) {
-                    Ok(u) => u,
-                    Err(e) => {
-                        ui.warn(format_args!("{label}: skipped, {}", e.message));
-                        continue;
-                    }
-                };
-                match p.url_of(&n.name) {
-                    Some(old) if old == url => continue,
-                    Some(old) if !force => {
-                        ui.warn(format_args!(
-                            "{label}: skipped, the name exists with the URL {} (--force replaces it)",
-                            shown(old)
-                        ));
-                        continue;
-                    }
-                    _ => {}
-                }
-                added.push(json!({"name": n.name, "url": shown(&url)}));
-                p.nodes.insert(n.name, url);
-            }
-            if !added.is_empty() {
-                p.save(&path)?;
-            }
+                Ok(())
+            })?;
             let text = if added.is_empty() {
                 format!("no nodes to import from {}", from.display())
             } else {
@@ -230,6 +220,47 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
     }
 }
 
+/// One node of meroctl's list, added to `p` unless it cannot be (a warning says why).
+fn import_one(
+    ui: &super::output::Ui,
+    p: &mut Profiles,
+    n: &profiles::MeroctlNode,
+    force: bool,
+    added: &mut Vec<Value>,
+) {
+    let label = sanitize_line(&n.name);
+    let Some(url) = &n.url else {
+        ui.warn(format_args!(
+            "{label}: skipped, a local node (meroctl reads its URL from the node's home); add it with calimcp node add NAME URL"
+        ));
+        return;
+    };
+    if let Err(e) = profiles::check_name(&n.name) {
+        ui.warn(format_args!("{label}: skipped, {}", e.message));
+        return;
+    }
+    let url = match profiles::check_url(url) {
+        Ok(u) => u,
+        Err(e) => {
+            ui.warn(format_args!("{label}: skipped, {}", e.message));
+            return;
+        }
+    };
+    match p.url_of(&n.name) {
+        Some(old) if old == url => return,
+        Some(old) if !force => {
+            ui.warn(format_args!(
+                "{label}: skipped, the name exists with the URL {} (--force replaces it)",
+                shown(old)
+            ));
+            return;
+        }
+        _ => {}
+    }
+    added.push(json!({"name": n.name, "url": shown(&url)}));
+    p.nodes.insert(n.name.clone(), url);
+}
+
 /// A stored URL as calimcp shows URLs: without credentials (`user:pass@`).
 fn shown(url: &str) -> String {
     crate::node::normalize_url(url)
@@ -247,16 +278,15 @@ fn report(g: &GlobalArgs, value: Value, text: String) -> Result<u8> {
 }
 
 fn unknown(p: &Profiles, name: &str) -> Error {
-    let names: Vec<&str> = p.nodes.keys().map(String::as_str).collect();
     Error::input(
         Code::UnknownNode,
         format!(
             "no node is named `{}`{}",
             sanitize_line(name),
-            if names.is_empty() {
+            if p.nodes.is_empty() {
                 " (no nodes are named yet)".to_string()
             } else {
-                format!("; the named nodes are: {}", names.join(", "))
+                format!("; the named nodes are: {}", p.names_text())
             }
         ),
     )
@@ -277,7 +307,7 @@ fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
     if p.nodes.is_empty() {
         g.ui().note(format_args!(
             "no named nodes (in {}); `calimcp node add NAME URL` names one",
-            config_dir().display()
+            config_dir()?.display()
         ));
         return Ok(0);
     }
@@ -287,7 +317,8 @@ fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
         .set_header(vec!["", "NAME", "URL"]);
     for (n, u) in &p.nodes {
         let mark = if Some(n.as_str()) == current { "*" } else { "" };
-        table.add_row(vec![mark.to_string(), n.clone(), shown(u)]);
+        // A hand-edited file may hold any name: made safe for the terminal.
+        table.add_row(vec![mark.to_string(), sanitize_line(n), shown(u)]);
     }
     output::print(&output::table_text(&table))?;
     Ok(0)

@@ -80,6 +80,7 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         .cloned()
         .partition(|a| catalog::looks_like_path(a));
     mcp::http::set_limits(limits_from_env()?);
+    mcp::reread::set_limits(reread_limits_from_env()?);
     // One session for the server's life: its node client serves every call.
     let mut session = g.session()?;
     if let Some(o) = session.settings.node.as_mut() {
@@ -124,6 +125,30 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         );
     }
     mcp::serve(settings)
+}
+
+/// How often the node is re-read besides `--refresh`, and what waits
+/// meanwhile: `CALIMCP_REREAD_INTERVAL` (seconds) and `CALIMCP_MAX_BACKLOG`.
+fn reread_limits_from_env() -> Result<mcp::reread::Limits> {
+    let d = mcp::reread::Limits::DEFAULT;
+    let name = "CALIMCP_REREAD_INTERVAL";
+    let interval = match std::env::var(name).ok().filter(|v| !v.trim().is_empty()) {
+        None => d.interval,
+        Some(v) => Duration::from_secs(v.trim().parse::<u64>().map_err(|_| {
+            crate::error::Error::input(
+                Code::InvalidEnv,
+                format!(
+                    "{name}={}: not a number of seconds",
+                    crate::text::sanitize_line(&v)
+                ),
+            )
+            .with_hint(format!("give a whole number of seconds (e.g. {name}=2)"))
+        })?),
+    };
+    Ok(mcp::reread::Limits {
+        interval,
+        backlog: super::node::size_env("CALIMCP_MAX_BACKLOG", d.backlog)?,
+    })
 }
 
 /// The server's limits from `CALIMCP_MAX_BATCH`, `CALIMCP_MAX_ANSWER`,

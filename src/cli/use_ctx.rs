@@ -4,9 +4,9 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::node::state_dir;
+use super::node::pins;
 use super::{GlobalArgs, output};
-use crate::catalog::context::{Pins, session_context_rows};
+use crate::catalog::context::session_context_rows;
 use crate::error::{Code, Error, Result};
 use crate::node;
 use crate::text::sanitize_line;
@@ -50,7 +50,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         ),
         None => sanitize_line(app.package_or_id()),
     };
-    let mut pins = Pins::load(&state_dir());
+    let mut pins = pins()?;
     let report_with = |context: Option<&str>,
                        id: Option<&str>,
                        contexts: Option<&[Value]>,
@@ -132,7 +132,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
     };
     // A full id needs no node: pinned as given, checked when a node answers.
     let pin_unchecked = |why: &str| -> Result<u8> {
-        let mut pins = Pins::load(&state_dir());
+        let mut pins = super::node::pins()?;
         pins.set(&node_url, app, service, Some(context));
         pins.save()?;
         g.ui().warn(format_args!(

@@ -13,10 +13,10 @@ use clap::Args;
 
 use super::args::parse_secs;
 use super::events::Line;
-use super::node::state_dir;
+use super::node::pins;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
-use crate::catalog::context::{Pins, app_contexts, resolve_context};
+use crate::catalog::context::{app_contexts, resolve_context};
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::mapping::events::Decoder;
 use crate::mapping::filter::glob_match;
@@ -86,21 +86,23 @@ struct Watched<'a> {
     app_name: &'a str,
     /// `--exec` as words.
     exec: Option<Vec<String>>,
+    /// The bytes `--exec`'s waiting runs may hold (`CALIMCP_MAX_EXEC_QUEUE`).
+    exec_max: u64,
     /// The manifest each context's events are read with (by context id bytes).
-    by_context: Vec<(String, &'a Manifest)>,
+    by_context: ids::ById<&'a Manifest>,
     fallback: &'a Manifest,
 }
 
 impl<'a> Watched<'a> {
     fn watches(&self, context: &str) -> bool {
-        self.by_context.iter().any(|(id, _)| ids::same(id, context))
+        !self.by_context.get(context).is_empty()
     }
 
     fn manifest_for(&self, context: &str) -> &'a Manifest {
         self.by_context
-            .iter()
-            .find(|(id, _)| ids::same(id, context))
-            .map_or(self.fallback, |(_, m)| *m)
+            .get(context)
+            .first()
+            .map_or(self.fallback, |m| *m)
     }
 }
 
@@ -126,6 +128,7 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
         ));
     }
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
+    let exec_max = super::node::size_env("CALIMCP_MAX_EXEC_QUEUE", DEFAULT_MAX_EXEC_QUEUE)?;
     let session = g.session()?;
     let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
@@ -137,16 +140,14 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     let client = session.client()?;
     let rt = session.runtime()?;
     let contexts = rt.block_on(watched_contexts(client, app, service, &args.contexts))?;
-    let by_context = contexts
-        .iter()
-        .map(|c| {
-            let svc = service.or(c.service_name.as_deref());
-            (c.id.clone(), manifest_of(app, svc))
-        })
-        .collect();
+    let by_context = ids::ById::new(contexts.iter().map(|c| {
+        let svc = service.or(c.service_name.as_deref());
+        (c.id.as_str(), manifest_of(app, svc))
+    }));
     let watched = Watched {
         app_name: app.package_or_id(),
         exec,
+        exec_max,
         by_context,
         fallback: manifest_of(app, service),
     };
@@ -243,7 +244,7 @@ async fn watched_contexts(
         }
         return Ok(out);
     }
-    let pins = Pins::load(&state_dir());
+    let pins = pins()?;
     if let Some(pinned) = pins.get(client.url(), app, service) {
         let id = resolve_context(client, app, service, Some(pinned), None, false)
             .await?
@@ -300,7 +301,7 @@ async fn stream(
     let mut runner = w
         .exec
         .clone()
-        .map(|argv| Runner::start(ui, argv, w.app_name.to_string()));
+        .map(|argv| Runner::start(ui, argv, w.app_name.to_string(), w.exec_max));
     loop {
         let next = async {
             match deadline {
@@ -383,27 +384,34 @@ async fn stream(
     }
 }
 
-/// One `--exec` run: the event's name, context and JSON line.
+/// One `--exec` run: the event's name, context and JSON line, and its share
+/// of the queue's bytes.
 struct Job {
     event: String,
     context: String,
     json: String,
+    _held: crate::budget::Held,
 }
 
 /// Commands not yet run that `--exec` holds before skipping events.
 const EXEC_QUEUE: usize = 1024;
+/// Bytes those runs may hold (`CALIMCP_MAX_EXEC_QUEUE`).
+pub const DEFAULT_MAX_EXEC_QUEUE: u64 = 64 << 20;
 
 /// `--exec`'s commands, run one after another on a thread of their own, so
-/// the stream, `--stop-after` and Ctrl-C are serviced while one runs.
+/// the stream, `--stop-after` and Ctrl-C are serviced while one runs. At
+/// most [`EXEC_QUEUE`] runs, holding at most the byte budget, wait their turn.
 struct Runner {
     tx: Option<std::sync::mpsc::SyncSender<Job>>,
     /// Told when the thread has run every queued command.
     done: Option<tokio::sync::oneshot::Receiver<()>>,
+    budget: std::sync::Arc<crate::budget::Budget>,
+    /// Events printed without their run since the queue last had room.
     skipped: u64,
 }
 
 impl Runner {
-    fn start(ui: output::Ui, argv: Vec<String>, app: String) -> Runner {
+    fn start(ui: output::Ui, argv: Vec<String>, app: String, max_bytes: u64) -> Runner {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(EXEC_QUEUE);
         let (done_tx, done) = tokio::sync::oneshot::channel();
         // Detached: calimcp never waits for it on exit (a command may run on).
@@ -416,21 +424,61 @@ impl Runner {
         Runner {
             tx: Some(tx),
             done: Some(done),
+            budget: crate::budget::Budget::new(max_bytes),
             skipped: 0,
         }
     }
 
-    /// Queues a run; when the queue is full the run is skipped, with a warning.
-    fn push(&mut self, ui: &output::Ui, job: Job) {
+    /// Queues a run of `json` for `event`; when the queue is full (by count
+    /// or by bytes) the run is skipped, with a warning naming what is
+    /// dropped, and another saying how many were once there is room again.
+    fn push(&mut self, ui: &output::Ui, event: &str, context: &str, json: String) {
         let Some(tx) = &self.tx else { return };
-        if let Err(std::sync::mpsc::TrySendError::Full(job)) = tx.try_send(job) {
-            self.skipped += 1;
-            if self.skipped == 1 {
-                ui.warn(format_args!(
-                    "--exec: {EXEC_QUEUE} runs are waiting for the command to finish; it is not run for event `{}` and further events while that lasts",
-                    sanitize_line(&job.event)
-                ));
+        let bytes = (json.len() + event.len() + context.len()) as u64;
+        let held = self.budget.take(bytes);
+        let full = match held {
+            None => Some(format!(
+                "the runs waiting hold {} of the {} CALIMCP_MAX_EXEC_QUEUE allows, and this one takes {}",
+                crate::budget::approx(self.budget.held()),
+                crate::node::size(self.budget.limit()),
+                crate::budget::approx(bytes)
+            )),
+            Some(held) => {
+                let job = Job {
+                    event: event.to_string(),
+                    context: context.to_string(),
+                    json,
+                    _held: held,
+                };
+                match tx.try_send(job) {
+                    Ok(()) => None,
+                    Err(_) => Some(format!(
+                        "{EXEC_QUEUE} runs are waiting for the command to finish"
+                    )),
+                }
             }
+        };
+        match full {
+            Some(why) => {
+                self.skipped += 1;
+                if self.skipped == 1 {
+                    ui.warn(format_args!(
+                        "--exec: {why}; it is not run for event `{}` and further events while that lasts",
+                        sanitize_line(event)
+                    ));
+                }
+            }
+            None if self.skipped > 0 => {
+                ui.warn(format_args!(
+                    "--exec: runs resume; {} printed without their run",
+                    match self.skipped {
+                        1 => "1 event was".to_string(),
+                        n => format!("{n} events were"),
+                    }
+                ));
+                self.skipped = 0;
+            }
+            None => {}
         }
     }
 
@@ -518,14 +566,7 @@ fn handle(
         Err(e) => return Err(e),
     }
     if let Some(r) = runner {
-        r.push(
-            &ui,
-            Job {
-                event: line.event.clone(),
-                context: line.context.clone(),
-                json: json_line.to_string(),
-            },
-        );
+        r.push(&ui, &line.event, &line.context, json_line.to_string());
     }
     p.matched += 1;
     let until = args.until.as_deref().is_some_and(|u| u == line.event);

@@ -659,21 +659,39 @@ fn walk_params<'m>(
 /// `-9223372036854775809` or `1e3`, is refused rather than rounded), u64 and
 /// i64 decimal strings, and 32-byte values given as strings.
 pub fn check_values(m: &Manifest, method: &Method, args: &Map<String, Value>) -> Vec<Problem> {
+    // One memo for the whole value: each untagged member is decided once per node.
+    check_values_with(m, method, args, &mut super::exact::Fits::default())
+}
+
+/// [`check_values`] with the memo of untagged decisions given.
+pub(crate) fn check_values_with(
+    m: &Manifest,
+    method: &Method,
+    args: &Map<String, Value>,
+    memo: &mut super::exact::Fits,
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut args = args.clone();
     walk_params(m, method, &mut args, &mut |leaf, v, path| {
-        check_leaf(m, leaf, v, path, false, &mut problems)
+        check_leaf(m, leaf, v, path, false, &mut problems, memo)
     });
     problems
 }
 
 /// [`check_values`] for one value `v` of type `t` at `path`; `raw` inside an
 /// untagged enum, where calimcp converts nothing.
-fn check_value(m: &Manifest, t: &TypeRef, v: &mut Value, path: &str, raw: bool) -> Vec<Problem> {
+fn check_value(
+    m: &Manifest,
+    t: &TypeRef,
+    v: &mut Value,
+    path: &str,
+    raw: bool,
+    memo: &mut super::exact::Fits,
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut path = path.to_string();
     walk(m, t, v, &mut path, &mut |leaf, v, path| {
-        check_leaf(m, leaf, v, path, raw, &mut problems)
+        check_leaf(m, leaf, v, path, raw, &mut problems, memo)
     });
     problems
 }
@@ -686,21 +704,23 @@ fn check_value(m: &Manifest, t: &TypeRef, v: &mut Value, path: &str, raw: bool) 
 /// not-in-digits number, a decimal string: the app reads a string as a
 /// string) are reported. A value with no member's form is left to the
 /// schema. One member is checked per value, so nested untagged enums cost
-/// one walk, never one per combination of members.
+/// one walk, never one per combination of members; and `memo` decides each
+/// member once per node of the value ([`super::exact::Fits`]).
 fn check_untagged(
     m: &Manifest,
     var: &Variant,
     v: &mut Value,
     path: &str,
     problems: &mut Vec<Problem>,
+    memo: &mut super::exact::Fits,
 ) {
     let mut members = var.variants.iter().filter_map(|c| c.payload.as_ref());
     let chosen = members
         .clone()
-        .find(|t| super::exact::fits_exactly(m, t, v))
-        .or_else(|| members.find(|t| super::exact::has_form(m, t, v)));
+        .find(|t| super::exact::fits_exactly(m, t, v, memo))
+        .or_else(|| members.find(|t| super::exact::has_form(m, t, v, memo)));
     if let Some(t) = chosen {
-        problems.extend(check_value(m, t, v, path, true));
+        problems.extend(check_value(m, t, v, path, true, memo));
     }
 }
 
@@ -713,9 +733,10 @@ fn check_leaf(
     path: &str,
     raw: bool,
     problems: &mut Vec<Problem>,
+    memo: &mut super::exact::Fits,
 ) {
     let message = match (leaf, &*v) {
-        (Leaf::Untagged(var), _) => return check_untagged(m, var, v, path, problems),
+        (Leaf::Untagged(var), _) => return check_untagged(m, var, v, path, problems, memo),
         (Leaf::Int(s), Value::Number(n)) => {
             let (lo, hi) = int_range(s);
             match exact_number(n) {

@@ -23,8 +23,8 @@ use crate::text::sanitize_line;
 pub struct Decoded {
     /// The event's name as the node sent it.
     pub event: String,
-    /// The payload: the decoded JSON, `null` when there is none, or the raw
-    /// bytes as text (or an array) when they are not JSON.
+    /// The payload: the decoded JSON, `null` when there is none, or, when
+    /// the bytes are not JSON, their text (`null` when they are not UTF-8).
     pub payload: Value,
     /// Whether the ABI declares the event and the payload matches its schema.
     pub valid: bool,
@@ -36,8 +36,8 @@ pub struct Decoded {
 
 /// One event as `calimcp watch --json` prints it and `wait_for_events`
 /// returns it: `{"time","context","event","payload","valid"}`, plus `problem`
-/// when not valid and `raw` (the bytes) when the data could not be decoded.
-/// `valid` is `null` for the node's own events.
+/// when not valid and `raw` (the bytes, in base64) when the data could not
+/// be decoded. `valid` is `null` for the node's own events.
 pub fn record(
     time: &str,
     context: &str,
@@ -58,7 +58,7 @@ pub fn record(
         v["problem"] = p.into();
     }
     if let Some(raw) = raw {
-        v["raw"] = raw.iter().map(|&b| Value::from(b)).collect();
+        v["raw"] = crate::text::base64(raw, false, true).into();
     }
     v
 }
@@ -94,9 +94,11 @@ impl<'m> Decoder<'m> {
         let payload = match parsed {
             Ok(v) => v,
             Err(problem) => {
+                // The bytes are kept once (`raw`, printed as base64): never a
+                // JSON value per byte, which cost ~80 bytes of memory each.
                 let payload = match text {
                     Some(t) => Value::String(t.to_string()),
-                    None => Value::Array(data.iter().map(|&b| Value::from(b)).collect()),
+                    None => Value::Null,
                 };
                 return Decoded {
                     event: kind.to_string(),
@@ -250,7 +252,18 @@ mod tests {
         assert_eq!(t.payload, Value::String("not json".into()));
         assert_eq!(t.raw.as_deref(), Some(&b"not json"[..]));
         let b = d.decode("Inserted", &[0xff, 0x00]);
-        assert_eq!(b.payload, serde_json::json!([255, 0]));
-        assert!(b.problem.unwrap().contains("UTF-8"));
+        assert_eq!(b.payload, Value::Null);
+        assert!(b.problem.as_deref().unwrap().contains("UTF-8"));
+        // `raw` is the bytes in base64: one string, never a number per byte.
+        let r = record(
+            "t",
+            "c",
+            "Inserted",
+            &b.payload,
+            Some(false),
+            None,
+            b.raw.as_deref(),
+        );
+        assert_eq!(r["raw"], "/wA=");
     }
 }

@@ -8,6 +8,8 @@
 //! except inside an untagged enum, where calimcp converts no argument.
 //! Pure: no I/O. The CLI prints results as the node sent them.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::abi::{Manifest, Method, Record, Scalar, Tagging, TypeDefKind, TypeRef, Variant};
@@ -34,8 +36,29 @@ pub fn result(m: &Manifest, method: &Method, output: Value) -> Value {
 /// `value`, of ABI type `t`, with every 64-bit integer beyond
 /// ±[`MAX_SAFE_INTEGER`] written as a decimal string.
 pub fn exact(m: &Manifest, t: &TypeRef, mut value: Value) -> Value {
-    convert(m, t, &mut value, 0);
+    convert(m, t, &mut value, 0, &mut Fits::default());
     value
+}
+
+/// What [`fits`] decided about an untagged enum for one node of one value:
+/// each (enum, node, levels left, exactness) is decided once, so nested
+/// untagged enums of k members in a value of n nodes cost O(k·n), not a
+/// new look at every member's members at every level. Nodes are known by
+/// their address: valid while the value is only changed below the node
+/// being decided (results are converted top-down, arguments not at all).
+#[derive(Default)]
+pub(crate) struct Fits {
+    known: HashMap<(usize, usize, usize, bool), bool>,
+    /// Members looked at, for tests of the cost.
+    looked: u64,
+}
+
+impl Fits {
+    /// How many members were looked at so far.
+    #[cfg(test)]
+    pub(crate) fn looked(&self) -> u64 {
+        self.looked
+    }
 }
 
 /// Whether a JSON number is an integer a JavaScript client would round.
@@ -99,7 +122,7 @@ fn shape<'a>(m: &'a Manifest, t: &'a TypeRef) -> Shape<'a> {
     Shape::Opaque
 }
 
-fn convert(m: &Manifest, t: &TypeRef, v: &mut Value, depth: usize) {
+fn convert(m: &Manifest, t: &TypeRef, v: &mut Value, depth: usize, memo: &mut Fits) {
     if depth > MAX_DEPTH || v.is_null() {
         return;
     }
@@ -113,41 +136,48 @@ fn convert(m: &Manifest, t: &TypeRef, v: &mut Value, depth: usize) {
         }
         (Shape::List(items), Value::Array(a)) => {
             for e in a {
-                convert(m, items, e, depth + 1);
+                convert(m, items, e, depth + 1, memo);
             }
         }
         (Shape::Map(value), Value::Object(o)) => {
             for e in o.values_mut() {
-                convert(m, value, e, depth + 1);
+                convert(m, value, e, depth + 1, memo);
             }
         }
         (Shape::Tuple(elements), Value::Array(a)) => {
             for ((t, _), e) in elements.into_iter().zip(a) {
-                convert(m, t, e, depth + 1);
+                convert(m, t, e, depth + 1, memo);
             }
         }
         // A one-field tuple struct that serde wrote as its field.
         (Shape::Tuple(elements), v) if elements.len() == 1 => {
-            convert(m, elements[0].0, v, depth + 1);
+            convert(m, elements[0].0, v, depth + 1, memo);
         }
-        (Shape::Record(r), Value::Object(o)) => fields(m, r, o, None, depth),
-        (Shape::Variant(var), v) => variant(m, var, v, depth),
+        (Shape::Record(r), Value::Object(o)) => fields(m, r, o, None, depth, memo),
+        (Shape::Variant(var), v) => variant(m, var, v, depth, memo),
         _ => {}
     }
 }
 
-fn fields(m: &Manifest, r: &Record, o: &mut Map<String, Value>, skip: Option<&str>, depth: usize) {
+fn fields(
+    m: &Manifest,
+    r: &Record,
+    o: &mut Map<String, Value>,
+    skip: Option<&str>,
+    depth: usize,
+    memo: &mut Fits,
+) {
     for f in &r.fields {
         if Some(f.name.as_str()) == skip {
             continue;
         }
         if let Some(e) = o.get_mut(&f.name) {
-            convert(m, &f.ty, e, depth + 1);
+            convert(m, &f.ty, e, depth + 1, memo);
         }
     }
 }
 
-fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
+fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize, memo: &mut Fits) {
     let case = |name: &str| var.variants.iter().find(|c| c.name == name);
     match (&var.tagging, v) {
         (Tagging::External, Value::Object(o)) if o.len() == 1 => {
@@ -155,7 +185,7 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
                 return;
             };
             if let Some(t) = case(name).and_then(|c| c.payload.as_ref()) {
-                convert(m, t, payload, depth + 1);
+                convert(m, t, payload, depth + 1, memo);
             }
         }
         (Tagging::Internal { tag }, Value::Object(o)) => {
@@ -168,11 +198,11 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
                 return;
             };
             match shape(m, t) {
-                Shape::Record(r) => fields(m, r, o, Some(tag), depth),
+                Shape::Record(r) => fields(m, r, o, Some(tag), depth, memo),
                 Shape::Map(value) => {
                     for (k, e) in o.iter_mut() {
                         if k != tag {
-                            convert(m, value, e, depth + 1);
+                            convert(m, value, e, depth + 1, memo);
                         }
                     }
                 }
@@ -186,7 +216,7 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
                 .and_then(case)
                 .and_then(|c| c.payload.as_ref());
             if let (Some(t), Some(e)) = (t, o.get_mut(content)) {
-                convert(m, t, e, depth + 1);
+                convert(m, t, e, depth + 1, memo);
             }
         }
         // serde writes the member's payload alone; the first member it fits
@@ -196,9 +226,9 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
                 .variants
                 .iter()
                 .filter_map(|c| c.payload.as_ref())
-                .find(|t| fits(m, t, v, FIT_DEPTH, true));
+                .find(|t| fits(m, t, v, FIT_DEPTH, true, memo));
             if let Some(t) = chosen {
-                convert(m, t, v, depth + 1);
+                convert(m, t, v, depth + 1, memo);
             }
         }
         _ => {}
@@ -208,25 +238,32 @@ fn variant(m: &Manifest, var: &Variant, v: &mut Value, depth: usize) {
 /// Whether an argument `v` has the form of type `t` looked at a few levels
 /// deep, integers included (exactly within their kind): the untagged member
 /// serde reads it as is the first one it fits ([`super::args::check_values`]).
-pub(crate) fn fits_exactly(m: &Manifest, t: &TypeRef, v: &Value) -> bool {
-    fits(m, t, v, FIT_DEPTH, true)
+pub(crate) fn fits_exactly(m: &Manifest, t: &TypeRef, v: &Value, memo: &mut Fits) -> bool {
+    fits(m, t, v, FIT_DEPTH, true, memo)
 }
 
 /// Whether an argument `v` has the form of type `t` apart from its integers:
 /// any JSON number fits an integer kind here, so that an untagged member
 /// whose integer is out of range or not written in digits is still the one
 /// to report ([`super::args::check_values`] checks it exactly).
-pub(crate) fn has_form(m: &Manifest, t: &TypeRef, v: &Value) -> bool {
-    fits(m, t, v, FIT_DEPTH, false)
+pub(crate) fn has_form(m: &Manifest, t: &TypeRef, v: &Value, memo: &mut Fits) -> bool {
+    fits(m, t, v, FIT_DEPTH, false, memo)
 }
 
 /// Whether `v` has the form of type `t`, looked at `budget` levels deep;
 /// with `exact_ints`, an integer kind takes only an integer within 64 bits.
-fn fits(m: &Manifest, t: &TypeRef, v: &Value, budget: usize, exact_ints: bool) -> bool {
+fn fits(
+    m: &Manifest,
+    t: &TypeRef,
+    v: &Value,
+    budget: usize,
+    exact_ints: bool,
+    memo: &mut Fits,
+) -> bool {
     if budget == 0 {
         return true;
     }
-    let fits_in = |t: &TypeRef, v: &Value| fits(m, t, v, budget - 1, exact_ints);
+    let mut fits_in = |t: &TypeRef, v: &Value| fits(m, t, v, budget - 1, exact_ints, memo);
     match (shape(m, t), v) {
         (Shape::Other(s), Value::Number(_)) if !exact_ints && s.is_integer() => true,
         (Shape::Int64(_), Value::Number(_)) if !exact_ints => true,
@@ -272,10 +309,31 @@ fn fits(m: &Manifest, t: &TypeRef, v: &Value, budget: usize, exact_ints: bool) -
                 .get(tag)
                 .and_then(Value::as_str)
                 .is_some_and(|s| var.variants.iter().any(|c| c.name == s)),
-            Tagging::Untagged => var.variants.iter().any(|c| match &c.payload {
-                Some(t) => fits_in(t, v),
-                None => v.is_null(),
-            }),
+            Tagging::Untagged => {
+                let key = (
+                    std::ptr::from_ref(var) as usize,
+                    std::ptr::from_ref(v) as usize,
+                    budget,
+                    exact_ints,
+                );
+                if let Some(&known) = memo.known.get(&key) {
+                    return known;
+                }
+                let mut any = false;
+                for c in &var.variants {
+                    memo.looked += 1;
+                    let fit = match &c.payload {
+                        Some(t) => fits(m, t, v, budget - 1, exact_ints, memo),
+                        None => v.is_null(),
+                    };
+                    if fit {
+                        any = true;
+                        break;
+                    }
+                }
+                memo.known.insert(key, any);
+                any
+            }
         },
         (Shape::Opaque, _) => true,
         _ => false,
@@ -453,6 +511,62 @@ mod tests {
             let raw = json!({"items": [u64::MAX]});
             assert!(!v.is_valid(&raw), "{mode:?}");
         }
+    }
+
+    /// Issue 28.12: k untagged members nested D deep. Each member's first
+    /// field is the enum again, so looking at every member's members anew
+    /// costs about k^4 per level; decided once per node, it is O(k·D).
+    #[test]
+    fn nested_untagged_enums_cost_members_times_nodes() {
+        let (k, d) = (60usize, 40usize);
+        let mut members: Vec<String> = (0..k - 1)
+            .map(|i| {
+                format!(
+                    r#"{{"name":"M{i}","payload":{{"kind":"record","fields":[{{"name":"next","type":{{"$ref":"E"}}}},{{"name":"f{i}","type":{{"kind":"u64"}}}}]}}}}"#
+                )
+            })
+            .collect();
+        members.push(r#"{"name":"Last","payload":{"kind":"record","fields":[{"name":"next","type":{"$ref":"E"},"nullable":true},{"name":"n","type":{"kind":"u64"}}]}}"#.into());
+        let types = format!(
+            r#"{{"E":{{"kind":"variant","untagged":true,"variants":[{}]}}}}"#,
+            members.join(",")
+        );
+        let m = manifest(&types, r#"{"$ref":"E"}"#);
+        let mut value = json!({"next": null, "n": u64::MAX});
+        for _ in 0..d {
+            value = json!({"next": value, "n": u64::MAX});
+        }
+        let t = m.methods[0].returns.clone().unwrap();
+        let mut memo = Fits::default();
+        let mut out = value.clone();
+        convert(&m, &t, &mut out, 0, &mut memo);
+        assert_eq!(out["n"], json!(u64::MAX.to_string()));
+        let looked = memo.looked();
+        let bound = (k * (d + 2) * FIT_DEPTH) as u64;
+        assert!(
+            looked <= bound,
+            "{looked} members looked at, more than {bound}"
+        );
+        // Checking the same value as an argument: the same bound.
+        let mut memo = Fits::default();
+        let mut args = serde_json::Map::new();
+        args.insert("e".into(), value);
+        let am = parse_manifest(
+            format!(
+                r#"{{"schema_version":"wasm-abi/1","types":{types},
+                "methods":[{{"name":"m","params":[{{"name":"e","type":{{"$ref":"E"}}}}],"returns":null}}],"events":[]}}"#
+            )
+            .as_bytes(),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let problems = super::super::args::check_values_with(&am, &am.methods[0], &args, &mut memo);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(
+            memo.looked() <= 2 * bound,
+            "{} members looked at",
+            memo.looked()
+        );
     }
 
     #[test]

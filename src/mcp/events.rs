@@ -231,7 +231,7 @@ pub fn tool() -> Value {
                         "payload": {},
                         "valid": {"type": "boolean"},
                         "problem": {"type": "string"},
-                        "raw": {"type": "array", "items": {"type": "integer"}}
+                        "raw": {"type": "string", "contentEncoding": "base64"}
                     },
                     "required": ["time", "context", "event", "payload", "valid"]
                 }},

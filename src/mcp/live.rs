@@ -14,7 +14,9 @@
 //! another version of its app) makes it read the node's apps again at once
 //! and announce both lists, whether or not the tools changed (the contexts'
 //! versions are in the resources). Events that come together are announced
-//! once. Calls never depend on this: each reads the version its context runs.
+//! once; how often such re-reads and those of requests naming something
+//! unknown may run, and what waits meanwhile, is [`super::reread`]'s. Calls
+//! never depend on this: each reads the version its context runs.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -371,6 +373,8 @@ pub struct Live {
     versions: Mutex<Option<Following>>,
     /// The last reason version changes could not be followed, said once.
     follow_told: Mutex<Option<String>>,
+    /// When requests and version changes may re-read the node ([`super::reread`]).
+    pacer: super::reread::Pacer,
 }
 
 /// Version changes gathered into one re-read: those that arrive within this
@@ -425,6 +429,7 @@ impl Live {
             hub: super::events::Hub::default(),
             versions: Mutex::new(None),
             follow_told: Mutex::new(None),
+            pacer: super::reread::Pacer::new(super::reread::limits().interval),
         })
     }
 
@@ -460,17 +465,27 @@ impl Live {
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tick.tick().await;
-                live.refresh().await;
+                live.read(false).await;
                 live.ready.send_replace(true);
                 live.follow_versions().await;
             }
         });
     }
 
-    /// Re-reads the node's apps; returns whether this read changed the listed
-    /// tools. Concurrent callers share one read.
+    /// Re-reads the node's apps for a request that named something unknown;
+    /// returns whether this read changed the listed tools. Concurrent
+    /// callers share one read, and within the re-read interval of the last
+    /// one ([`super::reread`]) none is started: the caller only waits for a
+    /// read in flight.
     pub async fn refresh(&self) -> bool {
-        self.read(false).await
+        if !self.pacer.demand_due() {
+            let _shared = self.reading.lock().await;
+            return false;
+        }
+        let at = Instant::now();
+        let changed = self.read(false).await;
+        self.pacer.demand_done(at, self.node_up() == Some(true));
+        changed
     }
 
     /// [`Live::refresh`]; `announce`: a context's version changed, so the
@@ -544,6 +559,16 @@ impl Live {
                         log::info!(
                             "no node at the default address {url} ({}); {keep}; looking again every {every}s (--node URL names one, --offline never asks)",
                             e.message
+                        );
+                    } else if e.kind == ErrorKind::Auth {
+                        // Answering, but refusing calimcp's login: say so, and how to log in.
+                        log::warn!(
+                            "node at {url} refuses calimcp's login ({}{}); {keep}; retrying every {every}s",
+                            e.message,
+                            e.hint
+                                .as_deref()
+                                .map(|h| format!("; {h}"))
+                                .unwrap_or_default()
                         );
                     } else {
                         log::warn!(
@@ -693,13 +718,31 @@ impl Live {
             if contexts.len() == 1 { "" } else { "s" }
         );
         // The stream is read in a task of its own, so gathering a burst
-        // with a deadline never cuts a read in half.
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        // with a deadline never cuts a read in half. It passes on only the
+        // served contexts' version changes, bounded in bytes; the rest is
+        // dropped as it is read ([`super::reread`]).
+        let backlog = Arc::new(super::reread::Backlog::new(super::reread::limits().backlog));
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<super::reread::Message>();
+        let served: std::collections::HashSet<ids::IdKey> =
+            contexts.iter().map(|c| ids::key(c)).collect();
+        let keeping = Arc::clone(&backlog);
         let reader = tokio::spawn(async move {
             loop {
-                let item = events.next().await;
-                let end = item.is_err();
-                if tx.send(item).is_err() || end {
+                let change = match events.next().await {
+                    Ok(Item::Event(e))
+                        if e.kind == "AppVersionChanged"
+                            && served.contains(&ids::key(&e.context_id)) =>
+                    {
+                        match keeping.keep(&e) {
+                            Some(c) => Ok(c),
+                            None => continue,
+                        }
+                    }
+                    Ok(_) => continue,
+                    Err(e) => Err(e),
+                };
+                let end = change.is_err();
+                if tx.send(change).is_err() || end {
                     return;
                 }
             }
@@ -711,62 +754,37 @@ impl Live {
             }
         }
         let _reader = Stop(reader);
-        let served = |c: &str| contexts.iter().any(|k| ids::same(k, c));
-        let version_change = |item: &Result<Item>| match item {
-            Ok(Item::Event(e)) if e.kind == "AppVersionChanged" && served(&e.context_id) => {
-                Some(e.clone())
-            }
-            _ => None,
-        };
+        // Changes dropped during a re-read: one more re-read covers them.
+        let mut carried = 0;
         loop {
-            let Some(item) = rx.recv().await else { return };
-            if let Err(e) = &item {
-                log::debug!("the served contexts' event stream ended: {}", e.message);
-                return;
-            }
-            let Some(first) = version_change(&item) else {
-                continue;
-            };
-            let mut changes = vec![first];
-            let mut ended = false;
-            let settle = tokio::time::sleep(VERSION_SETTLE);
-            tokio::pin!(settle);
-            loop {
-                tokio::select! {
-                    () = &mut settle => break,
-                    item = rx.recv() => match item {
-                        Some(item) => {
-                            if item.is_err() {
-                                ended = true;
-                                break;
-                            }
-                            changes.extend(version_change(&item));
-                        }
-                        None => {
-                            ended = true;
-                            break;
-                        }
-                    },
+            let mut changes = Vec::new();
+            if carried == 0 {
+                match rx.recv().await {
+                    Some(Ok(c)) => changes.push(c),
+                    Some(Err(e)) => {
+                        log::debug!("the served contexts' event stream ended: {}", e.message);
+                        return;
+                    }
+                    None => return,
                 }
             }
-            for e in &changes {
-                let version = |k: &str| {
-                    e.data
-                        .get(k)
-                        .and_then(Value::as_str)
-                        .map_or_else(|| "?".to_string(), sanitize_line)
-                };
-                log::info!(
-                    "context {} now runs version {} of its app (was {})",
-                    sanitize_line(&e.context_id),
-                    version("toVersion"),
-                    version("fromVersion")
+            let due = self.pacer.versions_due();
+            if due > Instant::now() + VERSION_SETTLE {
+                log::debug!(
+                    "a version change came {:.1}s before the next re-read may start; gathering until then",
+                    due.saturating_duration_since(Instant::now()).as_secs_f64()
                 );
             }
+            let until = due.max(Instant::now() + VERSION_SETTLE);
+            let ended = super::reread::gather(&mut rx, &mut changes, until).await;
+            super::reread::say(&changes, carried + backlog.take_dropped());
+            self.pacer.versions_started();
             self.read(true).await;
+            drop(changes);
             if ended {
                 return;
             }
+            carried = backlog.take_dropped();
         }
     }
 

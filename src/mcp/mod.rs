@@ -15,6 +15,7 @@ pub(crate) mod fixed;
 pub(crate) mod http;
 pub(crate) mod live;
 pub(crate) mod log;
+pub(crate) mod reread;
 pub(crate) mod resources;
 pub(crate) mod server;
 pub mod stdio;

@@ -25,7 +25,11 @@
 //! ABI request at all once cached. A module without an embedded ABI is
 //! remembered too, in memory and on disk beside the cache (blob ids follow
 //! the content, so the answer never changes): its blob is downloaded once.
-//! `-v` shows which source each ABI came from.
+//! `-v` shows which source each ABI came from. A cache entry is read only
+//! from a private place ([`store::read_trusted`]): anyone who can write the
+//! directory could plant an entry with a matching key and checksum (turning
+//! a `[mut]` method into `[view]`), so such an entry is not used (said with
+//! `-v`) and the node is asked.
 
 use std::sync::atomic::Ordering;
 
@@ -99,7 +103,7 @@ impl Client {
         );
         let cache = self.cache_path(&app.id, blob, service);
         let key = self.cache_key(&app.id, blob, service);
-        if let Ok(bytes) = std::fs::read(&cache)
+        if let Some(bytes) = self.read_cached(&cache)
             && let Some(v) = read_entry(&bytes, &key)
         {
             self.log(format_args!(
@@ -140,7 +144,7 @@ impl Client {
             .map(|b| self.cache_path(&app.id, b, service));
         let key = blob.as_deref().map(|b| self.cache_key(&app.id, b, service));
         if let Some(path) = &cache
-            && let Ok(text) = std::fs::read_to_string(path.with_extension("no-abi"))
+            && let Some(text) = self.read_cached_text(&path.with_extension("no-abi"))
             && let Some((code, message)) = text.split_once('\n')
         {
             self.log(format_args!(
@@ -156,13 +160,13 @@ impl Client {
         }
         if service.is_none()
             && let Some(path) = &cache
-            && let Ok(text) = std::fs::read_to_string(path.with_extension("services"))
+            && let Some(text) = self.read_cached_text(&path.with_extension("services"))
         {
             let names: Vec<String> = text.lines().map(str::to_string).collect();
             return Err(self.several_services(&label, &names));
         }
         if let (Some(path), Some(key)) = (&cache, &key)
-            && let Ok(bytes) = std::fs::read(path)
+            && let Some(bytes) = self.read_cached(path)
         {
             match read_entry(&bytes, key) {
                 Some(v) => {
@@ -225,6 +229,26 @@ impl Client {
             ));
         }
         Ok(v)
+    }
+
+    /// A cache file's bytes, `None` when there is none or it is not to be
+    /// trusted (in a place others may write: said with `-v`).
+    fn read_cached(&self, path: &std::path::Path) -> Option<Vec<u8>> {
+        let max = self.inner.max_response.max(self.inner.max_blob);
+        match store::read_trusted(path, max) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                self.log(format_args!(
+                    "= the cached entry {} is not used: {e}",
+                    path.display()
+                ));
+                None
+            }
+        }
+    }
+
+    fn read_cached_text(&self, path: &std::path::Path) -> Option<String> {
+        String::from_utf8(self.read_cached(path)?).ok()
     }
 
     /// What a cache entry is for: the node, the app, the module, the service.
@@ -462,7 +486,7 @@ impl Client {
             let path = self
                 .cache_path(&app.id, blob, None)
                 .with_extension("services");
-            let text = std::fs::read_to_string(path).ok()?;
+            let text = self.read_cached_text(&path)?;
             Some(text.lines().map(str::to_string).collect())
         })
     }

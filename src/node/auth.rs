@@ -7,7 +7,11 @@
 //! directory, one per node URL and user, mode 0600, written by write-then-rename.
 //! Each file names its node and user, so [`cached_logins`] lists who is logged
 //! in where (`calimcp auth status`, reuse of a login without a username) and
-//! [`forget`] removes them (`calimcp logout`).
+//! [`forget`] removes them (`calimcp logout`). A cache file, or a state
+//! directory, that another user may write or owns is never read
+//! ([`store::read_trusted`]): the error `untrusted_path`. Processes sharing a
+//! login refresh it one at a time, under the lock beside its file (see
+//! `session`).
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +19,11 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::store;
+use crate::error::Result;
+
+/// The largest token cache file read: calimcp writes a pair of JWTs there,
+/// so a larger file is not one of its own (and is taken as no login).
+const MAX_FILE: u64 = 64 * 1024;
 
 /// An access token and, when known, its refresh token.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -53,14 +62,24 @@ pub fn cache_path(state_dir: &Path, url: &str, username: Option<&str>) -> PathBu
     state_dir.join(format!("tokens-{hex}.json"))
 }
 
-/// Reads a cache file; a missing or unreadable one is empty.
-pub fn read_cache(path: &Path) -> Tokens {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Tokens::default();
-    };
-    let Ok(v) = serde_json::from_slice::<Value>(&bytes) else {
-        return Tokens::default();
-    };
+/// Reads a cache file; a missing, invalid or oversized one is empty. One
+/// in a place others may write is an error (`untrusted_path`).
+pub fn read_cache(path: &Path) -> Result<Tokens> {
+    Ok(read_value(path)?.map(|v| tokens_of(&v)).unwrap_or_default())
+}
+
+/// A cache file's JSON, `None` when there is none or it is not JSON.
+fn read_value(path: &Path) -> Result<Option<Value>> {
+    use std::io::ErrorKind as Io;
+    match store::read_trusted(path, MAX_FILE) {
+        Ok(Some(bytes)) => Ok(serde_json::from_slice(&bytes).ok()),
+        Ok(None) => Ok(None),
+        Err(e) if matches!(e.kind(), Io::InvalidData | Io::NotFound) => Ok(None),
+        Err(e) => Err(store::error("the token cache", path, e, "")),
+    }
+}
+
+fn tokens_of(v: &Value) -> Tokens {
     let get = |k: &str| {
         v.get(k)
             .and_then(Value::as_str)
@@ -95,6 +114,20 @@ pub fn write_cache(
     store::write_private(path, v.to_string().as_bytes())
 }
 
+/// Marks the cached login of `username` at `url` dead: its file keeps the
+/// node, the user and `why` but no token, so a later command that finds no
+/// login says that the node ended this one (and how to log in again) rather
+/// than that there is none. A new login writes over it; `logout` removes it.
+pub fn write_dead(
+    path: &Path,
+    url: &str,
+    username: Option<&str>,
+    why: &str,
+) -> std::io::Result<()> {
+    let v = json!({"node": url, "username": username, "dead": why});
+    store::write_private(path, v.to_string().as_bytes())
+}
+
 /// A cache file: the node URL (as messages show it) and user it is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CachedLogin {
@@ -103,70 +136,97 @@ pub struct CachedLogin {
     pub username: Option<String>,
     pub path: PathBuf,
     pub tokens: Tokens,
+    /// Why the node ended this login ([`write_dead`]); it has no tokens then.
+    pub dead: Option<String>,
 }
 
-/// Every cache file in `state_dir` that holds a token, sorted by node and user.
-pub fn cached_logins(state_dir: &Path) -> Vec<CachedLogin> {
+/// Every cache file in `state_dir` that holds a token, sorted by node and
+/// user; an error when one is in a place others may write.
+pub fn cached_logins(state_dir: &Path) -> Result<Vec<CachedLogin>> {
+    Ok(cache_files(state_dir)?
+        .into_iter()
+        .filter(|l| l.tokens.access.is_some())
+        .collect())
+}
+
+/// The logins of the node `shown` that the node ended ([`write_dead`]).
+pub fn dead_logins(state_dir: &Path, shown: &str) -> Result<Vec<CachedLogin>> {
+    Ok(cache_files(state_dir)?
+        .into_iter()
+        .filter(|l| l.node == shown && l.dead.is_some())
+        .collect())
+}
+
+/// Every cache file in `state_dir` with a token or marked dead, sorted by
+/// node and user.
+fn cache_files(state_dir: &Path) -> Result<Vec<CachedLogin>> {
     let Ok(dir) = std::fs::read_dir(state_dir) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
-    let mut out: Vec<CachedLogin> = dir
-        .flatten()
-        .filter(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with("tokens-") && name.ends_with(".json")
-        })
-        .filter_map(|e| {
-            let path = e.path();
-            let v: Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
-            let node = v.get("node")?.as_str()?.to_string();
-            let username = v
-                .get("username")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            // Only a file at the name its node and user give is theirs.
-            if cache_path(state_dir, &node, username.as_deref()) != path {
-                return None;
-            }
-            let tokens = read_cache(&path);
-            tokens.access.is_some().then_some(CachedLogin {
+    let mut out = Vec::new();
+    for e in dir.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with("tokens-") && name.ends_with(".json")) {
+            continue;
+        }
+        let path = e.path();
+        let Some(v) = read_value(&path)? else {
+            continue;
+        };
+        let Some(node) = v.get("node").and_then(Value::as_str).map(str::to_string) else {
+            continue;
+        };
+        let username = v
+            .get("username")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        // Only a file at the name its node and user give is theirs.
+        if cache_path(state_dir, &node, username.as_deref()) != path {
+            continue;
+        }
+        let tokens = tokens_of(&v);
+        let dead = v.get("dead").and_then(Value::as_str).map(str::to_string);
+        if tokens.access.is_some() || dead.is_some() {
+            out.push(CachedLogin {
                 node,
                 username,
                 path,
                 tokens,
-            })
-        })
-        .collect();
+                dead,
+            });
+        }
+    }
     out.sort_by(|a, b| (&a.node, &a.username).cmp(&(&b.node, &b.username)));
-    out
+    Ok(out)
 }
 
 /// The users with a cached token for the node `shown` (a URL as
 /// [`super::normalize_url`] shows it), sorted.
-pub fn cached_users(state_dir: &Path, shown: &str) -> Vec<String> {
-    cached_logins(state_dir)
+pub fn cached_users(state_dir: &Path, shown: &str) -> Result<Vec<String>> {
+    Ok(cached_logins(state_dir)?
         .into_iter()
         .filter(|l| l.node == shown)
         .filter_map(|l| l.username)
-        .collect()
+        .collect())
 }
 
 /// Removes the cached tokens of the node `shown` (of `username` only, when
 /// given; else of every user and of a pair without a user). Returns the
 /// logins removed.
-pub fn forget(
-    state_dir: &Path,
-    shown: &str,
-    username: Option<&str>,
-) -> std::io::Result<Vec<CachedLogin>> {
+pub fn forget(state_dir: &Path, shown: &str, username: Option<&str>) -> Result<Vec<CachedLogin>> {
     let mut gone = Vec::new();
-    for l in cached_logins(state_dir) {
+    for l in cache_files(state_dir)? {
         if l.node != shown || username.is_some_and(|u| l.username.as_deref() != Some(u)) {
             continue;
         }
         match std::fs::remove_file(&l.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(crate::error::Error::input(
+                    crate::error::Code::State,
+                    format!("cannot remove the cached login {}: {e}", l.path.display()),
+                ));
+            }
             _ => gone.push(l),
         }
     }
@@ -315,7 +375,7 @@ mod tests {
         let path = cache_path(&dir.path().join("state"), "http://n", Some("u"));
         let t = pair("a", "r");
         write_cache(&path, "http://n", Some("u"), &t).unwrap();
-        assert_eq!(read_cache(&path), t);
+        assert_eq!(read_cache(&path).unwrap(), t);
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
         write_cache(&path, "http://n", Some("u"), &Tokens::default()).unwrap();
@@ -345,14 +405,14 @@ mod tests {
             state.join("tokens-0000000000000000.json"),
         )
         .unwrap();
-        assert_eq!(cached_users(state, "http://n"), vec!["u", "v"]);
-        assert_eq!(cached_logins(state).len(), 4);
+        assert_eq!(cached_users(state, "http://n").unwrap(), vec!["u", "v"]);
+        assert_eq!(cached_logins(state).unwrap().len(), 4);
         let gone = forget(state, "http://n", Some("u")).unwrap();
         assert_eq!(gone.len(), 1);
-        assert_eq!(cached_users(state, "http://n"), vec!["v"]);
+        assert_eq!(cached_users(state, "http://n").unwrap(), vec!["v"]);
         let gone = forget(state, "http://n", None).unwrap();
         assert_eq!(gone.len(), 2);
-        assert_eq!(cached_users(state, "http://m"), vec!["u"]);
-        assert!(cached_users(state, "http://n").is_empty());
+        assert_eq!(cached_users(state, "http://m").unwrap(), vec!["u"]);
+        assert!(cached_users(state, "http://n").unwrap().is_empty());
     }
 }

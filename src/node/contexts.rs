@@ -70,6 +70,16 @@ impl Client {
         let v = data(self.check(reply, &shown).map_err(|e| self.scrub_err(e))?);
         let info = parse_context_info(&v);
         if let Some(i) = &info {
+            if !answers_for(id, &i.id) {
+                return Err(self.unexpected(
+                    &shown,
+                    &format!(
+                        "it describes context {} instead of the one asked for; nothing was sent",
+                        crate::text::sanitize_line(&i.id)
+                    ),
+                )
+                .with_hint("the node (or a proxy in front of it) mixed answers up: check which node the URL names"));
+            }
             self.saw_id(&i.id);
         }
         Ok(info)
@@ -163,6 +173,13 @@ impl Client {
     }
 }
 
+/// Whether a context row with id `answered` is the context `asked` for:
+/// the same 32 bytes in either id form (else the same text). A node that
+/// answers with another context's row must never make calimcp use that one.
+fn answers_for(asked: &str, answered: &str) -> bool {
+    ids::same(asked, answered)
+}
+
 fn parse_context_info(v: &Value) -> Option<ContextInfo> {
     Some(ContextInfo {
         id: str_field(v, "id")?,
@@ -189,5 +206,17 @@ mod tests {
         assert_eq!(c.application_version.as_deref(), Some("0.1.0"));
         assert_eq!(c.service_name, None);
         assert!(parse_context_info(&json!({"applicationId": "A"})).is_none());
+    }
+
+    #[test]
+    fn an_answer_is_for_the_context_asked_in_either_form() {
+        let (a, b) = ([3u8; 32], [4u8; 32]);
+        let a58 = ids::IdForm::Base58.encode(&a);
+        let ahex = ids::IdForm::Hex.encode(&a);
+        assert!(answers_for(&a58, &ahex) && answers_for(&ahex, &a58));
+        assert!(answers_for(&ahex.to_uppercase(), &a58));
+        assert!(!answers_for(&a58, &ids::IdForm::Base58.encode(&b)));
+        assert!(!answers_for(&ahex, &ids::IdForm::Base58.encode(&b)));
+        assert!(!answers_for(&a58, ""));
     }
 }

@@ -570,6 +570,8 @@ pub struct Subscription {
     pending: VecDeque<Frame>,
     session: String,
     contexts: Vec<String>,
+    /// The same contexts by their bytes, for the check of each event.
+    keys: std::collections::HashSet<ids::IdKey>,
     last_id: Option<String>,
     policy: Reconnect,
     /// When the stream was last opened, and whether an event came since.
@@ -652,6 +654,7 @@ impl Client {
             parser: Parser::new(self.inner.max_response as usize),
             pending: VecDeque::new(),
             session: String::new(),
+            keys: contexts.iter().map(|c| ids::key(c)).collect(),
             contexts,
             last_id: None,
             policy: Reconnect::default(),
@@ -814,11 +817,15 @@ impl Subscription {
             // An answer without the list (no released node) is taken as is.
             return Ok(());
         };
-        let listed: Vec<&str> = listed.iter().filter_map(Value::as_str).collect();
+        let listed: std::collections::HashSet<ids::IdKey> = listed
+            .iter()
+            .filter_map(Value::as_str)
+            .map(ids::key)
+            .collect();
         let left_out: Vec<String> = self
             .contexts
             .iter()
-            .filter(|c| !listed.iter().any(|l| ids::same(l, c)))
+            .filter(|c| !listed.contains(&ids::key(c)))
             .map(|c| sanitize_line(c))
             .collect();
         if left_out.is_empty() {
@@ -980,7 +987,7 @@ impl Subscription {
                     // Only the subscribed contexts count: a node (or whatever
                     // answers in its place) may send others, or ids that are
                     // not contexts at all.
-                    if !self.contexts.iter().any(|c| ids::same(c, &e.context_id)) {
+                    if !self.keys.contains(&ids::key(&e.context_id)) {
                         self.client.log(format_args!(
                             "  (skipped an event of context {}, which is not subscribed)",
                             sanitize_line(&e.context_id)

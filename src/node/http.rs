@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::{Client, decode};
 use crate::error::{Code, Error, ErrorKind, Result};
-use crate::text::{sanitize_doc, sanitize_line};
+use crate::text::{base64, sanitize_doc, sanitize_line};
 
 /// Default cap on a response body: generous for real results (the node's own
 /// request limits are of the 10 MiB class).
@@ -89,10 +89,19 @@ pub fn parse_size(s: &str) -> Option<u64> {
     n.checked_mul(1 << shift).filter(|&n| n > 0)
 }
 
-/// `url` without its query string and fragment, for messages.
-pub fn strip_query(url: &str) -> String {
-    let end = url.find(['?', '#']).unwrap_or(url.len());
-    url[..end].to_string()
+/// A URL as typed, as messages may show it: without its query, fragment or
+/// credentials (`user:password@` becomes `***@`), whether or not it parses —
+/// an invalid URL's error must not print its password. Everything up to the
+/// last `@` is taken for credentials (a mistyped password may hold `/`, `?`
+/// or `#`): an `@` later in the URL hides more than it must, never less.
+pub fn url_text(url: &str) -> String {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let (head, rest) = match url[start..].rfind('@') {
+        Some(at) => (format!("{}***@", &url[..start]), &url[start + at + 1..]),
+        None => (url[..start].to_string(), &url[start..]),
+    };
+    let end = rest.find(['?', '#']).unwrap_or(rest.len());
+    format!("{head}{}", &rest[..end])
 }
 
 /// A URL as messages show it: no credentials, no query, no trailing slash.
@@ -113,17 +122,69 @@ pub(super) fn seconds(d: Duration) -> String {
     }
 }
 
-/// `s` with every byte but the URL-unreserved ones percent-encoded.
-fn percent_encoded(s: &str) -> String {
+/// `s` with every byte but `keep` percent-encoded (`%2F`, or `%2f` when
+/// `lower`), and a space as `+` when `plus` (HTML form encoding).
+fn percent_encoded(s: &str, keep: &[u8], lower: bool, plus: bool) -> String {
     s.bytes()
         .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            if b.is_ascii_alphanumeric() || keep.contains(&b) {
                 (b as char).to_string()
+            } else if plus && b == b' ' {
+                "+".to_string()
+            } else if lower {
+                format!("%{b:02x}")
             } else {
                 format!("%{b:02X}")
             }
         })
         .collect()
+}
+
+/// `s` as JSON writes it with `\u` escapes: every character that is not
+/// ASCII-alphanumeric when `all`, else those outside printable ASCII and the
+/// ones some encoders escape (`<`, `>`, `&`, `'`); hex digits `lower` or not.
+fn unicode_escaped(s: &str, all: bool, lower: bool) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let plain = c.is_ascii_alphanumeric()
+            || (!all && (' '..='~').contains(&c) && !"<>&'\"\\".contains(c));
+        if plain {
+            out.push(c);
+            continue;
+        }
+        let mut units = [0u16; 2];
+        for u in c.encode_utf16(&mut units) {
+            if lower {
+                out.push_str(&format!("\\u{u:04x}"));
+            } else {
+                out.push_str(&format!("\\u{u:04X}"));
+            }
+        }
+    }
+    out
+}
+
+/// The forms a secret takes in a text a node or a proxy sends back: as
+/// written; inside JSON (escaped, quoted twice, `\u`-escaped); in a URL or a
+/// form (percent-encoded in either case, `+` for a space); in base64.
+fn secret_forms(s: &str) -> Vec<String> {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    let json = json.trim_matches('"').to_string();
+    let twice = serde_json::to_string(&json)
+        .unwrap_or_default()
+        .trim_matches('"')
+        .to_string();
+    let mut forms = vec![s.to_string(), json, twice];
+    for lower in [false, true] {
+        forms.push(percent_encoded(s, b"-._~", lower, false));
+        forms.push(percent_encoded(s, b"*-._", lower, true));
+        forms.push(unicode_escaped(s, false, lower));
+        forms.push(unicode_escaped(s, true, lower));
+    }
+    for (url_safe, pad) in [(false, true), (false, false), (true, true), (true, false)] {
+        forms.push(base64(s.as_bytes(), url_safe, pad));
+    }
+    forms
 }
 
 /// Keys whose values never appear in the `-v` log.
@@ -151,12 +212,15 @@ fn mask(v: &Value) -> Value {
 /// Longest body the `-v` log shows.
 const LOG_LIMIT: usize = 4000;
 
-pub(super) fn log_body(bytes: &[u8]) -> String {
+/// A body for the `-v` log: secret keys masked, then every known secret
+/// (`scrub`), and only then cut to [`LOG_LIMIT`], so no part of a secret shows.
+pub(super) fn log_body(bytes: &[u8], scrub: impl Fn(&str) -> String) -> String {
     let text = match serde_json::from_slice::<Value>(bytes) {
         Ok(v) => mask(&v).to_string(),
-        Err(_) => String::from_utf8_lossy(&bytes[..bytes.len().min(LOG_LIMIT * 4)]).into_owned(),
+        // Enough to fill the limit after masking (a secret is masked whole).
+        Err(_) => String::from_utf8_lossy(&bytes[..bytes.len().min(LOG_LIMIT * 8)]).into_owned(),
     };
-    let text = sanitize_doc(&text);
+    let text = sanitize_doc(&scrub(&text));
     if text.chars().count() > LOG_LIMIT {
         format!(
             "{}… ({} bytes)",
@@ -183,21 +247,7 @@ impl Client {
             return;
         };
         let mut list = self.inner.secrets.lock().unwrap_or_else(|e| e.into_inner());
-        // The secret as written, and as a node echoes it inside JSON (a `"`
-        // or `\` escaped, control characters as `\u00XX`) or in a URL.
-        let json = serde_json::to_string(s).unwrap_or_default();
-        let json = json.trim_matches('"').to_string();
-        let forms = [
-            s.to_string(),
-            json.clone(),
-            // A JSON text quoted once more (an error message carrying JSON).
-            serde_json::to_string(&json)
-                .unwrap_or_default()
-                .trim_matches('"')
-                .to_string(),
-            percent_encoded(s),
-        ];
-        for form in forms {
+        for form in secret_forms(s) {
             if form.len() >= MIN_SECRET && !list.contains(&form) {
                 list.push(form);
             }
@@ -335,11 +385,13 @@ impl Client {
             )
             .with_hint(hint);
         }
+        // Masked before the message quotes (and cuts) the body.
+        let body = self.scrub(&String::from_utf8_lossy(&reply.body));
         let mut err = decode::http_error(
             reply.status,
             &reply.reason,
             &reply.content_type,
-            &reply.body,
+            body.as_bytes(),
             shown,
         );
         if reply.status == 401 {
@@ -464,7 +516,7 @@ impl Client {
                 req = req.bearer_auth(t);
             }
             if let Some(b) = &bytes {
-                self.log(format_args!("> {}", log_body(b)));
+                self.log(format_args!("> {}", log_body(b, |t| self.scrub(t))));
                 req = req
                     .header(reqwest::header::CONTENT_TYPE, "application/json")
                     .body(b.clone());
@@ -488,7 +540,7 @@ impl Client {
                     "< {} ({} ms) location: {}",
                     status,
                     start.elapsed().as_millis(),
-                    sanitize_line(&strip_query(&location))
+                    sanitize_line(&url_text(&location))
                 ));
                 let next = current.join(&location).map_err(|_| {
                     self.unexpected(&current_shown, "a redirect to an unreadable location")
@@ -525,7 +577,10 @@ impl Client {
                 start.elapsed().as_millis()
             ));
             if !reply.body.is_empty() {
-                self.log(format_args!("< {}", log_body(&reply.body)));
+                self.log(format_args!(
+                    "< {}",
+                    log_body(&reply.body, |t| self.scrub(t))
+                ));
             }
             return Ok(reply);
         }
@@ -613,6 +668,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_url_shown_in_a_message_has_no_password() {
+        assert_eq!(url_text("http://h:1/p?token=x#f"), "http://h:1/p");
+        for bad in [
+            "http://alice:S3cretUserPw@h:1/x",
+            "http://alice:S3cret/UserPw@h",
+            "http://alice:S3cret?UserPw@h",
+            "alice:S3cretUserPw@h",
+            "http://alice:S3cretUserPw@",
+        ] {
+            let t = url_text(bad);
+            assert!(
+                !t.contains("S3cret") && !t.contains("UserPw"),
+                "{bad} -> {t}"
+            );
+            assert!(t.contains("***@"), "{t}");
+        }
+    }
+
+    #[test]
     fn sizes_parse_and_print() {
         assert_eq!(parse_size("16MiB"), Some(16 << 20));
         assert_eq!(parse_size("16 M"), Some(16 << 20));
@@ -696,10 +770,70 @@ mod tests {
         assert_eq!(c.scrub("abc"), "abc", "too short to mask");
     }
 
+    /// No run of this many characters of a secret may show.
+    fn shows_part_of(text: &str, secret: &str) -> bool {
+        let chars: Vec<char> = secret.chars().collect();
+        chars
+            .windows(6)
+            .any(|w| text.contains(&w.iter().collect::<String>()))
+    }
+
+    #[test]
+    fn secrets_are_masked_before_a_text_is_cut() {
+        // Issue 28.10: the cut fell inside the token, so half of it showed.
+        let token = "eyJhbGciOiJFZERTQSJ9.abcdefghijklmnopqrstuvw";
+        let mut o = super::super::NodeOptions::new("http://n:1", std::env::temp_dir());
+        o.token = Some(token.into());
+        let c = Client::new(o).unwrap();
+        for lead in [250, 270, 290, 3980, 3990] {
+            let body = format!("{} {token} {}", "x".repeat(lead), "y".repeat(5000));
+            let mut r = reply(502, "Bad Gateway", None);
+            r.content_type = "text/plain".into();
+            r.body = body.clone().into_bytes();
+            let e = c.status_error(&r, "http://n:1/x");
+            assert!(!shows_part_of(&e.message, token), "{}", e.message);
+            let logged = log_body(body.as_bytes(), |t| c.scrub(t));
+            assert!(!shows_part_of(&logged, token), "{logged}");
+        }
+    }
+
+    #[test]
+    fn secrets_are_masked_in_every_encoding_a_node_echoes() {
+        let pw = "p@ss wörd+&<1";
+        let mut o = super::super::NodeOptions::new("http://n:1", std::env::temp_dir());
+        o.password = Some(pw.into());
+        let c = Client::new(o).unwrap();
+        let echoes = [
+            // lowercase-hex percent-encoding
+            "p%40ss%20w%c3%b6rd%2b%26%3c1".to_string(),
+            // form encoding: a space as `+`
+            "p%40ss+w%C3%B6rd%2B%26%3C1".to_string(),
+            // `\u` escapes in a text body (non-ASCII and HTML characters)
+            r"p@ss wörd+&<1".to_string(),
+            r"p@ss wörd+&<1".to_string(),
+            // base64, both alphabets, padded or not
+            base64(pw.as_bytes(), false, true),
+            base64(pw.as_bytes(), true, false),
+        ];
+        for echo in echoes {
+            let text = format!("login failed for {echo}.");
+            assert_eq!(c.scrub(&text), "login failed for ***.", "{echo}");
+        }
+        assert_eq!(
+            base64(b"any carnal pleas", false, true),
+            "YW55IGNhcm5hbCBwbGVhcw=="
+        );
+        assert_eq!(
+            base64(b"any carnal pleasu", false, false),
+            "YW55IGNhcm5hbCBwbGVhc3U"
+        );
+        assert_eq!(base64(&[0xfb, 0xff], true, true), "-_8=");
+    }
+
     #[test]
     fn secrets_are_masked_in_the_log() {
         let body = br#"{"provider_data":{"username":"u","password":"hunter2"},"access_token":"a","refresh_token":"r"}"#;
-        let s = log_body(body);
+        let s = log_body(body, str::to_string);
         assert!(
             !s.contains("hunter2") && !s.contains("\"a\"") && !s.contains("\"r\""),
             "{s}"

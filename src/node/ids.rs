@@ -77,11 +77,48 @@ pub fn is_id(s: &str) -> bool {
 }
 
 /// Whether two ids name the same thing: equal bytes when both decode, else
-/// equal strings.
+/// equal strings. To compare many ids, index them by [`key`] instead.
 pub fn same(a: &str, b: &str) -> bool {
-    match (decode(a), decode(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
+    key(a) == key(b)
+}
+
+/// An id as a map key: its 32 bytes when it is an id in either form, else
+/// its text (an alias, or whatever a node sent). Two strings have equal keys
+/// exactly when [`same`] says they name the same thing, so a listing is
+/// indexed once (each id decoded once) and looked up in constant time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IdKey {
+    Bytes([u8; 32]),
+    Text(String),
+}
+
+/// The [`IdKey`] of `s`.
+pub fn key(s: &str) -> IdKey {
+    match decode(s) {
+        Some(bytes) => IdKey::Bytes(bytes),
+        None => IdKey::Text(s.to_string()),
+    }
+}
+
+/// Values grouped by the id they belong to, each id decoded once: an
+/// alias listing by context, installs by application. Looking one id up
+/// decodes that id only, so matching n rows against m values is O(n + m).
+#[derive(Debug)]
+pub struct ById<V>(std::collections::HashMap<IdKey, Vec<V>>);
+
+impl<V> ById<V> {
+    /// `(id, value)` pairs, grouped; values keep their order.
+    pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, V)>) -> ById<V> {
+        let mut map: std::collections::HashMap<IdKey, Vec<V>> = std::collections::HashMap::new();
+        for (id, v) in pairs {
+            map.entry(key(id)).or_default().push(v);
+        }
+        ById(map)
+    }
+
+    /// The values of `id` (either form), in the order given.
+    pub fn get(&self, id: &str) -> &[V] {
+        self.0.get(&key(id)).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -149,10 +186,23 @@ mod tests {
         assert!(same(&b58, &hex));
         assert!(!same(&b58, &IdForm::Hex.encode(&[8u8; 32])));
         assert!(same("alias", "alias") && !same("alias", &b58));
+        assert_eq!(key(&b58), key(&hex.to_uppercase()));
+        assert_eq!(key("alias"), IdKey::Text("alias".into()));
         assert_eq!(IdForm::of(&b58), Some(IdForm::Base58));
         assert_eq!(IdForm::of(&hex), Some(IdForm::Hex));
         assert_eq!(to_form(&hex, IdForm::Base58), b58);
         assert_eq!(to_form("default", IdForm::Hex), "default");
+    }
+
+    #[test]
+    fn values_are_found_by_either_form_of_their_id() {
+        let (a, b) = ([1u8; 32], [2u8; 32]);
+        let a58 = IdForm::Base58.encode(&a);
+        let ahex = IdForm::Hex.encode(&a);
+        let idx = ById::new([(a58.as_str(), "x"), ("alias", "y"), (ahex.as_str(), "z")]);
+        assert_eq!(idx.get(&ahex), ["x", "z"]);
+        assert_eq!(idx.get("alias"), ["y"]);
+        assert!(idx.get(&IdForm::Hex.encode(&b)).is_empty());
     }
 
     #[test]

@@ -48,7 +48,7 @@ use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
 use auth::Tokens;
 use http::percent_free;
-pub use http::{DEFAULT_MAX_BLOB, DEFAULT_MAX_RESPONSE, parse_size, strip_query};
+pub use http::{DEFAULT_MAX_BLOB, DEFAULT_MAX_RESPONSE, parse_size, size, url_text};
 
 /// Where a node listens when nothing else is said (merod's default).
 pub const DEFAULT_URL: &str = "http://127.0.0.1:2528";
@@ -117,7 +117,7 @@ impl std::fmt::Debug for NodeOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mask = |s: &Option<String>| s.as_ref().map(|_| "***");
         f.debug_struct("NodeOptions")
-            .field("url", &strip_query(&self.url))
+            .field("url", &url_text(&self.url))
             .field("timeout", &self.timeout)
             .field("execute_timeout", &self.execute_timeout)
             .field("connect_timeout", &self.connect_timeout)
@@ -235,7 +235,7 @@ struct Inner {
 /// trailing slash; a base path kept) and the form messages show (also no
 /// credentials). Makes no request.
 pub fn normalize_url(url: &str) -> Result<(Url, String)> {
-    let shown_input = sanitize_line(&strip_query(url));
+    let shown_input = sanitize_line(&url_text(url));
     let mut base = Url::parse(url.trim()).map_err(|e| {
         Error::input(
             Code::InvalidUrl,
@@ -340,7 +340,7 @@ impl Client {
             access: opts.token.clone(),
             refresh: opts.refresh_token.clone(),
         };
-        let (tokens, store) = auth::choose(auth::read_cache(&token_file), env);
+        let (tokens, store) = auth::choose(auth::read_cache(&token_file)?, env);
         let client = Client {
             inner: Arc::new(Inner {
                 http,
@@ -377,7 +377,7 @@ impl Client {
         client.add_secret(tokens.access.as_deref());
         client.add_secret(tokens.refresh.as_deref());
         if store {
-            client.save_tokens(&tokens);
+            let _ = client.save_tokens(&tokens);
         }
         Ok(client)
     }

@@ -38,18 +38,15 @@ pub struct Profiles {
 }
 
 impl Profiles {
-    /// Reads the profile file; a missing one holds no nodes, an unreadable or
-    /// invalid one is an error naming it.
-    pub fn load(path: &Path) -> Result<Profiles> {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Profiles::default()),
-            Err(e) => {
-                return Err(Error::input(
-                    Code::Unreadable,
-                    format!("cannot read the node list {}: {e}", path.display()),
-                ));
-            }
+    /// Reads the profile file, at most `max` bytes (`CALIMCP_MAX_STATE`); a
+    /// missing one holds no nodes. An unreadable, invalid or larger one, or
+    /// one in a place others may write ([`store::read_trusted`]), is an error
+    /// naming it.
+    pub fn load(path: &Path, max: u64) -> Result<Profiles> {
+        let bytes = match store::read_trusted(path, max) {
+            Ok(Some(b)) => b,
+            Ok(None) => return Ok(Profiles::default()),
+            Err(e) => return Err(store::error("the node list", path, e, "CALIMCP_MAX_STATE")),
         };
         let p: Profiles = serde_json::from_slice(&bytes).map_err(|e| {
             Error::input(
@@ -61,8 +58,27 @@ impl Profiles {
         Ok(p)
     }
 
+    /// Changes the profile file: under its lock (so concurrent `node add`,
+    /// `node use`… never lose each other's changes), reads it, lets `change`
+    /// edit it, and writes it back when it changed (whole, by rename).
+    pub fn update<T>(
+        path: &Path,
+        max: u64,
+        change: impl FnOnce(&mut Profiles) -> Result<T>,
+    ) -> Result<T> {
+        let _lock = store::lock(path, store::LOCK_WAIT)
+            .map_err(|e| store::error("the node list", path, e, "CALIMCP_MAX_STATE"))?;
+        let mut p = Profiles::load(path, max)?;
+        let before = p.clone();
+        let out = change(&mut p)?;
+        if p != before {
+            p.save(path)?;
+        }
+        Ok(out)
+    }
+
     /// Writes the profile file (0600, written whole).
-    pub fn save(&self, path: &Path) -> Result<()> {
+    fn save(&self, path: &Path) -> Result<()> {
         let mut text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::internal(format!("cannot serialise the node list: {e}")))?;
         text.push('\n');
@@ -72,6 +88,12 @@ impl Profiles {
                 format!("cannot write the node list {}: {e}", path.display()),
             )
         })
+    }
+
+    /// The names, as a message lists them (each made safe for a terminal).
+    pub fn names_text(&self) -> String {
+        let names: Vec<String> = self.nodes.keys().map(|n| sanitize_line(n)).collect();
+        names.join(", ")
     }
 
     /// The URL of a known name.
@@ -99,16 +121,15 @@ impl Profiles {
             // A URL (checked, with its own message, when the client is made).
             return Ok((value.to_string(), None));
         }
-        let names: Vec<&str> = self.nodes.keys().map(String::as_str).collect();
         Err(Error::input(
             Code::UnknownNode,
             format!(
                 "`{}` is neither a node URL nor a known node name{}",
                 sanitize_line(value),
-                if names.is_empty() {
+                if self.nodes.is_empty() {
                     " (no nodes are named yet)".to_string()
                 } else {
-                    format!("; the named nodes are: {}", names.join(", "))
+                    format!("; the named nodes are: {}", self.names_text())
                 }
             ),
         )

@@ -14,6 +14,13 @@
 //! the cache, and calimcp logs in again when it has credentials, else fails
 //! with exit 3 saying so.
 //!
+//! Several processes may share one cached login (`serve` and a command, or
+//! commands in parallel), and a refresh token is single-use: a refresh, and
+//! the dropping of a dead pair, happen under the lock beside the token
+//! cache file, after reading the cache again — a pair another process got
+//! meanwhile is used, not refreshed a second time (which would get the whole
+//! token family revoked).
+//!
 //! `calimcp login` logs in at once ([`Client::log_in`]); `calimcp auth token`
 //! proves the token with one cheap request, refreshing it on the way
 //! ([`Client::checked_token`]). A 401 to a request sent without a token, when
@@ -27,7 +34,7 @@ use serde_json::{Value, json};
 
 use super::auth::{self, Tokens};
 use super::http::{Cap, Reply};
-use super::{Client, data, decode, str_field};
+use super::{Client, data, decode, store, str_field};
 use crate::error::{Code, Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
@@ -86,10 +93,12 @@ impl Client {
                 self.send_capped(method, url, shown, body, Some(&t), cap)
                     .await
             }
-            None if reply.status == 401 && token.is_none() => match self.several_logins() {
-                Some(e) => Err(e),
-                None => Ok(reply),
-            },
+            None if reply.status == 401 && token.is_none() => {
+                match self.several_logins().or_else(|| self.dead_login()) {
+                    Some(e) => Err(e),
+                    None => Ok(reply),
+                }
+            }
             None => Ok(reply),
         }
     }
@@ -103,8 +112,18 @@ impl Client {
         }
         let mut tokens = self.inner.tokens.lock().await;
         *tokens = self.login().await?;
-        self.save_tokens(&tokens);
-        Ok(())
+        self.save_tokens(&tokens).map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                Code::State,
+                format!(
+                    "logged in to {}, but the login cannot be kept: cannot write the token cache {}: {e}",
+                    self.inner.shown,
+                    self.inner.token_file.display()
+                ),
+            )
+            .with_hint("make the state directory private to you (chmod 700) or set CALIMCP_STATE_DIR to a directory of your own, then `calimcp login` again")
+        })
     }
 
     /// `calimcp auth token`: the access token, after one cheap authenticated
@@ -126,7 +145,7 @@ impl Client {
     /// A 401 to a request sent without a token: when calimcp has cached logins
     /// of several users for this node, the error that names them.
     fn several_logins(&self) -> Option<Error> {
-        let users = auth::cached_users(&self.inner.state_dir, &self.inner.shown);
+        let users = auth::cached_users(&self.inner.state_dir, &self.inner.shown).ok()?;
         if users.len() < 2 {
             return None;
         }
@@ -144,6 +163,48 @@ impl Client {
             "name the user: CALIMERO_USERNAME={} (or `calimcp logout --user NAME` the others)",
             shown[0]
         )))
+    }
+
+    /// Without a login to send: when the node ended a cached login of this
+    /// node ([`auth::write_dead`]), the error that says so and how to log in
+    /// again — rather than "not logged in".
+    pub fn dead_login(&self) -> Option<Error> {
+        let dead = auth::dead_logins(&self.inner.state_dir, &self.inner.shown).ok()?;
+        let l = dead.first()?;
+        let user = l.username.as_deref().map(sanitize_line);
+        Some(
+            Error::new(
+                ErrorKind::Auth,
+                Code::TokenRevoked,
+                format!(
+                    "the node at {} ended calimcp's login{}: {}",
+                    self.inner.shown,
+                    user.as_deref()
+                        .map(|u| format!(" of {u}"))
+                        .unwrap_or_default(),
+                    l.dead.as_deref().unwrap_or_default()
+                ),
+            )
+            .with_hint(match user {
+                Some(u) => format!("log in again: calimcp login -u {u}"),
+                None => "log in again: calimcp login".to_string(),
+            }),
+        )
+    }
+
+    /// Marks the login dead in the cache (see [`Client::dead_login`]).
+    fn mark_dead(&self, why: &str) {
+        if let Err(e) = auth::write_dead(
+            &self.inner.token_file,
+            &self.inner.shown,
+            self.inner.username.as_deref(),
+            why,
+        ) {
+            self.log(format_args!(
+                "= cannot write the token cache {}: {e}",
+                self.inner.token_file.display()
+            ));
+        }
     }
 
     /// After an answer `status` (with `X-Auth-Error: auth_error`) to a request
@@ -177,26 +238,73 @@ impl Client {
         let mut tokens = self.inner.tokens.lock().await;
         if tokens.access.is_none() && self.credentials().is_some() {
             *tokens = self.login().await?;
-            self.save_tokens(&tokens);
+            let _ = self.save_tokens(&tokens);
         }
         Ok(tokens.access.clone())
     }
 
-    pub(super) fn save_tokens(&self, t: &Tokens) {
+    /// Keeps `t` in the token cache (an empty pair removes it); a failure
+    /// is logged (`-v`) and returned.
+    pub(super) fn save_tokens(&self, t: &Tokens) -> std::io::Result<()> {
         self.add_secret(t.access.as_deref());
         self.add_secret(t.refresh.as_deref());
         let url = &self.inner.shown;
-        if let Err(e) = auth::write_cache(
+        let written = auth::write_cache(
             &self.inner.token_file,
             url,
             self.inner.username.as_deref(),
             t,
-        ) {
+        );
+        if let Err(e) = &written {
             self.log(format_args!(
                 "= cannot write the token cache {}: {e}",
                 self.inner.token_file.display()
             ));
         }
+        written
+    }
+
+    /// The lock beside the token cache file, taken before a refresh or the
+    /// dropping of a dead pair, so processes sharing the login do it one at
+    /// a time. `None` when the lock cannot be made (a state directory that
+    /// is not private: there is no shared cache to guard); waiting longer
+    /// than the request bound is an error.
+    async fn lock_cache(&self) -> Result<Option<store::Lock>> {
+        let path = self.inner.token_file.clone();
+        let wait = self.inner.timeout;
+        let taken = tokio::task::spawn_blocking(move || store::lock(&path, wait))
+            .await
+            .map_err(|e| Error::internal(format!("the token cache lock: {e}")))?;
+        match taken {
+            Ok(lock) => Ok(Some(lock)),
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => Err(store::error(
+                "the token cache",
+                &self.inner.token_file,
+                e,
+                "",
+            )),
+            Err(e) => {
+                self.log(format_args!("= cannot lock the token cache: {e}"));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Under the cache lock: the pair in the cache when another process
+    /// replaced `tokens` there (refreshed, or logged in again) — then it is
+    /// the pair to use, and `tokens` becomes it.
+    fn adopt_cached(&self, tokens: &mut Tokens) -> Result<Option<String>> {
+        let cached = auth::read_cache(&self.inner.token_file)?;
+        if !cached.is_pair() || cached.access == tokens.access {
+            return Ok(None);
+        }
+        self.add_secret(cached.access.as_deref());
+        self.add_secret(cached.refresh.as_deref());
+        self.log(format_args!(
+            "= another calimcp process renewed the login; using its tokens"
+        ));
+        *tokens = cached;
+        Ok(tokens.access.clone())
     }
 
     /// After a 401 without `token_expired`: logs in again when credentials are known.
@@ -209,7 +317,7 @@ impl Client {
             return Ok(tokens.access.clone());
         }
         *tokens = self.login().await?;
-        self.save_tokens(&tokens);
+        let _ = self.save_tokens(&tokens);
         Ok(tokens.access.clone())
     }
 
@@ -219,13 +327,18 @@ impl Client {
         if tokens.access.as_deref() != used && tokens.access.is_some() {
             return Ok(tokens.access.clone());
         }
+        let _lock = self.lock_cache().await?;
+        if let Some(fresh) = self.adopt_cached(&mut tokens)? {
+            return Ok(Some(fresh));
+        }
         *tokens = Tokens::default();
-        self.save_tokens(&tokens);
+        let _ = self.save_tokens(&tokens);
         if self.credentials().is_some() {
             *tokens = self.login().await?;
-            self.save_tokens(&tokens);
+            let _ = self.save_tokens(&tokens);
             return Ok(tokens.access.clone());
         }
+        self.mark_dead("it revoked the access token");
         Err(Error::new(
             ErrorKind::Auth,
             Code::TokenRevoked,
@@ -244,10 +357,15 @@ impl Client {
             // Another request refreshed while this one waited.
             return Ok(tokens.access.clone());
         }
+        // Another process may have refreshed (or be refreshing) the same pair.
+        let _lock = self.lock_cache().await?;
+        if let Some(fresh) = self.adopt_cached(&mut tokens)? {
+            return Ok(Some(fresh));
+        }
         let (Some(access), Some(refresh)) = (tokens.access.clone(), tokens.refresh.clone()) else {
             if self.credentials().is_some() {
                 *tokens = self.login().await?;
-                self.save_tokens(&tokens);
+                let _ = self.save_tokens(&tokens);
                 return Ok(tokens.access.clone());
             }
             return Err(Error::new(
@@ -269,12 +387,12 @@ impl Client {
                 return Err(self.unexpected(&shown, "no access_token in the refresh response"));
             }
             *tokens = fresh;
-            self.save_tokens(&tokens);
+            let _ = self.save_tokens(&tokens);
             return Ok(tokens.access.clone());
         }
         let why = match (reply.status, reply.auth_error.as_deref()) {
             (_, Some("token_reuse")) => Some(
-                "its refresh token was already used, so the node revoked the whole token family"
+                "its refresh token was already used (by another program sharing this login), so the node revoked the whole token family: every token of this login is dead"
                     .to_string(),
             ),
             (403, Some("token_revoked")) => Some("the node has revoked it".to_string()),
@@ -286,7 +404,7 @@ impl Client {
                         let t = String::from_utf8_lossy(&reply.body).trim().to_string();
                         (!t.is_empty()).then(|| sanitize_line(&t))
                     })
-                    .map(|m| format!(": {}", truncate(&m, 200)))
+                    .map(|m| format!(": {}", truncate(&self.scrub(&m), 200)))
                     .unwrap_or_default()
             )),
             (401 | 403, _) => Some("the node refused its refresh token".to_string()),
@@ -302,12 +420,13 @@ impl Client {
         };
         // The pair is dead: never send it again.
         *tokens = Tokens::default();
-        self.save_tokens(&tokens);
+        let _ = self.save_tokens(&tokens);
         if self.credentials().is_some() {
             *tokens = self.login().await?;
-            self.save_tokens(&tokens);
+            let _ = self.save_tokens(&tokens);
             return Ok(tokens.access.clone());
         }
+        self.mark_dead(&why);
         Err(Error::new(
             ErrorKind::Auth,
             Code::TokenDead,

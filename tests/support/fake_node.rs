@@ -325,6 +325,19 @@ struct State {
     /// The application the contexts' group targets after a group upgrade
     /// (rc.25 profiles): served at `GET /admin-api/groups/:id`.
     group_target: Mutex<Option<String>>,
+    /// Lies and stalls of a hostile node ([`Hostile`]).
+    hostile: Mutex<Hostile>,
+}
+
+/// How a hostile node lies or stalls; all off by default.
+#[derive(Default, Clone)]
+pub struct Hostile {
+    /// `GET /admin-api/contexts/ASKED` answers the row of the context this
+    /// maps ASKED to (a node, or a proxy, mixing answers up).
+    pub context_row_of: HashMap<String, String>,
+    /// `GET /admin-api/applications` waits this long before answering (a
+    /// slow re-read).
+    pub apps_delay: Duration,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -432,6 +445,7 @@ impl Builder {
             uninit: Mutex::new(HashMap::new()),
             synced_writes: Mutex::new(Vec::new()),
             group_target: Mutex::new(None),
+            hostile: Mutex::new(Hostile::default()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -812,6 +826,48 @@ impl FakeNode {
     /// While down, every connection is closed without an answer.
     pub fn set_down(&self, down: bool) {
         self.state.down.store(down, Ordering::SeqCst);
+    }
+
+    /// Sets how the node lies or stalls.
+    pub fn hostile(&self, f: impl FnOnce(&mut Hostile)) {
+        f(&mut self.state.hostile.lock().unwrap());
+    }
+
+    /// Adds `n` contexts to the app of seed `app` (ids from their number)
+    /// and an alias `many-I` for each of the first `aliases` of them: a
+    /// node with many contexts, for benchmarks (`benches/contexts.sh`).
+    pub fn add_contexts(&self, app: u8, n: u32, aliases: u32) {
+        let p = self.state.profile;
+        let app_id = p.id(app);
+        let mut contexts = self.state.contexts.write().unwrap();
+        let mut names = self.state.aliases.lock().unwrap();
+        for i in 0..n {
+            let mut bytes = [0xC7u8; 32];
+            bytes[..4].copy_from_slice(&i.to_be_bytes());
+            let id = if p.hex_ids() {
+                bytes.iter().map(|b| format!("{b:02x}")).collect()
+            } else {
+                bs58::encode(bytes).into_string()
+            };
+            if i < aliases {
+                names.insert(format!("many-{i}"), id.clone());
+            }
+            contexts.push(CtxDef {
+                id,
+                owned: vec![p.id(owner_seed(app))],
+                app: app_id.clone(),
+                service: None,
+                name: None,
+            });
+        }
+    }
+
+    /// How many times the applications were listed.
+    pub fn app_listings(&self) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.method == "GET" && r.path.ends_with("/admin-api/applications"))
+            .count()
     }
 
     pub fn refreshes(&self) -> usize {
@@ -1418,7 +1474,11 @@ fn route(state: &State, req: &Request) -> Response {
             200,
             json!({"count": state.peers.load(Ordering::SeqCst)}).to_string(),
         ),
-        ("GET", ["admin-api", "applications"]) => apps_list(p, &state.apps.read().unwrap()),
+        ("GET", ["admin-api", "applications"]) => {
+            let delay = state.hostile.lock().unwrap().apps_delay;
+            std::thread::sleep(delay);
+            apps_list(p, &state.apps.read().unwrap())
+        }
         ("GET", ["admin-api", "applications", app, "abi"]) if p.abi_route() => {
             abi_route(state, app, &req.query)
         }
@@ -1460,6 +1520,14 @@ fn route(state: &State, req: &Request) -> Response {
         ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
             let contexts = state.contexts.read().unwrap();
             let apps = state.apps.read().unwrap();
+            let lie = state
+                .hostile
+                .lock()
+                .unwrap()
+                .context_row_of
+                .get(*ctx)
+                .cloned();
+            let ctx = lie.as_deref().unwrap_or(ctx);
             match contexts.iter().find(|c| c.id == *ctx) {
                 Some(c) => context_get(p, c, &apps),
                 None => Response::error(404, "Context not found"),
@@ -1804,8 +1872,13 @@ fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response
                         "Failed to refresh token: Invalid token: Key not found: 2dd054f09c4acd5b23e75e0ee2e3feeee9d2bcb30bf49c86599da159b2f1a45f",
                     )
                 } else {
-                    envelope(401, "Refresh token reuse detected")
-                        .with_header("x-auth-error", "token_reuse")
+                    // As the rc.25 binary answers (seen by
+                    // realnode_login::rc25_parallel_commands_on_one_login_refresh_it_once).
+                    envelope(
+                        401,
+                        "Refresh token reuse detected; re-authentication required",
+                    )
+                    .with_header("x-auth-error", "token_reuse")
                 };
             }
             match t.access.get(access) {

@@ -8,6 +8,10 @@
 //! subscribed to it (`benches/watch.sh`). A line `big CONTEXT BYTES [N]`
 //! pushes N (default 1) `Inserted` events whose payload is a JSON string of
 //! BYTES bytes — on the wire about four times that (`benches/watch_memory.sh`).
+//! A line `contexts N ALIASES` adds N contexts to kv-store, the first ALIASES
+//! of them aliased (`benches/contexts.sh`); it answers `ok` on stdout. A line
+//! `raw CONTEXT BYTES` pushes one `Inserted` event whose data is BYTES bytes
+//! that are not JSON (nor UTF-8) (`benches/raw_event.sh`).
 
 #[path = "fake_node.rs"]
 mod fake_node;
@@ -65,6 +69,20 @@ fn main() {
                 for _ in 0..n {
                     node.emit(&ctx, &[("Inserted", payload.as_bytes())]);
                 }
+            }
+            ["contexts", n, aliases] => {
+                let n: u32 = n.parse().unwrap_or(0);
+                let aliases: u32 = aliases.parse().unwrap_or(0);
+                node.add_contexts(fake_node::KV, n, aliases);
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "ok");
+                let _ = out.flush();
+            }
+            ["raw", ctx, bytes] => {
+                let ctx = node.context_of(ctx);
+                let bytes: usize = bytes.parse().unwrap_or(0);
+                let data: Vec<u8> = (0..bytes).map(|i| 0x80 | (i % 127) as u8).collect();
+                node.emit(&ctx, &[("Inserted", &data)]);
             }
             _ => {}
         }

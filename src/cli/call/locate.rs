@@ -28,7 +28,7 @@ pub(super) fn find_context(
         )),
         explicit => {
             let client = session.client()?;
-            let pins = Pins::load(&state_dir());
+            let pins = pins()?;
             let pinned = pins.get(client.url(), app, service);
             let target = session
                 .target(app, service, explicit, pinned, true)

@@ -28,12 +28,12 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use serde_json::{Map, Value, json};
 
-use super::node::state_dir;
+use super::node::pins;
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
 use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
 use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::App;
-use crate::catalog::context::{Pins, Target, explain_context_error, looks_like_context_id};
+use crate::catalog::context::{Target, explain_context_error, looks_like_context_id};
 use crate::catalog::session::Session;
 use crate::error::{Code, EXIT_TIMEOUT, Error, Result};
 use crate::mapping::Tool;

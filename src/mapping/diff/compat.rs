@@ -220,6 +220,9 @@ impl<'a> Checker<'a> {
                 if done.as_ref().is_some_and(|d| !d.exact) {
                     self.inexact.set(true);
                 }
+                if done.as_ref().is_some_and(|d| d.limit) {
+                    self.limit_hit = true;
+                }
                 return done.clone();
             }
             self.memo.insert(key, None);
@@ -228,9 +231,9 @@ impl<'a> Checker<'a> {
         self.depth += 1;
         let result = self.shapes(ta, &sa, &sb);
         self.depth -= 1;
-        if let (Some(key), Some(r)) = (key, &result)
-            && !r.limit
-        {
+        // A pair past the limit is remembered as such (never as compatible):
+        // every other use of it answers at once instead of walking again.
+        if let (Some(key), Some(r)) = (key, &result) {
             let mut r = r.clone();
             r.exact &= !self.inexact.get();
             self.memo.insert(key, Some(r));

@@ -351,7 +351,8 @@ fn diff_manifests_into(
 ) {
     let om = by_name(&old.methods, |m| m.name.as_str());
     let nm = by_name(&new.methods, |m| m.name.as_str());
-    let same = &unchanged.names;
+    // Types equal but for docs are compatible without a look.
+    let same = &unchanged.shapes;
     let mut input = Checker::new(old, new, Flow::Input).with_unchanged(same);
     let mut input_back = Checker::new(new, old, Flow::Input).with_unchanged(same);
     let mut output = Checker::new(new, old, Flow::Output).with_unchanged(same);
@@ -414,10 +415,40 @@ fn diff_manifests_into(
     duplicates(new, out);
 }
 
-/// Who can reach a method besides callers: other contexts (`xcall_callable`:
-/// once any method of a module sets it, the node lets xcalls reach only
-/// those; `xcall_callers` narrows who) and events (`handler`: the node runs
-/// only handlers on events).
+/// Who may reach a method by xcall, as the node decides it
+/// (calimero-context `handlers/execute/mod.rs` at 0.11.0-rc.25,
+/// `extract_xcall_policies` and `xcall_caller_denied`): a module that marks
+/// no method `xcall_callable` is not gated, so every method is open to any
+/// context in the namespace; once one is marked, only marked methods are
+/// reachable, each by its `xcall_callers` (`same_app`: the caller's
+/// application id must be the target's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Xcall {
+    Unreachable,
+    SameApp,
+    Any,
+}
+
+fn xcall_access(gated: bool, m: &Method) -> Xcall {
+    match (gated, m.xcall_callable, m.xcall_callers.as_deref()) {
+        (false, _, _) => Xcall::Any,
+        (true, false, _) => Xcall::Unreachable,
+        (true, true, None | Some("any_in_namespace")) => Xcall::Any,
+        (true, true, Some(_)) => Xcall::SameApp,
+    }
+}
+
+fn xcall_label(a: Xcall, gated: bool) -> String {
+    match (a, gated) {
+        (Xcall::Unreachable, _) => "not xcall-callable".into(),
+        (Xcall::SameApp, _) => "same_app".into(),
+        (Xcall::Any, true) => "any_in_namespace".into(),
+        (Xcall::Any, false) => "any_in_namespace (module not gated)".into(),
+    }
+}
+
+/// Who can reach a method besides callers: other contexts ([`Xcall`]) and
+/// events (`handler`: the node runs only handlers on events).
 fn entry_points(
     old: &Manifest,
     new: &Manifest,
@@ -427,64 +458,58 @@ fn entry_points(
 ) {
     let gated = |m: &Manifest| m.methods.iter().any(|x| x.xcall_callable);
     let (og, ng) = (gated(old), gated(new));
-    let any_caller = |m: &Method| {
-        m.xcall_callers
-            .as_deref()
-            .is_none_or(|c| c == "any_in_namespace")
-    };
     for (name, m) in om {
         let Some(n) = nm.get(name) else { continue };
         let shown = crate::text::sanitize_line(name);
-        let (was, is) = (!og || m.xcall_callable, !ng || n.xcall_callable);
+        let (was, is) = (xcall_access(og, m), xcall_access(ng, n));
         let why_gate = if !n.xcall_callable && ng && !og {
             " (the module now marks other methods #[app::xcall], so the node lets xcalls reach only those)"
         } else {
             ""
         };
-        if was && !is {
-            out.push(
+        let ungated = if og && !ng {
+            " (the module no longer marks any method #[app::xcall], so the node stops gating xcalls to it at all)"
+        } else {
+            ""
+        };
+        let (rule, message) = match (was, is) {
+            (a, b) if a == b => ("", String::new()),
+            (_, Xcall::Unreachable) => (
                 "xcall-removed",
-                shown.clone(),
-                "xcall-callable".into(),
-                "not xcall-callable".into(),
-                None,
-                format!("other contexts can no longer call `{shown}` by xcall{why_gate}: their xcalls are refused; keep it #[app::xcall]"),
-            );
-        } else if !was && is {
-            out.push(
+                format!(
+                    "other contexts can no longer call `{shown}` by xcall{why_gate}: their xcalls are refused; keep it #[app::xcall]"
+                ),
+            ),
+            (Xcall::Unreachable, Xcall::Any) if og && !ng => (
+                "xcall-gate-removed",
+                format!(
+                    "any context in the namespace may now call `{shown}` by xcall{ungated}: review what it trusts in its caller, or keep one method marked #[app::xcall] so the node keeps gating"
+                ),
+            ),
+            (Xcall::Unreachable, _) => (
                 "xcall-added",
-                shown.clone(),
-                "not xcall-callable".into(),
-                "xcall-callable".into(),
-                None,
                 format!("other contexts may now call `{shown}` by xcall; nothing existing breaks"),
-            );
-        }
-        if was && is && m.xcall_callable && n.xcall_callable && any_caller(m) != any_caller(n) {
-            let (o, w) = (
-                m.xcall_callers.as_deref().unwrap_or("any_in_namespace"),
-                n.xcall_callers.as_deref().unwrap_or("any_in_namespace"),
-            );
-            let (rule, message) = if any_caller(m) {
-                (
-                    "xcall-callers-narrowed",
-                    format!(
-                        "only contexts of the same app may now xcall `{shown}`: xcalls from other apps in the namespace are refused"
-                    ),
-                )
-            } else {
-                (
-                    "xcall-callers-widened",
-                    format!(
-                        "any context in the namespace may now xcall `{shown}`, not only the same app's: review what it trusts in its caller"
-                    ),
-                )
-            };
+            ),
+            (Xcall::Any, Xcall::SameApp) => (
+                "xcall-callers-narrowed",
+                format!(
+                    "only contexts of the same app may now xcall `{shown}`: xcalls from other apps in the namespace are refused"
+                ),
+            ),
+            (Xcall::SameApp, Xcall::Any) => (
+                "xcall-callers-widened",
+                format!(
+                    "any context in the namespace may now xcall `{shown}`, not only the same app's{ungated}: review what it trusts in its caller"
+                ),
+            ),
+            _ => ("", String::new()),
+        };
+        if !rule.is_empty() {
             out.push(
                 rule,
                 shown.clone(),
-                crate::text::sanitize_line(o),
-                crate::text::sanitize_line(w),
+                xcall_label(was, og),
+                xcall_label(is, ng),
                 None,
                 message,
             );
@@ -578,6 +603,20 @@ impl<'a> Cx<'a, '_> {
             self.tool_name(m, n, &name, tools, out);
             return;
         }
+        if self.unchanged.method_docs_only(self.old, self.new, m, n) {
+            self.tool_name(m, n, &name, tools, out);
+            self.doc_changed(m, n, &name, out);
+            let reached_docs = m
+                .params
+                .iter()
+                .map(|p| &p.ty)
+                .chain(&m.returns)
+                .any(|t| !self.unchanged.reaches_only_unchanged(self.old, self.new, t));
+            if reached_docs || m.params != n.params || m.returns_doc != n.returns_doc {
+                self.schema_changed(&name, out);
+            }
+            return;
+        }
         let before = out.findings.len();
         if m.is_view() && !n.is_view() {
             out.push(
@@ -611,16 +650,7 @@ impl<'a> Cx<'a, '_> {
             }
         }
         self.returns(m, n, &name, out);
-        if m.doc != n.doc {
-            out.push(
-                "method-doc-changed",
-                name.clone(),
-                m.doc.as_deref().unwrap_or("").chars().take(80).collect(),
-                n.doc.as_deref().unwrap_or("").chars().take(80).collect(),
-                None,
-                format!("the description agents read for `{name}` changed; nothing breaks"),
-            );
-        }
+        self.doc_changed(m, n, &name, out);
         let typed = out.findings[before..]
             .iter()
             .any(|f| f.path.starts_with(&format!("{name}.")));
@@ -630,16 +660,33 @@ impl<'a> Cx<'a, '_> {
             if canonical(a.input) != canonical(b.input)
                 || a.output.map(canonical) != b.output.map(canonical)
             {
-                out.push(
-                    "schema-changed",
-                    name.clone(),
-                    String::new(),
-                    String::new(),
-                    None,
-                    format!("the JSON Schema agents see for `{name}` changed (descriptions, or a type change every old call and reader survives); nothing breaks, agents re-read it"),
-                );
+                self.schema_changed(&name, out);
             }
         }
+    }
+
+    fn doc_changed(&self, m: &Method, n: &Method, name: &str, out: &mut Out) {
+        if m.doc != n.doc {
+            out.push(
+                "method-doc-changed",
+                name.to_string(),
+                m.doc.as_deref().unwrap_or("").chars().take(80).collect(),
+                n.doc.as_deref().unwrap_or("").chars().take(80).collect(),
+                None,
+                format!("the description agents read for `{name}` changed; nothing breaks"),
+            );
+        }
+    }
+
+    fn schema_changed(&self, name: &str, out: &mut Out) {
+        out.push(
+            "schema-changed",
+            name.to_string(),
+            String::new(),
+            String::new(),
+            None,
+            format!("the JSON Schema agents see for `{name}` changed (descriptions, or a type change every old call and reader survives); nothing breaks, agents re-read it"),
+        );
     }
 
     fn tool_name(&self, m: &Method, n: &Method, name: &str, tools: &Names, out: &mut Out) {
@@ -951,8 +998,37 @@ fn root_fields_diff(
     out: &mut Out,
 ) -> usize {
     use crate::text::sanitize_line as clean;
-    let mut layout = state::Layout::new(old, new).with_unchanged(&unchanged.names);
+    let mut layout = state::Layout::new(old, new).with_unchanged(&unchanged.shapes);
     let changed = std::cell::Cell::new(0);
+    // Fields of zero bytes (`()`) read nothing: set aside, noted, harmless.
+    let (of, oz) = state::stored_fields(old, of);
+    let (nf, nz) = state::stored_fields(new, nf);
+    for (f, added) in nz
+        .iter()
+        .map(|f| (f, true))
+        .chain(oz.iter().map(|f| (f, false)))
+    {
+        if (if added { &oz } else { &nz })
+            .iter()
+            .any(|g| g.name == f.name)
+        {
+            continue;
+        }
+        let (o, n, verb) = if added {
+            ("(absent)".to_string(), type_name(&f.ty), "added")
+        } else {
+            (type_name(&f.ty), "(removed)".to_string(), "removed")
+        };
+        out.push(
+            "state-layout-same",
+            clean(&format!("state.{}", f.name)),
+            clean(&o),
+            clean(&n),
+            None,
+            clean(&format!("stored state field `{}` of zero bytes ({}) was {verb}: borsh reads nothing for it, so the stored state reads as before", f.name, type_name(&f.ty))),
+        );
+    }
+    let (of, nf) = (of.as_slice(), nf.as_slice());
     let pos_old = |n: &str| of.iter().position(|f| f.name == n);
     let pos_new = |n: &str| nf.iter().position(|f| f.name == n);
     let label = |f: &Field| {
@@ -1036,9 +1112,10 @@ fn root_fields_diff(
                             format!("position {j}"),
                             format!("position {i}"),
                             format!(
-                                "stored state field `{}` moved from position {j} to {i}: the root is read by position, so it now reads the bytes of `{}` (when both are collection handles this decodes silently and each field points at the other's data)",
+                                "stored state field `{}` moved from position {j} to {i}: the root is read by position, so it now reads the bytes of `{}` (when both are collection handles this decodes silently and each field points at the other's data){}",
                                 g.name,
-                                f.map_or("(the end)", |f| f.name.as_str())
+                                f.map_or("(the end)", |f| f.name.as_str()),
+                                f.map_or(String::new(), |f| state::swap_why(g, f))
                             ),
                         ),
                         None if i >= of.len() => breaking(
@@ -1089,6 +1166,14 @@ fn root_fields_diff(
     }
     for n in std::mem::take(&mut layout.notes) {
         let (rule, why) = match n.kind {
+            state::LayoutKind::Same => ("state-layout-same", format!("{} in a stored type", n.why)),
+            state::LayoutKind::Reinterpreted => (
+                "state-type-reinterpreted",
+                format!(
+                    "{} in a stored type: safe by bytes, but the meaning changed; check what the new code does with the old values",
+                    n.why
+                ),
+            ),
             state::LayoutKind::CaseAdded => (
                 "state-enum-case-added",
                 format!(

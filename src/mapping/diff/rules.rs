@@ -68,14 +68,19 @@ pub const RULES: &[Rule] = &[
     ),
     rule("xcall-added", Info, "other contexts may now xcall a method"),
     rule(
+        "xcall-gate-removed",
+        Warning,
+        "the module no longer marks any method `xcall_callable`, so the node stops gating xcalls: a method no other context could reach is open to any in the namespace",
+    ),
+    rule(
         "xcall-callers-narrowed",
         Breaking,
-        "`xcall_callers` became `same_app`: xcalls from other apps are refused",
+        "a method open to any app by xcall became `same_app` (its `xcall_callers`, or a module now gated): xcalls from other apps are refused",
     ),
     rule(
         "xcall-callers-widened",
         Warning,
-        "`xcall_callers` became `any_in_namespace`: any app in the namespace may xcall it",
+        "a `same_app` method is open to any app by xcall (`xcall_callers` became `any_in_namespace`, or its module lost its last xcall mark, so the node stops gating)",
     ),
     rule(
         "handler-removed",
@@ -192,6 +197,16 @@ pub const RULES: &[Rule] = &[
         "state-enum-case-added",
         Warning,
         "a case appended to an enum used in stored state: old values keep their index",
+    ),
+    rule(
+        "state-layout-same",
+        Info,
+        "a stored type changed but reads the same bytes with the same meaning: UnorderedMap ↔ SortedMap, UnorderedSet ↔ SortedSet (same layout and merge), a field of zero bytes (`()`) added or removed",
+    ),
+    rule(
+        "state-type-reinterpreted",
+        Warning,
+        "the stored bytes still decode but mean something else: `String` ↔ `Vec<u8>` (the same borsh; bytes → String fails on stored values that are not UTF-8)",
     ),
     rule(
         "comparison-limit-reached",

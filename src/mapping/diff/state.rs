@@ -218,6 +218,51 @@ pub enum LayoutKind {
     CaseAdded,
     /// The comparison hit [`MAX_LAYOUT_DEPTH`] and could not decide.
     Limit,
+    /// The type changed but reads the same bytes with the same meaning
+    /// (`UnorderedMap` ↔ `SortedMap`, a zero-byte field added or removed).
+    Same,
+    /// The same bytes decode under the new type but mean something else
+    /// (`String` ↔ `Vec<u8>`).
+    Reinterpreted,
+}
+
+/// Collections whose handle, entries and merge are the same (calimero-storage
+/// at 0.11.0-rc.25, `collections/sorted_map.rs`: "stores its entries exactly
+/// like UnorderedMap … identical CRDT merge semantics … and on-wire byte
+/// layout"; `sorted_set.rs` likewise for UnorderedSet): the sorted one only
+/// adds a node-local key index, rebuilt on its first ordered read.
+fn same_collection(a: &Crdt, b: &Crdt) -> bool {
+    let family = |c: &Crdt| match c.0.as_str() {
+        "unordered_map" | "sorted_map" => Some("map"),
+        "unordered_set" | "sorted_set" => Some("set"),
+        _ => None,
+    };
+    family(a).is_some() && family(a) == family(b)
+}
+
+/// A value borsh writes as zero bytes: `()`, and records and tuples of
+/// nothing else (an `Option` writes a tag byte, so a nullable one is not).
+fn zero_size(m: &Manifest, t: &TypeRef, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    match stored(m, t).0 {
+        Stored::Scalar(Scalar::Unit) => true,
+        Stored::Record(fields) => fields
+            .iter()
+            .all(|f| !f.nullable && zero_size(m, &f.ty, depth + 1)),
+        Stored::Tuple(elements) => elements.iter().all(|e| zero_size(m, e, depth + 1)),
+        _ => false,
+    }
+}
+
+/// `fields` without those borsh writes as zero bytes (they read nothing, so
+/// they cannot move another field's bytes), and the ones left out.
+pub fn stored_fields<'f>(m: &Manifest, fields: &'f [Field]) -> (Vec<&'f Field>, Vec<&'f Field>) {
+    let (zero, kept): (Vec<&Field>, Vec<&Field>) = fields
+        .iter()
+        .partition(|f| !f.nullable && zero_size(m, &f.ty, 0));
+    (kept, zero)
 }
 
 /// A type with references and aliases followed, as borsh stores it.
@@ -453,9 +498,8 @@ impl<'a> Layout<'a> {
         self.depth += 1;
         let r = self.shapes(ta, tb, &sa, &sb);
         self.depth -= 1;
-        if let (Some(key), Err(c)) = (key, &r)
-            && c.kind != LayoutKind::Limit
-        {
+        // Past the limit is remembered too (as undecided, never unchanged).
+        if let (Some(key), Err(c)) = (key, &r) {
             let rel = LayoutChange {
                 path: c.path.get(start..).unwrap_or("").to_string(),
                 ..c.clone()
@@ -480,6 +524,35 @@ impl<'a> Layout<'a> {
             (S::Map(kx, vx, cx), S::Map(ky, vy, cy)) if cx == cy => {
                 self.within("{key}", |l| l.ty(kx, ky))?;
                 self.within("{}", |l| l.ty(vx, vy))
+            }
+            (S::Map(kx, vx, Some(cx)), S::Map(ky, vy, Some(cy))) if same_collection(cx, cy) => {
+                self.within("{key}", |l| l.ty(kx, ky))?;
+                self.within("{}", |l| l.ty(vx, vy))?;
+                self.same_collection_note(cx, cy);
+                Ok(())
+            }
+            (S::List(x, Some(cx)), S::List(y, Some(cy))) if same_collection(cx, cy) => {
+                self.within("[]", |l| l.ty(x, y))?;
+                self.same_collection_note(cx, cy);
+                Ok(())
+            }
+            (S::Scalar(Scalar::String), S::Bytes(None)) => {
+                self.note(
+                    LayoutKind::Reinterpreted,
+                    type_label(ta),
+                    type_label(tb),
+                    "a string became bytes: borsh writes both as a u32 length then the bytes, so the stored values read, now as raw bytes rather than text".into(),
+                );
+                Ok(())
+            }
+            (S::Bytes(None), S::Scalar(Scalar::String)) => {
+                self.note(
+                    LayoutKind::Reinterpreted,
+                    type_label(ta),
+                    type_label(tb),
+                    "bytes became a string: borsh writes both as a u32 length then the bytes, so the stored values read as text, but borsh checks UTF-8, so a stored value that is not valid UTF-8 fails to load".into(),
+                );
+                Ok(())
             }
             (S::Tuple(x), S::Tuple(y)) if x.len() == y.len() => {
                 for (i, (ex, ey)) in x.iter().zip(y.iter()).enumerate() {
@@ -551,18 +624,64 @@ impl<'a> Layout<'a> {
         Ok(())
     }
 
-    /// Record fields by position (borsh writes no names).
+    fn same_collection_note(&mut self, a: &Crdt, b: &Crdt) {
+        use crate::text::sanitize_line as clean;
+        self.note(
+            LayoutKind::Same,
+            clean(&a.0),
+            clean(&b.0),
+            format!(
+                "{} became {}: the same handle, entries and merge (calimero-storage: the sorted collection stores its entries exactly like the unordered one and only adds a node-local key index, built on its first ordered read), so the stored state reads unchanged",
+                clean(&a.0),
+                clean(&b.0)
+            ),
+        );
+    }
+
+    /// Record fields by position (borsh writes no names); fields of zero
+    /// bytes (`()`) read nothing and are set aside first.
     fn fields(&mut self, x: &'a [Field], y: &'a [Field]) -> Result<(), LayoutChange> {
+        let (xs, xz) = stored_fields(self.a, x);
+        let (ys, yz) = stored_fields(self.b, y);
+        for (f, added) in yz
+            .iter()
+            .map(|f| (f, true))
+            .chain(xz.iter().map(|f| (f, false)))
+        {
+            let other = if added { &xz } else { &yz };
+            if other.iter().any(|g| g.name == f.name) {
+                continue;
+            }
+            let len = self.path.len();
+            self.path.push_str(&format!(".{}", f.name));
+            let (old, new, verb) = if added {
+                ("(absent)".to_string(), field_label(f), "added")
+            } else {
+                (field_label(f), "(removed)".to_string(), "removed")
+            };
+            self.note(
+                LayoutKind::Same,
+                old,
+                new,
+                format!("field `{}` of zero bytes ({}) was {verb}: borsh reads nothing for it, so the stored state reads as before", f.name, type_label(&f.ty)),
+            );
+            self.path.truncate(len);
+        }
+        self.by_position(&xs, &ys)
+    }
+
+    fn by_position(&mut self, x: &[&'a Field], y: &[&'a Field]) -> Result<(), LayoutChange> {
         for (i, (fx, fy)) in x.iter().zip(y).enumerate() {
             if fx.name != fy.name
                 && let Some(j) = y.iter().position(|f| f.name == fx.name)
             {
+                let why = swap_why(fx, fy);
                 return self.within(&format!(".{}", fx.name), |l| {
                     l.fail(
                         format!("position {i}"),
                         format!("position {j}"),
                         format!(
-                            "field `{}` moved from position {i} to {j}: fields are read by position, so it reads the bytes of another field",
+                            "field `{}` moved from position {i} to {j}: fields are read by position, so it reads the bytes of another field{why}",
                             fx.name
                         ),
                     )
@@ -663,6 +782,18 @@ impl<'a> Layout<'a> {
         }
         Ok(())
     }
+}
+
+/// Why two fields whose names swapped places read as moved, not renamed in
+/// place, when their types are equal (the bytes decode either way).
+pub fn swap_why(a: &Field, b: &Field) -> String {
+    if a.ty != b.ty || a.nullable != b.nullable {
+        return String::new();
+    }
+    format!(
+        " (their types are equal, so the bytes decode either way and this could be two renames in place; calimcp reads it as a move because a name keeps its meaning across versions: code that reads `{}` now gets the value stored as `{}`, silently)",
+        a.name, b.name
+    )
 }
 
 fn type_label(t: &TypeRef) -> String {

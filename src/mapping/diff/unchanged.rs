@@ -7,6 +7,79 @@ use crate::abi::*;
 /// itself unchanged needs no comparison at all (most of a release).
 pub(super) struct Unchanged {
     pub(super) names: std::collections::HashSet<String>,
+    /// The same with docs ignored: types whose values and stored layout are
+    /// the same in both versions (a docs-only change is compatible, and is
+    /// never walked, however deep or recursive the types).
+    pub(super) shapes: std::collections::HashSet<String>,
+}
+
+/// `t` with every doc dropped (inline records' field docs).
+fn undoc_ref(t: &TypeRef) -> TypeRef {
+    match t {
+        TypeRef::List { items, crdt } => TypeRef::List {
+            items: Box::new(undoc_ref(items)),
+            crdt: crdt.clone(),
+        },
+        TypeRef::Map { key, value, crdt } => TypeRef::Map {
+            key: Box::new(undoc_ref(key)),
+            value: Box::new(undoc_ref(value)),
+            crdt: crdt.clone(),
+        },
+        TypeRef::Tuple { elements, crdt } => TypeRef::Tuple {
+            elements: elements.iter().map(undoc_ref).collect(),
+            crdt: crdt.clone(),
+        },
+        TypeRef::Record(r) => TypeRef::Record(undoc_record(r)),
+        t => t.clone(),
+    }
+}
+
+fn undoc_field(f: &Field) -> Field {
+    Field {
+        name: f.name.clone(),
+        ty: undoc_ref(&f.ty),
+        nullable: f.nullable,
+        doc: None,
+    }
+}
+
+fn undoc_record(r: &Record) -> Record {
+    Record {
+        fields: r.fields.iter().map(undoc_field).collect(),
+        crdt: r.crdt.clone(),
+        inner: r.inner.as_deref().map(|t| Box::new(undoc_ref(t))),
+    }
+}
+
+fn undoc_def(d: &TypeDef) -> TypeDef {
+    let kind = match &d.kind {
+        TypeDefKind::Record(r) => TypeDefKind::Record(undoc_record(r)),
+        TypeDefKind::Variant(v) => TypeDefKind::Variant(Variant {
+            variants: v
+                .variants
+                .iter()
+                .map(|c| VariantCase {
+                    name: c.name.clone(),
+                    payload: c.payload.as_ref().map(undoc_ref),
+                    doc: None,
+                })
+                .collect(),
+            tagging: v.tagging.clone(),
+        }),
+        TypeDefKind::Alias(t) => TypeDefKind::Alias(undoc_ref(t)),
+        k => k.clone(),
+    };
+    TypeDef { kind, doc: None }
+}
+
+fn undoc_method(m: &Method) -> Method {
+    Method {
+        params: m.params.iter().map(undoc_field).collect(),
+        returns: m.returns.as_ref().map(undoc_ref),
+        returns_doc: None,
+        doc: None,
+        ..m.clone()
+    }
 }
 
 fn refs_of<'t>(t: &'t TypeRef, out: &mut Vec<&'t str>) {
@@ -45,40 +118,63 @@ fn def_refs(d: &TypeDef) -> Vec<&str> {
     out
 }
 
+/// Every named type `t` reaches is in `set` (or in neither manifest).
+fn reaches_only(
+    set: &std::collections::HashSet<String>,
+    old: &Manifest,
+    new: &Manifest,
+    t: &TypeRef,
+) -> bool {
+    let mut refs = Vec::new();
+    refs_of(t, &mut refs);
+    refs.iter()
+        .all(|r| set.contains(*r) || (!old.types.contains_key(*r) && !new.types.contains_key(*r)))
+}
+
 impl Unchanged {
     pub(super) fn new(old: &Manifest, new: &Manifest) -> Self {
-        // Locally equal definitions (references compared by name), then the
-        // greatest fixpoint: drop any that reaches a changed or missing name.
-        let mut names: std::collections::HashSet<String> = old
+        Unchanged {
+            names: Self::fixpoint(old, new, |d, e| d == e),
+            shapes: Self::fixpoint(old, new, |d, e| undoc_def(d) == undoc_def(e)),
+        }
+    }
+
+    /// Types locally `equal` (references compared by name), then the
+    /// greatest fixpoint: drop any that reaches a changed or missing name
+    /// (a worklist over who references whom: linear in the type table).
+    fn fixpoint(
+        old: &Manifest,
+        new: &Manifest,
+        equal: impl Fn(&TypeDef, &TypeDef) -> bool,
+    ) -> std::collections::HashSet<String> {
+        use std::collections::{HashMap, HashSet};
+        let mut names: HashSet<&str> = old
             .types
             .iter()
-            .filter(|(k, d)| {
-                new.types
-                    .get(*k)
-                    .is_some_and(|e| format!("{d:?}") == format!("{e:?}"))
-            })
-            .map(|(k, _)| k.clone())
+            .filter(|(k, d)| new.types.get(*k).is_some_and(|e| equal(d, e)))
+            .map(|(k, _)| k.as_str())
             .collect();
-        loop {
-            let before = names.len();
-            let drop: Vec<String> = names
-                .iter()
-                .filter(|k| {
-                    def_refs(&old.types[k.as_str()]).iter().any(|r| {
-                        !names.contains(*r)
-                            && (old.types.contains_key(*r) || new.types.contains_key(*r))
-                    })
-                })
-                .cloned()
-                .collect();
-            for k in drop {
-                names.remove(&k);
-            }
-            if names.len() == before {
-                break;
+        let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
+        for k in &names {
+            for r in def_refs(&old.types[*k]) {
+                users.entry(r).or_default().push(k);
             }
         }
-        Unchanged { names }
+        let mut todo: Vec<&str> = old
+            .types
+            .keys()
+            .chain(new.types.keys())
+            .map(String::as_str)
+            .filter(|k| !names.contains(k))
+            .collect();
+        while let Some(r) = todo.pop() {
+            for k in users.get(r).into_iter().flatten() {
+                if names.remove(k) {
+                    todo.push(k);
+                }
+            }
+        }
+        names.into_iter().map(str::to_string).collect()
     }
 
     /// Every named type `t` reaches is unchanged (`t` itself compared by the caller).
@@ -88,15 +184,30 @@ impl Unchanged {
         new: &Manifest,
         t: &TypeRef,
     ) -> bool {
-        let mut refs = Vec::new();
-        refs_of(t, &mut refs);
-        refs.iter().all(|r| {
-            self.names.contains(*r) || (!old.types.contains_key(*r) && !new.types.contains_key(*r))
-        })
+        reaches_only(&self.names, old, new, t)
+    }
+
+    /// The same method with the same types, docs aside (its own, its
+    /// parameters', or those of the types it reaches): nothing but what
+    /// agents read changed, and no type needs a look.
+    pub(super) fn method_docs_only(
+        &self,
+        old: &Manifest,
+        new: &Manifest,
+        m: &Method,
+        n: &Method,
+    ) -> bool {
+        undoc_method(m) == undoc_method(n)
+            && m.params
+                .iter()
+                .all(|p| reaches_only(&self.shapes, old, new, &p.ty))
+            && m.returns
+                .as_ref()
+                .is_none_or(|t| reaches_only(&self.shapes, old, new, t))
     }
 
     pub(super) fn method(&self, old: &Manifest, new: &Manifest, m: &Method, n: &Method) -> bool {
-        format!("{m:?}") == format!("{n:?}")
+        m == n
             && m.params
                 .iter()
                 .all(|p| self.reaches_only_unchanged(old, new, &p.ty))

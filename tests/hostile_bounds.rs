@@ -1,0 +1,88 @@
+//! A hostile node on loopback against the real binary: answers about another
+//! context than the one asked, events that are not JSON, floods of events,
+//! and secrets echoed in every encoding (issue 28). Sizes and counts are
+//! asserted, never times; the costs are measured in benches/.
+
+mod support;
+
+use serde_json::Value;
+use support::calimcp;
+use support::fake_node::{self, FakeNode, Profile};
+use tempfile::TempDir;
+
+struct Env {
+    node: FakeNode,
+    home: TempDir,
+}
+
+impl Env {
+    fn with(node: FakeNode) -> Env {
+        Env {
+            node,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cmd(&self) -> assert_cmd::Command {
+        let mut c = calimcp(self.home.path());
+        c.env("CALIMERO_NODE_URL", &self.node.url);
+        c
+    }
+}
+
+fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+/// Issue 28.5: a node that answers `GET /admin-api/contexts/CO` with the row
+/// of another context CK must not make calimcp execute in CK.
+#[test]
+fn a_context_row_for_another_context_is_refused() {
+    for profile in [Profile::Rc25, Profile::Hex] {
+        let env = Env::with(FakeNode::with_profile(profile));
+        let tool = format!(
+            "kv_store_{}_len",
+            calimcp::mapping::names::id_tail(&env.node.id(fake_node::KV2_A))
+        );
+        let asked = env.node.id(fake_node::CTX_KV2_1);
+        let other = env.node.id(fake_node::CTX_KV2_2);
+        // Honest: the asked id in the other form is the same context.
+        let other_form = if profile.hex_ids() {
+            bs58::encode(hex_bytes(&asked)).into_string()
+        } else {
+            bs58::decode(&asked)
+                .into_vec()
+                .unwrap()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        };
+        env.cmd()
+            .args(["call", &tool, "-c", &other_form])
+            .assert()
+            .success();
+        let ran = env.node.executes().last().unwrap().json()["params"]["contextId"].clone();
+        assert_eq!(ran, Value::from(asked.clone()));
+        env.node.clear_requests();
+
+        env.node.hostile(|h| {
+            h.context_row_of.insert(asked.clone(), other.clone());
+        });
+        let a = env
+            .cmd()
+            .args(["call", &tool, "-c", &asked])
+            .assert()
+            .code(5);
+        let err = stderr_of(&a);
+        assert!(err.contains("instead of the one asked for"), "{err}");
+        assert!(err.contains(&other), "names the context it got: {err}");
+        assert!(env.node.executes().is_empty(), "nothing ran in {other}");
+    }
+}
+
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
