@@ -1864,3 +1864,189 @@ fn retry_repeats_only_what_the_node_marks_retryable() {
         .assert()
         .code(2);
 }
+
+// ---- issue 27: one engine; decisions follow the version the context runs ----
+
+/// `com.example.events`: `insert` is [mut] in 0.1.0 and [view] in 0.2.0
+/// (the newest, which names and lists the tools); `count` is new in 0.2.0.
+fn events_abi(v2: bool) -> Value {
+    let intent = if v2 { "read_only" } else { "mutating" };
+    let mut methods = vec![json!({"name": "insert",
+        "params": [{"name": "key", "type": {"kind": "string"}}],
+        "returns": {"kind": "string"}, "intent": intent})];
+    if v2 {
+        methods.push(json!({"name": "count", "params": [], "returns": {"kind": "u32"}, "intent": "read_only"}));
+    }
+    json!({"schema_version": "wasm-abi/1", "types": {}, "events": [], "methods": methods})
+}
+
+/// Both versions installed (rc.25: one application each), a context on
+/// each: `(context on 0.1.0, context on 0.2.0)`.
+fn two_versions(env: &Env) -> (String, String) {
+    let (_, old) = env
+        .node
+        .install_version("com.example.events", "0.1.0", events_abi(false));
+    let (_, new) = env
+        .node
+        .install_version("com.example.events", "0.2.0", events_abi(true));
+    (old, new)
+}
+
+#[test]
+fn until_follows_the_kind_the_method_has_in_the_contexts_version() {
+    let env = Env::new();
+    let (old, new) = two_versions(&env);
+    let insert = ["call", "events_insert", "--key", "a", "--until", "never"];
+    let a = env
+        .cmd()
+        .args(insert)
+        .args(["--within", "4", "-c", &old])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("`insert` is [mut] in version 0.1.0") && err.contains("nothing was sent"),
+        "{err}"
+    );
+    assert!(env.node.executes().is_empty(), "nothing executed");
+    // The same tool in a context on 0.2.0, where it only reads: repeated.
+    env.ok(&[
+        "call",
+        "events_insert",
+        "--key",
+        "a",
+        "--until-path",
+        "key=a",
+        "-c",
+        &new,
+    ]);
+    assert_eq!(env.node.executes().len(), 1);
+}
+
+#[test]
+fn retry_follows_the_kind_the_method_has_in_the_contexts_version() {
+    let env = Env::new();
+    let (old, new) = two_versions(&env);
+    // A 503 may come after a [mut] call ran: in 0.1.0 it is not repeated.
+    env.node.answer_next_execute(503);
+    env.cmd()
+        .args(["call", "events_insert", "--key", "a", "-c", &old])
+        .args(["--retry", "3"])
+        .assert()
+        .code(5);
+    assert_eq!(env.node.executes().len(), 1, "a [mut] call is not repeated");
+    // In 0.2.0 it only reads: repeated after the 503.
+    env.node.clear_requests();
+    env.node.answer_next_execute(503);
+    let a = env
+        .cmd()
+        .args(["call", "events_insert", "--key", "a", "-c", &new])
+        .args(["--retry", "3"])
+        .assert()
+        .success();
+    assert!(stderr_of(&a).contains("(retry 1 of 3"), "{}", stderr_of(&a));
+    assert_eq!(env.node.executes().len(), 2);
+}
+
+// ---- issue 27.7: waits and retries as documented ----
+
+#[test]
+fn until_tries_at_the_start_and_at_the_deadline_when_every_exceeds_within() {
+    let env = Env::new();
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_get", "--key", "never", "--until", "x"])
+        .args(["--every", "10", "--within", "1"])
+        .assert()
+        .code(124);
+    let err = stderr_of(&a);
+    assert_eq!(env.node.executes().len(), 2, "{err}");
+    assert!(err.contains("within 1 s (2 tries, "), "{err}");
+}
+
+#[test]
+fn within_bounds_finding_the_context_too() {
+    let env = Env::new();
+    let ctx = env.node.id(fake_node::CTX_KV);
+    env.node
+        .delay_context_lookups(std::time::Duration::from_secs(8));
+    let started = std::time::Instant::now();
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_get", "--key", "k", "--until", "x"])
+        .args(["--within", "1", "-c", &ctx])
+        .assert()
+        .code(124);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("finding the context did not finish within 1 s (0 tries"),
+        "{err}"
+    );
+    assert!(env.node.executes().is_empty());
+    // Generous: far less than the node's delay.
+    assert!(started.elapsed() < std::time::Duration::from_secs(6));
+}
+
+#[test]
+fn retry_retries_a_refused_connection() {
+    let env = Env::new();
+    let closed = fake_node::closed_port_url();
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_get", "--key", "a", "--apps", "examples"])
+        .args(["--node", &closed, "--retry", "2"])
+        .assert()
+        .code(4);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("(retry 1 of 2 in 0.5 s)") && err.contains("(retry 2 of 2 in 1 s)"),
+        "{err}"
+    );
+}
+
+/// Nothing listens at the default address (skipped when something does).
+fn default_address_is_free() -> bool {
+    std::net::TcpStream::connect("127.0.0.1:2528").is_err()
+}
+
+#[test]
+fn an_absent_node_is_not_an_empty_one() {
+    if !default_address_is_free() {
+        eprintln!("skipped: something listens at 127.0.0.1:2528");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let closed = fake_node::closed_port_url();
+    for node in [None, Some(closed.as_str())] {
+        for args in [&["contexts"][..], &["apps"]] {
+            let mut cmd = calimcp(home.path());
+            if let Some(url) = node {
+                cmd.args(["--node", url]);
+            }
+            let a = cmd.args(args).arg("--json").assert().code(4);
+            let err = stderr_of(&a);
+            assert!(err.contains("\"unreachable\""), "{node:?} {args:?}: {err}");
+            assert!(a.get_output().stdout.is_empty(), "{node:?} {args:?}");
+        }
+    }
+}
+
+#[test]
+fn method_not_in_version_names_the_context_as_typed() {
+    let env = Env::new();
+    let (old, _) = two_versions(&env);
+    env.node.add_alias("legacy", &old);
+    let a = env
+        .cmd()
+        .args(["call", "events_count", "-c", "legacy"])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains(&format!(
+            "context legacy ({old}) runs com.example.events 0.1.0"
+        )),
+        "{err}"
+    );
+    assert!(env.node.executes().is_empty());
+}

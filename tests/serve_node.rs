@@ -178,21 +178,25 @@ async fn a_declared_context_parameter_wins_and_reaches_the_app() {
 async fn several_contexts_need_a_choice_and_select_app_pins_one() {
     let node = FakeNode::start();
     let client = stdio_client(&["--node", &node.url]).await;
-    let get = format!("{}_get", kv2_prefix());
-    let r = call(&client, &get, json!({"key": "a"})).await.unwrap();
+    // Two contexts of one service, neither aliased `default`: a choice.
+    let r = call(&client, "notebook_pages_words", json!({}))
+        .await
+        .unwrap();
     assert_eq!(r.is_error, Some(true));
     let t = text(&r);
     assert!(t.contains("has 2 contexts"), "{t}");
-    assert!(t.contains("pass `_context`"), "{t}");
-    assert!(t.contains(&fake_node::id(fake_node::CTX_KV2_1)), "{t}");
+    assert!(t.contains("pass one of them as `_context`"), "{t}");
+    assert!(t.contains(&fake_node::id(fake_node::CTX_PAGES_1)), "{t}");
     assert!(!t.contains("calimcp use"), "CLI advice stays out: {t}");
+    assert!(!t.contains("--context"), "CLI advice stays out: {t}");
     assert!(node.executes().is_empty(), "nothing ran");
-
-    let app = fake_node::id(fake_node::KV2_A);
-    let ctx = fake_node::id(fake_node::CTX_KV2_1);
-    let sel = call(&client, "select_app", json!({"app": app}))
-        .await
-        .unwrap();
+    let sel = call(
+        &client,
+        "select_app",
+        json!({"app": "notebook", "service": "pages"}),
+    )
+    .await
+    .unwrap();
     assert_eq!(sel.is_error, Some(false));
     let v = result_json(&sel);
     assert_eq!(v["context"], Value::Null);
@@ -200,6 +204,17 @@ async fn several_contexts_need_a_choice_and_select_app_pins_one() {
         v["note"].as_str().unwrap().contains("no context pinned"),
         "{v}"
     );
+
+    // Two contexts, one aliased `default`: used as the CLI uses it.
+    let get = format!("{}_get", kv2_prefix());
+    let r = call(&client, &get, json!({"key": "a"})).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(
+        node.executes().last().unwrap().json()["params"]["contextId"],
+        fake_node::id(fake_node::CTX_KV2_2)
+    );
+    let app = fake_node::id(fake_node::KV2_A);
+    let ctx = fake_node::id(fake_node::CTX_KV2_1);
     let sel = call(&client, "select_app", json!({"app": app, "context": ctx}))
         .await
         .unwrap();

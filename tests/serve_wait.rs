@@ -203,3 +203,100 @@ async fn call_until_refuses_mut_tools_and_times_out_with_the_last_answer() {
     );
     client.cancel().await.unwrap();
 }
+
+// ---- issue 27: decisions follow the version the context runs ----
+
+/// `com.example.events`: `insert` is [mut] in 0.1.0 and [view] in 0.2.0
+/// (the newest, which names and lists the tools); it echoes its arguments.
+fn events_abi(insert_view: bool) -> Value {
+    let intent = if insert_view { "read_only" } else { "mutating" };
+    json!({"schema_version": "wasm-abi/1", "types": {}, "events": [], "methods": [
+        {"name": "insert", "params": [{"name": "key", "type": {"kind": "string"}}],
+         "returns": {"kind": "map", "key": {"kind": "string"}, "value": {"kind": "string"}},
+         "intent": intent}]})
+}
+
+#[tokio::test]
+async fn call_until_and_read_only_follow_the_kind_in_the_contexts_version() {
+    let node = FakeNode::start();
+    let (_, old) = node.install_version("com.example.events", "0.1.0", events_abi(false));
+    let (_, new) = node.install_version("com.example.events", "0.2.0", events_abi(true));
+    let client = stdio_client(&["--node", &node.url]).await;
+    let until = |ctx: &str| {
+        json!({"tool": "events_insert", "arguments": {"key": "a", "_context": ctx},
+               "until_path": "key", "until": "a", "within": 3, "every": 0.05})
+    };
+    let r = call(&client, "call_until", until(&old)).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(t.contains("`insert` is [mut] in version 0.1.0"), "{t}");
+    assert!(node.executes().is_empty(), "nothing executed");
+    let r = call(&client, "call_until", until(&new)).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(node.executes().len(), 1);
+    client.cancel().await.unwrap();
+
+    node.clear_requests();
+    let client = stdio_client(&["--node", &node.url, "--read-only"]).await;
+    let e = call(
+        &client,
+        "events_insert",
+        json!({"key": "a", "_context": old}),
+    )
+    .await
+    .unwrap_err();
+    assert!(e.to_string().contains("--read-only"), "{e}");
+    assert!(node.executes().is_empty(), "nothing executed");
+    let r = call(
+        &client,
+        "events_insert",
+        json!({"key": "a", "_context": new}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn call_until_tries_at_the_deadline_and_bounds_finding_the_context() {
+    let node = FakeNode::start();
+    let ctx = node.id(fake_node::CTX_KV);
+    let client = stdio_client(&["--node", &node.url]).await;
+    let r = call(
+        &client,
+        "call_until",
+        json!({"tool": "kv_store_get", "arguments": {"key": "never"}, "until": 1, "within": 0.5, "every": 10}),
+    )
+    .await
+    .unwrap();
+    let t = text(&r);
+    assert!(t.contains("within 0.5 s (2 tries, "), "{t}");
+    assert_eq!(
+        node.executes().len(),
+        2,
+        "one at the start, one at the deadline"
+    );
+    node.delay_context_lookups(std::time::Duration::from_secs(8));
+    let r = call(
+        &client,
+        "call_until",
+        json!({"tool": "kv_store_get", "arguments": {"key": "never", "_context": ctx}, "until": 1, "within": 0.5}),
+    )
+    .await
+    .unwrap();
+    let t = text(&r);
+    assert!(
+        t.contains("did not finish within 0.5 s (0 tries") && t.ends_with("timedOut: true"),
+        "{t}"
+    );
+    let r = call(
+        &client,
+        "wait_for_context",
+        json!({"context": ctx, "within": 0.5}),
+    )
+    .await
+    .unwrap();
+    assert!(text(&r).ends_with("timedOut: true"), "{}", text(&r));
+    client.cancel().await.unwrap();
+}

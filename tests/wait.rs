@@ -98,3 +98,32 @@ fn wait_refuses_unknown_contexts_at_once() {
         .assert()
         .code(2);
 }
+
+/// Issue 27.7: the last check is at the deadline (also when --every is
+/// longer than --within), the message gives the real time, and --within
+/// bounds finding the context too.
+#[test]
+fn wait_checks_at_the_deadline_and_bounds_finding_the_context() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let ctx = node.id(fake_node::CTX_KV);
+    node.uninitialized_for(&ctx, u32::MAX);
+    let a = calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(["wait", &ctx, "--within", "1", "--every", "10"])
+        .assert()
+        .code(124);
+    let err = stderr_of(&a);
+    assert!(err.contains("after 1 s (2 checks, "), "{err}");
+    node.delay_context_lookups(std::time::Duration::from_secs(8));
+    let started = std::time::Instant::now();
+    let a = calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(["wait", &ctx, "--within", "1"])
+        .assert()
+        .code(124);
+    let err = stderr_of(&a);
+    assert!(err.contains("within 1 s (waited "), "{err}");
+    // Generous: far less than the node's delay.
+    assert!(started.elapsed() < std::time::Duration::from_secs(6));
+}

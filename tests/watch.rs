@@ -198,7 +198,9 @@ fn a_dropped_stream_is_reopened_with_a_warning() {
     let mut w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "2"]);
     env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
     env.node.drop_event_streams();
-    w.wait_for("opened again");
+    // Said when it drops, and again when it is back.
+    w.wait_for("the event stream dropped; reopening it");
+    w.wait_for("the event stream is back: opened again");
     env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
     let (code, lines, err) = w.finish();
     assert_eq!(code, 0, "{err}");

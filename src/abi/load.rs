@@ -282,22 +282,30 @@ fn stem(path: &Path) -> String {
 fn load_file(path: &Path, opts: &LoadOptions) -> Result<App> {
     let source = path.display().to_string();
     let bytes = read(path)?;
-    let mut warnings = Vec::new();
     let is_wasm = bytes.starts_with(b"\0asm") || path.extension().is_some_and(|e| e == "wasm");
-    let code_blob = is_wasm.then(|| blob_id(&bytes));
-    let (abi_bytes, manifest) = if is_wasm {
-        load_wasm_bytes(&bytes, &source, &mut warnings)?
-    } else if path.file_name().is_some_and(|n| n == "manifest.json") {
+    if !is_wasm && path.file_name().is_some_and(|n| n == "manifest.json") {
         return load_bundle(&DirFiles(path.parent().unwrap_or(Path::new("."))), &source);
+    }
+    let package = opts.package.clone().unwrap_or_else(|| stem(path));
+    app_from_bytes(bytes, is_wasm, package, source)
+}
+
+/// One single-service app from the bytes of a manifest (`wasm-abi/1` JSON)
+/// or, with `wasm`, a module with its ABI embedded: what a file and stdin
+/// (`-` as APP) hold alike. Its code's blob id is kept for a module.
+pub fn app_from_bytes(bytes: Vec<u8>, wasm: bool, package: String, source: String) -> Result<App> {
+    let mut warnings = Vec::new();
+    let code_blob = wasm.then(|| blob_id(&bytes));
+    let (abi_bytes, manifest) = if wasm {
+        load_wasm_bytes(&bytes, &source, &mut warnings)?
     } else {
         let m = manifest_from_json(&bytes, &source, &mut warnings)?;
         (bytes, m)
     };
-    let package = Some(opts.package.clone().unwrap_or_else(|| stem(path)));
     Ok(App {
-        id: local_id(package.as_deref(), std::slice::from_ref(&abi_bytes)),
+        id: local_id(Some(&package), std::slice::from_ref(&abi_bytes)),
         code_blob,
-        package,
+        package: Some(package),
         source,
         services: vec![super::load::Service {
             name: None,
@@ -423,5 +431,51 @@ mod blob_tests {
         // Two chunks hash differently from one.
         let big = vec![7u8; (1 << 20) + 1];
         assert_ne!(super::blob_id(&big), super::blob_id(&big[..1 << 20]));
+    }
+}
+
+#[cfg(test)]
+mod section_tests {
+    fn module(sections: &[&[u8]]) -> Vec<u8> {
+        let mut m = b"\0asm\x01\0\0\0".to_vec();
+        for payload in sections {
+            let name = super::super::wasm::SECTION.as_bytes();
+            let mut body = vec![u8::try_from(name.len()).unwrap()];
+            body.extend_from_slice(name);
+            body.extend_from_slice(payload);
+            m.push(0);
+            // One LEB128 byte is enough for these small test sections.
+            m.push(u8::try_from(body.len()).unwrap());
+            m.extend(body);
+        }
+        m
+    }
+
+    fn methods(ms: &[&str]) -> Vec<u8> {
+        let list: Vec<String> = ms
+            .iter()
+            .map(|m| format!(r#"{{"name":"{m}","params":[]}}"#))
+            .collect();
+        format!(
+            r#"{{"schema_version":"wasm-abi/1","types":{{}},"methods":[{}]}}"#,
+            list.join(",")
+        )
+        .into_bytes()
+    }
+
+    fn names(module: &[u8]) -> Vec<String> {
+        let (_, m) = super::load_wasm_bytes(module, "t.wasm", &mut Vec::new()).unwrap();
+        m.methods.into_iter().map(|m| m.name).collect()
+    }
+
+    #[test]
+    fn the_last_section_the_node_accepts_wins() {
+        let (a, b, unsorted) = (methods(&["a"]), methods(&["b"]), methods(&["z", "a"]));
+        assert_eq!(names(&module(&[&a, &b])), ["b"]);
+        // Parses, but the node refuses it: the earlier valid one.
+        assert_eq!(names(&module(&[&a, &unsorted])), ["a"]);
+        assert_eq!(names(&module(&[&unsorted, &a])), ["a"]);
+        // None accepted: the last that parses (its refusal is reported later).
+        assert_eq!(names(&module(&[&unsorted, b"{"])), ["z", "a"]);
     }
 }

@@ -301,13 +301,15 @@ async fn choose_error(
     Error::input(
         Code::AmbiguousContext,
         format!(
-            "{unit} has {} contexts on the node at {}; pass --context with one of:{}",
+            "{unit} has {} contexts on the node at {}; choose one of:{}",
             contexts.len(),
             client.url(),
             list_contexts(contexts, &aliases)
         ),
     )
-    .with_hint("or pin one for later calls: calimcp use APP --context ID|ALIAS")
+    .with_hint(
+        "pass one with --context, or pin one for later calls: calimcp use APP --context ID|ALIAS",
+    )
     .with_contexts(rows)
 }
 

@@ -11,12 +11,15 @@
 //! once, makes the node client on first use, and answers through these rules:
 //! [`resolve`] names, [`context`] contexts (a context is used only with its
 //! own app), [`version`] the ABI of the version a context runs, [`invoke`]
-//! the checked call, [`wait`] waiting for a context's state or a view's
-//! result. The faces get one [`Catalog`]: the apps, the tool set
-//! `mapping` built for all of them (so names never depend on what a command
-//! narrows to), and every warning met on the way.
+//! the checked call, [`call`] the one call pipeline both faces take (bind,
+//! version, the method's kind decisions, check, send, explain), [`wait`]
+//! waiting for a context's state or a view's result at one pace. The faces
+//! get one [`Catalog`]: the apps, the tool set `mapping` built for all of
+//! them (so names never depend on what a command narrows to), and every
+//! warning met on the way.
 
 pub(crate) mod assemble;
+pub(crate) mod call;
 pub(crate) mod context;
 pub(crate) mod describe;
 pub(crate) mod identity;

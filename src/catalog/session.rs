@@ -10,9 +10,12 @@
 //!   local app has, or a listing of everything), never with `--offline`; a
 //!   node that was not named and does not answer at the default address is
 //!   no node at all;
-//! - which context a call or a watch runs in, checked against the app
-//!   ([`super::context`]), and with the ABI of the version it runs
-//!   ([`super::version`]).
+//! - which context a call or a watch runs in, and the tool of the version
+//!   that context runs: the engine's bind step ([`super::call`]), with the
+//!   pins of `calimcp use` read once ([`Session::pinned`]) and a wait's
+//!   deadline over it ([`Session::bind`]);
+//! - whether the node is needed and there: [`Session::node`] is the one
+//!   check (one message), [`Session::answering`] the one that it answers.
 //!
 //! It never prints: what a face should say besides its answer is kept as
 //! [`Notes`] until the face takes them ([`Session::take_notes`]).
@@ -20,17 +23,20 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::context::{self, Target};
+use super::call::{self, Ask, Audience, Bound};
+use super::context::{Pins, Target};
 use super::resolve;
+use super::wait::Pace;
 use super::{Catalog, Sources, looks_like_path};
 use crate::abi::{App, LoadOptions};
 use crate::error::{Code, Error, ErrorKind, Result};
 use crate::mapping::{Tool, ToolOptions};
+use crate::node::ids::error_as_typed;
 use crate::node::{Client, NodeOptions};
 use crate::text::{did_you_mean, sanitize_line};
 
 /// The options a session is made from, read once by the face.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// `--apps` directories.
     pub apps_dirs: Vec<PathBuf>,
@@ -49,6 +55,11 @@ pub struct Settings {
     /// Why the node is unknown (an unreadable profile file): the error of
     /// the first use of the node ([`Session::client`], [`Session::node_url`]).
     pub node_error: Option<Error>,
+    /// Where `calimcp use` keeps its pins (and the node client its tokens),
+    /// or why there is none (no HOME): the error of the first use of a pin.
+    pub state_dir: std::result::Result<PathBuf, Error>,
+    /// The largest state file read (`CALIMCP_MAX_STATE`).
+    pub max_state: u64,
 }
 
 /// What a face may say besides its answer: warnings, one a line.
@@ -65,6 +76,8 @@ pub struct Session {
     pub settings: Settings,
     client: OnceLock<Client>,
     runtime: OnceLock<tokio::runtime::Runtime>,
+    /// The contexts pinned with `calimcp use`, read on first use.
+    pins: OnceLock<Pins>,
     /// What the face should say, kept until it asks ([`Session::take_notes`]).
     notes: std::sync::Mutex<Notes>,
 }
@@ -75,6 +88,7 @@ impl Session {
             settings,
             client: OnceLock::new(),
             runtime: OnceLock::new(),
+            pins: OnceLock::new(),
             notes: std::sync::Mutex::new(Notes::new()),
         }
     }
@@ -98,16 +112,58 @@ impl Session {
 
     /// The node client, made on first use.
     pub fn client(&self) -> Result<&Client> {
+        self.node("this")
+    }
+
+    /// The node client for `what` ("waiting for a context"), made on first
+    /// use: the one check that a command needs the node, with one message.
+    pub fn node(&self, what: &str) -> Result<&Client> {
         if let Some(c) = self.client.get() {
             return Ok(c);
         }
         let opts = self.settings.node.clone().ok_or_else(|| {
-            Error::input(Code::Offline, "--offline: this needs the node")
+            Error::input(Code::Offline, format!("--offline: {what} needs the node"))
                 .with_hint("drop --offline (or CALIMCP_OFFLINE)")
         })?;
         self.node_url()?;
         let client = Client::new(opts)?;
         Ok(self.client.get_or_init(|| client))
+    }
+
+    /// Logs in to the node as `username` (the client made after this asks
+    /// for a new token with these credentials, none of the kept ones).
+    pub fn log_in_as(&mut self, username: &str, password: String) {
+        if let Some(o) = self.settings.node.as_mut() {
+            o.username = Some(username.to_string());
+            o.password = Some(password);
+            o.token = None;
+            o.refresh_token = None;
+        }
+        self.client = OnceLock::new();
+    }
+
+    /// The node client for `what`, once the node has answered: a command
+    /// that needs the node fails (exit 4, `unreachable`) when none answers,
+    /// at the default address as at a named one.
+    pub fn answering(&self, what: &str) -> Result<&Client> {
+        let client = self.node(what)?;
+        self.block_on(client.known_applications())??;
+        Ok(client)
+    }
+
+    /// The context pinned with `calimcp use` for `app` (its `service`) on
+    /// this session's node; the pins are read once per session.
+    pub fn pinned(&self, app: &App, service: Option<&str>) -> Result<Option<&str>> {
+        let client = self.client()?;
+        let pins = match self.pins.get() {
+            Some(pins) => pins,
+            None => {
+                let dir = self.settings.state_dir.as_ref().map_err(Clone::clone)?;
+                let loaded = Pins::load(dir, self.settings.max_state)?;
+                self.pins.get_or_init(|| loaded)
+            }
+        };
+        Ok(pins.get(client.url(), app, service))
     }
 
     /// The node's URL as given ([`Settings::node_url`]), or why it is unknown.
@@ -210,6 +266,15 @@ impl Session {
                     return Err(self.no_apps_on_node(client.url(), listed, &catalog.unusable));
                 }
                 Ok(())
+            }
+            // Only the node could list anything (no --apps): an absent node
+            // is not an empty one, at the default address too.
+            Err(e)
+                if names.is_empty()
+                    && catalog.apps.is_empty()
+                    && self.settings.apps_dirs.is_empty() =>
+            {
+                Err(self.both_tried("no apps to list", e))
             }
             Err(e) if self.default_node_absent(&e) => {
                 if let Some(name) = unknown.first() {
@@ -416,61 +481,42 @@ impl Session {
         }
     }
 
-    /// The context `app` runs a call in (explicit, pinned, the only one, or
-    /// the one aliased `default` when `default_alias`), checked to run the app.
-    /// A context that is not the app's (`unknown_context`, `foreign_context`)
-    /// is an error carrying the app's contexts ([`Error::contexts`]).
-    pub fn target(
-        &self,
-        app: &App,
-        service: Option<&str>,
-        explicit: Option<&str>,
-        pinned: Option<&str>,
-        default_alias: bool,
-    ) -> Result<Target> {
+    /// The context `ask` means for `app` ([`call::bind_context`]): what
+    /// `watch -c` and `use` bind with.
+    pub fn bind_context(&self, app: &App, service: Option<&str>, ask: Ask<'_>) -> Result<Target> {
         let client = self.client()?;
-        self.block_on(async {
-            let found =
-                context::resolve_context(client, app, service, explicit, pinned, default_alias)
-                    .await;
-            match found {
-                // A context that is not the app's: the app's contexts as
-                // data too (`--json`), as `ambiguous_context` carries them.
-                Err(e)
-                    if matches!(e.code, Code::UnknownContext | Code::ForeignContext)
-                        && e.contexts.is_empty() =>
-                {
-                    let aliases = client.known_context_aliases().await;
-                    match context::context_rows(client, app, service, &aliases).await {
-                        Ok(rows) => Err(e.with_contexts(rows)),
-                        Err(_) => Err(e),
-                    }
-                }
-                other => other,
-            }
-        })?
+        self.block_on(call::bind_context(client, app, service, ask))?
+            .map_err(|e| error_as_typed(e, ask.typed))
     }
 
-    /// `tool` as the version `target` runs has it ([`super::version`]).
-    pub fn tool_for_target(
+    /// `tool` bound to the context `ask` means, as the version that context
+    /// runs has it ([`call::bind`]), worded for a CLI user. With `pace`, the
+    /// wait's deadline bounds it (an error that it ran out: [`Pace::ran_out`]).
+    pub fn bind(
         &self,
         catalog: &Catalog,
         tool: &Tool,
-        target: &Target,
-    ) -> Result<Option<(Catalog, Tool)>> {
+        ask: Ask<'_>,
+        pace: Option<&Pace>,
+    ) -> Result<Bound> {
         let client = self.client()?;
-        let found = self.block_on(super::version::tool_for_target(
-            client,
-            catalog,
-            tool,
-            target,
-            &self.settings.tools,
-        ))??;
+        let opts = &self.settings.tools;
+        let bind = call::bind(client, catalog, tool, ask, opts, Audience::Cli);
+        let bound = match pace {
+            None => self.block_on(bind)?,
+            Some(pace) => self
+                .block_on(pace.before(bind))?
+                .unwrap_or_else(|| Err(pace.ran_out("finding the context"))),
+        };
         // What the version's catalog says (a context that moves on this call).
-        for w in found.iter().flat_map(|(c, _)| &c.skipped) {
+        for w in bound
+            .iter()
+            .flat_map(|b| b.version())
+            .flat_map(|(c, _)| &c.skipped)
+        {
             self.note(w.message.clone());
         }
-        Ok(found)
+        bound
     }
 }
 

@@ -185,65 +185,233 @@ pub enum Waited {
     TimedOut { why: Error },
 }
 
-/// Checks every `every` until the context is initialized on the node or
-/// `within` has passed; `on_check` is told each check's answer. A
-/// retryable error is checked again; any other ends the wait.
-pub async fn until_initialized(
-    client: &Client,
-    info: &ContextInfo,
+/// How a wait paces its tries, for every wait alike (`call --until`, `wait`,
+/// MCP `call_until` and `wait_for_context`): the deadline is set when the
+/// wait starts, so it bounds everything before the first try too (finding
+/// the context, an alias lookup); a try starts every `every`, and the last
+/// one at the deadline, never later — so `--every` ≥ `--within` still makes
+/// a try at the start and one at the deadline. A try in flight at the
+/// deadline has [`GRACE`] more to answer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pace {
     every: Duration,
     within: Duration,
+    started: tokio::time::Instant,
+    deadline: tokio::time::Instant,
+}
+
+/// How long a try in flight at the deadline may still take.
+pub(crate) const GRACE: Duration = Duration::from_secs(2);
+
+impl Pace {
+    /// A wait starting now.
+    pub(crate) fn new(every: Duration, within: Duration) -> Pace {
+        let started = tokio::time::Instant::now();
+        Pace {
+            every,
+            within,
+            started,
+            deadline: started + within,
+        }
+    }
+
+    /// `f`, bounded by the deadline (a step before the first try); `None`
+    /// when the deadline came first.
+    pub(crate) async fn before<F: std::future::Future>(&self, f: F) -> Option<F::Output> {
+        tokio::time::timeout_at(self.deadline, f).await.ok()
+    }
+
+    /// One try, bounded by the deadline and [`GRACE`]; `None` when cut short.
+    pub(crate) async fn attempt<F: std::future::Future>(&self, f: F) -> Option<F::Output> {
+        tokio::time::timeout_at(self.deadline + GRACE, f).await.ok()
+    }
+
+    /// Waits for the next try: `every` from now, but no later than the
+    /// deadline; `false` once the deadline has passed (the last try was made).
+    pub(crate) async fn next(&self) -> bool {
+        let now = tokio::time::Instant::now();
+        if now >= self.deadline {
+            return false;
+        }
+        tokio::time::sleep_until((now + self.every).min(self.deadline)).await;
+        true
+    }
+
+    /// The error of a wait whose deadline came during `step` (before the
+    /// first try): exit 124, as any wait that runs out.
+    pub(crate) fn ran_out(&self, step: &str) -> Error {
+        Error::new(
+            ErrorKind::Remote,
+            Code::Timeout,
+            format!(
+                "{step} did not finish within {} s (0 tries, {})",
+                self.within.as_secs_f64(),
+                self.elapsed()
+            ),
+        )
+        .with_hint("raise --within, or check that the node answers")
+    }
+
+    /// Whether `e` says a wait ran out ([`Pace::ran_out`]), not the node.
+    pub(crate) fn is_ran_out(e: &Error) -> bool {
+        e.kind == ErrorKind::Remote && e.code == Code::Timeout
+    }
+
+    /// `--within` as given.
+    pub(crate) fn within(&self) -> Duration {
+        self.within
+    }
+
+    /// How long the wait has taken so far, for messages: `4.0 s`.
+    pub(crate) fn elapsed(&self) -> String {
+        format!("{:.1} s", self.started.elapsed().as_secs_f64())
+    }
+}
+
+/// How a repetition ended without the expected result.
+#[derive(Debug, Default)]
+pub(crate) struct Unmatched {
+    pub tries: u64,
+    /// The last result, when the last try answered.
+    pub last: Option<Value>,
+    /// The last try's (retryable) error, when it failed.
+    pub last_error: Option<Error>,
+}
+
+impl Unmatched {
+    /// `(N tries, 4.0 s)`: what was done, and the real time it took.
+    pub(crate) fn tries(&self, pace: &Pace) -> String {
+        format!(
+            "{} {}, {}",
+            self.tries,
+            if self.tries == 1 { "try" } else { "tries" },
+            pace.elapsed()
+        )
+    }
+}
+
+/// Tries `try_once` at `pace` until its result matches `expect` (the result),
+/// a try fails for good (a typed error that is not [`Error::retryable`]),
+/// or the deadline has passed ([`Unmatched`]). `on_try` is told each answer.
+pub(crate) async fn repeat<F, Fut>(
+    pace: &Pace,
+    expect: &Expect,
+    mut try_once: F,
+    on_try: &mut (dyn FnMut(u64, &Result<Value>, bool) + Send),
+) -> Result<std::result::Result<Value, Unmatched>>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Value>>,
+{
+    let mut seen = Unmatched::default();
+    loop {
+        seen.tries += 1;
+        let Some(answer) = pace.attempt(try_once()).await else {
+            break;
+        };
+        let done = matches!(&answer, Ok(out) if expect.matches(out));
+        on_try(seen.tries, &answer, done);
+        match answer {
+            Ok(out) if done => return Ok(Ok(out)),
+            Ok(out) => (seen.last, seen.last_error) = (Some(out), None),
+            Err(e) if e.retryable => seen.last_error = Some(e),
+            Err(e) => return Err(e),
+        }
+        if !pace.next().await {
+            break;
+        }
+    }
+    Ok(Err(seen))
+}
+
+/// Finds the context `value` names (an id or an alias) and checks at `pace`
+/// until the node has its state; `on_check` is told each check's answer. A
+/// retryable error is checked again; any other ends the wait. Finding the
+/// context counts against the deadline too.
+pub(crate) async fn until_initialized(
+    client: &Client,
+    value: &str,
+    pace: &Pace,
     on_check: &mut (dyn FnMut(u64, &Result<Option<bool>>) + Send),
-) -> Result<Waited> {
-    let deadline = tokio::time::Instant::now() + within;
+) -> Result<(Option<ContextInfo>, Waited)> {
+    let Some(info) = pace.before(find_context(client, value)).await else {
+        let why = Error::new(
+            ErrorKind::Remote,
+            Code::Timeout,
+            format!(
+                "the node at {} did not say which context `{}` is within {} s (waited {})",
+                client.url(),
+                sanitize_line(value),
+                pace.within().as_secs_f64(),
+                pace.elapsed()
+            ),
+        );
+        return Ok((None, Waited::TimedOut { why }));
+    };
+    let info = info?;
     let mut checks = 0u64;
     let mut unknown = false;
     loop {
         checks += 1;
-        let answer = tokio::time::timeout_at(deadline, initialized(client, info)).await;
-        let Ok(answer) = answer else { break };
+        let Some(answer) = pace.attempt(initialized(client, &info)).await else {
+            break;
+        };
         on_check(checks, &answer);
         match answer {
-            Ok(Some(true)) => return Ok(Waited::Initialized { checks }),
+            Ok(Some(true)) => return Ok((Some(info), Waited::Initialized { checks })),
             Ok(Some(false)) => unknown = false,
             Ok(None) => unknown = true,
             Err(e) if e.retryable => {}
             Err(e) => return Err(e),
         }
-        if tokio::time::Instant::now() + every >= deadline {
+        if !pace.next().await {
             break;
         }
-        tokio::time::sleep(every).await;
     }
+    let why = not_initialized(client, &info, unknown, checks, pace).await;
+    Ok((Some(info), Waited::TimedOut { why }))
+}
+
+/// Why a context is still not initialized, as the node explains it.
+async fn not_initialized(
+    client: &Client,
+    info: &ContextInfo,
+    unknown: bool,
+    checks: u64,
+    pace: &Pace,
+) -> Error {
     let shown = sanitize_line(&info.id);
-    let why = if unknown {
-        Error::new(
+    let waited = format!(
+        "{checks} {}, {}",
+        if checks == 1 { "check" } else { "checks" },
+        pace.elapsed()
+    );
+    if unknown {
+        return Error::new(
             ErrorKind::Remote,
             Code::Timeout,
             format!(
-                "the node at {} does not say whether context {shown} is initialized (no root hash, no sync status); waited {} s",
+                "the node at {} does not say whether context {shown} is initialized (no root hash, no sync status); waited {} s ({waited})",
                 client.url(),
-                within.as_secs_f64()
-            ),
-        )
-    } else {
-        let mut e = Error::new(
-            ErrorKind::Remote,
-            Code::Uninitialized,
-            format!(
-                "context {shown} is still not initialized on the node at {} after {} s",
-                client.url(),
-                within.as_secs_f64()
+                pace.within().as_secs_f64()
             ),
         );
-        let why = client.uninitialized_why(&info.id, true);
-        if let Ok(Some(d)) = tokio::time::timeout(Duration::from_secs(10), why).await {
-            e.message = format!("{}: {}", e.message, d.why);
-            e.hint = Some(d.hint);
-        }
-        e
-    };
-    Ok(Waited::TimedOut { why })
+    }
+    let mut e = Error::new(
+        ErrorKind::Remote,
+        Code::Uninitialized,
+        format!(
+            "context {shown} is still not initialized on the node at {} after {} s ({waited})",
+            client.url(),
+            pace.within().as_secs_f64()
+        ),
+    );
+    let why = client.uninitialized_why(&info.id, true);
+    if let Ok(Some(d)) = tokio::time::timeout(Duration::from_secs(10), why).await {
+        e.message = format!("{}: {}", e.message, d.why);
+        e.hint = Some(d.hint);
+    }
+    e
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::node::{profiles, state_dir};
 use super::{GlobalArgs, output};
 use crate::error::{Code, Error, ErrorKind, Result};
-use crate::node::{self, Client, auth};
+use crate::node::{self, auth};
 use crate::text::sanitize_line;
 
 /// Print the node's access token for scripts, or list the cached logins.
@@ -40,20 +40,10 @@ pub fn run(g: &GlobalArgs, args: AuthArgs) -> Result<u8> {
 }
 
 fn token(g: &GlobalArgs) -> Result<u8> {
-    if g.node.offline {
-        return Err(Error::input(
-            Code::Offline,
-            "--offline: the token is checked on the node",
-        ));
-    }
-    let opts = g.node.options()?;
-    let state = opts.state_dir.clone();
-    let client = Client::new(opts)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
-    if let Some(t) = rt.block_on(client.checked_token())? {
+    let session = g.session()?;
+    let client = session.node("checking the token")?;
+    let state = g.node.options()?.state_dir;
+    if let Some(t) = session.block_on(client.checked_token())?? {
         output::print(&format!("{t}\n"))?;
         return Ok(0);
     }

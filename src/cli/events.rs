@@ -130,6 +130,8 @@ pub(super) async fn wait_for(
             Err(_) => return Ok(None),
         };
         let event = match item {
+            // Said once it is back (or failed): the wait is short.
+            Item::Dropped => continue,
             Item::Reconnected { down } => {
                 ui.warn(format_args!("the event stream dropped and was opened again after {}; an event the node produced in between is lost", span(down)));
                 continue;

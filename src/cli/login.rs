@@ -9,7 +9,6 @@ use serde_json::json;
 use super::node::{MAX_PASSWORD, env, password_from_env};
 use super::{GlobalArgs, output};
 use crate::error::{Code, Error, Result};
-use crate::node::Client;
 use crate::text::sanitize_line;
 
 /// Log in to the node (embedded auth) and keep the login for later commands.
@@ -36,14 +35,9 @@ pub struct LoginArgs {
 }
 
 pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<u8> {
-    if g.node.offline {
-        return Err(Error::input(
-            Code::Offline,
-            "--offline: logging in needs the node",
-        ));
-    }
-    let mut opts = g.node.options()?;
-    let (_, shown) = crate::node::normalize_url(&opts.url)?;
+    let mut session = g.session()?;
+    session.node("logging in")?;
+    let (_, shown) = crate::node::normalize_url(session.node_url()?)?;
     let mut tty = None;
     let username = match args.username.or_else(|| env("CALIMERO_USERNAME")) {
         Some(u) => u,
@@ -78,16 +72,9 @@ pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<u8> {
     if password.is_empty() {
         return Err(Error::input(Code::Usage, "the password is empty"));
     }
-    opts.username = Some(username.clone());
-    opts.password = Some(password);
-    opts.token = None;
-    opts.refresh_token = None;
-    let client = Client::new(opts)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
-    rt.block_on(client.log_in())?;
+    session.log_in_as(&username, password);
+    let client = session.node("logging in")?;
+    session.block_on(client.log_in())??;
     let name = g.node.name.clone();
     if g.json {
         output::print_json(&json!({"node": client.url(), "name": name, "username": username}))?;

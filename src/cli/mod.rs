@@ -230,6 +230,8 @@ impl GlobalArgs {
             node_named: self.node.explicit(),
             quiet: self.quiet,
             node_error: self.node.deferred.clone(),
+            state_dir: node::state_dir(),
+            max_state: node::max_state()?,
         }))
     }
 

@@ -5,7 +5,7 @@
 use std::io::Read;
 
 use super::GlobalArgs;
-use crate::abi::{App, Service, load};
+use crate::abi::{App, load};
 use crate::catalog::Catalog;
 use crate::catalog::session::{Selection, Session, check_service};
 use crate::error::{Code, Error, Result};
@@ -18,32 +18,13 @@ pub(crate) const SOURCE: &str = "<stdin>";
 /// like), else `stdin`.
 pub(crate) fn read_app(g: &GlobalArgs, other: Option<&str>) -> Result<App> {
     let bytes = read_bounded(std::io::stdin().lock(), load::MAX_FILE)?;
-    let mut warnings = Vec::new();
-    let is_wasm = bytes.starts_with(b"\0asm");
-    let code_blob = is_wasm.then(|| load::blob_id(&bytes));
-    let (abi_bytes, manifest) = if is_wasm {
-        load::load_wasm_bytes(&bytes, SOURCE, &mut warnings)?
-    } else {
-        let m = load::manifest_from_json(&bytes, SOURCE, &mut warnings)?;
-        (bytes, m)
-    };
     let package = g
         .package
         .clone()
         .or_else(|| other.map(str::to_string))
         .unwrap_or_else(|| "stdin".into());
-    Ok(App {
-        id: load::local_id(Some(&package), std::slice::from_ref(&abi_bytes)),
-        code_blob,
-        package: Some(package),
-        source: SOURCE.into(),
-        services: vec![Service {
-            name: None,
-            manifest: manifest.into(),
-        }],
-        warnings,
-        ..App::default()
-    })
+    let wasm = bytes.starts_with(b"\0asm");
+    load::app_from_bytes(bytes, wasm, package, SOURCE.into())
 }
 
 /// All of `input`, or an error once it holds more than `max` bytes (the

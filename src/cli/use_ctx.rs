@@ -162,7 +162,11 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
     }
     // The context must run this app (any version of it): the session checks.
-    let id = match session.target(app, service, Some(context), None, false) {
+    let ask = crate::catalog::call::Ask {
+        typed: Some(context),
+        ..Default::default()
+    };
+    let id = match session.bind_context(app, service, ask) {
         Ok(target) => target.id,
         Err(e) if is_id && e.kind == crate::error::ErrorKind::Unreachable => {
             return pin_unchecked(&format!("no node answered at {node_url}"));

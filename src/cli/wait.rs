@@ -11,8 +11,8 @@ use serde_json::json;
 
 use super::args::parse_secs;
 use super::{GlobalArgs, output};
-use crate::catalog::wait::{Waited, find_context, until_initialized};
-use crate::error::{Code, EXIT_TIMEOUT, Error, Result};
+use crate::catalog::wait::{Pace, Waited, until_initialized};
+use crate::error::{EXIT_TIMEOUT, Result};
 use crate::text::sanitize_line;
 
 /// How long `wait` waits when `--within` is not given.
@@ -49,34 +49,31 @@ pub struct WaitArgs {
 
 pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
     let session = g.session()?;
-    if session.offline() {
-        return Err(Error::input(
-            Code::Offline,
-            "--offline: waiting for a context needs the node",
-        ));
-    }
-    let client = session.client()?;
-    let within = args.within.unwrap_or(DEFAULT_WITHIN);
-    let every = args.every.unwrap_or(DEFAULT_EVERY);
+    let client = session.node("waiting for a context")?;
+    let pace = Pace::new(
+        args.every.unwrap_or(DEFAULT_EVERY),
+        args.within.unwrap_or(DEFAULT_WITHIN),
+    );
     let ui = g.ui();
     let verbose = g.node.verbose;
-    let (info, waited) = session.block_on(async {
-        let info = find_context(client, &args.context).await?;
-        let mut on_check = |n: u64, answer: &Result<Option<bool>>| {
-            if verbose {
-                let said = match answer {
-                    Ok(Some(true)) => "initialized".to_string(),
-                    Ok(Some(false)) => "not initialized yet".to_string(),
-                    Ok(None) => "the node does not say".to_string(),
-                    Err(e) => format!("{} (trying again)", e.message),
-                };
-                ui.note(format_args!("check {n}: {said}"));
-            }
-        };
-        let waited = until_initialized(client, &info, every, within, &mut on_check).await?;
-        Ok::<_, Error>((info, waited))
-    })??;
-    let id = client.node_id(&info.id);
+    let mut on_check = |n: u64, answer: &Result<Option<bool>>| {
+        if verbose {
+            let said = match answer {
+                Ok(Some(true)) => "initialized".to_string(),
+                Ok(Some(false)) => "not initialized yet".to_string(),
+                Ok(None) => "the node does not say".to_string(),
+                Err(e) => format!("{} (trying again)", e.message),
+            };
+            ui.note(format_args!("check {n}: {said}"));
+        }
+    };
+    let (info, waited) = session.block_on(until_initialized(
+        client,
+        &args.context,
+        &pace,
+        &mut on_check,
+    ))??;
+    let id = info.map(|i| client.node_id(&i.id)).unwrap_or_default();
     match waited {
         Waited::Initialized { checks } => {
             if g.json {

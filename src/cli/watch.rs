@@ -13,14 +13,15 @@ use clap::Args;
 
 use super::args::parse_secs;
 use super::events::Line;
-use super::node::pins;
 use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
-use crate::catalog::context::{app_contexts, resolve_context};
+use crate::catalog::call::{Ask, bind_context};
+use crate::catalog::context::app_contexts;
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
 use crate::mapping::events::Decoder;
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
+use crate::node::ids::error_as_typed;
 use crate::node::{Client, NodeContext, ids};
 use crate::text::sanitize_line;
 
@@ -106,6 +107,29 @@ impl<'a> Watched<'a> {
     }
 }
 
+impl<'a> Watched<'a> {
+    /// What is watched: `contexts` of `app`, each decoded with its service's ABI.
+    fn new(
+        app: &'a App,
+        service: Option<&str>,
+        contexts: &[NodeContext],
+        exec: Option<Vec<String>>,
+        exec_max: u64,
+    ) -> Watched<'a> {
+        let by_context = ids::ById::new(contexts.iter().map(|c| {
+            let svc = service.or(c.service_name.as_deref());
+            (c.id.as_str(), manifest_of(app, svc))
+        }));
+        Watched {
+            app_name: app.package_or_id(),
+            exec,
+            exec_max,
+            by_context,
+            fallback: manifest_of(app, service),
+        }
+    }
+}
+
 /// The manifest a context's events are decoded with: its service's.
 fn manifest_of<'a>(app: &'a App, service: Option<&str>) -> &'a Manifest {
     let s = app
@@ -121,15 +145,10 @@ fn empty_manifest() -> &'static Manifest {
 }
 
 pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
-    if g.node.offline {
-        return Err(Error::input(
-            Code::Offline,
-            "--offline: `watch` reads the node's event stream",
-        ));
-    }
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
     let exec_max = super::node::size_env("CALIMCP_MAX_EXEC_QUEUE", DEFAULT_MAX_EXEC_QUEUE)?;
     let session = g.session()?;
+    session.node("`watch` (it reads the node's event stream)")?;
     let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     super::report_warnings(&g.ui(), &sel.catalog, &sel.apps);
@@ -139,18 +158,15 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     }
     let client = session.client()?;
     let rt = session.runtime()?;
-    let contexts = rt.block_on(watched_contexts(client, app, service, &args.contexts))?;
-    let by_context = ids::ById::new(contexts.iter().map(|c| {
-        let svc = service.or(c.service_name.as_deref());
-        (c.id.as_str(), manifest_of(app, svc))
-    }));
-    let watched = Watched {
-        app_name: app.package_or_id(),
-        exec,
-        exec_max,
-        by_context,
-        fallback: manifest_of(app, service),
-    };
+    let pinned = session.pinned(app, service)?;
+    let contexts = rt.block_on(watched_contexts(
+        client,
+        app,
+        service,
+        &args.contexts,
+        pinned,
+    ))?;
+    let watched = Watched::new(app, service, &contexts, exec, exec_max);
     let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();
     // --stop-after counts from here: opening the stream is inside it.
     let deadline = args.stop_after.map(|t| tokio::time::Instant::now() + t);
@@ -216,6 +232,7 @@ async fn watched_contexts(
     app: &App,
     service: Option<&str>,
     given: &[String],
+    pinned: Option<&str>,
 ) -> Result<Vec<NodeContext>> {
     let listed = app_contexts(client, app, service).await;
     let known = |id: &str| -> Option<NodeContext> {
@@ -235,8 +252,13 @@ async fn watched_contexts(
     let mut out: Vec<NodeContext> = Vec::new();
     if !given.is_empty() {
         for value in given {
-            let id = resolve_context(client, app, service, Some(value), None, false)
-                .await?
+            let ask = Ask {
+                typed: Some(value),
+                ..Ask::default()
+            };
+            let id = bind_context(client, app, service, ask)
+                .await
+                .map_err(|e| error_as_typed(e, Some(value)))?
                 .id;
             if !out.iter().any(|c| ids::same(&c.id, &id)) {
                 out.push(one(id));
@@ -244,11 +266,12 @@ async fn watched_contexts(
         }
         return Ok(out);
     }
-    let pins = pins()?;
-    if let Some(pinned) = pins.get(client.url(), app, service) {
-        let id = resolve_context(client, app, service, Some(pinned), None, false)
-            .await?
-            .id;
+    if let Some(pinned) = pinned {
+        let ask = Ask {
+            pinned: Some(pinned),
+            ..Ask::default()
+        };
+        let id = bind_context(client, app, service, ask).await?.id;
         return Ok(vec![one(id)]);
     }
     let list = listed?;
@@ -339,8 +362,14 @@ async fn stream(
             _ => e,
         })?;
         let event = match item {
+            Item::Dropped => {
+                ui.warn(format_args!(
+                    "the event stream dropped; reopening it (events the node produces meanwhile are lost)"
+                ));
+                continue;
+            }
             Item::Reconnected { down } => {
-                ui.warn(format_args!("the event stream dropped and was opened again after {}; events the node produced in between are lost", span(down)));
+                ui.warn(format_args!("the event stream is back: opened again after {}; events the node produced in between are lost", span(down)));
                 continue;
             }
             Item::Uninitialized { context, why } => {

@@ -138,6 +138,8 @@ impl Hub {
                             let at = SystemTime::now();
                             let _ = sender.send(Message::Event(Arc::new(Arrived { at, event })));
                         }
+                        // Waiters are told once it is back (or failed).
+                        Ok(Item::Dropped) => {}
                         Ok(Item::Reconnected { down }) => {
                             let _ = sender.send(Message::Reconnected(down));
                         }
@@ -530,27 +532,28 @@ mod tests {
         ) -> super::super::backend::BoxFuture<'_, Result<super::super::backend::NodeApps>> {
             Box::pin(async { Ok((Vec::new(), Vec::new())) })
         }
-        fn target<'a>(
-            &'a self,
-            _: &'a crate::abi::App,
-            _: Option<&'a str>,
-            _: Option<&'a str>,
-            _: Option<&'a str>,
-        ) -> super::super::backend::BoxFuture<'a, Result<crate::catalog::context::Target>> {
-            let info = crate::node::contexts::ContextInfo {
-                id: "C".into(),
-                ..Default::default()
-            };
-            let id = info.id.clone();
-            Box::pin(async { Ok(crate::catalog::context::Target { id, info }) })
+        fn node(&self) -> Option<&crate::node::Client> {
+            None
         }
-        fn execute<'a>(
+        fn forget(&self) {}
+        fn apps_except<'a>(
             &'a self,
-            _: &'a str,
-            _: &'a str,
-            _: &'a Value,
-        ) -> super::super::backend::BoxFuture<'a, Result<Value>> {
-            Box::pin(async { Ok(Value::Null) })
+            _: &'a std::collections::HashSet<String>,
+        ) -> super::super::backend::BoxFuture<'a, Result<super::super::backend::NodeApps>> {
+            self.apps()
+        }
+        fn context_ids<'a>(
+            &'a self,
+            _: &'a [crate::abi::App],
+        ) -> super::super::backend::BoxFuture<'a, Result<Vec<String>>> {
+            Box::pin(async { Ok(Vec::new()) })
+        }
+        fn subscribe_only<'a>(
+            &'a self,
+            contexts: &'a [String],
+        ) -> super::super::backend::BoxFuture<'a, Result<Box<dyn super::super::backend::Events>>>
+        {
+            self.subscribe(contexts)
         }
         fn subscribe<'a>(
             &'a self,

@@ -1,7 +1,10 @@
 //! One MCP session: rmcp's [`ServerHandler`] over the live catalog (tools,
 //! and the resources and completions of [`super::resources`]). stdio has
 //! one session; Streamable HTTP makes one per client. The session owns the
-//! contexts `select_app` pinned; everything else is shared.
+//! contexts `select_app` pinned; everything else is shared. App tools,
+//! `call_until`, `select_app` and `wait_for_events` take the engine's steps
+//! ([`crate::catalog::call`]) with an agent [`Audience`]; the waits pace as
+//! the CLI's do ([`crate::catalog::wait::Pace`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,8 +25,13 @@ use super::fixed::{self, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT}
 use super::live::{Live, Lookup, View, compact};
 use super::log;
 use super::resources::{self, Kind};
+use crate::catalog::call::{self, Ask, Audience, Bound, Use, check_use};
+use crate::catalog::invoke::Prepared;
+use crate::catalog::wait::{Pace, Waited, repeat, until_initialized};
 use crate::error::{Code, Error};
 use crate::mapping::Tool;
+use crate::mapping::args::Problem;
+use crate::node::Client;
 use crate::node::ids::error_as_typed;
 use crate::text::{did_you_mean, sanitize_line};
 
@@ -144,11 +152,8 @@ impl Session {
         let pins = self.pins_of(&view.catalog.apps[app].id);
         let mut out = fixed::describe(&view, app, service.as_deref(), &pins);
         // The contexts the app's tools can run in, with their aliases.
-        if let Some(backend) = self.live.backend() {
-            match backend
-                .contexts(&view.catalog.apps[app], service.as_deref())
-                .await
-            {
+        if let Some(client) = self.node() {
+            match call::app_contexts(client, &view.catalog.apps[app], service.as_deref()).await {
                 Ok(list) => out["contexts"] = Value::Array(list),
                 Err(e) => out["contexts_error"] = error_text(&e).into(),
             }
@@ -156,7 +161,8 @@ impl Session {
         json_result(&out)
     }
 
-    async fn select_app(&self, args: &Map<String, Value>, sessionless: bool) -> CallToolResult {
+    async fn select_app(&self, args: &Map<String, Value>, audience: Audience) -> CallToolResult {
+        let sessionless = audience == Audience::Agent { pins: false };
         let parsed =
             match fixed::parse_args(SELECT_APP, args, &["app", "context", "service"], &["app"]) {
                 Ok(p) => p,
@@ -185,14 +191,19 @@ impl Session {
             "context": null,
             "tools": tools,
         });
-        let Some(backend) = self.live.backend() else {
+        let Some(client) = self.node() else {
             out["note"] = "the server runs with --offline: these tools can be listed and described but not run".into();
             return json_result(&out);
         };
-        let resolved = backend
-            .target(a, service.as_deref(), parsed.context.as_deref(), None)
+        let ask = Ask {
+            typed: parsed.context.as_deref(),
+            pinned: None,
+            default_alias: true,
+        };
+        let resolved = call::bind_context(client, a, service.as_deref(), ask)
             .await
-            .map(|t| t.id);
+            .map(|t| t.id)
+            .map_err(|e| audience.word(error_as_typed(e, ask.typed)));
         match resolved {
             // Without a session nothing carries the pin to the next request:
             // say so rather than claim a pin that is not kept.
@@ -212,9 +223,7 @@ impl Session {
                 json_result(&out)
             }
             // The agent named a context that is not usable: that is an error.
-            Err(e) if parsed.context.is_some() => {
-                error_result(error_text(&error_as_typed(e, parsed.context.as_deref())))
-            }
+            Err(e) if parsed.context.is_some() => error_result(error_text(&e)),
             // No single default: say why and how to choose.
             Err(e) => {
                 out["note"] = format!(
@@ -227,7 +236,11 @@ impl Session {
         }
     }
 
-    async fn wait_for_events(&self, args: &Map<String, Value>) -> CallToolResult {
+    async fn wait_for_events(
+        &self,
+        args: &Map<String, Value>,
+        audience: Audience,
+    ) -> CallToolResult {
         let parsed = match events::parse(args) {
             Ok(p) => p,
             Err(text) => return error_result(text),
@@ -240,23 +253,20 @@ impl Session {
             Err(e) => return error_result(error_text(&e)),
         };
         let a = &view.catalog.apps[app];
-        let Some(backend) = self.live.backend() else {
-            return error_result(format!(
-                "{WAIT_FOR_EVENTS} needs the node, and the server runs with --offline\nhint: restart calimcp serve without --offline"
-            ));
+        let (Some(backend), Some(client)) = (self.live.backend(), self.node()) else {
+            return offline(WAIT_FOR_EVENTS);
         };
         let pinned = self.pinned(&a.id, service.as_deref());
-        let context = match backend
-            .target(
-                a,
-                service.as_deref(),
-                parsed.context.as_deref(),
-                pinned.as_deref(),
-            )
-            .await
-        {
+        let ask = Ask {
+            typed: parsed.context.as_deref(),
+            pinned: pinned.as_deref(),
+            default_alias: true,
+        };
+        let context = match call::bind_context(client, a, service.as_deref(), ask).await {
             Ok(t) => t.id,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => {
+                return error_result(error_text(&audience.word(error_as_typed(e, ask.typed))));
+            }
         };
         let (feed, mut rx) = match self.live.hub.join(backend, &context).await {
             Ok(joined) => joined,
@@ -286,222 +296,266 @@ impl Session {
             Ok(p) => p,
             Err(text) => return error_result(text),
         };
-        let Some(backend) = self.live.backend() else {
-            return error_result(format!(
-                "{WAIT_FOR_CONTEXT} needs the node, and the server runs with --offline\nhint: restart calimcp serve without --offline"
-            ));
+        let Some(client) = self.node() else {
+            return offline(WAIT_FOR_CONTEXT);
         };
-        match backend
-            .wait_initialized(&parsed.context, parsed.every, parsed.within)
-            .await
-        {
-            Ok((id, crate::catalog::wait::Waited::Initialized { checks })) => {
+        let pace = Pace::new(parsed.every, parsed.within);
+        match until_initialized(client, &parsed.context, &pace, &mut |_, _| {}).await {
+            Ok((Some(info), Waited::Initialized { checks })) => {
+                let id = client.node_id(&info.id);
                 let v = json!({"context": id, "initialized": true, "checks": checks});
                 let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
                 r.structured_content = Some(v);
                 r
             }
-            Ok((_, crate::catalog::wait::Waited::TimedOut { why })) => {
+            Ok((_, Waited::TimedOut { why })) => {
                 error_result(format!("{}\ntimedOut: true", error_text(&why)))
+            }
+            Ok((None, Waited::Initialized { .. })) => {
+                error_result("the context was never found, yet reported initialized".into())
             }
             Err(e) => node_error_result(&e),
         }
     }
 
-    /// `call_until`: the [view] tool called through [`Self::call_method`]
-    /// (the one call path) until its result matches.
-    async fn call_until(&self, args: &Map<String, Value>) -> Result<CallToolResult, McpError> {
+    /// The node's client, unless the server runs with `--offline`.
+    fn node(&self) -> Option<&Client> {
+        self.live.backend().and_then(|b| b.node())
+    }
+
+    /// `call_until`: the engine's steps for the [view] tool, once (its
+    /// context found within the deadline), then its call at the wait's pace
+    /// until the result matches ([`crate::catalog::wait::repeat`]).
+    async fn call_until(
+        &self,
+        args: &Map<String, Value>,
+        audience: Audience,
+    ) -> Result<CallToolResult, McpError> {
         let parsed = match fixed::parse_call_until(args) {
             Ok(p) => p,
             Err(text) => return Ok(error_result(text)),
         };
-        // The tool as the call would find it (the node read, or read again
-        // for a name it does not know yet), to refuse a [mut] one up front.
+        let pace = Pace::new(parsed.every, parsed.within);
         self.live.wait_ready().await;
-        let mut view = self.live.view();
-        if matches!(view.lookup(&parsed.tool, &self.live.scope), Lookup::Unknown)
-            && self.live.has_node()
-        {
-            self.live.refresh().await;
-            view = self.live.view();
-        }
-        match view.lookup(&parsed.tool, &self.live.scope) {
-            Lookup::Found(t) if t.read_only => {}
-            Lookup::Found(_) => {
-                return Ok(error_result(format!(
-                    "{CALL_UNTIL} repeats a call, and {} is [mut]: each try would change state again, so only [view] tools are repeated (nothing was sent)\nhint: call it once, then wait with a [view] tool",
-                    sanitize_line(&parsed.tool)
-                )));
+        let steps = self.prepare_call(&parsed.tool, &parsed.arguments, true, audience);
+        let call = match pace.before(steps).await {
+            None => {
+                let e = pace.ran_out(&format!("finding the context of {}", parsed.tool));
+                return Ok(error_result(format!("{}\ntimedOut: true", error_text(&e))));
             }
-            Lookup::Refused(why) => return Err(McpError::invalid_params(why, None)),
-            Lookup::Unknown => return Err(unknown_tool(&view, &parsed.tool)),
-        }
-        let deadline = tokio::time::Instant::now() + parsed.within;
-        let mut tries = 0u64;
-        let mut last: Option<String> = None;
-        loop {
-            tries += 1;
-            let answer = tokio::time::timeout_at(
-                deadline,
-                self.call_method(&parsed.tool, &parsed.arguments),
-            )
-            .await;
-            let Ok(answer) = answer else { break };
-            let r = answer?;
-            let text = r
-                .content
-                .first()
-                .and_then(|b| b.as_text())
-                .map(|t| t.text.clone())
-                .unwrap_or_default();
-            if r.is_error == Some(true) {
-                // A retryable node error is tried again; any other ends it.
-                if !text.ends_with("retryable: true") {
-                    return Ok(r);
-                }
-            } else {
-                let output: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-                if parsed.expect.matches(&output) {
-                    return Ok(r);
-                }
-            }
-            last = Some(text);
-            if tokio::time::Instant::now() + parsed.every >= deadline {
-                break;
-            }
-            tokio::time::sleep(parsed.every).await;
-        }
+            Some(Ok(call)) => call,
+            Some(Err(Stop::Protocol(e))) => return Err(e),
+            Some(Err(Stop::Answer(r))) => return Ok(*r),
+        };
+        let (Some(client), app) = (self.node(), &call.view.catalog.apps[call.tool.app]) else {
+            return Ok(offline(CALL_UNTIL));
+        };
+        let try_once = || call.bound.execute(client, app, &call.prepared, None);
+        let seen = match repeat(&pace, &parsed.expect, try_once, &mut |_, _, _| {}).await {
+            Ok(Ok(output)) => return Ok(success(&call.view, &call.tool, output)),
+            Ok(Err(seen)) => seen,
+            Err(e) => return Ok(node_error_result(&e)),
+        };
+        let last = match (&seen.last_error, &seen.last) {
+            (Some(e), _) => sanitize_line(&format!("{}\nretryable: true", error_text(e))),
+            (None, Some(v)) => sanitize_line(&compact(v)),
+            (None, None) => "none".into(),
+        };
         Ok(error_result(format!(
-            "{} did not return {} within {} s ({tries} {}); the last answer: {}\ntimedOut: true",
+            "{} did not return {} within {} s ({}); the last answer: {last}\ntimedOut: true",
             sanitize_line(&parsed.tool),
             parsed.expect.wanted(),
             parsed.within.as_secs_f64(),
-            if tries == 1 { "try" } else { "tries" },
-            last.as_deref().map_or("none".into(), sanitize_line),
+            seen.tries(&pace),
         )))
     }
 
+    /// An app tool's call: the engine's steps, then the call sent and the
+    /// node's answer explained.
     async fn call_method(
         &self,
         name: &str,
         args: &Map<String, Value>,
+        audience: Audience,
     ) -> Result<CallToolResult, McpError> {
-        let mut view = self.live.view();
-        if matches!(view.lookup(name, &self.live.scope), Lookup::Unknown) && self.live.has_node() {
-            // Maybe an app installed since the last read.
-            self.live.refresh().await;
-            view = self.live.view();
+        let call = match self.prepare_call(name, args, false, audience).await {
+            Ok(call) => call,
+            Err(Stop::Protocol(e)) => return Err(e),
+            Err(Stop::Answer(r)) => return Ok(*r),
+        };
+        let Some(client) = self.node() else {
+            return Ok(offline(&call.tool.name));
+        };
+        let app = &call.view.catalog.apps[call.tool.app];
+        log::debug!(
+            "{} → execute {} in {}",
+            call.tool.name,
+            call.prepared.method,
+            call.bound.target.id
+        );
+        match call.bound.execute(client, app, &call.prepared, None).await {
+            Ok(output) => Ok(success(&call.view, &call.tool, output)),
+            Err(e) => Ok(node_error_result(&e)),
         }
-        let tool: &Tool = match view.lookup(name, &self.live.scope) {
-            Lookup::Found(t) => t,
-            Lookup::Refused(why) => return Err(McpError::invalid_params(why, None)),
-            Lookup::Unknown => return Err(unknown_tool(&view, name)),
+    }
+
+    /// The engine's steps for app tool `name` ([`crate::catalog::call`]):
+    /// located (the node read again for a name it does not know yet), bound
+    /// to its context (`_context`, the session's pin, the only context, the
+    /// `default` alias), taken as the version that context runs, refused
+    /// when that version's kind does not allow the use (`--read-only`,
+    /// `repeated` by call_until), and its arguments checked with that
+    /// version's ABI.
+    async fn prepare_call(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+        repeated: bool,
+        audience: Audience,
+    ) -> Result<AppCall, Stop> {
+        let view = self.located(name).await?;
+        let tool = match view.lookup(name, &self.live.scope) {
+            Lookup::Found(t) => t.clone(),
+            Lookup::Refused(why) => {
+                return Err(Stop::Protocol(McpError::invalid_params(why, None)));
+            }
+            Lookup::Unknown => return Err(Stop::Protocol(unknown_tool(&view, name))),
         };
         let arguments = Value::Object(args.clone());
-        let prepared = match view.catalog.prepare(tool, &arguments) {
-            Ok(p) => p,
-            Err(problems) => {
-                let lines: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
-                return Ok(error_result(format!(
-                    "Invalid arguments for {} ({}):\n{}",
-                    tool.name,
-                    tool.signature,
-                    lines.join("\n")
-                )));
-            }
+        let prepared = view
+            .catalog
+            .prepare(&tool, &arguments)
+            .map_err(|problems| {
+                Stop::answer(invalid_arguments(&tool, &tool.signature, None, &problems))
+            })?;
+        let Some(client) = self.node() else {
+            // Still refused by kind: a read-only server never runs a [mut] tool.
+            check_use(
+                &tool,
+                Use {
+                    repeated,
+                    read_only: false,
+                },
+                audience,
+                "",
+            )
+            .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
+            return Err(Stop::answer(offline(&tool.name)));
         };
-        let Some(backend) = self.live.backend() else {
-            return Ok(error_result(format!(
-                "{} cannot run: the server runs with --offline, so there is no node to run it on\nhint: restart calimcp serve without --offline (with --node URL unless the node is at the default address)",
-                tool.name
-            )));
+        let app = &view.catalog.apps[tool.app];
+        let pinned = self.pinned(&app.id, tool.service.as_deref());
+        let ask = Ask {
+            typed: prepared.context.as_deref(),
+            pinned: pinned.as_deref(),
+            default_alias: true,
         };
-        let app = &view.catalog.apps[prepared.app];
-        let service_name = prepared.service.clone();
-        let service = service_name.as_deref();
-        let pinned = self.pinned(&app.id, service);
-        let target = match backend
-            .target(app, service, prepared.context.as_deref(), pinned.as_deref())
+        let opts = &self.live.tool_options;
+        let bound = call::bind(client, &view.catalog, &tool, ask, opts, audience)
             .await
-        {
-            Ok(t) => t,
-            Err(e) => {
-                return Ok(node_error_result(&error_as_typed(
-                    e,
-                    prepared.context.as_deref(),
-                )));
-            }
-        };
-        // The context may run another version of the app: check and build
-        // the call with that version's ABI.
-        let versioned = match backend
-            .tool_for_target(&view.catalog, tool, &target, &self.live.tool_options)
-            .await
-        {
-            Ok(v) => v,
-            Err(e) => {
-                return Ok(node_error_result(&error_as_typed(
-                    e,
-                    prepared.context.as_deref(),
-                )));
-            }
-        };
-        let prepared = match &versioned {
-            Some((vcat, vtool)) => match vcat.prepare(vtool, &arguments) {
-                Ok(p) => p,
-                Err(problems) => {
-                    let lines: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
-                    return Ok(error_result(format!(
-                        "Invalid arguments for {} ({}, as version {} of the app has it, which context {} runs):\n{}",
-                        tool.name,
-                        vtool.signature,
-                        vcat.apps[0].version.as_deref().unwrap_or("?"),
-                        target.id,
-                        lines.join("\n")
-                    )));
-                }
-            },
+            .map_err(|e| Stop::answer(node_error_result(&e)))?;
+        let read_only = self.live.scope.filter.read_only;
+        let kind = |u| bound.check_use(&tool, u);
+        kind(Use {
+            repeated: false,
+            read_only,
+        })
+        .map_err(|e| Stop::Protocol(McpError::invalid_params(e.message, None)))?;
+        kind(Use {
+            repeated,
+            read_only: false,
+        })
+        .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
+        let prepared = match bound.version() {
+            Some(_) => versioned(&bound, &view, &tool, &arguments)?,
             None => prepared,
         };
-        let context = target.id;
-        log::debug!("{} → execute {} in {context}", tool.name, prepared.method);
-        let output = match backend
-            .execute(&context, &prepared.method, &prepared.args_json)
-            .await
-        {
-            Ok(v) => v,
-            Err(e) => {
-                let e = backend.explain(app, service, &context, e).await;
-                let e = error_as_typed(e, prepared.context.as_deref());
-                return Ok(node_error_result(&prepared.explain(e)));
-            }
-        };
-        Ok(success(&view, tool, output))
+        Ok(AppCall {
+            view,
+            tool,
+            bound,
+            prepared,
+        })
+    }
+
+    /// The view that knows tool `name`: the current one, else (maybe an app
+    /// installed since the last read) the node's apps read again.
+    async fn located(&self, name: &str) -> Result<Arc<View>, Stop> {
+        let view = self.live.view();
+        if matches!(view.lookup(name, &self.live.scope), Lookup::Unknown) && self.live.has_node() {
+            self.live.refresh().await;
+            return Ok(self.live.view());
+        }
+        Ok(view)
     }
 }
 
-/// On a connection without a session nothing keeps a pin, so a hint to pin
-/// a context with select_app would send an agent round in circles: such
-/// hints say to pass `_context` instead.
-fn without_pin_hints(mut r: CallToolResult) -> CallToolResult {
-    for block in &mut r.content {
-        if let Some(t) = block.as_text()
-            && t.text.contains("select_app")
-        {
-            let text = t
-                .text
-                .replace(
-                    "pass one of them as `_context`, or pin one with select_app",
-                    "pass one of them as `_context` (this connection has no session, so nothing is pinned)",
-                )
-                .replace(
-                    "or call select_app with `context` to pin one for this session",
-                    "this connection has no session, so nothing is pinned: pass `_context` to each call",
-                );
-            *block = ContentBlock::text(text);
-        }
+/// The arguments checked and converted with the ABI of the version the
+/// bound context runs.
+fn versioned(bound: &Bound, view: &View, tool: &Tool, arguments: &Value) -> Result<Prepared, Stop> {
+    bound
+        .prepare(&view.catalog, tool, arguments)
+        .map_err(|problems| {
+            let (vcat, vtool) = bound
+                .version()
+                .map_or((&view.catalog, tool), |(c, t)| (c, t));
+            let version = vcat.apps[0].version.as_deref().unwrap_or("?");
+            let at = Some((version, bound.target.id.as_str()));
+            Stop::answer(invalid_arguments(tool, &vtool.signature, at, &problems))
+        })
+}
+
+/// An app tool's call, ready to send: the engine's steps done.
+struct AppCall {
+    view: Arc<View>,
+    /// The tool as listed.
+    tool: Tool,
+    bound: Bound,
+    prepared: Prepared,
+}
+
+impl Stop {
+    fn answer(r: CallToolResult) -> Stop {
+        Stop::Answer(Box::new(r))
     }
-    r
+}
+
+/// Why an app tool's call stops before it is sent: a protocol error (an
+/// unknown or refused tool), or an answer saying why.
+enum Stop {
+    Protocol(McpError),
+    Answer(Box<CallToolResult>),
+}
+
+/// Bad arguments of `tool`; `at`: the version and context whose ABI the
+/// tool comes from, when not the listed one.
+fn invalid_arguments(
+    tool: &Tool,
+    signature: &str,
+    at: Option<(&str, &str)>,
+    problems: &[Problem],
+) -> CallToolResult {
+    let lines: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
+    let from = match at {
+        Some((version, context)) => format!(
+            ", as version {} of the app has it, which context {} runs",
+            sanitize_line(version),
+            sanitize_line(context)
+        ),
+        None => String::new(),
+    };
+    error_result(format!(
+        "Invalid arguments for {} ({signature}{from}):\n{}",
+        tool.name,
+        lines.join("\n")
+    ))
+}
+
+/// What the server cannot do with `--offline`, said one way.
+fn offline(what: &str) -> CallToolResult {
+    error_result(format!(
+        "{} needs the node, and the server runs with --offline\nhint: restart calimcp serve without --offline (with --node URL unless the node is at the default address)",
+        sanitize_line(what)
+    ))
 }
 
 /// The result of a method that ran: the compact JSON of its output, and
@@ -679,22 +733,26 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.unwrap_or_default();
+        // The engine words its errors for an agent, and says to pin with
+        // select_app only where a session keeps pins.
+        let audience = Audience::Agent {
+            pins: !sessionless(&context),
+        };
         let work = async {
             Ok::<_, McpError>(match request.name.as_ref() {
                 DESCRIBE_APP => self.describe_app(&args).await,
-                SELECT_APP => self.select_app(&args, sessionless(&context)).await,
-                WAIT_FOR_EVENTS => self.wait_for_events(&args).await,
+                SELECT_APP => self.select_app(&args, audience).await,
+                WAIT_FOR_EVENTS => self.wait_for_events(&args, audience).await,
                 WAIT_FOR_CONTEXT => self.wait_for_context(&args).await,
-                CALL_UNTIL => self.call_until(&args).await?,
-                name => self.call_method(name, &args).await?,
+                CALL_UNTIL => self.call_until(&args, audience).await?,
+                name => self.call_method(name, &args, audience).await?,
             })
         };
         // On notifications/cancelled rmcp drops the answer; stopping the work
         // as well drops the node request with it instead of holding a
         // connection open until --timeout.
-        let sessionless = sessionless(&context);
         tokio::select! {
-            result = work => result.map(|r| if sessionless { without_pin_hints(r) } else { r }).map(Into::into),
+            result = work => result.map(Into::into),
             () = context.ct.cancelled() => {
                 log::info!("a tools/call was cancelled by the client; its node request is dropped");
                 Err(McpError::internal_error("cancelled by the client", None))
@@ -763,7 +821,7 @@ impl ServerHandler for Session {
                     );
                     return Err(not_found(&e));
                 }
-                let Some(backend) = self.live.backend() else {
+                let Some(client) = self.node() else {
                     return Err(McpError::resource_not_found(
                         format!(
                             "resource `{}`: contexts live on the node, and the server runs with --offline",
@@ -772,8 +830,7 @@ impl ServerHandler for Session {
                         None,
                     ));
                 };
-                let rows = backend
-                    .contexts(a, target.service.as_deref())
+                let rows = call::app_contexts(client, a, target.service.as_deref())
                     .await
                     .map_err(|e| {
                         McpError::internal_error(
@@ -870,12 +927,15 @@ impl ServerHandler for Session {
             }
             "context" if template == resources::CONTEXT_TEMPLATE => {
                 // The contexts (ids and aliases) of the chosen app, from the node.
-                let rows = match (chosen("app"), self.live.backend()) {
-                    (Some(app), Some(backend)) => match self.app_for_uri(&app).await {
-                        Ok((view, i)) => backend
-                            .contexts(&view.catalog.apps[i], chosen("service").as_deref())
-                            .await
-                            .unwrap_or_default(),
+                let rows = match (chosen("app"), self.node()) {
+                    (Some(app), Some(client)) => match self.app_for_uri(&app).await {
+                        Ok((view, i)) => call::app_contexts(
+                            client,
+                            &view.catalog.apps[i],
+                            chosen("service").as_deref(),
+                        )
+                        .await
+                        .unwrap_or_default(),
                         Err(_) => Vec::new(),
                     },
                     _ => Vec::new(),

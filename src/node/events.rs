@@ -165,6 +165,9 @@ fn bytes_of(v: Option<&Value>) -> Vec<u8> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     Event(NodeEvent),
+    /// The stream dropped; the next item comes once it is open again
+    /// ([`Item::Reconnected`]) or says why it cannot be.
+    Dropped,
     /// The stream dropped and was opened again after being down this long;
     /// events the node produced in that time are lost.
     Reconnected {
@@ -581,6 +584,8 @@ pub struct Subscription {
     outage: Option<(Instant, u32)>,
     /// Items to yield before reading the stream (uninitialized contexts).
     notices: VecDeque<Item>,
+    /// The stream dropped and [`Item::Dropped`] was yielded: reopen it next.
+    dropped: bool,
 }
 
 impl std::fmt::Debug for Subscription {
@@ -662,6 +667,7 @@ impl Client {
             delivered: false,
             outage: None,
             notices: VecDeque::new(),
+            dropped: false,
         };
         sub.start().await?;
         Ok(sub)
@@ -969,17 +975,22 @@ impl Subscription {
         .retryable()
     }
 
-    /// The next event of a subscribed context. Reconnects when the stream
-    /// drops (yielding [`Item::Reconnected`]); fails when it cannot, or when
-    /// the node closes the stream or reports an error.
+    /// The next event of a subscribed context. When the stream drops it
+    /// says so ([`Item::Dropped`]), then reconnects (yielding
+    /// [`Item::Reconnected`]); fails when it cannot, or when the node closes
+    /// the stream or reports an error.
     pub async fn next(&mut self) -> Result<Item> {
         if let Some(item) = self.notices.pop_front() {
             return Ok(item);
         }
+        if std::mem::take(&mut self.dropped) {
+            let down = self.reconnect().await?;
+            return Ok(Item::Reconnected { down });
+        }
         loop {
             let Some(frame) = self.frame().await? else {
-                let down = self.reconnect().await?;
-                return Ok(Item::Reconnected { down });
+                self.dropped = true;
+                return Ok(Item::Dropped);
             };
             match message(&frame.data) {
                 Message::Event(e) => {

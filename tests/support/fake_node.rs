@@ -308,6 +308,10 @@ struct State {
     next_session: AtomicU64,
     /// JSON-RPC errors the next `execute` calls answer, in order.
     execute_errors: Mutex<std::collections::VecDeque<Value>>,
+    /// HTTP statuses the next `execute` calls answer (no body), in order.
+    execute_statuses: Mutex<std::collections::VecDeque<u16>>,
+    /// How long `GET /admin-api/contexts/:id` takes to answer.
+    context_delay: Mutex<Option<Duration>>,
     /// Hostile or unusual event-stream behaviour (see [`SseFaults`]).
     sse: Mutex<SseFaults>,
     /// A failed login's message quotes the username and password.
@@ -338,6 +342,9 @@ pub struct Hostile {
     /// `GET /admin-api/applications` waits this long before answering (a
     /// slow re-read).
     pub apps_delay: Duration,
+    /// `POST /jsonrpc` answers a 502 whose text quotes the request's bearer
+    /// token after this many characters (a proxy echoing what it got).
+    pub echo_token_at: Option<usize>,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -438,6 +445,8 @@ impl Builder {
             streams: Mutex::new(Vec::new()),
             next_session: AtomicU64::new(7_000),
             execute_errors: Mutex::new(Default::default()),
+            execute_statuses: Mutex::new(Default::default()),
+            context_delay: Mutex::new(None),
             sse: Mutex::new(SseFaults::default()),
             echo_credentials: AtomicBool::new(false),
             peers: AtomicU64::new(2),
@@ -591,6 +600,13 @@ impl FakeNode {
     /// Installs a single-service app that echoes its arguments, with one
     /// context; returns `(application id, context id)`.
     pub fn install(&self, package: &str, abi: Value) -> (String, String) {
+        self.install_version(package, "1.2.0", abi)
+    }
+
+    /// [`FakeNode::install`] of one version of a package: as on rc.25, each
+    /// installed version is an application of its own (its own id, blob and
+    /// context), listed with its package and version.
+    pub fn install_version(&self, package: &str, version: &str, abi: Value) -> (String, String) {
         let mut apps = self.state.apps.write().unwrap();
         let seed = 230 + u8::try_from(apps.len()).unwrap_or(0);
         // Like a real node, the bytecode blob id follows the content, so ABI
@@ -599,6 +615,11 @@ impl FakeNode {
         let digest = sha2::Sha256::digest(format!("{package}\0{abi}").as_bytes());
         let blob = bs58::encode(digest).into_string();
         let mut app = single(seed, package, package, seed, abi, Semantics::Echo);
+        app.version = version.to_string();
+        // Another version of a package comes from the same publisher.
+        if let Some(first) = apps.iter().find(|a| a.package == package) {
+            app.signer = first.signer.clone();
+        }
         app.blob = blob.clone();
         app.services[0].1 = blob;
         self.add_with_context(&mut apps, app, seed)
@@ -747,6 +768,21 @@ impl FakeNode {
 
     /// The next `execute` answers this JSON-RPC `error` (`{"type","data"}`,
     /// as rc.25's ExecuteError serializes) before running anything.
+    /// The next `execute` answers HTTP `status` with an empty body, as a
+    /// node (or the proxy in front of it) that is not ready answers 503.
+    pub fn answer_next_execute(&self, status: u16) {
+        self.state
+            .execute_statuses
+            .lock()
+            .unwrap()
+            .push_back(status);
+    }
+
+    /// `GET /admin-api/contexts/:id` answers after `delay` (a slow node).
+    pub fn delay_context_lookups(&self, delay: Duration) {
+        *self.state.context_delay.lock().unwrap() = Some(delay);
+    }
+
     pub fn fail_next_execute(&self, error: Value) {
         self.state.execute_errors.lock().unwrap().push_back(error);
     }
@@ -1168,6 +1204,7 @@ fn reason(status: u16) -> &'static str {
         415 => "Unsupported Media Type",
         422 => "Unprocessable Entity",
         500 => "Internal Server Error",
+        503 => "Service Unavailable",
         _ => "Other",
     }
 }
@@ -1468,6 +1505,16 @@ fn route(state: &State, req: &Request) -> Response {
     {
         return denied;
     }
+    let echo = state.hostile.lock().unwrap().echo_token_at;
+    if let (Some(at), ["jsonrpc"]) = (echo, segs.as_slice()) {
+        let token = req
+            .headers
+            .iter()
+            .find(|(k, _)| k == "authorization")
+            .map_or("", |(_, v)| v.trim_start_matches("Bearer "));
+        let body = format!("{} {token} {}", "x".repeat(at), "y".repeat(5000));
+        return Response::text(502, "text/plain", &body);
+    }
     match (req.method.as_str(), segs.as_slice()) {
         // calimero-server `admin/handlers/peers.rs`: `{"count":N}`, no `data`.
         ("GET", ["admin-api", "peers"]) => Response::wire(
@@ -1497,7 +1544,12 @@ fn route(state: &State, req: &Request) -> Response {
                     _ => false,
                 })
                 .collect();
-            contexts_list(p, &mine, &empty)
+            let apps = state.apps.read().unwrap();
+            let version = apps
+                .iter()
+                .find(|a| a.id == *app)
+                .map(|a| a.version.as_str());
+            contexts_list(p, &mine, &empty, version.unwrap_or("1.2.0"))
         }
         // rc.25 `get_context_group.rs` and `get_group_info.rs`: the context's
         // group (hex), and what it targets (a group upgraded in this fake).
@@ -1528,10 +1580,12 @@ fn route(state: &State, req: &Request) -> Response {
                 .get(*ctx)
                 .cloned();
             let ctx = lie.as_deref().unwrap_or(ctx);
-            match contexts.iter().find(|c| c.id == *ctx) {
+            let mut resp = match contexts.iter().find(|c| c.id == *ctx) {
                 Some(c) => context_get(p, c, &apps),
                 None => Response::error(404, "Context not found"),
-            }
+            };
+            resp.delay = *state.context_delay.lock().unwrap();
+            resp
         }
         ("GET", ["admin-api", "alias", "list", "context"]) => {
             let aliases = state.aliases.lock().unwrap();
@@ -1714,7 +1768,8 @@ fn context_get(p: Profile, c: &CtxDef, apps: &[AppDef]) -> Response {
 }
 
 /// `empty[i]`: the i-th context has no state yet (the zero root hash).
-fn contexts_list(p: Profile, contexts: &[&CtxDef], empty: &[bool]) -> Response {
+/// `version`: the version of the application they run, as the node lists it.
+fn contexts_list(p: Profile, contexts: &[&CtxDef], empty: &[bool], version: &str) -> Response {
     let (root, zero) = (p.id(77), p.id(0));
     let group = "ab".repeat(32);
     let listed: Vec<wire::Context<'_>> = contexts
@@ -1730,7 +1785,7 @@ fn contexts_list(p: Profile, contexts: &[&CtxDef], empty: &[bool]) -> Response {
                 &root
             },
             dag_heads: &[],
-            application_version: Some("1.2.0"),
+            application_version: Some(version),
             name: c.name.as_deref(),
             group_id: Some(&group),
         })
@@ -2031,6 +2086,9 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
     }
     if let Some(e) = state.execute_errors.lock().unwrap().pop_front() {
         return reply(Err(e));
+    }
+    if let Some(status) = state.execute_statuses.lock().unwrap().pop_front() {
+        return Response::empty(status);
     }
     if std::mem::take(&mut state.sse.lock().unwrap().close_after_execute) {
         // The node shuts its streams down right after the call ran.

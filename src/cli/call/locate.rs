@@ -1,60 +1,61 @@
 //! The context a call runs in (the tool itself is found by the session:
-//! [`crate::catalog::session::Session::locate`]).
+//! [`crate::catalog::session::Session::locate`]; the context is bound by the
+//! engine: [`crate::catalog::call::bind`]).
 
 use super::*;
-use crate::error::Code;
+use crate::catalog::call::Ask;
 
 /// The context a call runs in and the URL it goes to. A dry run with a
-/// context id needs no node at all.
-pub(super) fn find_context(
-    session: &Session,
-    flags: &CallFlags,
-    app: &App,
-    service: Option<&str>,
-    explicit: Option<&str>,
-) -> Result<Found> {
-    match explicit {
-        Some(id) if flags.dry_run && looks_like_context_id(id) => {
-            let (_, shown) = crate::node::normalize_url(session.node_url()?)?;
-            Ok(Found {
-                url: format!("{shown}/jsonrpc"),
-                target: None,
-                context: id.to_string(),
-            })
-        }
-        _ if session.offline() => Err(Error::input(
-            Code::Offline,
-            "--offline: this call needs the node (a dry run with --context ID does not)",
-        )),
-        explicit => {
-            let client = session.client()?;
-            let pins = pins()?;
-            let pinned = pins.get(client.url(), app, service);
-            let target = session
-                .target(app, service, explicit, pinned, true)
-                .map_err(|e| {
-                    // A dry run needs the node only to find the context.
-                    if flags.dry_run && e.kind == crate::ErrorKind::Unreachable {
-                        e.with_hint(
-                            "a dry run with a context id (-c ID, 64 hex or base58) needs no node",
-                        )
-                    } else {
-                        e
-                    }
-                })?;
-            Ok(Found {
-                url: client.jsonrpc_url(),
-                context: target.id.clone(),
-                target: Some(target),
-            })
-        }
+/// context id needs no node at all. With `--retry`, binding is tried again
+/// after a retryable error (nothing runs while binding).
+pub(super) fn find_context(c: &Call, explicit: Option<&str>) -> Result<Found> {
+    let session = c.session;
+    if let Some(id) = explicit.filter(|id| c.flags.dry_run && looks_like_context_id(id)) {
+        let (_, shown) = crate::node::normalize_url(session.node_url()?)?;
+        return Ok(Found {
+            url: format!("{shown}/jsonrpc"),
+            bound: None,
+            context: id.to_string(),
+        });
     }
+    let client = session.node("this call").map_err(|e| {
+        e.with_hint("drop --offline (or CALIMCP_OFFLINE), or make it a dry run with --context ID, which needs no node")
+    })?;
+    let app = c.app();
+    let ask = Ask {
+        typed: explicit,
+        pinned: session.pinned(app, c.tool.service.as_deref())?,
+        default_alias: true,
+    };
+    let mut tried = 0u32;
+    let bound = loop {
+        match session.bind(c.catalog, c.tool, ask, c.pace) {
+            Err(e) if e.retryable && tried < c.flags.retry => {
+                tried += 1;
+                std::thread::sleep(c.retrying(&e, tried));
+            }
+            other => break other,
+        }
+    };
+    let bound = bound.map_err(|e| {
+        // A dry run needs the node only to find the context.
+        if c.flags.dry_run && e.kind == crate::ErrorKind::Unreachable {
+            e.with_hint("a dry run with a context id (-c ID, 64 hex or base58) needs no node")
+        } else {
+            e
+        }
+    })?;
+    Ok(Found {
+        url: client.jsonrpc_url(),
+        context: bound.target.id.clone(),
+        bound: Some(bound),
+    })
 }
 
 /// The context a call goes to.
 pub(super) struct Found {
     pub context: String,
     pub url: String,
-    /// What the node said of the context (none for a dry run without a node).
-    pub target: Option<Target>,
+    /// The call bound to its context (none for a dry run without a node).
+    pub bound: Option<Bound>,
 }

@@ -18,7 +18,6 @@
 mod argv;
 mod locate;
 mod prompt;
-mod retry;
 mod until;
 
 use std::ffi::OsString;
@@ -28,18 +27,21 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use serde_json::{Map, Value, json};
 
-use super::node::pins;
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
 use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
 use super::{GlobalArgs, output, report_clap_error};
 use crate::abi::App;
-use crate::catalog::context::{Target, explain_context_error, looks_like_context_id};
+use crate::catalog::Catalog;
+use crate::catalog::call::{self, Audience, Bound, Use, check_use};
+use crate::catalog::context::looks_like_context_id;
+use crate::catalog::invoke::Prepared;
 use crate::catalog::session::Session;
+use crate::catalog::wait::Pace;
 use crate::error::{Code, EXIT_TIMEOUT, Error, Result};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
 use crate::node::Client;
-use crate::node::ids::error_as_typed;
+use crate::node::events::Subscription;
 use crate::text::sanitize_line;
 use argv::*;
 use locate::*;
@@ -87,8 +89,10 @@ not come in time the exit code is 124.
 --until VALUE repeats a [view] call every --every seconds (default 1) until its
 result equals VALUE (JSON; a bare word is a string), --until-path PATH=VALUE
 until the value at PATH in it does (a JSON pointer /a/0 or a dotted path a.0);
-the result is printed once. After --within seconds (default 60) the last
-result is printed and the exit code is 124. -v shows each try.";
+the result is printed once. [view] is the method's kind in the version the
+context runs. --within (default 60) bounds the whole wait, finding the context
+included; the last try is at the deadline, then the last result is printed
+and the exit code is 124. -v shows each try.";
 
 const AFTER: &str = "\
 Examples:
@@ -114,12 +118,12 @@ within --within.";
 pub struct CallArgs {
     /// A tool name (kv_store_get) or APP.METHOD (kv-store.get)
     #[arg(value_name = "TOOL", add = clap_complete::ArgValueCompleter::new(super::complete::tool_candidates))]
-    pub tool: Option<String>,
+    tool: Option<String>,
     /// Print help; with TOOL, the method's parameters
     #[arg(short = 'h', long)]
     pub help: bool,
     #[command(flatten)]
-    pub flags: CallFlags,
+    flags: CallFlags,
     /// The method's parameters, --PARAM VALUE (see `calimcp call TOOL --help`)
     #[arg(
         value_name = "PARAMS",
@@ -132,23 +136,11 @@ pub struct CallArgs {
 
 /// `g` holds the global flags of the whole line (read in [`super::main`]:
 /// after TOOL they are part of the tool's line, which the static parse leaves
-/// to this command).
+/// to this command). The steps are the engine's ([`crate::catalog::call`]):
+/// locate the tool, bind its context, take that version's tool, check, send.
 pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
     let Some(token) = args.tool.clone() else {
-        let mut cmd = super::command();
-        cmd.build();
-        let call = cmd
-            .find_subcommand_mut("call")
-            .ok_or_else(|| Error::internal("no call command"))?;
-        if args.help {
-            output::print(&call.render_long_help().to_string())?;
-            return Ok(0);
-        }
-        let e = call.error(
-            clap::error::ErrorKind::MissingRequiredArgument,
-            "a TOOL is required: a tool name (`calimcp tools` lists them) or APP.METHOD",
-        );
-        return Ok(report_clap_error(&e, g.json));
+        return no_tool(g, args.help);
     };
     let session = g.session()?;
     let located = session.locate(&token);
@@ -163,7 +155,6 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
             g.ui().warn(w);
         }
     }
-
     // The one parse of the line, with the method's parameters.
     let specs = params::specs(&tool, &reserved_flags());
     let mut cmd = command(&token, &tool, app, &specs);
@@ -181,157 +172,268 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         .map(|(_, m)| m)
         .ok_or_else(|| Error::internal("the tool's matches are missing"))?;
     let flags = CallFlags::from_arg_matches(tool_m).map_err(|e| Error::internal(e.to_string()))?;
-    // A [mut] method is refused before anything is read or asked.
-    let until = until::Until::from_flags(&flags, &tool)?;
-    let service = tool.service.as_deref();
-    let mut early: Option<Found> = None;
-    let check = answer_check(&catalog, &tool);
-    let (obj, flag_problems) = arguments(g, &flags, &specs, tool_m, argv, &check, &mut |obj| {
-        let explicit = flags.context.clone().or_else(|| {
-            obj.get(crate::mapping::schema::CONTEXT_PARAM)
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        });
-        early = Some(find_context(
-            &session,
-            &flags,
-            app,
-            service,
-            explicit.as_deref(),
-        )?);
-        Ok(())
-    })?;
-    let obj_again = obj.clone();
-    let prepared = match catalog.prepare(&tool, &Value::Object(obj)) {
-        Ok(prepared) if flag_problems.is_empty() => prepared,
-        Ok(_) => return Err(invalid_args(&tool, &specs, &flag_problems, &[])),
-        Err(problems) => return Err(invalid_args(&tool, &specs, &flag_problems, &problems)),
+    let until = until::Until::from_flags(&flags)?;
+    // --within bounds the whole wait: finding the context is part of it.
+    let pace = until.as_ref().map(until::Until::pace);
+    let call = Call {
+        g,
+        session: &session,
+        flags: &flags,
+        catalog: &catalog,
+        tool: &tool,
+        pace: pace.as_ref(),
     };
-
-    let explicit = flags.context.clone().or(prepared.context.clone());
-    let found = match early {
-        Some(found) => found,
-        None => find_context(&session, &flags, app, service, explicit.as_deref())?,
-    };
-    // The context may run another version of the app than the tool was
-    // built from: check and build the call with that version's ABI.
-    let prepared = match &found.target {
-        Some(target) => match session.tool_for_target(&catalog, &tool, target)? {
-            Some((vcat, vtool)) => {
-                g.say(&session);
-                match vcat.prepare(&vtool, &Value::Object(obj_again)) {
-                    Ok(p) => p,
-                    Err(problems) => return Err(invalid_args(&vtool, &specs, &[], &problems)),
-                }
-            }
-            None => prepared,
-        },
-        None => prepared,
-    };
-    let Found { context, url, .. } = found;
-    let executor = flags.executor.as_deref();
-    if flags.dry_run {
-        let body =
-            Client::execute_body(&context, &prepared.method, &prepared.args_json, executor, 1);
-        if g.json {
-            output::print_json_compact(&json!({"method": "POST", "url": url, "body": body}))?;
-        } else {
-            output::print(&format!(
-                "POST {url}\n{}\n",
-                crate::text::json_inert(body.to_string())
-            ))?;
+    let ready = match call.ready(&specs, tool_m, argv) {
+        Ok(ready) => ready,
+        Err(e) if pace.is_some() && Pace::is_ran_out(&e) => {
+            g.ui().error(&e);
+            return Ok(EXIT_TIMEOUT);
         }
+        Err(e) => return Err(e),
+    };
+    // What binding the context noted (a context that moves on this call).
+    g.say(&session);
+    if flags.dry_run {
+        return dry_run(g, &ready, flags.executor.as_deref());
+    }
+    match (&until, &pace) {
+        (Some(until), Some(pace)) => until::repeat(&call, &ready, until, pace),
+        _ => once(&call, &ready),
+    }
+}
+
+/// `call` without TOOL: its help with `--help`, else a usage error.
+fn no_tool(g: &GlobalArgs, help: bool) -> Result<u8> {
+    let mut cmd = super::command();
+    cmd.build();
+    let call = cmd
+        .find_subcommand_mut("call")
+        .ok_or_else(|| Error::internal("no call command"))?;
+    if help {
+        output::print(&call.render_long_help().to_string())?;
         return Ok(0);
     }
-    let (client, rt) = (session.client()?, session.runtime()?);
-    if let Some(until) = &until {
-        let (context, prepared, typed) = (&context, &prepared, explicit.as_deref());
-        return until::repeat(g, until, &prepared.method, rt, move || async move {
-            match client
-                .execute(context, &prepared.method, &prepared.args_json, executor)
-                .await
-            {
-                Ok(out) => Ok(out),
-                Err(e) => {
-                    let e = explain_context_error(client, app, service, context, e).await;
-                    Err(prepared.explain(error_as_typed(e, typed)))
-                }
-            }
-        });
+    let e = call.error(
+        clap::error::ErrorKind::MissingRequiredArgument,
+        "a TOOL is required: a tool name (`calimcp tools` lists them) or APP.METHOD",
+    );
+    Ok(report_clap_error(&e, g.json))
+}
+
+/// One call being made: the command's options and the located tool.
+struct Call<'a> {
+    g: &'a GlobalArgs,
+    session: &'a Session,
+    flags: &'a CallFlags,
+    catalog: &'a Catalog,
+    /// The tool as listed (the newest version's).
+    tool: &'a Tool,
+    /// The pace of `--until` (its deadline bounds finding the context too).
+    pace: Option<&'a Pace>,
+}
+
+/// A call ready to send: its context and its checked arguments.
+struct Ready {
+    found: Found,
+    prepared: Prepared,
+}
+
+impl Ready {
+    /// The call bound to its context (every call but a dry run with an id has one).
+    fn bound(&self) -> Result<&Bound> {
+        self.found
+            .bound
+            .as_ref()
+            .ok_or_else(|| Error::internal("a call without its context"))
     }
-    // With --wait-event the subscription comes first, so the event cannot be missed.
-    let mut sub = match &flags.wait_event {
-        Some(name) => {
-            super::events::warn_undeclared(&g.ui(), app, service, name);
-            let wait = flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
-            // Opening the stream is bounded too: nothing is called until it is open.
-            let opened = rt.block_on(async {
-                tokio::time::timeout(wait, client.subscribe(std::slice::from_ref(&context))).await
-            });
-            match opened {
-                Ok(sub) => Some(sub?),
-                Err(_) => {
-                    return Err(Error::new(
-                        crate::error::ErrorKind::Unreachable,
-                        Code::StreamTimeout,
-                        format!(
-                            "the node at {} did not open its event stream within {} s; `{}` was not called",
-                            client.url(),
-                            wait.as_secs_f64(),
-                            sanitize_line(&prepared.method)
-                        ),
-                    )
-                    .with_hint("raise --wait-timeout, or call without --wait-event"));
-                }
-            }
+}
+
+impl Call<'_> {
+    fn app(&self) -> &App {
+        &self.catalog.apps[self.tool.app]
+    }
+
+    /// What the call is used for, which the method's kind may refuse.
+    fn uses(&self) -> Use {
+        Use {
+            repeated: self.pace.is_some(),
+            read_only: false,
         }
+    }
+
+    /// The context (asked for early when a parameter is prompted for), and
+    /// the arguments checked with the ABI of the version it runs.
+    fn ready(&self, specs: &[ParamSpec], tool_m: &ArgMatches, argv: &[OsString]) -> Result<Ready> {
+        let mut early: Option<Found> = None;
+        let check = answer_check(self.catalog, self.tool);
+        let flags = self.flags;
+        let (obj, flag_problems) =
+            arguments(self.g, flags, specs, tool_m, argv, &check, &mut |obj| {
+                let explicit = flags.context.clone().or_else(|| {
+                    obj.get(crate::mapping::schema::CONTEXT_PARAM)
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                });
+                early = Some(self.find(explicit.as_deref())?);
+                Ok(())
+            })?;
+        let args = Value::Object(obj);
+        let prepared = match self.catalog.prepare(self.tool, &args) {
+            Ok(prepared) if flag_problems.is_empty() => prepared,
+            Ok(_) => return Err(invalid_args(self.tool, specs, &flag_problems, &[])),
+            Err(problems) => {
+                return Err(invalid_args(self.tool, specs, &flag_problems, &problems));
+            }
+        };
+        let found = match early {
+            Some(found) => found,
+            None => self.find(flags.context.as_deref().or(prepared.context.as_deref()))?,
+        };
+        // The context may run another version of the app than the tool was
+        // built from: the call is checked and built with that version's ABI.
+        let prepared = match found.bound.as_ref().filter(|b| b.version().is_some()) {
+            Some(b) => b
+                .prepare(self.catalog, self.tool, &args)
+                .map_err(|problems| invalid_args(b.tool(self.tool), specs, &[], &problems))?,
+            None => prepared,
+        };
+        Ok(Ready { found, prepared })
+    }
+
+    /// The context `explicit` (else the pinned one, the only one, or the
+    /// `default` alias) means, and the refusals of the method's kind there.
+    fn find(&self, explicit: Option<&str>) -> Result<Found> {
+        let found = find_context(self, explicit)?;
+        match &found.bound {
+            Some(b) => b.check_use(self.tool, self.uses())?,
+            None => check_use(self.tool, self.uses(), Audience::Cli, "")?,
+        }
+        Ok(found)
+    }
+
+    /// Says that a try failed and is retried after `pause`.
+    fn retrying(&self, e: &Error, tried: u32) -> std::time::Duration {
+        let pause = call::pause(tried);
+        self.g.ui().warn(format_args!(
+            "{} (retry {tried} of {} in {} s)",
+            e.message,
+            self.flags.retry,
+            pause.as_secs_f64()
+        ));
+        pause
+    }
+}
+
+/// `--dry-run`: the request that would be sent.
+fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<u8> {
+    let Found { context, url, .. } = &ready.found;
+    let p = &ready.prepared;
+    let body = Client::execute_body(context, &p.method, &p.args_json, executor, 1);
+    if g.json {
+        output::print_json_compact(&json!({"method": "POST", "url": url, "body": body}))?;
+    } else {
+        output::print(&format!(
+            "POST {url}\n{}\n",
+            crate::text::json_inert(body.to_string())
+        ))?;
+    }
+    Ok(0)
+}
+
+/// The call made once (retried with `--retry` while the node's error says
+/// nothing ran, or the method only reads in the context's version), then,
+/// with `--wait-event`, the event waited for.
+fn once(c: &Call, ready: &Ready) -> Result<u8> {
+    let (client, rt) = (c.session.client()?, c.session.runtime()?);
+    let bound = ready.bound()?;
+    let p = &ready.prepared;
+    let executor = c.flags.executor.as_deref();
+    // With --wait-event the subscription comes first, so the event cannot be missed.
+    let sub = match &c.flags.wait_event {
+        Some(name) => Some(subscribe(c, &bound.target.id, name, &p.method)?),
         None => None,
     };
     let mut tried = 0u32;
     let out = loop {
         let e = match rt.block_on(client.execute(
-            &context,
-            &prepared.method,
-            &prepared.args_json,
+            &bound.target.id,
+            &p.method,
+            &p.args_json,
             executor,
         )) {
             Ok(out) => break out,
             Err(e) => e,
         };
-        if tried < flags.retry && retry::may_retry(&e, tool.read_only) {
+        if tried < c.flags.retry && bound.may_retry(c.tool, &e) {
             tried += 1;
-            let pause = retry::pause(tried);
-            g.ui().warn(format_args!(
-                "{} (retry {tried} of {} in {} s)",
-                e.message,
-                flags.retry,
-                pause.as_secs_f64()
-            ));
-            std::thread::sleep(pause);
+            std::thread::sleep(c.retrying(&e, tried));
             continue;
         }
-        let e = rt.block_on(explain_context_error(client, app, service, &context, e));
-        return Err(prepared.explain(error_as_typed(e, explicit.as_deref())));
+        return Err(rt.block_on(bound.explain(client, c.app(), p, e)));
     };
-    let (Some(name), Some(sub)) = (&flags.wait_event, sub.as_mut()) else {
-        if g.json {
-            output::print_json_compact(&out)?;
-        } else {
-            output::print_json(&out)?;
+    match (&c.flags.wait_event, sub) {
+        (Some(name), Some(sub)) => wait_event(c, &bound.target.id, name, sub, out),
+        _ => {
+            print_result(c.g, &out)?;
+            Ok(0)
         }
-        return Ok(0);
-    };
-    let wait = flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
-    let manifest = app
-        .service(service)
-        .or_else(|| app.services.first())
+    }
+}
+
+fn print_result(g: &GlobalArgs, out: &Value) -> Result<()> {
+    if g.json {
+        output::print_json_compact(out)
+    } else {
+        output::print_json(out)
+    }
+}
+
+/// The subscription `--wait-event` opens before the call, bounded by
+/// `--wait-timeout`: nothing is called until it is open.
+fn subscribe(c: &Call, context: &str, name: &str, method: &str) -> Result<Subscription> {
+    let (client, rt) = (c.session.client()?, c.session.runtime()?);
+    super::events::warn_undeclared(&c.g.ui(), c.app(), c.tool.service.as_deref(), name);
+    let wait = c.flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
+    let contexts = [context.to_string()];
+    let opened =
+        rt.block_on(async { tokio::time::timeout(wait, client.subscribe(&contexts)).await });
+    match opened {
+        Ok(sub) => sub,
+        Err(_) => Err(Error::new(
+            crate::error::ErrorKind::Unreachable,
+            Code::StreamTimeout,
+            format!(
+                "the node at {} did not open its event stream within {} s; `{}` was not called",
+                client.url(),
+                wait.as_secs_f64(),
+                sanitize_line(method)
+            ),
+        )
+        .with_hint("raise --wait-timeout, or call without --wait-event")),
+    }
+}
+
+/// After the call: its result, then the first `name` event in `context`.
+fn wait_event(
+    c: &Call,
+    context: &str,
+    name: &str,
+    mut sub: Subscription,
+    out: Value,
+) -> Result<u8> {
+    let (g, rt) = (c.g, c.session.runtime()?);
+    let wait = c.flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
+    let manifest = c
+        .app()
+        .service(c.tool.service.as_deref())
+        .or_else(|| c.app().services.first())
         .map(|s| s.manifest.clone())
         .unwrap_or_default();
     let deadline = tokio::time::Instant::now() + wait;
     let ui = g.ui();
     // The call has run: whatever happens to the stream now, its result is printed.
     let waited = rt.block_on(super::events::wait_for(
-        &ui, sub, &manifest, &context, name, deadline,
+        &ui, &mut sub, &manifest, context, name, deadline,
     ));
     let (line, broke) = match waited {
         Ok(line) => (line, None),

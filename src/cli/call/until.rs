@@ -2,21 +2,22 @@
 //! [--within SECS]`: the call repeated until its result says so, for
 //! scripts that would otherwise sleep and retry by hand.
 //!
-//! Only [view] methods are repeated (each try of a [mut] method would change
-//! state again). How VALUE and PATH are compared: [`Expect`]. Each try is bounded by the request
-//! timeout and by `--within`; a retryable node error (a context not yet
-//! synced, a group key not yet delivered) is tried again, any other ends the
-//! repetition.
+//! Only methods that are [view] in the version the context runs are
+//! repeated (each try of a [mut] method would change state again: refused
+//! by the engine, [`crate::catalog::call::check_use`], before anything is
+//! sent). How VALUE and PATH are compared: [`Expect`]. The pace is the
+//! engine's ([`Pace`]): `--within` bounds the whole wait, finding the
+//! context included; a try every `--every`, the last at the deadline; a
+//! retryable node error (a context not yet synced, a group key not yet
+//! delivered) is tried again, any other ends the repetition.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{CallFlags, output};
-use crate::catalog::wait::Expect;
-use crate::cli::GlobalArgs;
+use super::{Call, CallFlags, Ready, print_result};
+use crate::catalog::wait::{Expect, Pace, repeat as repeat_until};
 use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
-use crate::mapping::Tool;
 use crate::text::sanitize_line;
 
 /// How long `--until` tries when `--within` is not given.
@@ -33,8 +34,8 @@ pub(super) struct Until {
 }
 
 impl Until {
-    /// The repetition the flags ask for, if any; a [mut] method is refused.
-    pub(super) fn from_flags(flags: &CallFlags, tool: &Tool) -> Result<Option<Until>> {
+    /// The repetition the flags ask for, if any.
+    pub(super) fn from_flags(flags: &CallFlags) -> Result<Option<Until>> {
         let expect = match (&flags.until, &flags.until_path) {
             (Some(v), _) => Expect::new(None, v),
             (None, Some(pv)) => match Expect::parse_path_value(pv) {
@@ -60,88 +61,59 @@ impl Until {
                 return Ok(None);
             }
         };
-        if !tool.read_only {
-            return Err(Error::input(
-                Code::Usage,
-                format!(
-                    "--until repeats the call, and `{}` is [mut]: each try would change state again, so only [view] methods are repeated (nothing was sent)",
-                    sanitize_line(&tool.method)
-                ),
-            )
-            .with_hint("call the [mut] method once, then wait with a [view] method: calimcp call VIEW --until VALUE"));
-        }
         Ok(Some(Until {
             expect,
             every: flags.every.unwrap_or(DEFAULT_EVERY),
             within: flags.within.unwrap_or(DEFAULT_WITHIN),
         }))
     }
+
+    /// The pace of the wait, starting now.
+    pub(super) fn pace(&self) -> Pace {
+        Pace::new(self.every, self.within)
+    }
 }
 
-/// Calls `try_once` until its result matches, a try fails for good, or
-/// `within` runs out (exit 124, the last result printed). The result that
-/// matched is printed once, as a single call prints it; `-v` shows each try.
-pub(super) fn repeat<F, Fut>(
-    g: &GlobalArgs,
-    until: &Until,
-    method: &str,
-    rt: &tokio::runtime::Runtime,
-    mut try_once: F,
-) -> Result<u8>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<Value>>,
-{
-    let ui = g.ui();
-    let start = Instant::now();
-    let deadline = start + until.within;
-    let mut last: Option<Value> = None;
-    let mut last_error: Option<Error> = None;
-    let mut tries = 0u64;
-    loop {
-        tries += 1;
-        let left = deadline.saturating_duration_since(Instant::now());
-        let answer = rt.block_on(async { tokio::time::timeout(left, try_once()).await });
+/// Calls the bound method at `pace` until its result matches, a try fails
+/// for good, or the deadline has passed (exit 124, the last result printed).
+/// The result that matched is printed once, as a single call prints it; `-v`
+/// shows each try.
+pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Result<u8> {
+    let (g, ui) = (c.g, c.g.ui());
+    let (client, rt) = (c.session.client()?, c.session.runtime()?);
+    let bound = ready.bound()?;
+    let p = &ready.prepared;
+    let executor = c.flags.executor.as_deref();
+    let verbose = g.node.verbose;
+    let mut on_try = |n: u64, answer: &Result<Value>, done: bool| {
+        if !verbose {
+            return;
+        }
         match answer {
-            Ok(Ok(out)) => {
-                let done = until.expect.matches(&out);
-                if g.node.verbose {
-                    ui.note(format_args!(
-                        "try {tries}: {}{}",
-                        crate::text::json_inert(shorten(&out.to_string())),
-                        if done { "" } else { " (not yet)" }
-                    ));
-                }
-                if done {
-                    print(g, &out)?;
-                    return Ok(0);
-                }
-                last = Some(out);
-                last_error = None;
-            }
-            Ok(Err(e)) if e.retryable => {
-                if g.node.verbose {
-                    ui.note(format_args!(
-                        "try {tries}: {} (retryable: trying again)",
-                        e.message
-                    ));
-                }
-                last_error = Some(e);
-            }
-            Ok(Err(e)) => return Err(e),
-            // The deadline cut the try short.
-            Err(_) => break,
+            Ok(out) => ui.note(format_args!(
+                "try {n}: {}{}",
+                crate::text::json_inert(shorten(&out.to_string())),
+                if done { "" } else { " (not yet)" }
+            )),
+            Err(e) if e.retryable => ui.note(format_args!(
+                "try {n}: {} (retryable: trying again)",
+                e.message
+            )),
+            Err(_) => {}
         }
-        let now = Instant::now();
-        if now + until.every >= deadline {
-            break;
+    };
+    let try_once = || bound.execute(client, c.app(), p, executor);
+    let seen = match rt.block_on(repeat_until(pace, &until.expect, try_once, &mut on_try))? {
+        Ok(out) => {
+            print_result(g, &out)?;
+            return Ok(0);
         }
-        std::thread::sleep(until.every);
+        Err(seen) => seen,
+    };
+    if let Some(out) = &seen.last {
+        print_result(g, out)?;
     }
-    if let Some(out) = &last {
-        print(g, out)?;
-    }
-    let seen = match (&last, &last_error) {
+    let last = match (&seen.last, &seen.last_error) {
         (_, Some(e)) => format!("; the last try failed: {}", e.message),
         (Some(_), None) => "; the last result is printed".to_string(),
         (None, None) => String::new(),
@@ -151,24 +123,16 @@ where
             ErrorKind::Remote,
             Code::Timeout,
             format!(
-                "`{}` did not return {} within {} s ({tries} {}){seen}",
-                sanitize_line(method),
+                "`{}` did not return {} within {} s ({}){last}",
+                sanitize_line(&p.method),
                 until.expect.wanted(),
                 until.within.as_secs_f64(),
-                if tries == 1 { "try" } else { "tries" },
+                seen.tries(pace),
             ),
         )
         .with_hint("raise --within, or check the value: VALUE is JSON (a bare word is a string)"),
     );
     Ok(EXIT_TIMEOUT)
-}
-
-fn print(g: &GlobalArgs, out: &Value) -> Result<()> {
-    if g.json {
-        output::print_json_compact(out)
-    } else {
-        output::print_json(out)
-    }
 }
 
 /// At most 200 characters of a result, for `-v`.
