@@ -740,6 +740,16 @@ fn completion_offers_apps_methods_and_app_method_forms() {
         "{methods:?}"
     );
     assert_eq!(complete(&["call", "kv-store.g"]), ["kv-store.get"]);
+    // The repeat options complete for a [view] tool only (issue 32).
+    let view = complete(&["call", "kv_store_get", "--"]);
+    assert!(view.contains(&"--until".to_string()), "{view:?}");
+    assert!(view.contains(&"--key".to_string()), "{view:?}");
+    let mutating = complete(&["call", "kv_store_set", "--"]);
+    assert!(mutating.contains(&"--key".to_string()), "{mutating:?}");
+    assert!(
+        mutating.contains(&"--dry-run".to_string()) && !mutating.contains(&"--until".to_string()),
+        "{mutating:?}"
+    );
     // Paths still complete.
     assert!(
         complete(&["describe", "exam"])
@@ -1237,10 +1247,15 @@ fn a_variant_payload_error_names_its_variant() {
         r#"--shape {"kind":"circle","radius":"x"}"#,
     );
     assert!(e.contains("shape.radius: expected a number"), "{e}");
-    // No variant's tag: the whole value is refused, as before.
+    // No variant's tag: the whole value is refused, naming the variants (issue 32).
     let e = err("every_kind_apply", r#"--action {"Jump":1}"#);
     assert!(
-        e.contains("action: expected one of the enum's variants"),
+        e.contains(r#"action: expected one of the variants "Ping", {"Rename": …}, {"Move": …}"#),
+        "{e}"
+    );
+    let e = err("every_kind_area", r#"--shape {"kind":"hexagon"}"#);
+    assert!(
+        e.contains(r#"{"kind": "circle", …}, {"kind": "square", …}"#),
         "{e}"
     );
 }

@@ -12,6 +12,7 @@ use crate::error::Result;
 ///   zsh:   calimcp completions zsh > ~/.zfunc/_calimcp   (with ~/.zfunc in $fpath)
 ///   fish:  calimcp completions fish > ~/.config/fish/completions/calimcp.fish
 #[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
 #[command(after_help = "Examples:
   echo 'source <(COMPLETE=bash calimcp)' >> ~/.bashrc   # dynamic (recommended)
   calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp   # static

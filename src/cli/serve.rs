@@ -14,8 +14,11 @@ use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};
 /// Serve the apps' methods as MCP tools (stdio by default), for AI agents.
 ///
 /// Tools are exactly those `calimcp tools --json` prints for the same apps and
-/// options, plus describe_app, select_app and wait_for_events (an app's
-/// events in a context, decoded with its ABI). Arguments are validated against
+/// options, plus five fixed ones: describe_app (what an app offers),
+/// select_app (the context an app's tools run in), wait_for_context (until a
+/// context is initialized), call_until (a [view] tool repeated until its
+/// result equals a value) and wait_for_events (an app's events in a context,
+/// decoded with its ABI). Arguments are validated against
 /// each tool's schema before anything reaches the node.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
