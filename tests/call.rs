@@ -1096,7 +1096,11 @@ fn an_app_without_an_embedded_abi_says_what_to_do() {
         .args(["call", "com.old.legacy.get", "--key", "a"])
         .assert()
         .code(5)
-        .stderr(predicate::str::contains("no usable embedded ABI"));
+        .stderr(predicate::str::contains("no usable embedded ABI"))
+        // Both ways out: the ABI file with --apps, or a rebuild (issue 32).
+        .stderr(predicate::str::contains("abi.json"))
+        .stderr(predicate::str::contains("--apps DIR"))
+        .stderr(predicate::str::contains("cargo mero build"));
     // rc4: no route; the module is read, and has no section.
     let env = Env::with(FakeNode::with_profile(Profile::Rc4));
     for name in ["com.old.legacy.get", "legacy_get"] {

@@ -5,7 +5,7 @@ use clap_complete::Shell;
 
 use crate::error::Result;
 
-/// Print a shell completion script.
+/// Print a shell completion script
 ///
 /// The scripts are also committed under completions/. Install, e.g.:
 ///   bash:  calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp
