@@ -39,11 +39,18 @@ fn main() {
     };
     match commit {
         Some(commit) => {
-            println!("cargo:rustc-env=CALIMCP_VERSION={version} ({commit})");
+            println!("cargo:rustc-env=VERSION_AND_COMMIT={version} ({commit})");
             let mut watch: Vec<String> = lines.get(1).map(|h| h.to_string()).into_iter().collect();
             if let Some(branch) = lines.get(2).filter(|b| b.starts_with("refs/"))
-                && let Some(paths) =
-                    git(&["-C", dir, "rev-parse", "--git-path", branch, "--git-path", "packed-refs"])
+                && let Some(paths) = git(&[
+                    "-C",
+                    dir,
+                    "rev-parse",
+                    "--git-path",
+                    branch,
+                    "--git-path",
+                    "packed-refs",
+                ])
             {
                 watch.extend(paths.lines().map(str::to_string));
             }
@@ -54,7 +61,7 @@ fn main() {
                 }
             }
         }
-        None => println!("cargo:rustc-env=CALIMCP_VERSION={version}"),
+        None => println!("cargo:rustc-env=VERSION_AND_COMMIT={version}"),
     }
     println!("cargo:rerun-if-changed=build.rs");
 }

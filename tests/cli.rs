@@ -1281,17 +1281,32 @@ fn call_help_lists_calls_own_options() {
     ] {
         let text = help(args);
         for flag in [
-            "--args", "-c, --context", "--dry-run", "--no-input", "--as", "--wait-event",
-            "--retry", "--until", "--within", "--every",
+            "--args",
+            "-c, --context",
+            "--dry-run",
+            "--no-input",
+            "--as",
+            "--wait-event",
+            "--retry",
+            "--until",
+            "--within",
+            "--every",
         ] {
             assert!(text.contains(flag), "{args:?} lacks {flag}: {text}");
         }
-        assert_eq!(text.matches("Global options").count(), 1, "{args:?}: {text}");
+        assert_eq!(
+            text.matches("Global options").count(),
+            1,
+            "{args:?}: {text}"
+        );
         assert!(!text.contains("-V, --version"), "{args:?}: {text}");
     }
     // A [mut] tool does not list the repeat options, which are for [view] ones.
     let text = help(&["call", "kv_store_set", "--help"]);
-    assert!(text.contains("--dry-run") && !text.contains("--until"), "{text}");
+    assert!(
+        text.contains("--dry-run") && !text.contains("--until"),
+        "{text}"
+    );
 }
 
 /// Issue 32: no subcommand's help lists `-V` (the top level's does), and
@@ -1303,7 +1318,11 @@ fn version_is_listed_at_the_top_and_names_the_commit() {
         String::from_utf8_lossy(&out.get_output().stdout).to_string()
     };
     assert!(text(&["--help"]).contains("-V, --version"));
-    for args in [&["describe", "--help"][..], &["node", "add", "-h"], &["wait", "--help"]] {
+    for args in [
+        &["describe", "--help"][..],
+        &["node", "add", "-h"],
+        &["wait", "--help"],
+    ] {
         assert!(!text(args).contains("--version"), "{args:?}");
     }
     let version = text(&["--version"]);
@@ -1312,13 +1331,22 @@ fn version_is_listed_at_the_top_and_names_the_commit() {
         "{version}"
     );
     let commit = std::process::Command::new("git")
-        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "--short=12", "HEAD"])
+        .args([
+            "-C",
+            env!("CARGO_MANIFEST_DIR"),
+            "rev-parse",
+            "--short=12",
+            "HEAD",
+        ])
         .output()
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
     if let Some(commit) = commit {
-        assert!(version.contains(&format!("({commit})")), "{version} vs {commit}");
+        assert!(
+            version.contains(&format!("({commit})")),
+            "{version} vs {commit}"
+        );
     }
 }
 
@@ -1373,7 +1401,10 @@ fn call_usage_errors_say_how_it_is_spelled() {
     assert!(e.contains("`--value 'two words'`"), "{e}");
     // A misspelled flag: the tool's usage line, not the flags given as if required.
     let e = err(&["call", "kv_store_set", "--kye", "a"]);
-    assert!(e.contains("Usage: calimcp call kv_store_set [OPTIONS]"), "{e}");
+    assert!(
+        e.contains("Usage: calimcp call kv_store_set [OPTIONS]"),
+        "{e}"
+    );
     assert!(!e.contains("--apps <DIR>"), "{e}");
     assert!(e.contains("'--key'"), "{e}");
 }

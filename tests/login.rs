@@ -204,7 +204,11 @@ fn auth_token_prints_only_the_token_and_refreshes_it() {
     assert_eq!(Env::stdout(&a).trim(), second);
     assert_eq!(n.refreshes(), 1);
     // --json: one object holding the token, as every command's --json output.
-    let a = env.cmd().args(["auth", "token", "--json"]).assert().success();
+    let a = env
+        .cmd()
+        .args(["auth", "token", "--json"])
+        .assert()
+        .success();
     let v: serde_json::Value = serde_json::from_str(&Env::stdout(&a)).expect("JSON");
     assert_eq!(v, serde_json::json!({ "token": second }));
 }
@@ -321,9 +325,21 @@ fn several_cached_users_are_named_and_one_is_picked_by_name() {
         .success();
     // `-u` and the former `--user` name the user too.
     let a = env.cmd().args(["logout", "-u", "bob"]).assert().success();
-    assert!(Env::stdout(&a).contains("bob was not logged in"), "{}", Env::stdout(&a));
-    let a = env.cmd().args(["logout", "--user", "bob"]).assert().success();
-    assert!(Env::stdout(&a).contains("bob was not logged in"), "{}", Env::stdout(&a));
+    assert!(
+        Env::stdout(&a).contains("bob was not logged in"),
+        "{}",
+        Env::stdout(&a)
+    );
+    let a = env
+        .cmd()
+        .args(["logout", "--user", "bob"])
+        .assert()
+        .success();
+    assert!(
+        Env::stdout(&a).contains("bob was not logged in"),
+        "{}",
+        Env::stdout(&a)
+    );
     env.cmd().args(["call", "kv_store_len"]).assert().success();
     assert_eq!(env.node.logins(), 2);
 }

@@ -292,7 +292,13 @@ url = "http://127.0.0.1:2530"
     env.ok(&["node", "use", "taken"]);
     let a = env
         .cmd()
-        .args(["node", "import", path.to_str().unwrap(), "--force", "--json"])
+        .args([
+            "node",
+            "import",
+            path.to_str().unwrap(),
+            "--force",
+            "--json",
+        ])
         .assert()
         .success();
     let out: Value = serde_json::from_slice(&a.get_output().stdout).unwrap();

@@ -253,7 +253,9 @@ fn the_executor_of_a_0_10_node() {
         .assert()
         .success()
         .stderr(predicate::str::contains("was ignored"))
-        .stderr(predicate::str::contains("runs every call as its own identity"));
+        .stderr(predicate::str::contains(
+            "runs every call as its own identity",
+        ));
     // A node that honours --as (0.10.x) gets no such warning.
     let env = Env::new(FakeNode::with_profile(Profile::V010));
     env.cmd()

@@ -318,7 +318,15 @@ fn watch_json_writes_only_json_lines_on_stderr() {
     let env = Env::new(Profile::Rc25);
     let a = env
         .cmd()
-        .args(["watch", "kv-store", "-c", "prod", "--json", "--stop-after", "0.3"])
+        .args([
+            "watch",
+            "kv-store",
+            "-c",
+            "prod",
+            "--json",
+            "--stop-after",
+            "0.3",
+        ])
         .assert()
         .code(124);
     let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();

@@ -107,7 +107,9 @@ async fn by_value(
         Ok(l) if l.contexts.is_empty() => format!("{unit} has no contexts there"),
         Ok(l) => format!("Contexts of {unit}:{}", l.text(client).await),
         // An app the node lacks (or an answer it could not give) has none to list.
-        Err(_) => format!("The node could not list the contexts of {unit} (is it installed there?)"),
+        Err(_) => {
+            format!("The node could not list the contexts of {unit} (is it installed there?)")
+        }
     };
     Err(Error::input(
         Code::UnknownContext,

@@ -95,7 +95,7 @@ and CALIMCP_APP for its command.";
 /// directories, then the node's: a package (com.calimero.kv-store), its
 /// trailing segments (kv-store), a bundle's metadata name, or an application id.
 #[derive(Debug, Parser)]
-#[command(name = "calimcp", version = env!("CALIMCP_VERSION"), propagate_version = true, arg_required_else_help = true, after_long_help = EXIT_CODES, max_term_width = 100)]
+#[command(name = "calimcp", version = env!("VERSION_AND_COMMIT"), propagate_version = true, arg_required_else_help = true, after_long_help = EXIT_CODES, max_term_width = 100)]
 pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
