@@ -43,9 +43,10 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a method''s arguments (or of every method)')
             [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, and its events')
-            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
+            [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
-            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
+            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps of the --apps directories (and any APP paths given)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
             [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
@@ -53,7 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
-            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --username)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --user)')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -85,6 +86,31 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;describe' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;doc' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Directory to write the pages to (created if missing); `-`: one app''s page on stdout')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Directory to write the pages to (created if missing); `-`: one app''s page on stdout')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
@@ -141,7 +167,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio')
             [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'With --http: also accept requests whose Host header is NAME (repeatable)')
             [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)')
-            [CompletionResult]::new('--session-idle', '--session-idle', [CompletionResultType]::ParameterName, 'With --http: close a session idle for SECS seconds and reclaim its memory')
+            [CompletionResult]::new('--session-idle', '--session-idle', [CompletionResultType]::ParameterName, 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory')
             [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Re-read the node''s apps every SECS seconds')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only')
             [CompletionResult]::new('--log-level', '--log-level', [CompletionResultType]::ParameterName, 'Diagnostics on stderr from this level up')
@@ -386,8 +412,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;logout' {
-            [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'Only this user''s login (as `login --username`; `--user` is accepted too)')
-            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Only this user''s login (as `login --username`; `--user` is accepted too)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s login')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
@@ -431,7 +456,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -483,7 +508,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;auth;help' {
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -524,7 +549,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -695,7 +720,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -743,9 +768,10 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         'calimcp;help' {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a method''s arguments (or of every method)')
             [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, and its events')
-            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
+            [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
-            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
+            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps of the --apps directories (and any APP paths given)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
             [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
@@ -753,7 +779,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
-            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --username)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --user)')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -764,6 +790,9 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;help;describe' {
+            break
+        }
+        'calimcp;help;doc' {
             break
         }
         'calimcp;help;tools' {
@@ -800,7 +829,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;help;auth' {
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
             break
         }
@@ -815,7 +844,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
             break
         }
         'calimcp;help;node;add' {

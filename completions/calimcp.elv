@@ -40,9 +40,10 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
-            cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
+            cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
+            cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
-            cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
+            cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
@@ -50,7 +51,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand login 'Log in to the node (embedded auth) and keep the login for later commands'
-            cand logout 'Remove the cached login of the node (of every user, or of --username)'
+            cand logout 'Remove the cached login of the node (of every user, or of --user)'
             cand auth 'Print the node''s access token for scripts, or list the cached logins'
             cand node 'Name nodes, list them, choose the current one'
             cand completions 'Print a shell completion script'
@@ -80,6 +81,30 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
         }
         &'calimcp;describe'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;doc'= {
+            cand -o 'Directory to write the pages to (created if missing); `-`: one app''s page on stdout'
+            cand --out 'Directory to write the pages to (created if missing); `-`: one app''s page on stdout'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
@@ -134,7 +159,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --http 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio'
             cand --allow-host 'With --http: also accept requests whose Host header is NAME (repeatable)'
             cand --allow-origin 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)'
-            cand --session-idle 'With --http: close a session idle for SECS seconds and reclaim its memory'
+            cand --session-idle 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory'
             cand --refresh 'Re-read the node''s apps every SECS seconds'
             cand --as 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
             cand --log-level 'Diagnostics on stderr from this level up'
@@ -370,8 +395,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
         }
         &'calimcp;logout'= {
-            cand -u 'Only this user''s login (as `login --username`; `--user` is accepted too)'
-            cand --username 'Only this user''s login (as `login --username`; `--user` is accepted too)'
+            cand --user 'Only this user''s login'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
@@ -414,7 +438,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
+            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else'
             cand status 'List the cached logins: node, its names, user (no request, no token shown)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -463,7 +487,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
         }
         &'calimcp;auth;help'= {
-            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
+            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else'
             cand status 'List the cached logins: node, its names, user (no request, no token shown)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -500,7 +524,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand use 'Make a named node the current one (the node when none is given)'
             cand remove 'Forget a name (its cached login stays: `calimcp logout` removes it)'
             cand rm 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
+            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'calimcp;node;add'= {
@@ -663,7 +687,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand list 'List the named nodes; `*` marks the current one'
             cand use 'Make a named node the current one (the node when none is given)'
             cand remove 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
+            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'calimcp;node;help;add'= {
@@ -703,9 +727,10 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help'= {
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
-            cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
+            cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
+            cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
-            cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
+            cand apps 'List the apps of the --apps directories (and any APP paths given)'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
@@ -713,7 +738,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand login 'Log in to the node (embedded auth) and keep the login for later commands'
-            cand logout 'Remove the cached login of the node (of every user, or of --username)'
+            cand logout 'Remove the cached login of the node (of every user, or of --user)'
             cand auth 'Print the node''s access token for scripts, or list the cached logins'
             cand node 'Name nodes, list them, choose the current one'
             cand completions 'Print a shell completion script'
@@ -722,6 +747,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;schema'= {
         }
         &'calimcp;help;describe'= {
+        }
+        &'calimcp;help;doc'= {
         }
         &'calimcp;help;tools'= {
         }
@@ -746,7 +773,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;logout'= {
         }
         &'calimcp;help;auth'= {
-            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
+            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else'
             cand status 'List the cached logins: node, its names, user (no request, no token shown)'
         }
         &'calimcp;help;auth;token'= {
@@ -758,7 +785,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand list 'List the named nodes; `*` marks the current one'
             cand use 'Make a named node the current one (the node when none is given)'
             cand remove 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
+            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)'
         }
         &'calimcp;help;node;add'= {
         }

@@ -44,9 +44,10 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -s h -l help -d 'Print hel
 complete -c calimcp -n "__fish_calimcp_needs_command" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
-complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "tools" -d 'List the tools generated for apps (local and the node\'s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "doc" -d 'Write apps\' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
-complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps: those of the --apps directories and APP paths given, then the node\'s'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "call" -d 'Call a method on a node, checking every argument first'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
@@ -54,7 +55,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "diff" -d 'Compare t
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
-complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --username)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --user)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "node" -d 'Name nodes, list them, choose the current one'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -96,6 +97,25 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s v -l verbos
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand describe" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -s o -l out -d 'Directory to write the pages to (created if missing); `-`: one app\'s page on stdout' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand doc" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l app -d 'Only these apps (repeatable; same as naming them as APP)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l allow -d 'Only tools whose name matches GLOB (`*`, `?`; repeatable)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand tools" -l deny -d 'Never tools whose name matches GLOB (repeatable; wins over --allow)' -r
@@ -124,7 +144,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l deny -d 'Never
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l http -d 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-host -d 'With --http: also accept requests whose Host header is NAME (repeatable)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-origin -d 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l session-idle -d 'With --http: close a session idle for SECS seconds and reclaim its memory' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l session-idle -d 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refresh -d 'Re-read the node\'s apps every SECS seconds' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l as -d 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l log-level -d 'Diagnostics on stderr from this level up' -r -f -a "off\t''
@@ -331,7 +351,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s v -l verbose -
 complete -c calimcp -n "__fish_calimcp_using_subcommand login" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand login" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -s u -l username -d 'Only this user\'s login (as `login --username`; `--user` is accepted too)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l user -d 'Only this user\'s login' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand logout" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -368,7 +388,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_see
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -f -a "status" -d 'List the cached logins: node, its names, user (no request, no token shown)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and not __fish_seen_subcommand_from token status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from token" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -407,7 +427,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_su
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
+complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'List the cached logins: node, its names, user (no request, no token shown)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -434,7 +454,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_see
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "use" -d 'Make a named node the current one (the node when none is given)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "remove" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "rm" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and not __fish_seen_subcommand_from add list ls use remove rm import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from add" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
@@ -568,7 +588,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_su
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the named nodes; `*` marks the current one'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a named node the current one (the node when none is given)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
+complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
@@ -588,27 +608,28 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s v -l ver
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "tools" -d 'List the tools generated for apps (local and the node\'s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "apps" -d 'List the apps: those of the --apps directories and APP paths given, then the node\'s'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --username)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "node" -d 'Name nodes, list them, choose the current one'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "doc" -d 'Write apps\' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "tools" -d 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "apps" -d 'List the apps of the --apps directories (and any APP paths given)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --user)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "node" -d 'Name nodes, list them, choose the current one'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'List the cached logins: node, its names, user (no request, no token shown)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "add" -d 'Name a node\'s URL (1–64 letters, digits, `.`, `_`, `-`)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "list" -d 'List the named nodes; `*` marks the current one'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "use" -d 'Make a named node the current one (the node when none is given)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "remove" -d 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "import" -d 'Add the remote nodes of meroctl\'s node list (names and URLs only, never its tokens)'

@@ -244,6 +244,8 @@ codes! {
         Unreadable = "unreadable",
         /// A configuration or state file calimcp would read (nodes.json, the token cache, pins, cached ABIs), or its directory, can be written by other users or belongs to another user; it is not read.
         UntrustedPath = "untrusted_path",
+        /// A file or directory calimcp was asked to write cannot be written (`doc -o`).
+        Unwritable = "unwritable",
         /// The context's group is being upgraded; writes wait until it completes (retryable).
         UpgradeInProgress = "upgrade_in_progress",
         /// The command line is wrong (unknown flag, missing or conflicting arguments).

@@ -3,8 +3,9 @@
 //!
 //! Layers, each depending only on the ones above it:
 //! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
-//! [`node`] (the HTTP client for merod) → [`catalog`] (where apps come
-//! from: local paths and the node) → the faces: [`cli`] and [`mcp`].
+//! [`doc`] (an app's reference as a web page, pure) → [`node`] (the HTTP
+//! client for merod) → [`catalog`] (where apps come from: local paths and the
+//! node) → the faces: [`cli`] and [`mcp`].
 //! Beside them: [`error`], [`text`] (terminal-safe strings), [`memory`]
 //! (the allocator policy of one-shot commands and the server), [`budget`]
 //! (the bytes a queue may hold) and [`signals`] (stop signals, listened for
@@ -14,6 +15,7 @@ pub mod abi;
 pub(crate) mod budget;
 pub mod catalog;
 pub mod cli;
+pub mod doc;
 pub mod error;
 pub mod mapping;
 pub mod mcp;

@@ -245,6 +245,24 @@ fn call_examples_run_as_written() {
     }
 }
 
+/// `doc`'s examples, in a scratch directory that sees `examples/` (they
+/// write `site/` and `kv.html`).
+#[test]
+fn doc_examples_run_as_written() {
+    let env = Env::new();
+    let work = env.scratch.path();
+    std::os::unix::fs::symlink(root().join("examples"), work.join("examples")).unwrap();
+    let lines = examples(&["doc"]);
+    assert!(lines.len() >= 3, "{lines:?}");
+    for line in lines {
+        env.run_in(&line, work);
+    }
+    assert!(work.join("site/kv_store.html").exists());
+    assert!(work.join("site/index.html").exists());
+    let page = std::fs::read_to_string(work.join("kv.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+}
+
 /// `wait`'s examples on the fake node, where `my-alias` is initialized.
 #[test]
 fn wait_examples_run_as_written() {

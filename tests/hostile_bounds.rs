@@ -86,3 +86,30 @@ fn hex_bytes(hex: &str) -> Vec<u8> {
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
         .collect()
 }
+
+/// Issue 28.10: a proxy that quotes the token in a long error page: the
+/// error and the `-v` log mask it whole, wherever the quote is cut.
+#[test]
+fn a_token_echoed_in_a_long_error_never_shows_in_part() {
+    let env = Env::with(FakeNode::start());
+    let token = "eyJhbGciOiJFZERTQSJ9.abcdefghijklmnopqrstuvw";
+    for at in [250, 275, 290, 3975, 3990] {
+        env.node.hostile(|h| h.echo_token_at = Some(at));
+        let a = env
+            .cmd()
+            .env("CALIMERO_AUTH_TOKEN", token)
+            .args(["-v", "call", "kv_store_len"])
+            .assert()
+            .code(5);
+        let err = stderr_of(&a);
+        assert!(err.contains("HTTP 502"), "{err}");
+        let chars: Vec<char> = token.chars().collect();
+        for w in chars.windows(6) {
+            let part: String = w.iter().collect();
+            assert!(
+                !err.contains(&part),
+                "`{part}` of the token shows (at {at}): {err}"
+            );
+        }
+    }
+}

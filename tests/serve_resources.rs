@@ -187,7 +187,9 @@ async fn resources_are_listed_templated_and_read() {
     unique.sort_unstable();
     unique.dedup();
     assert_eq!(unique.len(), uris.len(), "{uris:?}");
-    for r in &listed {
+    // Beside the apps' resources, the MCP App: their reference as a page.
+    assert!(uris.contains(&"ui://calimcp/reference"), "{uris:?}");
+    for r in listed.iter().filter(|r| r.uri.starts_with("calimero://")) {
         assert_eq!(r.mime_type.as_deref(), Some("application/json"));
         // Every listed resource can be read.
         read(&client, &r.uri)

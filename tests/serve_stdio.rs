@@ -74,7 +74,9 @@ async fn tools_list_equals_tools_json() {
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(names, sorted, "sorted by name ({extra:?})");
-        assert!(names.contains(&"describe_app") && names.contains(&"select_app"));
+        // The fixed tools pass --allow/--deny too.
+        let fixed_listed = names.contains(&"describe_app") && names.contains(&"select_app");
+        assert_eq!(fixed_listed, !extra.contains(&"--allow"), "{extra:?}");
         let listed = listed_app_tools(&client).await;
         let mut tools_args = vec!["tools", "--json"];
         tools_args.extend(&args);

@@ -300,3 +300,45 @@ async fn call_until_tries_at_the_deadline_and_bounds_finding_the_context() {
     assert!(text(&r).ends_with("timedOut: true"), "{}", text(&r));
     client.cancel().await.unwrap();
 }
+
+/// `call_until` compares exactly (issue 29 §3), over stdio and HTTP: what a
+/// JavaScript client sends for u64::MAX (2^64 through a double) does not
+/// match u64::MAX, and u64::MAX as a decimal string, as results carry it,
+/// does.
+#[tokio::test]
+async fn call_until_compares_64_bit_results_exactly() {
+    use rmcp::ServiceExt;
+    install_crypto();
+    let node = FakeNode::start();
+    let http = HttpServer::start(&["--node", &node.url]);
+    let over_http = Watcher::default()
+        .serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
+            http.url.clone(),
+        ))
+        .await
+        .unwrap();
+    let over_stdio = stdio_client(&["--node", &node.url]).await;
+    for (how, client) in [("stdio", &over_stdio), ("HTTP", &over_http)] {
+        let wait = |until: Value| {
+            json!({"tool": "typed_exact_numbers", "until_path": "big", "until": until,
+                "within": 0.3, "every": 0.01,
+                "arguments": {"big": "18446744073709551615", "neg": 0, "small": 0}})
+        };
+        let as_js_sends: Value = serde_json::from_str("18446744073709552000").unwrap();
+        let r = call(client, "call_until", wait(as_js_sends)).await.unwrap();
+        assert_eq!(r.is_error, Some(true), "{how}: {}", text(&r));
+        assert!(text(&r).ends_with("timedOut: true"), "{how}: {}", text(&r));
+        let r = call(client, "call_until", wait(json!("18446744073709551615")))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{how}: {}", text(&r));
+        assert_eq!(
+            structured(&r)["result"]["big"],
+            "18446744073709551615",
+            "{how}"
+        );
+    }
+    over_stdio.cancel().await.unwrap();
+    over_http.cancel().await.unwrap();
+    assert_eq!(http.stop(), Some(0));
+}

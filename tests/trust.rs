@@ -573,3 +573,46 @@ fn a_context_the_node_names_no_application_for_is_refused_with_a_sane_message() 
     assert!(!err.contains("application ,"), "{err}");
     assert!(node.executes().is_empty());
 }
+
+#[test]
+fn a_planted_login_is_never_used_and_local_commands_still_run() {
+    let home = tempfile::tempdir().unwrap();
+    let node = FakeNode::builder().auth("admin", "pw").start();
+    // Someone else's login for the node, in a state directory others can write.
+    let (access, refresh) = node.mint(1_900_000_000);
+    let open = dir(home.path().join("open"), 0o777);
+    let private = dir(home.path().join("private"), 0o700);
+    let url = node.url.trim_end_matches('/').to_string();
+    // Let calimcp name the file: a login kept in a private place, moved.
+    calimcp(home.path())
+        .env("CALIMCP_STATE_DIR", &private)
+        .env("CALIMERO_NODE_URL", &url)
+        .env("CALIMERO_AUTH_TOKEN", &access)
+        .env("CALIMERO_REFRESH_TOKEN", &refresh)
+        .args(["apps", "--json"])
+        .assert()
+        .success();
+    for f in std::fs::read_dir(&private).unwrap().flatten() {
+        if f.file_name().to_string_lossy().starts_with("tokens-") {
+            std::fs::copy(f.path(), open.join(f.file_name())).unwrap();
+        }
+    }
+    let cmd = || {
+        let mut c = calimcp(home.path());
+        c.env("CALIMCP_STATE_DIR", &open)
+            .env("CALIMERO_NODE_URL", &url);
+        c
+    };
+    cmd()
+        .args(["describe", "examples/kv-store/abi.json"])
+        .assert()
+        .success();
+    node.clear_requests();
+    let a = cmd().args(["apps", "--json"]).assert().code(2);
+    assert_eq!(code(&a), "untrusted_path", "{}", stderr(&a));
+    let sent = node.requests();
+    assert!(
+        sent.iter().all(|r| r.header("authorization").is_none()),
+        "the planted token was sent"
+    );
+}

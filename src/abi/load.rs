@@ -444,3 +444,49 @@ mod blob_tests {
         assert_ne!(super::blob_id(&big), super::blob_id(&big[..1 << 20]));
     }
 }
+
+#[cfg(test)]
+mod section_tests {
+    fn module(sections: &[&[u8]]) -> Vec<u8> {
+        let mut m = b"\0asm\x01\0\0\0".to_vec();
+        for payload in sections {
+            let name = super::super::wasm::SECTION.as_bytes();
+            let mut body = vec![u8::try_from(name.len()).unwrap()];
+            body.extend_from_slice(name);
+            body.extend_from_slice(payload);
+            m.push(0);
+            // One LEB128 byte is enough for these small test sections.
+            m.push(u8::try_from(body.len()).unwrap());
+            m.extend(body);
+        }
+        m
+    }
+
+    fn methods(ms: &[&str]) -> Vec<u8> {
+        let list: Vec<String> = ms
+            .iter()
+            .map(|m| format!(r#"{{"name":"{m}","params":[]}}"#))
+            .collect();
+        format!(
+            r#"{{"schema_version":"wasm-abi/1","types":{{}},"methods":[{}]}}"#,
+            list.join(",")
+        )
+        .into_bytes()
+    }
+
+    fn names(module: &[u8]) -> Vec<String> {
+        let (_, m) = super::load_wasm_bytes(module, "t.wasm", &mut Vec::new()).unwrap();
+        m.methods.into_iter().map(|m| m.name).collect()
+    }
+
+    #[test]
+    fn the_last_section_the_node_accepts_wins() {
+        let (a, b, unsorted) = (methods(&["a"]), methods(&["b"]), methods(&["z", "a"]));
+        assert_eq!(names(&module(&[&a, &b])), ["b"]);
+        // Parses, but the node refuses it: the earlier valid one.
+        assert_eq!(names(&module(&[&a, &unsorted])), ["a"]);
+        assert_eq!(names(&module(&[&unsorted, &a])), ["a"]);
+        // None accepted: the last that parses (its refusal is reported later).
+        assert_eq!(names(&module(&[&unsorted, b"{"])), ["z", "a"]);
+    }
+}

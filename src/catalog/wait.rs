@@ -9,10 +9,12 @@
 //! does not come in time the node's own account says why
 //! ([`Client::uninitialized_why`]).
 //!
-//! A result is compared with the expected VALUE as JSON — objects regardless
-//! of key order, numbers by value (`5` equals `5.0`; integers exactly) — and
-//! a VALUE that is not JSON is a string; a string result also equals VALUE
-//! written without quotes (`5` matches `"5"`). A PATH picks part of the
+//! A result is compared with the expected VALUE by
+//! [`crate::mapping::until::same`] — as JSON, numbers exactly by their
+//! decimal text (`5` equals `5.0`; never through a double), a number and its
+//! decimal string alike — and a VALUE that is not JSON is a string; a string
+//! result also equals VALUE written without quotes. A VALUE that is a number
+//! is compared by its text as written. A PATH picks part of the
 //! result: a JSON pointer (`/items/0/name`) or a dotted path (`items.0.name`,
 //! each segment an object key or an array index); a result without it does
 //! not match.
@@ -46,7 +48,15 @@ impl Expect {
             pointer: path.map(pointer).unwrap_or_default(),
             path: path.map(str::to_string),
             raw: value.to_string(),
-            json: serde_json::from_str(value).ok(),
+            // A number by its text as written (exact past f64's precision):
+            // a number's decimal string compares as the number.
+            json: serde_json::from_str(value).ok().map(|v: Value| {
+                if v.is_number() {
+                    Value::String(value.trim().to_string())
+                } else {
+                    v
+                }
+            }),
         }
     }
 
@@ -74,7 +84,10 @@ impl Expect {
         let Some(actual) = result.pointer(&self.pointer) else {
             return false;
         };
-        self.json.as_ref().is_some_and(|v| json_eq(v, actual)) || actual.as_str() == Some(&self.raw)
+        self.json
+            .as_ref()
+            .is_some_and(|v| crate::mapping::until::same(v, actual))
+            || actual.as_str() == Some(&self.raw)
     }
 
     /// "`status` equal to done" / "a result equal to 3", for messages.
@@ -95,31 +108,6 @@ fn pointer(path: &str) -> String {
     path.split('.')
         .map(|seg| format!("/{}", seg.replace('~', "~0").replace('/', "~1")))
         .collect()
-}
-
-/// JSON equality with numbers compared by value (`5` and `5.0`), exactly
-/// for integers.
-fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
-                return x == y;
-            }
-            if let (Some(x), Some(y)) = (x.as_u64(), y.as_u64()) {
-                return x == y;
-            }
-            (x.is_f64() || y.is_f64()) && x.as_f64() == y.as_f64()
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
-        }
-        _ => a == b,
-    }
 }
 
 /// The context a value names (an id as is, else an alias looked up on the
@@ -432,7 +420,14 @@ mod tests {
             "a string result, unquoted"
         );
         assert!(until(None, "\"5\"").matches(&json!("5")));
-        assert!(!until(None, "\"5\"").matches(&json!(5)));
+        assert!(
+            until(None, "\"5\"").matches(&json!(5)),
+            "a number's decimal string"
+        );
+        assert!(
+            !until(None, "18446744073709552000").matches(&json!(18446744073709551615u64)),
+            "by the text as written, not through a double"
+        );
         assert!(until(None, "done").matches(&json!("done")));
         assert!(until(None, "null").matches(&json!(null)));
         assert!(!until(None, "null").matches(&json!("x")));

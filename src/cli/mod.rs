@@ -10,6 +10,7 @@ mod completions;
 mod contexts;
 mod describe;
 mod diff;
+mod doc;
 mod events;
 mod login;
 mod logout;
@@ -177,6 +178,7 @@ pub(crate) enum Refs {
 pub(crate) enum Command {
     Schema(schema::SchemaArgs),
     Describe(describe::DescribeArgs),
+    Doc(doc::DocArgs),
     Tools(tools::ToolsArgs),
     Serve(serve::ServeArgs),
     Apps(apps::AppsArgs),
@@ -352,6 +354,7 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
     match cli.command {
         Command::Schema(args) => schema::run(&cli.global, args),
         Command::Describe(args) => describe::run(&cli.global, args),
+        Command::Doc(args) => doc::run(&cli.global, args),
         Command::Tools(args) => tools::run(&cli.global, args),
         Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),

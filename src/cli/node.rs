@@ -5,7 +5,10 @@
 //! without it (and without CALIMERO_NODE_URL) the current node (`calimcp node
 //! use`) is the node, else merod's default address. [`NodeArgs::resolve`]
 //! turns a name into its URL once, before a command runs, so everything keyed
-//! by node (tokens, pins, cached ABIs) is keyed by the URL.
+//! by node (tokens, pins, cached ABIs) is keyed by the URL. A profile file
+//! that cannot be read (or trusted), a current entry naming no node, and no
+//! HOME (no private place for the state) make the node unknown: the error of
+//! its first use, so commands that never use it still run.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -339,7 +342,10 @@ impl NodeArgs {
             && token.is_none()
             && !state_dir.as_os_str().is_empty()
             && let Ok((_, shown)) = node::normalize_url(self.url())
-            && let [one] = auth::cached_users(&state_dir, &shown)?.as_slice()
+            // A state directory that cannot be trusted is said when the node
+            // is used (the session's client, or the node's 401), not here.
+            && let Ok(users) = auth::cached_users(&state_dir, &shown)
+            && let [one] = users.as_slice()
         {
             username = Some(one.clone());
         }

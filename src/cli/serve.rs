@@ -14,12 +14,11 @@ use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};
 /// Serve the apps' methods as MCP tools (stdio by default), for AI agents.
 ///
 /// Tools are exactly those `calimcp tools --json` prints for the same apps and
-/// options, plus five fixed ones: describe_app (what an app offers),
-/// select_app (the context an app's tools run in), wait_for_context (until a
-/// context is initialized), call_until (a [view] tool repeated until its
-/// result equals a value) and wait_for_events (an app's events in a context,
-/// decoded with its ABI). Arguments are validated against
-/// each tool's schema before anything reaches the node.
+/// options, plus five fixed tools: describe_app, select_app, wait_for_events
+/// (an app's events in a context, decoded with its ABI), wait_for_context and
+/// call_until (a [view] tool repeated until its result is a value); --allow
+/// and --deny apply to them too. Arguments are validated against each tool's
+/// schema before anything reaches the node.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp serve --apps examples
@@ -37,7 +36,7 @@ pub struct ServeArgs {
     /// With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allow_origin: Vec<String>,
-    /// With --http: close a session idle for SECS seconds and reclaim its memory
+    /// With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory
     #[arg(long, value_name = "SECS", default_value_t = 300, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
     pub session_idle: u64,
     /// Re-read the node's apps every SECS seconds

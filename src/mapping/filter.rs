@@ -52,13 +52,19 @@ impl Filter {
 
     /// Whether the tool is listed and callable.
     pub fn admits(&self, tool: &Tool) -> bool {
-        if self.read_only && !tool.read_only {
+        self.admits_name(&tool.name, tool.read_only)
+    }
+
+    /// Whether a tool called `name` (one that only reads when `read_only`)
+    /// is listed and callable: `serve`'s fixed tools pass the same filter.
+    pub fn admits_name(&self, name: &str, read_only: bool) -> bool {
+        if self.read_only && !read_only {
             return false;
         }
-        if self.deny.iter().any(|g| glob_match(g, &tool.name)) {
+        if self.deny.iter().any(|g| glob_match(g, name)) {
             return false;
         }
-        self.allow.is_empty() || self.allow.iter().any(|g| glob_match(g, &tool.name))
+        self.allow.is_empty() || self.allow.iter().any(|g| glob_match(g, name))
     }
 
     /// Why a tool is refused, for error messages; `None` when it is admitted.
@@ -89,5 +95,26 @@ mod tests {
         assert!(!glob_match("kv_*_set", "kv_store_get"));
         assert!(glob_match("a*b*c", "aXXbYYc"));
         assert!(!glob_match("a*b*c", "aXXbYY"));
+    }
+
+    #[test]
+    fn names_pass_the_same_filter_as_tools() {
+        let f = Filter {
+            read_only: true,
+            allow: vec!["*".into()],
+            deny: vec!["wait_*".into()],
+        };
+        assert!(f.admits_name("describe_app", true));
+        assert!(!f.admits_name("wait_for_events", true), "deny wins");
+        assert!(!f.admits_name("describe_app", false), "--read-only");
+        let only = Filter {
+            allow: vec!["kv_*".into()],
+            ..Filter::default()
+        };
+        assert!(
+            !only.admits_name("call_until", true),
+            "--allow names what is listed"
+        );
+        assert!(Filter::default().admits_name("select_app", true));
     }
 }

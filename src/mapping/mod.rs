@@ -1,6 +1,7 @@
 //! `mapping`: the pure core. `abi::App`s → JSON Schemas, signatures, tool names
 //! and the tool set; argument checking and the outgoing `argsJson`; events
-//! decoded against the ABI; results made exact for JSON clients (`exact`);
+//! decoded against the ABI; results made exact for JSON clients (`exact`); the
+//! comparison `call --until` and `call_until` wait with (`until`);
 //! ABI comparison (`diff`).
 //! No I/O, no clap, no rmcp, no HTTP.
 
@@ -13,6 +14,7 @@ pub mod names;
 pub mod schema;
 pub(crate) mod signature;
 pub(crate) mod toolset;
+pub mod until;
 
 pub use schema::{Direction, MethodSchemas, RefMode, method_schemas};
 pub use signature::signature;

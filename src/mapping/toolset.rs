@@ -141,6 +141,8 @@ impl Tool {
 #[derive(Debug, Clone, Default)]
 pub struct ToolSet {
     pub tools: Vec<Tool>,
+    /// Each app's slug (the prefix of its tool names), by app index.
+    pub slugs: Vec<String>,
 }
 
 impl ToolSet {
@@ -313,7 +315,7 @@ pub fn build_with(
         }
     }
     tools.sort_by(|x, y| x.name.cmp(&y.name));
-    ToolSet { tools }
+    ToolSet { tools, slugs }
 }
 
 fn make_tool(

@@ -30,7 +30,7 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use super::stdio::{alias_id, bad_envelope, duplicate_keys_answer, unalias_id};
+use super::stdio::{alias_id, bad_envelope, duplicate_keys_answer, refusal, unalias_id};
 
 /// Largest POST body read, as rmcp's own limit (4 MiB).
 const MAX_BODY: usize = 4 << 20;
@@ -113,11 +113,12 @@ where
             return json_text(StatusCode::OK, unalias_id(answer.to_string().into_bytes()));
         }
         let Some(aliased) = aliased else {
-            return forward(
+            let response = forward(
                 svc,
-                axum::extract::Request::from_parts(parts, Body::from(bytes)),
+                axum::extract::Request::from_parts(parts, Body::from(bytes.clone())),
             )
             .await;
+            return super::answer::json_when_quick(refused_alone(response, &bytes)).await;
         };
         // The answer carries the alias: read it whole (its stream ends after
         // the answer) and write the client's digits back.
@@ -125,9 +126,10 @@ where
         parts.headers.remove(header::CONTENT_LENGTH);
         let response = forward(
             svc,
-            axum::extract::Request::from_parts(parts, Body::from(aliased)),
+            axum::extract::Request::from_parts(parts, Body::from(aliased.clone())),
         )
         .await;
+        let response = refused_alone(response, &aliased);
         let (mut parts, body) = response.into_parts();
         let Ok(bytes) = axum::body::to_bytes(body, limits().max_answer).await else {
             return plain(
@@ -213,18 +215,20 @@ where
                 }
                 continue;
             }
+            let sent = Bytes::from(text);
             let mut one = axum::http::Request::builder()
                 .method(Method::POST)
                 .uri(parts.uri.clone())
-                .body(Body::from(text))
+                .body(Body::from(sent.clone()))
                 .unwrap_or_default();
             *one.headers_mut() = parts.headers.clone();
             one.headers_mut().remove(header::CONTENT_LENGTH);
             let svc = svc.clone();
             let room = limits.max_answer.saturating_sub(size);
-            calls.spawn(
-                async move { (at, answer(svc, one, id.clone(), is_request, room).await, id) },
-            );
+            calls.spawn(async move {
+                let answer = answer(svc, one, &sent, id.clone(), is_request, room).await;
+                (at, answer, id)
+            });
         }
         let Some(done) = calls.join_next().await else {
             break;
@@ -300,12 +304,14 @@ where
     }
 }
 
-/// One message's answer: `Some` JSON-RPC response for a request, `None` for
-/// a notification or response that was accepted, `Err` for an HTTP failure
+/// One message's answer: `Some` JSON-RPC response for a request (or for a
+/// member that is no valid message, as stdio answers it), `None` for a
+/// notification or response that was accepted, `Err` for an HTTP failure
 /// that is not a JSON-RPC answer or an answer longer than `room` bytes.
 async fn answer<S>(
     svc: S,
     req: axum::extract::Request,
+    sent: &[u8],
     id: Option<Value>,
     is_request: bool,
     room: usize,
@@ -316,6 +322,10 @@ where
 {
     let response = forward(svc, req).await;
     let status = response.status();
+    if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        // Not a message rmcp takes: answered here, as on stdio.
+        return Ok(refusal(sent));
+    }
     let sse = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -359,6 +369,27 @@ where
             parts,
             Body::from(bytes),
         ))),
+    }
+}
+
+/// A message sent alone that rmcp did not take (it answers 415 "fail to
+/// deserialize"): its JSON-RPC error with its id (400) when it is JSON, as on
+/// stdio; 202 for a notification; anything else as it came.
+fn refused_alone(response: Response, sent: &[u8]) -> Response {
+    if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE
+        || serde_json::from_slice::<serde::de::IgnoredAny>(sent).is_err()
+    {
+        return response;
+    }
+    match refusal(sent) {
+        Some(answer) => json_text(
+            StatusCode::BAD_REQUEST,
+            unalias_id(answer.to_string().into_bytes()),
+        ),
+        None => Response::builder()
+            .status(StatusCode::ACCEPTED)
+            .body(Body::empty())
+            .unwrap_or_default(),
     }
 }
 

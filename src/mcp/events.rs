@@ -212,6 +212,7 @@ pub fn tool() -> Value {
             "properties": {
                 "app": {"type": "string", "description": "The app, named as for describe_app."},
                 "context": {"type": "string", "description": "Context id or alias; default: the pinned one, else the app's only context."},
+                "_context": {"type": "string", "description": "The same as `context` (the name app tools use for it)."},
                 "service": {"type": "string", "description": "For a multi-service app: the service whose events to read."},
                 "events": {"type": "array", "items": {"type": "string"}, "description": "Only events with these names (`*` and `?` globs); default: all. describe_app lists an app's events."},
                 "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WAIT, "description": format!("Seconds to wait at most (default {DEFAULT_WAIT}).")},
@@ -230,7 +231,7 @@ pub fn tool() -> Value {
                         "time": {"type": "string"},
                         "context": {"type": "string"},
                         "event": {"type": "string"},
-                        "payload": {},
+                        "payload": {"description": "The payload as the ABI types it; in structuredContent a u64 or i64 beyond ±(2^53−1) is a decimal string (\"18446744073709551615\"), as in tool results, so JavaScript clients read it exactly; the text content keeps the node's digits."},
                         "valid": {"type": "boolean"},
                         "problem": {"type": "string"},
                         "raw": {"type": "string", "contentEncoding": "base64"}
@@ -244,6 +245,31 @@ pub fn tool() -> Value {
         },
         "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}
     })
+}
+
+/// `out` of [`collect`] as `structuredContent` gives it: each event's payload
+/// exact for every JSON client ([`crate::mapping::exact`]: a 64-bit integer
+/// beyond ±(2^53−1) where the ABI types one becomes a decimal string), as
+/// tool results are. Events the ABI does not type stay as they came.
+pub fn exact_payloads(manifest: &Manifest, out: &Value) -> Value {
+    let mut out = out.clone();
+    if let Some(events) = out.get_mut("events").and_then(Value::as_array_mut) {
+        for rec in events {
+            let Some(t) = rec["event"].as_str().and_then(|name| {
+                manifest
+                    .events
+                    .iter()
+                    .find(|e| e.name == name)
+                    .and_then(|e| e.payload.as_ref())
+            }) else {
+                continue;
+            };
+            if let Some(payload) = rec.get_mut("payload") {
+                *payload = crate::mapping::exact::exact(manifest, t, payload.take());
+            }
+        }
+    }
+    out
 }
 
 /// The tool's arguments.
@@ -265,7 +291,7 @@ pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String>
     for key in args.keys() {
         if !KNOWN.contains(&key.as_str()) {
             problems.push(format!(
-                "{}: unknown argument; known: app, context, service, events, timeout, max",
+                "{}: unknown argument; known: app, context, _context, service, events, timeout, max",
                 sanitize_line(key)
             ));
         }
@@ -282,8 +308,14 @@ pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String>
         }
     };
     let app = string("app");
-    let context = string("context").or_else(|| string("_context"));
+    let (plain, underscored) = (string("context"), string("_context"));
     let service = string("service");
+    if let (Some(a), Some(b)) = (&plain, &underscored)
+        && a != b
+    {
+        problems.push("_context: names another context than `context`; give one of them".into());
+    }
+    let context = plain.or(underscored);
     let events = match args.get("events") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(a)) if a.iter().all(Value::is_string) => a
@@ -634,6 +666,17 @@ mod tests {
         assert_eq!(a["timedOut"], false);
         assert_eq!(a["events"][1]["payload"]["n"], json!(u64::MAX));
         assert_eq!(a["events"][1]["valid"], true);
+        let exact = exact_payloads(&manifest, &a);
+        assert_eq!(
+            exact["events"][1]["payload"],
+            json!({"key": "k", "n": "18446744073709551615"}),
+            "beyond 2^53: a decimal string"
+        );
+        assert_eq!(
+            exact["events"][0]["payload"]["n"],
+            json!(1),
+            "small: a number"
+        );
         drop((f1, f2, r1, r2));
         // The subscription's task is aborted; its stream is dropped soon after.
         settle(|| fake.live.load(SeqCst) == 0).await;

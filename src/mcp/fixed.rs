@@ -20,6 +20,25 @@ pub const SELECT_APP: &str = "select_app";
 pub const WAIT_FOR_CONTEXT: &str = "wait_for_context";
 pub const CALL_UNTIL: &str = "call_until";
 
+/// The fixed tools' names.
+pub const NAMES: [&str; 5] = [
+    DESCRIBE_APP,
+    SELECT_APP,
+    super::events::WAIT_FOR_EVENTS,
+    WAIT_FOR_CONTEXT,
+    CALL_UNTIL,
+];
+
+/// Why the fixed tool `name` is not served: `--allow`/`--deny` apply to the
+/// fixed tools as to the others (all five only read, so `--read-only` keeps
+/// them). `None` when it is served, or `name` is no fixed tool.
+pub fn refused(filter: &crate::mapping::filter::Filter, name: &str) -> Option<String> {
+    if !NAMES.contains(&name) || filter.admits_name(name, true) {
+        return None;
+    }
+    Some(format!("`{name}` is excluded by --allow/--deny"))
+}
+
 /// Seconds `wait_for_context` and `call_until` wait by default, and at most.
 pub const DEFAULT_WITHIN: f64 = 60.0;
 pub const MAX_WITHIN: f64 = 600.0;
@@ -45,7 +64,8 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
                         },
                         "additionalProperties": false
                     },
-                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+                    "_meta": {"ui": {"resourceUri": super::pages::UI_URI}}
                 }),
                 json!({
                     "name": SELECT_APP,
@@ -82,13 +102,13 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
                 json!({
                     "name": CALL_UNTIL,
                     "title": "Repeat a [view] tool until its result is as expected",
-                    "description": format!("Calls a [view] tool (one that only reads) with `arguments` every `every` seconds (default {DEFAULT_EVERY}) until its result equals `until`, or the value at `until_path` in it does (a JSON pointer such as /items/0/name, or a dotted path such as items.0.name), for at most `within` seconds (default {DEFAULT_WITHIN}, at most {MAX_WITHIN}). Values compare as JSON (objects regardless of key order, numbers by value); a string `until` also matches a string result with the same text. Returns the matching result; when it does not come in time, an error with the last result. [mut] tools are refused. Use it instead of a loop of calls when waiting for state another party changes."),
+                    "description": format!("Calls a [view] tool (one that only reads) with `arguments` every `every` seconds (default {DEFAULT_EVERY}) until its result equals `until`, or the value at `until_path` in it does (a JSON pointer such as /items/0/name, or a dotted path such as items.0.name), for at most `within` seconds (default {DEFAULT_WITHIN}, at most {MAX_WITHIN}). Values compare as JSON (objects regardless of key order), numbers exactly by their decimal text (never through a double), and a number matches its decimal string: to wait for an integer beyond 2^53 exactly, give `until` as a decimal string (\"18446744073709551615\"), as results carry such integers. Returns the matching result; when it does not come in time, an error with the last result. [mut] tools are refused. Use it instead of a loop of calls when waiting for state another party changes."),
                     "inputSchema": {
                         "type": "object",
                         "properties": {
                             "tool": {"type": "string", "description": "The [view] tool to call."},
                             "arguments": {"type": "object", "description": "Its arguments, as for calling it (with `_context` if needed)."},
-                            "until": {"description": "The value waited for (any JSON)."},
+                            "until": {"description": "The value waited for (any JSON; an integer beyond 2^53 as a decimal string)."},
                             "until_path": {"type": "string", "description": "Compare only the value at this path of the result (JSON pointer or dotted path)."},
                             "within": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WITHIN, "description": format!("Seconds to try at most (default {DEFAULT_WITHIN}).")},
                             "every": {"type": "number", "minimum": MIN_EVERY, "maximum": MAX_WITHIN, "description": format!("Seconds between tries (default {DEFAULT_EVERY}).")}

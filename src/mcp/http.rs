@@ -1,7 +1,8 @@
 //! The Streamable HTTP transport: rmcp's `StreamableHttpService` mounted at
 //! `/mcp` on an axum router served by hyper (JSON-RPC batches split by
-//! `batch`). Loopback unless the user names another address; `Host` and
-//! `Origin` are checked against DNS rebinding. What a client can make the
+//! `batch`), beside the apps' reference pages at `/` (`super::pages`).
+//! Loopback unless the user names another address; `Host` and `Origin` are
+//! checked against DNS rebinding. What a client can make the
 //! server hold is bounded ([`Limits`]): a connection must send a request's
 //! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions are capped at
 //! `CALIMCP_MAX_SESSIONS` (a further `initialize` gets 503), batches and
@@ -12,13 +13,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
 use super::server::Session;
+use super::sessions::Sessions;
 use crate::error::{Code, Error, Result};
 
 /// `--http` and the host/origin allowances.
@@ -30,7 +31,8 @@ pub struct HttpOptions {
     pub allow_hosts: Vec<String>,
     /// Extra browser origins to accept (`https://app.example:443`, `http://x:*`).
     pub allow_origins: Vec<String>,
-    /// A session nobody has used for this long is closed and its memory reclaimed.
+    /// A session with no request in flight and no stream open for this long
+    /// is closed and its memory reclaimed ([`Sessions`]).
     pub session_idle: Duration,
 }
 
@@ -95,17 +97,15 @@ pub async fn run(
         .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
         .collect();
     origins.extend(opts.allow_origins.iter().cloned());
+    let pages = super::pages::routes(live.clone(), hosts.clone());
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .enforce_origin_validation();
     let ct = config.cancellation_token.clone();
-    let sessions = Arc::new({
-        let mut sessions = LocalSessionManager::default();
-        sessions.session_config.keep_alive = Some(opts.session_idle);
-        sessions
-    });
-    let service: StreamableHttpService<Session, LocalSessionManager> = StreamableHttpService::new(
+    let sessions = Arc::new(Sessions::new(opts.session_idle));
+    let reaper = tokio::spawn(sessions.clone().reap());
+    let service: StreamableHttpService<Session, Sessions> = StreamableHttpService::new(
         move || Ok(Session::new(live.clone())),
         sessions.clone(),
         config,
@@ -121,6 +121,7 @@ pub async fn run(
                 super::batch::handle(service.clone(), req)
             }),
         )
+        .merge(pages)
         .layer(axum::middleware::from_fn(mend_statuses))
         .layer(axum::middleware::from_fn_with_state(
             Gate {
@@ -144,6 +145,7 @@ pub async fn run(
         let _ = stop.send(true);
         ct.cancel();
     };
+    let _reaper = AbortOnDrop(reaper);
     tokio::select! {
         r = &mut done => return r.map_err(|e| Error::internal(e.to_string()))?,
         () = shutdown => {}
@@ -151,6 +153,15 @@ pub async fn run(
     // Open SSE streams end with the token; bound the wait for the rest anyway.
     let _ = tokio::time::timeout(Duration::from_secs(3), done).await;
     Ok(())
+}
+
+/// Ends a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// Accepts connections until `stop`, each served by hyper with a header read
@@ -212,7 +223,7 @@ async fn serve_connections(
 /// requests are being answered (each may become a session).
 #[derive(Clone)]
 struct Gate {
-    sessions: Arc<LocalSessionManager>,
+    sessions: Arc<Sessions>,
     opening: Arc<std::sync::atomic::AtomicUsize>,
 }
 
@@ -233,19 +244,9 @@ async fn gate(
         .map(str::to_string);
     if req.method() == Method::DELETE
         && let Some(id) = &session
-        && !gate
-            .sessions
-            .sessions
-            .read()
-            .await
-            .contains_key(id.as_str())
+        && !gate.sessions.contains(id).await
     {
-        return axum::response::Response::builder()
-            .status(StatusCode::NOT_FOUND)
-            .body(axum::body::Body::from(
-                "Not Found: no such session (it ended, or never existed)",
-            ))
-            .unwrap_or_default();
+        return not_found_session();
     }
     if req.method() != Method::POST || session.is_some() {
         return next.run(req).await;
@@ -281,7 +282,7 @@ async fn gate(
         }
     }
     let _opening = Opening(gate.opening.clone());
-    let live = gate.sessions.sessions.read().await.len();
+    let live = gate.sessions.len().await;
     if live + opening > max {
         log::warn!(
             "refused a new session: {live} are open, the most this server keeps (CALIMCP_MAX_SESSIONS={max})"
@@ -302,8 +303,10 @@ async fn gate(
 }
 
 /// Where rmcp's answer is not what clients expect: a body that is not JSON is
-/// a JSON-RPC parse error with 400 (not a bare 415), and closing a session with
-/// `DELETE` answers 204 (the Python SDK logs a failure on 202).
+/// a JSON-RPC parse error with 400 (not a bare 415), closing a session with
+/// `DELETE` answers 204 (the Python SDK logs a failure on 202), and a session
+/// that ended between rmcp's lookup and its use is 404, as any ended session
+/// (rmcp says 500 "Session service terminated").
 async fn mend_statuses(
     req: axum::extract::Request,
     next: axum::middleware::Next,
@@ -317,6 +320,9 @@ async fn mend_statuses(
         *resp.status_mut() = StatusCode::NO_CONTENT;
         *resp.body_mut() = axum::body::Body::empty();
         return resp;
+    }
+    if status == StatusCode::INTERNAL_SERVER_ERROR {
+        return ended_session(resp).await;
     }
     if status != StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return resp;
@@ -333,4 +339,27 @@ async fn mend_statuses(
         "the body is not a JSON-RPC message ({})",
         text.trim()
     ))
+}
+
+/// A 500 of rmcp's about a session that is gone, as 404; any other as it came.
+async fn ended_session(resp: axum::response::Response) -> axum::response::Response {
+    let (parts, body) = resp.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
+        return axum::response::Response::from_parts(parts, axum::body::Body::empty());
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    if text.contains("Session service terminated") || text.contains("Session not found") {
+        return not_found_session();
+    }
+    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
+}
+
+/// 404 for a session the server does not have (ended, or never opened).
+fn not_found_session() -> axum::response::Response {
+    axum::response::Response::builder()
+        .status(axum::http::StatusCode::NOT_FOUND)
+        .body(axum::body::Body::from(
+            "Not Found: no such session (it ended, or never existed)",
+        ))
+        .unwrap_or_default()
 }

@@ -5,9 +5,12 @@
 //! `describe_app`, `select_app`, `wait_for_events`, `wait_for_context` and
 //! `call_until` plus exactly the tools `calimcp tools --json`
 //! prints for the same apps and options, and the apps' ABIs and contexts as
-//! resources with completion of their URI templates ([`resources`]). Uses `abi`, `mapping`, `catalog` and
-//! the node client; never `cli`. Nothing but protocol reaches stdout.
+//! resources with completion of their URI templates ([`resources`]); over
+//! HTTP also the apps' reference pages at `/`, and those pages as the MCP
+//! App resource `ui://calimcp/reference` (`pages`). Uses `abi`, `mapping`,
+//! `doc`, `catalog` and the node client; never `cli`. Nothing but protocol reaches stdout.
 
+mod answer;
 pub(crate) mod backend;
 mod batch;
 pub(crate) mod events;
@@ -15,9 +18,11 @@ pub(crate) mod fixed;
 pub(crate) mod http;
 pub(crate) mod live;
 pub(crate) mod log;
+pub(crate) mod pages;
 pub(crate) mod reread;
 pub(crate) mod resources;
 pub(crate) mod server;
+mod sessions;
 pub mod stdio;
 
 use std::sync::Arc;

@@ -11,10 +11,10 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ContentBlock, Implementation, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Reference, ServerCapabilities, ServerConfig, SubscriptionFilter,
-    Tool as McpTool,
+    ContentBlock, CustomRequest, CustomResult, ErrorCode, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    ServerCapabilities, ServerConfig, SubscriptionFilter, Tool as McpTool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -284,7 +284,7 @@ impl Session {
         match out {
             Ok(v) => {
                 let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
-                r.structured_content = Some(v);
+                r.structured_content = Some(events::exact_payloads(&manifest, &v));
                 r
             }
             Err(e) => error_result(error_text(&e)),
@@ -604,13 +604,7 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
         .iter()
         .map(|&i| view.catalog.tools.tools[i].name.as_str())
         .collect();
-    names.extend([
-        DESCRIBE_APP,
-        SELECT_APP,
-        WAIT_FOR_EVENTS,
-        WAIT_FOR_CONTEXT,
-        CALL_UNTIL,
-    ]);
+    names.extend(fixed::NAMES);
     let shown = sanitize_line(name);
     let suffix = format!("_{name}");
     let ending: Vec<&str> = names
@@ -718,12 +712,17 @@ impl ServerHandler for Session {
             .view()
             .mcp_page(cursor.as_deref())
             .map_err(|e| McpError::invalid_params(e, None))?;
+        let mut tools = tools;
+        tools.retain(|t| fixed::refused(&self.live.scope.filter, &t.name).is_none());
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = next;
         Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
+        if fixed::refused(&self.live.scope.filter, name).is_some() {
+            return None;
+        }
         self.live.view().mcp_tool(name)
     }
 
@@ -732,6 +731,9 @@ impl ServerHandler for Session {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        if let Some(why) = fixed::refused(&self.live.scope.filter, &request.name) {
+            return Err(McpError::invalid_params(why, None));
+        }
         let args = request.arguments.unwrap_or_default();
         // The engine words its errors for an agent, and says to pin with
         // select_app only where a session keeps pins.
@@ -768,7 +770,9 @@ impl ServerHandler for Session {
         self.live.wait_ready().await;
         let view = self.live.view();
         view.mark_listed();
-        let list = from_json(Value::Array(resources::list(&view)))?;
+        let mut list = resources::list(&view);
+        list.push(super::pages::ui_entry());
+        let list = from_json(Value::Array(list))?;
         Ok(ListResourcesResult::with_all_items(list))
     }
 
@@ -787,6 +791,12 @@ impl ServerHandler for Session {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri;
+        if uri == super::pages::UI_URI {
+            self.live.wait_ready().await;
+            let result: ReadResourceResult =
+                from_json(super::pages::ui_contents(&self.live.view()))?;
+            return Ok(result.into());
+        }
         let target = resources::parse(&uri).map_err(|m| McpError::resource_not_found(m, None))?;
         self.live.wait_ready().await;
         let not_found = |e: &Error| {
@@ -868,7 +878,10 @@ impl ServerHandler for Session {
             }
         };
         let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "null".into());
+        // `resultType` as every result has it (rmcp strips it for peers of
+        // revisions before 2026-07-28, and fills the caching hints).
         let result: ReadResourceResult = from_json(json!({
+            "resultType": "complete",
             "contents": [{ "uri": uri, "mimeType": "application/json", "text": text }]
         }))?;
         Ok(result.into())
@@ -958,6 +971,7 @@ impl ServerHandler for Session {
             }
         };
         let result: CompleteResult = from_json(json!({
+            "resultType": "complete",
             "completion": {
                 "values": values,
                 "total": total,
@@ -965,6 +979,23 @@ impl ServerHandler for Session {
             }
         }))?;
         Ok(result)
+    }
+
+    /// A standard request whose params do not fit reaches here as a custom
+    /// one: −32602 saying why, not "method not found".
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        let method = sanitize_line(&request.method);
+        match super::stdio::malformed_params(&request.method, request.params) {
+            Some(why) => Err(McpError::invalid_params(
+                format!("Invalid params for `{method}`: {why}"),
+                None,
+            )),
+            None => Err(McpError::new(ErrorCode::METHOD_NOT_FOUND, method, None)),
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -18,8 +18,8 @@ use std::thread::JoinHandle;
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequestParams, ClientRequest, ErrorCode, InitializeRequestParams, JsonRpcMessage,
-    PaginatedRequestParams,
+    CallToolRequestParams, ClientRequest, CompleteRequestParams, ErrorCode,
+    InitializeRequestParams, JsonRpcMessage, PaginatedRequestParams, ReadResourceRequestParams,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -607,6 +607,20 @@ pub(super) fn duplicate_keys_answer(text: &[u8]) -> Option<Value> {
     }}))
 }
 
+/// The answer to a message that is not one rmcp takes (invalid JSON-RPC,
+/// bad params of a standard request, not JSON): its JSON-RPC error with the
+/// message's id, as stdio gives it; `None` for a valid message and for a
+/// notification, which is never answered.
+pub(super) fn refusal(bytes: &[u8]) -> Option<Value> {
+    match decode(bytes) {
+        Decoded::Reply { id, code, message } => {
+            Some(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}))
+        }
+        Decoded::Answer(answer) => Some(answer),
+        Decoded::Message(_) | Decoded::Ignore(_) => None,
+    }
+}
+
 /// What to do with one input line.
 fn decode(bytes: &[u8]) -> Decoded {
     if let Some((id, message)) = bad_envelope(bytes) {
@@ -685,14 +699,28 @@ fn malformed_standard(request: &ClientRequest) -> Option<(String, String)> {
     let ClientRequest::CustomRequest(custom) = request else {
         return None;
     };
-    let params = custom.params.clone().unwrap_or(Value::Null);
-    let why = match custom.method.as_str() {
-        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).err()?,
-        "initialize" => serde_json::from_value::<InitializeRequestParams>(params).err()?,
-        "tools/list" => serde_json::from_value::<Option<PaginatedRequestParams>>(params).err()?,
+    let why = malformed_params(&custom.method, custom.params.clone())?;
+    Some((custom.method.clone(), why))
+}
+
+/// Why `params` do not fit the standard request `method` (rmcp reads such a
+/// request as a custom one); `None` when they fit or the method is not one
+/// calimcp serves. Both transports answer it −32602 (stdio here, HTTP in the
+/// session's `on_custom_request`).
+pub(super) fn malformed_params(method: &str, params: Option<Value>) -> Option<String> {
+    use serde_json::from_value;
+    let params = params.unwrap_or(Value::Null);
+    let why = match method {
+        "tools/call" => from_value::<CallToolRequestParams>(params).err()?,
+        "initialize" => from_value::<InitializeRequestParams>(params).err()?,
+        "tools/list" | "resources/list" | "resources/templates/list" => {
+            from_value::<Option<PaginatedRequestParams>>(params).err()?
+        }
+        "resources/read" => from_value::<ReadResourceRequestParams>(params).err()?,
+        "completion/complete" => from_value::<CompleteRequestParams>(params).err()?,
         _ => return None,
     };
-    Some((custom.method.clone(), why.to_string()))
+    Some(why.to_string())
 }
 
 /// A JSON-RPC error answer, without its newline.

@@ -143,9 +143,14 @@ impl Client {
     }
 
     /// A 401 to a request sent without a token: when calimcp has cached logins
-    /// of several users for this node, the error that names them.
+    /// of several users for this node, the error that names them (or, when
+    /// they are in a place others may write, that error).
     fn several_logins(&self) -> Option<Error> {
-        let users = auth::cached_users(&self.inner.state_dir, &self.inner.shown).ok()?;
+        // Cached logins in a place others may write are not read: say so.
+        let users = match auth::cached_users(&self.inner.state_dir, &self.inner.shown) {
+            Ok(users) => users,
+            Err(e) => return Some(e),
+        };
         if users.len() < 2 {
             return None;
         }

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Interop with a client nobody here wrote: the official MCP TypeScript SDK
-# (pinned in ts-sdk/package.json and package-lock.json) drives `calimcp serve`
-# over stdio — lists the tools, calls them, lists and reads the resources and
-# completes a template variable, and (against the fake node) checks
-# structuredContent with its own output-schema validation. Exits non-zero on
-# any failure. Needs node and npm (Node >= 18); installs into ts-sdk/node_modules.
+# Interop with clients nobody here wrote, each pinned and installed from its
+# registry by this script:
+# - the official MCP TypeScript SDK (ts-sdk/package.json, package-lock.json)
+#   drives `calimcp serve` over stdio — lists the tools, calls them, lists and
+#   reads the resources and completes a template variable, and (against the
+#   fake node) checks structuredContent with its own output-schema validation;
+# - the official MCP Python SDK (py-sdk/requirements.txt, in a venv under
+#   target/) in its default mode, which negotiates protocol 2026-07-28 through
+#   server/discover, over stdio and HTTP: lists and calls tools, reads a
+#   resource, gets a completion;
+# - the official conformance suite (conformance/package.json) against
+#   `serve --http`: the scenarios that apply to calimcp (docs/conformance.md
+#   says which do not, and why).
+# Exits non-zero on any failure. Needs node and npm (Node >= 20) and python3
+# with venv.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -18,6 +27,12 @@ cargo build --quiet --bin calimcp --example fake-node
 target=${CARGO_TARGET_DIR:-$root/target}
 bin=$target/debug/calimcp
 (cd "$sdk" && npm ci --no-audit --no-fund --loglevel=error)
+(cd tests/interop/conformance && npm ci --no-audit --no-fund --loglevel=error)
+venv=$target/interop-venv
+if ! "$venv/bin/python" -c 'import importlib.metadata as m; assert m.version("mcp") == "2.3.0"' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/interop/py-sdk/requirements.txt
+fi
 
 # The fake node lives until its stdin closes; it prints its URL first.
 coproc FAKE { exec "$target/debug/examples/fake-node"; }
@@ -49,4 +64,32 @@ elif [ "${CALIMCP_REQUIRE_FIXTURES:-}" = 1 ]; then
 else
   echo "interop: skipped the fixture corpus: ../shared/fixtures/abi is missing"
 fi
+echo "interop: the Python SDK (mcp $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'), default mode)"
+"$venv/bin/python" tests/interop/py-sdk/client.py "$bin" --offline --apps examples
+
+# The conformance suite's server scenarios that apply to calimcp; the others
+# need the suite's own fixture tools, prompts, resources or capabilities
+# calimcp does not have (docs/conformance.md).
+scenarios=(server-initialize ping tools-list resources-list server-sse-multiple-streams dns-rebinding-protection)
+"$bin" serve --offline --apps examples --http 127.0.0.1:0 2>"$state/conformance.err" &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null || true; cleanup; rm -rf "$state"' EXIT
+url=
+for _ in $(seq 100); do
+  url=$(grep -o 'http://[^ ]*' "$state/conformance.err" | head -1 || true)
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+[ -n "$url" ] || { echo "interop: serve --http printed no URL" >&2; cat "$state/conformance.err" >&2; exit 1; }
+conformance=(node --import ./tests/interop/conformance/node20.mjs tests/interop/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js)
+for scenario in "${scenarios[@]}"; do
+  echo "interop: conformance $scenario"
+  "${conformance[@]}" server --url "$url" --scenario "$scenario" >"$state/scenario.out" 2>&1 || {
+    cat "$state/scenario.out" >&2
+    echo "interop: conformance scenario $scenario failed" >&2
+    exit 1
+  }
+  grep -E '^Passed:' "$state/scenario.out" || true
+done
+kill "$serve_pid"
 echo "interop: all passed"

@@ -323,7 +323,20 @@ impl RawHttp {
         if let Some(v) = version {
             req = req.header("MCP-Protocol-Version", v);
         }
-        req.body(body.to_string()).send().await.expect("POST")
+        let body = body.to_string();
+        // From 2026-07-28 on, a request names its method (and tool or
+        // resource) in headers too (SEP-2243).
+        let message = serde_json::from_str::<Value>(&body).unwrap_or_default();
+        if version.is_some_and(|v| v >= "2026-07-28")
+            && let Some(method) = message["method"].as_str()
+        {
+            req = req.header("Mcp-Method", method);
+            let params = &message["params"];
+            if let Some(name) = params["name"].as_str().or(params["uri"].as_str()) {
+                req = req.header("Mcp-Name", name);
+            }
+        }
+        req.body(body).send().await.expect("POST")
     }
 
     /// Opens a session under protocol 2025-03-26 (asserting it opened); its id.
@@ -334,5 +347,153 @@ impl RawHttp {
         let ok = self.post(init, None, None).await;
         assert!(ok.status().is_success(), "initialize: {}", ok.status());
         ok.headers()["mcp-session-id"].to_str().unwrap().to_string()
+    }
+}
+
+/// The JSON-RPC messages of an answer body, JSON or SSE alike (SSE: each
+/// `data:` event that is JSON; priming events carry none).
+pub fn messages_of(body: &str) -> Vec<Value> {
+    if let Ok(v) = serde_json::from_str::<Value>(body) {
+        return match v {
+            Value::Array(items) => items,
+            one => vec![one],
+        };
+    }
+    body.split("\n\n")
+        .filter_map(|event| {
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(|d| d.strip_prefix(' ').unwrap_or(d))
+                .collect();
+            serde_json::from_str(&data.join("\n")).ok()
+        })
+        .collect()
+}
+
+/// `serve` over stdio, driven line by line: JSON in, JSON out.
+pub struct RawStdio {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl RawStdio {
+    pub fn start(args: &[&str]) -> RawStdio {
+        let mut child = isolate(&mut Command::new(BIN), args)
+            .arg("serve")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn calimcp serve");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        RawStdio {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line the server writes, as JSON.
+    pub fn recv(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"))
+    }
+
+    /// Sends `message` and returns the answer carrying its id (notifications
+    /// the server sends on the way are skipped).
+    pub fn request(&mut self, message: &Value) -> Value {
+        self.send(&message.to_string());
+        loop {
+            let v = self.recv();
+            if v.get("method").is_none() {
+                assert_eq!(v["id"], message["id"], "answers in order: {v}");
+                return v;
+            }
+        }
+    }
+
+    /// `initialize` under `version`, then `notifications/initialized`.
+    pub fn initialize(&mut self, version: &str) -> Value {
+        let init = serde_json::json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}});
+        let answer = self.request(&init);
+        self.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        answer
+    }
+}
+
+impl Drop for RawStdio {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::park_timeout(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+/// The `_meta` a protocol 2026-07-28 request carries instead of a handshake.
+pub fn meta_2026() -> Value {
+    serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+impl RawHttp {
+    /// POSTs one message; the HTTP status and the JSON-RPC messages answered.
+    pub async fn rpc(
+        &self,
+        message: &Value,
+        sid: Option<&str>,
+        version: Option<&str>,
+    ) -> (u16, Vec<Value>) {
+        let r = self.post(message, sid, version).await;
+        let status = r.status().as_u16();
+        let body = r.text().await.expect("body");
+        (status, messages_of(&body))
+    }
+
+    /// The answer to a request (the message carrying its id).
+    pub async fn answer(&self, message: &Value, sid: Option<&str>, version: Option<&str>) -> Value {
+        let (status, messages) = self.rpc(message, sid, version).await;
+        messages
+            .into_iter()
+            .find(|m| m.get("method").is_none() && m["id"] == message["id"])
+            .unwrap_or_else(|| panic!("no answer to {message} (HTTP {status})"))
+    }
+
+    /// Opens a session under `version` and sends `notifications/initialized`; its id.
+    pub async fn open(&self, version: &str) -> String {
+        let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"}}});
+        let ok = self.post(init, None, None).await;
+        assert!(ok.status().is_success(), "initialize: {}", ok.status());
+        let sid = ok.headers()["mcp-session-id"].to_str().unwrap().to_string();
+        let initialized =
+            serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let r = self.post(initialized, Some(&sid), Some(version)).await;
+        assert!(r.status().is_success(), "initialized: {}", r.status());
+        sid
     }
 }

@@ -335,6 +335,9 @@ pub struct Hostile {
     /// `GET /admin-api/applications` waits this long before answering (a
     /// slow re-read).
     pub apps_delay: Duration,
+    /// `POST /jsonrpc` answers a 502 whose text quotes the request's bearer
+    /// token after this many characters (a proxy echoing what it got).
+    pub echo_token_at: Option<usize>,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -1427,6 +1430,16 @@ fn route(state: &State, req: &Request) -> Response {
         && let Some(denied) = check_token(p, auth, req)
     {
         return denied;
+    }
+    let echo = state.hostile.lock().unwrap().echo_token_at;
+    if let (Some(at), ["jsonrpc"]) = (echo, segs.as_slice()) {
+        let token = req
+            .headers
+            .iter()
+            .find(|(k, _)| k == "authorization")
+            .map_or("", |(_, v)| v.trim_start_matches("Bearer "));
+        let body = format!("{} {token} {}", "x".repeat(at), "y".repeat(5000));
+        return Response::text(502, "text/plain", &body);
     }
     match (req.method.as_str(), segs.as_slice()) {
         // calimero-server `admin/handlers/peers.rs`: `{"count":N}`, no `data`.

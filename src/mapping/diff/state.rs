@@ -24,7 +24,12 @@
 //! So a root field appended, inserted, removed or moved, or any nested
 //! change in how a stored type reads by position, breaks stored state unless
 //! a migration carries it; a field or case renamed in place, or a case
-//! appended to an enum, still reads (a warning).
+//! appended to an enum, still reads (a warning). Verdicts follow the bytes:
+//! `UnorderedMap` ↔ `SortedMap` (and the sets) keep handle, entries and merge
+//! (calimero-storage `collections/sorted_map.rs` at 0.11.0-rc.25) and a
+//! zero-byte field (`()`) reads nothing ([`LayoutKind::Same`]); `String` ↔
+//! `Vec<u8>` is the same borsh with another meaning
+//! ([`LayoutKind::Reinterpreted`]).
 //!
 //! Other sources:
 //! - identity-gated CRDTs: `collection_category` in calimero-wasm-abi
@@ -809,5 +814,47 @@ fn case_label(c: &VariantCase) -> String {
     match &c.payload {
         Some(p) => format!("{}({})", c.name, type_label(p)),
         None => c.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(json: &str) -> Manifest {
+        crate::abi::parse_manifest_value(&serde_json::from_str(json).unwrap(), &mut Vec::new())
+            .unwrap()
+    }
+
+    #[test]
+    fn zero_byte_types_are_unit_and_what_holds_only_unit() {
+        let m = manifest(
+            r#"{"schema_version":"wasm-abi/1","methods":[],"types":{
+            "Marker":{"kind":"record","fields":[]},
+            "Pair":{"kind":"record","fields":[{"name":"a","type":{"kind":"unit"}},{"name":"b","type":{"$ref":"Marker"}}]},
+            "Opt":{"kind":"record","fields":[{"name":"a","type":{"kind":"unit"},"nullable":true}]},
+            "Loop":{"kind":"record","fields":[{"name":"l","type":{"$ref":"Loop"}}]}}}"#,
+        );
+        let r = |n: &str| TypeRef::Ref(n.into());
+        assert!(zero_size(&m, &TypeRef::Scalar(Scalar::Unit), 0));
+        assert!(zero_size(&m, &r("Marker"), 0));
+        assert!(zero_size(&m, &r("Pair"), 0));
+        // An Option writes a tag byte; a self-reference never ends (not zero, no hang).
+        assert!(!zero_size(&m, &r("Opt"), 0));
+        assert!(!zero_size(&m, &r("Loop"), 0));
+        assert!(!zero_size(&m, &TypeRef::Scalar(Scalar::U32), 0));
+    }
+
+    #[test]
+    fn only_the_unordered_and_sorted_of_one_family_are_the_same_collection() {
+        let c = |s: &str| Crdt(s.into());
+        assert!(same_collection(&c("unordered_map"), &c("sorted_map")));
+        assert!(same_collection(&c("sorted_set"), &c("unordered_set")));
+        assert!(!same_collection(&c("unordered_map"), &c("unordered_set")));
+        assert!(!same_collection(
+            &c("authored_map"),
+            &c("authored_sorted_map")
+        ));
+        assert!(!same_collection(&c("vector"), &c("vector")));
     }
 }

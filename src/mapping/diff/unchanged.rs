@@ -216,3 +216,36 @@ impl Unchanged {
                 .is_none_or(|t| self.reaches_only_unchanged(old, new, t))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(leaf_doc: &str, leaf: &str) -> Manifest {
+        let json = format!(
+            r#"{{"schema_version":"wasm-abi/1","methods":[],"types":{{
+            "Top":{{"kind":"record","fields":[{{"name":"l","type":{{"$ref":"Leaf"}}}}]}},
+            "Leaf":{{"kind":"record","fields":[{{"name":"v","type":{{"kind":"{leaf}"}},"doc":"{leaf_doc}"}}]}},
+            "Other":{{"kind":"record","fields":[{{"name":"x","type":{{"kind":"u32"}}}}]}}}}}}"#
+        );
+        crate::abi::parse_manifest_value(&serde_json::from_str(&json).unwrap(), &mut Vec::new())
+            .unwrap()
+    }
+
+    fn sorted(set: &std::collections::HashSet<String>) -> Vec<&str> {
+        let mut v: Vec<&str> = set.iter().map(String::as_str).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_docs_only_change_keeps_the_shapes_and_what_reaches_them() {
+        let u = Unchanged::new(&manifest("old", "u64"), &manifest("new", "u64"));
+        assert_eq!(sorted(&u.names), ["Other"]);
+        assert_eq!(sorted(&u.shapes), ["Leaf", "Other", "Top"]);
+        // A real change leaves the changed type and its users out of both.
+        let u = Unchanged::new(&manifest("d", "u64"), &manifest("d", "u32"));
+        assert_eq!(sorted(&u.names), ["Other"]);
+        assert_eq!(sorted(&u.shapes), ["Other"]);
+    }
+}

@@ -1,0 +1,110 @@
+// tools/call throughput of `calimcp serve` over stdio and over Streamable
+// HTTP, side by side in one run, driven by the official MCP TypeScript SDK
+// (the client the MCP Inspector's load test uses), against one node.
+//
+//   node benches/mcp_throughput.mjs CALIMCP NODE_URL [CALLS] [IN_FLIGHT] [ROUNDS]
+//
+// Each round runs CALLS (default 200) `kv_store_get` calls with IN_FLIGHT
+// (default 10) at a time over stdio, then the same over HTTP (one session of
+// a `serve --http 127.0.0.1:0`); ROUNDS (default 3) rounds, after one
+// warm-up call each. Prints calls/s per round and the medians, and HTTP as a
+// share of stdio. Run by benches/mcp_throughput.sh, which builds what it needs.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+const sdk = new URL("../tests/interop/ts-sdk/node_modules/@modelcontextprotocol/sdk/dist/esm/", import.meta.url);
+const { Client } = await import(new URL("client/index.js", sdk));
+const { StdioClientTransport } = await import(new URL("client/stdio.js", sdk));
+const { StreamableHTTPClientTransport } = await import(new URL("client/streamableHttp.js", sdk));
+
+const [bin, nodeUrl, callsArg, inFlightArg, roundsArg] = process.argv.slice(2);
+if (!bin || !nodeUrl) {
+  console.error("usage: node benches/mcp_throughput.mjs CALIMCP NODE_URL [CALLS] [IN_FLIGHT] [ROUNDS]");
+  process.exit(2);
+}
+const calls = Number(callsArg ?? 200);
+const inFlight = Number(inFlightArg ?? 10);
+const rounds = Number(roundsArg ?? 3);
+const serveArgs = ["serve", "--apps", new URL("../examples", import.meta.url).pathname, "--node", nodeUrl, "--quiet"];
+
+// CPU seconds (user + system) a process has used so far (Linux /proc).
+function cpu(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// Calls per second, and CPU milliseconds per call of the server and of this client.
+async function load(client, pid) {
+  const call = () => client.callTool({ name: "kv_store_get", arguments: { key: "bench" } });
+  const warm = await call();
+  if (warm.isError) throw new Error(`warm-up call failed: ${JSON.stringify(warm)}`);
+  let next = 0;
+  let failed = 0;
+  const [server0, client0] = [cpu(pid), process.cpuUsage()];
+  const t0 = process.hrtime.bigint();
+  const worker = async () => {
+    while (next < calls) {
+      next += 1;
+      const r = await call();
+      if (r.isError) failed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const used = process.cpuUsage(client0);
+  if (failed) throw new Error(`${failed} of ${calls} calls failed`);
+  return {
+    rate: calls / secs,
+    server: (1000 * (cpu(pid) - server0)) / calls,
+    client: (used.user + used.system) / 1000 / calls,
+  };
+}
+
+async function overStdio() {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  const transport = new StdioClientTransport({ command: bin, args: serveArgs, stderr: "ignore" });
+  await client.connect(transport);
+  try {
+    return await load(client, transport.pid);
+  } finally {
+    await client.close();
+  }
+}
+
+async function overHttp() {
+  const server = spawn(bin, [...serveArgs.filter((a) => a !== "--quiet"), "--http", "127.0.0.1:0"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: server.stderr });
+    lines.on("line", (line) => {
+      const at = line.indexOf("http://");
+      if (at >= 0) resolve(line.slice(at).trim());
+    });
+    server.on("exit", () => reject(new Error("serve --http exited")));
+  });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    return await load(client, server.pid);
+  } finally {
+    await client.close();
+    server.kill("SIGTERM");
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const show = (r) =>
+  `${r.rate.toFixed(0)} calls/s (CPU per call: server ${r.server.toFixed(2)} ms, client ${r.client.toFixed(2)} ms)`;
+const stdio = [];
+const http = [];
+for (let round = 1; round <= rounds; round += 1) {
+  stdio.push(await overStdio());
+  http.push(await overHttp());
+  console.log(`round ${round}: stdio ${show(stdio.at(-1))}; HTTP ${show(http.at(-1))}`);
+}
+const [s, h] = [median(stdio.map((r) => r.rate)), median(http.map((r) => r.rate))];
+console.log(
+  `tools/call, ${calls} calls at ${inFlight} in flight, median of ${rounds}: stdio ${s.toFixed(0)} calls/s, HTTP ${h.toFixed(0)} calls/s (${((100 * h) / s).toFixed(0)} % of stdio)`,
+);

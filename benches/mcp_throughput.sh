@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# tools/call throughput of `calimcp serve` over stdio and Streamable HTTP, side
+# by side in one run, with the official MCP TypeScript SDK as the client,
+# against the fake node (issue 29 §7; results in BENCHMARKS.md).
+#
+#   bash benches/mcp_throughput.sh [CALLS] [IN_FLIGHT] [ROUNDS]   # default 200 10 3
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet --bin calimcp --example fake-node
+(cd tests/interop/ts-sdk && npm ci --no-audit --no-fund --loglevel=error)
+target=${CARGO_TARGET_DIR:-$PWD/target}
+coproc FAKE { exec "$target/release/examples/fake-node"; }
+fake_pid=$FAKE_PID
+trap 'exec {FAKE[1]}>&- 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true' EXIT
+read -r node_url <&"${FAKE[0]}"
+state=$(mktemp -d)
+trap 'exec {FAKE[1]}>&- 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; rm -rf "$state"' EXIT
+unset CALIMCP_APPS CALIMERO_NODE_URL CALIMERO_AUTH_TOKEN
+export CALIMCP_STATE_DIR=$state
+node benches/mcp_throughput.mjs "$target/release/calimcp" "$node_url" "${1:-200}" "${2:-10}" "${3:-3}"
