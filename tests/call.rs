@@ -849,6 +849,23 @@ fn contexts_are_chosen_in_order() {
         .stderr(predicate::str::contains(
             "neither a context id nor an alias",
         ));
+    // An alias for a local app the node does not have: said so, not "(unknown)" (issue 32).
+    let every_kind = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/every-kind.json");
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            &format!("{every_kind}.state"),
+            "-c",
+            "nope",
+            "--dry-run",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("neither a context id nor an alias"), "{err}");
+    assert!(err.contains("is not installed there"), "{err}");
+    assert!(!err.contains("(unknown)"), "{err}");
     // --context wins over _context in --args
     env.ok(&[
         "call",

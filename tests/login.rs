@@ -150,6 +150,9 @@ fn login_reads_the_password_from_stdin_or_a_file() {
     let err = Env::stderr(&a);
     assert!(err.contains("logging in to"), "{err}");
     assert!(!err.contains("wrong-one"), "{err}");
+    // The node's doubled "Authentication failed: Authentication failed: …" is said once.
+    assert!(err.contains("Invalid username or password"), "{err}");
+    assert_eq!(err.matches("Authentication failed").count(), 1, "{err}");
     // No password and no terminal: a usage error saying how to give one.
     env.cmd()
         .args(["login", "-u", USER])

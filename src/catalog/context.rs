@@ -106,10 +106,11 @@ async fn by_value(
     let listing = match Listing::of(client, app, service).await {
         Ok(l) if l.contexts.is_empty() => format!("{unit} has no contexts there"),
         Ok(l) => format!("Contexts of {unit}:{}", l.text(client).await),
-        // An app the node lacks (or an answer it could not give) has none to list.
-        Err(_) => {
-            format!("The node could not list the contexts of {unit} (is it installed there?)")
+        // An app the node lacks has none to list.
+        Err(e) if e.code == Code::NotInstalled => {
+            format!("{unit} is not installed there, so it has no contexts there")
         }
+        Err(e) => format!("The contexts of {unit} could not be listed: {}", e.message),
     };
     Err(Error::input(
         Code::UnknownContext,
