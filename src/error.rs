@@ -108,6 +108,8 @@ codes! {
         AmbiguousApp = "ambiguous_app",
         /// The app has several contexts on the node and none was chosen.
         AmbiguousContext = "ambiguous_context",
+        /// A local app without a module matches several apps of the node by its ABI (different code): which one it is cannot be told; nothing was sent.
+        AmbiguousIdentity = "ambiguous_identity",
         /// Several services of the app declare the method; a service must be named.
         AmbiguousMethod = "ambiguous_method",
         /// The tool name exists in several services of the app.

@@ -151,9 +151,10 @@ fn slug_is_the_sanitised_trailing_package_segment() {
     // Runs of other characters collapse to one `_`; upper case is lowered.
     let set = build(&[app(Some("org.Example.My  App--2"), "4f00aa", &["get"])]);
     assert_eq!(names(&set), ["my_app_2_get"]);
-    // No package: the slug comes from the id.
+    // No package (a joined node's app): the shortest prefix of the id, at
+    // least 6 characters, lowercased — so the method always fits.
     let set = build(&[app(None, "AbC123def", &["get"])]);
-    assert_eq!(names(&set), ["abc123def_get"]);
+    assert_eq!(names(&set), ["abc123_get"]);
 }
 
 #[test]

@@ -27,73 +27,9 @@ fn json_of(out: &str) -> Value {
     serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
-/// `events` (com.example.events) with its ABI replaced by `abi`: the same
-/// code, another module (another blob and application id) declaring other
-/// methods — what a new version of an app looks like to the node.
+/// `events` (com.example.events) with its ABI edited: another module.
 fn events_with_abi(tag: &str, edit: impl Fn(&mut Value)) -> std::path::PathBuf {
-    let base = test_app("events");
-    let bytes = std::fs::read(&base).unwrap();
-    // Drop the calimero_abi_v1 custom section, keep every other section.
-    let mut out = bytes[..8].to_vec();
-    let mut i = 8;
-    let leb = |b: &[u8], i: &mut usize| {
-        let (mut n, mut shift) = (0usize, 0);
-        loop {
-            let byte = b[*i];
-            *i += 1;
-            n |= ((byte & 0x7f) as usize) << shift;
-            if byte & 0x80 == 0 {
-                return n;
-            }
-            shift += 7;
-        }
-    };
-    while i < bytes.len() {
-        let start = i;
-        let id = bytes[i];
-        i += 1;
-        let len = leb(&bytes, &mut i);
-        let body = i;
-        i += len;
-        if id == 0 {
-            let mut j = body;
-            let name_len = leb(&bytes, &mut j);
-            if &bytes[j..j + name_len] == b"calimero_abi_v1" {
-                continue;
-            }
-        }
-        out.extend_from_slice(&bytes[start..i]);
-    }
-    let mut abi: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testapps/events/abi.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
-    edit(&mut abi);
-    let abi = abi.to_string();
-    let name = b"calimero_abi_v1";
-    let mut payload = vec![name.len() as u8];
-    payload.extend_from_slice(name);
-    payload.extend_from_slice(abi.as_bytes());
-    out.push(0);
-    let mut n = payload.len();
-    loop {
-        let b = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            out.push(b);
-            break;
-        }
-        out.push(b | 0x80);
-    }
-    out.extend_from_slice(&payload);
-    let path = base.with_file_name(format!("events-abi-{tag}.wasm"));
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, out).unwrap();
-    std::fs::rename(&tmp, &path).unwrap();
-    path
+    realnode_support::test_app_with_abi("events", tag, edit)
 }
 
 on_each_version! {
@@ -244,6 +180,10 @@ on_each_version! {
         // Without the file node 2 names the app after its id, and the name
         // does not move when node 2 joins another app.
         let before = tools(2, &[]);
+        // A short prefix of the app's id, then the method (never a hash in its place).
+        let prefix = calimcp::mapping::names::id_prefix(&c.app, 6);
+        assert!(before.contains(&format!("{prefix}_insert")), "{before:?}");
+        assert!(before.iter().all(|n| n.starts_with(&format!("{prefix}_"))), "one prefix: {before:?}");
         let other = c.node(1).install(&test_app_variant("events", "another"), "com.example.another", "0.1.0");
         let (ns, ctx) = c.node(1).create_namespace_context(&other);
         c.join(1, 2, &ns, &ctx);

@@ -56,17 +56,6 @@ impl App {
     pub fn service(&self, name: Option<&str>) -> Option<&Service> {
         self.services.iter().find(|s| s.name.as_deref() == name)
     }
-
-    /// The same code as `other`: the same services with the same manifests.
-    pub fn same_code(&self, other: &App) -> bool {
-        !self.services.is_empty()
-            && self.services.len() == other.services.len()
-            && self
-                .services
-                .iter()
-                .zip(&other.services)
-                .all(|(a, b)| a.name == b.name && a.manifest == b.manifest)
-    }
 }
 
 /// One service of an app. Single-service apps have one, unnamed.

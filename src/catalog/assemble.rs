@@ -1,14 +1,14 @@
 //! The one rule that puts the local apps and the node's together, for every
 //! command and the server alike.
 //!
-//! 1. **Identity.** A node app listed without a package (a node that joined a
-//!    context received the app by blob share: rc.25 lists no package, rc.4
-//!    `unknown` `0.0.0`, both read as none by [`crate::node`]) takes the
-//!    package, version and name of a local app with the same code — the same
-//!    blob id (what the node hashes: a `.wasm` file's id is computed as the
-//!    node computes it), else the same services with equal manifests — so
-//!    one app has one name on every node.
-//!    Without one it is named after its application id alone.
+//! 1. **Identity.** Which node rows a local app is: [`identity`] (its
+//!    package; its module's bytes, the blob id the node lists; its ABI only
+//!    when no module is at hand, and never when rows of two apps have it). A
+//!    node app listed without a package (a node that joined a context
+//!    received the app by blob share: rc.25 lists no package, rc.4
+//!    `unknown` `0.0.0`, both read as none by [`crate::node`]) that a local
+//!    app is takes its package, version and name, so one app has one name on
+//!    every node. Without one it is named after its application id.
 //! 2. **Versions.** A node lists each installed version of a package as an
 //!    application of its own. The rows of one package and signer are one app:
 //!    the newest version with a readable ABI stands for it, and every row is
@@ -16,7 +16,8 @@
 //!    of them and one set of tool names serves them all. Rows whose ABI could
 //!    not be read are kept as installs with the reason; only a package none of
 //!    whose rows can be read is left out.
-//! 3. **Shadowing.** A node app with the package of a local app is not listed
+//! 3. **Shadowing.** A node app that a local app is (its package, or a row
+//!    with the local module's bytes: a file under any name) is not listed
 //!    again: the local manifest names and describes it, and the node's rows
 //!    become the local app's installs.
 //! 4. **Names.** Local apps are named first, then the node's in the order a
@@ -27,7 +28,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
 
-use super::Catalog;
+use super::{Catalog, identity};
 use crate::abi::{App, Install};
 use crate::error::Error;
 use crate::mapping::{self, ToolOptions};
@@ -122,19 +123,34 @@ fn install(app: &App, unusable: Option<&Error>) -> Install {
     }
 }
 
-/// Rule 1: node apps without a package take a local same-code app's identity.
-fn identify(node: &mut [App], local: &[App]) {
-    for app in node.iter_mut().filter(|a| a.package.is_none()) {
-        let same = |l: &App| match (l.code_blob, app.code_blob) {
-            (Some(a), Some(b)) => a == b,
-            _ => l.same_code(app),
-        };
-        if let Some(l) = local.iter().find(|l| l.package.is_some() && same(l)) {
+/// Rule 1: the node rows each local app is ([`identity::rows_of`]), by
+/// application id (none for a local app that cannot be told apart); rows
+/// without a package that one local app is take that app's identity.
+fn identify(node: &mut [App], unusable: &mut [(App, Error)], local: &[App]) -> Vec<Vec<String>> {
+    let claims: Vec<Vec<String>> = {
+        let rows: Vec<&App> = node.iter().chain(unusable.iter().map(|(a, _)| a)).collect();
+        local
+            .iter()
+            .map(|l| match identity::rows_of(l, &rows) {
+                identity::Found::Rows(found) => found.iter().map(|&i| rows[i].id.clone()).collect(),
+                identity::Found::Ambiguous(_) => Vec::new(),
+            })
+            .collect()
+    };
+    let rows = node.iter_mut().chain(unusable.iter_mut().map(|(a, _)| a));
+    for app in rows.filter(|a| a.package.is_none()) {
+        if let Some(l) = local
+            .iter()
+            .zip(&claims)
+            .find(|(_, c)| c.contains(&app.id))
+            .map(|(l, _)| l)
+        {
             app.package = l.package.clone();
             app.version = app.version.take().or_else(|| l.version.clone());
             app.name = app.name.take().or_else(|| l.name.clone());
         }
     }
+    claims
 }
 
 /// Node apps whose ABI was read, and the others with the reason.
@@ -213,23 +229,22 @@ impl Catalog {
         let Catalog {
             mut apps, skipped, ..
         } = self;
-        identify(&mut node, &apps);
+        let mut unusable = unusable;
+        let claims = identify(&mut node, &mut unusable, &apps);
         let (node, unusable) = group_versions(node, unusable);
-        // Rule 3: a local app of the same package takes the node's rows.
+        // Rule 3: a local app takes the node apps it is (by package or code).
         let mut shadowed: HashSet<usize> = HashSet::new();
         let mut shadowed_out: HashSet<usize> = HashSet::new();
-        for local in apps.iter_mut() {
-            let Some(p) = local.package.clone() else {
-                continue;
-            };
+        for (local, claim) in apps.iter_mut().zip(&claims) {
+            let mine = |a: &App| a.installs.iter().any(|i| claim.contains(&i.id));
             for (i, a) in node.iter().enumerate() {
-                if a.package.as_deref() == Some(&p) {
+                if mine(a) {
                     local.installs.extend(a.installs.iter().cloned());
                     shadowed.insert(i);
                 }
             }
             for (i, (a, _)) in unusable.iter().enumerate() {
-                if a.package.as_deref() == Some(&p) {
+                if mine(a) {
                     local.installs.extend(a.installs.iter().cloned());
                     shadowed_out.insert(i);
                 }
@@ -368,6 +383,29 @@ mod tests {
         assert_eq!(c.apps.len(), 1);
         assert_eq!(c.apps[0].installs[0].id, "N");
         assert_eq!(names(&c), ["events_insert"]);
+    }
+
+    #[test]
+    fn apps_without_package_keep_the_method_under_a_short_id_prefix() {
+        let long = "echo_a_rather_long_method_name_i64";
+        let one = app(
+            "9zldiwb8rxjdffg2raj5sp3veyxhnzwstj45sm2ejx",
+            None,
+            None,
+            &[long, "get"],
+        );
+        // Another app whose id starts alike: one more character tells them apart.
+        let two = app(
+            "9zldiwq8rxjdffg2raj5sp3veyxhnzwstj45sm2ejx",
+            None,
+            None,
+            &["get"],
+        );
+        let c = Catalog::default().with_node_apps(vec![one, two], vec![], &ToolOptions::default());
+        assert_eq!(
+            names(&c),
+            [&format!("9zldiw_{long}"), "9zldiw_get", "9zldiwq_get",]
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::identity;
 use crate::abi::{App, Install};
 use crate::error::{Code, Error, ErrorKind, Result};
 use crate::node::contexts::ContextInfo;
@@ -151,13 +152,9 @@ pub async fn check_context(
         .with_hint("pass one of them with --context, or join this context on the node first (meroctl namespace join, then group join-context)"));
     };
     let installs = installs_of(client, app).await?;
-    // A manifest read from a file whose package the node does not have (a
-    // bare abi.json of an app installed under another name): nothing to
-    // check it against, so the user's pairing stands.
-    if installs.is_empty()
-        || installs
-            .iter()
-            .any(|i| ids::same(&i.id, &info.application_id))
+    if installs
+        .iter()
+        .any(|i| ids::same(&i.id, &info.application_id))
     {
         return Ok(info);
     }
@@ -179,6 +176,23 @@ pub async fn check_context(
         "" => "an application the node does not name (its answer has no applicationId)".into(),
         id => format!("application {}", sanitize_line(id)),
     });
+    if installs.is_empty() {
+        // The node has no row of this app (not its package, not its module):
+        // whatever the context runs, it is not this code.
+        return Err(Error::input(
+            Code::ForeignContext,
+            format!(
+                "context {} runs {runs}, not {}, which the node at {} does not have (no application there has its package or its module's bytes): nothing was sent",
+                sanitize_line(shown),
+                unit_label(app, None),
+                client.url()
+            ),
+        )
+        .with_hint(format!(
+            "call a tool of {runs} in that context; if {} is a build of it, give the app's .wasm as installed, or its package (--package)",
+            sanitize_line(&app.source)
+        )));
+    }
     let listing = Listing::of(client, app, service)
         .await
         .unwrap_or_default()
@@ -304,7 +318,10 @@ async fn choose_error(
 }
 
 /// The node's application rows of `app`: those the catalog found, else (an
-/// app read from a file) the rows of its package on the node.
+/// app read from a file, the node's apps not listed) the rows that are the
+/// same app by [`super::identity`]: its package, its module's bytes, or —
+/// with no module at hand — its ABI (an ABI several apps have is
+/// `ambiguous_identity`).
 pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
     if !app.installs.is_empty() {
         return Ok(app.installs.clone());
@@ -316,20 +333,35 @@ pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
             unusable: None,
         }]);
     }
-    let installed = client.known_applications().await?;
-    let mut rows: Vec<Install> = installed
+    let listed = client.known_applications().await?;
+    let mut rows: Vec<App> = listed
         .iter()
-        .filter(|a| a.package.is_some() && a.package == app.package)
-        .map(|a| Install {
-            id: a.id.clone(),
-            version: a.version.clone(),
+        .map(|a| super::node::shell(client, a))
+        .collect();
+    if identity::needs_abis(app, &rows.iter().collect::<Vec<_>>()) {
+        let (apps, unusable) = super::node::load(client).await?;
+        rows = apps;
+        rows.extend(unusable.into_iter().map(|(a, _)| a));
+    }
+    let found = match identity::rows_of(app, &rows.iter().collect::<Vec<_>>()) {
+        identity::Found::Rows(found) => found,
+        identity::Found::Ambiguous(found) => {
+            let candidates: Vec<&App> = found.iter().map(|&i| &rows[i]).collect();
+            return Err(identity::ambiguous_error(app, &candidates, client.url()));
+        }
+    };
+    let mut installs: Vec<Install> = found
+        .iter()
+        .map(|&i| Install {
+            id: rows[i].id.clone(),
+            version: rows[i].version.clone(),
             unusable: None,
         })
         .collect();
-    rows.sort_by(|a, b| {
+    installs.sort_by(|a, b| {
         super::assemble::compare_versions(b.version.as_deref(), a.version.as_deref())
     });
-    Ok(rows)
+    Ok(installs)
 }
 
 /// A call that failed because the node has no identity in its context
@@ -404,23 +436,13 @@ pub async fn app_contexts(
 /// most, then one request per installed version. Apps the node does not
 /// have add none.
 pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<String>> {
-    let mut rows: Option<Vec<crate::node::NodeApp>> = None;
     let mut installs: Vec<String> = Vec::new();
     for app in apps {
-        if !app.installs.is_empty() {
-            installs.extend(app.installs.iter().map(|i| i.id.clone()));
-        } else if app.source == client.url() {
-            installs.push(app.id.clone());
-        } else if app.package.is_some() {
-            if rows.is_none() {
-                rows = Some(client.known_applications().await?);
-            }
-            installs.extend(
-                rows.iter()
-                    .flatten()
-                    .filter(|a| a.package == app.package)
-                    .map(|a| a.id.clone()),
-            );
+        match installs_of(client, app).await {
+            Ok(rows) => installs.extend(rows.into_iter().map(|i| i.id)),
+            // An app that cannot be told apart on the node follows none.
+            Err(e) if e.code == Code::AmbiguousIdentity => {}
+            Err(e) => return Err(e),
         }
     }
     let mut seen = std::collections::HashSet::new();

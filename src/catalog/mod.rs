@@ -5,7 +5,8 @@
 //! Apps are gathered from `--apps` directories (and `CALIMCP_APPS`), then from
 //! paths named on the command line, then from the node ([`node`]); the one
 //! rule that puts them together (identity across nodes, versions as one app,
-//! local apps shadowing the node's, stable names) is [`assemble`]. A
+//! local apps shadowing the node's, stable names) is [`assemble`], and which
+//! node rows a local app is — by its module's bytes — is [`identity`]. A
 //! [`session::Session`] (one per command, one per server) reads the options
 //! once, makes the node client on first use, and answers through these rules:
 //! [`resolve`] names, [`context`] contexts (a context is used only with its
@@ -21,6 +22,7 @@ pub(crate) mod assemble;
 pub(crate) mod call;
 pub(crate) mod context;
 pub(crate) mod describe;
+pub(crate) mod identity;
 pub(crate) mod invoke;
 pub(crate) mod node;
 pub(crate) mod resolve;

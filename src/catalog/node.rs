@@ -24,7 +24,7 @@ impl Catalog {
 }
 
 /// An app of the node without services: what is known of it before its ABI.
-fn shell(client: &Client, a: &NodeApp) -> App {
+pub(crate) fn shell(client: &Client, a: &NodeApp) -> App {
     App {
         id: a.id.clone(),
         package: a.package.clone(),

@@ -3,7 +3,9 @@
 //! In order: an exact application id; an exact package (several signers of one
 //! package are ambiguous); then, together, a trailing run of whole package
 //! segments (case-insensitive: `kv-store`, `calimero.kv-store`), the bundle's
-//! metadata name (case-insensitive) and the app's tool slug.
+//! metadata name (case-insensitive) and the app's tool slug (for an app
+//! without package, a prefix of its id of at least 6 characters, as its tool
+//! names have it).
 
 use crate::abi::App;
 use crate::error::{Code, Error, Result};
@@ -13,6 +15,16 @@ use crate::text::{sanitize_line, similarity};
 fn trailing_segments_match(package: &str, query: &str) -> bool {
     let (p, q) = (package.to_ascii_lowercase(), query.to_ascii_lowercase());
     p == q || p.ends_with(&format!(".{q}"))
+}
+
+/// Whether `query` is the slug of an app without package: a prefix of its
+/// id's letters and digits, lowercased, of at least 6 characters.
+fn id_prefix_matches(id: &str, query: &str) -> bool {
+    query.len() >= 6
+        && query
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && names::id_prefix(id, query.len()) == query
 }
 
 /// Describes an app in lists of candidates.
@@ -63,6 +75,7 @@ pub fn resolve(apps: &[App], query: &str) -> Result<usize> {
                     .as_deref()
                     .is_some_and(|n| n.eq_ignore_ascii_case(query))
                 || names::app_slug(app.package_or_id()) == query
+                || (app.package.is_none() && id_prefix_matches(&app.id, query))
         })
         .collect();
     match loose.len() {
@@ -161,6 +174,19 @@ mod tests {
         assert_eq!(resolve(&apps, "kv_store").unwrap(), 0);
         // whole segments only: "store" is not a segment of either package
         assert_eq!(resolve(&apps, "store").unwrap_err().code, Code::UnknownApp);
+    }
+
+    #[test]
+    fn an_app_without_package_answers_to_its_id_prefix() {
+        let shared = App {
+            id: "9ZLdiwB8rxjdffg2raj5sp3veyxhnzwstj45sm2ejx".into(),
+            ..App::default()
+        };
+        let apps = [app("com.a.notes", "aaa", None), shared];
+        assert_eq!(resolve(&apps, "9zldiw").unwrap(), 1);
+        assert_eq!(resolve(&apps, "9zldiwb8").unwrap(), 1);
+        assert_eq!(resolve(&apps, "9zldi").unwrap_err().code, Code::UnknownApp);
+        assert_eq!(resolve(&apps, "9zldix").unwrap_err().code, Code::UnknownApp);
     }
 
     #[test]

@@ -502,12 +502,21 @@ impl Session {
         let client = self.client()?;
         let opts = &self.settings.tools;
         let bind = call::bind(client, catalog, tool, ask, opts, Audience::Cli);
-        match pace {
+        let bound = match pace {
             None => self.block_on(bind)?,
             Some(pace) => self
                 .block_on(pace.before(bind))?
                 .unwrap_or_else(|| Err(pace.ran_out("finding the context"))),
+        };
+        // What the version's catalog says (a context that moves on this call).
+        for w in bound
+            .iter()
+            .flat_map(|b| b.version())
+            .flat_map(|(c, _)| &c.skipped)
+        {
+            self.note(w.message.clone());
         }
+        bound
     }
 }
 

@@ -13,6 +13,11 @@
 //! A local manifest speaks for the version it declares, and for every
 //! version when it declares none; when the node cannot give another
 //! version's ABI, the local manifest is used.
+//!
+//! A method the context's version lacks is refused (`method_not_in_version`)
+//! unless the version the context's group targets has it: after a group
+//! upgrade (rc.25, applied to a context at its next use) the call is built
+//! with the target's ABI and the face is told the context moves on this call.
 
 use std::sync::Arc;
 
@@ -77,20 +82,91 @@ pub async fn tool_for_target(
         .cloned();
     match found {
         Some(t) => Ok(Some((one, t))),
-        None => Err(Error::input(
-            Code::MethodNotInVersion,
-            format!(
-                "context {} runs {} {}, which has no method `{}`: nothing was sent",
-                sanitize_line(&target.id),
-                sanitize_line(app.package_or_id()),
-                sanitize_line(version.as_deref().unwrap_or("(an older version)")),
-                sanitize_line(&tool.method)
-            ),
-        )
-        .with_hint(
-            "upgrade the context to a version that has it, or call it in a context of that version",
-        )),
+        None => match moved_tool(client, app, tool, target, opts).await? {
+            Some(moved) => Ok(Some(moved)),
+            None => Err(not_in_version(target, app, version.as_deref(), tool)),
+        },
     }
+}
+
+/// `method_not_in_version`: the context's version lacks the tool's method.
+fn not_in_version(target: &Target, app: &App, version: Option<&str>, tool: &Tool) -> Error {
+    Error::input(
+        Code::MethodNotInVersion,
+        format!(
+            "context {} runs {} {}, which has no method `{}`: nothing was sent",
+            sanitize_line(&target.id),
+            sanitize_line(app.package_or_id()),
+            sanitize_line(version.unwrap_or("(an older version)")),
+            sanitize_line(&tool.method)
+        ),
+    )
+    .with_hint(
+        "upgrade the context to a version that has it, or call it in a context of that version",
+    )
+}
+
+/// The tool from the version the context's group targets, when the
+/// context's own version lacks the method but that one has it: a group
+/// upgrade (rc.25, policy LazyOnAccess or Automatic) the node applies to a
+/// context at its next use — this call. The returned catalog's one warning
+/// says so.
+async fn moved_tool(
+    client: &Client,
+    app: &App,
+    tool: &Tool,
+    target: &Target,
+    opts: &ToolOptions,
+) -> Result<Option<(Catalog, Tool)>> {
+    let Some(to) = client.group_target(&target.id).await.ok().flatten() else {
+        return Ok(None);
+    };
+    let installs = super::context::installs_of(client, app)
+        .await
+        .unwrap_or_default();
+    if ids::same(&to, &target.info.application_id)
+        || !installs.iter().any(|i| ids::same(&i.id, &to))
+    {
+        return Ok(None);
+    }
+    let Some(row) = client.known_application(&to).await? else {
+        return Ok(None);
+    };
+    let value = client.abi(&row, tool.service.as_deref()).await?;
+    let label = format!("{} ({})", client.url(), sanitize_line(app.package_or_id()));
+    let manifest = abi::load::manifest_from_value(&value, &label, &mut Vec::new())?;
+    let one = App {
+        id: row.id.clone(),
+        package: app.package.clone(),
+        version: row.version.clone(),
+        name: app.name.clone(),
+        source: client.url().to_string(),
+        services: vec![Service {
+            name: tool.service.clone(),
+            manifest: Arc::new(manifest),
+        }],
+        ..App::default()
+    };
+    let mut one = Catalog::new(vec![one], Vec::new(), opts);
+    let Some(t) = one
+        .tools
+        .tools
+        .iter()
+        .find(|t| t.method == tool.method)
+        .cloned()
+    else {
+        return Ok(None);
+    };
+    one.skipped.push(abi::Warning::new(
+        "",
+        format!(
+            "context {} moves to {} {} on this call: its group was upgraded to that version, which the node applies to a context at its next use (the arguments are checked against it)",
+            sanitize_line(&target.id),
+            sanitize_line(app.package_or_id()),
+            sanitize_line(row.version.as_deref().unwrap_or("(the group's target)"))
+        ),
+    ));
+    Ok(Some((one, t)))
 }
 
 /// The manifest of the version `target` runs (one service of it).

@@ -2,7 +2,9 @@
 //!
 //! `<slug>_<method>` for a single-service app, `<slug>_<service>_<method>` for
 //! several. The slug is the package's trailing dot segment, lowercased, with
-//! every run of characters outside `[a-z0-9_]` collapsed to `_`. Every part of
+//! every run of characters outside `[a-z0-9_]` collapsed to `_`; an app
+//! without package (a node that joined a context lists it so) has a short
+//! prefix of its application id ([`id_prefix`]), so its names keep the method. Every part of
 //! a name goes through the same sanitiser, so names match `^[a-z0-9_-]+$`.
 
 use sha2::{Digest, Sha256};
@@ -35,9 +37,16 @@ pub fn app_slug(package_or_id: &str) -> String {
 
 /// The first six letters and digits of an application id, lowercased.
 pub fn id_tail(id: &str) -> String {
+    id_prefix(id, 6)
+}
+
+/// The first `len` letters and digits of an application id, lowercased: the
+/// slug of an app the node lists without package (at least 6, longer only
+/// when another app's prefix is the same).
+pub fn id_prefix(id: &str, len: usize) -> String {
     id.chars()
         .filter(char::is_ascii_alphanumeric)
-        .take(6)
+        .take(len)
         .collect::<String>()
         .to_ascii_lowercase()
 }

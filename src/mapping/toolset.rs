@@ -178,7 +178,9 @@ pub fn slug_key(app: &App) -> String {
 /// The slugs of `apps`, named in (rank, package, id) order: an app whose
 /// [`slug_key`] has a slug in `prior` keeps it, and a slug in `prior` is never
 /// given to another app (a server keeps what it has announced). Otherwise the
-/// first app to ask for a slug gets it; the next gets `_<id tail>`.
+/// first app to ask for a slug gets it; the next gets `_<id tail>`. An app
+/// without package gets the shortest prefix of its id (at least 6) that is
+/// free ([`id_slug`]).
 pub fn app_slugs_with(
     apps: &[App],
     ranks: &[u32],
@@ -209,7 +211,11 @@ pub fn app_slugs_with(
         if done[i] {
             continue;
         }
-        let base = names::app_slug(apps[i].package_or_id());
+        let Some(package) = &apps[i].package else {
+            slugs[i] = id_slug(&apps[i].id, &mut taken);
+            continue;
+        };
+        let base = names::app_slug(package);
         let mut slug = if taken.contains(&base) {
             format!("{base}_{}", names::id_tail(&apps[i].id))
         } else {
@@ -224,6 +230,25 @@ pub fn app_slugs_with(
         slugs[i] = slug;
     }
     slugs
+}
+
+/// The slug of an app without package: the shortest prefix of its id, at
+/// least 6 characters, that no slug taken is (then `_2`, … if the whole id
+/// is, which only a lowercased clash can make).
+fn id_slug(id: &str, taken: &mut HashSet<String>) -> String {
+    let len = id.chars().filter(char::is_ascii_alphanumeric).count();
+    let mut slug = (6..=len.max(6))
+        .map(|n| names::id_prefix(id, n))
+        .find(|s| !taken.contains(s))
+        .unwrap_or_else(|| names::id_prefix(id, len));
+    let mut n = 2;
+    let base = slug.clone();
+    while taken.contains(&slug) {
+        slug = format!("{base}_{n}");
+        n += 1;
+    }
+    taken.insert(slug.clone());
+    slug
 }
 
 fn title(method: &str, app: &App) -> String {

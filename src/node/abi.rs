@@ -508,9 +508,13 @@ impl Client {
 /// "Application bytecode not found" (rc.19 and later) and the blob route 404
 /// (older nodes). That is "not yet", not an old SDK or a broken app.
 fn pending_code(app: &NodeApp, e: Error) -> Error {
+    // rc.4's blob route answers 404 "Blob not found locally or in network",
+    // or 500 "Failed to retrieve blob: …" when asking its peers failed.
     let not_found = e.kind == ErrorKind::Remote
         && (e.message.contains("bytecode not found")
-            || (app.shared && e.message.contains("HTTP 404")));
+            || (app.shared
+                && (e.message.contains("HTTP 404")
+                    || e.message.contains("Failed to retrieve blob"))));
     if !not_found {
         return e;
     }
@@ -548,6 +552,12 @@ mod pending_tests {
             "HTTP 404 Not Found from x",
         );
         assert_eq!(pending_code(&app, blob.clone()).code, Code::CodePending);
+        let fetch = Error::new(
+            ErrorKind::Remote,
+            Code::HttpError,
+            "HTTP 500 Internal Server Error from x: Failed to retrieve blob: no peer has it",
+        );
+        assert_eq!(pending_code(&app, fetch).code, Code::CodePending);
         // A 404 of an app installed here is not "pending".
         let own = NodeApp {
             shared: false,

@@ -11,6 +11,8 @@
 //!   "size","package"}]}` (0.11): the bytecode versions the node keeps of that
 //!   application's package. Older nodes answer a bodyless 404: no versions.
 //! - `GET /admin-api/alias/list/context` → `{"data":{"alias":"contextId",…}}`.
+//! - `GET /admin-api/contexts/:id/group` and `GET /admin-api/groups/:group`
+//!   (rc.25): the application a context's group targets ([`Client::group_target`]).
 
 use reqwest::Method;
 use serde_json::Value;
@@ -110,6 +112,40 @@ impl Client {
                     .collect()
             })
             .unwrap_or_default())
+    }
+
+    /// The application the group of context `id` targets: after a group
+    /// upgrade (rc.25 `POST /admin-api/groups/:id/upgrade`), the version the
+    /// node moves the context to on its next use — until then `GET
+    /// /admin-api/contexts/:id` still names the old one. `GET
+    /// /admin-api/contexts/:id/group` → `{"data":"<hex group id>"|null}`,
+    /// then `GET /admin-api/groups/:group` → `{"data":{"targetApplicationId",…}}`.
+    /// `None` when the context has no group or the node no such routes.
+    pub async fn group_target(&self, id: &str) -> Result<Option<String>> {
+        let id = self.node_id(id);
+        let group = self
+            .data_or_none(&["admin-api", "contexts", id.as_str(), "group"])
+            .await?;
+        let Some(group) = group.as_ref().and_then(Value::as_str) else {
+            return Ok(None);
+        };
+        let info = self.data_or_none(&["admin-api", "groups", group]).await?;
+        Ok(info.and_then(|v| str_field(&v, "targetApplicationId")))
+    }
+
+    /// The `data` of a GET, or `None` when the node has no such route or thing.
+    async fn data_or_none(&self, segments: &[&str]) -> Result<Option<Value>> {
+        let (url, shown) = self.endpoint(segments, None);
+        let reply = self
+            .request(Method::GET, &url, &shown, None)
+            .await
+            .map_err(|e| self.scrub_err(e))?;
+        if matches!(reply.status, 400 | 404 | 405) {
+            return Ok(None);
+        }
+        Ok(Some(data(
+            self.check(reply, &shown).map_err(|e| self.scrub_err(e))?,
+        )))
     }
 
     /// Every context alias on the node: (alias, context id), asked now; the

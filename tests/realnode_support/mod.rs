@@ -28,6 +28,7 @@
 //! c.share(1, &ns2, &ctx2);        // every other node joins ns2 and ctx2
 //! c.join(1, 2, &ns2, &ctx2);      // or one node: node 1 invites, node 2 joins
 //! test_app_variant("events", "second")   // the same app built as another module: another app id
+//! test_app_with_abi("events", "v1", |abi| …)   // the same code declaring another ABI: a new version
 //! ```
 //!
 //! rc25 nodes dial node 1 (its swarm address is the `--boot` peer in their
@@ -1110,36 +1111,102 @@ pub fn test_app(name: &str) -> PathBuf {
     out
 }
 
+/// [`test_app`] `name` with its ABI (`testapps/NAME/abi.json`) edited by
+/// `edit`: the same code, another module (another blob and application id)
+/// declaring other methods — what a new version of an app looks like to the
+/// node. Written beside the app as `NAME-abi-TAG.wasm`.
+pub fn test_app_with_abi(name: &str, tag: &str, edit: impl Fn(&mut Value)) -> PathBuf {
+    let base = test_app(name);
+    let bytes = std::fs::read(&base).unwrap();
+    // Drop the calimero_abi_v1 custom section, keep every other section.
+    let mut out = bytes[..8].to_vec();
+    let mut i = 8;
+    let leb = |b: &[u8], i: &mut usize| {
+        let (mut n, mut shift) = (0usize, 0);
+        loop {
+            let byte = b[*i];
+            *i += 1;
+            n |= ((byte & 0x7f) as usize) << shift;
+            if byte & 0x80 == 0 {
+                return n;
+            }
+            shift += 7;
+        }
+    };
+    while i < bytes.len() {
+        let start = i;
+        let id = bytes[i];
+        i += 1;
+        let len = leb(&bytes, &mut i);
+        let body = i;
+        i += len;
+        if id == 0 {
+            let mut j = body;
+            let name_len = leb(&bytes, &mut j);
+            if &bytes[j..j + name_len] == b"calimero_abi_v1" {
+                continue;
+            }
+        }
+        out.extend_from_slice(&bytes[start..i]);
+    }
+    let mut abi: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testapps")
+                .join(name)
+                .join("abi.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    edit(&mut abi);
+    push_custom_section(&mut out, b"calimero_abi_v1", abi.to_string().as_bytes());
+    write_module(&base.with_file_name(format!("{name}-abi-{tag}.wasm")), &out)
+}
+
+/// Appends a custom section `name` holding `content` to a module.
+fn push_custom_section(module: &mut Vec<u8>, name: &[u8], content: &[u8]) {
+    let mut payload = Vec::new();
+    push_leb(name.len(), &mut payload);
+    payload.extend_from_slice(name);
+    payload.extend_from_slice(content);
+    module.push(0);
+    push_leb(payload.len(), module);
+    module.extend_from_slice(&payload);
+}
+
+/// Writes a module where tests running at once never see it half written.
+fn write_module(path: &Path, bytes: &[u8]) -> PathBuf {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+    path.to_path_buf()
+}
+
+/// `n` as an unsigned LEB128 (a wasm section's size).
+fn push_leb(mut n: usize, out: &mut Vec<u8>) {
+    loop {
+        let b = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
 /// [`test_app`] as another module: the same code with a custom section
 /// `calimcp_variant` holding `variant`, so installing it gives another blob and
 /// another application id (two apps sharing every method name).
 pub fn test_app_variant(name: &str, variant: &str) -> PathBuf {
-    fn leb(mut n: usize, out: &mut Vec<u8>) {
-        loop {
-            let b = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                out.push(b);
-                return;
-            }
-            out.push(b | 0x80);
-        }
-    }
     let base = test_app(name);
     let mut bytes = std::fs::read(&base).unwrap();
-    let section = b"calimcp_variant";
-    let mut payload = Vec::new();
-    leb(section.len(), &mut payload);
-    payload.extend_from_slice(section);
-    payload.extend_from_slice(variant.as_bytes());
-    bytes.push(0);
-    leb(payload.len(), &mut bytes);
-    bytes.extend_from_slice(&payload);
-    let out = base.with_file_name(format!("{name}-{variant}.wasm"));
-    let tmp = out.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, bytes).unwrap();
-    std::fs::rename(&tmp, &out).unwrap();
-    out
+    push_custom_section(&mut bytes, b"calimcp_variant", variant.as_bytes());
+    write_module(
+        &base.with_file_name(format!("{name}-{variant}.wasm")),
+        &bytes,
+    )
 }
 
 /// A minimal blocking HTTP/1.1 client for the admin helpers (Connection: close).

@@ -256,6 +256,10 @@ struct AppDef {
     services: Vec<(Option<String>, String, Value)>,
     legacy: bool,
     semantics: Semantics,
+    /// The listing's `source`.
+    source: &'static str,
+    /// The module served for `blob` (else one made from the ABI).
+    module: Option<Vec<u8>>,
 }
 
 struct CtxDef {
@@ -322,6 +326,9 @@ struct State {
     /// (context, executes left, key, value): a kv write that arrives (as by
     /// sync from a peer) just before that execute in the context runs.
     synced_writes: Mutex<Vec<(String, u32, String, String)>>,
+    /// The application the contexts' group targets after a group upgrade
+    /// (rc.25 profiles): served at `GET /admin-api/groups/:id`.
+    group_target: Mutex<Option<String>>,
     /// Lies and stalls of a hostile node ([`Hostile`]).
     hostile: Mutex<Hostile>,
 }
@@ -446,6 +453,7 @@ impl Builder {
             sync: Mutex::new(HashMap::new()),
             uninit: Mutex::new(HashMap::new()),
             synced_writes: Mutex::new(Vec::new()),
+            group_target: Mutex::new(None),
             hostile: Mutex::new(Hostile::default()),
         });
         let s = state.clone();
@@ -614,6 +622,17 @@ impl FakeNode {
         }
         app.blob = blob.clone();
         app.services[0].1 = blob;
+        self.add_with_context(&mut apps, app, seed)
+    }
+
+    /// Adds `app` with the id made from `seed` and one context (owned by
+    /// the node); returns `(application id, context id)`.
+    fn add_with_context(
+        &self,
+        apps: &mut Vec<AppDef>,
+        mut app: AppDef,
+        seed: u8,
+    ) -> (String, String) {
         let p = self.state.profile;
         app.id = p.id(seed);
         let (app_id, ctx_id) = (app.id.clone(), p.id(seed));
@@ -626,6 +645,57 @@ impl FakeNode {
             name: None,
         });
         (app_id, ctx_id)
+    }
+
+    /// Lists an app as a node that joined a context of it does (rc.4 and
+    /// rc.25 `join_context` / `ContextRegistered`: source
+    /// `calimero://pending-blob-share`, no package or version — rc.4 lists
+    /// `unknown` and `0.0.0` — and empty metadata), with one context.
+    /// `module` is its code, served at `/admin-api/blobs/:id` under the id a
+    /// node gives those bytes (calimero-blobstore `put`: SHA-256 over the
+    /// SHA-256 of each 1 MiB chunk); `abi` what the ABI route answers.
+    /// Returns `(application id, context id)`.
+    pub fn share(&self, module: Vec<u8>, abi: Value) -> (String, String) {
+        self.install_module(None, module, abi)
+    }
+
+    /// [`FakeNode::share`], or with `listed` = `(package, version)` an app
+    /// installed from its module (`POST /admin-api/install-dev-application`).
+    pub fn install_module(
+        &self,
+        listed: Option<(&str, &str)>,
+        module: Vec<u8>,
+        abi: Value,
+    ) -> (String, String) {
+        use sha2::Digest;
+        let mut outer = sha2::Sha256::new();
+        for chunk in module.chunks(1 << 20) {
+            outer.update(sha2::Sha256::digest(chunk));
+        }
+        let blob = bs58::encode(outer.finalize()).into_string();
+        let p = self.state.profile;
+        let (package, version, source) = match (listed, p) {
+            (Some((package, version)), _) => (package, version, "file:///apps/app.wasm"),
+            (None, Profile::Rc25 | Profile::Hex) => ("", "", "calimero://pending-blob-share"),
+            (None, _) => ("unknown", "0.0.0", "calimero://pending-blob-share"),
+        };
+        let mut apps = self.state.apps.write().unwrap();
+        let seed = 230 + u8::try_from(apps.len()).unwrap_or(0);
+        let mut app = single(seed, package, "", seed, abi, Semantics::Echo);
+        app.version = version.into();
+        app.signer = String::new();
+        app.blob = blob.clone();
+        app.services[0].1 = blob;
+        app.source = source;
+        app.module = Some(module);
+        self.add_with_context(&mut apps, app, seed)
+    }
+
+    /// A group upgrade to `app` (rc.25 `POST /admin-api/groups/:id/upgrade`
+    /// under `LazyOnAccess`): the group now targets it, and each context
+    /// still runs its old application until its next use.
+    pub fn upgrade_group(&self, app: &str) {
+        *self.state.group_target.lock().unwrap() = Some(app.to_string());
     }
 
     /// Removes an installed app and its contexts (what `DELETE
@@ -882,6 +952,8 @@ fn single(
         services: vec![(None, id(seed.wrapping_add(100)), abi)],
         legacy: false,
         semantics,
+        source: "registry://fake",
+        module: None,
     }
 }
 
@@ -938,6 +1010,8 @@ fn catalog(p: Profile, shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
             ],
             legacy: false,
             semantics: Semantics::Echo,
+            source: "registry://fake",
+            module: None,
         },
         single(
             TYPED,
@@ -1477,6 +1551,24 @@ fn route(state: &State, req: &Request) -> Response {
                 .map(|a| a.version.as_str());
             contexts_list(p, &mine, &empty, version.unwrap_or("1.2.0"))
         }
+        // rc.25 `get_context_group.rs` and `get_group_info.rs`: the context's
+        // group (hex), and what it targets (a group upgraded in this fake).
+        ("GET", ["admin-api", "contexts", _, "group"]) if p.abi_route() => {
+            Response::wire(200, json!({"data": "ab".repeat(32)}).to_string())
+        }
+        ("GET", ["admin-api", "groups", group]) if p.abi_route() => {
+            match state.group_target.lock().unwrap().as_deref() {
+                Some(target) => Response::wire(
+                    200,
+                    json!({"data": {"groupId": group, "appKey": "ab".repeat(32),
+                        "targetApplicationId": target, "memberCount": 1, "contextCount": 1,
+                        "defaultCapabilities": 0, "subgroupVisibility": "open",
+                        "groupStateHash": "cd".repeat(32)}})
+                    .to_string(),
+                ),
+                None => Response::error(404, "Group not found"),
+            }
+        }
         ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
             let contexts = state.contexts.read().unwrap();
             let apps = state.apps.read().unwrap();
@@ -1559,7 +1651,10 @@ fn blob_route(state: &State, blob: &str) -> Response {
             a.services.iter().find(|s| s.1 == blob).map(|s| &s.2)
         };
         if let Some(abi) = abi {
-            let module = wasm_module((!a.legacy).then_some(abi));
+            let module = match &a.module {
+                Some(m) if a.blob == blob => m.clone(),
+                _ => wasm_module((!a.legacy).then_some(abi)),
+            };
             return Response {
                 status: 200,
                 content_type: "application/wasm",
@@ -1587,6 +1682,10 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
     let metas: Vec<Vec<u8>> = apps
         .iter()
         .map(|a| {
+            // A row written for a blob share has empty metadata.
+            if a.source.starts_with("calimero://") {
+                return Vec::new();
+            }
             json!({"name": a.name, "description": "a fake app", "package": a.package})
                 .to_string()
                 .into_bytes()
@@ -1622,7 +1721,7 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
                 compiled: &compiled,
             },
             size: 0,
-            source: "registry://fake",
+            source: a.source,
             metadata: meta,
             signer_id: &a.signer,
             package: &a.package,

@@ -192,6 +192,8 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         }
         Err(e) => return Err(e),
     };
+    // What binding the context noted (a context that moves on this call).
+    g.say(&session);
     if flags.dry_run {
         return dry_run(g, &ready, flags.executor.as_deref());
     }
