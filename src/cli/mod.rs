@@ -96,7 +96,7 @@ and CALIMCP_APP for its command.";
 /// directories, then the node's: a package (com.calimero.kv-store), its
 /// trailing segments (kv-store), a bundle's metadata name, or an application id.
 #[derive(Debug, Parser)]
-#[command(name = "calimcp", version, propagate_version = true, arg_required_else_help = true, after_long_help = EXIT_CODES, max_term_width = 100)]
+#[command(name = "calimcp", version = env!("VERSION_AND_COMMIT"), propagate_version = true, arg_required_else_help = true, after_long_help = EXIT_CODES, max_term_width = 100)]
 pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -379,8 +379,10 @@ pub fn command() -> clap::Command {
 
 /// The command tree for man pages: every option described where it is
 /// listed (a man page is the reference), nothing read from the environment.
+/// The version is the package's alone: the pages are committed, the commit
+/// would make them stale at every commit.
 pub fn man_command() -> clap::Command {
-    Cli::command()
+    Cli::command().version(env!("CARGO_PKG_VERSION"))
 }
 
 /// The global options in one short block instead of ~60 lines of
@@ -391,6 +393,13 @@ pub fn man_command() -> clap::Command {
 /// global arguments (also `call TOOL`'s run-time one).
 pub(crate) fn fold_global_options(cmd: clap::Command) -> clap::Command {
     let list = global_list(&cmd);
+    // Only the top level's global options fold: a subcommand's own ones
+    // (`call`'s flags, global to reach TOOL) stay listed in its help.
+    let folded: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .map(|a| a.get_id().clone())
+        .collect();
     let mut cmd = cmd
         .mut_args(|a| {
             if a.is_global_set() {
@@ -407,12 +416,12 @@ pub(crate) fn fold_global_options(cmd: clap::Command) -> clap::Command {
     cmd.build();
     let block = format!("Global options (`calimcp --help` describes them):\n{list}");
     for sc in cmd.get_subcommands_mut() {
-        fold_in_subcommand(sc, &block);
+        fold_in_subcommand(sc, &block, &folded);
     }
     cmd
 }
 
-fn fold_in_subcommand(sc: &mut clap::Command, block: &str) {
+fn fold_in_subcommand(sc: &mut clap::Command, block: &str, folded: &[clap::Id]) {
     if sc.get_name() == "help" {
         return;
     }
@@ -423,9 +432,10 @@ fn fold_in_subcommand(sc: &mut clap::Command, block: &str) {
     };
     let short = with_block(taken.get_after_help());
     let long = with_block(taken.get_after_long_help().or(taken.get_after_help()));
-    let mut folded = taken
+    let mut out = taken
         .mut_args(|a| {
-            if a.is_global_set() {
+            // `-V` is accepted everywhere but listed only at the top.
+            if folded.contains(a.get_id()) || a.get_id() == "version" {
                 a.hide_short_help(true).hide_long_help(true)
             } else {
                 a
@@ -433,10 +443,10 @@ fn fold_in_subcommand(sc: &mut clap::Command, block: &str) {
         })
         .after_help(short)
         .after_long_help(long);
-    for sub in folded.get_subcommands_mut() {
-        fold_in_subcommand(sub, block);
+    for sub in out.get_subcommands_mut() {
+        fold_in_subcommand(sub, block, folded);
     }
-    *sc = folded;
+    *sc = out;
 }
 
 /// The listed global options as `--flag VALUE` words, wrapped to 80 columns.
