@@ -507,6 +507,16 @@ fn param_spelling(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
     )
 }
 
+/// Whether clap answers the line with help (`-h`, `--help`, `help CMD`, or
+/// a bare command that needs a subcommand).
+fn shows_help(e: &clap::Error) -> bool {
+    use clap::error::ErrorKind as K;
+    matches!(
+        e.kind(),
+        K::DisplayHelp | K::DisplayHelpOnMissingArgumentOrSubcommand
+    )
+}
+
 /// Prints a clap error (or the help and version it carries); returns the exit code.
 pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind as K;
@@ -608,9 +618,17 @@ pub fn main() -> ExitCode {
         return ExitCode::from(code);
     }
     let json_requested = argv.iter().any(|a| a == "--json");
-    let parsed = command()
-        .try_get_matches_from(&argv)
-        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    // Folding the global options into every subcommand's help (~40% of the
+    // instructions of `--version`) only matters when help is shown: the line
+    // is parsed without it, and parsed again with it when clap asks for help.
+    let parse = |cmd: clap::Command| {
+        cmd.try_get_matches_from(&argv)
+            .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
+    };
+    let parsed = match parse(without_empty_env(Cli::command())) {
+        Err(e) if shows_help(&e) => parse(command()),
+        other => other,
+    };
     let mut cli = match parsed {
         Ok(cli) => cli,
         Err(mut e) => {
