@@ -44,9 +44,9 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a method''s arguments (or of every method)')
             [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, and its events')
             [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts')
-            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
-            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps of the --apps directories (and any APP paths given)')
+            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
             [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
@@ -54,7 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
-            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --user)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --username)')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -412,7 +412,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;logout' {
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s login')
+            [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'Only this user''s login (as `login --username`; `--user` is accepted too)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Only this user''s login (as `login --username`; `--user` is accepted too)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
@@ -456,7 +457,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -508,7 +509,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;auth;help' {
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -549,7 +550,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -720,7 +721,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -769,9 +770,9 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a method''s arguments (or of every method)')
             [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, and its events')
             [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts')
-            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
-            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps of the --apps directories (and any APP paths given)')
+            [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
             [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
@@ -779,7 +780,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
-            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --user)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --username)')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -829,7 +830,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;help;auth' {
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List the cached logins: node, its names, user (no request, no token shown)')
             break
         }
@@ -844,7 +845,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the named nodes; `*` marks the current one')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Make a named node the current one (the node when none is given)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Forget a name (its cached login stays: `calimcp logout` removes it)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none')
             break
         }
         'calimcp;help;node;add' {

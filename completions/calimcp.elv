@@ -41,9 +41,9 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
             cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
-            cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+            cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
-            cand apps 'List the apps of the --apps directories (and any APP paths given)'
+            cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
@@ -51,7 +51,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand login 'Log in to the node (embedded auth) and keep the login for later commands'
-            cand logout 'Remove the cached login of the node (of every user, or of --user)'
+            cand logout 'Remove the cached login of the node (of every user, or of --username)'
             cand auth 'Print the node''s access token for scripts, or list the cached logins'
             cand node 'Name nodes, list them, choose the current one'
             cand completions 'Print a shell completion script'
@@ -395,7 +395,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
         }
         &'calimcp;logout'= {
-            cand --user 'Only this user''s login'
+            cand -u 'Only this user''s login (as `login --username`; `--user` is accepted too)'
+            cand --username 'Only this user''s login (as `login --username`; `--user` is accepted too)'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
@@ -438,7 +439,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else'
+            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
             cand status 'List the cached logins: node, its names, user (no request, no token shown)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -487,7 +488,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
         }
         &'calimcp;auth;help'= {
-            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else'
+            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
             cand status 'List the cached logins: node, its names, user (no request, no token shown)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -524,7 +525,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand use 'Make a named node the current one (the node when none is given)'
             cand remove 'Forget a name (its cached login stays: `calimcp logout` removes it)'
             cand rm 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)'
+            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'calimcp;node;add'= {
@@ -687,7 +688,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand list 'List the named nodes; `*` marks the current one'
             cand use 'Make a named node the current one (the node when none is given)'
             cand remove 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)'
+            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'calimcp;node;help;add'= {
@@ -728,9 +729,9 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
             cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
             cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
-            cand tools 'List the tools generated for apps: a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises for the same apps and options'
+            cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
-            cand apps 'List the apps of the --apps directories (and any APP paths given)'
+            cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
@@ -738,7 +739,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand login 'Log in to the node (embedded auth) and keep the login for later commands'
-            cand logout 'Remove the cached login of the node (of every user, or of --user)'
+            cand logout 'Remove the cached login of the node (of every user, or of --username)'
             cand auth 'Print the node''s access token for scripts, or list the cached logins'
             cand node 'Name nodes, list them, choose the current one'
             cand completions 'Print a shell completion script'
@@ -773,7 +774,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;logout'= {
         }
         &'calimcp;help;auth'= {
-            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else'
+            cand token 'Print the access token of the node''s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
             cand status 'List the cached logins: node, its names, user (no request, no token shown)'
         }
         &'calimcp;help;auth;token'= {
@@ -785,7 +786,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand list 'List the named nodes; `*` marks the current one'
             cand use 'Make a named node the current one (the node when none is given)'
             cand remove 'Forget a name (its cached login stays: `calimcp logout` removes it)'
-            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens)'
+            cand import 'Add the remote nodes of meroctl''s node list (names and URLs only, never its tokens); its active node becomes the current one when there is none'
         }
         &'calimcp;help;node;add'= {
         }

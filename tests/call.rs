@@ -850,6 +850,23 @@ fn contexts_are_chosen_in_order() {
         .stderr(predicate::str::contains(
             "neither a context id nor an alias",
         ));
+    // An alias for a local app the node does not have: said so, not "(unknown)" (issue 32).
+    let every_kind = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/every-kind.json");
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            &format!("{every_kind}.state"),
+            "-c",
+            "nope",
+            "--dry-run",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("neither a context id nor an alias"), "{err}");
+    assert!(err.contains("is not installed there"), "{err}");
+    assert!(!err.contains("(unknown)"), "{err}");
     // --context wins over _context in --args
     env.ok(&[
         "call",
@@ -1097,7 +1114,11 @@ fn an_app_without_an_embedded_abi_says_what_to_do() {
         .args(["call", "com.old.legacy.get", "--key", "a"])
         .assert()
         .code(5)
-        .stderr(predicate::str::contains("no usable embedded ABI"));
+        .stderr(predicate::str::contains("no usable embedded ABI"))
+        // Both ways out: the ABI file with --apps, or a rebuild (issue 32).
+        .stderr(predicate::str::contains("abi.json"))
+        .stderr(predicate::str::contains("--apps DIR"))
+        .stderr(predicate::str::contains("cargo mero build"));
     // rc4: no route; the module is read, and has no section.
     let env = Env::with(FakeNode::with_profile(Profile::Rc4));
     for name in ["com.old.legacy.get", "legacy_get"] {

@@ -740,6 +740,16 @@ fn completion_offers_apps_methods_and_app_method_forms() {
         "{methods:?}"
     );
     assert_eq!(complete(&["call", "kv-store.g"]), ["kv-store.get"]);
+    // The repeat options complete for a [view] tool only (issue 32).
+    let view = complete(&["call", "kv_store_get", "--"]);
+    assert!(view.contains(&"--until".to_string()), "{view:?}");
+    assert!(view.contains(&"--key".to_string()), "{view:?}");
+    let mutating = complete(&["call", "kv_store_set", "--"]);
+    assert!(mutating.contains(&"--key".to_string()), "{mutating:?}");
+    assert!(
+        mutating.contains(&"--dry-run".to_string()) && !mutating.contains(&"--until".to_string()),
+        "{mutating:?}"
+    );
     // Paths still complete.
     assert!(
         complete(&["describe", "exam"])
@@ -1237,10 +1247,178 @@ fn a_variant_payload_error_names_its_variant() {
         r#"--shape {"kind":"circle","radius":"x"}"#,
     );
     assert!(e.contains("shape.radius: expected a number"), "{e}");
-    // No variant's tag: the whole value is refused, as before.
+    // No variant's tag: the whole value is refused, naming the variants (issue 32).
     let e = err("every_kind_apply", r#"--action {"Jump":1}"#);
     assert!(
-        e.contains("action: expected one of the enum's variants"),
+        e.contains(r#"action: expected one of the variants "Ping", {"Rename": …}, {"Move": …}"#),
         "{e}"
     );
+    let e = err("every_kind_area", r#"--shape {"kind":"hexagon"}"#);
+    assert!(
+        e.contains(r#"{"kind": "circle", …}, {"kind": "square", …}"#),
+        "{e}"
+    );
+}
+
+/// Issue 32: `call`'s own options are in `call --help`, `help call` and
+/// `call TOOL --help` (the global ones stay folded in one block).
+#[test]
+fn call_help_lists_calls_own_options() {
+    let help = |args: &[&str]| {
+        let out = calimcp()
+            .arg("--apps")
+            .arg(example(""))
+            .args(args)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
+    };
+    for args in [
+        &["call", "--help"][..],
+        &["help", "call"],
+        &["call", "kv_store_get", "--help"],
+        &["call", "kv_store_get", "-h"],
+    ] {
+        let text = help(args);
+        for flag in [
+            "--args",
+            "-c, --context",
+            "--dry-run",
+            "--no-input",
+            "--as",
+            "--wait-event",
+            "--retry",
+            "--until",
+            "--within",
+            "--every",
+        ] {
+            assert!(text.contains(flag), "{args:?} lacks {flag}: {text}");
+        }
+        assert_eq!(
+            text.matches("Global options").count(),
+            1,
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("-V, --version"), "{args:?}: {text}");
+    }
+    // A [mut] tool does not list the repeat options, which are for [view] ones.
+    let text = help(&["call", "kv_store_set", "--help"]);
+    assert!(
+        text.contains("--dry-run") && !text.contains("--until"),
+        "{text}"
+    );
+}
+
+/// Issue 32: no subcommand's help lists `-V` (the top level's does), and
+/// `--version` names the commit when built from a git checkout.
+#[test]
+fn version_is_listed_at_the_top_and_names_the_commit() {
+    let text = |args: &[&str]| {
+        let out = calimcp().args(args).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
+    };
+    assert!(text(&["--help"]).contains("-V, --version"));
+    for args in [
+        &["describe", "--help"][..],
+        &["node", "add", "-h"],
+        &["wait", "--help"],
+    ] {
+        assert!(!text(args).contains("--version"), "{args:?}");
+    }
+    let version = text(&["--version"]);
+    assert!(
+        version.starts_with(&format!("calimcp {}", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
+    let commit = std::process::Command::new("git")
+        .args([
+            "-C",
+            env!("CARGO_MANIFEST_DIR"),
+            "rev-parse",
+            "--short=12",
+            "HEAD",
+        ])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    if let Some(commit) = commit {
+        assert!(
+            version.contains(&format!("({commit})")),
+            "{version} vs {commit}"
+        );
+    }
+}
+
+/// Issue 32: what `serve`, `apps`, `tools` and `completions` say of themselves.
+#[test]
+fn command_help_says_what_the_command_covers() {
+    let text = |args: &[&str]| {
+        let out = calimcp().args(args).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
+    };
+    let serve = text(&["serve", "--help"]);
+    // The fixed tools (src/mapping/toolset.rs RESERVED_NAMES).
+    for tool in [
+        "describe_app",
+        "select_app",
+        "wait_for_events",
+        "wait_for_context",
+        "call_until",
+    ] {
+        assert!(serve.contains(tool), "serve --help lacks {tool}: {serve}");
+    }
+    for cmd in ["apps", "tools"] {
+        for args in [[cmd, "--help"], [cmd, "-h"]] {
+            let t = text(&args);
+            assert!(t.contains("the node's"), "{args:?}: {t}");
+        }
+    }
+    // The install lines keep their line breaks.
+    let completions = text(&["completions", "--help"]);
+    assert!(
+        completions.contains("Install, e.g.:\n  bash:  calimcp completions bash"),
+        "{completions}"
+    );
+}
+
+/// Issue 32: the usage errors of a call line say how it is spelled.
+#[test]
+fn call_usage_errors_say_how_it_is_spelled() {
+    let err = |args: &[&str]| {
+        let out = calimcp()
+            .arg("--apps")
+            .arg(example(""))
+            .args(args)
+            .assert()
+            .code(2);
+        String::from_utf8_lossy(&out.get_output().stderr).to_string()
+    };
+    // NAME=VALUE for a parameter: its flag.
+    let e = err(&["call", "kv_store_get", "key=a", "--dry-run", "-c", "x"]);
+    assert!(e.contains("a parameter is a flag, `--key a`"), "{e}");
+    let e = err(&["call", "kv_store_set", "value=two words", "--dry-run"]);
+    assert!(e.contains("`--value 'two words'`"), "{e}");
+    // A misspelled flag: the tool's usage line, not the flags given as if required.
+    let e = err(&["call", "kv_store_set", "--kye", "a"]);
+    assert!(
+        e.contains("Usage: calimcp call kv_store_set [OPTIONS]"),
+        "{e}"
+    );
+    assert!(!e.contains("--apps <DIR>"), "{e}");
+    assert!(e.contains("'--key'"), "{e}");
+}
+
+/// Issue 32: a node URL without its scheme is told to add it.
+#[test]
+fn a_node_url_without_a_scheme_is_told_to_add_http() {
+    let out = calimcp()
+        .env_remove("CALIMCP_OFFLINE")
+        .args(["apps", "--node", "127.0.0.1:25000"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("has no scheme"), "{err}");
+    assert!(err.contains("--node http://127.0.0.1:25000"), "{err}");
+    assert!(!err.contains("relative URL"), "{err}");
 }

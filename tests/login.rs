@@ -150,6 +150,9 @@ fn login_reads_the_password_from_stdin_or_a_file() {
     let err = Env::stderr(&a);
     assert!(err.contains("logging in to"), "{err}");
     assert!(!err.contains("wrong-one"), "{err}");
+    // The node's doubled "Authentication failed: Authentication failed: …" is said once.
+    assert!(err.contains("Invalid username or password"), "{err}");
+    assert_eq!(err.matches("Authentication failed").count(), 1, "{err}");
     // No password and no terminal: a usage error saying how to give one.
     env.cmd()
         .args(["login", "-u", USER])
@@ -203,6 +206,14 @@ fn auth_token_prints_only_the_token_and_refreshes_it() {
     let a = env.cmd().args(["auth", "token"]).assert().success();
     assert_eq!(Env::stdout(&a).trim(), second);
     assert_eq!(n.refreshes(), 1);
+    // --json: one object holding the token, as every command's --json output.
+    let a = env
+        .cmd()
+        .args(["auth", "token", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_str(&Env::stdout(&a)).expect("JSON");
+    assert_eq!(v, serde_json::json!({ "token": second }));
 }
 
 #[test]
@@ -309,11 +320,29 @@ fn several_cached_users_are_named_and_one_is_picked_by_name() {
     let text = Env::stdout(&env.cmd().args(["auth", "status"]).assert().success());
     assert!(text.contains("fake") && text.contains("bob"), "{text}");
     assert!(!text.contains("eyJ"), "{text}");
-    // logout --user removes one; the other is then used without a name.
+    // logout --username (the flag login takes) removes one; the other is
+    // then used without a name.
     env.cmd()
+        .args(["logout", "--username", "bob"])
+        .assert()
+        .success();
+    // `-u` and the former `--user` name the user too.
+    let a = env.cmd().args(["logout", "-u", "bob"]).assert().success();
+    assert!(
+        Env::stdout(&a).contains("bob was not logged in"),
+        "{}",
+        Env::stdout(&a)
+    );
+    let a = env
+        .cmd()
         .args(["logout", "--user", "bob"])
         .assert()
         .success();
+    assert!(
+        Env::stdout(&a).contains("bob was not logged in"),
+        "{}",
+        Env::stdout(&a)
+    );
     env.cmd().args(["call", "kv_store_len"]).assert().success();
     assert_eq!(env.node.logins(), 2);
 }

@@ -459,6 +459,13 @@ async fn wrong_credentials_are_an_auth_error_without_the_password() {
         "{}",
         e.message
     );
+    // The node's doubled prefix (tests/golden/responses/login-failed.json) is said once.
+    assert_eq!(
+        e.message.matches("Authentication failed").count(),
+        1,
+        "{}",
+        e.message
+    );
     assert!(!e.to_string().contains("wrong-pass"));
     // No credentials at all: the node's 401 is an auth error with a hint.
     let e = client(&node, dir.path()).applications().await.unwrap_err();

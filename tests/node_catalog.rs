@@ -102,6 +102,24 @@ fn names_only_the_node_knows_are_resolved_there() {
         ));
 }
 
+/// The node named by a host name, not an address: the binary resolves
+/// `localhost` through the system resolver (getaddrinfo, NSS), which a
+/// linking change (static glibc, say; see build.rs) could break silently.
+#[test]
+fn a_node_named_by_localhost_is_reached() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let by_name = node.url.replace("//127.0.0.1:", "//localhost:");
+    assert_ne!(by_name, node.url, "the fake node's URL names 127.0.0.1");
+    calimcp(home.path())
+        .args(["--node", &by_name, "describe", "notebook"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("service pages"))
+        .stdout(predicate::str::contains(by_name.as_str()));
+    assert!(!node.requests().is_empty(), "the node was asked");
+}
+
 #[test]
 fn local_answers_never_touch_the_node() {
     let node = FakeNode::start();

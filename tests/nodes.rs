@@ -263,6 +263,16 @@ url = "http://127.0.0.1:2530"
         serde_json::json!([{"name": "node1", "url": "http://127.0.0.1:2528"}]),
         "{out}"
     );
+    // meroctl's active node is the current node now (there was none).
+    assert_eq!(out["current"], "node1", "{out}");
+    let list = env.json(&["node", "list"]);
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == "node1" && n["current"] == true),
+        "{list}"
+    );
     assert!(err.contains("home: skipped, a local node"), "{err}");
     assert!(err.contains("bad name: skipped"), "{err}");
     assert!(err.contains("taken: skipped, the name exists"), "{err}");
@@ -279,8 +289,29 @@ url = "http://127.0.0.1:2530"
     }
     // --force replaces a name's URL; a path names another file.
     let path = meroctl.join("nodes.toml");
-    env.ok(&["node", "import", path.to_str().unwrap(), "--force"]);
+    env.ok(&["node", "use", "taken"]);
+    let a = env
+        .cmd()
+        .args([
+            "node",
+            "import",
+            path.to_str().unwrap(),
+            "--force",
+            "--json",
+        ])
+        .assert()
+        .success();
+    let out: Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    // A current node chosen in calimcp stays: the active node does not override it.
+    assert_eq!(out["current"], Value::Null, "{out}");
     let list = env.json(&["node", "list"]);
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == "taken" && n["current"] == true),
+        "{list}"
+    );
     assert!(
         list.as_array()
             .unwrap()

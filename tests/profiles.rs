@@ -246,6 +246,23 @@ fn the_executor_of_a_0_10_node() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("has no identity aliases"));
+    // ... and a key is sent, but the node ignores it: said, not silent.
+    let key = fake_node::hex_id(fake_node::owner_seed(fake_node::CTX_KV));
+    env.cmd()
+        .args(["call", "kv_store_len", "--as", &key])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("was ignored"))
+        .stderr(predicate::str::contains(
+            "runs every call as its own identity",
+        ));
+    // A node that honours --as (0.10.x) gets no such warning.
+    let env = Env::new(FakeNode::with_profile(Profile::V010));
+    env.cmd()
+        .args(["call", "kv_store_len", "--as", &key])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("ignored").not());
 }
 
 fn auth_env(p: Profile) -> Env {

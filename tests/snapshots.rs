@@ -1,5 +1,6 @@
-//! Snapshots of `schema`, `describe` and `tools --json`: a mapping change shows
-//! up as a readable diff. Review changes with `cargo insta review` (or
+//! Snapshots of `schema`, `describe` and `tools --json`, and of every
+//! command's `--help` (`call TOOL --help` included): a mapping or help change
+//! shows up as a readable diff. Review changes with `cargo insta review` (or
 //! `INSTA_UPDATE=always cargo test --test snapshots` and `git diff`).
 
 mod common;
@@ -133,4 +134,40 @@ fn schema_of_one_method_is_the_tools_input_schema_byte_for_byte() {
             );
         }
     }
+}
+
+/// Every command's `--help`, from the command tree (a new command gets its
+/// snapshot by existing), and a method's own help (`call TOOL --help`).
+#[test]
+fn every_commands_help() {
+    fn walk(cmd: &clap::Command, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        for sc in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            path.push(sc.get_name().to_string());
+            out.push(path.clone());
+            walk(sc, path, out);
+            path.pop();
+        }
+    }
+    let mut commands = Vec::new();
+    walk(&calimcp::cli::command(), &mut Vec::new(), &mut commands);
+    assert!(commands.len() > 20, "{commands:?}");
+    let help = |args: &[&str]| {
+        let mut cmd = common::calimcp();
+        cmd.args(args);
+        common::stdout(&mut cmd)
+    };
+    insta::assert_snapshot!("help__calimcp", help(&["--help"]));
+    for path in commands {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        insta::assert_snapshot!(format!("help__{}", path.join("_")), help(&args));
+    }
+    let apps = common::example("");
+    let call = |tool: &str| {
+        let mut cmd = common::calimcp();
+        cmd.arg("--apps").arg(&apps).args(["call", tool, "--help"]);
+        common::stdout(&mut cmd).replace(&apps.display().to_string(), "[EXAMPLES]/")
+    };
+    insta::assert_snapshot!("help__call_TOOL_view", call("kv_store_get"));
+    insta::assert_snapshot!("help__call_TOOL_mut", call("kv_store_set"));
 }

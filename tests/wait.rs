@@ -91,8 +91,16 @@ fn wait_refuses_unknown_contexts_at_once() {
         .env("CALIMERO_NODE_URL", &node.url)
         .args(["wait", &missing])
         .assert()
-        .code(5)
-        .stderr(predicate::str::contains("has no context"));
+        .code(2)
+        .stderr(predicate::str::contains("is not on the node at"));
+    // `call` says the same of a context not on the node, with the same code.
+    let apps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(["--apps", apps, "call", "kv_store_len", "-c", &missing])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not on the node at"));
     calimcp(home.path())
         .args(["wait", &missing, "--offline"])
         .assert()

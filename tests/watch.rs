@@ -311,6 +311,38 @@ fn a_node_that_never_connects_is_bounded() {
     assert!(start.elapsed() < Duration::from_secs(20));
 }
 
+/// Issue 32: with --json, stderr is JSON lines only: the "watching" note is
+/// `{"note": …}` beside the error, never text.
+#[test]
+fn watch_json_writes_only_json_lines_on_stderr() {
+    let env = Env::new(Profile::Rc25);
+    let a = env
+        .cmd()
+        .args([
+            "watch",
+            "kv-store",
+            "-c",
+            "prod",
+            "--json",
+            "--stop-after",
+            "0.3",
+        ])
+        .assert()
+        .code(124);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    let lines: Vec<Value> = err
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(
+        lines.iter().any(|l| l["note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("watching "))),
+        "{err}"
+    );
+    assert!(lines.iter().any(|l| l.get("error").is_some()), "{err}");
+}
+
 /// Events of contexts that were not asked for never count (24.7).
 #[test]
 fn events_of_other_contexts_do_not_count() {

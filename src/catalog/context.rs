@@ -103,18 +103,22 @@ async fn by_value(
     if let Some(id) = client.lookup_context_alias(value).await? {
         return Ok(id);
     }
+    let unit = unit_label(app, service);
     let listing = match Listing::of(client, app, service).await {
-        Ok(l) if l.contexts.is_empty() => " (none)".to_string(),
-        Ok(l) => l.text(client).await,
-        Err(_) => " (unknown)".to_string(),
+        Ok(l) if l.contexts.is_empty() => format!("{unit} has no contexts there"),
+        Ok(l) => format!("Contexts of {unit}:{}", l.text(client).await),
+        // An app the node lacks has none to list.
+        Err(e) if e.code == Code::NotInstalled => {
+            format!("{unit} is not installed there, so it has no contexts there")
+        }
+        Err(e) => format!("The contexts of {unit} could not be listed: {}", e.message),
     };
     Err(Error::input(
         Code::UnknownContext,
         format!(
-            "context `{}`{origin} is neither a context id nor an alias on the node at {}. Contexts of {}:{listing}",
+            "context `{}`{origin} is neither a context id nor an alias on the node at {}. {listing}",
             sanitize_line(value),
             client.url(),
-            unit_label(app, service),
         ),
     )
     .with_hint("a context id is 64 hex characters or base58 of 32 bytes; aliases are looked up with POST /admin-api/alias/lookup/context/NAME"))

@@ -133,13 +133,13 @@ pub async fn find_context(client: &Client, value: &str) -> Result<ContextInfo> {
     };
     match client.context(&id).await? {
         Some(info) => Ok(info),
-        None => Err(Error::new(
-            ErrorKind::Remote,
-            Code::ContextNotFound,
+        // The same error (and exit 2) as `call` gives for a context not on the node.
+        None => Err(Error::input(
+            Code::UnknownContext,
             format!(
-                "the node at {} has no context {} (it has not joined it)",
-                client.url(),
-                sanitize_line(value)
+                "context {} is not on the node at {} (it has not joined it)",
+                sanitize_line(value),
+                client.url()
             ),
         )
         .with_hint("join the context on this node first (meroctl namespace join / group join-context), then wait for it")),

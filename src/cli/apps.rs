@@ -10,7 +10,10 @@ use crate::abi::App;
 use crate::error::{Code, Result};
 use crate::text::sanitize_line;
 
-/// List the apps of the --apps directories (and any APP paths given).
+/// List the apps: those of the --apps directories and APP paths given, then the node's.
+///
+/// The node's apps (--node, or the current node) are listed with their ABIs
+/// read from the node; --offline lists the local ones only.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp apps --apps examples

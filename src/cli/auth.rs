@@ -23,7 +23,7 @@ pub struct AuthArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum AuthAction {
-    /// Print the access token of the node's login (refreshed when it has expired) and nothing else
+    /// Print the access token of the node's login (refreshed when it has expired) and nothing else; with --json, {"token": …}
     ///
     /// One cheap request to the node proves the token (and refreshes it when
     /// the node says it has expired). Not logged in: exit 3.
@@ -44,7 +44,11 @@ fn token(g: &GlobalArgs) -> Result<u8> {
     let client = session.node("checking the token")?;
     let state = g.node.options()?.state_dir;
     if let Some(t) = session.block_on(client.checked_token())?? {
-        output::print(&format!("{t}\n"))?;
+        if g.json {
+            output::print_json(&json!({ "token": t }))?;
+        } else {
+            output::print(&format!("{t}\n"))?;
+        }
         return Ok(0);
     }
     let users = auth::cached_users(&state, client.url())?;

@@ -5,13 +5,14 @@ use clap_complete::Shell;
 
 use crate::error::Result;
 
-/// Print a shell completion script.
+/// Print a shell completion script
 ///
 /// The scripts are also committed under completions/. Install, e.g.:
 ///   bash:  calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp
 ///   zsh:   calimcp completions zsh > ~/.zfunc/_calimcp   (with ~/.zfunc in $fpath)
 ///   fish:  calimcp completions fish > ~/.config/fish/completions/calimcp.fish
 #[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
 #[command(after_help = "Examples:
   echo 'source <(COMPLETE=bash calimcp)' >> ~/.bashrc   # dynamic (recommended)
   calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp   # static

@@ -9,17 +9,17 @@ use crate::error::Result;
 use crate::node::{self, auth};
 use crate::text::sanitize_line;
 
-/// Remove the cached login of the node (of every user, or of --user).
+/// Remove the cached login of the node (of every user, or of --username).
 ///
 /// Only calimcp's own token cache is touched; the node is not asked. The
 /// node is --node, else the current node, else CALIMERO_NODE_URL's or merod's default.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp logout --node local
-  calimcp logout --user alice")]
+  calimcp logout --username alice")]
 pub struct LogoutArgs {
-    /// Only this user's login
-    #[arg(long, value_name = "USER")]
+    /// Only this user's login (as `login --username`; `--user` is accepted too)
+    #[arg(long = "username", short = 'u', alias = "user", value_name = "USER")]
     pub user: Option<String>,
 }
 

@@ -96,7 +96,7 @@ and CALIMCP_APP for its command.";
 /// directories, then the node's: a package (com.calimero.kv-store), its
 /// trailing segments (kv-store), a bundle's metadata name, or an application id.
 #[derive(Debug, Parser)]
-#[command(name = "calimcp", version, propagate_version = true, arg_required_else_help = true, after_long_help = EXIT_CODES, max_term_width = 100)]
+#[command(name = "calimcp", version = env!("VERSION_AND_COMMIT"), propagate_version = true, arg_required_else_help = true, after_long_help = EXIT_CODES, max_term_width = 100)]
 pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -379,8 +379,10 @@ pub fn command() -> clap::Command {
 
 /// The command tree for man pages: every option described where it is
 /// listed (a man page is the reference), nothing read from the environment.
+/// The version is the package's alone: the pages are committed, the commit
+/// would make them stale at every commit.
 pub fn man_command() -> clap::Command {
-    Cli::command()
+    Cli::command().version(env!("CARGO_PKG_VERSION"))
 }
 
 /// The global options in one short block instead of ~60 lines of
@@ -391,6 +393,13 @@ pub fn man_command() -> clap::Command {
 /// global arguments (also `call TOOL`'s run-time one).
 pub(crate) fn fold_global_options(cmd: clap::Command) -> clap::Command {
     let list = global_list(&cmd);
+    // Only the top level's global options fold: a subcommand's own ones
+    // (`call`'s flags, global to reach TOOL) stay listed in its help.
+    let folded: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .map(|a| a.get_id().clone())
+        .collect();
     let mut cmd = cmd
         .mut_args(|a| {
             if a.is_global_set() {
@@ -407,12 +416,12 @@ pub(crate) fn fold_global_options(cmd: clap::Command) -> clap::Command {
     cmd.build();
     let block = format!("Global options (`calimcp --help` describes them):\n{list}");
     for sc in cmd.get_subcommands_mut() {
-        fold_in_subcommand(sc, &block);
+        fold_in_subcommand(sc, &block, &folded);
     }
     cmd
 }
 
-fn fold_in_subcommand(sc: &mut clap::Command, block: &str) {
+fn fold_in_subcommand(sc: &mut clap::Command, block: &str, folded: &[clap::Id]) {
     if sc.get_name() == "help" {
         return;
     }
@@ -423,9 +432,10 @@ fn fold_in_subcommand(sc: &mut clap::Command, block: &str) {
     };
     let short = with_block(taken.get_after_help());
     let long = with_block(taken.get_after_long_help().or(taken.get_after_help()));
-    let mut folded = taken
+    let mut out = taken
         .mut_args(|a| {
-            if a.is_global_set() {
+            // `-V` is accepted everywhere but listed only at the top.
+            if folded.contains(a.get_id()) || a.get_id() == "version" {
                 a.hide_short_help(true).hide_long_help(true)
             } else {
                 a
@@ -433,10 +443,10 @@ fn fold_in_subcommand(sc: &mut clap::Command, block: &str) {
         })
         .after_help(short)
         .after_long_help(long);
-    for sub in folded.get_subcommands_mut() {
-        fold_in_subcommand(sub, block);
+    for sub in out.get_subcommands_mut() {
+        fold_in_subcommand(sub, block, folded);
     }
-    *sc = folded;
+    *sc = out;
 }
 
 /// The listed global options as `--flag VALUE` words, wrapped to 80 columns.
@@ -510,6 +520,16 @@ fn param_spelling(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
     )
 }
 
+/// Whether clap answers the line with help (`-h`, `--help`, `help CMD`, or
+/// a bare command that needs a subcommand).
+fn shows_help(e: &clap::Error) -> bool {
+    use clap::error::ErrorKind as K;
+    matches!(
+        e.kind(),
+        K::DisplayHelp | K::DisplayHelpOnMissingArgumentOrSubcommand
+    )
+}
+
 /// Prints a clap error (or the help and version it carries); returns the exit code.
 pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind as K;
@@ -555,6 +575,8 @@ pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
 /// `[env: X]` for every variable, never its value nor an empty `[env: X=]`. Applied to
 /// every argument of every subcommand.
 pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
+    // Only subcommands whose arguments name a variable are rebuilt: going
+    // through every subcommand of the tree was 17% of `--version`.
     cmd = cmd.mut_args(|a| {
         let Some(name) = a.get_env().map(|n| n.to_string_lossy().into_owned()) else {
             return a;
@@ -573,14 +595,16 @@ pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
             Some(_) | None => a.hide_env_values(true),
         }
     });
-    let subs: Vec<String> = cmd
-        .get_subcommands()
-        .map(|s| s.get_name().to_string())
-        .collect();
-    for name in subs {
-        cmd = cmd.mut_subcommand(name, without_empty_env);
+    // In place: `mut_subcommand` would move each one to the end.
+    for sub in cmd.get_subcommands_mut().filter(|s| names_env(s)) {
+        *sub = without_empty_env(std::mem::take(sub));
     }
     cmd
+}
+
+/// Whether an argument of `cmd` or of its subcommands reads a variable.
+fn names_env(cmd: &clap::Command) -> bool {
+    cmd.get_arguments().any(|a| a.get_env().is_some()) || cmd.get_subcommands().any(names_env)
 }
 
 /// meroctl's `--output-format json` is calimcp's `--json`: say so when clap
@@ -611,9 +635,17 @@ pub fn main() -> ExitCode {
         return ExitCode::from(code);
     }
     let json_requested = argv.iter().any(|a| a == "--json");
-    let parsed = command()
-        .try_get_matches_from(&argv)
-        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    // Folding the global options into every subcommand's help (~40% of the
+    // instructions of `--version`) only matters when help is shown: the line
+    // is parsed without it, and parsed again with it when clap asks for help.
+    let parse = |cmd: clap::Command| {
+        cmd.try_get_matches_from(&argv)
+            .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
+    };
+    let parsed = match parse(without_empty_env(Cli::command())) {
+        Err(e) if shows_help(&e) => parse(command()),
+        other => other,
+    };
     let mut cli = match parsed {
         Ok(cli) => cli,
         Err(mut e) => {

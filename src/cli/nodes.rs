@@ -63,7 +63,7 @@ pub enum NodeAction {
         #[arg(add = clap_complete::ArgValueCompleter::new(node_name_candidates))]
         name: String,
     },
-    /// Add the remote nodes of meroctl's node list (names and URLs only, never its tokens)
+    /// Add the remote nodes of meroctl's node list (names and URLs only, never its tokens); its active node becomes the current one when there is none
     Import {
         /// meroctl's nodes.toml [default: $XDG_CONFIG_HOME/calimero/meroctl/nodes.toml]
         path: Option<PathBuf>,
@@ -192,11 +192,20 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
                 .with_hint("give its path: calimcp node import PATH")
             })?;
             let found = profiles::parse_meroctl(&text)?;
+            let active = profiles::meroctl_active(&text);
             let mut added = Vec::new();
+            let mut made_current = None;
             update(&mut |p| {
                 added.clear();
                 for n in &found {
                     import_one(&ui, p, n, force, &mut added);
+                }
+                // meroctl's active node becomes the current one when there is none.
+                made_current = active
+                    .clone()
+                    .filter(|a| p.current.is_none() && p.url_of(a).is_some());
+                if made_current.is_some() {
+                    p.current.clone_from(&made_current);
                 }
                 Ok(())
             })?;
@@ -215,7 +224,14 @@ pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
                     .collect();
                 format!("imported:\n{}", lines.join("\n"))
             };
-            report(g, json!({"imported": added}), text)
+            let text = match &made_current {
+                Some(a) => format!(
+                    "{text}\n{} is the current node (meroctl's active node)",
+                    sanitize_line(a)
+                ),
+                None => text,
+            };
+            report(g, json!({"imported": added, "current": made_current}), text)
         }
     }
 }

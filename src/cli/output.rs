@@ -67,6 +67,20 @@ impl Ui {
         }
     }
 
+    /// A status note on stderr, unless `--quiet`: text, or with `--json` one
+    /// JSON line `{"note": …}`, so stderr holds JSON lines only.
+    pub fn status(&self, message: impl Display) {
+        if self.quiet {
+            return;
+        }
+        if self.json {
+            let line = serde_json::json!({ "note": message.to_string() });
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        } else {
+            self.note(message);
+        }
+    }
+
     /// Reports an error on stderr: human text, or one JSON line with `--json`.
     /// Messages may quote manifest strings (service names, bundle paths), so
     /// control characters are removed here, whatever built the message.

@@ -193,11 +193,18 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
         .after_long_help(after)
         .allow_negative_numbers(true)
         .args(specs.iter().filter_map(params::arg));
-    let call = CallFlags::augment_args(clap::Command::new("call"))
+    let mut call = CallFlags::augment_args(clap::Command::new("call"))
         .about("Call a method on a node, checking every argument first")
         .subcommand(tool_cmd)
         .subcommand_required(true)
         .disable_help_subcommand(true);
+    // The repeat options are for [view] methods: a [mut] tool neither lists
+    // nor completes them (still accepted, so `call` says why they do not apply).
+    if !tool.read_only {
+        for id in ["until", "until_path", "every", "within"] {
+            call = call.mut_arg(id, |a| a.hide(true));
+        }
+    }
     // Flags that change nothing about a call stay accepted but unlisted; the
     // others are one block, as in every command's help.
     let cmd = ["color", "package", "refs", "max_name_len"].iter().fold(
@@ -209,7 +216,7 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
         ),
         |cmd, id| cmd.mut_arg(*id, |a| a.hide(true)),
     );
-    crate::cli::fold_global_options(cmd)
+    crate::cli::fold_global_options(crate::cli::without_empty_env(cmd))
 }
 
 /// An unknown flag on a tool's line. A parameter flag alike is suggested:
@@ -232,6 +239,9 @@ pub(super) fn unknown_flag(
     let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
         return None;
     };
+    if !given.starts_with('-') {
+        return param_without_dashes(given, tool, specs);
+    }
     let name = given.strip_prefix("--")?;
     let name = name.split('=').next().unwrap_or(name).to_string();
     let given = given.split('=').next().unwrap_or(given).to_string();
@@ -292,6 +302,54 @@ pub(super) fn unknown_flag(
             sanitize_line(&tool.name)
         )),
     )
+}
+
+/// `call kv_store_get key=a`: a parameter written as `NAME=VALUE` (or a
+/// bare word) where its flag is meant; says how it is spelled.
+fn param_without_dashes(
+    given: &str,
+    tool: &Tool,
+    specs: &[ParamSpec],
+) -> Option<crate::error::Error> {
+    let (name, value) = match given.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (given, None),
+    };
+    let spec = specs
+        .iter()
+        .find(|s| s.long.as_deref() == Some(name) || s.name == name)?;
+    let shown = match (&spec.long, value) {
+        (Some(l), Some(v)) => format!("--{l} {}", shell_word(v)),
+        (Some(l), None) => format!("--{l} VALUE"),
+        (None, _) => spec.flag(),
+    };
+    Some(
+        crate::error::Error::input(
+            crate::error::Code::Usage,
+            format!(
+                "unexpected argument '{}': a parameter is a flag, `{shown}`",
+                sanitize_line(given)
+            ),
+        )
+        .with_hint(format!(
+            "`calimcp call {} --help` lists the parameters of `{}`",
+            sanitize_line(&tool.name),
+            sanitize_line(&tool.method)
+        )),
+    )
+}
+
+/// `v` as one shell word in a suggested command.
+fn shell_word(v: &str) -> String {
+    let v = sanitize_line(v);
+    if !v.is_empty()
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@,+".contains(c))
+    {
+        v
+    } else {
+        format!("'{}'", v.replace('\'', r"'\''"))
+    }
 }
 
 /// The TOOL word of `call`, when it is complete (not the word being typed).

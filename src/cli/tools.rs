@@ -9,15 +9,20 @@ use crate::error::Result;
 use crate::mapping::Tool;
 use crate::mapping::schema::SchemaBudget;
 
-/// List the tools generated for apps: a table, or with --json exactly the MCP
-/// Tool objects `calimcp serve` advertises for the same apps and options.
+/// List the tools generated for apps (local and the node's): a table, or with
+/// --json exactly the MCP Tool objects `calimcp serve` advertises.
+///
+/// The apps are those of the --apps directories and APP paths given, then the
+/// node's (--node, or the current node; --offline: the local ones only). With
+/// --json the tools are exactly those `calimcp serve` advertises for the same
+/// apps and options.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp tools examples/kv-store
   calimcp tools --apps examples --json
   calimcp tools --apps examples --read-only --deny '*_clear'")]
 pub struct ToolsArgs {
-    /// Apps to list (paths, names, or `-`: a manifest on stdin); none means every app of the --apps directories
+    /// Apps to list (paths, names, or `-`: a manifest on stdin); none means every app: the --apps directories' and the node's
     #[arg(value_name = "APP", value_hint = clap::ValueHint::AnyPath)]
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub targets: Vec<String>,

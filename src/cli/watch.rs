@@ -201,7 +201,8 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
         crate::signals::interrupt()
     };
     let ui = g.ui();
-    ui.note(format_args!(
+    // With --json stderr holds JSON lines only: this one is `{"note": …}`.
+    ui.status(format_args!(
         "watching {} of {} on {} (Ctrl-C to stop)",
         match ids.len() {
             1 => format!(

@@ -84,6 +84,30 @@ fn shown(v: &Value) -> String {
     }
 }
 
+/// How one variant of a `oneOf` is written: `"Ping"` (a unit variant),
+/// `{"Rename": …}` (externally tagged), `{"kind": "circle", …}` (a tag
+/// field); `None` for a shape without a name (untagged).
+fn variant_word(v: &Value) -> Option<String> {
+    if let Some([name]) = v.get("enum").and_then(Value::as_array).map(Vec::as_slice) {
+        return Some(shown(name));
+    }
+    if let Some(c) = v.get("const") {
+        return Some(shown(c));
+    }
+    let props = v.get("properties")?.as_object()?;
+    if let Some((tag, c)) = props.iter().find_map(|(k, p)| Some((k, p.get("const")?))) {
+        return Some(format!(
+            "{{{}: {}, …}}",
+            shown(&Value::String(tag.clone())),
+            shown(c)
+        ));
+    }
+    match props.keys().collect::<Vec<_>>().as_slice() {
+        [only] => Some(format!("{{{}: …}}", shown(&Value::String((*only).clone())))),
+        _ => None,
+    }
+}
+
 /// A short human description of what a schema accepts.
 pub fn summary(s: &Value) -> String {
     if let Some(d) = s.get("description").and_then(Value::as_str) {
@@ -109,8 +133,12 @@ pub fn summary(s: &Value) -> String {
         let names: Vec<String> = e.iter().map(|v| v.to_string()).collect();
         return format!("one of {}", names.join(", "));
     }
-    if s.get("oneOf").is_some() {
-        return "one of the enum's variants".into();
+    if let Some(variants) = s.get("oneOf").and_then(Value::as_array) {
+        let words: Option<Vec<String>> = variants.iter().map(variant_word).collect();
+        return match words {
+            Some(w) if !w.is_empty() => format!("one of the variants {}", w.join(", ")),
+            _ => "one of the enum's variants".into(),
+        };
     }
     match s.get("type").and_then(Value::as_str) {
         Some("integer") => match (s.get("minimum"), s.get("maximum")) {

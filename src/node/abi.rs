@@ -75,6 +75,10 @@ fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// What this process knows about the node's ABI route.
+/// What to do about an app the node has without an ABI (said in the
+/// message, which listings show as a warning).
+const NO_ABI_WAYS: &str = "pass the app's ABI file: its abi.json (or its .wasm or .mpk) as APP, or in a directory given with --apps DIR; or rebuild the app with a current calimero-sdk (cargo mero build) and install it again";
+
 pub(super) const ROUTE_UNKNOWN: u8 = 0;
 pub(super) const ROUTE_PRESENT: u8 = 1;
 pub(super) const ROUTE_ABSENT: u8 = 2;
@@ -316,7 +320,14 @@ impl Client {
         if reply.ok() {
             self.inner.abi_route.store(ROUTE_PRESENT, Ordering::Release);
         }
-        let v = data(self.check(reply, &shown)?);
+        // 400 "no usable embedded ABI": the app was built without one.
+        let refused = reply.status == 400;
+        let v = data(self.check(reply, &shown).map_err(|mut e| {
+            if refused && e.message.contains("ABI") {
+                e.message = format!("{}: {NO_ABI_WAYS}", e.message);
+            }
+            e
+        })?);
         if !v.is_object() {
             return Err(self.unexpected(&shown, "the ABI is not a JSON object"));
         }
@@ -390,7 +401,7 @@ impl Client {
                         ErrorKind::Remote,
                         Code::NoEmbeddedAbi,
                         format!(
-                            "{label} has no ABI on the node at {}: the node has no ABI route, and the app's module (blob {}) carries no `calimero_abi_v1` section. Pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR), or rebuild the app with a current calimero-sdk (cargo mero build) and install it again",
+                            "{label} has no ABI on the node at {}: the node has no ABI route, and the app's module (blob {}) carries no `calimero_abi_v1` section: {NO_ABI_WAYS}",
                             self.inner.shown,
                             sanitize_line(blob)
                         ),

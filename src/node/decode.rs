@@ -241,8 +241,22 @@ pub fn http_error(status: u16, reason: &str, content_type: &str, body: &[u8], ur
 /// The node's own `{"error": "…"}` message, if the body is one.
 pub fn node_message(body: &[u8]) -> Option<String> {
     let v: Value = serde_json::from_slice(body).ok()?;
-    let msg = v.get("error")?.as_str()?.trim();
+    let msg = without_repeated_prefix(v.get("error")?.as_str()?.trim());
     (!msg.is_empty()).then(|| sanitize_doc(msg))
+}
+
+/// The node's message without a prefix it repeats: merod's auth service
+/// answers a failed login with "Authentication failed: Authentication
+/// failed: Invalid username or password".
+fn without_repeated_prefix(msg: &str) -> &str {
+    let mut msg = msg;
+    while let Some((head, rest)) = msg.split_once(": ")
+        && rest.starts_with(head)
+        && rest[head.len()..].starts_with(": ")
+    {
+        msg = rest;
+    }
+    msg
 }
 
 /// The readable text of an HTML page: the title, else the text without tags.
@@ -294,6 +308,17 @@ pub fn metadata(value: &Value) -> Option<serde_json::Map<String, Value>> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_repeated_prefix_of_the_node_is_said_once() {
+        let body = br#"{"error":"Authentication failed: Authentication failed: Invalid username or password"}"#;
+        assert_eq!(
+            node_message(body).as_deref(),
+            Some("Authentication failed: Invalid username or password")
+        );
+        assert_eq!(without_repeated_prefix("a: b: c"), "a: b: c");
+        assert_eq!(without_repeated_prefix("x: x: x: y"), "x: y");
+    }
 
     fn debug_bytes(s: &str) -> String {
         format!("{:?}", s.as_bytes())

@@ -188,8 +188,13 @@ pub fn span(d: Duration) -> String {
         format!("{} min {} s", secs / 60, secs % 60)
     } else if secs >= 10 {
         format!("{secs} s")
-    } else {
+    } else if d >= Duration::from_millis(100) || d.is_zero() {
         format!("{:.1} s", d.as_secs_f64())
+    } else if d >= Duration::from_millis(1) {
+        format!("{} ms", d.as_millis())
+    } else {
+        // `--timeout 0.0001` waited 100 µs, not "0 s".
+        format!("{} µs", d.as_micros().max(1))
     }
 }
 

@@ -300,6 +300,30 @@ impl Client {
     }
 
     /// `--as`: a public key in the node's form, or the key an identity alias names.
+    /// Whether the node ignores the executor a call names (`--as`): nodes
+    /// with the ABI route (0.11.0-rc.19 and later, rc.25 included) do. Known
+    /// from an earlier ABI request, else probed once with `application_id`'s
+    /// route. `false` when it cannot tell (older nodes: 0.10.x honours it).
+    pub async fn ignores_executor(&self, application_id: &str) -> bool {
+        use super::abi::{ROUTE_ABSENT, ROUTE_PRESENT, ROUTE_UNKNOWN};
+        let known = self.inner.abi_route.load(Ordering::Acquire);
+        if known != ROUTE_UNKNOWN || application_id.is_empty() {
+            return known == ROUTE_PRESENT;
+        }
+        let segments = ["admin-api", "applications", application_id, "abi"];
+        let (url, shown) = self.endpoint(&segments, None);
+        let Ok(reply) = self.request(Method::GET, &url, &shown, None).await else {
+            return false;
+        };
+        let route = if reply.status == 404 && reply.bodyless() {
+            ROUTE_ABSENT
+        } else {
+            ROUTE_PRESENT
+        };
+        self.inner.abi_route.store(route, Ordering::Release);
+        route == ROUTE_PRESENT
+    }
+
     async fn identity(&self, ctx: &str, given: &str) -> Result<String> {
         if ids::is_id(given) {
             return Ok(self.node_id(given));

@@ -115,8 +115,10 @@ pub(super) fn percent_free(url: &Url) -> String {
 }
 
 pub(super) fn seconds(d: Duration) -> String {
-    if d.subsec_millis() == 0 {
+    if d.subsec_nanos() == 0 {
         format!("{} s", d.as_secs())
+    } else if d < Duration::from_millis(100) {
+        super::events::span(d)
     } else {
         format!("{:.1} s", d.as_secs_f64())
     }
@@ -666,6 +668,14 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_timeout_is_never_shown_as_zero() {
+        assert_eq!(seconds(Duration::from_secs_f64(0.0001)), "100 µs");
+        assert_eq!(seconds(Duration::from_millis(20)), "20 ms");
+        assert_eq!(seconds(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(seconds(Duration::from_secs(30)), "30 s");
+    }
 
     #[test]
     fn a_url_shown_in_a_message_has_no_password() {

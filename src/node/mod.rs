@@ -236,6 +236,17 @@ struct Inner {
 /// credentials). Makes no request.
 pub fn normalize_url(url: &str) -> Result<(Url, String)> {
     let shown_input = sanitize_line(&url_text(url));
+    // `127.0.0.1:2528` or `localhost:2528`: a URL without its scheme.
+    if !url.contains("://") {
+        return Err(Error::input(
+            Code::InvalidUrl,
+            format!("the node URL `{shown_input}` has no scheme"),
+        )
+        .with_hint(format!(
+            "add http:// (or https://): --node http://{}",
+            shown_input.trim()
+        )));
+    }
     let mut base = Url::parse(url.trim()).map_err(|e| {
         Error::input(
             Code::InvalidUrl,
@@ -529,6 +540,18 @@ mod tests {
         let e = Client::new(opts("not a url?token=s3cret")).err().unwrap();
         assert_eq!(e.kind, ErrorKind::Input);
         assert!(!e.message.contains("s3cret"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_url_without_its_scheme_is_told_to_add_it() {
+        for url in ["127.0.0.1:25000", "localhost:2528"] {
+            let e = Client::new(opts(url)).err().unwrap();
+            assert_eq!(e.code, Code::InvalidUrl);
+            assert!(e.message.contains("has no scheme"), "{}", e.message);
+            assert!(!e.message.contains("relative URL"), "{}", e.message);
+            let hint = e.hint.unwrap();
+            assert!(hint.contains(&format!("--node http://{url}")), "{hint}");
+        }
     }
 
     #[test]

@@ -236,6 +236,26 @@ pub fn parse_meroctl(text: &str) -> Result<Vec<MeroctlNode>> {
     Ok(nodes.into_values().collect())
 }
 
+/// meroctl's active node: the top-level `active_node = "NAME"` of its
+/// `nodes.toml` (before any table), if set.
+pub fn meroctl_active(text: &str) -> Option<String> {
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.starts_with('[') {
+            return None;
+        }
+        let Some((keys, rest)) = parse_keys(line) else {
+            continue;
+        };
+        if keys.as_slice() == ["active_node"]
+            && let Some(value) = rest.trim_start().strip_prefix('=')
+        {
+            return parse_string(value.trim_start()).map(|(name, _)| name);
+        }
+    }
+    None
+}
+
 /// A dotted key (`a."b c".d`) at the start of `s`, and the rest after it.
 fn parse_keys(s: &str) -> Option<(Vec<String>, &str)> {
     let mut keys = Vec::new();
@@ -416,6 +436,8 @@ path = "/home/u/.calimero/node1"
                 },
             ]
         );
+        assert_eq!(meroctl_active(text).as_deref(), Some("remote1"));
+        assert_eq!(meroctl_active("[nodes.a]\nactive_node = \"a\""), None);
         assert!(parse_meroctl("[nodes.\"x]\nurl = 1").is_err());
         assert_eq!(
             parse_string(r#""a\"b\u0041" rest"#).unwrap(),

@@ -164,6 +164,7 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
             if let Some(err) = unknown_flag(&mut e, &cmd, &tool, &specs) {
                 return Err(err);
             }
+            plain_usage(&mut e, &mut cmd, &token);
             return Ok(report_clap_error(&e, g.json));
         }
     };
@@ -200,6 +201,26 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         (Some(until), Some(pace)) => until::repeat(&call, &ready, until, pace),
         _ => once(&call, &ready),
     }
+}
+
+/// clap's usage line names the flags given (`Usage: calimcp call T --apps
+/// <DIR>`), as if they were required: the tool's plain usage line instead.
+fn plain_usage(e: &mut clap::Error, cmd: &mut clap::Command, token: &str) {
+    use clap::error::{ContextKind, ContextValue};
+    if e.get(ContextKind::Usage).is_none() {
+        return;
+    }
+    cmd.build();
+    let Some(tool) = cmd
+        .find_subcommand_mut("call")
+        .and_then(|c| c.find_subcommand_mut(token))
+    else {
+        return;
+    };
+    e.insert(
+        ContextKind::Usage,
+        ContextValue::StyledStr(tool.render_usage()),
+    );
 }
 
 /// `call` without TOOL: its help with `--help`, else a usage error.
@@ -371,6 +392,15 @@ fn once(c: &Call, ready: &Ready) -> Result<u8> {
         }
         return Err(rt.block_on(bound.explain(client, c.app(), p, e)));
     };
+    if let Some(who) = executor
+        && rt.block_on(client.ignores_executor(&bound.target.info.application_id))
+    {
+        c.g.ui().warn(format_args!(
+            "--as {} was ignored: the node at {} (merod 0.11.0-rc.19 or later) runs every call as its own identity in the context",
+            sanitize_line(who),
+            client.url()
+        ));
+    }
     match (&c.flags.wait_event, sub) {
         (Some(name), Some(sub)) => wait_event(c, &bound.target.id, name, sub, out),
         _ => {

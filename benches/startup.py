@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Start-up of one-shot commands, paired with a hello-world process (issue 34).
+
+usage: benches/startup.py [ROUNDS] [BIN…]     (defaults: 400, target/release/calimcp)
+
+Builds a Rust hello-world (`rustc -O`, as any Rust binary is linked by
+default), then runs ROUNDS rounds; each round runs hello-world and every
+calimcp command once, in a fresh random order, so load from other processes
+falls on all of them alike. Each run is one posix_spawn + waitpid with stdout
+and stderr on /dev/null, timed with a monotonic clock (the spawner's own cost
+is in every figure, hello-world's too). Prints, per command, the median and
+p90 in ms and the ratio of its median to hello-world's median, and the load
+average before and after. The 5,000-method `tools --json`
+(benches/gen_manifest.py 5000) runs in the same rounds, every 10th round.
+Several BINs (a build before and after a change) run in the same rounds,
+each command of each binary once per round, so they compare under the same
+load. `CALIMCP_OFFLINE=1` is set, and HOME/state point at an empty directory, so no
+node and no profile file is involved.
+"""
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURE = os.path.join(ROOT, "..", "shared", "fixtures", "abi", "mero-mcp-scaffolding-e2e.json")
+
+
+def spawn_ns(argv, env, devnull):
+    start = time.perf_counter_ns()
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+        (os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)])
+    _, status = os.waitpid(pid, 0)
+    took = time.perf_counter_ns() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(argv)} exited with {os.waitstatus_to_exitcode(status)}")
+    return took
+
+
+def main():
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 400
+    binaries = [os.path.abspath(b) for b in sys.argv[2:]] or [os.path.join(ROOT, "target/release/calimcp")]
+    out = os.path.join(ROOT, "target", "bench")
+    os.makedirs(out, exist_ok=True)
+    hello = os.path.join(out, "hello")
+    with open(os.path.join(out, "hello.rs"), "w") as f:
+        f.write('fn main() { println!("hello"); }\n')
+    subprocess.run(["rustc", "-O", "-o", hello, os.path.join(out, "hello.rs")], check=True)
+    m5000 = os.path.join(out, "m5000.json")
+    if not os.path.exists(m5000):
+        with open(m5000, "w") as f:
+            subprocess.run([sys.executable, os.path.join(ROOT, "benches/gen_manifest.py"), "5000"], stdout=f, check=True)
+    if not os.path.exists(FIXTURE):
+        sys.exit(f"{FIXTURE} is missing")
+    home = tempfile.mkdtemp(prefix="calimcp-startup-")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
+           "CALIMCP_STATE_DIR": os.path.join(home, "state"), "CALIMCP_OFFLINE": "1"}
+    commands = {"hello-world": [hello]}
+    big = {}
+    for binary in binaries:
+        tag = f"{os.path.basename(binary)}: " if len(binaries) > 1 else ""
+        commands[tag + "--version"] = [binary, "--version"]
+        commands[tag + "describe"] = [binary, "describe", FIXTURE]
+        commands[tag + "schema"] = [binary, "schema", FIXTURE]
+        commands[tag + "tools --json"] = [binary, "tools", FIXTURE, "--json"]
+        big[tag + "tools --json, 5,000 methods"] = [binary, "tools", m5000, "--json", "--quiet"]
+    times = {name: [] for name in list(commands) + list(big)}
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    load_before = os.getloadavg()
+    for argv in list(commands.values()) + list(big.values()):  # warm the page cache
+        for _ in range(3):
+            spawn_ns(argv, env, devnull)
+    for r in range(rounds):
+        order = list(commands.items())
+        if r % 10 == 0:
+            order.extend(big.items())
+        random.shuffle(order)
+        for name, argv in order:
+            times[name].append(spawn_ns(argv, env, devnull))
+    load_after = os.getloadavg()
+    base = statistics.median(times["hello-world"])
+    print("binaries:", ", ".join(binaries))
+    print(f"{rounds} interleaved rounds; load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+          f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}; {os.cpu_count()} cores")
+    print("| command | runs | median ms | p90 ms | × hello-world (medians) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, ts in times.items():
+        ts.sort()
+        med = statistics.median(ts)
+        p90 = ts[min(len(ts) - 1, int(len(ts) * 0.9))]
+        print(f"| {name} | {len(ts)} | {med / 1e6:.2f} | {p90 / 1e6:.2f} | {med / base:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
