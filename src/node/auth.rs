@@ -296,20 +296,7 @@ mod tests {
     use super::*;
 
     fn jwt(iat: u64) -> String {
-        fn b64(bytes: &[u8]) -> String {
-            const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-            let mut out = String::new();
-            for chunk in bytes.chunks(3) {
-                let n = chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
-                for i in 0..=chunk.len() {
-                    out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
-                }
-            }
-            out
-        }
+        let b64 = |bytes: &[u8]| crate::text::base64(bytes, true, false);
         format!(
             "{}.{}.sig",
             b64(br#"{"alg":"HS256"}"#),
