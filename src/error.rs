@@ -42,8 +42,9 @@ pub const EXIT_FINDINGS: u8 = 1;
 /// Exit 2 without an [`Error`] value: clap refused the command line (usage),
 /// or help was shown because a required argument or subcommand was missing.
 pub const EXIT_USAGE: u8 = 2;
-/// Exit 124: `watch --timeout` or `call --wait-event` waited and the event did
-/// not come in time (the code `timeout(1)` uses).
+/// Exit 124: `watch --stop-after`, `call --wait-event`, `call --until` or
+/// `calimcp wait` waited and what it waited for did not come in time (the
+/// code `timeout(1)` uses).
 pub const EXIT_TIMEOUT: u8 = 124;
 
 /// A failure with a stable machine code, a message that says what and where,
@@ -82,7 +83,7 @@ macro_rules! codes {
         }
 
         impl $ty {
-            /// Every code, in the order of the README's table.
+            /// Every code, in the order of the table in docs/reference/exit-codes.md.
             pub const ALL: &'static [$ty] = &[$($ty::$name,)*];
 
             /// The stable snake_case string (what `--json` prints).
@@ -100,7 +101,7 @@ codes! {
     /// each variant, its string and its meaning are written once, here.
     ///
     /// A string never changes (scripts match on it); a new kind of failure gets a
-    /// new code. README.md lists them all (a test below keeps it in step).
+    /// new code. docs/reference/exit-codes.md lists them all (a test below keeps it in step).
     pub enum Code {
         /// The node has no ABI route and lists no bytecode blob for the app, so its ABI cannot be read from the node.
         AbiUnavailable = "abi_unavailable",
@@ -401,11 +402,11 @@ mod exit_code_tests {
 mod tests {
     use super::*;
 
-    /// The README's table of error codes lists exactly `Code::ALL`, in order,
+    /// docs/reference/exit-codes.md's table of error codes lists exactly `Code::ALL`, in order,
     /// with the same strings.
     #[test]
-    fn readme_lists_every_code() {
-        let readme = include_str!("../README.md");
+    fn exit_code_reference_lists_every_code() {
+        let readme = include_str!("../docs/reference/exit-codes.md");
         let listed: Vec<&str> = readme
             .lines()
             .skip_while(|l| !l.starts_with("| error code |"))
@@ -416,7 +417,7 @@ mod tests {
         let all: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
         assert_eq!(
             listed, all,
-            "README.md's error-code table differs from Code::ALL"
+            "docs/reference/exit-codes.md's error-code table differs from Code::ALL"
         );
         for line in readme
             .lines()

@@ -1330,11 +1330,14 @@ fn multi_service_bundles_compare_service_by_service() {
 }
 
 #[test]
-fn the_readme_lists_every_rule_with_its_level() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+fn the_diff_reference_lists_every_rule_with_its_level() {
+    let readme = std::fs::read_to_string(common::root().join("docs/reference/diff.md")).unwrap();
     for r in RULES {
         let row = format!("| `{}` | {}", r.id, r.level.name());
-        assert!(readme.contains(&row), "README has no row starting {row}");
+        assert!(
+            readme.contains(&row),
+            "docs/reference/diff.md has no row starting {row}"
+        );
     }
 }
 

@@ -1,6 +1,7 @@
-//! completions/ and man/ are generated from the clap command tree and committed.
-//! This test fails when they are stale; regenerate them with
-//! `CALIMCP_UPDATE_GENERATED=1 cargo test --test generated`.
+//! completions/, man/ and docs/reference/commands/ (the command reference in
+//! Markdown, as gh generates its manual) are generated from the clap command
+//! tree and committed. This test fails when they are stale; regenerate them
+//! with `CALIMCP_UPDATE_GENERATED=1 cargo test --test generated`.
 
 mod common;
 
@@ -77,29 +78,43 @@ fn without_after_help(cmd: clap::Command) -> clap::Command {
     cmd
 }
 
-/// The blocks of an after-help text as man sections: `Examples:`,
-/// `Exit codes:` and `Environment:` become EXAMPLES, EXIT STATUS and
-/// ENVIRONMENT, kept line for line; other paragraphs are NOTES.
+/// The blocks of an after-help text: an `Examples:`, `Exit codes:` or
+/// `Environment:` block as its title and the lines under it, any other
+/// paragraph as a note (no title, the whole block).
+fn after_help_blocks(help: &str) -> Vec<(Option<&'static str>, &str)> {
+    help.split("\n\n")
+        .map(str::trim_end)
+        .filter(|b| !b.trim().is_empty())
+        .map(|block| {
+            let (first, rest) = block.split_once('\n').unwrap_or((block, ""));
+            match first.trim() {
+                "Examples:" | "Example:" => (Some("Examples"), rest),
+                "Exit codes:" => (Some("Exit codes"), rest),
+                "Environment:" => (Some("Environment"), rest),
+                _ => (None, block),
+            }
+        })
+        .collect()
+}
+
+/// An after-help text as man sections: `Examples:`, `Exit codes:` and
+/// `Environment:` become EXAMPLES, EXIT STATUS and ENVIRONMENT, kept line
+/// for line; other paragraphs are NOTES.
 fn after_help_sections(help: &str) -> String {
     let mut out = String::new();
     let mut notes = Vec::new();
-    for block in help
-        .split("\n\n")
-        .map(str::trim_end)
-        .filter(|b| !b.trim().is_empty())
-    {
-        let (first, rest) = block.split_once('\n').unwrap_or((block, ""));
-        let title = match first.trim() {
-            "Examples:" | "Example:" => "EXAMPLES",
-            "Exit codes:" => "EXIT STATUS",
-            "Environment:" => "ENVIRONMENT",
-            _ => {
-                notes.push(block);
+    for (title, text) in after_help_blocks(help) {
+        let title = match title {
+            Some("Examples") => "EXAMPLES",
+            Some("Exit codes") => "EXIT STATUS",
+            Some(_) => "ENVIRONMENT",
+            None => {
+                notes.push(text);
                 continue;
             }
         };
         out.push_str(&format!(".SH \"{title}\"\n.nf\n"));
-        for line in rest.lines() {
+        for line in text.lines() {
             out.push_str(&roff_line(line));
             out.push('\n');
         }
@@ -177,6 +192,279 @@ fn completions_are_up_to_date() {
 #[test]
 fn man_pages_are_up_to_date() {
     check("man", expected_man_pages());
+}
+
+#[test]
+fn command_reference_pages_are_up_to_date() {
+    check("docs/reference/commands", expected_command_pages());
+}
+
+/// One page per command and subcommand, and an index (README.md, which a code
+/// host shows for the directory), from the built clap tree: what `--help`
+/// says, laid out as Markdown. Options the top level declares global are
+/// described once, on calimcp.md.
+fn expected_command_pages() -> BTreeMap<String, Vec<u8>> {
+    let mut root = calimcp::cli::man_command();
+    root.build();
+    let globals: Vec<String> = root
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let mut pages = BTreeMap::new();
+    let mut index = String::from(
+        "# Command reference\n\n\
+         Generated from calimcp's command-line definitions (the same source as `--help` and\n\
+         the man pages in `man/`) by `tests/generated.rs`; do not edit by hand. After a\n\
+         change to the command line: `CALIMCP_UPDATE_GENERATED=1 cargo test --test generated`.\n\n",
+    );
+    command_page(&root, &[], &globals, &mut pages, &mut index);
+    pages.insert("README.md".to_string(), index.into_bytes());
+    pages
+}
+
+fn command_page(
+    cmd: &clap::Command,
+    parents: &[&str],
+    globals: &[String],
+    pages: &mut BTreeMap<String, Vec<u8>>,
+    index: &mut String,
+) {
+    let mut path: Vec<&str> = parents.to_vec();
+    path.push(cmd.get_name());
+    let title = path.join(" ");
+    let file = format!("{}.md", path.join("-"));
+    let about = cmd.get_about().map(|a| a.to_string()).unwrap_or_default();
+    index.push_str(&format!(
+        "{}- [`{title}`]({file}): {}\n",
+        "  ".repeat(parents.len()),
+        md_text(&about)
+    ));
+    let mut out = format!("# {title}\n\n");
+    let long = cmd.get_long_about().or(cmd.get_about());
+    if let Some(text) = long {
+        out.push_str(&md_blocks(&text.to_string(), ""));
+    }
+    let usage = cmd.clone().render_usage().to_string();
+    let usage = usage.trim_start_matches("Usage: ").trim_end();
+    out.push_str(&format!("```text\n{usage}\n```\n\n"));
+    let subs: Vec<&clap::Command> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .collect();
+    if !subs.is_empty() {
+        out.push_str("## Commands\n\n");
+        for s in &subs {
+            let about = s.get_about().map(|a| a.to_string()).unwrap_or_default();
+            out.push_str(&format!(
+                "- [`{title} {}`]({}-{}.md): {}\n",
+                s.get_name(),
+                path.join("-"),
+                s.get_name(),
+                md_text(&about)
+            ));
+        }
+        out.push('\n');
+    }
+    let top = parents.is_empty();
+    let args: Vec<&clap::Arg> = cmd
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && (top || !globals.contains(&a.get_id().to_string())))
+        .collect();
+    for (heading, positional) in [("Arguments", true), ("Options", false)] {
+        let group: Vec<&&clap::Arg> = args
+            .iter()
+            .filter(|a| a.is_positional() == positional)
+            .collect();
+        if group.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("## {heading}\n\n"));
+        for a in group {
+            out.push_str(&arg_item(a));
+        }
+    }
+    if !top {
+        out.push_str(
+            "Global options (before or after the command) are described in [calimcp](calimcp.md#options).\n\n",
+        );
+    }
+    let after = cmd
+        .get_after_long_help()
+        .or(cmd.get_after_help())
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    out.push_str(&after_help_markdown(&after));
+    pages.insert(file, (out.trim_end().to_string() + "\n").into_bytes());
+    for s in subs {
+        command_page(s, &path, globals, pages, index);
+    }
+}
+
+/// An option or argument as a list item: its spelling, what `--help` says of
+/// it, then its default, values and environment variable.
+fn arg_item(a: &clap::Arg) -> String {
+    let names: Vec<String> = a
+        .get_value_names()
+        .map(|v| v.iter().map(|n| n.to_string()).collect())
+        .unwrap_or_else(|| vec![a.get_id().to_string().to_uppercase()]);
+    let many = a.get_num_args().is_some_and(|n| n.max_values() > 1)
+        || matches!(a.get_action(), clap::ArgAction::Append);
+    let spelling = if a.is_positional() {
+        let v = format!("<{}>{}", names.join("> <"), if many { "..." } else { "" });
+        if a.is_required_set() {
+            v
+        } else {
+            format!("[{v}]")
+        }
+    } else {
+        let mut flags = Vec::new();
+        if let Some(c) = a.get_short() {
+            flags.push(format!("-{c}"));
+        }
+        if let Some(l) = a.get_long() {
+            flags.push(format!("--{l}"));
+        }
+        let mut s = flags.join(", ");
+        if a.get_action().takes_values() {
+            s.push_str(&format!(" <{}>", names.join("> <")));
+        }
+        s
+    };
+    let help = a
+        .get_long_help()
+        .or(a.get_help())
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    let body = md_blocks(&help, "  ");
+    let mut item = format!("- `{spelling}`");
+    let body = body.trim();
+    match body.split_once("\n\n") {
+        _ if body.is_empty() => item.push('\n'),
+        None => item.push_str(&format!(": {body}\n")),
+        Some((first, rest)) if !first.starts_with("```") => {
+            item.push_str(&format!(": {first}\n\n  {rest}\n"));
+        }
+        _ => item.push_str(&format!("\n\n  {body}\n")),
+    }
+    let mut facts = Vec::new();
+    let aliases: Vec<String> = a
+        .get_visible_aliases()
+        .unwrap_or_default()
+        .iter()
+        .map(|l| format!("`--{l}`"))
+        .collect();
+    if !aliases.is_empty() {
+        facts.push(format!("alias {}", aliases.join(", ")));
+    }
+    let values: Vec<String> = a
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| match v.get_help() {
+            Some(h) => format!("`{}` ({})", v.get_name(), md_text(&h.to_string())),
+            None => format!("`{}`", v.get_name()),
+        })
+        .collect();
+    if !values.is_empty() && a.get_action().takes_values() {
+        facts.push(format!("values: {}", values.join(", ")));
+    }
+    if a.get_action().takes_values()
+        && !a.is_hide_default_value_set()
+        && !a.get_default_values().is_empty()
+    {
+        let d: Vec<String> = a
+            .get_default_values()
+            .iter()
+            .map(|v| format!("`{}`", v.to_string_lossy()))
+            .collect();
+        facts.push(format!("default {}", d.join(", ")));
+    }
+    if let Some(env) = a.get_env().filter(|_| !a.is_hide_env_set()) {
+        facts.push(format!("environment `{}`", env.to_string_lossy()));
+    }
+    if !facts.is_empty() {
+        item.push_str(&format!("\n  ({})\n", facts.join("; ")));
+    }
+    item.push('\n');
+    item
+}
+
+/// An after-help text as sections: `Examples:`, `Exit codes:` and
+/// `Environment:` blocks kept line for line, other paragraphs as notes.
+fn after_help_markdown(help: &str) -> String {
+    let mut out = String::new();
+    let mut notes = String::new();
+    for (title, text) in after_help_blocks(help) {
+        let Some(title) = title else {
+            notes.push_str(&md_blocks(text, ""));
+            continue;
+        };
+        let lines: Vec<&str> = text
+            .lines()
+            .map(|l| l.strip_prefix("  ").unwrap_or(l))
+            .collect();
+        out.push_str(&format!(
+            "## {title}\n\n```text\n{}\n```\n\n",
+            lines.join("\n")
+        ));
+    }
+    if !notes.is_empty() {
+        out.push_str(&format!("## Notes\n\n{notes}"));
+    }
+    out
+}
+
+/// Help text as Markdown paragraphs, each line prefixed with `indent`: a
+/// paragraph whose lines are laid out (indented, or a list) is kept as
+/// written in a text block; prose is escaped so that `<VALUE>` and `*` show.
+fn md_blocks(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    for block in text
+        .split("\n\n")
+        .map(str::trim_end)
+        .filter(|b| !b.trim().is_empty())
+    {
+        let laid_out = block
+            .lines()
+            .any(|l| l.starts_with("  ") || l.starts_with("- ") || l.starts_with("* "));
+        if laid_out {
+            out.push_str(&format!("{indent}```text\n"));
+            for l in block.lines() {
+                out.push_str(&format!("{indent}{l}\n"));
+            }
+            out.push_str(&format!("{indent}```\n\n"));
+        } else {
+            let joined: Vec<String> = block.lines().map(|l| md_text(l.trim())).collect();
+            out.push_str(&format!(
+                "{indent}{}\n\n",
+                joined.join(&format!("\n{indent}"))
+            ));
+        }
+    }
+    out
+}
+
+/// One line of prose for Markdown: `<`, `>` and `*` outside code spans are
+/// escaped (so `<APP>` shows and nothing turns into emphasis).
+fn md_text(line: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in line.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(part);
+        } else {
+            out.push_str(
+                &part
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('*', "\\*"),
+            );
+        }
+    }
+    out
 }
 
 /// Every environment variable the code reads is in `calimcp --help` (and so

@@ -1,13 +1,17 @@
-//! The examples of every `--help` (the top level's and each command's) and of
-//! README.md's `sh` blocks run as written: each
-//! line in `sh`, from the repository root (`watch` and the README: a scratch
-//! directory, for the files they write), with the built calimcp first on PATH, a scratch HOME, and
-//! a fake node (tests/support/fake_node.rs) as the node, on which `my-alias`
-//! names a kv-store context. Two substitutions keep the network on loopback
-//! ports the test owns: the default node URL becomes the fake's, and
-//! `--http`'s port 8765 becomes 0. Commands that run until stopped (`watch`,
-//! `serve --http`) are shown an event or asked for their address, then
-//! stopped with Ctrl-C or SIGTERM, and must exit 0.
+//! The examples of every `--help` (the top level's and each command's), and
+//! of README.md's and docs/'s Markdown, run as written: each line of a `sh`
+//! block in `sh`, from the repository root (`watch` and the Markdown files: a
+//! scratch directory, for the files they write), with the built calimcp first
+//! on PATH, a scratch HOME, and a fake node (tests/support/fake_node.rs) as
+//! the node, on which `my-alias` names a kv-store context; a Markdown file
+//! whose `sh` lines log in (`calimcp login`) gets a node with embedded auth, its user
+//! `admin` and its password in `CALIMERO_PASSWORD`. Two substitutions keep the
+//! network on loopback ports the test owns: the default node URL becomes the
+//! fake's, and `--http`'s port 8765 becomes 0. Commands that run until
+//! stopped (`watch`, `serve --http`) are shown an event or asked for their
+//! address, then stopped with Ctrl-C or SIGTERM, and must exit 0. The MCP
+//! host configurations in docs/ (`json` blocks with `mcpServers` or
+//! `servers`) start their server command as a host would.
 
 mod support;
 
@@ -46,16 +50,32 @@ struct Env {
     node: FakeNode,
     home: TempDir,
     scratch: TempDir,
+    /// Variables the examples' shell gets besides the fixed ones.
+    vars: Vec<(&'static str, &'static str)>,
 }
+
+/// The fake node's password when it has embedded auth ([`Env::with_auth`]).
+const PASSWORD: &str = "docs-example-password";
 
 impl Env {
     fn new() -> Env {
-        let node = FakeNode::start();
+        Env::on(FakeNode::start(), Vec::new())
+    }
+
+    /// A node with embedded auth: user `admin`, whose password the shell has
+    /// in `CALIMERO_PASSWORD` (as a script would).
+    fn with_auth() -> Env {
+        let node = FakeNode::builder().auth("admin", PASSWORD).start();
+        Env::on(node, vec![("CALIMERO_PASSWORD", PASSWORD)])
+    }
+
+    fn on(node: FakeNode, vars: Vec<(&'static str, &'static str)>) -> Env {
         node.add_alias("my-alias", &node.id(CTX_KV));
         Env {
             node,
             home: TempDir::new().unwrap(),
             scratch: TempDir::new().unwrap(),
+            vars,
         }
     }
 
@@ -79,6 +99,7 @@ impl Env {
             .env("CALIMERO_NODE_URL", &self.node.url)
             // `git show` examples read this repository from any directory.
             .env("GIT_DIR", root().join(".git"))
+            .envs(self.vars.iter().copied())
             .current_dir(dir)
             .stdin(Stdio::null());
         cmd
@@ -394,38 +415,83 @@ fn in_git_checkout() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// The lines of README.md's `sh` blocks, in order, comments dropped.
-fn readme_lines() -> Vec<String> {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let mut lines = Vec::new();
-    let mut in_sh = false;
-    for l in readme.lines() {
-        if l.starts_with("```") {
-            in_sh = !in_sh && l == "```sh";
-            continue;
-        }
-        let l = l.split("  #").next().unwrap().trim();
-        if in_sh && !l.is_empty() && !l.starts_with('#') {
-            lines.push(l.to_string());
+/// The Markdown files whose examples run: README.md and every `.md` under
+/// docs/, but docs/reference/commands/ (generated from `--help`, whose
+/// examples the tests above run).
+fn doc_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root().join("docs")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("reference/commands") {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            }
         }
     }
-    lines
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    files
 }
 
-/// Every command in the README's `sh` blocks runs as written, in order, in a
-/// scratch directory that sees the repository's `examples/` and `man/` (so
-/// `> diff.md` lands there), except the two set-up commands (`cargo …`),
-/// which CI runs itself.
-#[test]
-fn readme_examples_run_as_written() {
-    let env = Env::new();
+/// The contents of a Markdown file's code blocks in `lang`, in order.
+fn blocks(text: &str, lang: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for l in text.lines() {
+        if l.starts_with("```") {
+            match current.take() {
+                Some(block) => out.push(block),
+                None if l == format!("```{lang}") => current = Some(String::new()),
+                None => current = Some(String::from("\0")),
+            }
+            continue;
+        }
+        if let Some(block) = current.as_mut() {
+            block.push_str(l);
+            block.push('\n');
+        }
+    }
+    out.retain(|b| !b.starts_with('\0'));
+    out
+}
+
+/// The lines of a Markdown file's `sh` blocks, in order, comments dropped.
+fn sh_lines(text: &str) -> Vec<String> {
+    blocks(text, "sh")
+        .iter()
+        .flat_map(|b| b.lines().map(str::to_string).collect::<Vec<_>>())
+        .map(|l| l.split("  #").next().unwrap().trim().to_string())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// Runs every `sh` line of a Markdown file, in order, in a scratch directory
+/// that sees the repository's `examples/` and `man/` (so `> diff.md` lands
+/// there), except the set-up commands (`cargo …`), which CI runs itself, and
+/// lines whose tool (git, man, jq, curl) this machine lacks. Returns how
+/// many ran.
+fn run_markdown(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let name = path.strip_prefix(root()).unwrap().display().to_string();
+    eprintln!("the examples of {name}:");
+    let lines = sh_lines(&text);
+    let env = if lines.iter().any(|l| l.starts_with("calimcp login")) {
+        Env::with_auth()
+    } else {
+        Env::new()
+    };
     let work = env.scratch.path();
     for dir in ["examples", "man"] {
         std::os::unix::fs::symlink(root().join(dir), work.join(dir)).unwrap();
     }
     let git = in_git_checkout();
     let mut ran = 0;
-    for line in readme_lines() {
+    for line in lines {
         if line.starts_with("git ") && !git {
             eprintln!("SKIPPED (not a git checkout): {line}");
             continue;
@@ -434,8 +500,11 @@ fn readme_examples_run_as_written() {
             eprintln!("not run here (a set-up command; CI runs it): {line}");
             continue;
         }
-        if line.starts_with("man ") && Command::new("man").arg("--version").output().is_err() {
-            eprintln!("SKIPPED (no man on PATH): {line}");
+        if let Some(tool) = ["man", "jq", "curl"]
+            .into_iter()
+            .find(|t| uses(&line, t) && !on_path(t))
+        {
+            eprintln!("SKIPPED (no {tool} on PATH): {line}");
             continue;
         }
         if line.contains(" watch ") {
@@ -449,7 +518,199 @@ fn readme_examples_run_as_written() {
         }
         ran += 1;
     }
-    assert!(ran >= 25, "only {ran} README lines ran");
-    let md = std::fs::read_to_string(work.join("diff.md")).unwrap();
-    assert!(md.contains("calimcp diff"), "{md}");
+    if text.contains("> diff.md") {
+        let md = std::fs::read_to_string(work.join("diff.md")).unwrap();
+        assert!(md.contains("calimcp diff"), "{name}: {md}");
+    }
+    ran += run_host_configs(&env, &text, &name);
+    ran
+}
+
+/// Whether `line` runs `tool` (as a command word, not inside another word).
+fn uses(line: &str, tool: &str) -> bool {
+    line.split(['|', '(', '$', ' ', '&', ';'])
+        .any(|w| w == tool)
+}
+
+fn on_path(tool: &str) -> bool {
+    Command::new(tool).arg("--version").output().is_ok()
+}
+
+/// The MCP host configurations among a file's `json` blocks: each server with
+/// a `command` is started as a host starts it (its `args`, its `env`, stdin
+/// closed at once) and must exit 0; a server with a `url` must name the
+/// address the file's `serve --http` example listens on.
+fn run_host_configs(env: &Env, text: &str, name: &str) -> usize {
+    let mut ran = 0;
+    for block in blocks(text, "json") {
+        let value: serde_json::Value = serde_json::from_str(&block)
+            .unwrap_or_else(|e| panic!("{name}: a json block is not JSON ({e}):\n{block}"));
+        let Some(servers) = value
+            .get("mcpServers")
+            .or(value.get("servers"))
+            .and_then(|s| s.as_object())
+        else {
+            continue;
+        };
+        for (server, config) in servers {
+            if let Some(url) = config.get("url").and_then(|u| u.as_str()) {
+                let addr = url
+                    .strip_prefix("http://")
+                    .and_then(|u| u.strip_suffix("/mcp"))
+                    .unwrap_or_else(|| panic!("{name}: {server}: {url} is not http://ADDR/mcp"));
+                assert!(
+                    text.contains(&format!("calimcp serve --http {addr}")),
+                    "{name}: {server}'s {url} is not what an example serves"
+                );
+                ran += 1;
+                continue;
+            }
+            let command = config["command"].as_str().unwrap();
+            assert_eq!(command, "calimcp", "{name}: {server}");
+            let args: Vec<String> = config["args"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_string())
+                .collect();
+            let mut line = std::iter::once(command.to_string())
+                .chain(args.iter().map(|a| format!("'{a}'")))
+                .collect::<Vec<_>>()
+                .join(" ");
+            if let Some(vars) = config.get("env").and_then(|e| e.as_object()) {
+                let assignments: Vec<String> = vars
+                    .iter()
+                    .map(|(k, v)| format!("{k}='{}'", v.as_str().unwrap()))
+                    .collect();
+                line = format!("{} {line}", assignments.join(" "));
+            }
+            env.run_in(&line, env.scratch.path());
+            ran += 1;
+        }
+    }
+    ran
+}
+
+/// Every command in the README's `sh` blocks runs as written, in order.
+#[test]
+fn readme_examples_run_as_written() {
+    let ran = run_markdown(&root().join("README.md"));
+    assert!(ran >= 15, "only {ran} README lines ran");
+}
+
+/// Every command in docs/'s `sh` blocks runs as written, file by file, in
+/// order, and every MCP host configuration starts its server.
+#[test]
+fn docs_examples_run_as_written() {
+    let mut ran = 0;
+    for file in doc_files() {
+        let n = run_markdown(&file);
+        eprintln!("{}: {n} examples ran", file.display());
+        ran += n;
+    }
+    assert!(ran >= 90, "only {ran} docs/ examples ran");
+}
+
+/// Every relative link of README.md and docs/ (the generated pages
+/// included) names a file that exists and, with `#anchor`, a heading of
+/// that file as a code host makes its anchor.
+#[test]
+fn every_link_in_the_docs_resolves() {
+    let mut files = vec![root().join("README.md")];
+    let mut stack = vec![root().join("docs")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            }
+        }
+    }
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (at, _) in text.match_indices("](") {
+            let target = &text[at + 2..];
+            let Some(end) = target.find(')') else {
+                continue;
+            };
+            let target = &target[..end];
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                continue;
+            }
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let linked = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().unwrap().join(path)
+            };
+            checked += 1;
+            let ok = linked.exists()
+                && (anchor.is_empty()
+                    || std::fs::read_to_string(&linked)
+                        .unwrap_or_default()
+                        .lines()
+                        .filter_map(|l| {
+                            l.trim_start_matches('#')
+                                .strip_prefix(' ')
+                                .filter(|_| l.starts_with('#'))
+                        })
+                        .any(|h| slug(h) == anchor));
+            if !ok {
+                broken.push(format!("{}: {target}", file.display()));
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} links");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// A heading's anchor as GitHub makes it: lowercase, punctuation but `-` and
+/// `_` dropped, spaces as `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The README stays a front page (issue 32: at most 400 lines) and links
+/// every guide; docs/README.md, the manual's table of contents, links every
+/// page of docs/ (the generated command pages through their index).
+#[test]
+fn the_readme_is_a_front_page_and_the_manual_has_a_table_of_contents() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 400,
+        "README.md has {lines} lines; move reference text to docs/"
+    );
+    let toc = std::fs::read_to_string(root().join("docs/README.md")).unwrap();
+    let mut missing = Vec::new();
+    for file in doc_files() {
+        let rel = file
+            .strip_prefix(root().join("docs"))
+            .unwrap()
+            .display()
+            .to_string();
+        if rel == "README.md" {
+            continue;
+        }
+        if !toc.contains(&format!("]({rel})")) {
+            missing.push(format!("docs/README.md does not link {rel}"));
+        }
+        if rel.starts_with("guides/") && !readme.contains(&format!("](docs/{rel})")) {
+            missing.push(format!("README.md does not link docs/{rel}"));
+        }
+    }
+    if !toc.contains("](reference/commands/README.md)") {
+        missing.push("docs/README.md does not link the command reference".into());
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }

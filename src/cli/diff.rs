@@ -193,7 +193,7 @@ fn load_policy(given: Option<&std::path::Path>) -> Result<Policy> {
     })?;
     Policy::parse(&bytes).map_err(|e| {
         Error::input(Code::InvalidConfig, format!("{shown}: {}", sanitize_line(&e)))
-            .with_hint("see README, \"Comparing versions in CI\": levels, ignore (rule, path, reason), require_version_bump")
+            .with_hint("see docs/reference/diff.md, \"Policy file\": levels, ignore (rule, path, reason), require_version_bump")
     })
 }
 

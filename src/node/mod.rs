@@ -1,6 +1,6 @@
 //! `node`: the HTTP client for a Calimero node (merod), shared by `calimcp call`
 //! and the MCP server. Every difference between merod versions is handled
-//! here and nowhere else (README "Supported merod versions").
+//! here and nowhere else (docs/reference/merod-versions.md).
 //!
 //! Input: a node URL, a timeout, limits and credentials ([`NodeOptions`]).
 //! Output: the node's apps, ABIs, contexts and aliases, and the `output` of an

@@ -7,6 +7,7 @@
 //! loopback ports with its own home in a tempdir and is stopped by a Drop
 //! guard (also on panic). Without the node binary the tests print a loud
 //! `skipped:` line; CALIMCP_REQUIRE_REALNODE=1 fails them.
+//! `CALIMCP_REALNODE_PORTS=LOW-HIGH` keeps every port they use in a range.
 //!
 //! One scenario, every version: [`on_each_version!`] turns `fn name(v) {…}`
 //! (or `async fn`) into a module `name` with one test per version, `name::rc4`
@@ -181,21 +182,59 @@ fn skip<T>(test: &str, why: &str) -> Option<T> {
     None
 }
 
+/// `CALIMCP_REALNODE_PORTS=LOW-HIGH` keeps every port the real-node tests
+/// give a node (server, swarm, rc4's introducer) in that range, for machines
+/// whose firewall or other services want them there; unset, the system picks
+/// any free port. A malformed value fails the test saying the form.
+fn port_range() -> Option<std::ops::RangeInclusive<u16>> {
+    let v = std::env::var("CALIMCP_REALNODE_PORTS").ok()?;
+    let parsed = v.split_once('-').and_then(|(lo, hi)| {
+        let (lo, hi) = (
+            lo.trim().parse::<u16>().ok()?,
+            hi.trim().parse::<u16>().ok()?,
+        );
+        (lo >= 1024 && lo <= hi).then_some(lo..=hi)
+    });
+    Some(parsed.unwrap_or_else(|| {
+        panic!(
+            "CALIMCP_REALNODE_PORTS={v:?}: expected LOW-HIGH, e.g. 41000-41999 (ports 1024 and up)"
+        )
+    }))
+}
+
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+    let Some(range) = port_range() else {
+        return TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+    };
+    // Tests run in parallel: each call starts further along the range, so
+    // two tests rarely try the same port (one that is taken meanwhile is
+    // handled as for system-picked ports: the node is started again).
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let len = u32::from(range.end() - range.start()) + 1;
+    let offset = std::process::id() % len;
+    for _ in 0..len {
+        let i = (NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + offset) % len;
+        let port = range.start() + i as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("CALIMCP_REALNODE_PORTS: no free port in {range:?}")
 }
 
 /// A port free for TCP and UDP (rc25's swarm listens on both: tcp and quic).
 fn free_swarm_port() -> u16 {
-    loop {
+    // Bounded: with a port range, its every port may be taken for UDP.
+    for _ in 0..10_000 {
         let port = free_port();
         if std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok() {
             return port;
         }
     }
+    panic!("no port free for both TCP and UDP")
 }
 
 fn healthy(port: u16, prefix: &str) -> bool {

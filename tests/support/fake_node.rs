@@ -1,8 +1,8 @@
 //! A fake Calimero node: a real HTTP/1.1 server on 127.0.0.1 (port 0) that
 //! speaks merod's wire format, for tests and benchmarks.
 //!
-//! It speaks as one merod version ([`Profile`], README "Supported merod
-//! versions"): `0.10` (executorPublicKey required, identity aliases, no ABI
+//! It speaks as one merod version ([`Profile`], docs/reference/merod-versions.md,
+//! "Supported merod versions"): `0.10` (executorPublicKey required, identity aliases, no ABI
 //! route, the 0.10.0 apps and contexts shapes), `rc4` (no ABI route, refresh
 //! replay → 500, revoked token → 401), `rc25` (ABI route, `token_reuse`, 403
 //! `token_revoked`, no identity aliases) and `hex` (rc25 with 64-hex ids, as

@@ -1,7 +1,7 @@
 //! What a new version of an app breaks for its callers, its agents and its
 //! stored state: two [`App`]s in, [`Finding`]s out. Pure: no I/O, no output.
 //!
-//! Every finding carries a stable rule id from [`RULES`] (the README's table
+//! Every finding carries a stable rule id from [`RULES`] (the table in docs/reference/diff.md
 //! is this table), a [`Level`], the service, a path, old → new, an example
 //! value where the rule has one, and one sentence of why and what to do.
 //! Type changes are decided structurally by [`compat`]; stored state is

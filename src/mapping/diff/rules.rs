@@ -1,5 +1,5 @@
-//! The rules `diff` applies: stable ids, levels, what each detects. The
-//! README's table of rules is this table (tests/diff.rs checks it).
+//! The rules `diff` applies: stable ids, levels, what each detects. The table of rules in
+//! docs/reference/diff.md is this table (tests/diff.rs checks it).
 
 /// How much a finding matters to a CI gate, most severe last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
