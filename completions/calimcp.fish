@@ -263,7 +263,7 @@ warning\t'Breaking and warning findings fail'
 any\t'Any finding fails, info included'
 none\t'Never fail (report only)'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l format -d 'Output format [--json means json]' -r -f -a "text\t'Grouped by level, one line per finding, then a summary'
-json\t'The JSON document described in the README'
+json\t'The JSON document described in docs/reference/diff.md'
 markdown\t'A table for a pull-request comment'
 github\t'GitHub Actions workflow annotations (::error, ::warning, ::notice)'"
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l config -d 'Policy file: rule levels, ignored findings (each with a reason), the version-bump check [default: ./calimcp-diff.json when it exists]' -r -F

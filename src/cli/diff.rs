@@ -89,7 +89,7 @@ impl FailOn {
 pub enum Format {
     /// Grouped by level, one line per finding, then a summary
     Text,
-    /// The JSON document described in the README
+    /// The JSON document described in docs/reference/diff.md
     Json,
     /// A table for a pull-request comment
     Markdown,
