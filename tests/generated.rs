@@ -1,7 +1,8 @@
 //! completions/, man/ and docs/reference/commands/ (the command reference in
 //! Markdown, as gh generates its manual) are generated from the clap command
 //! tree and committed. This test fails when they are stale; regenerate them
-//! with `CALIMCP_UPDATE_GENERATED=1 cargo test --test generated`.
+//! with `CALIMCP_UPDATE_GENERATED=1 cargo test --test generated`. So are the
+//! JSON Schemas of the `--json` outputs in docs/json/.
 
 mod common;
 
@@ -197,6 +198,20 @@ fn man_pages_are_up_to_date() {
 #[test]
 fn command_reference_pages_are_up_to_date() {
     check("docs/reference/commands", expected_command_pages());
+}
+
+/// docs/json/: the JSON Schema of each command's `--json` output, from the
+/// types that print it (`calimcp::cli::json_schemas`).
+#[test]
+fn json_schemas_are_up_to_date() {
+    let files = calimcp::cli::json_schemas::all()
+        .into_iter()
+        .map(|p| {
+            let text = serde_json::to_string_pretty(&p.schema).unwrap() + "\n";
+            (format!("{}.schema.json", p.name), text.into_bytes())
+        })
+        .collect();
+    check("docs/json", files);
 }
 
 /// One page per command and subcommand, and an index (README.md, which a code

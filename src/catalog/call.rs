@@ -154,7 +154,7 @@ pub(crate) async fn bind_context(
         {
             let aliases = client.known_context_aliases().await;
             match context::context_rows(client, app, service, &aliases).await {
-                Ok(rows) => Err(e.with_contexts(rows)),
+                Ok(rows) => Err(e.with_contexts(context::ContextRow::values(&rows))),
                 Err(_) => Err(e),
             }
         }
@@ -168,7 +168,7 @@ pub(crate) async fn app_contexts(
     client: &Client,
     app: &App,
     service: Option<&str>,
-) -> Result<Vec<Value>> {
+) -> Result<Vec<context::ContextRow>> {
     let aliases = client.known_context_aliases().await;
     context::context_rows(client, app, service, &aliases).await
 }

@@ -20,6 +20,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::Value;
 
 use super::identity;
@@ -65,7 +67,7 @@ pub async fn resolve_context(
             [only] => only.id.clone(),
             _ => {
                 let default = if default_alias && !contexts.is_empty() {
-                    client.lookup_context_alias("default").await?
+                    client.lookup_context_alias(DEFAULT_ALIAS).await?
                 } else {
                     None
                 };
@@ -298,7 +300,7 @@ async fn choose_error(
     let aliases = client.known_context_aliases().await;
     let installs = installs_of(client, app).await.unwrap_or_default();
     let index = RowIndex::new(&installs, alias_index(&aliases));
-    let rows = contexts
+    let rows: Vec<ContextRow> = contexts
         .iter()
         .map(|c| context_row(app, &index, c))
         .collect();
@@ -314,7 +316,7 @@ async fn choose_error(
     .with_hint(
         "pass one with --context, or pin one for later calls: calimcp use APP --context ID|ALIAS",
     )
-    .with_contexts(rows)
+    .with_contexts(ContextRow::values(&rows))
 }
 
 /// The node's application rows of `app`: those the catalog found, else (an
@@ -469,7 +471,7 @@ pub async fn context_rows(
     app: &App,
     service: Option<&str>,
     aliases: &[(String, String)],
-) -> Result<Vec<serde_json::Value>> {
+) -> Result<Vec<ContextRow>> {
     context_rows_with(client, app, service, &alias_index(aliases)).await
 }
 
@@ -480,7 +482,7 @@ pub async fn context_rows_with(
     app: &App,
     service: Option<&str>,
     aliases: &AliasIndex<'_>,
-) -> Result<Vec<serde_json::Value>> {
+) -> Result<Vec<ContextRow>> {
     let installs = installs_of(client, app).await?;
     let listed = app_contexts(client, app, service).await?;
     let index = RowIndex::new(&installs, aliases);
@@ -515,7 +517,7 @@ pub fn session_context_rows(
     app: &App,
     service: Option<&str>,
     node_apps_only: bool,
-) -> Option<Vec<Value>> {
+) -> Option<Vec<ContextRow>> {
     if session.offline() {
         return None;
     }
@@ -537,7 +539,7 @@ fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
     app: &App,
     index: &RowIndex<'a, A>,
     c: &NodeContext,
-) -> Value {
+) -> ContextRow {
     let version = index
         .versions
         .get(&c.application_id)
@@ -545,17 +547,64 @@ fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
         .copied()
         .flatten();
     let names: &[&str] = index.aliases.borrow().get(&c.id);
-    serde_json::json!({
-        "id": c.id,
-        "aliases": names,
-        "name": c.name,
-        "app": app.package_or_id(),
-        "version": version,
-        "applicationId": c.application_id,
-        "service": c.service_name,
-        "initialized": c.initialized(),
-    })
+    ContextRow {
+        id: c.id.clone(),
+        aliases: names.iter().map(|a| a.to_string()).collect(),
+        name: c.name.clone(),
+        app: app.package_or_id().to_string(),
+        version: version.map(str::to_string),
+        application_id: c.application_id.clone(),
+        service: c.service_name.clone(),
+        initialized: c.initialized(),
+    }
 }
+
+/// A context of an app on the node, as `calimcp contexts --json`, `describe
+/// --json`, `use --json` and MCP `describe_app` list it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ContextRow {
+    /// The context id, in the node's form.
+    pub id: String,
+    /// Its aliases on the node.
+    pub aliases: Vec<String>,
+    /// Its name, when the node gives one.
+    pub name: Option<String>,
+    /// The app it runs: its package, else its id.
+    pub app: String,
+    /// The version of the app it runs (`null` when the node does not say).
+    pub version: Option<String>,
+    /// The node's application id it runs.
+    #[serde(rename = "applicationId")]
+    pub application_id: String,
+    /// The service it runs (`null` for a single-service app).
+    pub service: Option<String>,
+    /// Whether the node has its state yet (`null` when the node does not say).
+    pub initialized: Option<bool>,
+}
+
+impl ContextRow {
+    /// Whether calls choose this context when none is given: it has the
+    /// alias [`DEFAULT_ALIAS`].
+    pub fn is_default(&self) -> bool {
+        self.aliases.iter().any(|a| a == DEFAULT_ALIAS)
+    }
+
+    /// Whether `name` is this context's id or one of its aliases.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.id == name || self.aliases.iter().any(|a| a == name)
+    }
+
+    /// `rows` as JSON values (as an error carries them).
+    pub fn values(rows: &[ContextRow]) -> Vec<Value> {
+        rows.iter()
+            .map(|r| serde_json::to_value(r).unwrap_or_default())
+            .collect()
+    }
+}
+
+/// The alias that marks an app's default context: calls go to the app's
+/// only context, else to the one with this alias.
+pub const DEFAULT_ALIAS: &str = "default";
 
 /// Contexts selected with `calimcp use`, per node URL and app (and service),
 /// in `contexts.json` of the state directory. The file is read only from a

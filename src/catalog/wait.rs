@@ -164,6 +164,28 @@ pub async fn initialized(client: &Client, info: &ContextInfo) -> Result<Option<b
         .and_then(|s| s.get("isInitialized").and_then(Value::as_bool)))
 }
 
+/// A context the node has the state of: the answer of `calimcp wait --json`
+/// and MCP `wait_for_context`.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct ContextReady {
+    /// The context id, in the node's form.
+    pub context: String,
+    /// Always `true`: a wait that times out answers with an error.
+    pub initialized: bool,
+    /// The check that saw it initialized (1: at once).
+    pub checks: u64,
+}
+
+impl ContextReady {
+    pub fn new(context: String, checks: u64) -> Self {
+        ContextReady {
+            context,
+            initialized: true,
+            checks,
+        }
+    }
+}
+
 /// How a wait for a context ended.
 #[derive(Debug)]
 pub enum Waited {

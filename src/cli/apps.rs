@@ -2,11 +2,11 @@
 
 use clap::Args;
 use comfy_table::{Table, presets};
-use serde_json::{Value, json};
 
 use super::output;
 use super::{GlobalArgs, report_warnings};
 use crate::abi::App;
+use crate::catalog::describe::AppRow;
 use crate::error::{Code, Result};
 use crate::text::sanitize_line;
 
@@ -29,7 +29,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
     let nothing = |e: crate::error::Error| -> Result<u8> {
         if g.json && e.code == Code::NoApps {
             ui.warn(&e);
-            output::print_json(&Value::Array(Vec::new()))?;
+            output::print_json(&[] as &[AppRow])?;
             return Ok(0);
         }
         Err(e)
@@ -61,16 +61,8 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
             .collect::<Vec<_>>()
     };
     if g.json {
-        let list: Vec<Value> = all
-            .iter()
-            .map(|&i| {
-                let a = &catalog.apps[i];
-                json!({"id": a.id, "package": a.package, "version": a.version, "name": a.name,
-                       "services": services(i), "methods": methods(i), "source": a.source,
-                       "versions": install_versions(a)})
-            })
-            .collect();
-        output::print_json(&Value::Array(list))?;
+        let list: Vec<AppRow> = all.iter().map(|&i| AppRow::of(&catalog.apps[i])).collect();
+        output::print_json(&list)?;
         return Ok(0);
     }
     let mut table = Table::new();

@@ -3,7 +3,9 @@
 
 use clap::{Args, Subcommand};
 use comfy_table::{Table, presets};
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::json;
 
 use super::node::{profiles, state_dir};
 use super::{GlobalArgs, output};
@@ -85,6 +87,21 @@ fn token(g: &GlobalArgs) -> Result<u8> {
     Err(err)
 }
 
+/// A cached login, as `auth status --json` lists it (no token is shown).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LoginRow {
+    /// The node's URL.
+    pub node: String,
+    /// The names `calimcp node add` gave that URL.
+    pub names: Vec<String>,
+    /// The user logged in, when the login says.
+    pub username: Option<String>,
+    /// Whether a refresh token is cached beside the access token.
+    pub refreshable: bool,
+    /// Whether it is the current node's login.
+    pub current: bool,
+}
+
 fn status(g: &GlobalArgs) -> Result<u8> {
     // A broken profile file does not hide the logins.
     let profiles = profiles().unwrap_or_default();
@@ -94,20 +111,22 @@ fn status(g: &GlobalArgs) -> Result<u8> {
         .as_deref()
         .and_then(|u| node::normalize_url(u).ok())
         .map(|(_, shown)| shown);
-    let rows: Vec<Value> = auth::cached_logins(&state_dir()?)?
+    let rows: Vec<LoginRow> = auth::cached_logins(&state_dir()?)?
         .into_iter()
-        .map(|l| {
-            json!({
-                "node": l.node,
-                "names": profiles.names_of(&l.node),
-                "username": l.username,
-                "refreshable": l.tokens.refresh.is_some(),
-                "current": current.as_deref() == Some(l.node.as_str()),
-            })
+        .map(|l| LoginRow {
+            names: profiles
+                .names_of(&l.node)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            username: l.username,
+            refreshable: l.tokens.refresh.is_some(),
+            current: current.as_deref() == Some(l.node.as_str()),
+            node: l.node,
         })
         .collect();
     if g.json {
-        output::print_json(&Value::Array(rows))?;
+        output::print_json(&rows)?;
         return Ok(0);
     }
     if rows.is_empty() {
@@ -119,23 +138,17 @@ fn status(g: &GlobalArgs) -> Result<u8> {
         .load_style(presets::NOTHING)
         .set_header(vec!["", "NODE", "NAMES", "USER", "TOKENS"]);
     for r in &rows {
-        let names: Vec<&str> = r["names"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
         table.add_row(vec![
-            if r["current"] == true { "*" } else { "" }.to_string(),
-            sanitize_line(r["node"].as_str().unwrap_or_default()),
-            if names.is_empty() {
+            if r.current { "*" } else { "" }.to_string(),
+            sanitize_line(&r.node),
+            if r.names.is_empty() {
                 "-".to_string()
             } else {
-                let names: Vec<String> = names.iter().map(|n| sanitize_line(n)).collect();
+                let names: Vec<String> = r.names.iter().map(|n| sanitize_line(n)).collect();
                 names.join(", ")
             },
-            sanitize_line(r["username"].as_str().unwrap_or("-")),
-            if r["refreshable"] == true {
+            sanitize_line(r.username.as_deref().unwrap_or("-")),
+            if r.refreshable {
                 "access + refresh"
             } else {
                 "access"

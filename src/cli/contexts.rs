@@ -2,14 +2,12 @@
 //! node, with their aliases, the version each runs and whether the node has
 //! their state yet.
 
-use clap::Args;
-use comfy_table::{Table, presets};
-use serde_json::Value;
-
 use super::{GlobalArgs, output, report_warnings};
-use crate::catalog::context::{alias_index, context_rows_with};
+use crate::catalog::context::{ContextRow, alias_index, context_rows_with};
 use crate::error::{Code, Result};
 use crate::text::sanitize_line;
+use clap::Args;
+use comfy_table::{Table, presets};
 
 /// List the contexts of an app on the node (of every app without APP).
 ///
@@ -46,7 +44,7 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
     let aliases = session.block_on(client.context_aliases())?;
     // Indexed once for every app listed: linear in contexts and aliases.
     let aliases = alias_index(&aliases);
-    let mut rows: Vec<Value> = Vec::new();
+    let mut rows: Vec<ContextRow> = Vec::new();
     for &i in &apps {
         let app = &catalog.apps[i];
         match session.block_on(context_rows_with(client, app, service, &aliases))? {
@@ -57,7 +55,7 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
         }
     }
     if g.json {
-        output::print_json(&Value::Array(rows))?;
+        output::print_json(&rows)?;
         return Ok(0);
     }
     if rows.is_empty() {
@@ -76,23 +74,20 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
         "CONTEXT", "ALIASES", "APP", "VERSION", "SERVICE", "STATE",
     ]);
     output::fit_to_terminal(&mut table, &[0, 2]);
-    let text = |v: &Value| sanitize_line(v.as_str().unwrap_or("-"));
+    let text = |v: Option<&str>| sanitize_line(v.unwrap_or("-"));
     for r in &rows {
-        let aliases: Vec<String> = r["aliases"]
-            .as_array()
-            .map(|a| a.iter().map(text).collect())
-            .unwrap_or_default();
         table.add_row(vec![
-            text(&r["id"]),
-            if aliases.is_empty() {
+            sanitize_line(&r.id),
+            if r.aliases.is_empty() {
                 "-".into()
             } else {
+                let aliases: Vec<String> = r.aliases.iter().map(|a| sanitize_line(a)).collect();
                 aliases.join(",")
             },
-            text(&r["app"]),
-            text(&r["version"]),
-            text(&r["service"]),
-            match r["initialized"].as_bool() {
+            sanitize_line(&r.app),
+            text(r.version.as_deref()),
+            text(r.service.as_deref()),
+            match r.initialized {
                 Some(true) => "ready".into(),
                 Some(false) => "uninitialized".into(),
                 None => "-".into(),

@@ -4,11 +4,13 @@ use std::io::IsTerminal;
 
 use clap::Args;
 use comfy_table::{Table, presets};
-use serde_json::Value;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::output::{self, bold, dim, paint_signature};
 use super::{GlobalArgs, report_warnings};
 use crate::catalog::context::session_context_rows;
+use crate::catalog::describe::{EventRow, ServiceDescription, describe_service};
 use crate::error::Result;
 use crate::mapping::Tool;
 use crate::text::sanitize_line;
@@ -25,7 +27,15 @@ pub struct DescribeArgs {
     pub app: String,
 }
 
-pub use crate::catalog::describe::service_json;
+/// `describe --json`: the description of the app's service, or an array of
+/// them for an app with several services (each with its contexts on the
+/// node, for a node app).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DescribeOutput {
+    Service(ServiceDescription),
+    Services(Vec<ServiceDescription>),
+}
 
 /// One line per method, indented: the signature, then its tool name. Piped,
 /// the tool names line up after the signatures (up to 72 characters wide)
@@ -115,23 +125,25 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
     if g.json {
         // A node app's contexts (each service's own), as `contexts --json` lists them.
         let contexts = session_context_rows(&session, app, None, true);
-        let objs: Vec<Value> = per_service
+        let mut objs: Vec<ServiceDescription> = per_service
             .iter()
             .map(|(s, t, h)| {
-                let mut o = service_json(app, *s, t, h);
-                if let Some(rows) = &contexts {
-                    let of_service = rows.iter().filter(|r| {
-                        s.is_none() || r["service"].is_null() || r["service"].as_str() == *s
-                    });
-                    o["contexts"] = of_service.cloned().collect();
-                }
+                let mut o = describe_service(app, *s, t, h);
+                o.contexts = contexts.as_ref().map(|rows| {
+                    rows.iter()
+                        .filter(|r| {
+                            s.is_none() || r.service.is_none() || r.service.as_deref() == *s
+                        })
+                        .cloned()
+                        .collect()
+                });
                 o
             })
             .collect();
         let value = if objs.len() == 1 {
-            objs.into_iter().next().unwrap_or_default()
+            DescribeOutput::Service(objs.remove(0))
         } else {
-            Value::Array(objs)
+            DescribeOutput::Services(objs)
         };
         output::print_json(&value)?;
         return Ok(0);
@@ -194,10 +206,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
         if !svc.manifest.events.is_empty() {
             out.push_str(&format!("\n  {}\n", dim("events", c)));
             for e in &svc.manifest.events {
-                let sig = crate::catalog::describe::event_json(e)["signature"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string();
+                let sig = EventRow::of(e).signature;
                 out.push_str(&format!("  {}\n", sanitize_line(&sig)));
             }
         }

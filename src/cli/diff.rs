@@ -4,7 +4,9 @@
 
 use clap::{Args, ValueEnum};
 use owo_colors::OwoColorize;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use super::output::{self, bold, dim};
 use super::{GlobalArgs, check_service};
@@ -12,8 +14,8 @@ use crate::abi::App;
 use crate::catalog::Catalog;
 use crate::catalog::session::Session;
 use crate::error::{Code, EXIT_FINDINGS, EXIT_OK, Error, Result};
-use crate::mapping::diff::policy::{self, Applied, Policy};
-use crate::mapping::diff::{self, Finding, Level, Report};
+use crate::mapping::diff::policy::{self, Applied, IgnoredRow, Policy};
+use crate::mapping::diff::{self, Finding, Level, Report, Summary};
 use crate::text::sanitize_line;
 
 /// Compare two versions of an app: what the new one breaks for callers, agents and state.
@@ -215,18 +217,45 @@ fn node_refusals(app: &App) -> Vec<String> {
     out
 }
 
-/// Where a side came from, for the header of every format.
-#[derive(Debug, Clone)]
-enum Origin {
+/// Where a side came from, for the header of every format (`"sides"` of
+/// `diff --json`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(tag = "from", rename_all = "lowercase")]
+pub enum Origin {
     /// The node's app: its URL, application id and version.
     Node {
+        #[serde(rename = "node")]
         url: String,
+        #[serde(rename = "application_id")]
         id: String,
         version: Option<String>,
     },
     /// A path, or an app of the --apps directories.
-    Local(String),
+    Local {
+        source: String,
+    },
     Stdin,
+}
+
+/// Where each side of a diff came from.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Sides {
+    pub old: Origin,
+    pub new: Origin,
+}
+
+/// `diff --json`: the two sides as given and where they came from, the
+/// findings, those a policy ignored, and the summary.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DiffOutput<'a> {
+    /// OLD as given.
+    pub old: &'a str,
+    /// NEW as given.
+    pub new: &'a str,
+    pub sides: &'a Sides,
+    pub findings: Vec<Finding>,
+    pub ignored: Vec<IgnoredRow<'a>>,
+    pub summary: Summary,
 }
 
 impl Origin {
@@ -234,7 +263,9 @@ impl Origin {
         if app.source == super::stdin::SOURCE {
             Origin::Stdin
         } else {
-            Origin::Local(app.source.clone())
+            Origin::Local {
+                source: app.source.clone(),
+            }
         }
     }
 
@@ -249,19 +280,9 @@ impl Origin {
                     .unwrap_or_default();
                 inert(&format!("the node at {url} (application id {id}{v})"))
             }
-            Origin::Local(source) if source == arg => "local".into(),
-            Origin::Local(source) => inert(&format!("local {source}")),
+            Origin::Local { source } if source == arg => "local".into(),
+            Origin::Local { source } => inert(&format!("local {source}")),
             Origin::Stdin => "stdin".into(),
-        }
-    }
-
-    fn json(&self) -> Value {
-        match self {
-            Origin::Node { url, id, version } => {
-                json!({"from": "node", "node": url, "application_id": id, "version": version})
-            }
-            Origin::Local(source) => json!({"from": "local", "source": source}),
-            Origin::Stdin => json!({"from": "stdin"}),
         }
     }
 }
@@ -463,7 +484,10 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
         new: &args.new,
         old_from: old_from.describe(&args.old),
         new_from: new_from.describe(&args.new),
-        sides: json!({"old": old_from.json(), "new": new_from.json()}),
+        sides: Sides {
+            old: old_from,
+            new: new_from,
+        },
         report: &report,
         applied: &applied,
         fail_on: args.fail_on,
@@ -485,7 +509,7 @@ struct View<'a> {
     /// Where each side came from, said in every format's header.
     old_from: String,
     new_from: String,
-    sides: Value,
+    sides: Sides,
     report: &'a Report,
     applied: &'a Applied,
     fail_on: FailOn,
@@ -699,50 +723,23 @@ impl View<'_> {
     }
 
     fn json(&self) -> Value {
-        let r = self.report;
-        let findings: Vec<Value> = r
+        let findings = self
+            .report
             .findings
             .iter()
-            .map(|f| {
-                json!({
-                    "rule": f.rule,
-                    "level": f.level.name(),
-                    "service": f.service,
-                    "path": f.path,
-                    "old": f.old,
-                    "new": f.new,
-                    "example": Self::example_value(f),
-                    "message": f.message,
-                })
+            .map(|f| Finding {
+                example: Self::example_value(f),
+                ..f.clone()
             })
             .collect();
-        let gates: Vec<Value> = r
-            .gates
-            .iter()
-            .map(|g| json!({"service": g.service, "accepted": g.accepted, "action": g.action}))
-            .collect();
-        let ignored: Vec<Value> = self
-            .applied
-            .ignored
-            .iter()
-            .map(|(f, reason)| {
-                json!({"rule": f.rule, "service": f.service, "path": f.path, "reason": reason})
-            })
-            .collect();
-        inert_value(json!({
-            "old": self.old,
-            "new": self.new,
-            "sides": self.sides,
-            "findings": findings,
-            "ignored": ignored,
-            "summary": {
-                "breaking": r.count(Level::Breaking),
-                "warning": r.count(Level::Warning),
-                "info": r.count(Level::Info),
-                "fail_on": self.fail_on.name(),
-                "failed": self.failed,
-                "upgrade_gate": gates,
-            }
-        }))
+        let out = DiffOutput {
+            old: self.old,
+            new: self.new,
+            sides: &self.sides,
+            findings,
+            ignored: self.applied.ignored_rows(),
+            summary: self.report.summary(self.fail_on.name(), self.failed),
+        };
+        inert_value(serde_json::to_value(&out).unwrap_or_default())
     }
 }

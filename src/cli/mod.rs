@@ -12,6 +12,7 @@ mod describe;
 mod diff;
 mod doc;
 mod events;
+pub mod json_schemas;
 mod login;
 mod logout;
 pub(crate) mod node;

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use comfy_table::{Table, presets};
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::node::{config_dir, max_state, node_name_candidates, profiles_path};
@@ -309,15 +311,30 @@ fn unknown(p: &Profiles, name: &str) -> Error {
     .with_hint("`calimcp node add NAME URL` names a node")
 }
 
+/// A named node, as `node list --json` lists it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NodeRow<'a> {
+    /// The name `calimcp node add` gave it.
+    pub name: &'a str,
+    /// Its URL (without credentials).
+    pub url: String,
+    /// Whether it is the current node (`calimcp node use`).
+    pub current: bool,
+}
+
 fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
     let current = p.current.as_deref();
     if g.json {
-        let rows: Vec<Value> = p
+        let rows: Vec<NodeRow> = p
             .nodes
             .iter()
-            .map(|(n, u)| json!({"name": n, "url": shown(u), "current": Some(n.as_str()) == current}))
+            .map(|(n, u)| NodeRow {
+                name: n,
+                url: shown(u),
+                current: Some(n.as_str()) == current,
+            })
             .collect();
-        output::print_json(&Value::Array(rows))?;
+        output::print_json(&rows)?;
         return Ok(0);
     }
     if p.nodes.is_empty() {

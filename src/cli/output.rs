@@ -144,7 +144,7 @@ pub fn print(text: &str) -> crate::Result<()> {
 
 /// JSON and a newline on stdout: pretty on a terminal, compact otherwise (for
 /// pipes, files and programs: smaller and faster; `| jq .` pretty-prints).
-pub fn print_json(value: &Value) -> crate::Result<()> {
+pub fn print_json(value: &(impl serde::Serialize + ?Sized)) -> crate::Result<()> {
     let text = if std::io::stdout().is_terminal() {
         serde_json::to_string_pretty(value)
     } else {
@@ -154,8 +154,9 @@ pub fn print_json(value: &Value) -> crate::Result<()> {
 }
 
 /// Compact JSON and a newline on stdout.
-pub fn print_json_compact(value: &Value) -> crate::Result<()> {
-    print(&(crate::text::json_inert(value.to_string()) + "\n"))
+pub fn print_json_compact(value: &(impl serde::Serialize + ?Sized)) -> crate::Result<()> {
+    let text = serde_json::to_string(value).map_err(|e| Error::internal(e.to_string()))?;
+    print(&(crate::text::json_inert(text) + "\n"))
 }
 
 /// `[view]` green, `[mut]` yellow, when colour is on.

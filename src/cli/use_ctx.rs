@@ -2,11 +2,12 @@
 //! of an app run in, per node (and per service with --service).
 
 use clap::Args;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::node::pins;
 use super::{GlobalArgs, output};
-use crate::catalog::context::session_context_rows;
+use crate::catalog::context::{ContextRow, DEFAULT_ALIAS, session_context_rows};
 use crate::error::{Code, Error, Result};
 use crate::node;
 use crate::text::sanitize_line;
@@ -36,6 +37,25 @@ pub struct UseArgs {
     pub clear: bool,
 }
 
+/// `use --json`: the app, the node and the context its calls use there.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UseAnswer<'a> {
+    /// The app: its package, else its id.
+    pub app: &'a str,
+    /// The service (with --service), else `null`.
+    pub service: Option<&'a str>,
+    /// The node's URL.
+    pub node: &'a str,
+    /// The pinned context as given (an id or an alias); `null` when none is
+    /// pinned (or the pin was just cleared).
+    pub context: Option<&'a str>,
+    /// The context id the pin was checked to stand for (when just pinned).
+    pub id: Option<&'a str>,
+    /// Without a pin: the app's contexts on the node, when it answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contexts: Option<&'a [ContextRow]>,
+}
+
 pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
     let session = g.session()?;
     let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
@@ -53,18 +73,18 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
     let mut pins = pins()?;
     let report_with = |context: Option<&str>,
                        id: Option<&str>,
-                       contexts: Option<&[Value]>,
+                       contexts: Option<&[ContextRow]>,
                        text: String|
      -> Result<u8> {
         if g.json {
-            let mut v = json!({
-                "app": app.package_or_id(), "service": service, "node": node_url,
-                "context": context, "id": id,
-            });
-            if let Some(rows) = contexts {
-                v["contexts"] = Value::Array(rows.to_vec());
-            }
-            output::print_json_compact(&v)?;
+            output::print_json_compact(&UseAnswer {
+                app: app.package_or_id(),
+                service,
+                node: &node_url,
+                context,
+                id,
+                contexts,
+            })?;
         } else {
             output::print(&(text + "\n"))?;
         }
@@ -99,7 +119,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         let unpinned = format!("{label}: no context pinned on {node_url}");
         let text = match rows.as_deref() {
             None => format!(
-                "{unpinned}; calls use the app's only context, else the one aliased `default`"
+                "{unpinned}; calls use the app's only context, else the one aliased `{DEFAULT_ALIAS}`"
             ),
             Some([]) => format!(
                 "{unpinned}, and the app has no context there: create one, then pin it with --context"
@@ -109,15 +129,10 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
                 context_lines(std::slice::from_ref(one))
             ),
             Some(many) => {
-                let default = many.iter().find(|r| {
-                    r["aliases"]
-                        .as_array()
-                        .is_some_and(|a| a.iter().any(|x| x == "default"))
-                });
-                let rule = match default {
+                let rule = match many.iter().find(|r| r.is_default()) {
                     Some(d) => format!(
-                        "calls use the one aliased `default` ({}) unless given --context",
-                        sanitize_line(d["id"].as_str().unwrap_or_default())
+                        "calls use the one aliased `{DEFAULT_ALIAS}` ({}) unless given --context",
+                        sanitize_line(&d.id)
                     ),
                     None => "calls need --context, or pin one with --context".to_string(),
                 };
@@ -199,27 +214,25 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
 }
 
 /// One context a line: its id, aliases, version and whether it is ready.
-fn context_lines(rows: &[Value]) -> String {
+fn context_lines(rows: &[ContextRow]) -> String {
     rows.iter()
         .map(|r| {
-            let text = |k: &str| sanitize_line(r[k].as_str().unwrap_or_default());
-            let mut about: Vec<String> = r["aliases"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
+            let mut about: Vec<String> = r
+                .aliases
+                .iter()
                 .map(|a| format!("alias {}", sanitize_line(a)))
                 .collect();
-            if r["version"].is_string() {
-                about.push(format!("version {}", text("version")));
+            if let Some(v) = &r.version {
+                about.push(format!("version {}", sanitize_line(v)));
             }
-            if r["initialized"] == false {
+            if r.initialized == Some(false) {
                 about.push("uninitialized".into());
             }
+            let id = sanitize_line(&r.id);
             if about.is_empty() {
-                format!("\n  {}", text("id"))
+                format!("\n  {id}")
             } else {
-                format!("\n  {} ({})", text("id"), about.join(", "))
+                format!("\n  {id} ({})", about.join(", "))
             }
         })
         .collect()

@@ -7,11 +7,10 @@
 use std::time::Duration;
 
 use clap::Args;
-use serde_json::json;
 
 use super::args::parse_secs;
 use super::{GlobalArgs, output};
-use crate::catalog::wait::{Pace, Waited, until_initialized};
+use crate::catalog::wait::{ContextReady, Pace, Waited, until_initialized};
 use crate::error::{EXIT_TIMEOUT, Result};
 use crate::text::sanitize_line;
 
@@ -77,9 +76,7 @@ pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
     match waited {
         Waited::Initialized { checks } => {
             if g.json {
-                output::print_json_compact(
-                    &json!({"context": id, "initialized": true, "checks": checks}),
-                )?;
+                output::print_json_compact(&ContextReady::new(id.clone(), checks))?;
             } else {
                 ui.note(format_args!(
                     "context {} is initialized on {}",

@@ -12,6 +12,8 @@
 
 use std::collections::HashMap;
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::Value;
 
 use super::schema::{RefMode, event_schema};
@@ -37,7 +39,29 @@ pub struct Decoded {
 /// One event as `calimcp watch --json` prints it and `wait_for_events`
 /// returns it: `{"time","context","event","payload","valid"}`, plus `problem`
 /// when not valid and `raw` (the bytes, in base64) when the data could not
-/// be decoded. `valid` is `null` for the node's own events.
+/// be decoded.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EventLine<'a> {
+    /// When calimcp received it (RFC 3339, UTC).
+    pub time: &'a str,
+    /// The context it happened in.
+    pub context: &'a str,
+    /// The event's name (the node's event kind for the node's own events).
+    pub event: &'a str,
+    /// The payload, decoded (`null` without one).
+    pub payload: &'a Value,
+    /// Whether the ABI declares the event and the payload matches its
+    /// schema; `null` for the node's own events.
+    pub valid: Option<bool>,
+    /// What is wrong, when it is not valid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<&'a str>,
+    /// The data in base64, when it could not be decoded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
+}
+
+/// [`EventLine`] as a JSON value.
 pub fn record(
     time: &str,
     context: &str,
@@ -47,20 +71,16 @@ pub fn record(
     problem: Option<&str>,
     raw: Option<&[u8]>,
 ) -> Value {
-    let mut v = serde_json::json!({
-        "time": time,
-        "context": context,
-        "event": event,
-        "payload": payload,
-        "valid": valid,
-    });
-    if let Some(p) = problem {
-        v["problem"] = p.into();
-    }
-    if let Some(raw) = raw {
-        v["raw"] = crate::text::base64(raw, false, true).into();
-    }
-    v
+    let line = EventLine {
+        time,
+        context,
+        event,
+        payload,
+        valid,
+        problem,
+        raw: raw.map(|r| crate::text::base64(r, false, true)),
+    };
+    serde_json::to_value(line).unwrap_or_default()
 }
 
 struct Compiled {

@@ -7,9 +7,12 @@
 
 use std::sync::OnceLock;
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::catalog::describe::{app_summary, service_json};
+use crate::catalog::context::ContextRow;
+use crate::catalog::describe::{AppRow, ServiceDescription, describe_service};
 use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
 
@@ -415,58 +418,135 @@ pub fn pick_service(
     }
 }
 
+/// `describe_app` without an app: the apps served, those left out and why,
+/// and the node's state.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AppListing {
+    pub apps: Vec<ServedApp>,
+    /// The node's apps that are not served, each with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+    /// The node the server runs on (absent with --offline).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<NodeState>,
+    /// What to do next.
+    pub note: String,
+}
+
+/// An app served: the app's row and how many tools this server has for it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ServedApp {
+    #[serde(flatten)]
+    pub app: AppRow,
+    /// How many of its tools this server lists.
+    pub tools: usize,
+}
+
+/// A node app that is not served.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LeftOut {
+    /// Its package, else its id.
+    pub app: String,
+    pub id: String,
+    /// Why its ABI could not be used.
+    pub reason: String,
+}
+
+/// The node a server runs on.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct NodeState {
+    pub url: String,
+    /// `answering`, `not answering` or `not read yet`.
+    pub status: String,
+}
+
 /// `describe_app` without an app: the apps served.
-pub fn list_apps(view: &View, node: Option<(String, Option<bool>)>) -> Value {
-    let apps: Vec<Value> = view
+pub fn list_apps(view: &View, node: Option<(String, Option<bool>)>) -> AppListing {
+    let apps: Vec<ServedApp> = view
         .apps
         .iter()
-        .map(|&i| {
-            let mut s = app_summary(&view.catalog.apps[i]);
-            let tools = view.listed_for(i, None).len();
-            if let Some(o) = s.as_object_mut() {
-                o.insert("tools".into(), tools.into());
-            }
-            s
+        .map(|&i| ServedApp {
+            app: AppRow::of(&view.catalog.apps[i]),
+            tools: view.listed_for(i, None).len(),
         })
         .collect();
     let left_out = left_out(view);
-    let mut out = json!({ "apps": apps });
-    if !left_out.is_empty() {
-        out["left_out"] = Value::Array(left_out.clone());
-    }
-    if let Some((url, up)) = node {
-        out["node"] = json!({
-            "url": url,
-            "status": match up { Some(true) => "answering", Some(false) => "not answering", None => "not read yet" },
-        });
-    }
-    if apps.is_empty() && !left_out.is_empty() {
-        out["note"] = format!(
+    let node = node.map(|(url, up)| NodeState {
+        url,
+        status: match up {
+            Some(true) => "answering",
+            Some(false) => "not answering",
+            None => "not read yet",
+        }
+        .into(),
+    });
+    let note = if apps.is_empty() && !left_out.is_empty() {
+        format!(
             "no apps can be served: the node's {} left out (see left_out for why; a user can pass the app's ABI file to calimcp serve with --apps, or reinstall the app built with a current calimero-sdk)",
-            if left_out.len() == 1 { "only app was".to_string() } else { format!("{} apps were", left_out.len()) }
+            if left_out.len() == 1 {
+                "only app was".to_string()
+            } else {
+                format!("{} apps were", left_out.len())
+            }
         )
-        .into();
     } else if apps.is_empty() {
-        out["note"] = "no apps are served yet".into();
+        "no apps are served yet".into()
     } else {
-        out["note"] = "call describe_app with `app` for its methods and tools, then select_app to pick the context they run in".into();
+        "call describe_app with `app` for its methods and tools, then select_app to pick the context they run in".into()
+    };
+    AppListing {
+        apps,
+        left_out,
+        node,
+        note,
     }
-    out
 }
 
-/// The node's apps that are not served, each with why: `{"app","id","reason"}`.
-pub fn left_out(view: &View) -> Vec<Value> {
+/// The node's apps that are not served, each with why.
+pub fn left_out(view: &View) -> Vec<LeftOut> {
     view.catalog
         .unusable
         .iter()
-        .map(|(a, e)| {
-            json!({
-                "app": a.package_or_id(),
-                "id": a.id,
-                "reason": sanitize_line(&e.message),
-            })
+        .map(|(a, e)| LeftOut {
+            app: a.package_or_id().to_string(),
+            id: a.id.clone(),
+            reason: sanitize_line(&e.message),
         })
         .collect()
+}
+
+/// `describe_app` for an app: its service, or each of its services, with a
+/// note on how its tools are called, and its contexts on the node.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AppDescribed {
+    #[serde(flatten)]
+    pub described: Described,
+    /// How the tools are called.
+    pub note: String,
+    /// The contexts the app's tools can run in (when the node answers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contexts: Option<Vec<ContextRow>>,
+    /// Why the contexts could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contexts_error: Option<String>,
+}
+
+/// One service described, or (an app with several) each of them.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Described {
+    Service(DescribedService),
+    Services { services: Vec<DescribedService> },
+}
+
+/// A service described, with the context pinned for it in this session.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DescribedService {
+    #[serde(flatten)]
+    pub service: ServiceDescription,
+    /// The context `select_app` pinned for this session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
 }
 
 /// `describe_app` for one app: per service, each method's signature and tool
@@ -476,14 +556,14 @@ pub fn describe(
     app: usize,
     service: Option<&str>,
     pinned: &[(Option<String>, String)],
-) -> Value {
+) -> AppDescribed {
     let a = &view.catalog.apps[app];
     let services: Vec<Option<&str>> = match service {
         Some(s) => vec![Some(s)],
         None => a.services.iter().map(|s| s.name.as_deref()).collect(),
     };
     let mut hidden_any = false;
-    let objs: Vec<Value> = services
+    let mut objs: Vec<DescribedService> = services
         .iter()
         .map(|&s| {
             let tools = view.listed_for(app, s);
@@ -495,17 +575,19 @@ pub fn describe(
                 .filter(|m| !tools.iter().any(|t| t.method == m.name))
                 .collect();
             hidden_any |= hidden.iter().any(|m| m.name != "init");
-            let mut v = service_json(a, s, &tools, &hidden);
-            if let Some((_, ctx)) = pinned.iter().find(|(ps, _)| ps.as_deref() == s) {
-                v["context"] = ctx.clone().into();
+            DescribedService {
+                service: describe_service(a, s, &tools, &hidden),
+                context: pinned
+                    .iter()
+                    .find(|(ps, _)| ps.as_deref() == s)
+                    .map(|(_, ctx)| ctx.clone()),
             }
-            v
         })
         .collect();
-    let mut out = if objs.len() == 1 {
-        objs.into_iter().next().unwrap_or_default()
+    let described = if objs.len() == 1 {
+        Described::Service(objs.remove(0))
     } else {
-        json!({ "services": objs })
+        Described::Services { services: objs }
     };
     let mut note = String::from(
         "Each tool also takes `_context` (a context id or alias) for one call; select_app pins one for the session.",
@@ -513,6 +595,10 @@ pub fn describe(
     if hidden_any {
         note.push_str(" Methods with \"tool\": null are not exposed by this server (--read-only, --allow or --deny); init runs when a context is created.");
     }
-    out["note"] = note.into();
-    out
+    AppDescribed {
+        described,
+        note,
+        contexts: None,
+        contexts_error: None,
+    }
 }

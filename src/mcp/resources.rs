@@ -19,6 +19,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::abi::model::*;
+use crate::catalog::context::ContextRow;
 use crate::mapping::names;
 use crate::text::sanitize_line;
 
@@ -338,29 +339,16 @@ pub fn complete_service(view: &View, app: Option<&str>, prefix: &str) -> (Vec<St
 }
 
 /// The row of `context` (an id or an alias) among an app's context rows.
-pub fn find_context<'a>(rows: &'a [Value], context: &str) -> Option<&'a Value> {
-    rows.iter().find(|r| {
-        r["id"].as_str() == Some(context)
-            || r["aliases"]
-                .as_array()
-                .is_some_and(|a| a.iter().any(|x| x.as_str() == Some(context)))
-    })
+pub fn find_context<'a>(rows: &'a [ContextRow], context: &str) -> Option<&'a ContextRow> {
+    rows.iter().find(|r| r.answers_to(context))
 }
 
 /// Completion values from the rows of an app's contexts: ids and aliases.
-pub fn context_values(rows: &[Value]) -> Vec<String> {
+pub fn context_values(rows: &[ContextRow]) -> Vec<String> {
     let mut out = Vec::new();
     for r in rows {
-        if let Some(aliases) = r["aliases"].as_array() {
-            out.extend(
-                aliases
-                    .iter()
-                    .filter_map(|a| a.as_str().map(str::to_string)),
-            );
-        }
-        if let Some(id) = r["id"].as_str() {
-            out.push(id.to_string());
-        }
+        out.extend(r.aliases.iter().cloned());
+        out.push(r.id.clone());
     }
     out
 }
@@ -693,13 +681,20 @@ mod tests {
         let many: Vec<String> = (0..150).map(|i| format!("a{i:03}")).collect();
         let (v, total) = matching(many, "a");
         assert_eq!((v.len(), total), (MAX_COMPLETIONS, 150));
-        let rows = vec![
-            json!({"id": "Ctx1", "aliases": ["prod"]}),
-            json!({"id": "Ctx2", "aliases": []}),
-        ];
+        let row = |id: &str, aliases: &[&str]| ContextRow {
+            id: id.into(),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+            name: None,
+            app: "kv".into(),
+            version: None,
+            application_id: "App".into(),
+            service: None,
+            initialized: Some(true),
+        };
+        let rows = vec![row("Ctx1", &["prod"]), row("Ctx2", &[])];
         assert_eq!(context_values(&rows), vec!["prod", "Ctx1", "Ctx2"]);
-        assert_eq!(find_context(&rows, "prod").unwrap()["id"], "Ctx1");
-        assert_eq!(find_context(&rows, "Ctx2").unwrap()["id"], "Ctx2");
+        assert_eq!(find_context(&rows, "prod").unwrap().id, "Ctx1");
+        assert_eq!(find_context(&rows, "Ctx2").unwrap().id, "Ctx2");
         assert!(find_context(&rows, "ctx2").is_none());
     }
 }

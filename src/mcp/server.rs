@@ -27,7 +27,7 @@ use super::log;
 use super::resources::{self, Kind};
 use crate::catalog::call::{self, Ask, Audience, Bound, Use, check_use};
 use crate::catalog::invoke::Prepared;
-use crate::catalog::wait::{Pace, Waited, repeat, until_initialized};
+use crate::catalog::wait::{ContextReady, Pace, Waited, repeat, until_initialized};
 use crate::error::{Code, Error};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
@@ -154,8 +154,8 @@ impl Session {
         // The contexts the app's tools can run in, with their aliases.
         if let Some(client) = self.node() {
             match call::app_contexts(client, &view.catalog.apps[app], service.as_deref()).await {
-                Ok(list) => out["contexts"] = Value::Array(list),
-                Err(e) => out["contexts_error"] = error_text(&e).into(),
+                Ok(list) => out.contexts = Some(list),
+                Err(e) => out.contexts_error = Some(error_text(&e)),
             }
         }
         json_result(&out)
@@ -303,7 +303,7 @@ impl Session {
         match until_initialized(client, &parsed.context, &pace, &mut |_, _| {}).await {
             Ok((Some(info), Waited::Initialized { checks })) => {
                 let id = client.node_id(&info.id);
-                let v = json!({"context": id, "initialized": true, "checks": checks});
+                let v = serde_json::to_value(ContextReady::new(id, checks)).unwrap_or_default();
                 let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
                 r.structured_content = Some(v);
                 r
@@ -652,9 +652,16 @@ fn from_json<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
     serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
 }
 
-fn json_result(v: &Value) -> CallToolResult {
-    let text = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
-    CallToolResult::success(vec![ContentBlock::text(text)])
+/// A fixed tool's answer: the JSON as text and, an object, as
+/// `structuredContent` (the same value, for clients that read that).
+fn json_result(v: &impl serde::Serialize) -> CallToolResult {
+    let v = serde_json::to_value(v).unwrap_or_default();
+    let text = serde_json::to_string_pretty(&v).unwrap_or_else(|_| "null".into());
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    if v.is_object() {
+        r.structured_content = Some(v);
+    }
+    r
 }
 
 /// Server info and capabilities.
@@ -684,13 +691,7 @@ impl ServerHandler for Session {
         }
         let list: Vec<String> = left_out
             .iter()
-            .map(|v| {
-                format!(
-                    "{} ({})",
-                    v["app"].as_str().unwrap_or_default(),
-                    v["reason"].as_str().unwrap_or_default()
-                )
-            })
+            .map(|v| format!("{} ({})", v.app, v.reason))
             .collect();
         info().with_instructions(format!(
             "{INSTRUCTIONS} Not served (the node has them, but calimcp cannot read their ABI): {}.",
@@ -855,7 +856,7 @@ impl ServerHandler for Session {
                 match target.context.as_deref() {
                     None => json!({ "app": resources::app_key(&view, app), "contexts": rows }),
                     Some(c) => match resources::find_context(&rows, c) {
-                        Some(row) => row.clone(),
+                        Some(row) => serde_json::to_value(row).unwrap_or_default(),
                         None => {
                             let known = resources::context_values(&rows);
                             return Err(McpError::resource_not_found(

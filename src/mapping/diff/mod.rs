@@ -17,6 +17,8 @@ mod unchanged;
 
 use std::collections::{BTreeMap, HashMap};
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::Value;
 
 use super::schema::{self, RefMode};
@@ -27,16 +29,19 @@ use compat::{Checker, Flow, Incompat};
 pub use rules::{Level, RULES, Rule, rule_by_id};
 use unchanged::Unchanged;
 
-/// One change and what it means.
-#[derive(Debug, Clone, PartialEq)]
+/// One change and what it means (a finding of `calimcp diff --json`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Finding {
+    /// The rule's stable id (docs/reference/diff.md).
     pub rule: &'static str,
     pub level: Level,
     /// The service, for multi-service apps.
     pub service: Option<String>,
     /// `method`, `method.params.name.field`, `method.returns`, `events.Name`, `state.field`.
     pub path: String,
+    /// What it was (empty where nothing was).
     pub old: String,
+    /// What it is (empty where nothing is).
     pub new: String,
     /// For parameters a value the old version accepted and the new one
     /// rejects; for results and events a value the new version may produce
@@ -47,9 +52,11 @@ pub struct Finding {
 }
 
 /// What the node's upgrade gate does with one service's release.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Gate {
+    /// The service, for multi-service apps.
     pub service: Option<String>,
+    /// Whether the node would accept the upgrade.
     pub accepted: bool,
     /// `code-only`, `migrate carry_v1 (v1 → v2)`, or why it is rejected.
     pub action: String,
@@ -67,6 +74,33 @@ impl Report {
     pub fn count(&self, level: Level) -> usize {
         self.findings.iter().filter(|f| f.level == level).count()
     }
+
+    /// The counts and gates, with the gate's threshold and verdict.
+    pub fn summary(&self, fail_on: &'static str, failed: bool) -> Summary {
+        Summary {
+            breaking: self.count(Level::Breaking),
+            warning: self.count(Level::Warning),
+            info: self.count(Level::Info),
+            fail_on,
+            failed,
+            upgrade_gate: self.gates.clone(),
+        }
+    }
+}
+
+/// The summary of a diff: how many findings of each level, what fails the
+/// command (`--fail-on`) and whether it did, and the node's upgrade gate.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Summary {
+    pub breaking: usize,
+    pub warning: usize,
+    pub info: usize,
+    /// `breaking`, `warning`, `any` or `none`.
+    pub fail_on: &'static str,
+    /// Whether a finding reached `fail_on` (the command exits 1).
+    pub failed: bool,
+    /// Per service, what the node's upgrade gate does with the release.
+    pub upgrade_gate: Vec<Gate>,
 }
 
 struct Out<'s> {

@@ -132,6 +132,31 @@ impl Policy {
     }
 }
 
+/// A finding an ignore entry accepted, as `diff --json` lists it.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct IgnoredRow<'a> {
+    pub rule: &'a str,
+    pub service: Option<&'a str>,
+    pub path: &'a str,
+    /// The ignore entry's reason.
+    pub reason: &'a str,
+}
+
+impl Applied {
+    /// The findings ignored, as rows.
+    pub fn ignored_rows(&self) -> Vec<IgnoredRow<'_>> {
+        self.ignored
+            .iter()
+            .map(|(f, reason)| IgnoredRow {
+                rule: f.rule,
+                service: f.service.as_deref(),
+                path: &f.path,
+                reason,
+            })
+            .collect()
+    }
+}
+
 /// What applying a policy left aside.
 #[derive(Debug, Clone, Default)]
 pub struct Applied {

@@ -2,7 +2,10 @@
 //! docs/reference/diff.md is this table (tests/diff.rs checks it).
 
 /// How much a finding matters to a CI gate, most severe last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
     Info,
     Warning,

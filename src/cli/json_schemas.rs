@@ -1,0 +1,171 @@
+//! The JSON Schemas of what `--json` prints, one per command, generated from
+//! the types that print it and published as docs/json/COMMAND.schema.json
+//! (tests/generated.rs fails when one is stale and rewrites them with
+//! CALIMCP_UPDATE_GENERATED=1; tests/json_contract.rs checks each command's
+//! output against its schema). docs/reference/json.md says how they evolve.
+
+use std::collections::BTreeMap;
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema};
+use serde_json::Value;
+
+use super::auth::LoginRow;
+use crate::catalog::context::ContextRow;
+use crate::catalog::describe::AppRow;
+use crate::catalog::wait::ContextReady;
+use crate::mapping::events::EventLine;
+
+/// One published schema: the file's name (without `.schema.json`), the
+/// command whose `--json` output it describes, and the schema.
+pub struct Published {
+    pub name: &'static str,
+    pub command: &'static str,
+    pub schema: Value,
+}
+
+/// Every published schema, in file-name order.
+pub fn all() -> Vec<Published> {
+    vec![
+        one::<Vec<AppRow>>(
+            "apps",
+            "calimcp apps --json",
+            "The apps found, one row each.",
+        ),
+        one::<Vec<LoginRow>>(
+            "auth-status",
+            "calimcp auth status --json",
+            "The cached logins (no token is shown).",
+        ),
+        one::<Vec<ContextRow>>(
+            "contexts",
+            "calimcp contexts --json",
+            "The contexts of the apps on the node, one row each.",
+        ),
+        one::<super::describe::DescribeOutput>(
+            "describe",
+            "calimcp describe APP --json",
+            "The app's service described, or (an app with several services, no --service) an array of them.",
+        ),
+        one::<super::diff::DiffOutput<'static>>(
+            "diff",
+            "calimcp diff OLD NEW --json",
+            "What NEW breaks for OLD's callers, agents and stored state.",
+        ),
+        one::<ErrorLine>(
+            "error",
+            "calimcp … --json (stderr)",
+            "The line a command that fails writes on stderr with --json.",
+        ),
+        one::<Vec<super::nodes::NodeRow<'static>>>(
+            "node-list",
+            "calimcp node list --json",
+            "The named nodes.",
+        ),
+        one::<SchemaOutput>(
+            "schema",
+            "calimcp schema APP [METHOD] [--output]",
+            "JSON Schemas: one method's (null for --output of a method that returns nothing), else each method's by name, else (several services) each service's methods by service name.",
+        ),
+        one::<Vec<rmcp::model::Tool>>(
+            "tools",
+            "calimcp tools --json",
+            "The tools, as MCP tools/list describes them.",
+        ),
+        one::<super::use_ctx::UseAnswer<'static>>(
+            "use",
+            "calimcp use APP --json",
+            "The context calls of the app use on the node.",
+        ),
+        one::<ContextReady>(
+            "wait",
+            "calimcp wait CONTEXT --json",
+            "The context, once the node has its state (a timeout is an error line, exit 124).",
+        ),
+        one::<EventLine<'static>>(
+            "watch",
+            "calimcp watch APP --json",
+            "One event: each line of the output is one such object.",
+        ),
+    ]
+}
+
+/// `T`'s schema as it is serialised (a field always written is required,
+/// `null` or not), titled with the command.
+fn one<T: JsonSchema>(name: &'static str, command: &'static str, about: &str) -> Published {
+    let schema: Schema = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    let mut out = serde_json::Map::new();
+    let mut rest = match schema.to_value() {
+        Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    };
+    out.extend(rest.remove("$schema").map(|v| ("$schema".to_string(), v)));
+    out.insert("title".into(), command.into());
+    out.insert("description".into(), about.into());
+    rest.remove("title");
+    rest.remove("description");
+    out.extend(rest);
+    Published {
+        name,
+        command,
+        schema: Value::Object(out),
+    }
+}
+
+/// `schema`'s output, for its schema only (the command streams it): a
+/// method's JSON Schema, or the methods' by name, or the services'.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum SchemaOutput {
+    /// One method's schema; `null` for --output of a unit return.
+    Method(Option<BTreeMap<String, Value>>),
+    /// Each method's schema by name (`null` for --output of a unit return).
+    Methods(BTreeMap<String, Option<BTreeMap<String, Value>>>),
+    /// Each service's methods, by service name.
+    Services(BTreeMap<String, BTreeMap<String, Option<BTreeMap<String, Value>>>>),
+}
+
+/// The error line today's `--json` writes on stderr, for its schema.
+/// TODO(issue 31): replace with the `ErrorLine` type the error printing
+/// builds (errors as data), so the schema comes from what is printed.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ErrorLine {
+    error: ErrorBody,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ErrorBody {
+    /// A stable snake_case code (docs/reference/exit-codes.md).
+    code: String,
+    /// What went wrong.
+    message: String,
+    /// What to do about it, when there is a hint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+    /// Whether trying again may succeed.
+    retryable: bool,
+    /// The arguments that are wrong, each with its path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    problems: Option<Vec<ProblemRow>>,
+    /// The contexts to choose from, when one must be chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    contexts: Option<Vec<ContextRow>>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ProblemRow {
+    /// Where in the arguments (`name.field`, `items[0]`).
+    path: String,
+    message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expected: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    got: Option<String>,
+}
