@@ -157,6 +157,9 @@ fn the_kv_stores_events_are_decoded_on_every_node_version() {
         assert_eq!(lines[2]["valid"], false);
         assert_eq!(lines[2]["problem"], "the ABI declares no such event");
         assert_eq!(err.matches("warning: event `Cleared`").count(), 1, "{err}");
+        for l in &lines {
+            support::json_schema::assert_valid("watch", l);
+        }
     }
 }
 
@@ -189,6 +192,10 @@ fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
     assert_eq!(lines[2]["payload"]["syncState"]["state"], "syncing");
     assert_eq!(lines[3]["event"], "FutureThing");
     assert_eq!(lines[3]["payload"], json!({"x": 1}));
+    // Every shape of line is the published one (docs/json/watch.schema.json).
+    for l in &lines {
+        support::json_schema::assert_valid("watch", l);
+    }
 }
 
 #[test]

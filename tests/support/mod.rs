@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod fake_node;
+pub mod json_schema;
 pub mod wire;
 
 use std::path::Path;
