@@ -260,6 +260,57 @@ async fn describe_app_lists_apps_then_signatures_and_tools() {
     client.cancel().await.unwrap();
 }
 
+/// describe_app answers with structuredContent (the same JSON as its text)
+/// for every app, and in the shapes the CLI prints: a listed app has every
+/// field of its `apps --json` row, a described one every field of `describe
+/// --json` (the app's fields, its methods and events).
+#[tokio::test]
+async fn describe_app_is_structured_and_shaped_as_the_cli_prints() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let client = stdio_client(&["--apps", examples]).await;
+    let structured = |r: &rmcp::model::CallToolResult| {
+        let v = r.structured_content.clone().expect("structuredContent");
+        assert_eq!(v, serde_json::from_str::<Value>(&text(r)).unwrap());
+        v
+    };
+    // `a` has every field of `b`, with the same value.
+    let has_all = |a: &Value, b: &Value, what: &str| {
+        for (k, v) in b.as_object().unwrap() {
+            assert_eq!(&a[k], v, "{what}: `{k}` differs: {a} vs {b}");
+        }
+    };
+    let listing = structured(&call(&client, "describe_app", json!({})).await.unwrap());
+    let rows = run_json(&["--apps", examples, "apps", "--json"]);
+    for row in rows.as_array().unwrap() {
+        let listed = listing["apps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == row["id"])
+            .unwrap_or_else(|| panic!("{row} not listed: {listing}"));
+        has_all(listed, row, "listing");
+    }
+    for app in ["kv-store", "com.example.notebook"] {
+        let r = call(&client, "describe_app", json!({"app": app}))
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{}", text(&r));
+        let d = structured(&r);
+        let cli = run_json(&["--apps", examples, "describe", app, "--json"]);
+        match cli {
+            Value::Array(services) => {
+                let mcp = d["services"].as_array().expect("services");
+                assert_eq!(mcp.len(), services.len());
+                for (m, c) in mcp.iter().zip(&services) {
+                    has_all(m, c, app);
+                }
+            }
+            one => has_all(&d, &one, app),
+        }
+    }
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn select_app_offline_returns_the_tools() {
     let Some(fx) = fixtures("select_app_without_a_node") else {
