@@ -33,7 +33,7 @@ pub struct DescribeArgs {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum DescribeOutput {
-    Service(ServiceDescription),
+    Service(Box<ServiceDescription>),
     Services(Vec<ServiceDescription>),
 }
 
@@ -141,7 +141,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
             })
             .collect();
         let value = if objs.len() == 1 {
-            DescribeOutput::Service(objs.remove(0))
+            DescribeOutput::Service(Box::new(objs.remove(0)))
         } else {
             DescribeOutput::Services(objs)
         };

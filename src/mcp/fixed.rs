@@ -535,7 +535,7 @@ pub struct AppDescribed {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Described {
-    Service(DescribedService),
+    Service(Box<DescribedService>),
     Services { services: Vec<DescribedService> },
 }
 
@@ -585,7 +585,7 @@ pub fn describe(
         })
         .collect();
     let described = if objs.len() == 1 {
-        Described::Service(objs.remove(0))
+        Described::Service(Box::new(objs.remove(0)))
     } else {
         Described::Services { services: objs }
     };
