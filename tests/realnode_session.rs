@@ -108,7 +108,7 @@ on_each_version! {
         assert_eq!(events.len(), 1, "{apps}");
         assert_eq!(events[0]["version"], "0.2.0", "{apps}");
         let versions: Vec<&str> = events[0]["versions"].as_array().unwrap().iter()
-            .map(|v| v.as_str().unwrap()).collect();
+            .map(|v| v["version"].as_str().unwrap()).collect();
         if id1 != id2 {
             assert_eq!(versions, ["0.2.0", "0.1.0"], "{apps}");
         }
