@@ -1756,6 +1756,23 @@ fn until_gives_up_after_within_with_exit_124_and_the_last_result() {
     );
     let tries = env.node.executes().len();
     assert!((2..=7).contains(&tries), "{tries} tries");
+    // --json: the one error line says `timeout`, the code 124 is its kind's.
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_get", "--key", "never", "--until", "x"])
+        .args(["--every", "0.05", "--within", "0.1", "--json"])
+        .assert()
+        .code(124);
+    let err = stderr_of(&a);
+    let line: serde_json::Value =
+        serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(line["error"]["code"], "timeout", "{err}");
+    assert!(
+        line["error"]["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("--within")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -153,7 +153,7 @@ pub(crate) async fn bind_context(
                 && e.contexts.is_empty() =>
         {
             let aliases = client.known_context_aliases().await;
-            match context::context_rows(client, app, service, &aliases).await {
+            match context::typed_context_rows(client, app, service, &aliases).await {
                 Ok(rows) => Err(e.with_contexts(rows)),
                 Err(_) => Err(e),
             }

@@ -69,26 +69,18 @@ impl Catalog {
 
     /// Checks `arguments` against the tool and builds the execute parameters.
     pub fn prepare(&self, tool: &Tool, arguments: &Value) -> Result<Prepared, Vec<Problem>> {
-        let validator = self.validator(tool).map_err(|e| {
-            vec![Problem {
-                path: String::new(),
-                message: e,
-            }]
-        })?;
+        let validator = self
+            .validator(tool)
+            .map_err(|e| vec![Problem::new("", e)])?;
         let problems = validator.check(arguments);
         let app = &self.apps[tool.app];
-        let service = app.service(tool.service.as_deref()).ok_or_else(|| {
-            vec![Problem {
-                path: String::new(),
-                message: "the tool's service is gone".into(),
-            }]
-        })?;
-        let method = service.manifest.method(&tool.method).ok_or_else(|| {
-            vec![Problem {
-                path: String::new(),
-                message: "the tool's method is gone".into(),
-            }]
-        })?;
+        let service = app
+            .service(tool.service.as_deref())
+            .ok_or_else(|| vec![Problem::new("", "the tool's service is gone")])?;
+        let method = service
+            .manifest
+            .method(&tool.method)
+            .ok_or_else(|| vec![Problem::new("", "the tool's method is gone")])?;
         let empty = serde_json::Map::new();
         let obj = arguments.as_object().unwrap_or(&empty);
         let problems = args::merge(problems, args::check_values(&service.manifest, method, obj));

@@ -229,7 +229,7 @@ impl Pace {
     /// first try): exit 124, as any wait that runs out.
     pub(crate) fn ran_out(&self, step: &str) -> Error {
         Error::new(
-            ErrorKind::Remote,
+            ErrorKind::Timeout,
             Code::Timeout,
             format!(
                 "{step} did not finish within {} s (0 tries, {})",
@@ -238,11 +238,6 @@ impl Pace {
             ),
         )
         .with_hint("raise --within, or check that the node answers")
-    }
-
-    /// Whether `e` says a wait ran out ([`Pace::ran_out`]), not the node.
-    pub(crate) fn is_ran_out(e: &Error) -> bool {
-        e.kind == ErrorKind::Remote && e.code == Code::Timeout
     }
 
     /// `--within` as given.
@@ -324,7 +319,7 @@ pub(crate) async fn until_initialized(
 ) -> Result<(Option<ContextInfo>, Waited)> {
     let Some(info) = pace.before(find_context(client, value)).await else {
         let why = Error::new(
-            ErrorKind::Remote,
+            ErrorKind::Timeout,
             Code::Timeout,
             format!(
                 "the node at {} did not say which context `{}` is within {} s (waited {})",
@@ -376,7 +371,7 @@ async fn not_initialized(
     );
     if unknown {
         return Error::new(
-            ErrorKind::Remote,
+            ErrorKind::Timeout,
             Code::Timeout,
             format!(
                 "the node at {} does not say whether context {shown} is initialized (no root hash, no sync status); waited {} s ({waited})",
@@ -386,7 +381,7 @@ async fn not_initialized(
         );
     }
     let mut e = Error::new(
-        ErrorKind::Remote,
+        ErrorKind::Timeout,
         Code::Uninitialized,
         format!(
             "context {shown} is still not initialized on the node at {} after {} s ({waited})",

@@ -27,7 +27,7 @@ pub struct ContextsArgs {
     pub app: Option<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<()> {
     let session = g.session()?;
     // Contexts live on the node: one that does not answer is an error
     // (exit 4), never an empty list, whether or not its address was given.
@@ -58,7 +58,7 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
     }
     if g.json {
         output::print_json(&Value::Array(rows))?;
-        return Ok(0);
+        return Ok(());
     }
     if rows.is_empty() {
         g.ui().note(format_args!(
@@ -69,7 +69,7 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
                 None => String::new(),
             }
         ));
-        return Ok(0);
+        return Ok(());
     }
     let mut table = Table::new();
     table.load_style(presets::NOTHING).set_header(vec![
@@ -100,5 +100,5 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
         ]);
     }
     output::print(&output::table_text(&table))?;
-    Ok(0)
+    Ok(())
 }

@@ -73,7 +73,7 @@ pub enum NodeAction {
     },
 }
 
-pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<()> {
     let path = profiles_path()?;
     let max = max_state()?;
     let ui = g.ui();
@@ -284,13 +284,13 @@ fn shown(url: &str) -> String {
         .unwrap_or_else(|_| sanitize_line(url))
 }
 
-fn report(g: &GlobalArgs, value: Value, text: String) -> Result<u8> {
+fn report(g: &GlobalArgs, value: Value, text: String) -> Result<()> {
     if g.json {
         output::print_json(&value)?;
     } else {
         output::print(&format!("{text}\n"))?;
     }
-    Ok(0)
+    Ok(())
 }
 
 fn unknown(p: &Profiles, name: &str) -> Error {
@@ -309,7 +309,7 @@ fn unknown(p: &Profiles, name: &str) -> Error {
     .with_hint("`calimcp node add NAME URL` names a node")
 }
 
-fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
+fn list(g: &GlobalArgs, p: &Profiles) -> Result<()> {
     let current = p.current.as_deref();
     if g.json {
         let rows: Vec<Value> = p
@@ -318,14 +318,14 @@ fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
             .map(|(n, u)| json!({"name": n, "url": shown(u), "current": Some(n.as_str()) == current}))
             .collect();
         output::print_json(&Value::Array(rows))?;
-        return Ok(0);
+        return Ok(());
     }
     if p.nodes.is_empty() {
         g.ui().note(format_args!(
             "no named nodes (in {}); `calimcp node add NAME URL` names one",
             config_dir()?.display()
         ));
-        return Ok(0);
+        return Ok(());
     }
     let mut table = Table::new();
     table
@@ -337,5 +337,5 @@ fn list(g: &GlobalArgs, p: &Profiles) -> Result<u8> {
         table.add_row(vec![mark.to_string(), sanitize_line(n), shown(u)]);
     }
     output::print(&output::table_text(&table))?;
-    Ok(0)
+    Ok(())
 }

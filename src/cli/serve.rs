@@ -74,7 +74,7 @@ impl From<LogLevelArg> for LogLevel {
     }
 }
 
-pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<()> {
     let (paths, names): (Vec<String>, Vec<String>) = args
         .filter
         .app

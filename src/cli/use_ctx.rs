@@ -36,7 +36,7 @@ pub struct UseArgs {
     pub clear: bool,
 }
 
-pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<()> {
     let session = g.session()?;
     let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
@@ -55,7 +55,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
                        id: Option<&str>,
                        contexts: Option<&[Value]>,
                        text: String|
-     -> Result<u8> {
+     -> Result<()> {
         if g.json {
             let mut v = json!({
                 "app": app.package_or_id(), "service": service, "node": node_url,
@@ -68,7 +68,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         } else {
             output::print(&(text + "\n"))?;
         }
-        Ok(0)
+        Ok(())
     };
     let report = |context: Option<&str>, id: Option<&str>, text: String| {
         report_with(context, id, None, text)
@@ -131,7 +131,7 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         return report_with(None, None, rows.as_deref(), text);
     };
     // A full id needs no node: pinned as given, checked when a node answers.
-    let pin_unchecked = |why: &str| -> Result<u8> {
+    let pin_unchecked = |why: &str| -> Result<()> {
         let mut pins = super::node::pins()?;
         pins.set(&node_url, app, service, Some(context));
         pins.save()?;

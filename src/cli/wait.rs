@@ -12,7 +12,7 @@ use serde_json::json;
 use super::args::parse_secs;
 use super::{GlobalArgs, output};
 use crate::catalog::wait::{Pace, Waited, until_initialized};
-use crate::error::{EXIT_TIMEOUT, Result};
+use crate::error::Result;
 use crate::text::sanitize_line;
 
 /// How long `wait` waits when `--within` is not given.
@@ -47,7 +47,7 @@ pub struct WaitArgs {
     pub every: Option<Duration>,
 }
 
-pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<()> {
     let session = g.session()?;
     let client = session.node("waiting for a context")?;
     let pace = Pace::new(
@@ -87,11 +87,9 @@ pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
                     client.url()
                 ));
             }
-            Ok(0)
+            Ok(())
         }
-        Waited::TimedOut { why } => {
-            ui.error(&why);
-            Ok(EXIT_TIMEOUT)
-        }
+        // Exit 124 (the error's kind): the state did not come within --within.
+        Waited::TimedOut { why } => Err(why),
     }
 }

@@ -75,7 +75,7 @@ pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
 
 /// Loads the local apps and serves until stdin closes (stdio), or SIGTERM or
 /// Ctrl-C arrives. Returns the exit code.
-pub fn serve(settings: Settings) -> Result<u8> {
+pub fn serve(settings: Settings) -> Result<()> {
     log::set_level(settings.log_level);
     log::forward_rmcp(settings.log_level);
     // One thread drives everything: the work between awaits is small (a
@@ -150,7 +150,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
     });
     // Node requests still in flight must not hold the exit.
     runtime.shutdown_timeout(Duration::from_millis(200));
-    result.map(|()| 0)
+    result
 }
 
 async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
