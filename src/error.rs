@@ -73,6 +73,42 @@ pub struct Error {
     /// The contexts to choose from, for `--json` (rows as `calimcp contexts
     /// --json` prints them), when the error is about which context to use.
     pub contexts: Vec<ContextRow>,
+    /// The HTTP status the node answered, when the error is such an answer.
+    pub status: Option<u16>,
+    /// What the node's own words said, recognised where its answer is decoded.
+    pub said: Option<NodeSaid>,
+}
+
+/// A failure the node names only in its words, recognised once, where its
+/// answer is decoded (`node::decode`): no other place reads an error's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeSaid {
+    /// The app's method could not deserialize its arguments.
+    ArgumentsUnreadable,
+    /// "Application bytecode not found": the app's code is not on the node.
+    BytecodeNotFound,
+    /// "Failed to retrieve blob": asking the node's peers for a blob failed.
+    BlobNotRetrieved,
+    /// HTTP 400 about the app's ABI ("no usable embedded ABI").
+    AbiRefused,
+}
+
+impl NodeSaid {
+    /// What the node's `words` (its message, or the body it answered with
+    /// `status`) say, if it is one of these.
+    pub fn recognise(status: Option<u16>, words: &str) -> Option<NodeSaid> {
+        if words.contains("failed to deserialize arguments") {
+            Some(NodeSaid::ArgumentsUnreadable)
+        } else if words.contains("bytecode not found") {
+            Some(NodeSaid::BytecodeNotFound)
+        } else if words.contains("Failed to retrieve blob") {
+            Some(NodeSaid::BlobNotRetrieved)
+        } else if status == Some(400) && words.contains("ABI") {
+            Some(NodeSaid::AbiRefused)
+        } else {
+            None
+        }
+    }
 }
 
 /// One thing wrong with input (the arguments of a method, a flag's value):
@@ -458,6 +494,8 @@ impl Error {
             problems: Vec::new(),
             retryable: false,
             contexts: Vec::new(),
+            status: None,
+            said: None,
         }
     }
 
@@ -646,6 +684,34 @@ mod tests {
             v,
             serde_json::json!({"path": "a", "message": "unknown argument"})
         );
+    }
+
+    /// The node's words are recognised once, with the status they came with:
+    /// "ABI" is a refused ABI only in a 400.
+    #[test]
+    fn node_words_are_recognised_once() {
+        let r = NodeSaid::recognise;
+        assert_eq!(
+            r(
+                None,
+                "guest panicked: m: failed to deserialize arguments: x"
+            ),
+            Some(NodeSaid::ArgumentsUnreadable)
+        );
+        assert_eq!(
+            r(Some(404), "Application bytecode not found"),
+            Some(NodeSaid::BytecodeNotFound)
+        );
+        assert_eq!(
+            r(Some(500), "Failed to retrieve blob: no peer"),
+            Some(NodeSaid::BlobNotRetrieved)
+        );
+        assert_eq!(
+            r(Some(400), "no usable embedded ABI"),
+            Some(NodeSaid::AbiRefused)
+        );
+        assert_eq!(r(Some(500), "no usable embedded ABI"), None);
+        assert_eq!(r(Some(404), "Not Found"), None);
     }
 
     /// The error line: the hint its own field (not folded into the message),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::Catalog;
-use crate::error::{Code, Error};
+use crate::error::{Code, Error, NodeSaid};
 use crate::mapping::Tool;
 use crate::mapping::args::{self, Form32, Problem, Validator};
 use crate::mapping::schema::CONTEXT_PARAM;
@@ -36,8 +36,7 @@ impl Prepared {
     /// arguments and a 32-byte value went in one form: the other form is
     /// the likely fix (the ABI cannot say which one the app takes).
     pub fn explain(&self, mut e: Error) -> Error {
-        let unreadable =
-            e.code == Code::AppError && e.message.contains("failed to deserialize arguments");
+        let unreadable = e.code == Code::AppError && e.said == Some(NodeSaid::ArgumentsUnreadable);
         if let (true, Some(hint)) = (unreadable, args::id32_hint(&self.id32)) {
             e.hint = Some(match e.hint.take() {
                 Some(old) => format!("{hint}\n{old}"),

@@ -677,8 +677,7 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(mut e) => {
             if let Some(err) = param_spelling(&e, &argv) {
-                Ui::new(json_requested, false, ColorChoice::Auto).error(&err);
-                return ExitCode::from(EXIT_USAGE);
+                return fail(&Ui::new(json_requested, false, ColorChoice::Auto), &err);
             }
             suggest_json_for_meroctl_habits(&mut e);
             return ExitCode::from(report_clap_error(&e, json_requested));
@@ -700,9 +699,13 @@ pub fn main() -> ExitCode {
     match run(cli, &argv) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            ui.error(&e);
-            ExitCode::from(e.kind.exit_code())
-        }
+        Err(e) => fail(&ui, &e),
     }
+}
+
+/// The one place a failure is reported: printed, then the exit code of its
+/// kind ([`ErrorKind::exit_code`](crate::error::ErrorKind::exit_code)).
+fn fail(ui: &Ui, e: &Error) -> ExitCode {
+    ui.error(e);
+    ExitCode::from(e.kind.exit_code())
 }
