@@ -353,3 +353,53 @@ fn a_method_of_the_version_a_contexts_group_targets_is_not_refused() {
     assert_eq!(sent[0]["params"]["method"], "tag");
     assert_eq!(sent[0]["params"]["contextId"], ctx.as_str());
 }
+
+/// `serve` alike, on the same node: the call runs, the agent's answer says
+/// (as a `note:`) that the context moves on this call, and clients that
+/// listed are told the lists changed once it ran, without waiting for the
+/// node's `AppVersionChanged` (this node sends none).
+#[tokio::test]
+async fn serve_says_the_context_moves_on_this_call_and_announces_it() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let mut old = kv_abi();
+    old["methods"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|m| m["name"] != "tag");
+    let (_, ctx) =
+        node.install_module(Some(("com.example.kv-c", "0.1.0")), salted(&old, b"1"), old);
+    let (new, _) = node.install_module(
+        Some(("com.example.kv-c", "0.2.0")),
+        salted(&kv_abi(), b"2"),
+        kv_abi(),
+    );
+    node.upgrade_group(&new);
+    let watcher = serve_support::Watcher::default();
+    let (client, _) =
+        serve_support::stdio_client_with(&["--node", &node.url], watcher.clone()).await;
+    serve_support::listed_app_tools(&client).await;
+    let r = serve_support::call(&client, "kv_c_tag", json!({"_context": ctx}))
+        .await
+        .unwrap();
+    let texts: Vec<String> = r
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.starts_with(&format!(
+            "note: context {ctx} moves to com.example.kv-c 0.2.0 on this call"
+        ))),
+        "{texts:?}"
+    );
+    let sent: Vec<Value> = node.executes().iter().map(|r| r.json()).collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0]["params"]["method"], "tag");
+    assert!(
+        watcher
+            .wait_for(1, std::time::Duration::from_secs(20))
+            .await,
+        "list_changed once the context moved"
+    );
+    client.cancel().await.unwrap();
+}

@@ -33,7 +33,7 @@ use crate::error::{Code, Error, Result};
 use crate::mapping::args::Problem;
 use crate::mapping::{Tool, ToolOptions};
 use crate::node::Client;
-use crate::node::ids::error_as_typed;
+use crate::node::ids::{self, error_as_typed};
 use crate::text::sanitize_line;
 
 /// Who reads the errors: the wording of how to choose a context follows it.
@@ -52,6 +52,9 @@ impl Audience {
             return e;
         };
         let hint = match (e.code, pins) {
+            (Code::Offline, _) => {
+                "restart calimcp serve without --offline (with --node URL unless the node is at the default address)"
+            }
             (Code::UnknownContext | Code::ForeignContext, true) => {
                 "pass one of them as `_context`, or pin one with select_app"
             }
@@ -196,6 +199,27 @@ impl Bound {
         self.version.as_ref()
     }
 
+    /// Whether the call moves its context to another version: the tool
+    /// comes from the version the context's group targets (a lazy group
+    /// upgrade, applied by the node at this call), not the one it runs.
+    pub(crate) fn moves(&self) -> bool {
+        self.version.as_ref().is_some_and(|(c, _)| {
+            c.apps
+                .first()
+                .is_some_and(|a| !ids::same(&a.id, &self.target.info.application_id))
+        })
+    }
+
+    /// What the face should say besides the call's answer: what the
+    /// version's catalog says (that the context moves on this call).
+    pub(crate) fn remarks(&self) -> Vec<String> {
+        self.version
+            .iter()
+            .flat_map(|(c, _)| &c.skipped)
+            .map(|w| w.message.clone())
+            .collect()
+    }
+
     /// The refusals that follow the method's kind in the context's version.
     pub(crate) fn check_use(&self, listed: &Tool, u: Use) -> Result<()> {
         let version = self.version.as_ref().map(|(c, _)| {
@@ -268,9 +292,62 @@ impl Bound {
         e: Error,
     ) -> Error {
         let service = prepared.service.as_deref();
+        let e = self.between_versions(client, app, prepared, e).await;
         let e = explain_context_error(client, app, service, &self.target.id, e).await;
         let e = error_as_typed(e, self.typed.as_deref());
         self.audience.word(prepared.explain(e))
+    }
+
+    /// The node's module lacked a method the version the call was built
+    /// for has (`method_not_in_module`, which otherwise means the ABI and
+    /// the module come from different builds). When the context is between
+    /// versions — the call counted on its group's version, or the node now
+    /// says it runs another version than when it was bound (a context that
+    /// moved back for a while after a group upgrade) — that is what the
+    /// error says: nothing ran, and trying again may succeed.
+    async fn between_versions(
+        &self,
+        client: &Client,
+        app: &App,
+        prepared: &Prepared,
+        e: Error,
+    ) -> Error {
+        if e.code != Code::MethodNotInModule {
+            return e;
+        }
+        let then = &self.target.info;
+        let now = match client.context(&self.target.id).await {
+            Ok(Some(now)) => now,
+            _ => return e,
+        };
+        let moved = !ids::same(&now.application_id, &then.application_id)
+            || now.application_version != then.application_version;
+        if !moved && !self.moves() {
+            return e;
+        }
+        let version =
+            |v: Option<&str>| sanitize_line(v.unwrap_or("(a version the node does not name)"));
+        let expected = self
+            .version
+            .as_ref()
+            .and_then(|(c, _)| c.apps.first())
+            .and_then(|a| a.version.as_deref())
+            .or(then.application_version.as_deref());
+        Error::new(
+            e.kind,
+            Code::UpgradeInProgress,
+            format!(
+                "`{}` did not run in context {}: the context is changing versions of {} — the call was built for version {}, and the node ran it with version {}, which has no `{}` (it had not moved the context to its group's version yet, or moved it back for a while); nothing ran",
+                sanitize_line(&prepared.method),
+                sanitize_line(&self.target.id),
+                sanitize_line(app.package_or_id()),
+                version(expected),
+                version(now.application_version.as_deref()),
+                sanitize_line(&prepared.method),
+            ),
+        )
+        .with_hint("call again shortly: each call is checked against the version its context runs then (`calimcp contexts APP` shows it)")
+        .retryable()
     }
 }
 

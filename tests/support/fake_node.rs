@@ -2115,6 +2115,20 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
             }
         }
     }
+    // A group upgrade (LazyOnAccess) moves a context of the upgraded
+    // package to the group's target at its next use: this call.
+    if let Some(target) = state.group_target.lock().unwrap().clone() {
+        let apps = state.apps.read().unwrap();
+        let package = |id: &str| apps.iter().find(|a| a.id == id).map(|a| a.package.clone());
+        let mut contexts = state.contexts.write().unwrap();
+        if let Some(c) = contexts.iter_mut().find(|c| c.id == ctx_id)
+            && c.app != target
+            && package(&c.app).is_some()
+            && package(&c.app) == package(&target)
+        {
+            c.app = target;
+        }
+    }
     let contexts = state.contexts.read().unwrap();
     let apps = state.apps.read().unwrap();
     let Some(ctx) = contexts.iter().find(|c| c.id == ctx_id) else {
