@@ -18,6 +18,9 @@
 //!    what more the node can say about a context that was not usable, and the
 //!    context named as the caller typed it.
 //!
+//! A context named without an app (`calimcp wait`, MCP `wait_for_context`)
+//! is bound by the same step without the app check ([`bind_named`]).
+//!
 //! Errors are worded for who reads them ([`Audience`]): flags for a CLI user,
 //! `_context` and `select_app` for an agent.
 
@@ -162,6 +165,46 @@ pub(crate) async fn bind_context(
             }
         }
         other => other,
+    }
+}
+
+/// The bind step for a context named without an app (`calimcp wait`, MCP
+/// `wait_for_context`): an id as is, else an alias looked up on the node,
+/// and what the node says of it; no app to check it against.
+pub(crate) async fn bind_named(client: &Client, value: &str) -> Result<Target> {
+    let id = if context::looks_like_context_id(value) {
+        client.node_id(value)
+    } else {
+        match client.lookup_context_alias(value).await? {
+            Some(id) => id,
+            None => {
+                return Err(Error::input(
+                    Code::UnknownContext,
+                    format!(
+                        "context `{}` is neither a context id nor an alias on the node at {}",
+                        sanitize_line(value),
+                        client.url()
+                    ),
+                )
+                .with_hint("a context id is 64 hex characters or base58 of 32 bytes; `calimcp contexts` lists the node's contexts with their aliases"));
+            }
+        }
+    };
+    match client.context(&id).await? {
+        Some(info) => Ok(Target {
+            id: client.node_id(&info.id),
+            info,
+        }),
+        // The same error (and exit 2) as `call` gives for a context not on the node.
+        None => Err(Error::input(
+            Code::UnknownContext,
+            format!(
+                "context {} is not on the node at {} (it has not joined it)",
+                sanitize_line(value),
+                client.url()
+            ),
+        )
+        .with_hint("join the context on this node first (meroctl namespace join / group join-context), then wait for it")),
     }
 }
 

@@ -34,7 +34,7 @@ use std::sync::{Mutex, OnceLock};
 use super::call::{self, Ask, Audience, Bound};
 use super::context::{Pins, Target};
 use super::resolve;
-use super::wait::Pace;
+use super::wait::{Pace, Waited};
 use super::{Catalog, Sources, looks_like_path};
 use crate::abi::{App, LoadOptions};
 use crate::error::{Code, Error, ErrorKind, Result};
@@ -520,6 +520,72 @@ impl Session {
         self.block_on(self.context_for(app, service, ask, Audience::Cli))?
     }
 
+    /// The context `typed` as `calimcp use` pins it for `app`: bound and
+    /// checked to run the app when the node answers ([`Session::bind_context`]);
+    /// a full id without a node (`--offline`, or no node answering) is
+    /// pinned unchecked, with the reason; an alias without a node is an
+    /// error (aliases are looked up on the node).
+    pub(crate) fn pin_target(
+        &self,
+        app: &App,
+        service: Option<&str>,
+        typed: &str,
+    ) -> Result<PinTarget> {
+        let is_id = crate::node::ids::is_id(typed);
+        if self.offline() {
+            if is_id {
+                return Ok(PinTarget::Unchecked("--offline".into()));
+            }
+            return Err(Error::input(
+                Code::Offline,
+                format!(
+                    "--offline: `{}` is an alias, and aliases are looked up on the node",
+                    sanitize_line(typed)
+                ),
+            )
+            .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
+        }
+        let ask = Ask {
+            typed: Some(typed),
+            ..Default::default()
+        };
+        match self.bind_context(app, service, ask) {
+            Ok(target) => Ok(PinTarget::Checked(target)),
+            Err(e) if is_id && e.kind == ErrorKind::Unreachable => Ok(PinTarget::Unchecked(
+                format!("no node answered at {}", self.client()?.url()),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The contexts of the apps `apps` of `catalog` as rows with their
+    /// aliases, versions and state ([`super::context::context_rows`]), the
+    /// aliases read once for all; with `all` (every app listed), an app the
+    /// node does not have adds none.
+    pub fn context_rows(
+        &self,
+        catalog: &Catalog,
+        apps: &[usize],
+        service: Option<&str>,
+        all: bool,
+    ) -> Result<Vec<serde_json::Value>> {
+        let client = self.client()?;
+        let aliases = self.block_on(client.context_aliases())?;
+        // Indexed once for every app listed: linear in contexts and aliases.
+        let aliases = super::context::alias_index(&aliases);
+        let mut rows = Vec::new();
+        for &i in apps {
+            let app = &catalog.apps[i];
+            let listed = super::context::context_rows_with(client, app, service, &aliases);
+            match self.block_on(listed)? {
+                Ok(list) => rows.extend(list),
+                Err(e) if all && e.code == Code::NotInstalled => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(rows)
+    }
+
     /// [`Session::bind_context`] for an async face, its errors worded for
     /// `audience` (`select_app`, `wait_for_events`).
     pub(crate) async fn context_for(
@@ -533,6 +599,22 @@ impl Session {
         call::bind_context(client, app, service, ask)
             .await
             .map_err(|e| audience.word(error_as_typed(e, ask.typed)))
+    }
+
+    /// Waits until the context `value` names is initialized on the node
+    /// ([`super::wait::until_initialized`]): the context bound by the bind
+    /// step for a context without an app ([`call::bind_named`]) within the
+    /// wait's deadline, then checked at its pace. `what` says what needs
+    /// the node (`calimcp wait`, `wait_for_context`).
+    pub(crate) async fn until_initialized(
+        &self,
+        what: &str,
+        value: &str,
+        pace: &Pace,
+        on_check: &mut (dyn FnMut(u64, &Result<Option<bool>>) + Send),
+    ) -> Result<(Option<crate::node::contexts::ContextInfo>, Waited)> {
+        let client = self.node(what)?;
+        super::wait::until_initialized(client, value, pace, on_check).await
     }
 
     /// `tool` bound to the context `ask` means, as the version that context
@@ -573,6 +655,14 @@ impl Session {
         let client = self.client()?;
         call::bind(client, catalog, tool, ask, &self.settings.tools, audience).await
     }
+}
+
+/// What `calimcp use --context` pins ([`Session::pin_target`]).
+pub(crate) enum PinTarget {
+    /// The context, checked to run the app.
+    Checked(Target),
+    /// A full id pinned without a node to check it, and why there was none.
+    Unchecked(String),
 }
 
 /// The contexts chosen for one MCP connection with `select_app`, by app id

@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 use super::node::pins;
 use super::{GlobalArgs, output};
 use crate::catalog::context::session_context_rows;
-use crate::error::{Code, Error, Result};
+use crate::catalog::session::PinTarget;
+use crate::error::Result;
 use crate::node;
 use crate::text::sanitize_line;
 
@@ -147,31 +148,10 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
             ),
         )
     };
-    let is_id = node::ids::is_id(context);
-    if g.node.offline {
-        if is_id {
-            return pin_unchecked("--offline");
-        }
-        return Err(Error::input(
-            Code::Offline,
-            format!(
-                "--offline: `{}` is an alias, and aliases are looked up on the node",
-                sanitize_line(context)
-            ),
-        )
-        .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
-    }
     // The context must run this app (any version of it): the session checks.
-    let ask = crate::catalog::call::Ask {
-        typed: Some(context),
-        ..Default::default()
-    };
-    let id = match session.bind_context(app, service, ask) {
-        Ok(target) => target.id,
-        Err(e) if is_id && e.kind == crate::error::ErrorKind::Unreachable => {
-            return pin_unchecked(&format!("no node answered at {node_url}"));
-        }
-        Err(e) => return Err(e),
+    let id = match session.pin_target(app, service, context)? {
+        PinTarget::Checked(target) => target.id,
+        PinTarget::Unchecked(why) => return pin_unchecked(&why),
     };
     let client = session.client()?;
     // Ids are shown and pinned in the node's own form (learnt from the listing above).

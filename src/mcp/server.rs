@@ -31,7 +31,7 @@ use super::resources::{self, Kind};
 use crate::catalog::call::{self, Ask, Audience, Bound, Use, check_use};
 use crate::catalog::invoke::Prepared;
 use crate::catalog::session::{Chosen, Session as CatalogSession};
-use crate::catalog::wait::{Pace, Waited, repeat, until_initialized};
+use crate::catalog::wait::{Pace, Waited, repeat};
 use crate::error::{Code, Error};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
@@ -328,7 +328,14 @@ impl Session {
             Err(r) => return r,
         };
         let pace = Pace::new(parsed.every, parsed.within);
-        match until_initialized(client, &parsed.context, &pace, &mut |_, _| {}).await {
+        let mut on_check = |_: u64, _: &crate::error::Result<Option<bool>>| {};
+        let waited = self.catalog().until_initialized(
+            WAIT_FOR_CONTEXT,
+            &parsed.context,
+            &pace,
+            &mut on_check,
+        );
+        match waited.await {
             Ok((Some(info), Waited::Initialized { checks })) => {
                 let id = client.node_id(&info.id);
                 let v = json!({"context": id, "initialized": true, "checks": checks});
