@@ -469,11 +469,44 @@ impl Live {
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tick.tick().await;
+                let next = tokio::time::Instant::now() + live.refresh_every;
                 live.read(false).await;
                 live.ready.send_replace(true);
                 live.follow_versions().await;
+                live.until_code_arrives(next).await;
             }
         });
+    }
+
+    /// While the node lists an app whose code has not arrived yet
+    /// (`code_pending`: a joined node fetching it from its peers), reads
+    /// the node again at the re-read pace ([`super::reread`]) rather than
+    /// at the next `--refresh`, so the app is listed (and announced) soon
+    /// after its code comes; returns when none is pending or the periodic
+    /// read is due.
+    async fn until_code_arrives(self: &Arc<Self>, next: tokio::time::Instant) {
+        let every = self.pacer.interval().max(Duration::from_millis(100));
+        let mut told = false;
+        while self.code_pending() && tokio::time::Instant::now() + every < next {
+            if !told {
+                log::debug!(
+                    "an app's code has not arrived on the node yet; looking again every {:.1}s",
+                    every.as_secs_f64()
+                );
+                told = true;
+            }
+            tokio::time::sleep(every).await;
+            if self.refresh().await {
+                self.follow_versions().await;
+            }
+        }
+    }
+
+    /// Whether the node's last listing left an app out because its code
+    /// has not arrived yet.
+    fn code_pending(&self) -> bool {
+        let node = self.node.lock().unwrap_or_else(|e| e.into_inner());
+        node.apps.1.iter().any(|(_, e)| e.code == Code::CodePending)
     }
 
     /// Re-reads the node's apps for a request that named something unknown;
