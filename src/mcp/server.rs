@@ -86,10 +86,8 @@ impl Session {
 
     /// The node's client for `what`, or the answer that the server runs
     /// with --offline (the session's one check, worded for an agent).
-    fn node(&self, what: &str, audience: Audience) -> Result<&Client, CallToolResult> {
-        self.catalog()
-            .node(what)
-            .map_err(|e| error_result(error_text(&audience.word(e))))
+    fn node(&self, what: &str, audience: Audience) -> Result<&Client, Error> {
+        self.catalog().node(what).map_err(|e| audience.word(e))
     }
 
     /// The node's client, unless the server runs with --offline.
@@ -268,8 +266,8 @@ impl Session {
             Err(e) => return error_result(error_text(&e)),
         };
         let a = &view.catalog.apps[app];
-        if let Err(r) = self.node(WAIT_FOR_EVENTS, audience) {
-            return r;
+        if let Err(e) = self.node(WAIT_FOR_EVENTS, audience) {
+            return error_result(error_text(&e));
         }
         let Some(backend) = self.live.backend() else {
             return error_result("the server reads no node".into());
@@ -325,7 +323,7 @@ impl Session {
         };
         let client = match self.node(WAIT_FOR_CONTEXT, audience) {
             Ok(c) => c,
-            Err(r) => return r,
+            Err(e) => return error_result(error_text(&e)),
         };
         let pace = Pace::new(parsed.every, parsed.within);
         let mut on_check = |_: u64, _: &crate::error::Result<Option<bool>>| {};
@@ -379,7 +377,7 @@ impl Session {
         };
         let client = match self.node(CALL_UNTIL, audience) {
             Ok(c) => c,
-            Err(r) => return Ok(r),
+            Err(e) => return Ok(error_result(error_text(&e))),
         };
         let app = &call.view.catalog.apps[call.tool.app];
         let try_once = || call.bound.execute(client, app, &call.prepared, None);
@@ -417,7 +415,7 @@ impl Session {
         };
         let client = match self.node(&call.tool.name, audience) {
             Ok(c) => c,
-            Err(r) => return Ok(r),
+            Err(e) => return Ok(error_result(error_text(&e))),
         };
         let app = &call.view.catalog.apps[call.tool.app];
         log::debug!(
@@ -491,7 +489,7 @@ impl Session {
                 "",
             )
             .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
-            return Err(Stop::answer(offline));
+            return Err(Stop::answer(error_result(error_text(&offline))));
         }
         let app = &view.catalog.apps[tool.app];
         let typed = prepared.context.as_deref();
