@@ -2,6 +2,10 @@
 //! (`calimcp wait`, MCP `wait_for_context`), and a result that equals what
 //! is expected (`call VIEW --until`).
 //!
+//! The context waited for is bound first, within the wait's deadline, by
+//! the engine's bind step for a context named without an app
+//! ([`super::call::bind_named`]).
+//!
 //! A context is initialized when the node has its state: the root hash the
 //! node lists for it is not the zero hash ([`NodeContext::initialized`];
 //! `GET /admin-api/contexts/for-application/:app`), else, where the listing
