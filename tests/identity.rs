@@ -302,6 +302,19 @@ async fn serve_on_a_joined_node_refuses_a_context_of_another_app_and_runs_its_ow
     }
 }
 
+/// `calimcp ARGS` against `node` with the state in `home`: exit code and stderr.
+fn on_node(node: &FakeNode, home: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = calimcp(home)
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// `com.example.kv-c` 0.1.0 (without `tag`, one context) and 0.2.0 (with
 /// it) installed on `node`: (0.1.0's application id, its context, 0.2.0's
 /// application id).
@@ -330,17 +343,7 @@ fn a_method_of_the_version_a_contexts_group_targets_is_not_refused() {
     let node = FakeNode::with_profile(Profile::Rc25);
     let (_, ctx, new) = two_versions(&node);
     let home = tempfile::tempdir().unwrap();
-    let run = |args: &[&str]| {
-        let out = calimcp(home.path())
-            .env("CALIMERO_NODE_URL", &node.url)
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| on_node(&node, home.path(), args);
     let (code, err) = run(&["call", "kv_c_tag", "-c", &ctx]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("which has no method `tag`"), "{err}");
@@ -411,17 +414,7 @@ async fn a_context_that_moves_back_is_not_told_to_rebuild_the_app() {
     let node = FakeNode::with_profile(Profile::Rc25);
     let (old_id, ctx, new) = two_versions(&node);
     let home = tempfile::tempdir().unwrap();
-    let cli = |args: &[&str]| {
-        let out = calimcp(home.path())
-            .env("CALIMERO_NODE_URL", &node.url)
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let cli = |args: &[&str]| on_node(&node, home.path(), args);
     // Moved to 0.2.0 by its first call after the upgrade …
     node.upgrade_group(&new);
     let _ = cli(&["call", "kv_c_tag", "-c", &ctx]);
