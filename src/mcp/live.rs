@@ -502,6 +502,35 @@ impl Live {
         }
     }
 
+    /// A request showed that a context runs application `id` (say, one
+    /// just joined): when the view has no app with that row — installed or
+    /// shared since the last read — the node's apps are read again now
+    /// (paced as the re-reads of requests, [`super::reread`]), so its tools
+    /// are listed without waiting for `--refresh`.
+    pub fn saw_application(self: &Arc<Self>, id: &str) {
+        if self.backend.is_none() || id.is_empty() {
+            return;
+        }
+        let view = self.view();
+        let known =
+            |a: &App| ids::same(&a.id, id) || a.installs.iter().any(|i| ids::same(&i.id, id));
+        if view.catalog.apps.iter().any(known)
+            || view.catalog.unusable.iter().any(|(a, _)| known(a))
+        {
+            return;
+        }
+        log::debug!(
+            "a context runs application {}, which the server has not read yet; reading the node's apps again",
+            sanitize_line(id)
+        );
+        let live = Arc::clone(self);
+        tokio::spawn(async move {
+            if live.refresh().await {
+                live.follow_versions().await;
+            }
+        });
+    }
+
     /// Whether the node's last listing left an app out because its code
     /// has not arrived yet.
     fn code_pending(&self) -> bool {

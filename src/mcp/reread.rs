@@ -7,7 +7,9 @@
 //!   read runs share it. So does the server itself while the node lists an
 //!   app whose code has not arrived yet (`code_pending`, a joined node
 //!   fetching it from its peers): it looks again at that pace, not at the
-//!   next `--refresh`, until the code is there.
+//!   next `--refresh`, until the code is there; and so does a request that
+//!   shows a context running code the server has not read yet
+//!   (`wait_for_context` on a context just joined).
 //! - Version changes (`AppVersionChanged`) are gathered: the first of a set
 //!   re-reads at once, unless the last such re-read is less than the
 //!   interval old; those that come meanwhile (or while a re-read runs) wait

@@ -335,6 +335,8 @@ impl Session {
         );
         match waited.await {
             Ok((Some(info), Waited::Initialized { checks })) => {
+                // A context just joined may run code the view has not read yet.
+                self.live.saw_application(&info.application_id);
                 let id = client.node_id(&info.id);
                 let v = json!({"context": id, "initialized": true, "checks": checks});
                 let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
