@@ -316,7 +316,7 @@ async fn choose_error(
     .with_hint(
         "pass one with --context, or pin one for later calls: calimcp use APP --context ID|ALIAS",
     )
-    .with_contexts(ContextRow::values(&rows))
+    .with_contexts(rows)
 }
 
 /// The node's application rows of `app`: those the catalog found, else (an
@@ -592,13 +592,6 @@ impl ContextRow {
     /// Whether `name` is this context's id or one of its aliases.
     pub fn answers_to(&self, name: &str) -> bool {
         self.id == name || self.aliases.iter().any(|a| a == name)
-    }
-
-    /// `rows` as JSON values (as an error carries them).
-    pub fn values(rows: &[ContextRow]) -> Vec<Value> {
-        rows.iter()
-            .map(|r| serde_json::to_value(r).unwrap_or_default())
-            .collect()
     }
 }
 

@@ -97,7 +97,7 @@ fn method_lines(rows: &[(String, String, String)], c: bool) -> String {
     out
 }
 
-pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
     let sel = super::stdin::select(g, &session, std::slice::from_ref(&args.app), true)?;
@@ -146,7 +146,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
             DescribeOutput::Services(objs)
         };
         output::print_json(&value)?;
-        return Ok(0);
+        return Ok(());
     }
     let c = ui.color_out;
     let mut out = String::new();
@@ -212,5 +212,5 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
         }
     }
     output::print(&out)?;
-    Ok(0)
+    Ok(())
 }

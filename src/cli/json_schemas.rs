@@ -52,7 +52,7 @@ pub fn all() -> Vec<Published> {
             "calimcp diff OLD NEW --json",
             "What NEW breaks for OLD's callers, agents and stored state.",
         ),
-        one::<ErrorLine>(
+        one::<crate::error::ErrorLine>(
             "error",
             "calimcp … --json (stderr)",
             "The line a command that fails writes on stderr with --json.",
@@ -127,45 +127,4 @@ enum SchemaOutput {
     Methods(BTreeMap<String, Option<BTreeMap<String, Value>>>),
     /// Each service's methods, by service name.
     Services(BTreeMap<String, BTreeMap<String, Option<BTreeMap<String, Value>>>>),
-}
-
-/// The error line today's `--json` writes on stderr, for its schema.
-/// TODO(issue 31): replace with the `ErrorLine` type the error printing
-/// builds (errors as data), so the schema comes from what is printed.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct ErrorLine {
-    error: ErrorBody,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct ErrorBody {
-    /// A stable snake_case code (docs/reference/exit-codes.md).
-    code: String,
-    /// What went wrong.
-    message: String,
-    /// What to do about it, when there is a hint.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    hint: Option<String>,
-    /// Whether trying again may succeed.
-    retryable: bool,
-    /// The arguments that are wrong, each with its path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    problems: Option<Vec<ProblemRow>>,
-    /// The contexts to choose from, when one must be chosen.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    contexts: Option<Vec<ContextRow>>,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct ProblemRow {
-    /// Where in the arguments (`name.field`, `items[0]`).
-    path: String,
-    message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    expected: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    got: Option<String>,
 }
