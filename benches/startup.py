@@ -5,7 +5,9 @@ usage: benches/startup.py [ROUNDS] [BIN…]     (defaults: 400, target/release/c
 
 Builds a Rust hello-world (`rustc -O`, as any Rust binary is linked by
 default), then runs ROUNDS rounds; each round runs hello-world and every
-calimcp command once, in a fresh random order, so load from other processes
+calimcp command once (`--version`; `--version --quiet`, the same answer
+through clap's parse; `describe`, `schema` and `tools --json` on the
+101-method fixture), in a fresh random order, so load from other processes
 falls on all of them alike. Each run is one posix_spawn + waitpid with stdout
 and stderr on /dev/null, timed with a monotonic clock (the spawner's own cost
 is in every figure, hello-world's too). Prints, per command, the median and
@@ -63,6 +65,8 @@ def main():
     for binary in binaries:
         tag = f"{os.path.basename(binary)}: " if len(binaries) > 1 else ""
         commands[tag + "--version"] = [binary, "--version"]
+        # The same answer through clap's parse (`--version` alone skips it).
+        commands[tag + "--version --quiet"] = [binary, "--version", "--quiet"]
         commands[tag + "describe"] = [binary, "describe", FIXTURE]
         commands[tag + "schema"] = [binary, "schema", FIXTURE]
         commands[tag + "tools --json"] = [binary, "tools", FIXTURE, "--json"]
