@@ -9,7 +9,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// (`cli::main` asks again; that call came too late). mimalloc asks for
 /// huge pages on its arena (`MADV_HUGEPAGE`) and its first allocations come
 /// from Rust's runtime before `main`: each start then faulted in two 2 MiB
-/// huge pages, zeroed in full, which was most of what `--version` cost over
+/// huge pages, zeroed in full: about half of what `--version` cost over
 /// a hello-world (BENCHMARKS.md, issue 34). A constructor of priority 100
 /// runs before mimalloc's own (101) and before the runtime.
 #[cfg(target_os = "linux")]
