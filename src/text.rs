@@ -17,17 +17,22 @@ fn plain(s: &str) -> bool {
 
 /// False when `text` holds no character [`is_dangerous`] finds but newlines
 /// and tabs, read from the UTF-8 bytes without decoding: every such
-/// character is a C0 control, DEL, or starts with `C2 80`–`C2 9F` (C1), `D8 9C`
-/// (U+061C), `E2 80` or `E2 81` (U+200E, U+200F, U+202A–U+202E,
-/// U+2066–U+2069). Other text, `±` or `−` in a schema's words too, passes
-/// without the slower check by character.
+/// character is a C0 control, DEL, `C2 80`–`C2 9F` (C1), `D8 9C` (U+061C),
+/// `E2 80 8E`, `E2 80 8F` (U+200E, U+200F), `E2 80 AA`–`E2 80 AE`
+/// (U+202A–U+202E) or `E2 81 A6`–`E2 81 A9` (U+2066–U+2069). Other text, `±`,
+/// `−` or `—` in a schema's words too, passes without the check by character.
 fn may_be_dangerous(text: &[u8]) -> bool {
+    let at = |i: usize| text.get(i).copied().unwrap_or(0);
     text.iter().enumerate().any(|(i, &b)| match b {
         b'\n' | b'\t' => false,
         0..0x20 | 0x7f => true,
-        0xc2 => text.get(i + 1).is_some_and(|&n| n < 0xa0),
-        0xd8 => text.get(i + 1) == Some(&0x9c),
-        0xe2 => matches!(text.get(i + 1), Some(0x80 | 0x81)),
+        0xc2 => (0x80..0xa0).contains(&at(i + 1)),
+        0xd8 => at(i + 1) == 0x9c,
+        0xe2 => match (at(i + 1), at(i + 2)) {
+            (0x80, n) => matches!(n, 0x8e | 0x8f | 0xaa..=0xae),
+            (0x81, n) => matches!(n, 0xa6..=0xa9),
+            _ => false,
+        },
         _ => false,
     })
 }
@@ -203,7 +208,7 @@ mod tests {
                 assert!(may_be_dangerous(bytes), "U+{:04X}", u32::from(c));
             }
         }
-        assert!(!may_be_dangerous("±2^53\u{2212}1 é a\n\tb".as_bytes()));
+        assert!(!may_be_dangerous("±2^53\u{2212}1 — é a\n\tb".as_bytes()));
     }
 
     #[test]
