@@ -530,7 +530,6 @@ fn shows_help(e: &clap::Error) -> bool {
     )
 }
 
-/// Prints a clap error (or the help and version it carries); returns the exit code.
 /// `calimcp --version` (or `-V`) and nothing else, answered before clap
 /// builds its command tree (most of the instructions of this command; BENCHMARKS.md,
 /// issue 34). The text is clap's own for that line: the command's name, not
@@ -550,6 +549,7 @@ fn version_only(argv: &[OsString]) -> Option<ExitCode> {
     Some(ExitCode::SUCCESS)
 }
 
+/// Prints a clap error (or the help and version it carries); returns the exit code.
 pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind as K;
     if matches!(
