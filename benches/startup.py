@@ -5,13 +5,18 @@ usage: benches/startup.py [ROUNDS] [BIN…]     (defaults: 400, target/release/c
 
 Builds a Rust hello-world (`rustc -O`, as any Rust binary is linked by
 default), then runs ROUNDS rounds; each round runs hello-world and every
-calimcp command once, in a fresh random order, so load from other processes
+calimcp command once (`--version`; `--version --quiet`, the same answer
+through clap's parse; `describe`, `schema` and `tools --json` on the
+101-method fixture), in a fresh random order, so load from other processes
 falls on all of them alike. Each run is one posix_spawn + waitpid with stdout
 and stderr on /dev/null, timed with a monotonic clock (the spawner's own cost
 is in every figure, hello-world's too). Prints, per command, the median and
 p90 in ms and the ratio of its median to hello-world's median, and the load
 average before and after. The 5,000-method `tools --json`
 (benches/gen_manifest.py 5000) runs in the same rounds, every 10th round.
+Next to the wall time, the CPU time the child used (user + system, from
+wait4's rusage, exec and the dynamic loader included): time spent waiting
+for a core on a busy machine is not in it, so it moves far less with the load.
 Several BINs (a build before and after a change) run in the same rounds,
 each command of each binary once per round, so they compare under the same
 load. `CALIMCP_OFFLINE=1` is set, and HOME/state point at an empty directory, so no
@@ -30,14 +35,15 @@ FIXTURE = os.path.join(ROOT, "..", "shared", "fixtures", "abi", "mero-mcp-scaffo
 
 
 def spawn_ns(argv, env, devnull):
+    """The run's wall time and the CPU time (user + system) the child used, in ns."""
     start = time.perf_counter_ns()
     pid = os.posix_spawn(argv[0], argv, env, file_actions=[
         (os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)])
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     took = time.perf_counter_ns() - start
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(argv)} exited with {os.waitstatus_to_exitcode(status)}")
-    return took
+    return took, round((usage.ru_utime + usage.ru_stime) * 1e9)
 
 
 def main():
@@ -63,11 +69,14 @@ def main():
     for binary in binaries:
         tag = f"{os.path.basename(binary)}: " if len(binaries) > 1 else ""
         commands[tag + "--version"] = [binary, "--version"]
+        # The same answer through clap's parse (`--version` alone skips it).
+        commands[tag + "--version --quiet"] = [binary, "--version", "--quiet"]
         commands[tag + "describe"] = [binary, "describe", FIXTURE]
         commands[tag + "schema"] = [binary, "schema", FIXTURE]
         commands[tag + "tools --json"] = [binary, "tools", FIXTURE, "--json"]
         big[tag + "tools --json, 5,000 methods"] = [binary, "tools", m5000, "--json", "--quiet"]
     times = {name: [] for name in list(commands) + list(big)}
+    cpu = {name: [] for name in times}
     devnull = os.open(os.devnull, os.O_WRONLY)
     load_before = os.getloadavg()
     for argv in list(commands.values()) + list(big.values()):  # warm the page cache
@@ -79,19 +88,24 @@ def main():
             order.extend(big.items())
         random.shuffle(order)
         for name, argv in order:
-            times[name].append(spawn_ns(argv, env, devnull))
+            wall, used = spawn_ns(argv, env, devnull)
+            times[name].append(wall)
+            cpu[name].append(used)
     load_after = os.getloadavg()
     base = statistics.median(times["hello-world"])
     print("binaries:", ", ".join(binaries))
     print(f"{rounds} interleaved rounds; load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
           f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}; {os.cpu_count()} cores")
-    print("| command | runs | median ms | p90 ms | × hello-world (medians) |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    cpu_base = statistics.median(cpu["hello-world"])
+    print("| command | runs | median ms | p90 ms | × hello-world (medians) | CPU ms (median) | CPU × hello-world |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, ts in times.items():
         ts.sort()
         med = statistics.median(ts)
         p90 = ts[min(len(ts) - 1, int(len(ts) * 0.9))]
-        print(f"| {name} | {len(ts)} | {med / 1e6:.2f} | {p90 / 1e6:.2f} | {med / base:.2f} |")
+        used = statistics.median(cpu[name])
+        print(f"| {name} | {len(ts)} | {med / 1e6:.2f} | {p90 / 1e6:.2f} | {med / base:.2f} "
+              f"| {used / 1e6:.3f} | {used / cpu_base:.2f} |")
 
 
 if __name__ == "__main__":

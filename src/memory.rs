@@ -19,6 +19,8 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 /// needs a few hundred KiB pays for whole huge pages (measured: ~0.4 ms of a
 /// 4 ms `tools --json`, and 13 MB of the peak for 5,000 methods; BENCHMARKS.md).
 /// `cli::main` calls it first thing; it applies to every later page fault.
+/// The binary already did the same in a constructor that runs before
+/// mimalloc's (`src/main.rs`): mimalloc's first allocations come before `main`.
 pub fn avoid_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes integer arguments only and changes a

@@ -15,6 +15,28 @@ fn plain(s: &str) -> bool {
     })
 }
 
+/// False when `text` holds no character [`is_dangerous`] finds but newlines
+/// and tabs, read from the UTF-8 bytes without decoding: every such
+/// character is a C0 control, DEL, `C2 80`–`C2 9F` (C1), `D8 9C` (U+061C),
+/// `E2 80 8E`, `E2 80 8F` (U+200E, U+200F), `E2 80 AA`–`E2 80 AE`
+/// (U+202A–U+202E) or `E2 81 A6`–`E2 81 A9` (U+2066–U+2069). Other text, `±`,
+/// `−` or `—` in a schema's words too, passes without the check by character.
+fn may_be_dangerous(text: &[u8]) -> bool {
+    let at = |i: usize| text.get(i).copied().unwrap_or(0);
+    text.iter().enumerate().any(|(i, &b)| match b {
+        b'\n' | b'\t' => false,
+        0..0x20 | 0x7f => true,
+        0xc2 => (0x80..0xa0).contains(&at(i + 1)),
+        0xd8 => at(i + 1) == 0x9c,
+        0xe2 => match (at(i + 1), at(i + 2)) {
+            (0x80, n) => matches!(n, 0x8e | 0x8f | 0xaa..=0xae),
+            (0x81, n) => matches!(n, 0xa6..=0xa9),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
 fn is_dangerous(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
@@ -53,7 +75,7 @@ pub fn sanitize_doc(s: &str) -> String {
 /// strings) become `\uXXXX` escapes. The JSON value is unchanged.
 pub fn json_inert(text: String) -> String {
     let risky = |c: char| c != '\n' && c != '\t' && is_dangerous(c);
-    if plain(&text) || !text.chars().any(risky) {
+    if plain(&text) || !may_be_dangerous(text.as_bytes()) || !text.chars().any(risky) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 32);
@@ -174,6 +196,19 @@ mod tests {
             "{text}"
         );
         assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), v);
+    }
+
+    /// The byte test never passes a character the character test finds.
+    #[test]
+    fn the_byte_test_finds_every_dangerous_character() {
+        let mut buf = [0u8; 4];
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            if c != '\n' && c != '\t' && is_dangerous(c) {
+                assert!(may_be_dangerous(bytes), "U+{:04X}", u32::from(c));
+            }
+        }
+        assert!(!may_be_dangerous("±2^53\u{2212}1 — é a\n\tb".as_bytes()));
     }
 
     #[test]

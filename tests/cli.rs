@@ -1390,6 +1390,28 @@ fn version_is_listed_at_the_top_and_names_the_commit() {
     }
 }
 
+/// Issue 34: `--version` and `-V` alone are answered before clap builds its
+/// command tree; they print exactly what clap prints for a longer line, and
+/// only stdout.
+#[test]
+fn version_alone_prints_what_clap_prints() {
+    let run = |args: &[&str]| {
+        let out = calimcp().args(args).assert().success();
+        let out = out.get_output();
+        assert!(out.stderr.is_empty(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    // With a global flag after it the line is clap's to parse.
+    let by_clap = run(&["--version", "--quiet"]);
+    assert!(
+        by_clap.starts_with("calimcp ") && by_clap.ends_with('\n'),
+        "{by_clap:?}"
+    );
+    assert_eq!(run(&["--version"]), by_clap);
+    assert_eq!(run(&["-V"]), by_clap);
+    assert_eq!(run(&["-Vq"]), by_clap);
+}
+
 /// Issue 32: what `serve`, `apps`, `tools` and `completions` say of themselves.
 #[test]
 fn command_help_says_what_the_command_covers() {

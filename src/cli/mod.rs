@@ -532,6 +532,25 @@ fn shows_help(e: &clap::Error) -> bool {
     )
 }
 
+/// `calimcp --version` (or `-V`) and nothing else, answered before clap
+/// builds its command tree (most of the instructions of this command; BENCHMARKS.md,
+/// issue 34). The text is clap's own for that line: the command's name, not
+/// the name it was run by, and the version. Any other line goes to clap.
+fn version_only(argv: &[OsString]) -> Option<ExitCode> {
+    let [_, flag] = argv else { return None };
+    if flag != "--version" && flag != "-V" {
+        return None;
+    }
+    use std::io::Write;
+    // As clap does: a closed stdout is not an error.
+    let _ = writeln!(
+        std::io::stdout().lock(),
+        "calimcp {}",
+        env!("VERSION_AND_COMMIT")
+    );
+    Some(ExitCode::SUCCESS)
+}
+
 /// Prints a clap error (or the help and version it carries); returns the exit code.
 pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind as K;
@@ -661,6 +680,9 @@ pub fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
     if let Some(code) = complete::complete(&argv) {
         return ExitCode::from(code);
+    }
+    if let Some(code) = version_only(&argv) {
+        return code;
     }
     let json_requested = argv.iter().any(|a| a == "--json");
     // Folding the global options into every subcommand's help (~40% of the

@@ -209,13 +209,14 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    pub fn render(&self, value: &Value) -> String {
+    /// A `Value`, or a typed object written straight out (its keys strings,
+    /// like a `Value`'s, so serialising it cannot fail).
+    pub fn render(&self, value: &impl serde::Serialize) -> String {
         let text = if self.pretty {
             serde_json::to_string_pretty(value).map(|t| t.replace('\n', &self.indent))
         } else {
             serde_json::to_string(value)
         };
-        // Serialising a `Value` cannot fail: its keys are strings.
         crate::text::json_inert(text.unwrap_or_default())
     }
 }

@@ -82,7 +82,7 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
             let mut schemas = t.listed_schemas(spent);
             let warnings = std::mem::take(&mut schemas.warnings);
             let size = schemas.size;
-            ((renderer.render(&t.to_mcp_with(schemas)), warnings), size)
+            ((renderer.render(&t.mcp(schemas)), warnings), size)
         };
         let mut budget = SchemaBudget::new(g.tool_options().listing_budget);
         output::par_map_listing(&tools, &mut budget, build, |t, (text, w)| {

@@ -246,16 +246,53 @@ fn as_root(s: Value) -> Map<String, Value> {
 
 /// MCP wants an object output schema: the return travels as `{"result": value}`.
 pub fn wrap_output(output: Value) -> Value {
-    let mut inner = output;
-    let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
-    let mut root = Map::new();
-    root.insert("type".into(), "object".into());
-    root.insert("properties".into(), obj! {"result" => inner});
-    root.insert("required".into(), json!(["result"]));
-    if let Some(defs) = defs {
-        root.insert("$defs".into(), defs);
+    WrappedOutput::new(output).into_value()
+}
+
+/// [`wrap_output`] as serde writes it, without building the wrapper's
+/// `Value` tree (`tools --json` streams it; a test holds the two alike): the
+/// return under `properties.result`, its `$defs` moved up to the wrapper.
+#[derive(Debug, serde::Serialize)]
+pub struct WrappedOutput {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    properties: ResultProperty,
+    required: [&'static str; 1],
+    #[serde(rename = "$defs", skip_serializing_if = "Option::is_none")]
+    defs: Option<Value>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct ResultProperty {
+    result: Value,
+}
+
+impl WrappedOutput {
+    pub fn new(output: Value) -> Self {
+        let mut result = output;
+        let defs = result.as_object_mut().and_then(|o| o.remove("$defs"));
+        WrappedOutput {
+            kind: "object",
+            properties: ResultProperty { result },
+            required: ["result"],
+            defs,
+        }
     }
-    Value::Object(root)
+
+    /// The wrapper as a JSON value ([`wrap_output`]).
+    pub fn into_value(self) -> Value {
+        let mut root = Map::new();
+        root.insert("type".into(), self.kind.into());
+        root.insert(
+            "properties".into(),
+            obj! {"result" => self.properties.result},
+        );
+        root.insert("required".into(), json!(self.required));
+        if let Some(defs) = self.defs {
+            root.insert("$defs".into(), defs);
+        }
+        Value::Object(root)
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]

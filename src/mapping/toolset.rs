@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::names::{self, DEFAULT_MAX_NAME_LEN};
@@ -112,29 +113,80 @@ impl Tool {
     /// [`Tool::to_mcp`] with schemas the caller already computed (moved in,
     /// not copied; take the warnings out first if they are wanted).
     pub fn to_mcp_with(&self, schemas: MethodSchemas) -> Value {
+        let McpTool {
+            name,
+            title,
+            description,
+            input_schema,
+            output_schema,
+            annotations,
+        } = self.mcp(schemas);
         let mut t = Map::new();
-        t.insert("name".into(), self.name.clone().into());
-        t.insert("title".into(), self.title.clone().into());
-        t.insert("description".into(), self.description.clone().into());
-        t.insert("inputSchema".into(), schemas.input);
-        if let Some(out) = schemas.output {
-            t.insert("outputSchema".into(), schema::wrap_output(out));
+        t.insert("name".into(), name.into());
+        t.insert("title".into(), title.into());
+        t.insert("description".into(), description.into());
+        t.insert("inputSchema".into(), input_schema);
+        if let Some(out) = output_schema {
+            t.insert("outputSchema".into(), out.into_value());
         }
         t.insert(
             "annotations".into(),
             json!({
-                "readOnlyHint": self.read_only,
-                "destructiveHint": self.destructive,
-                "idempotentHint": self.idempotent,
-                "openWorldHint": false,
+                "readOnlyHint": annotations.read_only_hint,
+                "destructiveHint": annotations.destructive_hint,
+                "idempotentHint": annotations.idempotent_hint,
+                "openWorldHint": annotations.open_world_hint,
             }),
         );
         Value::Object(t)
     }
 
+    /// The MCP `Tool` object for serde to write straight out (`tools --json`):
+    /// serialises exactly as [`Tool::to_mcp_with`], without building the
+    /// `Value` tree around the schemas.
+    pub fn mcp(&self, schemas: MethodSchemas) -> McpTool<'_> {
+        McpTool {
+            name: &self.name,
+            title: &self.title,
+            description: &self.description,
+            input_schema: schemas.input,
+            output_schema: schemas.output.map(schema::WrappedOutput::new),
+            annotations: Annotations {
+                read_only_hint: self.read_only,
+                destructive_hint: self.destructive,
+                idempotent_hint: self.idempotent,
+                open_world_hint: false,
+            },
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         if self.read_only { "view" } else { "mut" }
     }
+}
+
+/// A tool as MCP lists it ([`Tool::mcp`]); the keys in the order MCP
+/// clients have always seen.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpTool<'a> {
+    name: &'a str,
+    title: &'a str,
+    description: &'a str,
+    input_schema: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_schema: Option<schema::WrappedOutput>,
+    annotations: Annotations,
+}
+
+/// MCP's behaviour hints of a tool.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Annotations {
+    read_only_hint: bool,
+    destructive_hint: bool,
+    idempotent_hint: bool,
+    open_world_hint: bool,
 }
 
 /// Every tool of a list of apps, sorted by name.
@@ -378,5 +430,46 @@ fn make_tool(
         manifest: service.manifest.clone(),
         method_index,
         refs: opts.refs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::{Service, parse_manifest};
+
+    /// `tools --json` writes [`Tool::mcp`]; the server lists [`Tool::to_mcp_with`]:
+    /// the same text, for every kind of type, return and mode.
+    #[test]
+    fn the_streamed_tool_is_the_listed_tool() {
+        let text = include_str!("../../examples/every-kind.json");
+        let manifest = parse_manifest(text.as_bytes(), &mut Vec::new()).unwrap();
+        let app = App {
+            id: "0123456789abcdef".into(),
+            package: Some("com.example.every-kind".into()),
+            services: vec![Service {
+                name: None,
+                manifest: Arc::new(manifest),
+            }],
+            ..App::default()
+        };
+        for refs in [RefMode::Inline, RefMode::Defs] {
+            let set = build(
+                std::slice::from_ref(&app),
+                &ToolOptions {
+                    refs,
+                    ..ToolOptions::default()
+                },
+            );
+            assert!(set.tools.len() > 5, "{}", set.tools.len());
+            let mut outputs = 0;
+            for t in &set.tools {
+                let streamed = serde_json::to_string(&t.mcp(t.schemas())).unwrap();
+                let listed = t.to_mcp_with(t.schemas());
+                outputs += usize::from(listed.get("outputSchema").is_some());
+                assert_eq!(streamed, listed.to_string(), "{} ({refs:?})", t.name);
+            }
+            assert!(outputs > 0 && outputs < set.tools.len(), "{outputs}");
+        }
     }
 }
