@@ -215,7 +215,7 @@ pub fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
         });
     }
     app.warnings = warnings;
-    app.id = super::load::local_id(app.package.as_deref(), &blobs);
+    app.id = super::load::AppId::local(app.package.as_deref(), blobs);
     Ok(app)
 }
 

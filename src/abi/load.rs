@@ -2,6 +2,7 @@
 //! bundle directory, or a directory of those.
 
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use sha2::{Digest, Sha256};
 
@@ -15,7 +16,7 @@ use crate::error::{Code, Error, Result};
 pub struct App {
     /// Application id: the node's id, or for a local app a short hash of its
     /// package and ABI content (stable across runs and machines).
-    pub id: String,
+    pub id: AppId,
     pub package: Option<String>,
     pub version: Option<String>,
     /// The bundle's `metadata.name`, if any.
@@ -70,6 +71,119 @@ pub struct Service {
 pub struct LoadOptions {
     /// The package of a bare manifest (else its file name).
     pub package: Option<String>,
+}
+
+/// An application id ([`App::id`]). A local app's is hashed from its package
+/// and ABI bytes on first use: `tools --json` and `schema` on one file never
+/// read it, and hashing the manifest was a quarter of their instructions
+/// under callgrind (BENCHMARKS.md, "Start-up"). Compares, orders and prints
+/// as the id text.
+#[derive(Clone, Default)]
+pub struct AppId {
+    id: OnceLock<String>,
+    /// The package and ABI bytes a local id is hashed from.
+    from: Option<Arc<(Option<String>, Vec<Vec<u8>>)>>,
+}
+
+impl AppId {
+    /// A local app's id ([`local_id`]), hashed when first read.
+    pub fn local(package: Option<&str>, abis: Vec<Vec<u8>>) -> AppId {
+        AppId {
+            id: OnceLock::new(),
+            from: Some(Arc::new((package.map(str::to_string), abis))),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.id.get_or_init(|| match &self.from {
+            Some(from) => local_id(from.0.as_deref(), &from.1),
+            None => String::new(),
+        })
+    }
+}
+
+impl From<String> for AppId {
+    fn from(id: String) -> AppId {
+        AppId {
+            id: OnceLock::from(id),
+            from: None,
+        }
+    }
+}
+
+impl From<&str> for AppId {
+    fn from(id: &str) -> AppId {
+        AppId::from(id.to_string())
+    }
+}
+
+impl std::ops::Deref for AppId {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for AppId {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for AppId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for AppId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for AppId {
+    fn eq(&self, other: &AppId) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for AppId {}
+
+impl PartialOrd for AppId {
+    fn partial_cmp(&self, other: &AppId) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for AppId {
+    fn cmp(&self, other: &AppId) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for AppId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl PartialEq<str> for AppId {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for AppId {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for AppId {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
 }
 
 /// The local application id: 16 hex digits of SHA-256 over the package and the ABI bytes.
@@ -303,7 +417,7 @@ pub fn app_from_bytes(bytes: Vec<u8>, wasm: bool, package: String, source: Strin
         (bytes, m)
     };
     Ok(App {
-        id: local_id(Some(&package), std::slice::from_ref(&abi_bytes)),
+        id: AppId::local(Some(&package), vec![abi_bytes]),
         code_blob,
         package: Some(package),
         source,
@@ -477,5 +591,29 @@ mod section_tests {
         assert_eq!(names(&module(&[&unsorted, &a])), ["a"]);
         // None accepted: the last that parses (its refusal is reported later).
         assert_eq!(names(&module(&[&unsorted, b"{"])), ["z", "a"]);
+    }
+}
+
+#[cfg(test)]
+mod id_tests {
+    use super::AppId;
+
+    #[test]
+    fn a_local_id_is_hashed_when_first_read_and_reads_as_before() {
+        let id = AppId::local(Some("kv"), vec![b"{}".to_vec()]);
+        let copy = id.clone();
+        assert!(id.id.get().is_none(), "hashed before anyone read it");
+        // sha256("kv" 0x00 "{}"), first 8 bytes: the id local apps always had.
+        assert_eq!(id, "6b860d3f304b9118");
+        assert_eq!(copy.as_str(), id.as_str());
+        assert_eq!(id.to_string(), "6b860d3f304b9118");
+    }
+
+    #[test]
+    fn ids_compare_and_order_as_their_text() {
+        let local = AppId::local(Some("kv"), vec![b"{}".to_vec()]);
+        assert_eq!(local, AppId::from("6b860d3f304b9118"));
+        assert!(AppId::from("a") < AppId::from("b"));
+        assert_eq!(format!("{:?}", AppId::from("x")), "\"x\"");
     }
 }

@@ -12,7 +12,7 @@ pub(crate) mod parse;
 pub(crate) mod state;
 pub(crate) mod wasm;
 
-pub use load::{App, Install, LoadOptions, Service, load_apps_dir, load_path};
+pub use load::{App, AppId, Install, LoadOptions, Service, load_apps_dir, load_path};
 pub use model::*;
 pub use parse::{parse_manifest, parse_manifest_value};
 

@@ -117,7 +117,7 @@ fn group_key(app: &App) -> Option<(String, Option<String>)> {
 
 fn install(app: &App, unusable: Option<&Error>) -> Install {
     Install {
-        id: app.id.clone(),
+        id: app.id.to_string(),
         version: app.version.clone(),
         unusable: unusable.map(|e| e.message.clone()),
     }
@@ -132,7 +132,9 @@ fn identify(node: &mut [App], unusable: &mut [(App, Error)], local: &[App]) -> V
         local
             .iter()
             .map(|l| match identity::rows_of(l, &rows) {
-                identity::Found::Rows(found) => found.iter().map(|&i| rows[i].id.clone()).collect(),
+                identity::Found::Rows(found) => {
+                    found.iter().map(|&i| rows[i].id.to_string()).collect()
+                }
                 identity::Found::Ambiguous(_) => Vec::new(),
             })
             .collect()
@@ -142,7 +144,7 @@ fn identify(node: &mut [App], unusable: &mut [(App, Error)], local: &[App]) -> V
         if let Some(l) = local
             .iter()
             .zip(&claims)
-            .find(|(_, c)| c.contains(&app.id))
+            .find(|(_, c)| c.iter().any(|id| **id == *app.id))
             .map(|(l, _)| l)
         {
             app.package = l.package.clone();

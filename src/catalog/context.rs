@@ -330,7 +330,7 @@ pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
     }
     if app.source == client.url() {
         return Ok(vec![Install {
-            id: app.id.clone(),
+            id: app.id.to_string(),
             version: app.version.clone(),
             unusable: None,
         }]);
@@ -355,7 +355,7 @@ pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
     let mut installs: Vec<Install> = found
         .iter()
         .map(|&i| Install {
-            id: rows[i].id.clone(),
+            id: rows[i].id.to_string(),
             version: rows[i].version.clone(),
             unusable: None,
         })

@@ -134,7 +134,7 @@ impl AppInfo {
                 .as_deref()
                 .unwrap_or_else(|| app.package_or_id())
                 .to_string(),
-            id: app.id.clone(),
+            id: app.id.to_string(),
             name: app.name.clone(),
             package: app.package.clone(),
             version: app.version.clone(),

@@ -126,7 +126,7 @@ fn app_key(row: &App) -> AppKey {
     match (&row.package, module_blob(row)) {
         (Some(p), _) => AppKey::Package(p.clone(), row.signer.clone()),
         (None, Some(b)) => AppKey::Module(b),
-        (None, None) => AppKey::Row(row.id.clone()),
+        (None, None) => AppKey::Row(row.id.to_string()),
     }
 }
 

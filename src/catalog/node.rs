@@ -26,7 +26,7 @@ impl Catalog {
 /// An app of the node without services: what is known of it before its ABI.
 pub(crate) fn shell(client: &Client, a: &NodeApp) -> App {
     App {
-        id: a.id.clone(),
+        id: a.id.clone().into(),
         package: a.package.clone(),
         version: a.version.clone(),
         name: a.name.clone(),

@@ -681,13 +681,13 @@ impl Chosen {
     /// Chooses `context` for `app` (its `service`).
     pub fn choose(&self, app: &App, service: Option<&str>, context: String) {
         self.map()
-            .insert((app.id.clone(), service.map(str::to_string)), context);
+            .insert((app.id.to_string(), service.map(str::to_string)), context);
     }
 
     /// The context chosen for `app`'s `service` (exactly).
     pub fn get(&self, app: &App, service: Option<&str>) -> Option<String> {
         self.map()
-            .get(&(app.id.clone(), service.map(str::to_string)))
+            .get(&(app.id.to_string(), service.map(str::to_string)))
             .cloned()
     }
 
@@ -695,7 +695,7 @@ impl Chosen {
     pub fn of_app(&self, app: &App) -> Vec<(Option<String>, String)> {
         self.map()
             .iter()
-            .filter(|((a, _), _)| *a == app.id)
+            .filter(|((a, _), _)| **a == *app.id)
             .map(|((_, s), c)| (s.clone(), c.clone()))
             .collect()
     }

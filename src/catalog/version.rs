@@ -62,7 +62,7 @@ pub async fn tool_for_target(
     }
     let version = info.application_version.clone();
     let one = App {
-        id: info.application_id.clone(),
+        id: info.application_id.clone().into(),
         package: app.package.clone(),
         version: version.clone(),
         name: app.name.clone(),
@@ -136,7 +136,7 @@ async fn moved_tool(
     let label = format!("{} ({})", client.url(), sanitize_line(app.package_or_id()));
     let manifest = abi::load::manifest_from_value(&value, &label, &mut Vec::new())?;
     let one = App {
-        id: row.id.clone(),
+        id: row.id.clone().into(),
         package: app.package.clone(),
         version: row.version.clone(),
         name: app.name.clone(),

@@ -85,7 +85,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
                 sanitize_line(&svcs.join(","))
             },
             methods(i).to_string(),
-            a.id.clone(),
+            a.id.to_string(),
             sanitize_line(&a.source),
         ]);
     }

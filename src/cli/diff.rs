@@ -375,7 +375,7 @@ fn side(
             warnings.extend(app.warnings.iter().map(ToString::to_string));
             let origin = Origin::Node {
                 url: app.source.clone(),
-                id: app.id.clone(),
+                id: app.id.to_string(),
                 version: app.version.clone(),
             };
             return Ok((app, origin));

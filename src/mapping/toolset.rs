@@ -223,7 +223,7 @@ pub fn slug_key(app: &App) -> String {
     match (&app.package, &app.signer) {
         (Some(p), Some(s)) => format!("{p}#{s}"),
         (Some(p), None) => p.clone(),
-        (None, _) => app.id.clone(),
+        (None, _) => app.id.to_string(),
     }
 }
 

@@ -509,7 +509,7 @@ pub fn left_out(view: &View) -> Vec<LeftOut> {
         .iter()
         .map(|(a, e)| LeftOut {
             app: a.package_or_id().to_string(),
-            id: a.id.clone(),
+            id: a.id.to_string(),
             reason: sanitize_line(&e.message),
         })
         .collect()

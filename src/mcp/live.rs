@@ -105,7 +105,7 @@ impl View {
         let mut unmatched = Vec::new();
         if scope.narrows() {
             for (i, app) in catalog.apps.iter().enumerate() {
-                if scope.ids.contains(&app.id) {
+                if scope.ids.iter().any(|id| **id == *app.id) {
                     in_scope.push(i);
                 }
             }

@@ -101,7 +101,7 @@ pub fn serve(settings: Settings) -> Result<()> {
     let ids: Vec<String> = explicit
         .iter()
         .flatten()
-        .map(|&i| catalog.apps[i].id.clone())
+        .map(|&i| catalog.apps[i].id.to_string())
         .collect();
     if session.offline() {
         // Without a node nothing can appear later: a name that matches

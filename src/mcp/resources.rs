@@ -179,7 +179,7 @@ pub fn app_key(view: &View, i: usize) -> String {
                 .filter(|p| view.resolve(p).ok() == Some(i))
         })
         .filter(|k| encode(k) == *k)
-        .unwrap_or_else(|| app.id.clone())
+        .unwrap_or_else(|| app.id.to_string())
 }
 
 /// The served app whose URI key is exactly `key` (a tool prefix is not

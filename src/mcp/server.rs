@@ -199,7 +199,7 @@ impl Session {
             .collect();
         let mut out = json!({
             "app": a.name.as_deref().unwrap_or_else(|| a.package_or_id()),
-            "id": a.id,
+            "id": a.id.as_str(),
             "package": a.package,
             "version": a.version,
             "service": service,
