@@ -438,6 +438,24 @@ mod tests {
     use super::*;
     use crate::abi::{Service, parse_manifest};
 
+    /// Naming one local app with a package, and its tools, needs no id: the
+    /// hash of its manifest is not worked out (issue 34, start-up).
+    #[test]
+    fn one_local_app_is_named_without_hashing_its_id() {
+        let text = include_str!("../../examples/every-kind.json");
+        let app = crate::abi::load::app_from_bytes(
+            text.as_bytes().to_vec(),
+            false,
+            "every-kind".into(),
+            "every-kind.json".into(),
+        )
+        .unwrap();
+        let set = build(std::slice::from_ref(&app), &ToolOptions::default());
+        assert!(set.tools.len() > 5, "{}", set.tools.len());
+        assert!(!app.id.is_known());
+        assert_eq!(app.id.len(), 16, "still there when asked: {}", app.id);
+    }
+
     /// `tools --json` writes [`Tool::mcp`]; the server lists [`Tool::to_mcp_with`]:
     /// the same text, for every kind of type, return and mode.
     #[test]
