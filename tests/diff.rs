@@ -109,7 +109,7 @@ fn app(v: &Value, package: &str) -> App {
         }],
     };
     App {
-        id: format!("id-{package}"),
+        id: format!("id-{package}").into(),
         package: Some(package.into()),
         // The app's version (a bundle's or the node's), when a case sets one.
         version: v

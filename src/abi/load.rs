@@ -82,8 +82,14 @@ pub struct LoadOptions {
 #[derive(Clone, Default)]
 pub struct AppId {
     id: OnceLock<String>,
-    /// The package and ABI bytes a local id is hashed from.
-    from: Option<Arc<(Option<String>, Vec<Vec<u8>>)>>,
+    /// What a local id is hashed from.
+    from: Option<Arc<LocalSource>>,
+}
+
+/// The package and ABI bytes of a local app ([`local_id`]).
+struct LocalSource {
+    package: Option<String>,
+    abis: Vec<Vec<u8>>,
 }
 
 impl AppId {
@@ -91,7 +97,10 @@ impl AppId {
     pub fn local(package: Option<&str>, abis: Vec<Vec<u8>>) -> AppId {
         AppId {
             id: OnceLock::new(),
-            from: Some(Arc::new((package.map(str::to_string), abis))),
+            from: Some(Arc::new(LocalSource {
+                package: package.map(str::to_string),
+                abis,
+            })),
         }
     }
 
@@ -103,7 +112,7 @@ impl AppId {
 
     pub fn as_str(&self) -> &str {
         self.id.get_or_init(|| match &self.from {
-            Some(from) => local_id(from.0.as_deref(), &from.1),
+            Some(from) => local_id(from.package.as_deref(), &from.abis),
             None => String::new(),
         })
     }
@@ -127,12 +136,6 @@ impl From<&str> for AppId {
 impl std::ops::Deref for AppId {
     type Target = str;
     fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl AsRef<str> for AppId {
-    fn as_ref(&self) -> &str {
         self.as_str()
     }
 }
@@ -169,12 +172,6 @@ impl Ord for AppId {
     }
 }
 
-impl std::hash::Hash for AppId {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state)
-    }
-}
-
 impl PartialEq<str> for AppId {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
@@ -184,12 +181,6 @@ impl PartialEq<str> for AppId {
 impl PartialEq<&str> for AppId {
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == *other
-    }
-}
-
-impl PartialEq<String> for AppId {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other
     }
 }
 
@@ -620,7 +611,10 @@ mod id_tests {
     fn ids_compare_and_order_as_their_text() {
         let local = AppId::local(Some("kv"), vec![b"{}".to_vec()]);
         assert_eq!(local, AppId::from("6b860d3f304b9118"));
-        assert!(AppId::from("a") < AppId::from("b"));
+        assert_eq!(
+            AppId::from("a").cmp(&AppId::from("b")),
+            std::cmp::Ordering::Less
+        );
         assert_eq!(format!("{:?}", AppId::from("x")), "\"x\"");
     }
 }
