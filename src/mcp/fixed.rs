@@ -3,7 +3,8 @@
 //! (until a context is initialized on the node), `call_until` (a [view]
 //! tool repeated until its result equals a value: `call VIEW --until`), and,
 //! listed from [`super::events`], `wait_for_events`. Their names are
-//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`].
+//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`]; their arguments
+//! are types in [`args`], which give the listed input schemas.
 
 use std::sync::OnceLock;
 
