@@ -301,15 +301,10 @@ async fn call_until_tries_at_the_deadline_and_bounds_finding_the_context() {
     client.cancel().await.unwrap();
 }
 
-/// `call_until` compares exactly (issue 29 §3), over stdio and HTTP: what a
-/// JavaScript client sends for u64::MAX (2^64 through a double) does not
-/// match u64::MAX, and u64::MAX as a decimal string, as results carry it,
-/// does.
-#[tokio::test]
-async fn call_until_compares_64_bit_results_exactly() {
+/// `serve` of `node` over HTTP and over stdio: the HTTP server, and a client of each.
+async fn both_ways(node: &FakeNode) -> (HttpServer, Client, Client) {
     use rmcp::ServiceExt;
     install_crypto();
-    let node = FakeNode::start();
     let http = HttpServer::start(&["--node", &node.url]);
     let over_http = Watcher::default()
         .serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
@@ -318,6 +313,17 @@ async fn call_until_compares_64_bit_results_exactly() {
         .await
         .unwrap();
     let over_stdio = stdio_client(&["--node", &node.url]).await;
+    (http, over_http, over_stdio)
+}
+
+/// `call_until` compares exactly (issue 29 §3), over stdio and HTTP: what a
+/// JavaScript client sends for u64::MAX (2^64 through a double) does not
+/// match u64::MAX, and u64::MAX as a decimal string, as results carry it,
+/// does.
+#[tokio::test]
+async fn call_until_compares_64_bit_results_exactly() {
+    let node = FakeNode::start();
+    let (http, over_http, over_stdio) = both_ways(&node).await;
     for (how, client) in [("stdio", &over_stdio), ("HTTP", &over_http)] {
         let wait = |until: Value| {
             json!({"tool": "typed_exact_numbers", "until_path": "big", "until": until,
@@ -363,18 +369,9 @@ fn counter_abi() -> Value {
 /// ones and other types stay numbers, and the output schema says so.
 #[tokio::test]
 async fn wait_for_events_payloads_carry_64_bit_integers_exactly() {
-    use rmcp::ServiceExt;
-    install_crypto();
     let node = FakeNode::start();
     let (_, ctx) = node.install("com.example.counter", counter_abi());
-    let http = HttpServer::start(&["--node", &node.url]);
-    let over_http = Watcher::default()
-        .serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
-            http.url.clone(),
-        ))
-        .await
-        .unwrap();
-    let over_stdio = stdio_client(&["--node", &node.url]).await;
+    let (http, over_http, over_stdio) = both_ways(&node).await;
     for (how, client) in [("stdio", &over_stdio), ("HTTP", &over_http)] {
         let tools = client.peer().list_all_tools().await.unwrap();
         let tool = tools.iter().find(|t| t.name == "wait_for_events").unwrap();
