@@ -507,7 +507,10 @@ async fn a_2026_07_28_listen_stream_is_valid_against_the_schema() {
         );
 
         // The end: on stdio the client cancels; over HTTP the server stops.
-        // Anything the stream still carries is valid.
+        // Anything the stream still carries is valid. (Today neither carries
+        // anything: the server ends an HTTP listen stream at shutdown without
+        // the SubscriptionsListenResult the revision describes for a graceful
+        // teardown.)
         let rest: Vec<Value> = match stream {
             Listening::Stdio(mut raw) => {
                 raw.send(
