@@ -1,13 +1,18 @@
-//! The one error type every layer returns, its stable codes ([`Code`]), and
-//! the exit-code table.
+//! The one error type every layer returns, its stable codes ([`Code`]), the
+//! exit-code table, and the error line `--json` prints ([`ErrorLine`]).
 //!
-//! Exit codes live here and nowhere else: 0 success, 1 internal error, 2 bad
-//! input (usage, manifest, unknown app/method, invalid arguments), 3 auth,
-//! 4 node unreachable or timed out, 5 the node or the application returned an error,
-//! 6 the call was made (its result printed) but what was to follow it failed
-//! (`call --wait-event` whose event stream broke).
+//! Exit codes live here and nowhere else ([`ErrorKind::exit_code`]): 0 success,
+//! 1 internal error (or `diff`'s findings), 2 bad input (usage, manifest, unknown
+//! app/method, invalid arguments), 3 auth, 4 node unreachable or timed out, 5 the
+//! node or the application returned an error, 6 the call was made (its result
+//! printed) but what was to follow it failed (`call --wait-event` whose event
+//! stream broke), 124 what a command waited for did not come in time. Every
+//! command returns its failure as an [`Error`]; only `cli::main` prints it and
+//! exits with its kind's code, so the printed code and the exit code agree.
 
 use std::fmt;
+
+use crate::catalog::context::ContextRow;
 
 /// The class of a failure; it decides the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,33 +24,37 @@ pub enum ErrorKind {
     Remote,
     /// The call succeeded, then waiting for its event failed: not "nothing happened".
     AfterCall,
+    /// What a command waited for did not come in time (`watch --stop-after`,
+    /// `call --wait-event`, `call --until`, `wait --within`).
+    Timeout,
+    /// `diff` found a change at or above `--fail-on` (its report is printed).
+    Findings,
 }
 
 impl ErrorKind {
+    /// The exit code of a failure of this kind: the one table of them.
     pub fn exit_code(self) -> u8 {
         match self {
             ErrorKind::Internal => 1,
+            // As `diff(1)`, which uses 1 for "differences".
+            ErrorKind::Findings => 1,
             ErrorKind::Input => 2,
             ErrorKind::Auth => 3,
             ErrorKind::Unreachable => 4,
             ErrorKind::Remote => 5,
             ErrorKind::AfterCall => 6,
+            // The code `timeout(1)` uses.
+            ErrorKind::Timeout => 124,
         }
     }
 }
 
 /// Exit 0: success.
 pub const EXIT_OK: u8 = 0;
-/// Exit 1 without an error: `diff` found a change at or above `--fail-on`
-/// (the same code as an internal error, as `diff(1)` uses 1 for "differences").
-pub const EXIT_FINDINGS: u8 = 1;
-/// Exit 2 without an [`Error`] value: clap refused the command line (usage),
-/// or help was shown because a required argument or subcommand was missing.
+/// Exit 2 without an [`Error`] value: help was shown because a required
+/// argument or subcommand was missing (clap's usage errors are
+/// [`ErrorKind::Input`], the same code).
 pub const EXIT_USAGE: u8 = 2;
-/// Exit 124: `watch --stop-after`, `call --wait-event`, `call --until` or
-/// `calimcp wait` waited and what it waited for did not come in time (the
-/// code `timeout(1)` uses).
-pub const EXIT_TIMEOUT: u8 = 124;
 
 /// A failure with a stable machine code, a message that says what and where,
 /// and optionally how to fix it.
@@ -56,14 +65,200 @@ pub struct Error {
     pub code: Code,
     pub message: String,
     pub hint: Option<String>,
-    /// Each problem of invalid input, for `--json` (`{"path","message","expected"?,"got"?}`).
-    pub problems: Vec<serde_json::Value>,
+    /// Each problem of invalid input, for `--json`.
+    pub problems: Vec<Problem>,
     /// The same request may succeed if repeated shortly (a node that is
     /// starting, a group key not yet delivered, a group upgrade in progress).
     pub retryable: bool,
     /// The contexts to choose from, for `--json` (rows as `calimcp contexts
     /// --json` prints them), when the error is about which context to use.
-    pub contexts: Vec<serde_json::Value>,
+    pub contexts: Vec<ContextRow>,
+    /// The HTTP status the node answered, when the error is such an answer.
+    pub status: Option<u16>,
+    /// What the node's own words said, recognised where its answer is decoded.
+    pub said: Option<NodeSaid>,
+}
+
+/// A failure the node names only in its words, recognised once, where its
+/// answer is decoded (`node::decode`): no other place reads an error's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeSaid {
+    /// The app's method could not deserialize its arguments.
+    ArgumentsUnreadable,
+    /// "Application bytecode not found": the app's code is not on the node.
+    BytecodeNotFound,
+    /// "Failed to retrieve blob": asking the node's peers for a blob failed.
+    BlobNotRetrieved,
+    /// HTTP 400 about the app's ABI ("no usable embedded ABI").
+    AbiRefused,
+}
+
+impl NodeSaid {
+    /// What the node's `words` (its message, or the body it answered with
+    /// `status`) say, if it is one of these.
+    pub fn recognise(status: Option<u16>, words: &str) -> Option<NodeSaid> {
+        if words.contains("failed to deserialize arguments") {
+            Some(NodeSaid::ArgumentsUnreadable)
+        } else if words.contains("bytecode not found") {
+            Some(NodeSaid::BytecodeNotFound)
+        } else if words.contains("Failed to retrieve blob") {
+            Some(NodeSaid::BlobNotRetrieved)
+        } else if status == Some(400) && words.contains("ABI") {
+            Some(NodeSaid::AbiRefused)
+        } else {
+            None
+        }
+    }
+}
+
+/// One thing wrong with input (the arguments of a method, a flag's value):
+/// where, what, and — built from the values checked, never read back from
+/// the message — what was expected and what was given.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Problem {
+    /// Argument path, e.g. `key`, `p.tags[2]`; empty for the whole object.
+    pub path: String,
+    /// What is wrong, in words (it names what was expected and given too).
+    pub message: String,
+    /// What the place takes, e.g. `an integer (u64)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// What was given there, e.g. `` `x` `` or `a string: "x"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub got: Option<String>,
+    /// A required value is missing (a flag can be named to give it).
+    #[serde(skip)]
+    pub missing: bool,
+}
+
+impl Problem {
+    /// A problem described by `message` alone.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+            expected: None,
+            got: None,
+            missing: false,
+        }
+    }
+
+    /// `expected EXPECTED, got GOT`.
+    pub fn mismatch(path: impl Into<String>, expected: String, got: String) -> Self {
+        Problem::new(path, format!("expected {expected}, got {got}"))
+            .expected(expected)
+            .got(got)
+    }
+
+    /// `missing required argument (expected EXPECTED)`.
+    pub fn missing(path: impl Into<String>, expected: String) -> Self {
+        let mut p = Problem::new(
+            path,
+            format!("missing required argument (expected {expected})"),
+        )
+        .expected(expected);
+        p.missing = true;
+        p
+    }
+
+    /// The message with `more` after it (why, or how to fix it).
+    pub fn followed_by(mut self, more: impl fmt::Display) -> Self {
+        self.message.push_str(&more.to_string());
+        self
+    }
+
+    /// Sets what was expected (the message says it in its own words).
+    pub fn expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    /// Sets what was given (the message says it in its own words).
+    pub fn got(mut self, got: impl Into<String>) -> Self {
+        self.got = Some(got.into());
+        self
+    }
+
+    /// The same problem at `path`, its message after `prefix: `.
+    pub fn at(mut self, path: impl Into<String>, prefix: &str) -> Self {
+        self.path = path.into();
+        self.message = format!("{prefix}: {}", self.message);
+        self
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// The line `--json` prints on stderr for a failure:
+/// `{"error":{"code","message","hint"?,"retryable","problems"?,"contexts"?}}`.
+/// Its JSON Schema ([`error_line_schema`]) is the published contract: fields
+/// are added, never renamed or removed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(title = "calimcp error line")]
+pub struct ErrorLine {
+    pub error: ErrorBody,
+}
+
+/// What failed, with its details as fields.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct ErrorBody {
+    /// The stable machine code (docs/reference/exit-codes.md lists them).
+    pub code: Code,
+    /// What failed and where.
+    pub message: String,
+    /// How to fix it, when calimcp knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Whether the same request may succeed if repeated shortly.
+    pub retryable: bool,
+    /// Each problem of invalid input (`invalid_arguments`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
+    /// The contexts to choose from, as `calimcp contexts --json` lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contexts: Vec<ContextRow>,
+}
+
+impl ErrorLine {
+    /// The line of `e`, every text made safe for a terminal (messages may
+    /// quote manifest strings: service names, bundle paths).
+    pub fn new(e: &Error) -> Self {
+        use crate::text::{sanitize_doc, sanitize_line};
+        let line = |s: &Option<String>| s.as_deref().map(sanitize_line);
+        ErrorLine {
+            error: ErrorBody {
+                code: e.code,
+                message: sanitize_doc(&e.message),
+                hint: e.hint.as_deref().map(sanitize_doc),
+                retryable: e.retryable,
+                problems: e
+                    .problems
+                    .iter()
+                    .map(|p| Problem {
+                        path: sanitize_line(&p.path),
+                        message: sanitize_line(&p.message),
+                        expected: line(&p.expected),
+                        got: line(&p.got),
+                        missing: p.missing,
+                    })
+                    .collect(),
+                contexts: e.contexts.clone(),
+            },
+        }
+    }
+}
+
+/// The JSON Schema of [`ErrorLine`] (what docs/json/error.schema.json holds).
+pub fn error_line_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ErrorLine)).unwrap_or_default()
 }
 
 /// Declares [`Code`] from one list: each variant with its meaning (the doc
@@ -133,6 +328,8 @@ codes! {
         CodePending = "code_pending",
         /// The node has no such context.
         ContextNotFound = "context_not_found",
+        /// `diff`: a change at or above `--fail-on` was found (the report is printed).
+        Findings = "findings",
         /// The context runs another app than the one named; nothing was sent.
         ForeignContext = "foreign_context",
         /// The context's group key has not reached the node yet; nothing ran (retryable).
@@ -270,6 +467,21 @@ impl serde::Serialize for Code {
     }
 }
 
+impl schemars::JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let all: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        schemars::json_schema!({
+            "description": "A stable snake_case error code: it never changes meaning; a new kind of failure gets a new code.",
+            "type": "string",
+            "enum": all,
+        })
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
@@ -282,6 +494,8 @@ impl Error {
             problems: Vec::new(),
             retryable: false,
             contexts: Vec::new(),
+            status: None,
+            said: None,
         }
     }
 
@@ -306,7 +520,7 @@ impl Error {
     }
 
     /// Adds the contexts to choose from ([`Error::contexts`]).
-    pub fn with_contexts(mut self, contexts: Vec<serde_json::Value>) -> Self {
+    pub fn with_contexts(mut self, contexts: Vec<ContextRow>) -> Self {
         self.contexts = contexts;
         self
     }
@@ -330,49 +544,6 @@ impl Error {
     }
 }
 
-/// One problem of invalid input as `--json` prints it: its path and message,
-/// and what was expected and given where the message says so
-/// (`expected X, got Y`, or `… (expected X)`). `X` is taken whole: its own
-/// parentheses (`an integer (u64)`) are kept, and only the parenthesis that
-/// opened before `expected` is dropped.
-pub fn problem_json(path: &str, message: &str) -> serde_json::Value {
-    use crate::text::sanitize_line;
-    let mut v = serde_json::json!({"path": sanitize_line(path), "message": sanitize_line(message)});
-    if let Some((expected, got)) = expected_and_got(message) {
-        v["expected"] = sanitize_line(expected).into();
-        if let Some(g) = got {
-            v["got"] = sanitize_line(g).into();
-        }
-    }
-    v
-}
-
-/// `expected X, got Y` → (`X`, `Y`), reading parentheses as nesting, so a
-/// `,` or `)` inside `X`'s own parentheses does not end it.
-fn expected_and_got(message: &str) -> Option<(&str, Option<&str>)> {
-    let at = message.find("expected ")?;
-    let opened = message[..at].ends_with('(');
-    let rest = &message[at + "expected ".len()..];
-    let mut depth = 0usize;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth > 0 => depth -= 1,
-            ')' if opened => return Some((&rest[..i], None)),
-            ',' if depth == 0 && rest[i..].starts_with(", got ") => {
-                let got = &rest[i + ", got ".len()..];
-                let got = match opened {
-                    true => got.strip_suffix(')').unwrap_or(got),
-                    false => got,
-                };
-                return Some((&rest[..i], Some(got)));
-            }
-            _ => {}
-        }
-    }
-    Some((rest, None))
-}
-
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)?;
@@ -389,12 +560,36 @@ impl std::error::Error for Error {}
 mod exit_code_tests {
     use super::*;
 
+    /// The table: each kind's code, as docs/reference/exit-codes.md lists them.
+    #[test]
+    fn each_kind_has_its_documented_exit_code() {
+        let table = [
+            (ErrorKind::Internal, 1),
+            (ErrorKind::Findings, 1),
+            (ErrorKind::Input, 2),
+            (ErrorKind::Auth, 3),
+            (ErrorKind::Unreachable, 4),
+            (ErrorKind::Remote, 5),
+            (ErrorKind::AfterCall, 6),
+            (ErrorKind::Timeout, 124),
+        ];
+        for (kind, code) in table {
+            assert_eq!(kind.exit_code(), code, "{kind:?}");
+        }
+        let doc = include_str!("../docs/reference/exit-codes.md");
+        for code in [1, 2, 3, 4, 5, 6, 124] {
+            assert!(
+                doc.contains(&format!("\n| {code} |")),
+                "exit code {code} is not documented"
+            );
+        }
+    }
+
     /// A usage error refused by clap exits as any other bad input does.
     #[test]
     fn usage_is_bad_input() {
         assert_eq!(EXIT_USAGE, ErrorKind::Input.exit_code());
         assert_eq!(EXIT_OK, 0);
-        assert_ne!(EXIT_TIMEOUT, ErrorKind::Remote.exit_code());
     }
 }
 
@@ -464,34 +659,109 @@ mod tests {
         assert_eq!(Error::input(Code::Usage, "x").renamed("", "y").message, "x");
     }
 
-    /// `expected` is whole, with its own parentheses (issue 22.5), in every
-    /// form a message takes.
+    /// A problem's `expected` and `got` are the values it was built from
+    /// (issue 22.5: `expected` whole, with its own parentheses), and the
+    /// message says the same in words.
     #[test]
-    fn expected_keeps_its_own_parentheses() {
-        let p = problem_json("n", "--n: expected an integer (u64), got `x`");
-        assert_eq!(p["expected"], "an integer (u64)");
-        assert_eq!(p["got"], "`x`");
-        let p = problem_json(
-            "n",
-            "missing required argument (expected an integer from 0 to 9 (u8))",
-        );
-        assert_eq!(p["expected"], "an integer from 0 to 9 (u8)");
-        assert!(p.get("got").is_none());
-        let p = problem_json("v", "expected a string, got an integer: 1");
+    fn problems_carry_expected_and_got_as_built() {
+        let p = Problem::mismatch("n", "an integer (u64)".into(), "`x`".into()).at("n", "--n");
+        assert_eq!(p.message, "--n: expected an integer (u64), got `x`");
         assert_eq!(
-            (p["expected"].as_str(), p["got"].as_str()),
-            (Some("a string"), Some("an integer: 1"))
+            (p.expected.as_deref(), p.got.as_deref()),
+            (Some("an integer (u64)"), Some("`x`"))
         );
-        let p = problem_json(
-            "a",
-            "expected an integer from 0 to 255 (u8) as a number or a decimal string of digits, got \"x\"",
+        let p = Problem::missing("n", "an integer from 0 to 9 (u8)".into());
+        assert_eq!(
+            p.message,
+            "missing required argument (expected an integer from 0 to 9 (u8))"
+        );
+        assert!(p.missing && p.got.is_none());
+        let p = Problem::mismatch("a", "a byte".into(), "1.5".into()).followed_by(": no fraction");
+        assert_eq!(p.message, "expected a byte, got 1.5: no fraction");
+        assert_eq!(p.got.as_deref(), Some("1.5"));
+        let v = serde_json::to_value(Problem::new("a", "unknown argument")).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"path": "a", "message": "unknown argument"})
+        );
+    }
+
+    /// The node's words are recognised once, with the status they came with:
+    /// "ABI" is a refused ABI only in a 400.
+    #[test]
+    fn node_words_are_recognised_once() {
+        let r = NodeSaid::recognise;
+        assert_eq!(
+            r(
+                None,
+                "guest panicked: m: failed to deserialize arguments: x"
+            ),
+            Some(NodeSaid::ArgumentsUnreadable)
         );
         assert_eq!(
-            p["expected"],
-            "an integer from 0 to 255 (u8) as a number or a decimal string of digits"
+            r(Some(404), "Application bytecode not found"),
+            Some(NodeSaid::BytecodeNotFound)
         );
-        let p = problem_json("a", "unknown argument");
-        assert!(p.get("expected").is_none() && p.get("got").is_none());
-        assert_eq!(p["path"], "a");
+        assert_eq!(
+            r(Some(500), "Failed to retrieve blob: no peer"),
+            Some(NodeSaid::BlobNotRetrieved)
+        );
+        assert_eq!(
+            r(Some(400), "no usable embedded ABI"),
+            Some(NodeSaid::AbiRefused)
+        );
+        assert_eq!(r(Some(500), "no usable embedded ABI"), None);
+        assert_eq!(r(Some(404), "Not Found"), None);
+    }
+
+    /// The error line: the hint its own field (not folded into the message),
+    /// problems typed, optional fields left out when empty, and every text
+    /// made safe for a terminal.
+    #[test]
+    fn error_line_has_the_hint_as_a_field() {
+        let mut e =
+            Error::input(Code::InvalidArguments, "bad \u{1b}[31margs").with_hint("see --help");
+        let line = serde_json::to_value(ErrorLine::new(&e)).unwrap();
+        assert_eq!(
+            line,
+            serde_json::json!({"error": {"code": "invalid_arguments", "message": "bad [31margs", "hint": "see --help", "retryable": false}})
+        );
+        e.hint = None;
+        e.problems = vec![Problem::mismatch(
+            "k",
+            "a string".into(),
+            "an integer: 1".into(),
+        )];
+        let line = serde_json::to_value(ErrorLine::new(&e)).unwrap();
+        assert!(line["error"].get("hint").is_none());
+        assert_eq!(
+            line["error"]["problems"],
+            serde_json::json!([{"path": "k", "message": "expected a string, got an integer: 1", "expected": "a string", "got": "an integer: 1"}])
+        );
+    }
+
+    /// The published schema describes the line: its codes are `Code::ALL`,
+    /// `hint` is a property of its own, and a real line validates.
+    #[test]
+    fn error_line_schema_validates_a_line() {
+        let schema = error_line_schema();
+        let body = &schema["$defs"]["ErrorBody"];
+        assert!(body["properties"]["hint"].is_object(), "{schema:#}");
+        let mut required: Vec<&str> = body["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        required.sort_unstable();
+        assert_eq!(required, ["code", "message", "retryable"]);
+        let codes = schema["$defs"]["Code"]["enum"].as_array().unwrap();
+        assert_eq!(codes.len(), Code::ALL.len());
+        let mut e = Error::input(Code::InvalidArguments, "x").with_hint("h");
+        e.problems = vec![Problem::missing("k", "a string".into())];
+        let line = serde_json::to_value(ErrorLine::new(&e)).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        assert!(validator.is_valid(&line), "{line}");
+        assert!(!validator.is_valid(&serde_json::json!({"error": {"code": "no_such_code", "message": "x", "retryable": false}})));
     }
 }

@@ -1564,6 +1564,25 @@ fn a_stream_that_ends_after_the_call_still_prints_the_result() {
     let err = stderr_of(&a);
     assert!(err.contains("the call succeeded"), "{err}");
     assert!(err.contains("server shutting down"), "{err}");
+    // Exit 6 comes from the error printed (the one error line), its hint a field.
+    let line: Value = err
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l.get("error").is_some())
+        .unwrap_or_else(|| panic!("no error line: {err}"));
+    assert!(
+        line["error"]["hint"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("do not repeat the call")),
+        "{line}"
+    );
+    assert!(
+        !line["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("hint"),
+        "{line}"
+    );
     assert_eq!(env.node.kv(&env.node.id(fake_node::CTX_KV))["a"], "1");
 }
 
@@ -1756,6 +1775,23 @@ fn until_gives_up_after_within_with_exit_124_and_the_last_result() {
     );
     let tries = env.node.executes().len();
     assert!((2..=7).contains(&tries), "{tries} tries");
+    // --json: the one error line says `timeout`, the code 124 is its kind's.
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_get", "--key", "never", "--until", "x"])
+        .args(["--every", "0.05", "--within", "0.1", "--json"])
+        .assert()
+        .code(124);
+    let err = stderr_of(&a);
+    let line: serde_json::Value =
+        serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(line["error"]["code"], "timeout", "{err}");
+    assert!(
+        line["error"]["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("--within")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -564,6 +564,46 @@ fn json_problems_keep_expected_whole() {
     assert_eq!(p["got"], "`many`", "{v}");
 }
 
+/// Issue 31: a `--json` error carries its hint as `hint`, never folded into
+/// `message`; a missing argument's problem says what was expected and
+/// nothing was given (no `got`).
+#[test]
+fn json_error_hint_is_a_field_of_its_own() {
+    let hex = "ab".repeat(32);
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "kv_store_set", "--key", "k", "--json"])
+        .args(["--dry-run", "-c", &hex])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let v: Value = serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let e = &v["error"];
+    assert_eq!(e["code"], "invalid_arguments", "{v}");
+    assert_eq!(e["hint"], "see `calimcp call kv_store_set --help`", "{v}");
+    let message = e["message"].as_str().expect("message");
+    assert!(!message.contains("hint"), "{v}");
+    assert_eq!(e["retryable"], false, "{v}");
+    let p = &e["problems"][0];
+    assert_eq!(p["path"], "value", "{v}");
+    assert_eq!(p["expected"], "a string", "{v}");
+    assert!(p.get("got").is_none(), "{v}");
+    // Without --json the hint is its own line, as before.
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "kv_store_set", "--key", "k"])
+        .args(["--dry-run", "-c", &hex])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("\n  hint: see `calimcp call kv_store_set --help`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_parameter_named_like_a_flag_is_named_in_the_error() {
     let hex = "ab".repeat(32);

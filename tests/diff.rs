@@ -1107,6 +1107,36 @@ fn exit_codes_follow_fail_on() {
     assert_eq!(run(&info, "warning"), Some(0));
     assert_eq!(run(&info, "any"), Some(1));
     assert_eq!(run(&old, "any"), Some(0));
+    // Findings are an error of their own (exit 1), printed after the report:
+    // the code printed and the exit code agree.
+    let out = common::calimcp()
+        .args(["diff", "--package", "app", "--json"])
+        .arg(&old)
+        .arg(&breaking)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["summary"]["failed"], true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line: serde_json::Value = serde_json::from_str(err.trim()).unwrap();
+    assert_eq!(line["error"]["code"], "findings", "{err}");
+    assert_eq!(
+        line["error"]["message"],
+        "1 finding at or above --fail-on breaking"
+    );
+    let out = common::calimcp()
+        .args(["diff", "--package", "app"])
+        .arg(&old)
+        .arg(&info)
+        .args(["--fail-on", "any"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: 1 finding at or above --fail-on any"
+    );
     // Bad input is 2, with the error on stderr and nothing on stdout.
     let out = common::calimcp()
         .args(["diff", "missing.json"])

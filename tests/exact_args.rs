@@ -5,7 +5,7 @@
 
 use calimcp::abi::{self, App, Service};
 use calimcp::catalog::Catalog;
-use calimcp::error::{Code, Error, ErrorKind};
+use calimcp::error::{Code, Error, ErrorKind, NodeSaid};
 use calimcp::mapping::ToolOptions;
 use calimcp::mapping::args::{Form32, Problem, id32_hint};
 use serde_json::{Value, json};
@@ -521,11 +521,13 @@ fn an_app_that_cannot_read_a_32_byte_value_gets_a_hint_naming_the_other_form() {
             ("raw".into(), Form32::Array)
         ]
     );
-    let unreadable = Error::new(
+    let mut unreadable = Error::new(
         ErrorKind::Remote,
         Code::AppError,
         "`ids` failed: guest panicked: ids: failed to deserialize arguments (expected { who: PublicKey }): invalid type",
     );
+    // As the node's answer is decoded: the node said the app could not read them.
+    unreadable.said = Some(NodeSaid::ArgumentsUnreadable);
     let hint = p.explain(unreadable).hint.expect("a hint");
     assert!(
         hint.contains("`who` went as a string") && hint.contains("array of 32 integers"),

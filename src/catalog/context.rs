@@ -473,6 +473,16 @@ pub async fn context_rows(
     context_rows_with(client, app, service, &alias_index(aliases)).await
 }
 
+/// [`context_rows`] as [`ContextRow`]s (what errors carry).
+pub async fn typed_context_rows(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    aliases: &[(String, String)],
+) -> Result<Vec<ContextRow>> {
+    rows_with(client, app, service, &alias_index(aliases)).await
+}
+
 /// [`context_rows`] with the aliases indexed already (once for every app
 /// `calimcp contexts` lists).
 pub async fn context_rows_with(
@@ -481,6 +491,16 @@ pub async fn context_rows_with(
     service: Option<&str>,
     aliases: &AliasIndex<'_>,
 ) -> Result<Vec<serde_json::Value>> {
+    let rows = rows_with(client, app, service, aliases).await?;
+    Ok(rows.iter().map(|r| serde_json::json!(r)).collect())
+}
+
+async fn rows_with(
+    client: &Client,
+    app: &App,
+    service: Option<&str>,
+    aliases: &AliasIndex<'_>,
+) -> Result<Vec<ContextRow>> {
     let installs = installs_of(client, app).await?;
     let listed = app_contexts(client, app, service).await?;
     let index = RowIndex::new(&installs, aliases);
@@ -532,12 +552,35 @@ pub fn session_context_rows(
         .ok()
 }
 
+/// One context of an app as `calimcp contexts --json` lists it (and the
+/// errors that ask to choose one carry it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct ContextRow {
+    /// The context id, as the node writes it.
+    pub id: String,
+    /// The node's aliases of the context.
+    pub aliases: Vec<String>,
+    /// The context's name, when the node gives one.
+    pub name: Option<String>,
+    /// The app: its package, or its application id.
+    pub app: String,
+    /// The version of the application the context runs, when the node says.
+    pub version: Option<String>,
+    /// The id of the application the context runs.
+    #[serde(rename = "applicationId")]
+    pub application_id: String,
+    /// The service of a multi-service bundle the context runs.
+    pub service: Option<String>,
+    /// Whether the node has the context's state yet (`null`: the node does not say).
+    pub initialized: Option<bool>,
+}
+
 /// One row of [`context_rows`].
 fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
     app: &App,
     index: &RowIndex<'a, A>,
     c: &NodeContext,
-) -> Value {
+) -> ContextRow {
     let version = index
         .versions
         .get(&c.application_id)
@@ -545,16 +588,16 @@ fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
         .copied()
         .flatten();
     let names: &[&str] = index.aliases.borrow().get(&c.id);
-    serde_json::json!({
-        "id": c.id,
-        "aliases": names,
-        "name": c.name,
-        "app": app.package_or_id(),
-        "version": version,
-        "applicationId": c.application_id,
-        "service": c.service_name,
-        "initialized": c.initialized(),
-    })
+    ContextRow {
+        id: c.id.clone(),
+        aliases: names.iter().map(|n| n.to_string()).collect(),
+        name: c.name.clone(),
+        app: app.package_or_id().to_string(),
+        version: version.map(str::to_string),
+        application_id: c.application_id.clone(),
+        service: c.service_name.clone(),
+        initialized: c.initialized(),
+    }
 }
 
 /// Contexts selected with `calimcp use`, per node URL and app (and service),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::Catalog;
-use crate::error::{Code, Error};
+use crate::error::{Code, Error, NodeSaid};
 use crate::mapping::Tool;
 use crate::mapping::args::{self, Form32, Problem, Validator};
 use crate::mapping::schema::CONTEXT_PARAM;
@@ -36,8 +36,7 @@ impl Prepared {
     /// arguments and a 32-byte value went in one form: the other form is
     /// the likely fix (the ABI cannot say which one the app takes).
     pub fn explain(&self, mut e: Error) -> Error {
-        let unreadable =
-            e.code == Code::AppError && e.message.contains("failed to deserialize arguments");
+        let unreadable = e.code == Code::AppError && e.said == Some(NodeSaid::ArgumentsUnreadable);
         if let (true, Some(hint)) = (unreadable, args::id32_hint(&self.id32)) {
             e.hint = Some(match e.hint.take() {
                 Some(old) => format!("{hint}\n{old}"),
@@ -69,26 +68,18 @@ impl Catalog {
 
     /// Checks `arguments` against the tool and builds the execute parameters.
     pub fn prepare(&self, tool: &Tool, arguments: &Value) -> Result<Prepared, Vec<Problem>> {
-        let validator = self.validator(tool).map_err(|e| {
-            vec![Problem {
-                path: String::new(),
-                message: e,
-            }]
-        })?;
+        let validator = self
+            .validator(tool)
+            .map_err(|e| vec![Problem::new("", e)])?;
         let problems = validator.check(arguments);
         let app = &self.apps[tool.app];
-        let service = app.service(tool.service.as_deref()).ok_or_else(|| {
-            vec![Problem {
-                path: String::new(),
-                message: "the tool's service is gone".into(),
-            }]
-        })?;
-        let method = service.manifest.method(&tool.method).ok_or_else(|| {
-            vec![Problem {
-                path: String::new(),
-                message: "the tool's method is gone".into(),
-            }]
-        })?;
+        let service = app
+            .service(tool.service.as_deref())
+            .ok_or_else(|| vec![Problem::new("", "the tool's service is gone")])?;
+        let method = service
+            .manifest
+            .method(&tool.method)
+            .ok_or_else(|| vec![Problem::new("", "the tool's method is gone")])?;
         let empty = serde_json::Map::new();
         let obj = arguments.as_object().unwrap_or(&empty);
         let problems = args::merge(problems, args::check_values(&service.manifest, method, obj));

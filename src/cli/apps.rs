@@ -23,14 +23,14 @@ pub struct AppsArgs {
     pub paths: Vec<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
     let ui = g.ui();
     // With --json a listing of nothing is `[]` (exit 0), and why is a warning.
-    let nothing = |e: crate::error::Error| -> Result<u8> {
+    let nothing = |e: crate::error::Error| -> Result<()> {
         if g.json && e.code == Code::NoApps {
             ui.warn(&e);
             output::print_json(&Value::Array(Vec::new()))?;
-            return Ok(0);
+            return Ok(());
         }
         Err(e)
     };
@@ -71,7 +71,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
             })
             .collect();
         output::print_json(&Value::Array(list))?;
-        return Ok(0);
+        return Ok(());
     }
     let mut table = Table::new();
     table.load_style(presets::NOTHING).set_header(vec![
@@ -98,7 +98,7 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<u8> {
         ]);
     }
     output::print(&output::table_text(&table))?;
-    Ok(0)
+    Ok(())
 }
 
 /// The versions the node has of `app`, newest first (its installs; `?`

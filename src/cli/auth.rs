@@ -32,14 +32,14 @@ pub enum AuthAction {
     Status,
 }
 
-pub fn run(g: &GlobalArgs, args: AuthArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: AuthArgs) -> Result<()> {
     match args.action {
         AuthAction::Token => token(g),
         AuthAction::Status => status(g),
     }
 }
 
-fn token(g: &GlobalArgs) -> Result<u8> {
+fn token(g: &GlobalArgs) -> Result<()> {
     let session = g.session()?;
     let client = session.node("checking the token")?;
     let state = g.node.options()?.state_dir;
@@ -49,7 +49,7 @@ fn token(g: &GlobalArgs) -> Result<u8> {
         } else {
             output::print(&format!("{t}\n"))?;
         }
-        return Ok(0);
+        return Ok(());
     }
     let users = auth::cached_users(&state, client.url())?;
     let err = if users.is_empty()
@@ -85,7 +85,7 @@ fn token(g: &GlobalArgs) -> Result<u8> {
     Err(err)
 }
 
-fn status(g: &GlobalArgs) -> Result<u8> {
+fn status(g: &GlobalArgs) -> Result<()> {
     // A broken profile file does not hide the logins.
     let profiles = profiles().unwrap_or_default();
     let current = g
@@ -108,11 +108,11 @@ fn status(g: &GlobalArgs) -> Result<u8> {
         .collect();
     if g.json {
         output::print_json(&Value::Array(rows))?;
-        return Ok(0);
+        return Ok(());
     }
     if rows.is_empty() {
         g.ui().note("no cached logins; `calimcp login` logs in");
-        return Ok(0);
+        return Ok(());
     }
     let mut table = Table::new();
     table
@@ -144,5 +144,5 @@ fn status(g: &GlobalArgs) -> Result<u8> {
         ]);
     }
     output::print(&output::table_text(&table))?;
-    Ok(0)
+    Ok(())
 }

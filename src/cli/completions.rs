@@ -24,7 +24,7 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-pub fn run(args: CompletionsArgs) -> Result<u8> {
+pub fn run(args: CompletionsArgs) -> Result<()> {
     let mut cmd = super::command();
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "calimcp", &mut buf);
@@ -33,7 +33,7 @@ pub fn run(args: CompletionsArgs) -> Result<u8> {
         script = bash_paths_for_positionals(&script, &cmd);
     }
     super::output::print(&script)?;
-    Ok(0)
+    Ok(())
 }
 
 /// clap's bash script offers a command's flags for its first word even when

@@ -87,7 +87,7 @@ fn method_lines(rows: &[(String, String, String)], c: bool) -> String {
     out
 }
 
-pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
     let sel = super::stdin::select(g, &session, std::slice::from_ref(&args.app), true)?;
@@ -134,7 +134,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
             Value::Array(objs)
         };
         output::print_json(&value)?;
-        return Ok(0);
+        return Ok(());
     }
     let c = ui.color_out;
     let mut out = String::new();
@@ -203,5 +203,5 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<u8> {
         }
     }
     output::print(&out)?;
-    Ok(0)
+    Ok(())
 }

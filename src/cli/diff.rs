@@ -11,7 +11,7 @@ use super::{GlobalArgs, check_service};
 use crate::abi::App;
 use crate::catalog::Catalog;
 use crate::catalog::session::Session;
-use crate::error::{Code, EXIT_FINDINGS, EXIT_OK, Error, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::mapping::diff::policy::{self, Applied, Policy};
 use crate::mapping::diff::{self, Finding, Level, Report};
 use crate::text::sanitize_line;
@@ -386,7 +386,7 @@ fn side(
     Ok((app, origin))
 }
 
-pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
     let ui = g.ui();
     if args.old == "-" && args.new == "-" {
         return Err(Error::input(Code::Usage, "OLD and NEW cannot both be `-` (stdin)")
@@ -456,7 +456,12 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
             i.rule, i.path
         )));
     }
-    let failed = report.findings.iter().any(|f| args.fail_on.fails(f.level));
+    let failing = report
+        .findings
+        .iter()
+        .filter(|f| args.fail_on.fails(f.level))
+        .count();
+    let failed = failing > 0;
     let format = if g.json { Format::Json } else { args.format };
     let view = View {
         old: &args.old,
@@ -476,7 +481,19 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<u8> {
         Format::Markdown => output::print(&view.markdown())?,
         Format::Github => output::print(&view.github())?,
     }
-    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
+    if failed {
+        // Exit 1, as diff(1) for differences; the report above says which.
+        return Err(Error::new(
+            ErrorKind::Findings,
+            Code::Findings,
+            format!(
+                "{failing} {} at or above --fail-on {}",
+                if failing == 1 { "finding" } else { "findings" },
+                args.fail_on.name()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 struct View<'a> {

@@ -31,7 +31,7 @@ pub struct DocArgs {
     pub out: PathBuf,
 }
 
-pub fn run(g: &GlobalArgs, args: DocArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: DocArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
     let sel = super::stdin::select(g, &session, &args.targets, false)?;
@@ -81,7 +81,7 @@ pub fn run(g: &GlobalArgs, args: DocArgs) -> Result<u8> {
             .with_hint("name one app, or write the pages to a directory with -o DIR"));
         };
         super::output::print(&doc::page(std::slice::from_ref(one), &opts))?;
-        return Ok(0);
+        return Ok(());
     }
     std::fs::create_dir_all(&args.out).map_err(|e| unwritable(&args.out, &e))?;
     for d in &docs {
@@ -109,7 +109,7 @@ pub fn run(g: &GlobalArgs, args: DocArgs) -> Result<u8> {
             }
         ));
     }
-    Ok(0)
+    Ok(())
 }
 
 /// An app's page: its tool-name slug, which is unique among the apps listed

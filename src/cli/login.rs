@@ -34,7 +34,7 @@ pub struct LoginArgs {
     pub password_stdin: bool,
 }
 
-pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<()> {
     let mut session = g.session()?;
     session.node("logging in")?;
     let (_, shown) = crate::node::normalize_url(session.node_url()?)?;
@@ -86,7 +86,7 @@ pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<u8> {
             sanitize_line(&username)
         ))?;
     }
-    Ok(0)
+    Ok(())
 }
 
 /// The first line of stdin, without its line ending.

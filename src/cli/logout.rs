@@ -23,7 +23,7 @@ pub struct LogoutArgs {
     pub user: Option<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
     let (_, shown) = node::normalize_url(g.node.checked_url()?)?;
     let gone = auth::forget(&state_dir()?, &shown, args.user.as_deref())?;
     let users: Vec<String> = gone
@@ -32,7 +32,7 @@ pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<u8> {
         .collect();
     if g.json {
         output::print_json(&json!({"node": shown, "logged_out": users}))?;
-        return Ok(0);
+        return Ok(());
     }
     let text = match (users.is_empty(), &args.user) {
         (true, Some(u)) => format!("{} was not logged in to {shown}", sanitize_line(u)),
@@ -40,5 +40,5 @@ pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<u8> {
         (false, _) => format!("logged out of {shown}: {}", users.join(", ")),
     };
     output::print(&format!("{text}\n"))?;
-    Ok(0)
+    Ok(())
 }

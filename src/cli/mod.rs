@@ -340,8 +340,9 @@ impl SchemaWarnings {
     }
 }
 
-/// Runs the parsed command; returns the exit code.
-pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<u8> {
+/// Runs the parsed command. A failure comes back as an [`Error`], printed by
+/// [`main`] alone, whose kind decides the exit code.
+pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
     cli.global.max_schemas = usize::try_from(node::size_env(
         "CALIMCP_MAX_SCHEMAS",
         crate::mapping::schema::MAX_LISTING_BYTES as u64,
@@ -545,8 +546,37 @@ pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
         };
     }
     if json {
+        Ui::new(true, false, ColorChoice::Never).error(&usage_error(e, true));
+    } else {
+        let _ = e.print();
+    }
+    EXIT_USAGE
+}
+
+/// A clap error met by a command: help and version are printed (success),
+/// anything else is a usage error ([`usage_error`]).
+pub(crate) fn clap_result(e: &clap::Error, json: bool) -> Result<()> {
+    use clap::error::ErrorKind as K;
+    match e.kind() {
+        K::DisplayHelp | K::DisplayVersion => {
+            let _ = e.print();
+            Ok(())
+        }
+        _ => Err(usage_error(e, json)),
+    }
+}
+
+/// A clap error as a usage [`Error`] (exit 2): for `--json` its first line
+/// (with the arguments it names and clap's tip), else clap's whole text
+/// (the usage line and where to read more).
+pub(crate) fn usage_error(e: &clap::Error, json: bool) -> Error {
+    let message = e.render().to_string();
+    if !json {
+        let text = message.trim_end().trim_start_matches("error: ");
+        return Error::input(Code::Usage, text);
+    }
+    {
         // The first line, and clap's tip when it has one (a similar flag).
-        let message = e.render().to_string();
         let mut lines = message.lines().map(str::trim);
         let mut text = lines
             .next()
@@ -563,11 +593,8 @@ pub(crate) fn report_clap_error(e: &clap::Error, json: bool) -> u8 {
         if let Some(tip) = lines.find_map(|l| l.strip_prefix("tip: ")) {
             text = format!("{text} ({tip})");
         }
-        Ui::new(true, false, ColorChoice::Never).error(&Error::input(Code::Usage, text));
-    } else {
-        let _ = e.print();
+        Error::input(Code::Usage, text)
     }
-    EXIT_USAGE
 }
 
 /// An environment variable set to an empty (or blank) value counts as unset:
@@ -650,8 +677,7 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(mut e) => {
             if let Some(err) = param_spelling(&e, &argv) {
-                Ui::new(json_requested, false, ColorChoice::Auto).error(&err);
-                return ExitCode::from(EXIT_USAGE);
+                return fail(&Ui::new(json_requested, false, ColorChoice::Auto), &err);
             }
             suggest_json_for_meroctl_habits(&mut e);
             return ExitCode::from(report_clap_error(&e, json_requested));
@@ -671,11 +697,15 @@ pub fn main() -> ExitCode {
     }
     let ui = cli.global.ui();
     match run(cli, &argv) {
-        Ok(code) => ExitCode::from(code),
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            ui.error(&e);
-            ExitCode::from(e.kind.exit_code())
-        }
+        Err(e) => fail(&ui, &e),
     }
+}
+
+/// The one place a failure is reported: printed, then the exit code of its
+/// kind ([`ErrorKind::exit_code`](crate::error::ErrorKind::exit_code)).
+fn fail(ui: &Ui, e: &Error) -> ExitCode {
+    ui.error(e);
+    ExitCode::from(e.kind.exit_code())
 }

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write};
 use owo_colors::OwoColorize;
 use serde_json::Value;
 
-use crate::error::{Code, Error, ErrorKind};
+use crate::error::{Code, Error, ErrorKind, ErrorLine};
 
 /// `--color` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -81,44 +81,32 @@ impl Ui {
         }
     }
 
-    /// Reports an error on stderr: human text, or one JSON line with `--json`.
-    /// Messages may quote manifest strings (service names, bundle paths), so
-    /// control characters are removed here, whatever built the message.
+    /// Reports an error on stderr: human text, or one JSON line with `--json`
+    /// ([`ErrorLine`]). Messages may quote manifest strings (service names,
+    /// bundle paths), so control characters are removed here, whatever built
+    /// the message.
     pub fn error(&self, err: &Error) {
-        let err = &Error {
-            message: crate::text::sanitize_doc(&err.message),
-            hint: err.hint.as_deref().map(crate::text::sanitize_doc),
-            ..err.clone()
-        };
+        let line = ErrorLine::new(err);
         let mut stderr = std::io::stderr().lock();
         if self.json {
-            let mut message = err.message.clone();
-            if let Some(hint) = &err.hint {
-                message.push_str(&format!(" (hint: {hint})"));
-            }
-            let mut line = serde_json::json!({"error": {"code": err.code, "message": message, "retryable": err.retryable}});
-            if !err.problems.is_empty() {
-                line["error"]["problems"] = serde_json::Value::Array(err.problems.clone());
-            }
-            if !err.contexts.is_empty() {
-                line["error"]["contexts"] = serde_json::Value::Array(err.contexts.clone());
-            }
-            let _ = writeln!(stderr, "{line}");
+            let text = serde_json::to_string(&line).unwrap_or_default();
+            let _ = writeln!(stderr, "{}", crate::text::json_inert(text));
+            return;
+        }
+        let err = line.error;
+        let label = if self.color_err {
+            "error".red().bold().to_string()
         } else {
-            let label = if self.color_err {
-                "error".red().bold().to_string()
+            "error".into()
+        };
+        let _ = writeln!(stderr, "{label}: {}", err.message);
+        if let Some(hint) = &err.hint {
+            let hint_label = if self.color_err {
+                "hint".cyan().bold().to_string()
             } else {
-                "error".into()
+                "hint".into()
             };
-            let _ = writeln!(stderr, "{label}: {}", err.message);
-            if let Some(hint) = &err.hint {
-                let hint_label = if self.color_err {
-                    "hint".cyan().bold().to_string()
-                } else {
-                    "hint".into()
-                };
-                let _ = writeln!(stderr, "  {hint_label}: {hint}");
-            }
+            let _ = writeln!(stderr, "  {hint_label}: {hint}");
         }
     }
 }

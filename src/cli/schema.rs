@@ -43,7 +43,7 @@ fn pick(s: MethodSchemas, output: bool) -> Value {
     }
 }
 
-pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<()> {
     let ui = g.ui();
     let sel = super::stdin::select(g, &g.session()?, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
@@ -54,7 +54,7 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
         let (label, schemas) = one(g, &sel, index, method)?;
         warnings.report(&ui, &label, &schemas.warnings);
         warnings.finish(&ui);
-        return output::print_json(&pick(schemas, args.output)).map(|()| 0);
+        return output::print_json(&pick(schemas, args.output));
     }
     let services: Vec<&Service> = match &g.service {
         Some(s) => app
@@ -94,7 +94,7 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<u8> {
     out.close('}');
     warnings.finish(&ui);
     out.finish()?;
-    Ok(0)
+    Ok(())
 }
 
 /// The schemas of one method: its tool's, or for a method without a tool (init)

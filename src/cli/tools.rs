@@ -30,7 +30,7 @@ pub struct ToolsArgs {
     pub filter: FilterArgs,
 }
 
-pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
     let ui = g.ui();
     let mut names = args.targets.clone();
     names.extend(args.filter.app.iter().cloned());
@@ -93,7 +93,7 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         out.close(']');
         warnings.finish(&ui);
         out.finish()?;
-        return Ok(0);
+        return Ok(());
     }
     // Laid out in plain text (colour codes would count as width), fitted to
     // the terminal, tool names never wrapped; the tags are coloured after.
@@ -121,5 +121,5 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<u8> {
         text
     };
     output::print(&text)?;
-    Ok(0)
+    Ok(())
 }

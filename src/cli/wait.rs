@@ -2,7 +2,8 @@
 //! the context's state (a node that joined a context gets it at its first
 //! sync; until then every call answers `Uninitialized`). The checks and the
 //! node's account of a context that stays uninitialized are
-//! [`crate::catalog::wait`]'s.
+//! [`crate::catalog::wait`]'s; the context is bound by the session's bind
+//! step within the wait's deadline ([`crate::catalog::session::Session::until_initialized`]).
 
 use std::time::Duration;
 
@@ -11,8 +12,8 @@ use serde_json::json;
 
 use super::args::parse_secs;
 use super::{GlobalArgs, output};
-use crate::catalog::wait::{Pace, Waited, until_initialized};
-use crate::error::{EXIT_TIMEOUT, Result};
+use crate::catalog::wait::{Pace, Waited};
+use crate::error::Result;
 use crate::text::sanitize_line;
 
 /// How long `wait` waits when `--within` is not given.
@@ -47,9 +48,10 @@ pub struct WaitArgs {
     pub every: Option<Duration>,
 }
 
-pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<()> {
     let session = g.session()?;
-    let client = session.node("waiting for a context")?;
+    let what = "waiting for a context";
+    let client = session.node(what)?;
     let pace = Pace::new(
         args.every.unwrap_or(DEFAULT_EVERY),
         args.within.unwrap_or(DEFAULT_WITHIN),
@@ -67,8 +69,8 @@ pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
             ui.note(format_args!("check {n}: {said}"));
         }
     };
-    let (info, waited) = session.block_on(until_initialized(
-        client,
+    let (info, waited) = session.block_on(session.until_initialized(
+        what,
         &args.context,
         &pace,
         &mut on_check,
@@ -87,11 +89,9 @@ pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
                     client.url()
                 ));
             }
-            Ok(0)
+            Ok(())
         }
-        Waited::TimedOut { why } => {
-            ui.error(&why);
-            Ok(EXIT_TIMEOUT)
-        }
+        // Exit 124 (the error's kind): the state did not come within --within.
+        Waited::TimedOut { why } => Err(why),
     }
 }

@@ -17,7 +17,7 @@ use super::{GlobalArgs, output};
 use crate::abi::{App, Manifest};
 use crate::catalog::call::{Ask, bind_context};
 use crate::catalog::context::app_contexts;
-use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::mapping::events::Decoder;
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
@@ -144,7 +144,7 @@ fn empty_manifest() -> &'static Manifest {
     EMPTY.get_or_init(Manifest::default)
 }
 
-pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
     let exec_max = super::node::size_env("CALIMCP_MAX_EXEC_QUEUE", DEFAULT_MAX_EXEC_QUEUE)?;
     let session = g.session()?;
@@ -158,13 +158,13 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     }
     let client = session.client()?;
     let rt = session.runtime()?;
-    let pinned = session.pinned(app, service)?;
+    let pinned = session.pinned(None, app, service)?;
     let contexts = rt.block_on(watched_contexts(
         client,
         app,
         service,
         &args.contexts,
-        pinned,
+        pinned.as_deref(),
     ))?;
     let watched = Watched::new(app, service, &contexts, exec, exec_max);
     let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();
@@ -179,8 +179,8 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
         }
     };
     let Some(sub) = rt.block_on(opening) else {
-        g.ui().error(&Error::new(
-            ErrorKind::Unreachable,
+        return Err(Error::new(
+            ErrorKind::Timeout,
             Code::Timeout,
             format!(
                 "no event arrived within {} s: the node at {} did not even open its event stream in that time",
@@ -188,7 +188,6 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
                 client.url()
             ),
         ));
-        return Ok(EXIT_TIMEOUT);
     };
     let mut sub = sub?;
     sub.set_reconnect(Reconnect {
@@ -313,7 +312,7 @@ async fn stream(
     mut sub: Subscription,
     deadline: Option<tokio::time::Instant>,
     interrupt: impl std::future::Future<Output = ()>,
-) -> Result<u8> {
+) -> Result<()> {
     let mut interrupt = std::pin::pin!(interrupt);
     let ui = g.ui();
     // One decoder per context (it keeps the compiled payload schemas).
@@ -335,7 +334,7 @@ async fn stream(
         };
         let item = tokio::select! {
             item = next => item,
-            () = &mut interrupt => return Ok(0),
+            () = &mut interrupt => return Ok(()),
         };
         let Some(item) = item else {
             let met = match (args.count, &args.until) {
@@ -343,7 +342,7 @@ async fn stream(
                 _ => false,
             };
             if met {
-                return Ok(0);
+                return Ok(());
             }
             let want = match (args.count, &args.until) {
                 (_, Some(name)) => format!("no `{}` event", sanitize_line(name)),
@@ -351,12 +350,11 @@ async fn stream(
                 (None, None) => "no event".to_string(),
             };
             let secs = args.stop_after.map_or(0.0, |t| t.as_secs_f64());
-            ui.error(&Error::new(
-                ErrorKind::Remote,
+            return Err(Error::new(
+                ErrorKind::Timeout,
                 Code::Timeout,
                 format!("{want} arrived within {secs} s"),
             ));
-            return Ok(EXIT_TIMEOUT);
         };
         let item = item.map_err(|e| match e.code {
             Code::StreamLost => e.context("the watch stopped"),
@@ -407,7 +405,7 @@ async fn stream(
                             () = until => {}
                         }
                     }
-                    return Ok(0);
+                    return Ok(());
                 }
             }
         }

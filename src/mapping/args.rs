@@ -22,23 +22,7 @@ use super::schema::CONTEXT_PARAM;
 use crate::abi::*;
 use crate::text::{did_you_mean, sanitize_line};
 
-/// One thing wrong with the arguments: where, and what.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Argument path, e.g. `key`, `p.tags[2]`; empty for the whole object.
-    pub path: String,
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
-    }
-}
+pub use crate::error::Problem;
 
 /// A compiled input schema.
 pub struct Validator {
@@ -184,13 +168,11 @@ impl Validator {
     pub fn check(&self, args: &Value) -> Vec<Problem> {
         let mut problems = Vec::new();
         let Value::Object(obj) = args else {
-            return vec![Problem {
-                path: String::new(),
-                message: format!(
-                    "expected a JSON object of arguments, got {}",
-                    json_type(args)
-                ),
-            }];
+            return vec![Problem::mismatch(
+                "",
+                "a JSON object of arguments".into(),
+                json_type(args).into(),
+            )];
         };
         let props = self.schema.get("properties").and_then(Value::as_object);
         let known: Vec<&str> = props
@@ -213,10 +195,10 @@ impl Validator {
                     ),
                     None => "; this method takes no arguments".into(),
                 };
-                problems.push(Problem {
-                    path: sanitize_line(key),
-                    message: format!("unknown argument{hint}"),
-                });
+                problems.push(Problem::new(
+                    sanitize_line(key),
+                    format!("unknown argument{hint}"),
+                ));
             }
         }
         let mut queue: std::collections::VecDeque<jsonschema::ValidationError<'static>> = self
@@ -251,7 +233,7 @@ impl Validator {
                 let parent = schema_path.rsplit_once('/').map_or("", |(p, _)| p);
                 self.schema.pointer(parent).cloned()
             };
-            let message = match err.kind() {
+            let problem = match err.kind() {
                 jsonschema::error::ValidationErrorKind::AdditionalProperties { .. }
                     if path.is_empty() =>
                 {
@@ -269,13 +251,10 @@ impl Validator {
                     } else {
                         format!("{path}.{}", sanitize_line(&name))
                     };
-                    problems.push(Problem {
-                        path: full,
-                        message: format!(
-                            "missing required argument (expected {})",
-                            expected.unwrap_or_else(|| "a value".into())
-                        ),
-                    });
+                    problems.push(Problem::missing(
+                        full,
+                        expected.unwrap_or_else(|| "a value".into()),
+                    ));
                     continue;
                 }
                 jsonschema::error::ValidationErrorKind::Type { .. }
@@ -283,13 +262,12 @@ impl Validator {
                 | jsonschema::error::ValidationErrorKind::OneOfNotValid { .. }
                 | jsonschema::error::ValidationErrorKind::Enum { .. } => {
                     match node_at(err.schema_path().as_str()) {
-                        Some(node) => format!(
-                            "expected {}, got {}: {}",
+                        Some(node) => Problem::mismatch(
+                            path,
                             summary(&node),
-                            json_type(err.instance()),
-                            shown(err.instance())
+                            format!("{}: {}", json_type(err.instance()), shown(err.instance())),
                         ),
-                        None => sanitize_line(&err.to_string()),
+                        None => Problem::new(path, sanitize_line(&err.to_string())),
                     }
                 }
                 jsonschema::error::ValidationErrorKind::Pattern { .. } => {
@@ -300,12 +278,15 @@ impl Validator {
                                 .and_then(Value::as_str)
                                 .is_some_and(|p| p.contains("0-9a-fA-F")) =>
                         {
-                            format!(
-                                "{} is not a hex string of the right length",
-                                shown(err.instance())
+                            Problem::new(
+                                path,
+                                format!(
+                                    "{} is not a hex string of the right length",
+                                    shown(err.instance())
+                                ),
                             )
                         }
-                        _ => sanitize_line(&err.to_string()),
+                        _ => Problem::new(path, sanitize_line(&err.to_string())),
                     }
                 }
                 jsonschema::error::ValidationErrorKind::MinItems { limit }
@@ -322,11 +303,11 @@ impl Validator {
                         _ => "at most ",
                     };
                     let items = if *limit == 1 { "item" } else { "items" };
-                    format!("expected {what}{limit} {items}, got {got}")
+                    Problem::mismatch(path, format!("{what}{limit} {items}"), got.to_string())
                 }
-                _ => sanitize_line(&err.to_string()),
+                _ => Problem::new(path, sanitize_line(&err.to_string())),
             };
-            problems.push(Problem { path, message });
+            problems.push(problem);
         }
         problems.dedup();
         problems
@@ -763,7 +744,11 @@ fn check_leaf(
     problems: &mut Vec<Problem>,
     memo: &mut super::exact::Fits,
 ) {
-    let message = match (leaf, &*v) {
+    let int = |s: Scalar| {
+        let (lo, hi) = int_range(s);
+        format!("an integer from {lo} to {hi} ({})", s.name())
+    };
+    let problem = match (leaf, &*v) {
         (Leaf::Untagged(var), _) => return check_untagged(m, var, v, path, problems, memo),
         (Leaf::Int(s), Value::Number(n)) => {
             let (lo, hi) = int_range(s);
@@ -771,40 +756,46 @@ fn check_leaf(
                 Some(x) if (lo..=hi).contains(&x) => return,
                 // The schema's exact bounds say it for the 32-bit kinds.
                 Some(_) if !takes_decimal_string(s) => return,
-                Some(_) => format!("{n} is out of range for {} ({lo} to {hi})", s.name()),
-                None => format!(
-                    "expected an integer from {lo} to {hi} ({}), got {}: out of range, or not written in digits{}",
-                    s.name(),
-                    shown(v),
+                Some(_) => Problem::new(
+                    path,
+                    format!("{n} is out of range for {} ({lo} to {hi})", s.name()),
+                )
+                .expected(int(s))
+                .got(n.to_string()),
+                None => Problem::mismatch(path, int(s), shown(v)).followed_by(format_args!(
+                    ": out of range, or not written in digits{}",
                     if takes_decimal_string(s) && !raw {
                         " (give the exact digits, as a number or a decimal string)"
                     } else {
                         " (give the exact digits, without a fraction or exponent)"
                     }
-                ),
+                )),
             }
         }
-        (Leaf::Int(s), Value::String(_)) if raw => {
-            let (lo, hi) = int_range(s);
-            format!(
-                "expected an integer from {lo} to {hi} ({}) as a JSON number, got a string: {}: inside an untagged enum the app reads a string as a string",
-                s.name(),
-                shown(v)
-            )
-        }
+        (Leaf::Int(s), Value::String(_)) if raw => Problem::mismatch(
+            path,
+            format!("{} as a JSON number", int(s)),
+            format!("a string: {}", shown(v)),
+        )
+        .followed_by(": inside an untagged enum the app reads a string as a string"),
         (Leaf::Int(s), Value::String(text)) if takes_decimal_string(s) => {
             let (lo, hi) = int_range(s);
             match exact_decimal(text) {
                 Some(x) if (lo..=hi).contains(&x) => return,
-                Some(_) => format!(
-                    "\"{}\" is out of range for {} ({lo} to {hi})",
-                    shown_str(text),
-                    s.name()
-                ),
-                None => format!(
-                    "expected an integer from {lo} to {hi} ({}) as a number or a decimal string of digits, got {}",
-                    s.name(),
-                    shown(v)
+                Some(_) => Problem::new(
+                    path,
+                    format!(
+                        "\"{}\" is out of range for {} ({lo} to {hi})",
+                        shown_str(text),
+                        s.name()
+                    ),
+                )
+                .expected(int(s))
+                .got(shown(v)),
+                None => Problem::mismatch(
+                    path,
+                    format!("{} as a number or a decimal string of digits", int(s)),
+                    shown(v),
                 ),
             }
         }
@@ -817,14 +808,12 @@ fn check_leaf(
             }) else {
                 return;
             };
-            problems.push(Problem {
-                    path: format!("{path}[{i}]"),
-                    message: format!(
-                        "expected a byte (an integer 0-255 written in digits), got {}: the app cannot read a fraction or exponent",
-                        shown(bad)
-                    ),
-                });
-            return;
+            Problem::mismatch(
+                format!("{path}[{i}]"),
+                "a byte (an integer 0-255 written in digits)".into(),
+                shown(bad),
+            )
+            .followed_by(": the app cannot read a fraction or exponent")
         }
         // An f32 past its range would reach the app as infinity.
         (Leaf::F32, Value::Number(n)) => {
@@ -832,27 +821,30 @@ fn check_leaf(
             if x.is_finite() && x.abs() <= f64::from(f32::MAX) {
                 return;
             }
-            format!(
-                "{} is out of range for f32 (at most \u{b1}{:e}); the app would read it as infinity",
-                shown(v),
-                f32::MAX
+            Problem::new(
+                path,
+                format!(
+                    "{} is out of range for f32 (at most \u{b1}{:e}); the app would read it as infinity",
+                    shown(v),
+                    f32::MAX
+                ),
             )
+            .expected(format!("a number of at most \u{b1}{:e} (f32)", f32::MAX))
+            .got(shown(v))
         }
         (Leaf::Bytes(b), Value::String(text)) if super::schema::is_id32(b) => {
             if is_id32_string(text) {
                 return;
             }
-            format!(
-                "expected 32 bytes: a base58 string that decodes to 32 bytes, 64 hex digits or an array of 32 integers 0-255, got {}",
-                shown(v)
+            Problem::mismatch(
+                path,
+                "32 bytes: a base58 string that decodes to 32 bytes, 64 hex digits or an array of 32 integers 0-255".into(),
+                shown(v),
             )
         }
         _ => return,
     };
-    problems.push(Problem {
-        path: path.to_string(),
-        message,
-    });
+    problems.push(problem);
 }
 
 /// The first key given twice in one object of the JSON `text` (JSON

@@ -39,7 +39,7 @@ use sha2::{Digest, Sha256};
 
 use super::http::Cap;
 use super::{Client, NodeApp, data, store};
-use crate::error::{Code, Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, NodeSaid, Result};
 use crate::text::sanitize_line;
 
 /// A cache entry: its key, the ABI's SHA-256 and the ABI.
@@ -321,9 +321,8 @@ impl Client {
             self.inner.abi_route.store(ROUTE_PRESENT, Ordering::Release);
         }
         // 400 "no usable embedded ABI": the app was built without one.
-        let refused = reply.status == 400;
         let v = data(self.check(reply, &shown).map_err(|mut e| {
-            if refused && e.message.contains("ABI") {
+            if e.said == Some(NodeSaid::AbiRefused) {
                 e.message = format!("{}: {NO_ABI_WAYS}", e.message);
             }
             e
@@ -511,10 +510,9 @@ fn pending_code(app: &NodeApp, e: Error) -> Error {
     // rc.4's blob route answers 404 "Blob not found locally or in network",
     // or 500 "Failed to retrieve blob: …" when asking its peers failed.
     let not_found = e.kind == ErrorKind::Remote
-        && (e.message.contains("bytecode not found")
+        && (e.said == Some(NodeSaid::BytecodeNotFound)
             || (app.shared
-                && (e.message.contains("HTTP 404")
-                    || e.message.contains("Failed to retrieve blob"))));
+                && (e.status == Some(404) || e.said == Some(NodeSaid::BlobNotRetrieved))));
     if !not_found {
         return e;
     }
@@ -540,24 +538,19 @@ mod pending_tests {
             shared: true,
             ..NodeApp::default()
         };
-        let route = Error::new(
-            ErrorKind::Remote,
-            Code::HttpError,
-            "Application bytecode not found",
-        );
+        // What the node answers, as its answer is decoded.
+        let answer = |status, body: &str| {
+            crate::node::decode::http_error(status, "x", "application/json", body.as_bytes(), "x")
+        };
+        let route = answer(404, r#"{"error":"Application bytecode not found"}"#);
         assert_eq!(pending_code(&app, route).code, Code::CodePending);
-        let blob = Error::new(
-            ErrorKind::Remote,
-            Code::HttpError,
-            "HTTP 404 Not Found from x",
-        );
+        let blob = answer(404, "");
         assert_eq!(pending_code(&app, blob.clone()).code, Code::CodePending);
-        let fetch = Error::new(
-            ErrorKind::Remote,
-            Code::HttpError,
-            "HTTP 500 Internal Server Error from x: Failed to retrieve blob: no peer has it",
-        );
+        let fetch = answer(500, "Failed to retrieve blob: no peer has it");
         assert_eq!(pending_code(&app, fetch).code, Code::CodePending);
+        // The words alone, in a message calimcp wrote, are not the node's.
+        let ours = Error::new(ErrorKind::Remote, Code::HttpError, "bytecode not found");
+        assert_eq!(pending_code(&app, ours).code, Code::HttpError);
         // A 404 of an app installed here is not "pending".
         let own = NodeApp {
             shared: false,

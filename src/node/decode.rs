@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::error::{Code, Error, ErrorKind};
+use crate::error::{Code, Error, ErrorKind, NodeSaid};
 use crate::text::{sanitize_doc, sanitize_line};
 
 /// Longest piece of a node's body quoted in an error message.
@@ -88,7 +88,9 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             } else {
                 format!("failed: {text}")
             };
-            remote(Code::AppError, format!("`{method}` {what}"))
+            let mut e = remote(Code::AppError, format!("`{method}` {what}"));
+            e.said = NodeSaid::recognise(None, &text);
+            e
         }
         Some("Uninitialized") => remote(
             Code::Uninitialized,
@@ -203,7 +205,9 @@ pub fn http_error(status: u16, reason: &str, content_type: &str, body: &[u8], ur
         Code::HttpError
     };
     // 503: the node is starting, draining or not ready for this yet.
-    let not_yet = |e: Error| {
+    let not_yet = |mut e: Error| {
+        e.status = Some(status);
+        e.said = NodeSaid::recognise(Some(status), &String::from_utf8_lossy(body));
         if status == 503 {
             e.with_hint("the node is not ready for this yet (starting, or an operation in progress): retry shortly")
                 .retryable()

@@ -11,37 +11,29 @@ use crate::error::Code;
 pub(super) fn invalid_args(
     tool: &Tool,
     specs: &[ParamSpec],
-    flag_problems: &[FlagProblem],
+    flag_problems: &[Problem],
     problems: &[Problem],
 ) -> Error {
     let unreadable = |path: &str| {
-        flag_problems.iter().any(|(name, _)| {
-            path.strip_prefix(name.as_str())
+        flag_problems.iter().any(|f| {
+            path.strip_prefix(f.path.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
         })
     };
-    let flag_lines = flag_problems.iter().map(|(_, line)| format!("\n  {line}"));
+    let problems: Vec<&Problem> = problems.iter().filter(|p| !unreadable(&p.path)).collect();
+    // A flag's problem names the flag in its message, not the parameter.
+    let flag_lines = flag_problems.iter().map(|f| format!("\n  {}", f.message));
     let lines: Vec<String> = flag_lines
-        .chain(problems.iter().filter(|p| !unreadable(&p.path)).map(|p| {
+        .chain(problems.iter().map(|p| {
             let flag = specs
                 .iter()
                 .find(|s| s.name == p.path)
-                .filter(|_| p.message.starts_with("missing"))
+                .filter(|_| p.missing)
                 .map(|s| format!("; pass {}", s.flag()))
                 .unwrap_or_default();
             format!("\n  {p}{flag}")
         }))
         .collect();
-    let mut structured: Vec<Value> = flag_problems
-        .iter()
-        .map(|(name, line)| problem_json(name, line))
-        .collect();
-    structured.extend(
-        problems
-            .iter()
-            .filter(|p| !unreadable(&p.path))
-            .map(|p| problem_json(&p.path, &p.message)),
-    );
     let mut e = Error::input(
         Code::InvalidArguments,
         format!(
@@ -51,21 +43,13 @@ pub(super) fn invalid_args(
         ),
     )
     .with_hint(format!("see `calimcp call {} --help`", tool.name));
-    e.problems = structured;
+    e.problems = flag_problems.iter().chain(problems).cloned().collect();
     e
-}
-
-/// One problem for `--json` (see [`crate::error::problem_json`]).
-pub(super) fn problem_json(path: &str, message: &str) -> Value {
-    crate::error::problem_json(path, message)
 }
 
 pub(super) fn sub<'a>(m: &'a ArgMatches, name: &str) -> Option<&'a ArgMatches> {
     m.subcommand_matches(name)
 }
-
-/// A parameter flag whose value could not be read: (parameter name, message).
-pub(super) type FlagProblem = (String, String);
 
 /// The argument object: `--args`, then the parameter flags, then (on a
 /// terminal, when every flag could be read) prompts for the required ones
@@ -79,7 +63,7 @@ pub(super) fn arguments(
     argv: &[OsString],
     check_answer: &dyn Fn(&str, &Value) -> std::result::Result<(), String>,
     before_prompt: &mut dyn FnMut(&Map<String, Value>) -> Result<()>,
-) -> Result<(Map<String, Value>, Vec<FlagProblem>)> {
+) -> Result<(Map<String, Value>, Vec<Problem>)> {
     let mut stdin = Stdin::bounded(crate::cli::node::size_env(
         "CALIMCP_MAX_ARGS",
         params::MAX_ARGS,
@@ -98,7 +82,7 @@ pub(super) fn arguments(
             continue;
         };
         if obj.contains_key(&spec.name) {
-            problems.push((
+            problems.push(Problem::new(
                 spec.name.clone(),
                 format!(
                     "{}: given both in --args and as {}",
@@ -112,7 +96,7 @@ pub(super) fn arguments(
             Ok(v) => {
                 obj.insert(spec.name.clone(), v);
             }
-            Err(e) => problems.push((spec.name.clone(), format!("{}: {e}", spec.flag()))),
+            Err(p) => problems.push(p.at(spec.name.clone(), &spec.flag())),
         }
     }
     if !problems.is_empty() {

@@ -29,7 +29,7 @@ use serde_json::{Map, Value, json};
 
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
 use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
-use super::{GlobalArgs, output, report_clap_error};
+use super::{GlobalArgs, output};
 use crate::abi::App;
 use crate::catalog::Catalog;
 use crate::catalog::call::{self, Audience, Bound, Use, check_use};
@@ -37,7 +37,7 @@ use crate::catalog::context::looks_like_context_id;
 use crate::catalog::invoke::Prepared;
 use crate::catalog::session::Session;
 use crate::catalog::wait::Pace;
-use crate::error::{Code, EXIT_TIMEOUT, Error, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
 use crate::node::Client;
@@ -138,7 +138,7 @@ pub struct CallArgs {
 /// after TOOL they are part of the tool's line, which the static parse leaves
 /// to this command). The steps are the engine's ([`crate::catalog::call`]):
 /// locate the tool, bind its context, take that version's tool, check, send.
-pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
+pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<()> {
     let Some(token) = args.tool.clone() else {
         return no_tool(g, args.help);
     };
@@ -165,7 +165,7 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
                 return Err(err);
             }
             plain_usage(&mut e, &mut cmd, &token);
-            return Ok(report_clap_error(&e, g.json));
+            return super::clap_result(&e, g.json);
         }
     };
     let tool_m = sub(&matches, "call")
@@ -184,14 +184,8 @@ pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<u8> {
         tool: &tool,
         pace: pace.as_ref(),
     };
-    let ready = match call.ready(&specs, tool_m, argv) {
-        Ok(ready) => ready,
-        Err(e) if pace.is_some() && Pace::is_ran_out(&e) => {
-            g.ui().error(&e);
-            return Ok(EXIT_TIMEOUT);
-        }
-        Err(e) => return Err(e),
-    };
+    // A --within that runs out here is an error of kind Timeout: exit 124.
+    let ready = call.ready(&specs, tool_m, argv)?;
     // What binding the context noted (a context that moves on this call).
     g.say(&session);
     if flags.dry_run {
@@ -224,7 +218,7 @@ fn plain_usage(e: &mut clap::Error, cmd: &mut clap::Command, token: &str) {
 }
 
 /// `call` without TOOL: its help with `--help`, else a usage error.
-fn no_tool(g: &GlobalArgs, help: bool) -> Result<u8> {
+fn no_tool(g: &GlobalArgs, help: bool) -> Result<()> {
     let mut cmd = super::command();
     cmd.build();
     let call = cmd
@@ -232,13 +226,13 @@ fn no_tool(g: &GlobalArgs, help: bool) -> Result<u8> {
         .ok_or_else(|| Error::internal("no call command"))?;
     if help {
         output::print(&call.render_long_help().to_string())?;
-        return Ok(0);
+        return Ok(());
     }
     let e = call.error(
         clap::error::ErrorKind::MissingRequiredArgument,
         "a TOOL is required: a tool name (`calimcp tools` lists them) or APP.METHOD",
     );
-    Ok(report_clap_error(&e, g.json))
+    Err(super::usage_error(&e, g.json))
 }
 
 /// One call being made: the command's options and the located tool.
@@ -346,7 +340,7 @@ impl Call<'_> {
 }
 
 /// `--dry-run`: the request that would be sent.
-fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<u8> {
+fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<()> {
     let Found { context, url, .. } = &ready.found;
     let p = &ready.prepared;
     let body = Client::execute_body(context, &p.method, &p.args_json, executor, 1);
@@ -358,13 +352,13 @@ fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<u8> 
             crate::text::json_inert(body.to_string())
         ))?;
     }
-    Ok(0)
+    Ok(())
 }
 
 /// The call made once (retried with `--retry` while the node's error says
 /// nothing ran, or the method only reads in the context's version), then,
 /// with `--wait-event`, the event waited for.
-fn once(c: &Call, ready: &Ready) -> Result<u8> {
+fn once(c: &Call, ready: &Ready) -> Result<()> {
     let (client, rt) = (c.session.client()?, c.session.runtime()?);
     let bound = ready.bound()?;
     let p = &ready.prepared;
@@ -405,7 +399,7 @@ fn once(c: &Call, ready: &Ready) -> Result<u8> {
         (Some(name), Some(sub)) => wait_event(c, &bound.target.id, name, sub, out),
         _ => {
             print_result(c.g, &out)?;
-            Ok(0)
+            Ok(())
         }
     }
 }
@@ -450,7 +444,7 @@ fn wait_event(
     name: &str,
     mut sub: Subscription,
     out: Value,
-) -> Result<u8> {
+) -> Result<()> {
     let (g, rt) = (c.g, c.session.runtime()?);
     let wait = c.flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
     let manifest = c
@@ -479,8 +473,8 @@ fn wait_event(
         }
     }
     if let Some(e) = broke {
-        ui.error(&Error {
-            kind: crate::error::ErrorKind::AfterCall,
+        return Err(Error {
+            kind: ErrorKind::AfterCall,
             message: format!(
                 "the call succeeded (its result is printed above), but waiting for its `{}` event failed: {}",
                 sanitize_line(name),
@@ -489,11 +483,10 @@ fn wait_event(
             hint: Some("do not repeat the call to get the event: it has run; `calimcp watch` shows the app's next events".into()),
             ..e
         });
-        return Ok(crate::error::ErrorKind::AfterCall.exit_code());
     }
     if line.is_none() {
-        ui.error(&Error::new(
-            crate::error::ErrorKind::Remote,
+        return Err(Error::new(
+            ErrorKind::Timeout,
             Code::Timeout,
             format!(
                 "the call succeeded, but no `{}` event arrived within {} s",
@@ -501,9 +494,8 @@ fn wait_event(
                 wait.as_secs_f64()
             ),
         ));
-        return Ok(EXIT_TIMEOUT);
     }
-    Ok(0)
+    Ok(())
 }
 
 /// How long `--wait-event` waits when `--wait-timeout` is not given.

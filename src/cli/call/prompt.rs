@@ -144,7 +144,8 @@ pub(super) fn prompt(
                 return Err("type the value itself here".into());
             }
             let value =
-                params::parse_value(kind, s, &mut Stdin::new(Box::new(|| Ok(String::new()))), "")?;
+                params::parse_value(kind, s, &mut Stdin::new(Box::new(|| Ok(String::new()))), "")
+                    .map_err(|p| p.message)?;
             check(&spec.name, &value)
         })
         .map_err(|why| {
@@ -157,7 +158,7 @@ pub(super) fn prompt(
             )
         })?;
         let value = params::parse_value(kind, &answer, &mut Stdin::default(), "")
-            .map_err(|e| Error::input(Code::InvalidArguments, e))?;
+            .map_err(|p| Error::input(Code::InvalidArguments, p.message))?;
         args.insert(spec.name.clone(), value);
         added.push((spec.flag(), answer));
     }

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::{Call, CallFlags, Ready, print_result};
 use crate::catalog::wait::{Expect, Pace, repeat as repeat_until};
-use crate::error::{Code, EXIT_TIMEOUT, Error, ErrorKind, Result};
+use crate::error::{Code, Error, ErrorKind, Result};
 use crate::text::sanitize_line;
 
 /// How long `--until` tries when `--within` is not given.
@@ -78,7 +78,7 @@ impl Until {
 /// for good, or the deadline has passed (exit 124, the last result printed).
 /// The result that matched is printed once, as a single call prints it; `-v`
 /// shows each try.
-pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Result<u8> {
+pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Result<()> {
     let (g, ui) = (c.g, c.g.ui());
     let (client, rt) = (c.session.client()?, c.session.runtime()?);
     let bound = ready.bound()?;
@@ -106,7 +106,7 @@ pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Res
     let seen = match rt.block_on(repeat_until(pace, &until.expect, try_once, &mut on_try))? {
         Ok(out) => {
             print_result(g, &out)?;
-            return Ok(0);
+            return Ok(());
         }
         Err(seen) => seen,
     };
@@ -118,21 +118,18 @@ pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Res
         (Some(_), None) => "; the last result is printed".to_string(),
         (None, None) => String::new(),
     };
-    ui.error(
-        &Error::new(
-            ErrorKind::Remote,
-            Code::Timeout,
-            format!(
-                "`{}` did not return {} within {} s ({}){last}",
-                sanitize_line(&p.method),
-                until.expect.wanted(),
-                until.within.as_secs_f64(),
-                seen.tries(pace),
-            ),
-        )
-        .with_hint("raise --within, or check the value: VALUE is JSON (a bare word is a string)"),
-    );
-    Ok(EXIT_TIMEOUT)
+    Err(Error::new(
+        ErrorKind::Timeout,
+        Code::Timeout,
+        format!(
+            "`{}` did not return {} within {} s ({}){last}",
+            sanitize_line(&p.method),
+            until.expect.wanted(),
+            until.within.as_secs_f64(),
+            seen.tries(pace),
+        ),
+    )
+    .with_hint("raise --within, or check the value: VALUE is JSON (a bare word is a string)"))
 }
 
 /// At most 200 characters of a result, for `-v`.

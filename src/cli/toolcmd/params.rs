@@ -19,6 +19,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::abi::{Manifest, Scalar, TypeDefKind, TypeRef};
 use crate::cli::textfile;
+use crate::error::Problem;
 use crate::mapping::Tool;
 use crate::mapping::signature::type_name;
 use crate::text::{sanitize_doc, sanitize_line};
@@ -342,7 +343,7 @@ fn shown(raw: &str) -> String {
 }
 
 /// An integer of `scalar`'s range, exactly.
-fn integer(raw: &str, scalar: Scalar) -> Result<Value, String> {
+fn integer(raw: &str, scalar: Scalar) -> Result<Value, Problem> {
     let (lo, hi): (i128, i128) = match scalar {
         Scalar::U32 => (0, u32::MAX.into()),
         Scalar::U64 => (0, u64::MAX.into()),
@@ -350,18 +351,23 @@ fn integer(raw: &str, scalar: Scalar) -> Result<Value, String> {
         _ => (i64::MIN.into(), i64::MAX.into()),
     };
     let n: i128 = raw.trim().parse().map_err(|_| {
-        format!(
-            "expected an integer ({}), got `{}`",
-            scalar.name(),
-            shown(raw)
+        Problem::mismatch(
+            "",
+            format!("an integer ({})", scalar.name()),
+            format!("`{}`", shown(raw)),
         )
     })?;
     if n < lo || n > hi {
-        return Err(format!(
-            "`{}` is out of range for {} ({lo} to {hi})",
-            shown(raw),
-            scalar.name()
-        ));
+        return Err(Problem::new(
+            "",
+            format!(
+                "`{}` is out of range for {} ({lo} to {hi})",
+                shown(raw),
+                scalar.name()
+            ),
+        )
+        .expected(format!("an integer from {lo} to {hi} ({})", scalar.name()))
+        .got(format!("`{}`", shown(raw))));
     }
     Ok(match (i64::try_from(n), u64::try_from(n)) {
         (Ok(i), _) => Value::from(i),
@@ -376,12 +382,13 @@ pub fn parse_value(
     raw: &str,
     stdin: &mut Stdin,
     who: &str,
-) -> Result<Value, String> {
+) -> Result<Value, Problem> {
+    let as_given = || format!("`{}`", shown(raw));
     if kind == ValueKind::Str {
         return Ok(Value::String(raw.to_string()));
     }
     if let Some(v) = indirect(raw, stdin, who) {
-        return v;
+        return v.map_err(|why| Problem::new("", why));
     }
     match kind {
         ValueKind::Str => Ok(Value::String(raw.to_string())),
@@ -392,25 +399,26 @@ pub fn parse_value(
             .ok()
             .and_then(Number::from_f64)
             .map(Value::Number)
-            .ok_or_else(|| format!("expected a number, got `{}`", shown(raw))),
+            .ok_or_else(|| Problem::mismatch("", "a number".into(), as_given())),
         ValueKind::Bool => match raw.trim() {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
-            _ => Err(format!("expected true or false, got `{}`", shown(raw))),
+            _ => Err(Problem::mismatch("", "true or false".into(), as_given())),
         },
         ValueKind::Bytes => {
             let t = raw.trim();
             if t.starts_with('[') {
-                return json_text(t, "the value");
+                return json_text(t, "the value").map_err(|why| Problem::new("", why));
             }
             let hex = t
                 .strip_prefix("0x")
                 .or_else(|| t.strip_prefix("0X"))
                 .unwrap_or(t);
             if !hex.len().is_multiple_of(2) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(format!(
-                    "expected hex digits (an even number of them) or a JSON array of bytes, got `{}`",
-                    shown(raw)
+                return Err(Problem::mismatch(
+                    "",
+                    "hex digits (an even number of them) or a JSON array of bytes".into(),
+                    as_given(),
                 ));
             }
             Ok(Value::String(hex.to_string()))
@@ -418,18 +426,20 @@ pub fn parse_value(
         ValueKind::BytesAsGiven => {
             let t = raw.trim();
             if t.starts_with('[') {
-                return json_text(t, "the value");
+                return json_text(t, "the value").map_err(|why| Problem::new("", why));
             }
             Ok(Value::String(t.to_string()))
         }
         ValueKind::Json => match serde_json::from_str::<Value>(raw) {
-            Ok(v) => no_duplicate_keys(raw, "the value").map(|()| v),
+            Ok(v) => no_duplicate_keys(raw, "the value")
+                .map(|()| v)
+                .map_err(|why| Problem::new("", why)),
             Err(e) => {
                 let t = raw.trim_start();
                 let structured = t.starts_with(['{', '[', '"'])
                     || t.starts_with(|c: char| c.is_ascii_digit() || c == '-');
                 if structured {
-                    Err(format!("not valid JSON: {e}"))
+                    Err(Problem::new("", format!("not valid JSON: {e}")))
                 } else {
                     Ok(Value::String(raw.to_string()))
                 }
@@ -463,7 +473,7 @@ mod tests {
     }
 
     fn parse(kind: ValueKind, raw: &str) -> Result<Value, String> {
-        parse_value(kind, raw, &mut no_stdin(), "--x")
+        parse_value(kind, raw, &mut no_stdin(), "--x").map_err(|p| p.message)
     }
 
     #[test]
@@ -555,7 +565,7 @@ mod tests {
             json!([1, 2])
         );
         let e = parse_value(ValueKind::Json, "-", &mut stdin, "--b").unwrap_err();
-        assert!(e.contains("--a already reads it"), "{e}");
+        assert!(e.message.contains("--a already reads it"), "{e}");
         let mut stdin = Stdin::new(Box::new(|| Ok(r#"{"k":"v"}"#.into())));
         assert_eq!(parse_args("-", &mut stdin).unwrap()["k"], "v");
         assert!(
