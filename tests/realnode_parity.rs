@@ -10,7 +10,9 @@
 //! node 2 joined both (it lists them without package). A row picks the node,
 //! what is at hand locally (nothing, the app's `.wasm` under its package or
 //! under another name, or its `abi.json` only) and the context (the app's
-//! own, or the other app's).
+//! own, or the other app's). Besides the matrix: the `default` alias on both
+//! faces, `wait` / `wait_for_context`, and the versions rows on node 1 and on
+//! the joined node 2.
 
 mod realnode_support;
 mod serve_support;
@@ -206,8 +208,14 @@ fn cli_outcome(code: i32, err: &str) -> Result<(), String> {
 fn mcp_code(text: &str) -> String {
     if text.contains("cannot be told apart") {
         "ambiguous_identity".into()
+    } else if text.contains("which has no method") {
+        "method_not_in_version".into()
     } else if text.contains("nothing was sent") && text.contains(" runs ") {
         "foreign_context".into()
+    } else if text.contains(" contexts on the node at ") && text.contains("choose one of") {
+        "ambiguous_context".into()
+    } else if text.contains("the node failed internally") {
+        "node_internal_error".into()
     } else {
         format!("other: {text}")
     }
@@ -308,6 +316,17 @@ fn cli_row(w: &World, r: &Row, l: &Local, key: &str) {
     let got = run_cli(w, r, l, &["use", &l.app, "-c", ctx]);
     expect_cli("use", r, got);
     let _ = run_cli(w, r, l, &["use", &l.app, "--clear"]);
+    // `wait` takes a context, no app: whatever the row, the context is
+    // there and initialized, on both faces (`wait_for_context` below).
+    let got = run_cli(w, r, l, &["wait", ctx, "--within", "20"]);
+    assert_eq!(
+        got,
+        Ok(()),
+        "node {} {:?} {:?}: CLI wait",
+        r.node,
+        r.file,
+        r.ctx
+    );
 }
 
 /// Every `serve` entry point of one row.
@@ -350,6 +369,22 @@ async fn mcp_row(w: &World, r: &Row, l: &Local, key: &str) {
         .await
         .unwrap();
     expect_mcp("select_app", r, &res);
+    let res = serve_support::call(
+        &client,
+        "wait_for_context",
+        json!({"context": ctx, "within": 20}),
+    )
+    .await
+    .unwrap();
+    assert_ne!(
+        res.is_error,
+        Some(true),
+        "node {} {:?} {:?}: MCP wait_for_context: {}",
+        r.node,
+        r.file,
+        r.ctx,
+        serve_support::text(&res)
+    );
     client.cancel().await.unwrap();
     // --read-only: a view with `_context` alike.
     args.push("--read-only");
@@ -380,6 +415,165 @@ on_each_version! {
             }
         }
         let _ = Duration::ZERO;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The `default` alias: the CLI's fallback and `serve`'s are one rule. App C
+// gets a second context (so it has no "only context"); on each node, with
+// `default` naming app D's context, a call of C's `set` with no context is
+// refused alike on both faces and nothing runs anywhere; with `default`
+// naming C's own context both faces run there (and only there), and `wait
+// default` / `wait_for_context` find it ready.
+
+/// The outcome of a call of `tool` with no context on node `n`: the CLI's
+/// `--json` error code (or `ran`), and the same through `serve`.
+async fn no_context_call(w: &World, n: usize, tool: &str, key: &str) -> (String, String) {
+    let node = w.cluster.node(n);
+    let out = node
+        .calimcp()
+        .args(["call", tool, "--key", key, "--value", "v", "--json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let cli = match cli_outcome(out.status.code().unwrap_or(-1), &err) {
+        Ok(()) => "ran".to_string(),
+        Err(code) => code,
+    };
+    let state = node.state.path().to_str().unwrap().to_string();
+    let env = [("CALIMCP_STATE_DIR", state.as_str())];
+    let (client, _) = serve_support::stdio_client_env(
+        &["--node", &node.url],
+        &env,
+        serve_support::Watcher::default(),
+    )
+    .await;
+    let res = serve_support::call(
+        &client,
+        tool,
+        json!({"key": format!("{key}m"), "value": "v"}),
+    )
+    .await
+    .unwrap();
+    let wait = serve_support::call(
+        &client,
+        "wait_for_context",
+        json!({"context": "default", "within": 20}),
+    )
+    .await
+    .unwrap();
+    client.cancel().await.unwrap();
+    let mcp = if res.is_error != Some(true) {
+        "ran".to_string()
+    } else {
+        mcp_code(&serve_support::text(&res))
+    };
+    let cli_wait = node
+        .calimcp()
+        .args(["wait", "default", "--within", "20"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (cli_wait.status.code(), wait.is_error == Some(true)),
+        (Some(0), false),
+        "node {n}: `wait default` and wait_for_context: {} / {}",
+        String::from_utf8_lossy(&cli_wait.stderr),
+        serve_support::text(&wait)
+    );
+    (cli, mcp)
+}
+
+on_each_version! {
+    async fn the_default_alias_binds_the_same_context_on_both_faces(v) {
+        let Some(w) = tokio::task::spawn_blocking(move || {
+            let w = world(v)?;
+            let (ns, second) = w.cluster.node(1).create_namespace_context(&w.app);
+            w.cluster.share(1, &ns, &second);
+            w.cluster.wait_initialized(2, &second);
+            Some((w, second))
+        })
+        .await
+        .unwrap() else { return };
+        let (w, second) = w;
+        for n in [1, 2] {
+            // Node 1's calls have reached node 2 before node 2's counts are taken.
+            let count = |n: usize, c: &str| {
+                let v = w.cluster.node(n).execute(c, "count", json!({}));
+                v.get("result").cloned().unwrap_or(v)
+            };
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            while n == 2
+                && [&w.own, &second, &w.other].iter().any(|c| count(1, c) != count(2, c))
+            {
+                assert!(std::time::Instant::now() < deadline, "node 2 never caught up with node 1");
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            let tool = if n == 1 {
+                "kv_c_set".to_string()
+            } else {
+                format!("{}_set", calimcp::mapping::names::id_prefix(&w.app, 6))
+            };
+            let node = w.cluster.node(n);
+            // Each context's `count` on the node the calls went to.
+            let counts = || [&w.own, &second, &w.other].map(|c| count(n, c));
+
+            node.alias_context("default", &w.other);
+            let before = counts();
+            let (cli, mcp) = no_context_call(&w, n, &tool, &format!("d{n}f")).await;
+            assert_eq!(cli, "ambiguous_context", "node {n}: `default` names another app's context");
+            assert_eq!(cli, mcp, "node {n}: `default` of another app: CLI and serve differ");
+            assert_eq!(before, counts(), "node {n}: something ran");
+            node.admin("POST", "/admin-api/alias/delete/context/default", None);
+
+            node.alias_context("default", &w.own);
+            let [own, sec, oth] = counts();
+            let (cli, mcp) = no_context_call(&w, n, &tool, &format!("d{n}o")).await;
+            assert_eq!((cli.as_str(), mcp.as_str()), ("ran", "ran"), "node {n}: `default` of the app's own");
+            let after = counts();
+            assert_ne!(after[0], own, "node {n}: nothing ran in the `default` context");
+            assert_eq!((&after[1], &after[2]), (&sec, &oth), "node {n}: ran elsewhere");
+            node.admin("POST", "/admin-api/alias/delete/context/default", None);
+
+            // A context the node does not have: `wait` and `wait_for_context`
+            // refuse it alike (the same error, in the same words).
+            let nowhere = "11111111111111111111111111111111";
+            let out = node
+                .calimcp()
+                .args(["wait", nowhere, "--within", "5", "--json"])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            let line = err.lines().rev().find(|l| l.starts_with('{')).unwrap_or_default();
+            let cli: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {err}"));
+            assert_ne!(out.status.code(), Some(0), "node {n}: {err}");
+            assert_eq!(cli["error"]["code"], "unknown_context", "node {n}: {err}");
+            // (The message without a hint folded into it, if it is.)
+            let message = cli["error"]["message"].as_str().expect("a message");
+            let message = message.split(" (hint: ").next().unwrap_or(message).to_string();
+            let state = node.state.path().to_str().unwrap().to_string();
+            let (client, _) = serve_support::stdio_client_env(
+                &["--node", &node.url],
+                &[("CALIMCP_STATE_DIR", state.as_str())],
+                serve_support::Watcher::default(),
+            )
+            .await;
+            let res = serve_support::call(
+                &client,
+                "wait_for_context",
+                json!({"context": nowhere, "within": 5}),
+            )
+            .await
+            .unwrap();
+            client.cancel().await.unwrap();
+            let text = serve_support::text(&res);
+            assert_eq!(res.is_error, Some(true), "node {n}: {text}");
+            assert!(
+                text.contains(&message),
+                "node {n}: wait says {:?} ({}), wait_for_context {text:?}",
+                message,
+                cli["error"]["code"]
+            );
+        }
     }
 }
 
@@ -481,7 +675,12 @@ fn vworld(v: Version) -> Option<VWorld> {
 }
 
 /// The outcome of one entry, as a code: `ran`, or the refusal's code.
-async fn entry_outcome(w: &VWorld, e: Entry, tool: &str, ctx: &str) -> String {
+async fn entry_outcome(
+    node: &realnode_support::RealNode,
+    e: Entry,
+    tool: &str,
+    ctx: &str,
+) -> String {
     // `insert` takes a key and a number; `touch` nothing.
     let margs = if tool.ends_with("insert") {
         json!({"key": "k", "n": 1})
@@ -489,7 +688,7 @@ async fn entry_outcome(w: &VWorld, e: Entry, tool: &str, ctx: &str) -> String {
         json!({})
     };
     let cli = |extra: &[&str]| {
-        let out = w.node.calimcp().args(extra).arg("--json").output().unwrap();
+        let out = node.calimcp().args(extra).arg("--json").output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
         match cli_outcome(out.status.code().unwrap_or(-1), &err) {
             Ok(()) => "ran".to_string(),
@@ -523,8 +722,8 @@ async fn entry_outcome(w: &VWorld, e: Entry, tool: &str, ctx: &str) -> String {
         ]
         .concat()),
         Entry::McpContext | Entry::McpCallUntil | Entry::McpReadOnly => {
-            let url = w.node.url.clone();
-            let state = w.node.state.path().to_str().unwrap().to_string();
+            let url = node.url.clone();
+            let state = node.state.path().to_str().unwrap().to_string();
             let env = [("CALIMCP_STATE_DIR", state.as_str())];
             let mut sargs = vec!["--node", url.as_str()];
             if e == Entry::McpReadOnly {
@@ -587,7 +786,7 @@ on_each_version! {
                 Refused(code) => code,
             };
             for &e in r.entries {
-                let got = entry_outcome(&w, e, &tool, &ctx).await;
+                let got = entry_outcome(&w.node, e, &tool, &ctx).await;
                 if got != want {
                     failed.push(format!("row {i} {tool} in {:?} via {e:?}: want {want}, got {got}{}", r.ctx,
                         r.needs.map(|n| format!(" (needs {n})")).unwrap_or_default()));
@@ -605,6 +804,76 @@ on_each_version! {
             }
         }
         assert!(failed.is_empty(), "rows that fail:\n{}", failed.join("\n"));
+    }
+}
+
+// The versions rows on the joined node 2: node 1 installs 0.1.0 and 0.2.0
+// of `com.example.events` with a context on each, node 2 joins both. Node 2
+// lists the two apps without package (rc.25) or as `unknown` 0.0.0 (rc.4),
+// so it cannot know they are versions of one package: its tools are named
+// by each app's id prefix, `touch` is a tool of the 0.2.0 app only, and in
+// the 0.1.0 context it is a context of another app. Every entry point of a
+// row must come to one outcome on both faces, and the refused ones leave the
+// context's root hash on node 2 as it was.
+on_each_version! {
+    async fn versions_on_the_joined_node_2_come_to_one_outcome_on_both_faces(v) {
+        let Some((cluster, id1, v1, id2, v2)) = tokio::task::spawn_blocking(move || {
+            let old = realnode_support::test_app_with_abi("events", "parity-j1", |abi| {
+                abi["methods"]
+                    .as_array_mut()
+                    .unwrap()
+                    .retain(|m| m["name"] != "touch");
+            });
+            let new = realnode_support::test_app_with_abi("events", "parity-j2", |abi| {
+                for m in abi["methods"].as_array_mut().unwrap() {
+                    if m["name"] == "insert" {
+                        m["intent"] = json!("read_only");
+                    }
+                }
+            });
+            let cluster = Cluster::start("parity_joined_versions", v, 2, &old, "com.example.events")?;
+            let id2 = cluster.node(1).install(&new, "com.example.events", "0.2.0");
+            let (ns, v2) = cluster.node(1).create_namespace_context(&id2);
+            cluster.share(1, &ns, &v2);
+            let (id1, v1) = (cluster.app.clone(), cluster.context.clone());
+            for ctx in [&v1, &v2] {
+                cluster.wait_initialized(2, ctx);
+            }
+            Some((cluster, id1, v1, id2, v2))
+        })
+        .await
+        .unwrap() else { return };
+        let node = cluster.node(2);
+        let name = |id: &str, method: &str| {
+            format!("{}_{method}", calimcp::mapping::names::id_prefix(id, 6))
+        };
+        // `touch` in the 0.2.0 context is sent: it runs as a raw execute
+        // on node 2 does — which fails in the node's runtime on rc.4 and
+        // rc.25 alike (the `events` test app bumps a raw-storage counter,
+        // which a joined node cannot write; the `kv` app of the matrix keeps
+        // calimero-storage entries and writes on node 2).
+        let raw = node.execute(&v2, "touch", json!({}));
+        let sent = if raw.get("error").is_some() { "node_internal_error" } else { "ran" };
+        // (tool, context, entry points, the outcome every one must have)
+        let rows: [(String, &str, &[Entry], &str); 3] = [
+            (name(&id2, "touch"), &v1, SEND, "foreign_context"),
+            (name(&id2, "touch"), &v2, SEND, sent),
+            (name(&id1, "insert"), &v1, REPEAT, "mut"),
+        ];
+        let mut failed = Vec::new();
+        for (i, (tool, ctx, entries, want)) in rows.iter().enumerate() {
+            let before = node.context_root(ctx);
+            for &e in *entries {
+                let got = entry_outcome(node, e, tool, ctx).await;
+                if got != *want {
+                    failed.push(format!("row {i} {tool} in {ctx} via {e:?}: want {want}, got {got}"));
+                }
+            }
+            if *want != "ran" && *want != sent && node.context_root(ctx) != before {
+                failed.push(format!("row {i}: something ran in {ctx}"));
+            }
+        }
+        assert!(failed.is_empty(), "rows that fail on node 2:\n{}", failed.join("\n"));
     }
 }
 
