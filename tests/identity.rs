@@ -5,7 +5,6 @@
 //! that two node apps share is refused, not guessed. The CLI and `serve`
 //! alike, nothing sent when refused. (Real nodes: tests/realnode_parity.rs.)
 
-mod serve_support;
 mod support;
 
 use serde_json::{Value, json};
@@ -267,35 +266,35 @@ async fn serve_on_a_joined_node_refuses_a_context_of_another_app_and_runs_its_ow
     for profile in PROFILES {
         let s = setup(profile, false);
         let apps = s.apps.path().to_str().unwrap().to_string();
-        let client = serve_support::stdio_client(&["--node", &s.node.url, "--apps", &apps]).await;
+        let client = support::serve::stdio_client(&["--node", &s.node.url, "--apps", &apps]).await;
         let (mine, theirs) = (s.mine.1.clone(), s.other.1.clone());
-        let r = serve_support::call(&client, "kv_get", json!({"key": "a", "_context": theirs}))
+        let r = support::serve::call(&client, "kv_get", json!({"key": "a", "_context": theirs}))
             .await
             .unwrap();
-        assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
         assert!(
-            serve_support::text(&r).contains("nothing was sent"),
+            support::serve::text(&r).contains("nothing was sent"),
             "{}",
-            serve_support::text(&r)
+            support::serve::text(&r)
         );
-        let r = serve_support::call(
+        let r = support::serve::call(
             &client,
             "select_app",
             json!({"app": "kv", "context": theirs}),
         )
         .await
         .unwrap();
-        assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
         assert!(s.node.executes().is_empty(), "nothing executed");
-        let r = serve_support::call(&client, "kv_tag", json!({"_context": mine}))
+        let r = support::serve::call(&client, "kv_tag", json!({"_context": mine}))
             .await
             .unwrap();
         // (The fake echoes the arguments, which a `string` result is not:
         // the call ran, and the result is said not to match.)
         assert!(
-            serve_support::text(&r).contains("kv_tag ran"),
+            support::serve::text(&r).contains("kv_tag ran"),
             "{}",
-            serve_support::text(&r)
+            support::serve::text(&r)
         );
         assert_eq!(s.executed_in(), [mine]);
         client.cancel().await.unwrap();

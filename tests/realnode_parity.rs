@@ -14,14 +14,13 @@
 //! faces, `wait` / `wait_for_context`, and the versions rows on node 1 and on
 //! the joined node 2.
 
-mod realnode_support;
-mod serve_support;
+mod support;
 
 use std::path::Path;
 use std::time::Duration;
 
-use realnode_support::{Cluster, Version, on_each_version, test_app, test_app_variant};
 use serde_json::{Value, json};
+use support::realnode::{Cluster, Version, on_each_version, test_app, test_app_variant};
 
 /// What is at hand besides the node.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -233,7 +232,7 @@ fn expect_cli(what: &str, r: &Row, got: Result<(), String>) {
 }
 
 fn expect_mcp(what: &str, r: &Row, r2: &rmcp::model::CallToolResult) {
-    let text = serve_support::text(r2);
+    let text = support::serve::text(r2);
     match r.expect {
         Ran => assert_ne!(
             r2.is_error,
@@ -338,10 +337,10 @@ async fn mcp_row(w: &World, r: &Row, l: &Local, key: &str) {
     let mut args: Vec<&str> = vec!["--node", &url];
     args.extend(l.args.iter().map(String::as_str));
     let (client, _) =
-        serve_support::stdio_client_env(&args, &env, serve_support::Watcher::default()).await;
+        support::serve::stdio_client_env(&args, &env, support::serve::Watcher::default()).await;
     let set = format!("{}_set", l.tool);
     let get = format!("{}_get", l.tool);
-    let res = serve_support::call(
+    let res = support::serve::call(
         &client,
         &set,
         json!({"key": key, "value": "v", "_context": ctx}),
@@ -349,7 +348,7 @@ async fn mcp_row(w: &World, r: &Row, l: &Local, key: &str) {
     .await
     .unwrap();
     expect_mcp("_context", r, &res);
-    let res = serve_support::call(
+    let res = support::serve::call(
         &client,
         "call_until",
         json!({"tool": get, "arguments": {"key": key, "_context": ctx}, "until": "v", "within": 30}),
@@ -357,7 +356,7 @@ async fn mcp_row(w: &World, r: &Row, l: &Local, key: &str) {
     .await
     .unwrap();
     expect_mcp("call_until", r, &res);
-    let res = serve_support::call(
+    let res = support::serve::call(
         &client,
         "wait_for_events",
         json!({"app": l.app, "context": ctx, "timeout": 1}),
@@ -365,11 +364,11 @@ async fn mcp_row(w: &World, r: &Row, l: &Local, key: &str) {
     .await
     .unwrap();
     expect_mcp("wait_for_events", r, &res);
-    let res = serve_support::call(&client, "select_app", json!({"app": l.app, "context": ctx}))
+    let res = support::serve::call(&client, "select_app", json!({"app": l.app, "context": ctx}))
         .await
         .unwrap();
     expect_mcp("select_app", r, &res);
-    let res = serve_support::call(
+    let res = support::serve::call(
         &client,
         "wait_for_context",
         json!({"context": ctx, "within": 20}),
@@ -383,14 +382,14 @@ async fn mcp_row(w: &World, r: &Row, l: &Local, key: &str) {
         r.node,
         r.file,
         r.ctx,
-        serve_support::text(&res)
+        support::serve::text(&res)
     );
     client.cancel().await.unwrap();
     // --read-only: a view with `_context` alike.
     args.push("--read-only");
     let (client, _) =
-        serve_support::stdio_client_env(&args, &env, serve_support::Watcher::default()).await;
-    let res = serve_support::call(&client, &get, json!({"key": key, "_context": ctx}))
+        support::serve::stdio_client_env(&args, &env, support::serve::Watcher::default()).await;
+    let res = support::serve::call(&client, &get, json!({"key": key, "_context": ctx}))
         .await
         .unwrap();
     expect_mcp("--read-only _context", r, &res);
@@ -442,20 +441,20 @@ async fn no_context_call(w: &World, n: usize, tool: &str, key: &str) -> (String,
     };
     let state = node.state.path().to_str().unwrap().to_string();
     let env = [("CALIMCP_STATE_DIR", state.as_str())];
-    let (client, _) = serve_support::stdio_client_env(
+    let (client, _) = support::serve::stdio_client_env(
         &["--node", &node.url],
         &env,
-        serve_support::Watcher::default(),
+        support::serve::Watcher::default(),
     )
     .await;
-    let res = serve_support::call(
+    let res = support::serve::call(
         &client,
         tool,
         json!({"key": format!("{key}m"), "value": "v"}),
     )
     .await
     .unwrap();
-    let wait = serve_support::call(
+    let wait = support::serve::call(
         &client,
         "wait_for_context",
         json!({"context": "default", "within": 20}),
@@ -466,7 +465,7 @@ async fn no_context_call(w: &World, n: usize, tool: &str, key: &str) -> (String,
     let mcp = if res.is_error != Some(true) {
         "ran".to_string()
     } else {
-        mcp_code(&serve_support::text(&res))
+        mcp_code(&support::serve::text(&res))
     };
     let cli_wait = node
         .calimcp()
@@ -478,7 +477,7 @@ async fn no_context_call(w: &World, n: usize, tool: &str, key: &str) -> (String,
         (Some(0), false),
         "node {n}: `wait default` and wait_for_context: {} / {}",
         String::from_utf8_lossy(&cli_wait.stderr),
-        serve_support::text(&wait)
+        support::serve::text(&wait)
     );
     (cli, mcp)
 }
@@ -551,13 +550,13 @@ on_each_version! {
             let message = cli["error"]["message"].as_str().expect("a message");
             let message = message.split(" (hint: ").next().unwrap_or(message).to_string();
             let state = node.state.path().to_str().unwrap().to_string();
-            let (client, _) = serve_support::stdio_client_env(
+            let (client, _) = support::serve::stdio_client_env(
                 &["--node", &node.url],
                 &[("CALIMCP_STATE_DIR", state.as_str())],
-                serve_support::Watcher::default(),
+                support::serve::Watcher::default(),
             )
             .await;
-            let res = serve_support::call(
+            let res = support::serve::call(
                 &client,
                 "wait_for_context",
                 json!({"context": nowhere, "within": 5}),
@@ -565,7 +564,7 @@ on_each_version! {
             .await
             .unwrap();
             client.cancel().await.unwrap();
-            let text = serve_support::text(&res);
+            let text = support::serve::text(&res);
             assert_eq!(res.is_error, Some(true), "node {n}: {text}");
             assert!(
                 text.contains(&message),
@@ -647,20 +646,20 @@ const VROWS: &[VRow] = &[
 ];
 
 struct VWorld {
-    node: realnode_support::RealNode,
+    node: support::realnode::RealNode,
     v1: String,
     v2: String,
 }
 
 fn vworld(v: Version) -> Option<VWorld> {
-    let node = realnode_support::RealNode::start_on(v, "parity_versions")?;
-    let old = realnode_support::test_app_with_abi("events", "parity-v1", |abi| {
+    let node = support::realnode::RealNode::start_on(v, "parity_versions")?;
+    let old = support::realnode::test_app_with_abi("events", "parity-v1", |abi| {
         abi["methods"]
             .as_array_mut()
             .unwrap()
             .retain(|m| m["name"] != "touch");
     });
-    let new = realnode_support::test_app_with_abi("events", "parity-v2", |abi| {
+    let new = support::realnode::test_app_with_abi("events", "parity-v2", |abi| {
         for m in abi["methods"].as_array_mut().unwrap() {
             if m["name"] == "insert" {
                 m["intent"] = json!("read_only");
@@ -676,7 +675,7 @@ fn vworld(v: Version) -> Option<VWorld> {
 
 /// The outcome of one entry, as a code: `ran`, or the refusal's code.
 async fn entry_outcome(
-    node: &realnode_support::RealNode,
+    node: &support::realnode::RealNode,
     e: Entry,
     tool: &str,
     ctx: &str,
@@ -730,24 +729,24 @@ async fn entry_outcome(
                 sargs.push("--read-only");
             }
             let (client, _) =
-                serve_support::stdio_client_env(&sargs, &env, serve_support::Watcher::default())
+                support::serve::stdio_client_env(&sargs, &env, support::serve::Watcher::default())
                     .await;
             let res = match e {
                 Entry::McpCallUntil => {
-                    serve_support::call(
+                    support::serve::call(
                         &client,
                         "call_until",
                         json!({"tool": tool, "arguments": with_ctx(margs.clone()), "until": null, "within": 5}),
                     )
                     .await
                 }
-                _ => serve_support::call(&client, tool, with_ctx(margs.clone())).await,
+                _ => support::serve::call(&client, tool, with_ctx(margs.clone())).await,
             };
             client.cancel().await.unwrap();
             match res {
                 Ok(r) if r.is_error != Some(true) => "ran".to_string(),
                 Ok(r) => {
-                    let text = serve_support::text(&r);
+                    let text = support::serve::text(&r);
                     if text.contains("[mut]") {
                         "mut".into()
                     } else if text.contains("which has no method") {
@@ -818,13 +817,13 @@ on_each_version! {
 on_each_version! {
     async fn versions_on_the_joined_node_2_come_to_one_outcome_on_both_faces(v) {
         let Some((cluster, id1, v1, id2, v2)) = tokio::task::spawn_blocking(move || {
-            let old = realnode_support::test_app_with_abi("events", "parity-j1", |abi| {
+            let old = support::realnode::test_app_with_abi("events", "parity-j1", |abi| {
                 abi["methods"]
                     .as_array_mut()
                     .unwrap()
                     .retain(|m| m["name"] != "touch");
             });
-            let new = realnode_support::test_app_with_abi("events", "parity-j2", |abi| {
+            let new = support::realnode::test_app_with_abi("events", "parity-j2", |abi| {
                 for m in abi["methods"].as_array_mut().unwrap() {
                     if m["name"] == "insert" {
                         m["intent"] = json!("read_only");
@@ -885,10 +884,10 @@ on_each_version! {
 /// of the group, not moved yet).
 #[test]
 fn rc25_a_lazy_group_upgrade_moves_the_context_on_its_next_call() {
-    let Some(node) = realnode_support::RealNode::start_on(Version::Rc25, "parity_lazy") else {
+    let Some(node) = support::realnode::RealNode::start_on(Version::Rc25, "parity_lazy") else {
         return;
     };
-    let old = realnode_support::test_app_with_abi("events", "lazy-v1", |abi| {
+    let old = support::realnode::test_app_with_abi("events", "lazy-v1", |abi| {
         abi["methods"]
             .as_array_mut()
             .unwrap()
@@ -938,11 +937,11 @@ fn rc25_a_lazy_group_upgrade_moves_the_context_on_its_next_call() {
     assert_eq!(runs(&b), id1, "the other context has not moved");
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let client = serve_support::stdio_client(&["--node", &node.url]).await;
-        let r = serve_support::call(&client, "events_touch", json!({"_context": b}))
+        let client = support::serve::stdio_client(&["--node", &node.url]).await;
+        let r = support::serve::call(&client, "events_touch", json!({"_context": b}))
             .await
             .unwrap();
-        assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        assert_ne!(r.is_error, Some(true), "{}", support::serve::text(&r));
         client.cancel().await.unwrap();
     });
 }

@@ -1,7 +1,6 @@
 //! `calimcp serve --http`: rmcp's Streamable HTTP client against the real
 //! binary on a loopback port the OS picks, plus the DNS-rebinding checks.
 
-mod serve_support;
 mod support;
 
 use std::process::{Command, Stdio};
@@ -10,7 +9,7 @@ use std::time::Duration;
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::json;
-use serve_support::*;
+use support::serve::*;
 
 #[tokio::test]
 async fn http_lists_the_same_tools_and_validates_calls() {

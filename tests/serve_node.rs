@@ -3,15 +3,14 @@
 //! the live catalog (list_changed after an install, a node down at start and
 //! up later, a hanging node), concurrent calls and a cancelled call.
 
-mod serve_support;
 mod support;
 
 use std::time::{Duration, Instant};
 
 use calimcp::mapping::names::id_tail;
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::{self, FakeNode, Profile};
+use support::serve::*;
 
 fn examples() -> String {
     format!("{}/examples", env!("CARGO_MANIFEST_DIR"))

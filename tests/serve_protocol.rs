@@ -6,11 +6,10 @@
 //! `resources/read` and `completion/complete`, and `--allow`/`--deny`
 //! applied to the fixed tools.
 
-mod serve_support;
 mod support;
 
 use serde_json::{Value, json};
-use serve_support::*;
+use support::serve::*;
 
 const REVISIONS: [&str; 4] = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 const NEWEST: &str = "2026-07-28";

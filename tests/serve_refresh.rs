@@ -3,14 +3,13 @@
 //! refreshes pass in between; and a served context's version change
 //! (`AppVersionChanged`, issue 18) is told at once, not at the next refresh.
 
-mod serve_support;
 mod support;
 
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use serve_support::*;
 use support::fake_node::{self, FakeNode, Profile};
+use support::serve::*;
 use support::wire;
 
 /// How many times the server has read the node's app list so far.

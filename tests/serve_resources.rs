@@ -4,7 +4,6 @@
 //! `notifications/resources/list_changed` when an app appears on the node —
 //! with rmcp's client over stdio and raw JSON-RPC over Streamable HTTP.
 
-mod serve_support;
 mod support;
 
 use std::process::{Command, Stdio};
@@ -20,8 +19,8 @@ use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::{self, FakeNode};
+use support::serve::*;
 use tokio::sync::Notify;
 
 /// A client that counts `notifications/resources/list_changed`.

@@ -3,14 +3,13 @@
 //! batches and bodies that are no JSON-RPC message are answered member by
 //! member with their ids, as on stdio.
 
-mod serve_support;
 mod support;
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::FakeNode;
+use support::serve::*;
 
 const V0326: &str = "2025-03-26";
 
