@@ -4,7 +4,7 @@
 //! `describe_app` points to. The browser tests (tests/browser.rs) run the
 //! forms; these check what the server sends.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::fake_node::FakeNode;

@@ -6,7 +6,7 @@
 //! `resources/read` and `completion/complete`, and `--allow`/`--deny`
 //! applied to the fixed tools.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::serve::*;
@@ -94,7 +94,7 @@ fn examples() -> String {
 fn schema_of(def: &str) -> jsonschema::Validator {
     static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
     let doc = DOC.get_or_init(|| {
-        serde_json::from_str(include_str!("mcp-schema/2026-07-28.json")).expect("schema JSON")
+        serde_json::from_str(include_str!("../mcp-schema/2026-07-28.json")).expect("schema JSON")
     });
     let mut schema = doc.clone();
     schema["$ref"] = json!(format!("#/$defs/{def}"));

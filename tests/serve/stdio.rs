@@ -3,7 +3,7 @@
 //! garbage input and shutdown. Driven by rmcp's own client, or raw JSON lines
 //! where the point is the wire.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

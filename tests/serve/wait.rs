@@ -4,7 +4,7 @@
 //! fake: it answers "no state yet" for a set number of listings, and a write
 //! arrives before a set execute.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::fake_node::{self, FakeNode};
