@@ -876,15 +876,16 @@ on_each_version! {
     }
 }
 
-/// rc.25 only (rc.4 has no group upgrades): a group upgrade under
-/// `LazyOnAccess` (the namespaces the harness creates) moves each context to
-/// the new version at its next use, and until then the node still says the
-/// old one. A method only the new version has is not refused: the CLI says
-/// the context moves on this call, and `serve` runs it too (another context
-/// of the group, not moved yet).
-#[test]
-fn rc25_a_lazy_group_upgrade_moves_the_context_on_its_next_call() {
-    let Some(node) = support::realnode::RealNode::start_on(Version::Rc25, "parity_lazy") else {
+// Both versions (the group routes and `POST /admin-api/groups/:id/upgrade`
+// are in rc.4 too — core tags from 0.10.1-rc.7): a group upgrade under
+// `LazyOnAccess` (the namespaces the harness creates) moves each context to
+// the new version at its next use, and until then the node still says the
+// old one. A method only the new version has is not refused: the CLI says
+// the context moves on this call, and `serve` runs it too (another context
+// of the group, not moved yet).
+on_each_version! {
+fn a_lazy_group_upgrade_moves_the_context_on_its_next_call(v) {
+    let Some(node) = support::realnode::RealNode::start_on(v, "parity_lazy") else {
         return;
     };
     let old = support::realnode::test_app_with_abi("events", "lazy-v1", |abi| {
@@ -944,4 +945,5 @@ fn rc25_a_lazy_group_upgrade_moves_the_context_on_its_next_call() {
         assert_ne!(r.is_error, Some(true), "{}", support::serve::text(&r));
         client.cancel().await.unwrap();
     });
+}
 }
