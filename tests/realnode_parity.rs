@@ -651,21 +651,28 @@ struct VWorld {
     v2: String,
 }
 
-fn vworld(v: Version) -> Option<VWorld> {
-    let node = support::realnode::RealNode::start_on(v, "parity_versions")?;
-    let old = support::realnode::test_app_with_abi("events", "parity-v1", |abi| {
+/// The `events` app as 0.1.0 (no `touch`, `insert` [mut]) and as 0.2.0
+/// (`touch`, `insert` [view]), built as `{tag}1` and `{tag}2`.
+fn version_apps(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let old = support::realnode::test_app_with_abi("events", &format!("{tag}1"), |abi| {
         abi["methods"]
             .as_array_mut()
             .unwrap()
             .retain(|m| m["name"] != "touch");
     });
-    let new = support::realnode::test_app_with_abi("events", "parity-v2", |abi| {
+    let new = support::realnode::test_app_with_abi("events", &format!("{tag}2"), |abi| {
         for m in abi["methods"].as_array_mut().unwrap() {
             if m["name"] == "insert" {
                 m["intent"] = json!("read_only");
             }
         }
     });
+    (old, new)
+}
+
+fn vworld(v: Version) -> Option<VWorld> {
+    let node = support::realnode::RealNode::start_on(v, "parity_versions")?;
+    let (old, new) = version_apps("parity-v");
     let id1 = node.install(&old, "com.example.events", "0.1.0");
     let (v1, _) = node.create_context(&id1);
     let id2 = node.install(&new, "com.example.events", "0.2.0");
@@ -817,19 +824,7 @@ on_each_version! {
 on_each_version! {
     async fn versions_on_the_joined_node_2_come_to_one_outcome_on_both_faces(v) {
         let Some((cluster, id1, v1, id2, v2)) = tokio::task::spawn_blocking(move || {
-            let old = support::realnode::test_app_with_abi("events", "parity-j1", |abi| {
-                abi["methods"]
-                    .as_array_mut()
-                    .unwrap()
-                    .retain(|m| m["name"] != "touch");
-            });
-            let new = support::realnode::test_app_with_abi("events", "parity-j2", |abi| {
-                for m in abi["methods"].as_array_mut().unwrap() {
-                    if m["name"] == "insert" {
-                        m["intent"] = json!("read_only");
-                    }
-                }
-            });
+            let (old, new) = version_apps("parity-j");
             let cluster = Cluster::start("parity_joined_versions", v, 2, &old, "com.example.events")?;
             let id2 = cluster.node(1).install(&new, "com.example.events", "0.2.0");
             let (ns, v2) = cluster.node(1).create_namespace_context(&id2);

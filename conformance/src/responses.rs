@@ -254,6 +254,31 @@ fn node_event(e: &Value) -> Result<NodeEvent> {
 
 /// The body the node sends for one sample; `root` is the calimcp checkout
 /// (samples may name files in it).
+/// The fields rc.4's and rc.25's group info share, from a sample.
+struct GroupFields {
+    group_id: String,
+    app_key: String,
+    target_application_id: calimero_primitives::application::ApplicationId,
+    member_count: u64,
+    context_count: u64,
+    default_capabilities: u32,
+    subgroup_visibility: String,
+    group_state_hash: String,
+}
+
+fn group_fields(sample: &Value) -> Result<GroupFields> {
+    Ok(GroupFields {
+        group_id: str_of(sample, "group_id")?.into(),
+        app_key: str_of(sample, "app_key")?.into(),
+        target_application_id: parse(&sample["target_application_id"], "target_application_id")?,
+        member_count: parse(&sample["member_count"], "member_count")?,
+        context_count: parse(&sample["context_count"], "context_count")?,
+        default_capabilities: parse(&sample["default_capabilities"], "default_capabilities")?,
+        subgroup_visibility: str_of(sample, "subgroup_visibility")?.into(),
+        group_state_hash: str_of(sample, "group_state_hash")?.into(),
+    })
+}
+
 pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
     let id = &sample["id"];
     match str_of(sample, "kind")? {
@@ -397,47 +422,41 @@ pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
         }),
         // `groups/get_group_info.rs`, rc.25 and rc.4 (rc.5's type: with
         // `upgradePolicy`).
-        "group_info" => body(&server::GroupInfoApiResponse {
-            data: server::GroupInfoApiResponseData {
-                group_id: str_of(sample, "group_id")?.into(),
-                app_key: str_of(sample, "app_key")?.into(),
-                target_application_id: parse(
-                    &sample["target_application_id"],
-                    "target_application_id",
-                )?,
-                member_count: parse(&sample["member_count"], "member_count")?,
-                context_count: parse(&sample["context_count"], "context_count")?,
-                active_upgrade: None,
-                default_capabilities: parse(
-                    &sample["default_capabilities"],
-                    "default_capabilities",
-                )?,
-                subgroup_visibility: str_of(sample, "subgroup_visibility")?.into(),
-                metadata: None,
-                group_state_hash: str_of(sample, "group_state_hash")?.into(),
-            },
-        }),
-        "group_info_rc4" => body(&GroupInfoApiResponse {
-            data: GroupInfoApiResponseData {
-                group_id: str_of(sample, "group_id")?.into(),
-                app_key: str_of(sample, "app_key")?.into(),
-                target_application_id: parse(
-                    &sample["target_application_id"],
-                    "target_application_id",
-                )?,
-                upgrade_policy: parse(&sample["upgrade_policy"], "upgrade_policy")?,
-                member_count: parse(&sample["member_count"], "member_count")?,
-                context_count: parse(&sample["context_count"], "context_count")?,
-                active_upgrade: None,
-                default_capabilities: parse(
-                    &sample["default_capabilities"],
-                    "default_capabilities",
-                )?,
-                subgroup_visibility: str_of(sample, "subgroup_visibility")?.into(),
-                metadata: None,
-                group_state_hash: str_of(sample, "group_state_hash")?.into(),
-            },
-        }),
+        "group_info" => {
+            let g = group_fields(sample)?;
+            body(&server::GroupInfoApiResponse {
+                data: server::GroupInfoApiResponseData {
+                    group_id: g.group_id,
+                    app_key: g.app_key,
+                    target_application_id: g.target_application_id,
+                    member_count: g.member_count,
+                    context_count: g.context_count,
+                    active_upgrade: None,
+                    default_capabilities: g.default_capabilities,
+                    subgroup_visibility: g.subgroup_visibility,
+                    metadata: None,
+                    group_state_hash: g.group_state_hash,
+                },
+            })
+        }
+        "group_info_rc4" => {
+            let g = group_fields(sample)?;
+            body(&GroupInfoApiResponse {
+                data: GroupInfoApiResponseData {
+                    group_id: g.group_id,
+                    app_key: g.app_key,
+                    target_application_id: g.target_application_id,
+                    upgrade_policy: parse(&sample["upgrade_policy"], "upgrade_policy")?,
+                    member_count: g.member_count,
+                    context_count: g.context_count,
+                    active_upgrade: None,
+                    default_capabilities: g.default_capabilities,
+                    subgroup_visibility: g.subgroup_visibility,
+                    metadata: None,
+                    group_state_hash: g.group_state_hash,
+                },
+            })
+        }
         // rc.4's `get_group_info.rs`: `bail!("group '{group_id:?}' not found")`,
         // echoed by its `parse_api_error` (rc.25 hides it: `group-not-found`).
         "group_not_found_rc4" => {
