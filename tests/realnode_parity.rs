@@ -942,3 +942,52 @@ fn a_lazy_group_upgrade_moves_the_context_on_its_next_call(v) {
     });
 }
 }
+
+/// The object keys of a JSON body, `data`'s when it has one, in order.
+fn keys(body: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    let o = v.get("data").filter(|d| d.is_object()).unwrap_or(&v);
+    o.as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+// The group routes the lazy upgrade reads answer as the goldens the fake
+// node serves say (tests/golden/responses, written from the node's types):
+// a context's group (and `null` for a context the node does not have), the
+// group's fields in the golden's order (rc.4 with `upgradePolicy`), and a
+// group the node does not have word for word.
+on_each_version! {
+    fn the_group_routes_answer_as_the_goldens_say(v) {
+        let Some(node) = support::realnode::RealNode::start_on(v, "parity_groups") else {
+            return;
+        };
+        let golden = |name: &str| {
+            std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/responses/{name}.json")),
+            )
+            .unwrap()
+        };
+        let app = node.install(&test_app("events"), "com.example.events", "0.1.0");
+        let (ns, ctx, _) = node.create_context_full(&app, None);
+        let (status, body) = node.try_admin("GET", &format!("/admin-api/contexts/{ctx}/group"), None);
+        assert_eq!((status, body.clone()), (200, json!({"data": ns}).to_string()));
+        assert_eq!(keys(&body), keys(&golden("context-group")));
+        let nowhere = "11111111111111111111111111111111";
+        assert_eq!(
+            node.try_admin("GET", &format!("/admin-api/contexts/{nowhere}/group"), None),
+            (200, golden("context-group-none"))
+        );
+        let (status, body) = node.try_admin("GET", &format!("/admin-api/groups/{ns}"), None);
+        assert_eq!(status, 200, "{body}");
+        let info = if v == Version::Rc4 { "group-info-rc4" } else { "group-info" };
+        assert_eq!(keys(&body), keys(&golden(info)), "{body}");
+        let target: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(target["data"]["targetApplicationId"], app.as_str());
+        let missing = if v == Version::Rc4 { "group-not-found-rc4" } else { "group-not-found" };
+        assert_eq!(
+            node.try_admin("GET", &format!("/admin-api/groups/{}", "cd".repeat(32)), None),
+            (500, golden(missing))
+        );
+    }
+}
