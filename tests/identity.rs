@@ -301,6 +301,38 @@ async fn serve_on_a_joined_node_refuses_a_context_of_another_app_and_runs_its_ow
     }
 }
 
+/// `calimcp ARGS` against `node` with the state in `home`: exit code and stderr.
+fn on_node(node: &FakeNode, home: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = calimcp(home)
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `com.example.kv-c` 0.1.0 (without `tag`, one context) and 0.2.0 (with
+/// it) installed on `node`: (0.1.0's application id, its context, 0.2.0's
+/// application id).
+fn two_versions(node: &FakeNode) -> (String, String, String) {
+    let mut old = kv_abi();
+    old["methods"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|m| m["name"] != "tag");
+    let (old_id, ctx) =
+        node.install_module(Some(("com.example.kv-c", "0.1.0")), salted(&old, b"1"), old);
+    let (new, _) = node.install_module(
+        Some(("com.example.kv-c", "0.2.0")),
+        salted(&kv_abi(), b"2"),
+        kv_abi(),
+    );
+    (old_id, ctx, new)
+}
+
 /// A group upgrade the node applies lazily (rc.25): the context still runs
 /// 0.1.0, which lacks `tag`, but its group targets 0.2.0, which has it — the
 /// call is not refused, its arguments are checked against 0.2.0, and the
@@ -308,30 +340,9 @@ async fn serve_on_a_joined_node_refuses_a_context_of_another_app_and_runs_its_ow
 #[test]
 fn a_method_of_the_version_a_contexts_group_targets_is_not_refused() {
     let node = FakeNode::with_profile(Profile::Rc25);
-    let mut old = kv_abi();
-    old["methods"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|m| m["name"] != "tag");
-    let (_, ctx) =
-        node.install_module(Some(("com.example.kv-c", "0.1.0")), salted(&old, b"1"), old);
-    let (new, _) = node.install_module(
-        Some(("com.example.kv-c", "0.2.0")),
-        salted(&kv_abi(), b"2"),
-        kv_abi(),
-    );
+    let (_, ctx, new) = two_versions(&node);
     let home = tempfile::tempdir().unwrap();
-    let run = |args: &[&str]| {
-        let out = calimcp(home.path())
-            .env("CALIMERO_NODE_URL", &node.url)
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| on_node(&node, home.path(), args);
     let (code, err) = run(&["call", "kv_c_tag", "-c", &ctx]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("which has no method `tag`"), "{err}");
@@ -351,4 +362,86 @@ fn a_method_of_the_version_a_contexts_group_targets_is_not_refused() {
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(sent[0]["params"]["method"], "tag");
     assert_eq!(sent[0]["params"]["contextId"], ctx.as_str());
+}
+
+/// `serve` alike, on the same node: the call runs, the agent's answer says
+/// (as a `note:`) that the context moves on this call, and clients that
+/// listed are told the lists changed once it ran, without waiting for the
+/// node's `AppVersionChanged` (this node sends none).
+#[tokio::test]
+async fn serve_says_the_context_moves_on_this_call_and_announces_it() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let (_, ctx, new) = two_versions(&node);
+    node.upgrade_group(&new);
+    let watcher = support::serve::Watcher::default();
+    let (client, _) =
+        support::serve::stdio_client_with(&["--node", &node.url], watcher.clone()).await;
+    support::serve::listed_app_tools(&client).await;
+    let r = support::serve::call(&client, "kv_c_tag", json!({"_context": ctx}))
+        .await
+        .unwrap();
+    let texts: Vec<String> = r
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.starts_with(&format!(
+            "note: context {ctx} moves to com.example.kv-c 0.2.0 on this call"
+        ))),
+        "{texts:?}"
+    );
+    let sent: Vec<Value> = node.executes().iter().map(|r| r.json()).collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0]["params"]["method"], "tag");
+    assert!(
+        watcher
+            .wait_for(1, std::time::Duration::from_secs(20))
+            .await,
+        "list_changed once the context moved"
+    );
+    client.cancel().await.unwrap();
+}
+
+/// Right after a group upgrade a context may run its old version again for
+/// a while (here: the group's target goes back to 0.1.0, and the node moves
+/// the context back at its next use). A call built for 0.2.0 that the node
+/// runs with 0.1.0, which lacks the method, is told so on both faces —
+/// `upgrade_in_progress`, retryable, nothing ran — never "rebuild the app".
+#[tokio::test]
+async fn a_context_that_moves_back_is_not_told_to_rebuild_the_app() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let (old_id, ctx, new) = two_versions(&node);
+    let home = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str]| on_node(&node, home.path(), args);
+    // Moved to 0.2.0 by its first call after the upgrade …
+    node.upgrade_group(&new);
+    let _ = cli(&["call", "kv_c_tag", "-c", &ctx]);
+    // … then back to 0.1.0 at the next one.
+    node.upgrade_group(&old_id);
+    let (code, err) = cli(&["call", "kv_c_tag", "-c", &ctx, "--json"]);
+    assert_eq!(code, Some(5), "{err}");
+    assert!(err.contains("\"code\":\"upgrade_in_progress\""), "{err}");
+    assert!(err.contains("is changing versions"), "{err}");
+    assert!(!err.contains("rebuild"), "{err}");
+
+    node.upgrade_group(&new);
+    let (client, _) = support::serve::stdio_client_with(
+        &["--node", &node.url],
+        support::serve::Watcher::default(),
+    )
+    .await;
+    support::serve::call(&client, "kv_c_tag", json!({"_context": ctx}))
+        .await
+        .unwrap();
+    node.upgrade_group(&old_id);
+    let r = support::serve::call(&client, "kv_c_tag", json!({"_context": ctx}))
+        .await
+        .unwrap();
+    let text = support::serve::text(&r);
+    assert_eq!(r.is_error, Some(true), "{text}");
+    assert!(text.contains("is changing versions"), "{text}");
+    assert!(text.contains("retryable: true"), "{text}");
+    assert!(!text.contains("rebuild"), "{text}");
+    client.cancel().await.unwrap();
 }

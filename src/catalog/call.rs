@@ -18,6 +18,9 @@
 //!    what more the node can say about a context that was not usable, and the
 //!    context named as the caller typed it.
 //!
+//! A context named without an app (`calimcp wait`, MCP `wait_for_context`)
+//! is bound by the same step without the app check ([`bind_named`]).
+//!
 //! Errors are worded for who reads them ([`Audience`]): flags for a CLI user,
 //! `_context` and `select_app` for an agent.
 
@@ -33,7 +36,7 @@ use crate::error::{Code, Error, Result};
 use crate::mapping::args::Problem;
 use crate::mapping::{Tool, ToolOptions};
 use crate::node::Client;
-use crate::node::ids::error_as_typed;
+use crate::node::ids::{self, error_as_typed};
 use crate::text::sanitize_line;
 
 /// Who reads the errors: the wording of how to choose a context follows it.
@@ -52,6 +55,9 @@ impl Audience {
             return e;
         };
         let hint = match (e.code, pins) {
+            (Code::Offline, _) => {
+                "restart calimcp serve without --offline (with --node URL unless the node is at the default address)"
+            }
             (Code::UnknownContext | Code::ForeignContext, true) => {
                 "pass one of them as `_context`, or pin one with select_app"
             }
@@ -162,6 +168,46 @@ pub(crate) async fn bind_context(
     }
 }
 
+/// The bind step for a context named without an app (`calimcp wait`, MCP
+/// `wait_for_context`): an id as is, else an alias looked up on the node,
+/// and what the node says of it; no app to check it against.
+pub(crate) async fn bind_named(client: &Client, value: &str) -> Result<Target> {
+    let id = if context::looks_like_context_id(value) {
+        client.node_id(value)
+    } else {
+        match client.lookup_context_alias(value).await? {
+            Some(id) => id,
+            None => {
+                return Err(Error::input(
+                    Code::UnknownContext,
+                    format!(
+                        "context `{}` is neither a context id nor an alias on the node at {}",
+                        sanitize_line(value),
+                        client.url()
+                    ),
+                )
+                .with_hint("a context id is 64 hex characters or base58 of 32 bytes; `calimcp contexts` lists the node's contexts with their aliases"));
+            }
+        }
+    };
+    match client.context(&id).await? {
+        Some(info) => Ok(Target {
+            id: client.node_id(&info.id),
+            info,
+        }),
+        // The same error (and exit 2) as `call` gives for a context not on the node.
+        None => Err(Error::input(
+            Code::UnknownContext,
+            format!(
+                "context {} is not on the node at {} (it has not joined it)",
+                sanitize_line(value),
+                client.url()
+            ),
+        )
+        .with_hint("join the context on this node first (meroctl namespace join / group join-context), then wait for it")),
+    }
+}
+
 /// The contexts of `app` (its `service`) as rows with their aliases and
 /// versions ([`context::context_rows`]), for `describe_app` and resources.
 pub(crate) async fn app_contexts(
@@ -194,6 +240,27 @@ impl Bound {
     /// The version's catalog and tool, when it is not the listed tool's.
     pub(crate) fn version(&self) -> Option<&(Catalog, Tool)> {
         self.version.as_ref()
+    }
+
+    /// Whether the call moves its context to another version: the tool
+    /// comes from the version the context's group targets (a lazy group
+    /// upgrade, applied by the node at this call), not the one it runs.
+    pub(crate) fn moves(&self) -> bool {
+        self.version.as_ref().is_some_and(|(c, _)| {
+            c.apps
+                .first()
+                .is_some_and(|a| !ids::same(&a.id, &self.target.info.application_id))
+        })
+    }
+
+    /// What the face should say besides the call's answer: what the
+    /// version's catalog says (that the context moves on this call).
+    pub(crate) fn remarks(&self) -> Vec<String> {
+        self.version
+            .iter()
+            .flat_map(|(c, _)| &c.skipped)
+            .map(|w| w.message.clone())
+            .collect()
     }
 
     /// The refusals that follow the method's kind in the context's version.
@@ -268,9 +335,62 @@ impl Bound {
         e: Error,
     ) -> Error {
         let service = prepared.service.as_deref();
+        let e = self.between_versions(client, app, prepared, e).await;
         let e = explain_context_error(client, app, service, &self.target.id, e).await;
         let e = error_as_typed(e, self.typed.as_deref());
         self.audience.word(prepared.explain(e))
+    }
+
+    /// The node's module lacked a method the version the call was built
+    /// for has (`method_not_in_module`, which otherwise means the ABI and
+    /// the module come from different builds). When the context is between
+    /// versions — the call counted on its group's version, or the node now
+    /// says it runs another version than when it was bound (a context that
+    /// moved back for a while after a group upgrade) — that is what the
+    /// error says: nothing ran, and trying again may succeed.
+    async fn between_versions(
+        &self,
+        client: &Client,
+        app: &App,
+        prepared: &Prepared,
+        e: Error,
+    ) -> Error {
+        if e.code != Code::MethodNotInModule {
+            return e;
+        }
+        let then = &self.target.info;
+        let now = match client.context(&self.target.id).await {
+            Ok(Some(now)) => now,
+            _ => return e,
+        };
+        let moved = !ids::same(&now.application_id, &then.application_id)
+            || now.application_version != then.application_version;
+        if !moved && !self.moves() {
+            return e;
+        }
+        let version =
+            |v: Option<&str>| sanitize_line(v.unwrap_or("(a version the node does not name)"));
+        let expected = self
+            .version
+            .as_ref()
+            .and_then(|(c, _)| c.apps.first())
+            .and_then(|a| a.version.as_deref())
+            .or(then.application_version.as_deref());
+        Error::new(
+            e.kind,
+            Code::UpgradeInProgress,
+            format!(
+                "`{}` did not run in context {}: the context is changing versions of {} — the call was built for version {}, and the node ran it with version {}, which has no `{}` (it had not moved the context to its group's version yet, or moved it back for a while); nothing ran",
+                sanitize_line(&prepared.method),
+                sanitize_line(&self.target.id),
+                sanitize_line(app.package_or_id()),
+                version(expected),
+                version(now.application_version.as_deref()),
+                sanitize_line(&prepared.method),
+            ),
+        )
+        .with_hint("call again shortly: each call is checked against the version its context runs then (`calimcp contexts APP` shows it)")
+        .retryable()
     }
 }
 

@@ -12,21 +12,29 @@
 //!   no node at all;
 //! - which context a call or a watch runs in, and the tool of the version
 //!   that context runs: the engine's bind step ([`super::call`]), with the
-//!   pins of `calimcp use` read once ([`Session::pinned`]) and a wait's
-//!   deadline over it ([`Session::bind`]);
+//!   pin ([`Session::pinned`]: the one chosen for an MCP connection with
+//!   `select_app` ([`Chosen`]), else the one of `calimcp use`, read once)
+//!   and a wait's deadline over it ([`Session::bind`]; [`Session::binding`]
+//!   for a face that is async already, as the server is);
 //! - whether the node is needed and there: [`Session::node`] is the one
-//!   check (one message), [`Session::answering`] the one that it answers.
+//!   check (one message), [`Session::answering`] the one that it answers;
+//! - the runtime async work runs on ([`Session::runtime`]; the server takes
+//!   it, [`Session::take_runtime`]).
+//!
+//! `serve` holds one session for its life, as a command does for its run:
+//! its live view of the node's apps is re-read from the session's client.
 //!
 //! It never prints: what a face should say besides its answer is kept as
 //! [`Notes`] until the face takes them ([`Session::take_notes`]).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use super::call::{self, Ask, Audience, Bound};
 use super::context::{Pins, Target};
 use super::resolve;
-use super::wait::Pace;
+use super::wait::{Pace, Waited};
 use super::{Catalog, Sources, looks_like_path};
 use crate::abi::{App, LoadOptions};
 use crate::error::{Code, Error, ErrorKind, Result};
@@ -151,9 +159,19 @@ impl Session {
         Ok(client)
     }
 
-    /// The context pinned with `calimcp use` for `app` (its `service`) on
-    /// this session's node; the pins are read once per session.
-    pub fn pinned(&self, app: &App, service: Option<&str>) -> Result<Option<&str>> {
+    /// The context pinned for `app` (its `service`): the one `chosen` for
+    /// this MCP connection (`select_app`), else the one pinned with
+    /// `calimcp use` on this session's node (the pins are read once per
+    /// session: a server reads them when first needed).
+    pub fn pinned(
+        &self,
+        chosen: Option<&Chosen>,
+        app: &App,
+        service: Option<&str>,
+    ) -> Result<Option<String>> {
+        if let Some(c) = chosen.and_then(|c| c.get(app, service)) {
+            return Ok(Some(c));
+        }
         let client = self.client()?;
         let pins = match self.pins.get() {
             Some(pins) => pins,
@@ -163,7 +181,7 @@ impl Session {
                 self.pins.get_or_init(|| loaded)
             }
         };
-        Ok(pins.get(client.url(), app, service))
+        Ok(pins.get(client.url(), app, service).map(str::to_string))
     }
 
     /// The node's URL as given ([`Settings::node_url`]), or why it is unknown.
@@ -184,6 +202,16 @@ impl Session {
             .build()
             .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
         Ok(self.runtime.get_or_init(|| rt))
+    }
+
+    /// The session's runtime, taken out of it (made now if it was not):
+    /// the server drives all its work on it and shuts it down itself, so
+    /// that requests still in flight never hold the exit.
+    pub fn take_runtime(&mut self) -> Result<tokio::runtime::Runtime> {
+        self.runtime()?;
+        self.runtime
+            .take()
+            .ok_or_else(|| Error::internal("the async runtime is gone"))
     }
 
     /// Runs `f` to completion on the session's runtime (one thread: a
@@ -483,40 +511,193 @@ impl Session {
 
     /// The context `ask` means for `app` ([`call::bind_context`]): what
     /// `watch -c` and `use` bind with.
-    pub fn bind_context(&self, app: &App, service: Option<&str>, ask: Ask<'_>) -> Result<Target> {
+    pub(crate) fn bind_context(
+        &self,
+        app: &App,
+        service: Option<&str>,
+        ask: Ask<'_>,
+    ) -> Result<Target> {
+        self.block_on(self.context_for(app, service, ask, Audience::Cli))?
+    }
+
+    /// The context `typed` as `calimcp use` pins it for `app`: bound and
+    /// checked to run the app when the node answers ([`Session::bind_context`]);
+    /// a full id without a node (`--offline`, or no node answering) is
+    /// pinned unchecked, with the reason; an alias without a node is an
+    /// error (aliases are looked up on the node).
+    pub(crate) fn pin_target(
+        &self,
+        app: &App,
+        service: Option<&str>,
+        typed: &str,
+    ) -> Result<PinTarget> {
+        let is_id = crate::node::ids::is_id(typed);
+        if self.offline() {
+            if is_id {
+                return Ok(PinTarget::Unchecked("--offline".into()));
+            }
+            return Err(Error::input(
+                Code::Offline,
+                format!(
+                    "--offline: `{}` is an alias, and aliases are looked up on the node",
+                    sanitize_line(typed)
+                ),
+            )
+            .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
+        }
+        let ask = Ask {
+            typed: Some(typed),
+            ..Default::default()
+        };
+        match self.bind_context(app, service, ask) {
+            Ok(target) => Ok(PinTarget::Checked(target)),
+            Err(e) if is_id && e.kind == ErrorKind::Unreachable => Ok(PinTarget::Unchecked(
+                format!("no node answered at {}", self.client()?.url()),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The contexts of the apps `apps` of `catalog` as rows with their
+    /// aliases, versions and state ([`super::context::context_rows`]), the
+    /// aliases read once for all; with `all` (every app listed), an app the
+    /// node does not have adds none.
+    pub fn context_rows(
+        &self,
+        catalog: &Catalog,
+        apps: &[usize],
+        service: Option<&str>,
+        all: bool,
+    ) -> Result<Vec<serde_json::Value>> {
         let client = self.client()?;
-        self.block_on(call::bind_context(client, app, service, ask))?
-            .map_err(|e| error_as_typed(e, ask.typed))
+        let aliases = self.block_on(client.context_aliases())?;
+        // Indexed once for every app listed: linear in contexts and aliases.
+        let aliases = super::context::alias_index(&aliases);
+        let mut rows = Vec::new();
+        for &i in apps {
+            let app = &catalog.apps[i];
+            let listed = super::context::context_rows_with(client, app, service, &aliases);
+            match self.block_on(listed)? {
+                Ok(list) => rows.extend(list),
+                Err(e) if all && e.code == Code::NotInstalled => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(rows)
+    }
+
+    /// [`Session::bind_context`] for an async face, its errors worded for
+    /// `audience` (`select_app`, `wait_for_events`).
+    pub(crate) async fn context_for(
+        &self,
+        app: &App,
+        service: Option<&str>,
+        ask: Ask<'_>,
+        audience: Audience,
+    ) -> Result<Target> {
+        let client = self.client()?;
+        call::bind_context(client, app, service, ask)
+            .await
+            .map_err(|e| audience.word(error_as_typed(e, ask.typed)))
+    }
+
+    /// Waits until the context `value` names is initialized on the node
+    /// ([`super::wait::until_initialized`]): the context bound by the bind
+    /// step for a context without an app ([`call::bind_named`]) within the
+    /// wait's deadline, then checked at its pace. `what` says what needs
+    /// the node (`calimcp wait`, `wait_for_context`).
+    pub(crate) async fn until_initialized(
+        &self,
+        what: &str,
+        value: &str,
+        pace: &Pace,
+        on_check: &mut (dyn FnMut(u64, &Result<Option<bool>>) + Send),
+    ) -> Result<(Option<crate::node::contexts::ContextInfo>, Waited)> {
+        let client = self.node(what)?;
+        super::wait::until_initialized(client, value, pace, on_check).await
     }
 
     /// `tool` bound to the context `ask` means, as the version that context
     /// runs has it ([`call::bind`]), worded for a CLI user. With `pace`, the
     /// wait's deadline bounds it (an error that it ran out: [`Pace::ran_out`]).
-    pub fn bind(
+    /// What the version's catalog says (a context that moves on this call)
+    /// is noted for the face.
+    pub(crate) fn bind(
         &self,
         catalog: &Catalog,
         tool: &Tool,
         ask: Ask<'_>,
         pace: Option<&Pace>,
     ) -> Result<Bound> {
-        let client = self.client()?;
-        let opts = &self.settings.tools;
-        let bind = call::bind(client, catalog, tool, ask, opts, Audience::Cli);
+        let bind = self.binding(catalog, tool, ask, Audience::Cli);
         let bound = match pace {
             None => self.block_on(bind)?,
             Some(pace) => self
                 .block_on(pace.before(bind))?
                 .unwrap_or_else(|| Err(pace.ran_out("finding the context"))),
         };
-        // What the version's catalog says (a context that moves on this call).
-        for w in bound
-            .iter()
-            .flat_map(|b| b.version())
-            .flat_map(|(c, _)| &c.skipped)
-        {
-            self.note(w.message.clone());
+        for line in bound.iter().flat_map(Bound::remarks) {
+            self.note(line);
         }
         bound
+    }
+
+    /// [`Session::bind`] for an async face (the server's tools and
+    /// `call_until`), its errors worded for `audience`; the remarks stay
+    /// with the bound call ([`Bound::remarks`]) for the face to pass on.
+    pub(crate) async fn binding(
+        &self,
+        catalog: &Catalog,
+        tool: &Tool,
+        ask: Ask<'_>,
+        audience: Audience,
+    ) -> Result<Bound> {
+        let client = self.client()?;
+        call::bind(client, catalog, tool, ask, &self.settings.tools, audience).await
+    }
+}
+
+/// What `calimcp use --context` pins ([`Session::pin_target`]).
+pub(crate) enum PinTarget {
+    /// The context, checked to run the app.
+    Checked(Target),
+    /// A full id pinned without a node to check it, and why there was none.
+    Unchecked(String),
+}
+
+/// The contexts chosen for one MCP connection with `select_app`, by app id
+/// and service: they come before the pins of `calimcp use` and last as long
+/// as the connection ([`Session::pinned`]).
+#[derive(Debug, Default)]
+pub struct Chosen {
+    map: Mutex<HashMap<(String, Option<String>), String>>,
+}
+
+impl Chosen {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<(String, Option<String>), String>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Chooses `context` for `app` (its `service`).
+    pub fn choose(&self, app: &App, service: Option<&str>, context: String) {
+        self.map()
+            .insert((app.id.clone(), service.map(str::to_string)), context);
+    }
+
+    /// The context chosen for `app`'s `service` (exactly).
+    pub fn get(&self, app: &App, service: Option<&str>) -> Option<String> {
+        self.map()
+            .get(&(app.id.clone(), service.map(str::to_string)))
+            .cloned()
+    }
+
+    /// Every context chosen for `app`, with its service.
+    pub fn of_app(&self, app: &App) -> Vec<(Option<String>, String)> {
+        self.map()
+            .iter()
+            .filter(|((a, _), _)| *a == app.id)
+            .map(|((_, s), c)| (s.clone(), c.clone()))
+            .collect()
     }
 }
 

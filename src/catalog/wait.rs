@@ -2,6 +2,10 @@
 //! (`calimcp wait`, MCP `wait_for_context`), and a result that equals what
 //! is expected (`call VIEW --until`).
 //!
+//! The context waited for is bound first, within the wait's deadline, by
+//! the engine's bind step for a context named without an app
+//! ([`super::call::bind_named`]).
+//!
 //! A context is initialized when the node has its state: the root hash the
 //! node lists for it is not the zero hash ([`NodeContext::initialized`];
 //! `GET /admin-api/contexts/for-application/:app`), else, where the listing
@@ -108,42 +112,6 @@ fn pointer(path: &str) -> String {
     path.split('.')
         .map(|seg| format!("/{}", seg.replace('~', "~0").replace('/', "~1")))
         .collect()
-}
-
-/// The context a value names (an id as is, else an alias looked up on the
-/// node) and what the node says of it.
-pub async fn find_context(client: &Client, value: &str) -> Result<ContextInfo> {
-    let id = if super::context::looks_like_context_id(value) {
-        client.node_id(value)
-    } else {
-        match client.lookup_context_alias(value).await? {
-            Some(id) => id,
-            None => {
-                return Err(Error::input(
-                    Code::UnknownContext,
-                    format!(
-                        "context `{}` is neither a context id nor an alias on the node at {}",
-                        sanitize_line(value),
-                        client.url()
-                    ),
-                )
-                .with_hint("a context id is 64 hex characters or base58 of 32 bytes; `calimcp contexts` lists the node's contexts with their aliases"));
-            }
-        }
-    };
-    match client.context(&id).await? {
-        Some(info) => Ok(info),
-        // The same error (and exit 2) as `call` gives for a context not on the node.
-        None => Err(Error::input(
-            Code::UnknownContext,
-            format!(
-                "context {} is not on the node at {} (it has not joined it)",
-                sanitize_line(value),
-                client.url()
-            ),
-        )
-        .with_hint("join the context on this node first (meroctl namespace join / group join-context), then wait for it")),
-    }
 }
 
 /// Whether the node has the context's state; `None` when it does not say.
@@ -322,7 +290,8 @@ pub(crate) async fn until_initialized(
     pace: &Pace,
     on_check: &mut (dyn FnMut(u64, &Result<Option<bool>>) + Send),
 ) -> Result<(Option<ContextInfo>, Waited)> {
-    let Some(info) = pace.before(find_context(client, value)).await else {
+    let named = super::call::bind_named(client, value);
+    let Some(target) = pace.before(named).await else {
         let why = Error::new(
             ErrorKind::Remote,
             Code::Timeout,
@@ -336,7 +305,7 @@ pub(crate) async fn until_initialized(
         );
         return Ok((None, Waited::TimedOut { why }));
     };
-    let info = info?;
+    let info = target?.info;
     let mut checks = 0u64;
     let mut unknown = false;
     loop {

@@ -7,8 +7,7 @@ use comfy_table::{Table, presets};
 use serde_json::Value;
 
 use super::{GlobalArgs, output, report_warnings};
-use crate::catalog::context::{alias_index, context_rows_with};
-use crate::error::{Code, Result};
+use crate::error::Result;
 use crate::text::sanitize_line;
 
 /// List the contexts of an app on the node (of every app without APP).
@@ -41,21 +40,8 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<u8> {
         sel.apps.clone()
     };
     report_warnings(&g.ui(), catalog, &apps);
-    let service = g.service.as_deref();
+    let rows = session.context_rows(catalog, &apps, g.service.as_deref(), names.is_empty())?;
     let client = session.client()?;
-    let aliases = session.block_on(client.context_aliases())?;
-    // Indexed once for every app listed: linear in contexts and aliases.
-    let aliases = alias_index(&aliases);
-    let mut rows: Vec<Value> = Vec::new();
-    for &i in &apps {
-        let app = &catalog.apps[i];
-        match session.block_on(context_rows_with(client, app, service, &aliases))? {
-            Ok(list) => rows.extend(list),
-            // Listing everything: a local app the node does not have has none.
-            Err(e) if names.is_empty() && e.code == Code::NotInstalled => continue,
-            Err(e) => return Err(e),
-        }
-    }
     if g.json {
         output::print_json(&Value::Array(rows))?;
         return Ok(0);

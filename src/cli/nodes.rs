@@ -74,169 +74,195 @@ pub enum NodeAction {
 }
 
 pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<u8> {
-    let path = profiles_path()?;
-    let max = max_state()?;
-    let ui = g.ui();
-    // Every change is a read-modify-write under the file's lock.
-    let update = |change: &mut dyn FnMut(&mut Profiles) -> Result<()>| {
-        Profiles::update(&path, max, |p| change(p))
+    let file = File {
+        path: profiles_path()?,
+        max: max_state()?,
     };
     match args.action {
-        NodeAction::Add { name, url, force } => {
-            profiles::check_name(&name)?;
-            let url = profiles::check_url(&url)?;
-            update(&mut |p| {
-                if let Some(old) = p.url_of(&name)
-                    && old != url
-                    && !force
-                {
-                    return Err(Error::input(
-                        Code::Usage,
-                        format!("the node `{name}` exists, with the URL {}", shown(old)),
-                    )
-                    .with_hint("pass --force to replace its URL, or choose another name"));
-                }
-                p.nodes.insert(name.clone(), url.clone());
-                Ok(())
-            })?;
-            let url = shown(&url);
-            report(
-                g,
-                json!({"name": name, "url": url}),
-                format!("{name}: {url}"),
-            )
-        }
-        NodeAction::List => list(g, &Profiles::load(&path, max)?),
-        NodeAction::Use { name, clear } => {
-            if clear {
-                update(&mut |p| {
-                    p.current = None;
-                    Ok(())
-                })?;
-                return report(
-                    g,
-                    json!({"current": null}),
-                    "no current node: CALIMERO_NODE_URL or --node, else http://127.0.0.1:2528"
-                        .into(),
-                );
-            }
-            let name = name.unwrap_or_default();
-            let mut url = String::new();
-            update(&mut |p| {
-                url = p
-                    .url_of(&name)
-                    .map(shown)
-                    .ok_or_else(|| unknown(p, &name))?;
-                p.current = Some(name.clone());
-                Ok(())
-            })?;
-            report(
-                g,
-                json!({"current": name, "url": url}),
-                format!("the current node is now {name} ({url})"),
-            )
-        }
-        NodeAction::Remove { name } => {
-            let (mut url, mut was_current) = (String::new(), false);
-            update(&mut |p| {
-                url = p
-                    .nodes
-                    .remove(&name)
-                    .as_deref()
-                    .map(shown)
-                    .ok_or_else(|| unknown(p, &name))?;
-                was_current = p.current.as_deref() == Some(name.as_str());
-                if was_current {
-                    p.current = None;
-                }
-                Ok(())
-            })?;
-            report(
-                g,
-                json!({"removed": name, "url": url, "was_current": was_current}),
-                format!(
-                    "removed {name} ({url}){}",
-                    if was_current {
-                        "; there is no current node now"
-                    } else {
-                        ""
-                    }
-                ),
-            )
-        }
-        NodeAction::Import { path: from, force } => {
-            let given = from.is_some();
-            let from = match from {
-                Some(f) => f,
-                None => profiles::meroctl_path(
-                    std::env::var_os("HOME").map(PathBuf::from).as_deref(),
-                    std::env::var_os("XDG_CONFIG_HOME")
-                        .map(PathBuf::from)
-                        .as_deref(),
-                )
-                .ok_or_else(|| Error::input(Code::Usage, "no HOME: name meroctl's nodes.toml"))?,
-            };
-            if !given && !from.exists() {
-                // Nothing to import is not an error when no file was named.
-                ui.note(format_args!(
-                    "meroctl has no node list at {}",
-                    from.display()
-                ));
-                return report(g, json!({"imported": []}), "no nodes imported".into());
-            }
-            let text = std::fs::read_to_string(&from).map_err(|e| {
-                Error::input(
-                    Code::Unreadable,
-                    format!("cannot read meroctl's node list {}: {e}", from.display()),
-                )
-                .with_hint("give its path: calimcp node import PATH")
-            })?;
-            let found = profiles::parse_meroctl(&text)?;
-            let active = profiles::meroctl_active(&text);
-            let mut added = Vec::new();
-            let mut made_current = None;
-            update(&mut |p| {
-                added.clear();
-                for n in &found {
-                    import_one(&ui, p, n, force, &mut added);
-                }
-                // meroctl's active node becomes the current one when there is none.
-                made_current = active
-                    .clone()
-                    .filter(|a| p.current.is_none() && p.url_of(a).is_some());
-                if made_current.is_some() {
-                    p.current.clone_from(&made_current);
-                }
-                Ok(())
-            })?;
-            let text = if added.is_empty() {
-                format!("no nodes to import from {}", from.display())
-            } else {
-                let lines: Vec<String> = added
-                    .iter()
-                    .map(|a| {
-                        format!(
-                            "{}: {}",
-                            a["name"].as_str().unwrap_or_default(),
-                            a["url"].as_str().unwrap_or_default()
-                        )
-                    })
-                    .collect();
-                format!("imported:\n{}", lines.join("\n"))
-            };
-            let text = match &made_current {
-                Some(a) => format!(
-                    "{text}\n{} is the current node (meroctl's active node)",
-                    sanitize_line(a)
-                ),
-                None => text,
-            };
-            report(g, json!({"imported": added, "current": made_current}), text)
-        }
+        NodeAction::Add { name, url, force } => add(g, &file, name, &url, force),
+        NodeAction::List => list(g, &Profiles::load(&file.path, file.max)?),
+        NodeAction::Use { name, clear } => use_node(g, &file, name, clear),
+        NodeAction::Remove { name } => remove(g, &file, name),
+        NodeAction::Import { path, force } => import(g, &file, path, force),
     }
 }
 
-/// One node of meroctl's list, added to `p` unless it cannot be (a warning says why).
+/// The profile file of named nodes and the largest one read.
+struct File {
+    path: PathBuf,
+    max: u64,
+}
+
+impl File {
+    /// Every change is a read-modify-write under the file's lock.
+    fn update(&self, change: &mut dyn FnMut(&mut Profiles) -> Result<()>) -> Result<()> {
+        Profiles::update(&self.path, self.max, |p| change(p))
+    }
+}
+
+/// `node add NAME URL [--force]`.
+fn add(g: &GlobalArgs, file: &File, name: String, url: &str, force: bool) -> Result<u8> {
+    profiles::check_name(&name)?;
+    let url = profiles::check_url(url)?;
+    file.update(&mut |p| {
+        if let Some(old) = p.url_of(&name)
+            && old != url
+            && !force
+        {
+            return Err(Error::input(
+                Code::Usage,
+                format!("the node `{name}` exists, with the URL {}", shown(old)),
+            )
+            .with_hint("pass --force to replace its URL, or choose another name"));
+        }
+        p.nodes.insert(name.clone(), url.clone());
+        Ok(())
+    })?;
+    let url = shown(&url);
+    report(
+        g,
+        json!({"name": name, "url": url}),
+        format!("{name}: {url}"),
+    )
+}
+
+/// `node use NAME` or `node use --clear`.
+fn use_node(g: &GlobalArgs, file: &File, name: Option<String>, clear: bool) -> Result<u8> {
+    if clear {
+        file.update(&mut |p| {
+            p.current = None;
+            Ok(())
+        })?;
+        return report(
+            g,
+            json!({"current": null}),
+            "no current node: CALIMERO_NODE_URL or --node, else http://127.0.0.1:2528".into(),
+        );
+    }
+    let name = name.unwrap_or_default();
+    let mut url = String::new();
+    file.update(&mut |p| {
+        url = p
+            .url_of(&name)
+            .map(shown)
+            .ok_or_else(|| unknown(p, &name))?;
+        p.current = Some(name.clone());
+        Ok(())
+    })?;
+    report(
+        g,
+        json!({"current": name, "url": url}),
+        format!("the current node is now {name} ({url})"),
+    )
+}
+
+/// `node remove NAME`.
+fn remove(g: &GlobalArgs, file: &File, name: String) -> Result<u8> {
+    let (mut url, mut was_current) = (String::new(), false);
+    file.update(&mut |p| {
+        url = p
+            .nodes
+            .remove(&name)
+            .as_deref()
+            .map(shown)
+            .ok_or_else(|| unknown(p, &name))?;
+        was_current = p.current.as_deref() == Some(name.as_str());
+        if was_current {
+            p.current = None;
+        }
+        Ok(())
+    })?;
+    report(
+        g,
+        json!({"removed": name, "url": url, "was_current": was_current}),
+        format!(
+            "removed {name} ({url}){}",
+            if was_current {
+                "; there is no current node now"
+            } else {
+                ""
+            }
+        ),
+    )
+}
+
+/// `node import [PATH] [--force]`: meroctl's node list.
+fn import(g: &GlobalArgs, file: &File, from: Option<PathBuf>, force: bool) -> Result<u8> {
+    let ui = g.ui();
+    let given = from.is_some();
+    let from = match from {
+        Some(f) => f,
+        None => profiles::meroctl_path(
+            std::env::var_os("HOME").map(PathBuf::from).as_deref(),
+            std::env::var_os("XDG_CONFIG_HOME")
+                .map(PathBuf::from)
+                .as_deref(),
+        )
+        .ok_or_else(|| Error::input(Code::Usage, "no HOME: name meroctl's nodes.toml"))?,
+    };
+    if !given && !from.exists() {
+        // Nothing to import is not an error when no file was named.
+        ui.note(format_args!(
+            "meroctl has no node list at {}",
+            from.display()
+        ));
+        return report(g, json!({"imported": []}), "no nodes imported".into());
+    }
+    let text = std::fs::read_to_string(&from).map_err(|e| {
+        Error::input(
+            Code::Unreadable,
+            format!("cannot read meroctl's node list {}: {e}", from.display()),
+        )
+        .with_hint("give its path: calimcp node import PATH")
+    })?;
+    let found = profiles::parse_meroctl(&text)?;
+    let active = profiles::meroctl_active(&text);
+    let mut added = Vec::new();
+    let mut made_current = None;
+    file.update(&mut |p| {
+        added.clear();
+        for n in &found {
+            import_one(&ui, p, n, force, &mut added);
+        }
+        // meroctl's active node becomes the current one when there is none.
+        made_current = active
+            .clone()
+            .filter(|a| p.current.is_none() && p.url_of(a).is_some());
+        if made_current.is_some() {
+            p.current.clone_from(&made_current);
+        }
+        Ok(())
+    })?;
+    let text = imported_text(&from, &added, made_current.as_deref());
+    report(g, json!({"imported": added, "current": made_current}), text)
+}
+
+/// What `node import` says it did.
+fn imported_text(from: &std::path::Path, added: &[Value], made_current: Option<&str>) -> String {
+    let text = if added.is_empty() {
+        format!("no nodes to import from {}", from.display())
+    } else {
+        let lines: Vec<String> = added
+            .iter()
+            .map(|a| {
+                format!(
+                    "{}: {}",
+                    a["name"].as_str().unwrap_or_default(),
+                    a["url"].as_str().unwrap_or_default()
+                )
+            })
+            .collect();
+        format!("imported:\n{}", lines.join("\n"))
+    };
+    match made_current {
+        Some(a) => format!(
+            "{text}\n{} is the current node (meroctl's active node)",
+            sanitize_line(a)
+        ),
+        None => text,
+    }
+}
+
 fn import_one(
     ui: &super::output::Ui,
     p: &mut Profiles,

@@ -1,7 +1,6 @@
 //! `calimcp serve`: parse the flags, hand the server its settings.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
@@ -89,11 +88,10 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         o.identity = args.executor.clone();
     }
     let settings = Settings {
-        sources: session.sources(paths.into_iter().map(PathBuf::from).collect()),
+        session,
+        app_paths: paths.into_iter().map(PathBuf::from).collect(),
         app_names: names,
-        tool_options: g.tool_options(),
         filter: args.filter.filter(),
-        service: g.service.clone(),
         transport: match args.http {
             None => Transport::Stdio,
             Some(addr) => Transport::Http(HttpOptions {
@@ -110,12 +108,6 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<u8> {
         } else {
             args.log_level.into()
         },
-        backend: if session.offline() {
-            None
-        } else {
-            Some(Arc::new(session.client()?.clone()))
-        },
-        node_named: session.settings.node_named,
     };
     // Started by hand on a terminal: say what it is waiting for.
     if matches!(settings.transport, Transport::Stdio)

@@ -6,8 +6,11 @@ use serde_json::{Value, json};
 
 use super::node::pins;
 use super::{GlobalArgs, output};
+use crate::abi::App;
+use crate::catalog::context::Pins;
 use crate::catalog::context::session_context_rows;
-use crate::error::{Code, Error, Result};
+use crate::catalog::session::{PinTarget, Session};
+use crate::error::Result;
 use crate::node;
 use crate::text::sanitize_line;
 
@@ -50,15 +53,46 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
         ),
         None => sanitize_line(app.package_or_id()),
     };
-    let mut pins = pins()?;
-    let report_with = |context: Option<&str>,
-                       id: Option<&str>,
-                       contexts: Option<&[Value]>,
-                       text: String|
-     -> Result<u8> {
-        if g.json {
+    let mut pin = Pin {
+        g,
+        session: &session,
+        app,
+        service,
+        node_url,
+        label,
+        pins: pins()?,
+    };
+    match &args.context {
+        _ if args.clear => pin.clear(),
+        None => pin.show(),
+        Some(context) => pin.set(context),
+    }
+}
+
+/// One app's pin on one node, and how `use` reports it.
+struct Pin<'a> {
+    g: &'a GlobalArgs,
+    session: &'a Session,
+    app: &'a App,
+    service: Option<&'a str>,
+    node_url: String,
+    /// The app (and service) as messages name it.
+    label: String,
+    pins: Pins,
+}
+
+impl Pin<'_> {
+    /// Prints the outcome: `text`, or with --json the pin as data.
+    fn report_with(
+        &self,
+        context: Option<&str>,
+        id: Option<&str>,
+        contexts: Option<&[Value]>,
+        text: String,
+    ) -> Result<u8> {
+        if self.g.json {
             let mut v = json!({
-                "app": app.package_or_id(), "service": service, "node": node_url,
+                "app": self.app.package_or_id(), "service": self.service, "node": self.node_url,
                 "context": context, "id": id,
             });
             if let Some(rows) = contexts {
@@ -69,14 +103,21 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
             output::print(&(text + "\n"))?;
         }
         Ok(0)
-    };
-    let report = |context: Option<&str>, id: Option<&str>, text: String| {
-        report_with(context, id, None, text)
-    };
-    if args.clear {
-        let was = pins.get_exact(&node_url, app, service).map(str::to_string);
-        pins.set(&node_url, app, service, None);
-        pins.save()?;
+    }
+
+    fn report(&self, context: Option<&str>, id: Option<&str>, text: String) -> Result<u8> {
+        self.report_with(context, id, None, text)
+    }
+
+    /// `use APP --clear`.
+    fn clear(&mut self) -> Result<u8> {
+        let (label, node_url) = (&self.label, &self.node_url);
+        let was = self
+            .pins
+            .get_exact(node_url, self.app, self.service)
+            .map(str::to_string);
+        self.pins.set(node_url, self.app, self.service, None);
+        self.pins.save()?;
         let text = match was {
             Some(c) => format!(
                 "{label}: no longer pinned to context {} on {node_url}",
@@ -84,17 +125,20 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
             ),
             None => format!("{label}: no context was pinned on {node_url}"),
         };
-        return report(None, None, text);
+        self.report(None, None, text)
     }
-    let Some(context) = &args.context else {
-        if let Some(c) = pins.get(&node_url, app, service) {
+
+    /// `use APP`: the pin, else which context calls use and why.
+    fn show(&self) -> Result<u8> {
+        let (label, node_url) = (&self.label, &self.node_url);
+        if let Some(c) = self.pins.get(node_url, self.app, self.service) {
             let text = format!("{label}: context {} on {node_url}", sanitize_line(c));
-            return report(Some(c), None, text);
+            return self.report(Some(c), None, text);
         }
         // Without a pin the app's contexts on the node decide: say which
         // case this is (and list them), when the node answers.
-        let rows = (!session.offline())
-            .then(|| session_context_rows(&session, app, service, false))
+        let rows = (!self.session.offline())
+            .then(|| session_context_rows(self.session, self.app, self.service, false))
             .flatten();
         let unpinned = format!("{label}: no context pinned on {node_url}");
         let text = match rows.as_deref() {
@@ -128,74 +172,47 @@ pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<u8> {
                 )
             }
         };
-        return report_with(None, None, rows.as_deref(), text);
-    };
-    // A full id needs no node: pinned as given, checked when a node answers.
-    let pin_unchecked = |why: &str| -> Result<u8> {
-        let mut pins = super::node::pins()?;
-        pins.set(&node_url, app, service, Some(context));
-        pins.save()?;
-        g.ui().warn(format_args!(
-            "{why}: the context id was pinned without checking that it belongs to the app"
-        ));
-        report(
-            Some(context),
-            Some(context),
-            format!(
-                "{label}: calls now use context {} on {node_url}",
-                sanitize_line(context)
-            ),
-        )
-    };
-    let is_id = node::ids::is_id(context);
-    if g.node.offline {
-        if is_id {
-            return pin_unchecked("--offline");
-        }
-        return Err(Error::input(
-            Code::Offline,
-            format!(
-                "--offline: `{}` is an alias, and aliases are looked up on the node",
-                sanitize_line(context)
-            ),
-        )
-        .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
+        self.report_with(None, None, rows.as_deref(), text)
     }
-    // The context must run this app (any version of it): the session checks.
-    let ask = crate::catalog::call::Ask {
-        typed: Some(context),
-        ..Default::default()
-    };
-    let id = match session.bind_context(app, service, ask) {
-        Ok(target) => target.id,
-        Err(e) if is_id && e.kind == crate::error::ErrorKind::Unreachable => {
-            return pin_unchecked(&format!("no node answered at {node_url}"));
-        }
-        Err(e) => return Err(e),
-    };
-    let client = session.client()?;
-    // Ids are shown and pinned in the node's own form (learnt from the listing above).
-    let id = client.node_id(&id);
-    let context = &if node::ids::is_id(context) {
-        client.node_id(context)
-    } else {
-        context.clone()
-    };
-    pins.set(&node_url, app, service, Some(context));
-    pins.save()?;
-    let via = if node::ids::is_id(context) {
-        String::new()
-    } else {
-        format!(" (alias {})", sanitize_line(context))
-    };
-    report(
-        Some(context),
-        Some(&id),
-        format!(
-            "{label}: calls now use context {}{via} on {node_url}",
-            sanitize_line(&id)
-        ),
-    )
+
+    /// `use APP --context X`: checked by the session to run the app when a
+    /// node answers; a full id is pinned unchecked without one.
+    fn set(&mut self, context: &str) -> Result<u8> {
+        let (id, context) = match self.session.pin_target(self.app, self.service, context)? {
+            PinTarget::Checked(target) => {
+                let client = self.session.client()?;
+                // Ids are shown and pinned in the node's own form (learnt
+                // from the listing that checked it).
+                let context = if node::ids::is_id(context) {
+                    client.node_id(context)
+                } else {
+                    context.to_string()
+                };
+                (client.node_id(&target.id), context)
+            }
+            PinTarget::Unchecked(why) => {
+                self.g.ui().warn(format_args!(
+                    "{why}: the context id was pinned without checking that it belongs to the app"
+                ));
+                (context.to_string(), context.to_string())
+            }
+        };
+        self.pins
+            .set(&self.node_url, self.app, self.service, Some(&context));
+        self.pins.save()?;
+        let via = if node::ids::is_id(&context) {
+            String::new()
+        } else {
+            format!(" (alias {})", sanitize_line(&context))
+        };
+        let text = format!(
+            "{}: calls now use context {}{via} on {}",
+            self.label,
+            sanitize_line(&id),
+            self.node_url
+        );
+        self.report(Some(&context), Some(&id), text)
+    }
 }
 
 /// One context a line: its id, aliases, version and whether it is ready.

@@ -2,7 +2,8 @@
 //! the context's state (a node that joined a context gets it at its first
 //! sync; until then every call answers `Uninitialized`). The checks and the
 //! node's account of a context that stays uninitialized are
-//! [`crate::catalog::wait`]'s.
+//! [`crate::catalog::wait`]'s; the context is bound by the session's bind
+//! step within the wait's deadline ([`crate::catalog::session::Session::until_initialized`]).
 
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ use serde_json::json;
 
 use super::args::parse_secs;
 use super::{GlobalArgs, output};
-use crate::catalog::wait::{Pace, Waited, until_initialized};
+use crate::catalog::wait::{Pace, Waited};
 use crate::error::{EXIT_TIMEOUT, Result};
 use crate::text::sanitize_line;
 
@@ -49,7 +50,8 @@ pub struct WaitArgs {
 
 pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
     let session = g.session()?;
-    let client = session.node("waiting for a context")?;
+    let what = "waiting for a context";
+    let client = session.node(what)?;
     let pace = Pace::new(
         args.every.unwrap_or(DEFAULT_EVERY),
         args.within.unwrap_or(DEFAULT_WITHIN),
@@ -67,8 +69,8 @@ pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<u8> {
             ui.note(format_args!("check {n}: {said}"));
         }
     };
-    let (info, waited) = session.block_on(until_initialized(
-        client,
+    let (info, waited) = session.block_on(session.until_initialized(
+        what,
         &args.context,
         &pace,
         &mut on_check,

@@ -158,13 +158,13 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<u8> {
     }
     let client = session.client()?;
     let rt = session.runtime()?;
-    let pinned = session.pinned(app, service)?;
+    let pinned = session.pinned(None, app, service)?;
     let contexts = rt.block_on(watched_contexts(
         client,
         app,
         service,
         &args.contexts,
-        pinned,
+        pinned.as_deref(),
     ))?;
     let watched = Watched::new(app, service, &contexts, exec, exec_max);
     let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();

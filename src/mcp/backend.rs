@@ -1,6 +1,7 @@
 //! What the server's background work needs from a Calimero node, as a
-//! trait: the real [`crate::node::Client`] implements it, and tests can
-//! stand in for it. A call goes through the engine ([`crate::catalog::call`]).
+//! trait: the server's catalog session ([`Session`], whose node client
+//! calls use too) implements it, and tests can stand in for it. A call goes
+//! through the engine ([`crate::catalog::call`]) with that session.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -9,8 +10,8 @@ use std::collections::HashSet;
 
 use crate::abi::App;
 use crate::catalog;
+use crate::catalog::session::Session;
 use crate::error::{Error, Result};
-use crate::node::Client;
 use crate::node::events::{Item, Subscription};
 
 /// A boxed future borrowing the backend.
@@ -21,18 +22,14 @@ pub type NodeApps = (Vec<App>, Vec<(App, Error)>);
 
 /// What the server's background work needs from the node: its apps (the
 /// live catalog's re-reads) and its event streams (the event hub, the
-/// version follower). The real [`Client`] implements it, and tests stand in
-/// for it. Calls, contexts and waits are not here: they go through the
-/// engine's one pipeline ([`catalog::call`]) with the node's client
-/// ([`Backend::node`]). No method has a default body, so no implementation
-/// can skip a step by leaving one out.
+/// version follower). The server's [`Session`] implements it with its node
+/// client, and tests stand in for it. Calls, contexts and waits are not
+/// here: they go through the engine's one pipeline ([`catalog::call`]) with
+/// the same session. No method has a default body, so no implementation can
+/// skip a step by leaving one out.
 pub trait Backend: Send + Sync + 'static {
     /// The node URL, for messages (never with credentials or a query).
     fn url(&self) -> String;
-
-    /// The node's client, which calls, contexts and waits use; `None` for a
-    /// stand-in that serves only listings and events.
-    fn node(&self) -> Option<&Client>;
 
     /// The node's installed apps, with their ABIs.
     fn apps(&self) -> BoxFuture<'_, Result<NodeApps>>;
@@ -73,34 +70,35 @@ impl Events for Subscription {
     }
 }
 
-impl Backend for Client {
+impl Backend for Session {
     fn url(&self) -> String {
-        Client::url(self).to_string()
-    }
-
-    fn node(&self) -> Option<&Client> {
-        Some(self)
+        match self.client() {
+            Ok(c) => c.url().to_string(),
+            Err(_) => self.settings.node_url.clone(),
+        }
     }
 
     fn apps(&self) -> BoxFuture<'_, Result<NodeApps>> {
-        Box::pin(catalog::node::load(self))
+        Box::pin(async move { catalog::node::load(self.client()?).await })
     }
 
     fn forget(&self) {
-        Client::forget(self)
+        if let Ok(c) = self.client() {
+            c.forget();
+        }
     }
 
     fn apps_except<'a>(&'a self, skip: &'a HashSet<String>) -> BoxFuture<'a, Result<NodeApps>> {
-        Box::pin(catalog::node::load_except(self, skip))
+        Box::pin(async move { catalog::node::load_except(self.client()?, skip).await })
     }
 
     fn context_ids<'a>(&'a self, apps: &'a [App]) -> BoxFuture<'a, Result<Vec<String>>> {
-        Box::pin(catalog::context::contexts_of_apps(self, apps))
+        Box::pin(async move { catalog::context::contexts_of_apps(self.client()?, apps).await })
     }
 
     fn subscribe<'a>(&'a self, contexts: &'a [String]) -> BoxFuture<'a, Result<Box<dyn Events>>> {
         Box::pin(async move {
-            let sub = Client::subscribe(self, contexts).await?;
+            let sub = self.client()?.subscribe(contexts).await?;
             Ok(Box::new(sub) as Box<dyn Events>)
         })
     }
@@ -110,7 +108,7 @@ impl Backend for Client {
         contexts: &'a [String],
     ) -> BoxFuture<'a, Result<Box<dyn Events>>> {
         Box::pin(async move {
-            let sub = Client::subscribe_only(self, contexts).await?;
+            let sub = self.client()?.subscribe_only(contexts).await?;
             Ok(Box::new(sub) as Box<dyn Events>)
         })
     }

@@ -564,9 +564,6 @@ mod tests {
         ) -> super::super::backend::BoxFuture<'_, Result<super::super::backend::NodeApps>> {
             Box::pin(async { Ok((Vec::new(), Vec::new())) })
         }
-        fn node(&self) -> Option<&crate::node::Client> {
-            None
-        }
         fn forget(&self) {}
         fn apps_except<'a>(
             &'a self,

@@ -1,6 +1,8 @@
 //! The live catalog: local apps (read once) plus the node's apps (re-read every
 //! `--refresh` seconds and whenever a call names something unknown), narrowed
-//! by `--app`/`--service`, filtered by `--read-only/--allow/--deny`.
+//! by `--app`/`--service`, filtered by `--read-only/--allow/--deny`. It is
+//! the server's view of the apps only: the node is read through the
+//! server's catalog session ([`Live::session`]), which calls use too.
 //!
 //! Every rebuild makes a new immutable [`View`]; a call holds the `Arc<View>`
 //! it started with, so app and tool indexes stay consistent for its whole life.
@@ -32,11 +34,12 @@ use super::backend::{Backend, NodeApps};
 use super::log;
 use crate::abi::{App, Warning};
 use crate::catalog::Catalog;
+use crate::catalog::session::Session;
 use crate::error::ErrorKind;
 use crate::error::{Code, Error, Result};
+use crate::mapping::Tool;
 use crate::mapping::filter::Filter;
 use crate::mapping::schema::SchemaBudget;
-use crate::mapping::{Tool, ToolOptions};
 use crate::node::events::Item;
 use crate::node::ids;
 use crate::text::sanitize_line;
@@ -347,15 +350,17 @@ struct NodeState {
 
 /// The shared catalog every session reads.
 pub struct Live {
+    /// The server's catalog session: options, pins, the node client (calls
+    /// and the re-reads alike), the one "needs the node" check.
+    pub session: Arc<Session>,
     local: Vec<App>,
     local_skipped: Vec<Warning>,
-    pub tool_options: ToolOptions,
     /// The names given out so far: a name keeps its app for the server's life.
     naming: Mutex<crate::catalog::assemble::Naming>,
     pub scope: Scope,
+    /// The node, read through the session ([`Backend`] for [`Session`]);
+    /// none with `--offline`.
     backend: Option<Arc<dyn Backend>>,
-    /// Whether the node was named (--node, CALIMERO_NODE_URL) rather than the default.
-    named: bool,
     refresh_every: Duration,
     view: RwLock<Arc<View>>,
     node: Mutex<NodeState>,
@@ -395,28 +400,27 @@ impl Drop for Following {
 }
 
 impl Live {
-    /// A live catalog starting from the local apps of `local`.
+    /// A live catalog of `session`, starting from the local apps of
+    /// `local`; the node's are read through the session.
     pub fn new(
+        session: Arc<Session>,
         local: Catalog,
-        opts: ToolOptions,
         scope: Scope,
-        backend: Option<Arc<dyn Backend>>,
-        named: bool,
         refresh_every: Duration,
         startup_wait: Duration,
     ) -> Arc<Live> {
+        let backend = (!session.offline()).then(|| Arc::clone(&session) as Arc<dyn Backend>);
         let (apps, skipped) = (local.apps.clone(), local.skipped.clone());
         let view = View::build(local, &scope);
         let (local, local_skipped) = (apps, skipped);
         let (ready, _) = tokio::sync::watch::channel(backend.is_none());
         Arc::new(Live {
+            session,
             local,
             local_skipped,
-            tool_options: opts,
             naming: Mutex::new(crate::catalog::assemble::Naming::sticky()),
             scope,
             backend,
-            named,
             refresh_every,
             view: RwLock::new(Arc::new(view)),
             node: Mutex::new(NodeState::default()),
@@ -465,11 +469,73 @@ impl Live {
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tick.tick().await;
+                let next = tokio::time::Instant::now() + live.refresh_every;
                 live.read(false).await;
                 live.ready.send_replace(true);
                 live.follow_versions().await;
+                live.until_code_arrives(next).await;
             }
         });
+    }
+
+    /// While the node lists an app whose code has not arrived yet
+    /// (`code_pending`: a joined node fetching it from its peers), reads
+    /// the node again at the re-read pace ([`super::reread`]) rather than
+    /// at the next `--refresh`, so the app is listed (and announced) soon
+    /// after its code comes; returns when none is pending or the periodic
+    /// read is due.
+    async fn until_code_arrives(self: &Arc<Self>, next: tokio::time::Instant) {
+        let every = self.pacer.interval().max(Duration::from_millis(100));
+        let mut told = false;
+        while self.code_pending() && tokio::time::Instant::now() + every < next {
+            if !told {
+                log::debug!(
+                    "an app's code has not arrived on the node yet; looking again every {:.1}s",
+                    every.as_secs_f64()
+                );
+                told = true;
+            }
+            tokio::time::sleep(every).await;
+            if self.refresh().await {
+                self.follow_versions().await;
+            }
+        }
+    }
+
+    /// A request showed that a context runs application `id` (say, one
+    /// just joined): when the view has no app with that row — installed or
+    /// shared since the last read — the node's apps are read again now
+    /// (paced as the re-reads of requests, [`super::reread`]), so its tools
+    /// are listed without waiting for `--refresh`.
+    pub fn saw_application(self: &Arc<Self>, id: &str) {
+        if self.backend.is_none() || id.is_empty() {
+            return;
+        }
+        let view = self.view();
+        let known =
+            |a: &App| ids::same(&a.id, id) || a.installs.iter().any(|i| ids::same(&i.id, id));
+        if view.catalog.apps.iter().any(known)
+            || view.catalog.unusable.iter().any(|(a, _)| known(a))
+        {
+            return;
+        }
+        log::debug!(
+            "a context runs application {}, which the server has not read yet; reading the node's apps again",
+            sanitize_line(id)
+        );
+        let live = Arc::clone(self);
+        tokio::spawn(async move {
+            if live.refresh().await {
+                live.follow_versions().await;
+            }
+        });
+    }
+
+    /// Whether the node's last listing left an app out because its code
+    /// has not arrived yet.
+    fn code_pending(&self) -> bool {
+        let node = self.node.lock().unwrap_or_else(|e| e.into_inner());
+        node.apps.1.iter().any(|(_, e)| e.code == Code::CodePending)
     }
 
     /// Re-reads the node's apps for a request that named something unknown;
@@ -486,6 +552,25 @@ impl Live {
         let changed = self.read(false).await;
         self.pacer.demand_done(at, self.node_up() == Some(true));
         changed
+    }
+
+    /// A call moved context `id` to its group's version (a lazy group
+    /// upgrade the node applies at that call): the node's apps are read
+    /// again and both lists announced, as for an `AppVersionChanged` and
+    /// paced as those re-reads are ([`super::reread`]), without waiting for
+    /// the node's event.
+    pub fn version_moved(self: &Arc<Self>, id: &str) {
+        log::info!(
+            "context {} moves to its group's version on a call; reading the node's apps again",
+            sanitize_line(id)
+        );
+        let live = Arc::clone(self);
+        tokio::spawn(async move {
+            let due = live.pacer.versions_due();
+            tokio::time::sleep_until(tokio::time::Instant::from_std(due)).await;
+            live.pacer.versions_started();
+            live.read(true).await;
+        });
     }
 
     /// [`Live::refresh`]; `announce`: a context's version changed, so the
@@ -555,7 +640,10 @@ impl Live {
                     let every = self.refresh_every.as_secs();
                     if was == Some(false) {
                         log::debug!("node at {url} still not answering: {}", e.message);
-                    } else if !self.named && e.kind == ErrorKind::Unreachable && was.is_none() {
+                    } else if !self.session.settings.node_named
+                        && e.kind == ErrorKind::Unreachable
+                        && was.is_none()
+                    {
                         log::info!(
                             "no node at the default address {url} ({}); {keep}; looking again every {every}s (--node URL names one, --offline never asks)",
                             e.message
@@ -600,7 +688,7 @@ impl Live {
         };
         let catalog = {
             let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
-            base.with_node_apps_named(apps, unusable, &self.tool_options, &mut naming)
+            base.with_node_apps_named(apps, unusable, &self.session.settings.tools, &mut naming)
         };
         let view = View::build(catalog, &self.scope);
         let (changed, seen) = {

@@ -7,8 +7,12 @@
 //! prints for the same apps and options, and the apps' ABIs and contexts as
 //! resources with completion of their URI templates ([`resources`]); over
 //! HTTP also the apps' reference pages at `/`, and those pages as the MCP
-//! App resource `ui://calimcp/reference` (`pages`). Uses `abi`, `mapping`,
-//! `doc`, `catalog` and the node client; never `cli`. Nothing but protocol reaches stdout.
+//! App resource `ui://calimcp/reference` (`pages`). The server holds one
+//! catalog session ([`crate::catalog::session::Session`]) for its life, as a
+//! command does for its run: its options, pins, node client and runtime
+//! serve every MCP session, and its live view of the node's apps
+//! ([`live`]) is read through it. Uses `abi`, `mapping`, `doc` and
+//! `catalog`; never `cli`. Nothing but protocol reaches stdout.
 
 mod answer;
 pub(crate) mod backend;
@@ -25,14 +29,14 @@ pub(crate) mod server;
 mod sessions;
 pub mod stdio;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
 
-use crate::catalog::{Catalog, Sources};
+use crate::catalog::session::Session;
 use crate::error::{Code, Error, Result};
-use crate::mapping::ToolOptions;
 use crate::mapping::filter::Filter;
 use crate::text::sanitize_line;
 pub use backend::Backend;
@@ -49,23 +53,20 @@ pub enum Transport {
 
 /// Everything `serve` needs, resolved by the caller.
 pub struct Settings {
-    /// `--apps` directories and `--app` paths.
-    pub sources: Sources,
+    /// The server's session: `--apps`, `--service`, the tool options, the
+    /// node (none with `--offline`), the pins, the runtime.
+    pub session: Session,
+    /// `--app` values that are paths.
+    pub app_paths: Vec<PathBuf>,
     /// `--app` values that are names, not paths.
     pub app_names: Vec<String>,
-    pub tool_options: ToolOptions,
     pub filter: Filter,
-    pub service: Option<String>,
     pub transport: Transport,
     /// How often the node's apps are re-read.
     pub refresh: Duration,
     /// How long the first tools/list may wait for the node's apps.
     pub startup_wait: Duration,
     pub log_level: LogLevel,
-    /// The node, unless `--offline`.
-    pub backend: Option<Arc<dyn Backend>>,
-    /// Whether the node was named (--node, CALIMERO_NODE_URL) rather than the default.
-    pub node_named: bool,
 }
 
 /// The default `--refresh`.
@@ -78,18 +79,16 @@ pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
 pub fn serve(settings: Settings) -> Result<u8> {
     log::set_level(settings.log_level);
     log::forward_rmcp(settings.log_level);
+    let mut session = settings.session;
     // One thread drives everything: the work between awaits is small (a
     // schema, a validation), calls still overlap while they wait on the node,
     // and one allocator heap keeps memory flat for huge apps.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let runtime = session.take_runtime()?;
     let listener = match &settings.transport {
         Transport::Http(opts) => Some(runtime.block_on(http::listen(opts))?),
         Transport::Stdio => None,
     };
-    let (catalog, explicit) = Catalog::load(&settings.sources, &settings.tool_options)?;
+    let (catalog, explicit) = session.local(settings.app_paths)?;
     for w in &catalog.skipped {
         log::warn!("{w}");
     }
@@ -104,7 +103,7 @@ pub fn serve(settings: Settings) -> Result<u8> {
         .flatten()
         .map(|&i| catalog.apps[i].id.clone())
         .collect();
-    if settings.backend.is_none() {
+    if session.offline() {
         // Without a node nothing can appear later: a name that matches
         // nothing now is a mistake, as it is for `calimcp tools`.
         for name in &settings.app_names {
@@ -119,21 +118,23 @@ pub fn serve(settings: Settings) -> Result<u8> {
                 "pass --apps DIR (or set CALIMCP_APPS), or drop --offline to serve the node's apps",
             ));
         }
+    } else {
+        // The node's client, made now: a bad address is said at the start.
+        session.client()?;
     }
     let scope = Scope {
         names: settings.app_names.clone(),
         ids,
-        service: settings.service.clone(),
+        service: session.settings.service.clone(),
         filter: settings.filter.clone(),
-        listing_budget: settings.tool_options.listing_budget,
+        listing_budget: session.settings.tools.listing_budget,
     };
+    let session = Arc::new(session);
     let result = runtime.block_on(async move {
         let live = live::Live::new(
+            session,
             catalog,
-            settings.tool_options.clone(),
             scope,
-            settings.backend.clone(),
-            settings.node_named,
             settings.refresh,
             settings.startup_wait,
         );

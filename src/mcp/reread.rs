@@ -4,7 +4,12 @@
 //! - A request naming an app, tool or prefix the server does not know
 //!   re-reads the node at most once per `CALIMCP_REREAD_INTERVAL` (default
 //!   2 s; a read that failed does not count); requests that come while a
-//!   read runs share it.
+//!   read runs share it. So does the server itself while the node lists an
+//!   app whose code has not arrived yet (`code_pending`, a joined node
+//!   fetching it from its peers): it looks again at that pace, not at the
+//!   next `--refresh`, until the code is there; and so does a request that
+//!   shows a context running code the server has not read yet
+//!   (`wait_for_context` on a context just joined).
 //! - Version changes (`AppVersionChanged`) are gathered: the first of a set
 //!   re-reads at once, unless the last such re-read is less than the
 //!   interval old; those that come meanwhile (or while a re-read runs) wait
@@ -69,6 +74,11 @@ impl Pacer {
             demand: Mutex::new(None),
             versions: Mutex::new(None),
         }
+    }
+
+    /// The least time between two re-reads of requests (`CALIMCP_REREAD_INTERVAL`).
+    pub fn interval(&self) -> Duration {
+        self.interval
     }
 
     /// Whether a request may re-read the node now (none did within the interval).

@@ -1,13 +1,16 @@
 //! One MCP session: rmcp's [`ServerHandler`] over the live catalog (tools,
 //! and the resources and completions of [`super::resources`]). stdio has
 //! one session; Streamable HTTP makes one per client. The session owns the
-//! contexts `select_app` pinned; everything else is shared. App tools,
-//! `call_until`, `select_app` and `wait_for_events` take the engine's steps
-//! ([`crate::catalog::call`]) with an agent [`Audience`]; the waits pace as
-//! the CLI's do ([`crate::catalog::wait::Pace`]).
+//! contexts `select_app` chose ([`Chosen`]); everything else is shared, the
+//! server's catalog session first ([`Live::session`]): the pins (those
+//! chosen, then those of `calimcp use`), the node client and the one check
+//! that something needs the node come from it, as they do for a command.
+//! App tools, `call_until`, `select_app` and `wait_for_events` take the
+//! engine's steps ([`crate::catalog::call`]) through that session with an
+//! agent [`Audience`]; the waits pace as the CLI's do
+//! ([`crate::catalog::wait::Pace`]).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
@@ -27,12 +30,12 @@ use super::log;
 use super::resources::{self, Kind};
 use crate::catalog::call::{self, Ask, Audience, Bound, Use, check_use};
 use crate::catalog::invoke::Prepared;
-use crate::catalog::wait::{Pace, Waited, repeat, until_initialized};
+use crate::catalog::session::{Chosen, Session as CatalogSession};
+use crate::catalog::wait::{Pace, Waited, repeat};
 use crate::error::{Code, Error};
 use crate::mapping::Tool;
 use crate::mapping::args::Problem;
 use crate::node::Client;
-use crate::node::ids::error_as_typed;
 use crate::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
@@ -50,34 +53,46 @@ fn sessionless(context: &RequestContext<RoleServer>) -> bool {
 /// One MCP session.
 pub struct Session {
     live: Arc<Live>,
-    /// Contexts pinned by select_app: (application id, service) → context.
-    pins: Mutex<HashMap<(String, Option<String>), String>>,
+    /// The contexts select_app chose for this session.
+    chosen: Chosen,
 }
 
 impl Session {
     pub fn new(live: Arc<Live>) -> Session {
         Session {
             live,
-            pins: Mutex::new(HashMap::new()),
+            chosen: Chosen::default(),
         }
     }
 
-    fn pinned(&self, app_id: &str, service: Option<&str>) -> Option<String> {
-        self.pins
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&(app_id.to_string(), service.map(str::to_string)))
-            .cloned()
+    /// The server's catalog session.
+    fn catalog(&self) -> &CatalogSession {
+        &self.live.session
     }
 
-    fn pins_of(&self, app_id: &str) -> Vec<(Option<String>, String)> {
-        self.pins
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .filter(|((a, _), _)| a == app_id)
-            .map(|((_, s), c)| (s.clone(), c.clone()))
-            .collect()
+    /// The context a call of `app` falls back to when none is typed: the
+    /// one chosen here, else the one of `calimcp use` ([`CatalogSession::pinned`]).
+    fn pinned(
+        &self,
+        typed: Option<&str>,
+        app: &crate::abi::App,
+        service: Option<&str>,
+    ) -> Result<Option<String>, Error> {
+        match typed {
+            Some(_) => Ok(None),
+            None => self.catalog().pinned(Some(&self.chosen), app, service),
+        }
+    }
+
+    /// The node's client for `what`, or the answer that the server runs
+    /// with --offline (the session's one check, worded for an agent).
+    fn node(&self, what: &str, audience: Audience) -> Result<&Client, Error> {
+        self.catalog().node(what).map_err(|e| audience.word(e))
+    }
+
+    /// The node's client, unless the server runs with --offline.
+    fn client(&self) -> Option<&Client> {
+        self.catalog().client().ok()
     }
 
     /// Resolves an app name, re-reading the node once when it is unknown there.
@@ -149,10 +164,10 @@ impl Session {
                 .clone()
                 .filter(|s| a.services.iter().any(|x| x.name.as_deref() == Some(s)))
         });
-        let pins = self.pins_of(&view.catalog.apps[app].id);
+        let pins = self.chosen.of_app(&view.catalog.apps[app]);
         let mut out = fixed::describe(&view, app, service.as_deref(), &pins);
         // The contexts the app's tools can run in, with their aliases.
-        if let Some(client) = self.node() {
+        if let Some(client) = self.client() {
             match call::app_contexts(client, &view.catalog.apps[app], service.as_deref()).await {
                 Ok(list) => out["contexts"] = Value::Array(list),
                 Err(e) => out["contexts_error"] = error_text(&e).into(),
@@ -191,19 +206,20 @@ impl Session {
             "context": null,
             "tools": tools,
         });
-        let Some(client) = self.node() else {
+        if self.catalog().offline() {
             out["note"] = "the server runs with --offline: these tools can be listed and described but not run".into();
             return json_result(&out);
-        };
+        }
         let ask = Ask {
             typed: parsed.context.as_deref(),
             pinned: None,
             default_alias: true,
         };
-        let resolved = call::bind_context(client, a, service.as_deref(), ask)
+        let resolved = self
+            .catalog()
+            .context_for(a, service.as_deref(), ask, audience)
             .await
-            .map(|t| t.id)
-            .map_err(|e| audience.word(error_as_typed(e, ask.typed)));
+            .map(|t| t.id);
         match resolved {
             // Without a session nothing carries the pin to the next request:
             // say so rather than claim a pin that is not kept.
@@ -214,10 +230,7 @@ impl Session {
                 json_result(&out)
             }
             Ok(context) => {
-                self.pins
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert((a.id.clone(), service.clone()), context.clone());
+                self.chosen.choose(a, service.as_deref(), context.clone());
                 out["context"] = context.into();
                 out["note"] = "these tools now run in this context for this session; pass `_context` to a tool to run one call elsewhere".into();
                 json_result(&out)
@@ -253,20 +266,28 @@ impl Session {
             Err(e) => return error_result(error_text(&e)),
         };
         let a = &view.catalog.apps[app];
-        let (Some(backend), Some(client)) = (self.live.backend(), self.node()) else {
-            return offline(WAIT_FOR_EVENTS);
+        if let Err(e) = self.node(WAIT_FOR_EVENTS, audience) {
+            return error_result(error_text(&e));
+        }
+        let Some(backend) = self.live.backend() else {
+            return error_result("the server reads no node".into());
         };
-        let pinned = self.pinned(&a.id, service.as_deref());
+        let typed = parsed.context.as_deref();
+        let pinned = match self.pinned(typed, a, service.as_deref()) {
+            Ok(p) => p,
+            Err(e) => return error_result(error_text(&e)),
+        };
         let ask = Ask {
-            typed: parsed.context.as_deref(),
+            typed,
             pinned: pinned.as_deref(),
             default_alias: true,
         };
-        let context = match call::bind_context(client, a, service.as_deref(), ask).await {
+        let bound = self
+            .catalog()
+            .context_for(a, service.as_deref(), ask, audience);
+        let context = match bound.await {
             Ok(t) => t.id,
-            Err(e) => {
-                return error_result(error_text(&audience.word(error_as_typed(e, ask.typed))));
-            }
+            Err(e) => return error_result(error_text(&e)),
         };
         let (feed, mut rx) = match self.live.hub.join(backend, &context).await {
             Ok(joined) => joined,
@@ -291,17 +312,31 @@ impl Session {
         }
     }
 
-    async fn wait_for_context(&self, args: &Map<String, Value>) -> CallToolResult {
+    async fn wait_for_context(
+        &self,
+        args: &Map<String, Value>,
+        audience: Audience,
+    ) -> CallToolResult {
         let parsed = match fixed::parse_wait_context(args) {
             Ok(p) => p,
             Err(text) => return error_result(text),
         };
-        let Some(client) = self.node() else {
-            return offline(WAIT_FOR_CONTEXT);
+        let client = match self.node(WAIT_FOR_CONTEXT, audience) {
+            Ok(c) => c,
+            Err(e) => return error_result(error_text(&e)),
         };
         let pace = Pace::new(parsed.every, parsed.within);
-        match until_initialized(client, &parsed.context, &pace, &mut |_, _| {}).await {
+        let mut on_check = |_: u64, _: &crate::error::Result<Option<bool>>| {};
+        let waited = self.catalog().until_initialized(
+            WAIT_FOR_CONTEXT,
+            &parsed.context,
+            &pace,
+            &mut on_check,
+        );
+        match waited.await {
             Ok((Some(info), Waited::Initialized { checks })) => {
+                // A context just joined may run code the view has not read yet.
+                self.live.saw_application(&info.application_id);
                 let id = client.node_id(&info.id);
                 let v = json!({"context": id, "initialized": true, "checks": checks});
                 let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
@@ -316,11 +351,6 @@ impl Session {
             }
             Err(e) => node_error_result(&e),
         }
-    }
-
-    /// The node's client, unless the server runs with `--offline`.
-    fn node(&self) -> Option<&Client> {
-        self.live.backend().and_then(|b| b.node())
     }
 
     /// `call_until`: the engine's steps for the [view] tool, once (its
@@ -347,12 +377,14 @@ impl Session {
             Some(Err(Stop::Protocol(e))) => return Err(e),
             Some(Err(Stop::Answer(r))) => return Ok(*r),
         };
-        let (Some(client), app) = (self.node(), &call.view.catalog.apps[call.tool.app]) else {
-            return Ok(offline(CALL_UNTIL));
+        let client = match self.node(CALL_UNTIL, audience) {
+            Ok(c) => c,
+            Err(e) => return Ok(error_result(error_text(&e))),
         };
+        let app = &call.view.catalog.apps[call.tool.app];
         let try_once = || call.bound.execute(client, app, &call.prepared, None);
         let seen = match repeat(&pace, &parsed.expect, try_once, &mut |_, _, _| {}).await {
-            Ok(Ok(output)) => return Ok(success(&call.view, &call.tool, output)),
+            Ok(Ok(output)) => return Ok(self.ran(&call, output)),
             Ok(Err(seen)) => seen,
             Err(e) => return Ok(node_error_result(&e)),
         };
@@ -383,8 +415,9 @@ impl Session {
             Err(Stop::Protocol(e)) => return Err(e),
             Err(Stop::Answer(r)) => return Ok(*r),
         };
-        let Some(client) = self.node() else {
-            return Ok(offline(&call.tool.name));
+        let client = match self.node(&call.tool.name, audience) {
+            Ok(c) => c,
+            Err(e) => return Ok(error_result(error_text(&e))),
         };
         let app = &call.view.catalog.apps[call.tool.app];
         log::debug!(
@@ -394,9 +427,27 @@ impl Session {
             call.bound.target.id
         );
         match call.bound.execute(client, app, &call.prepared, None).await {
-            Ok(output) => Ok(success(&call.view, &call.tool, output)),
+            Ok(output) => Ok(self.ran(&call, output)),
             Err(e) => Ok(node_error_result(&e)),
         }
+    }
+
+    /// The answer of a call that ran: its output, then what the engine
+    /// says besides it (the context moved to its group's version on this
+    /// call). A move is announced to the clients as the node's
+    /// `AppVersionChanged` would be: the contexts' versions changed.
+    fn ran(&self, call: &AppCall, output: Value) -> CallToolResult {
+        let mut result = success(&call.view, &call.tool, output);
+        for remark in call.bound.remarks() {
+            result.content.push(ContentBlock::text(format!(
+                "note: {}",
+                sanitize_line(&remark)
+            )));
+        }
+        if call.bound.moves() {
+            self.live.version_moved(&call.bound.target.id);
+        }
+        result
     }
 
     /// The engine's steps for app tool `name` ([`crate::catalog::call`]):
@@ -428,7 +479,7 @@ impl Session {
             .map_err(|problems| {
                 Stop::answer(invalid_arguments(&tool, &tool.signature, None, &problems))
             })?;
-        let Some(client) = self.node() else {
+        if let Err(offline) = self.node(&tool.name, audience) {
             // Still refused by kind: a read-only server never runs a [mut] tool.
             check_use(
                 &tool,
@@ -440,17 +491,21 @@ impl Session {
                 "",
             )
             .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
-            return Err(Stop::answer(offline(&tool.name)));
-        };
+            return Err(Stop::answer(error_result(error_text(&offline))));
+        }
         let app = &view.catalog.apps[tool.app];
-        let pinned = self.pinned(&app.id, tool.service.as_deref());
+        let typed = prepared.context.as_deref();
+        let pinned = self
+            .pinned(typed, app, tool.service.as_deref())
+            .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
         let ask = Ask {
-            typed: prepared.context.as_deref(),
+            typed,
             pinned: pinned.as_deref(),
             default_alias: true,
         };
-        let opts = &self.live.tool_options;
-        let bound = call::bind(client, &view.catalog, &tool, ask, opts, audience)
+        let bound = self
+            .catalog()
+            .binding(&view.catalog, &tool, ask, audience)
             .await
             .map_err(|e| Stop::answer(node_error_result(&e)))?;
         let read_only = self.live.scope.filter.read_only;
@@ -475,6 +530,98 @@ impl Session {
             bound,
             prepared,
         })
+    }
+
+    /// The contexts resource of `app` (`…/contexts`), or one context of it.
+    async fn contexts_resource(
+        &self,
+        uri: &str,
+        target: &resources::Target,
+        view: &View,
+        app: usize,
+    ) -> Result<Value, McpError> {
+        let not_found = |what: String| {
+            McpError::resource_not_found(format!("resource `{}`: {what}", sanitize_line(uri)), None)
+        };
+        let a = &view.catalog.apps[app];
+        if let Some(s) = target.service.as_deref()
+            && a.service(Some(s)).is_none()
+        {
+            return Err(not_found(format!(
+                "`{}` has no service `{}`",
+                sanitize_line(a.package_or_id()),
+                sanitize_line(s)
+            )));
+        }
+        let Some(client) = self.client() else {
+            return Err(not_found(
+                "contexts live on the node, and the server runs with --offline".into(),
+            ));
+        };
+        let rows = call::app_contexts(client, a, target.service.as_deref())
+            .await
+            .map_err(|e| {
+                McpError::internal_error(
+                    format!(
+                        "resource `{}`: cannot read the contexts: {}",
+                        sanitize_line(uri),
+                        error_text(&e)
+                    ),
+                    None,
+                )
+            })?;
+        let Some(c) = target.context.as_deref() else {
+            return Ok(json!({ "app": resources::app_key(view, app), "contexts": rows }));
+        };
+        match resources::find_context(&rows, c) {
+            Some(row) => Ok(row.clone()),
+            None => {
+                let known = resources::context_values(&rows);
+                Err(not_found(format!(
+                    "`{}` has no context `{}`; its contexts: {}",
+                    sanitize_line(a.package_or_id()),
+                    sanitize_line(c),
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        sanitize_line(&known.join(", "))
+                    }
+                )))
+            }
+        }
+    }
+
+    /// Completion values of the `context` variable: the contexts (ids and
+    /// aliases) of the chosen app, from the node.
+    async fn complete_context(
+        &self,
+        app: Option<String>,
+        service: Option<String>,
+        prefix: &str,
+    ) -> (Vec<String>, usize) {
+        let rows = match (app, self.client()) {
+            (Some(app), Some(client)) => match self.app_for_uri(&app).await {
+                Ok((view, i)) => {
+                    call::app_contexts(client, &view.catalog.apps[i], service.as_deref())
+                        .await
+                        .unwrap_or_default()
+                }
+                Err(_) => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        resources::matching(resources::context_values(&rows), prefix)
+    }
+
+    /// Completion values of the `app` variable; an unknown prefix reads
+    /// the node again (maybe an app installed since the last read).
+    async fn complete_app(&self, prefix: &str) -> (Vec<String>, usize) {
+        let (values, total) = resources::complete_app(&self.live.view(), prefix);
+        if values.is_empty() && self.live.has_node() && !prefix.is_empty() {
+            self.live.refresh().await;
+            return resources::complete_app(&self.live.view(), prefix);
+        }
+        (values, total)
     }
 
     /// The view that knows tool `name`: the current one, else (maybe an app
@@ -547,14 +694,6 @@ fn invalid_arguments(
         "Invalid arguments for {} ({signature}{from}):\n{}",
         tool.name,
         lines.join("\n")
-    ))
-}
-
-/// What the server cannot do with `--offline`, said one way.
-fn offline(what: &str) -> CallToolResult {
-    error_result(format!(
-        "{} needs the node, and the server runs with --offline\nhint: restart calimcp serve without --offline (with --node URL unless the node is at the default address)",
-        sanitize_line(what)
     ))
 }
 
@@ -745,7 +884,7 @@ impl ServerHandler for Session {
                 DESCRIBE_APP => self.describe_app(&args).await,
                 SELECT_APP => self.select_app(&args, audience).await,
                 WAIT_FOR_EVENTS => self.wait_for_events(&args, audience).await,
-                WAIT_FOR_CONTEXT => self.wait_for_context(&args).await,
+                WAIT_FOR_CONTEXT => self.wait_for_context(&args, audience).await,
                 CALL_UNTIL => self.call_until(&args, audience).await?,
                 name => self.call_method(name, &args, audience).await?,
             })
@@ -817,64 +956,7 @@ impl ServerHandler for Session {
                 )
             })?,
             Kind::Contexts | Kind::Context => {
-                let a = &view.catalog.apps[app];
-                if let Some(s) = target.service.as_deref()
-                    && a.service(Some(s)).is_none()
-                {
-                    let e = Error::input(
-                        Code::UnknownService,
-                        format!(
-                            "`{}` has no service `{}`",
-                            sanitize_line(a.package_or_id()),
-                            sanitize_line(s)
-                        ),
-                    );
-                    return Err(not_found(&e));
-                }
-                let Some(client) = self.node() else {
-                    return Err(McpError::resource_not_found(
-                        format!(
-                            "resource `{}`: contexts live on the node, and the server runs with --offline",
-                            sanitize_line(&uri)
-                        ),
-                        None,
-                    ));
-                };
-                let rows = call::app_contexts(client, a, target.service.as_deref())
-                    .await
-                    .map_err(|e| {
-                        McpError::internal_error(
-                            format!(
-                                "resource `{}`: cannot read the contexts: {}",
-                                sanitize_line(&uri),
-                                error_text(&e)
-                            ),
-                            None,
-                        )
-                    })?;
-                match target.context.as_deref() {
-                    None => json!({ "app": resources::app_key(&view, app), "contexts": rows }),
-                    Some(c) => match resources::find_context(&rows, c) {
-                        Some(row) => row.clone(),
-                        None => {
-                            let known = resources::context_values(&rows);
-                            return Err(McpError::resource_not_found(
-                                format!(
-                                    "resource `{}`: `{}` has no context `{}`; its contexts: {}",
-                                    sanitize_line(&uri),
-                                    sanitize_line(a.package_or_id()),
-                                    sanitize_line(c),
-                                    if known.is_empty() {
-                                        "none".to_string()
-                                    } else {
-                                        sanitize_line(&known.join(", "))
-                                    }
-                                ),
-                                None,
-                            ));
-                        }
-                    },
-                }
+                self.contexts_resource(&uri, &target, &view, app).await?
             }
         };
         let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "null".into());
@@ -924,36 +1006,13 @@ impl ServerHandler for Session {
         };
         let prefix = request.argument.value.as_str();
         let (values, total) = match request.argument.name.as_str() {
-            "app" => {
-                let mut view = self.live.view();
-                let (mut values, mut total) = resources::complete_app(&view, prefix);
-                if values.is_empty() && self.live.has_node() && !prefix.is_empty() {
-                    // Maybe an app installed since the last read.
-                    self.live.refresh().await;
-                    view = self.live.view();
-                    (values, total) = resources::complete_app(&view, prefix);
-                }
-                (values, total)
-            }
+            "app" => self.complete_app(prefix).await,
             "service" if template != resources::CONTEXT_TEMPLATE => {
                 resources::complete_service(&self.live.view(), chosen("app").as_deref(), prefix)
             }
             "context" if template == resources::CONTEXT_TEMPLATE => {
-                // The contexts (ids and aliases) of the chosen app, from the node.
-                let rows = match (chosen("app"), self.node()) {
-                    (Some(app), Some(client)) => match self.app_for_uri(&app).await {
-                        Ok((view, i)) => call::app_contexts(
-                            client,
-                            &view.catalog.apps[i],
-                            chosen("service").as_deref(),
-                        )
-                        .await
-                        .unwrap_or_default(),
-                        Err(_) => Vec::new(),
-                    },
-                    _ => Vec::new(),
-                };
-                resources::matching(resources::context_values(&rows), prefix)
+                self.complete_context(chosen("app"), chosen("service"), prefix)
+                    .await
             }
             other => {
                 return Err(McpError::invalid_params(

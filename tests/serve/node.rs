@@ -778,3 +778,51 @@ async fn a_revoked_login_is_said_to_be_refused_not_unanswered() {
     );
     client.cancel().await.unwrap();
 }
+
+/// One session under both faces: a context pinned with `calimcp use` is
+/// the one `serve` runs an app's tools in when the agent names none (as
+/// `calimcp call` does, over the `default` alias), and `select_app`'s pin
+/// comes before it for its MCP session.
+#[tokio::test]
+async fn serve_honours_the_pins_of_calimcp_use_as_the_cli_does() {
+    let node = FakeNode::start();
+    let state = tempfile::tempdir().unwrap();
+    let state_env = [("CALIMCP_STATE_DIR", state.path().to_str().unwrap())];
+    let app = fake_node::id(fake_node::KV2_A);
+    let pinned = fake_node::id(fake_node::CTX_KV2_1);
+    let get = format!("{}_get", kv2_prefix());
+    let cli = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_calimcp"));
+        let mut all = vec!["--node", node.url.as_str()];
+        all.extend_from_slice(args);
+        let out = isolate(&mut cmd, &all)
+            .envs(state_env)
+            .args(&all)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let last_context = || node.executes().last().unwrap().json()["params"]["contextId"].clone();
+    cli(&["use", &app, "--context", &pinned]);
+    cli(&["call", &get, "--key", "a"]);
+    assert_eq!(last_context(), pinned, "the CLI runs in the pinned context");
+
+    let (client, _) =
+        stdio_client_env(&["--node", &node.url], &state_env, Watcher::default()).await;
+    let r = call(&client, &get, json!({"key": "a"})).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(last_context(), pinned, "serve runs where the CLI does");
+    // select_app's pin comes first for its session.
+    let other = fake_node::id(fake_node::CTX_KV2_2);
+    let sel = call(&client, "select_app", json!({"app": app, "context": other}))
+        .await
+        .unwrap();
+    assert_eq!(sel.is_error, Some(false), "{}", text(&sel));
+    call(&client, &get, json!({"key": "a"})).await.unwrap();
+    assert_eq!(last_context(), other);
+    client.cancel().await.unwrap();
+}

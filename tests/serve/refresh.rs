@@ -328,3 +328,91 @@ async fn version_changes_during_a_slow_reread_are_bounded() {
     stderr_line(&mut stderr, "more version changes of served contexts").await;
     client.cancel().await.unwrap();
 }
+
+/// A running `serve` on a joined node lists an app whose code arrives after
+/// the server read the node (`code_pending` at first) soon after the code
+/// comes: it looks again at the re-read pace, not at the next `--refresh`
+/// (an hour here), and tells the clients that listed.
+#[tokio::test]
+async fn an_app_whose_code_arrives_later_is_listed_before_the_next_refresh() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
+    let abi: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let (app, _) = node.share_pending(fake_node::wasm_module(Some(&abi)), abi);
+    let watcher = Watcher::default();
+    let (client, _) = stdio_client_env(
+        &["--node", &node.url, "--refresh", "3600"],
+        &[("CALIMCP_REREAD_INTERVAL", "1")],
+        watcher.clone(),
+    )
+    .await;
+    let names = |tools: &Value| -> Vec<String> {
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let prefix = calimcp::mapping::names::id_tail(&app);
+    let its_set = |n: &String| n.starts_with(&prefix) && n.ends_with("_set");
+    let before = names(&listed_app_tools(&client).await);
+    assert!(
+        !before.iter().any(its_set),
+        "left out while its code is pending: {before:?}"
+    );
+    node.code_arrives(&app);
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "list_changed once the code arrived"
+    );
+    let after = names(&listed_app_tools(&client).await);
+    assert!(
+        after.iter().any(its_set),
+        "listed once its code arrived: {after:?}"
+    );
+    client.cancel().await.unwrap();
+}
+
+/// A request that shows a context running code the server has not read yet
+/// (here `wait_for_context` on a context shared after the server's last
+/// read) makes it read the node again at once, not at the next `--refresh`
+/// (an hour here): the app's tools are listed and announced.
+#[tokio::test]
+async fn a_context_of_code_the_server_has_not_read_makes_it_read_again() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let watcher = Watcher::default();
+    let (client, _) = stdio_client_env(
+        &["--node", &node.url, "--refresh", "3600"],
+        &[("CALIMCP_REREAD_INTERVAL", "1")],
+        watcher.clone(),
+    )
+    .await;
+    listed_app_tools(&client).await;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
+    let abi: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let (app, ctx) = node.share(fake_node::wasm_module(Some(&abi)), abi);
+    let r = call(
+        &client,
+        "wait_for_context",
+        serde_json::json!({"context": ctx, "within": 10}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "list_changed once the context's app was read"
+    );
+    let prefix = calimcp::mapping::names::id_tail(&app);
+    let listed = listed_app_tools(&client).await;
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"].as_str().unwrap() == format!("{prefix}_set")),
+        "{listed}"
+    );
+    client.cancel().await.unwrap();
+}

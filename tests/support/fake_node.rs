@@ -47,7 +47,7 @@
 //! [`FakeNode::set_down`] makes the node drop every connection unanswered.
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -338,6 +338,10 @@ struct State {
     /// The application a group upgrade targets: the groups of the other
     /// versions of its package target it at `GET /admin-api/groups/:id`.
     group_target: Mutex<Option<String>>,
+    /// Apps whose code has not arrived yet (a joined node fetching it from
+    /// its peers): their ABI route answers 404 "Application bytecode not
+    /// found" and their blob 404, until [`FakeNode::code_arrives`].
+    code_pending: Mutex<HashSet<String>>,
     /// Lies and stalls of a hostile node ([`Hostile`]).
     hostile: Mutex<Hostile>,
 }
@@ -463,6 +467,7 @@ impl Builder {
             uninit: Mutex::new(HashMap::new()),
             synced_writes: Mutex::new(Vec::new()),
             group_target: Mutex::new(None),
+            code_pending: Mutex::new(HashSet::new()),
             hostile: Mutex::new(Hostile::default()),
         });
         let s = state.clone();
@@ -698,6 +703,19 @@ impl FakeNode {
         app.source = source;
         app.module = Some(module);
         self.add_with_context(&mut apps, app, seed)
+    }
+
+    /// [`FakeNode::share`] right after the join: the app is listed, but
+    /// its code has not arrived yet ([`FakeNode::code_arrives`]).
+    pub fn share_pending(&self, module: Vec<u8>, abi: Value) -> (String, String) {
+        let (app, ctx) = self.share(module, abi);
+        self.state.code_pending.lock().unwrap().insert(app.clone());
+        (app, ctx)
+    }
+
+    /// The code of a shared app arrives from the node's peers.
+    pub fn code_arrives(&self, app: &str) {
+        self.state.code_pending.lock().unwrap().remove(app);
     }
 
     /// A group upgrade to `app` (`POST /admin-api/groups/:id/upgrade` under
@@ -1647,7 +1665,8 @@ fn blob_route(state: &State, blob: &str) -> Response {
         return Response::error(400, "Invalid blob ID format");
     }
     let apps = state.apps.read().unwrap();
-    for a in apps.iter() {
+    let pending = state.code_pending.lock().unwrap();
+    for a in apps.iter().filter(|a| !pending.contains(&a.id)) {
         let abi = if a.blob == blob {
             Some(&a.services[0].2)
         } else {
@@ -1865,6 +1884,9 @@ fn abi_route(state: &State, app: &str, query: &str) -> Response {
     let Some(a) = apps.iter().find(|a| a.id == app) else {
         return Response::error(404, "Application not found");
     };
+    if state.code_pending.lock().unwrap().contains(app) {
+        return Response::error(404, "Application bytecode not found");
+    }
     if a.legacy {
         return Response::error(400, "no usable embedded ABI in the application's module");
     }
@@ -2173,6 +2195,20 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
                     return reply(Err(e));
                 }
             }
+        }
+    }
+    // A group upgrade (LazyOnAccess) moves a context of the upgraded
+    // package to the group's target at its next use: this call.
+    if let Some(target) = state.group_target.lock().unwrap().clone() {
+        let apps = state.apps.read().unwrap();
+        let package = |id: &str| apps.iter().find(|a| a.id == id).map(|a| a.package.clone());
+        let mut contexts = state.contexts.write().unwrap();
+        if let Some(c) = contexts.iter_mut().find(|c| c.id == ctx_id)
+            && c.app != target
+            && package(&c.app).is_some()
+            && package(&c.app) == package(&target)
+        {
+            c.app = target;
         }
     }
     let contexts = state.contexts.read().unwrap();
