@@ -6,7 +6,6 @@
 //! with versions and contexts, an error with problems or contexts).
 //! `watch --json` lines are checked in tests/watch.rs.
 
-mod common;
 mod support;
 
 use std::path::Path;
@@ -80,7 +79,7 @@ fn local_outputs_validate() {
 
 #[test]
 fn describe_validates_on_every_shared_fixture() {
-    let Some(dir) = common::fixtures("describe_validates_on_every_shared_fixture") else {
+    let Some(dir) = support::fixtures("describe_validates_on_every_shared_fixture") else {
         return;
     };
     let home = tempfile::tempdir().unwrap();

@@ -4,12 +4,11 @@
 //! fake: it answers "no state yet" for a set number of listings, and a write
 //! arrives before a set execute.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::{self, FakeNode};
+use support::serve::*;
 
 fn structured(r: &rmcp::model::CallToolResult) -> Value {
     r.structured_content

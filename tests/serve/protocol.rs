@@ -6,11 +6,10 @@
 //! `resources/read` and `completion/complete`, and `--allow`/`--deny`
 //! applied to the fixed tools.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
-use serve_support::*;
+use support::serve::*;
 
 const REVISIONS: [&str; 4] = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 const NEWEST: &str = "2026-07-28";
@@ -95,7 +94,7 @@ fn examples() -> String {
 fn schema_of(def: &str) -> jsonschema::Validator {
     static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
     let doc = DOC.get_or_init(|| {
-        serde_json::from_str(include_str!("mcp-schema/2026-07-28.json")).expect("schema JSON")
+        serde_json::from_str(include_str!("../mcp-schema/2026-07-28.json")).expect("schema JSON")
     });
     let mut schema = doc.clone();
     schema["$ref"] = json!(format!("#/$defs/{def}"));
@@ -478,7 +477,8 @@ async fn a_2026_07_28_listen_stream_is_valid_against_the_schema() {
             _ => unreachable!(),
         };
         assert_valid("ListToolsResultResponse", &listed, &what);
-        let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+        let abi: Value =
+            serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
         node.install("com.example.listened", abi);
         let call = json!({"jsonrpc": "2.0", "id": "call", "method": "tools/call",
             "params": {"_meta": meta_2026(), "name": "listened_get", "arguments": {"key": "k"}}});
