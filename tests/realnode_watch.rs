@@ -405,7 +405,7 @@ async fn agents_wait_for_events_over_mcp(v) {
     .unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(
-        serve_support::text(&r).contains("timeout: expected"),
+        serve_support::text(&r).contains("timeout: 600 is greater than the maximum of 60"),
         "{}",
         serve_support::text(&r)
     );
