@@ -404,7 +404,7 @@ async fn agents_wait_for_events_over_mcp(v) {
     .unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(
-        support::serve::text(&r).contains("timeout: expected"),
+        support::serve::text(&r).contains("timeout: 600 is greater than the maximum of 60"),
         "{}",
         support::serve::text(&r)
     );

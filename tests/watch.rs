@@ -334,6 +334,15 @@ fn watch_json_writes_only_json_lines_on_stderr() {
         lines.iter().any(|l| l["error"]["code"] == "timeout"),
         "{err}"
     );
+    // Each line is in its published shape (docs/json/note, error).
+    for l in &lines {
+        let name = if l.get("note").is_some() {
+            "note"
+        } else {
+            "error"
+        };
+        support::json_schema::assert_valid(name, l);
+    }
 }
 
 /// Events of contexts that were not asked for never count (24.7).

@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 
@@ -201,6 +203,51 @@ fn context_key(context: &str) -> String {
     ids::to_form(context, ids::IdForm::Hex)
 }
 
+// What `wait_for_events` answers (its structuredContent, and as JSON its
+// text); the tool's outputSchema is generated from this type, whose doc
+// comments below are what an agent reads.
+/// The events that came while waiting, and why the wait ended.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventsWaited<'a> {
+    /// The context waited in.
+    pub context: &'a str,
+    /// The events that came, in order, as `calimcp watch --json` prints
+    /// them (but for a payload's big integers: see `payload`).
+    #[schemars(with = "Vec<crate::mapping::events::EventLine<'static>>")]
+    pub events: Vec<Value>,
+    /// Whether the wait ended at `timeout` rather than at `max` events.
+    pub timed_out: bool,
+    /// What ended the wait early or what to know (the stream ended, the
+    /// byte bound was reached, the context is not initialized).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What an event's payload is in `structuredContent`, where it differs from
+/// a `watch --json` line: the schema's description of it.
+const EXACT_PAYLOAD: &str = "The payload as the ABI types it; in structuredContent a u64 or i64 beyond ±(2^53−1) is a decimal string (\"18446744073709551615\"), as in tool results, so JavaScript clients read it exactly; the text content keeps the node's digits.";
+
+/// [`EventsWaited`]'s JSON Schema, as MCP clients read an `outputSchema`:
+/// an object with its parts inlined (no `$defs`) and no `$schema`; an
+/// event's payload described as [`EXACT_PAYLOAD`].
+fn output_schema() -> Value {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
+    settings.inline_subschemas = true;
+    let schema = settings
+        .into_generator()
+        .into_root_schema_for::<EventsWaited>();
+    let mut v = schema.to_value();
+    if let Some(m) = v.as_object_mut() {
+        m.remove("$schema");
+        m.remove("title");
+    }
+    if let Some(p) = v.pointer_mut("/properties/events/items/properties/payload") {
+        p["description"] = EXACT_PAYLOAD.into();
+    }
+    v
+}
+
 /// The tool as listed.
 pub fn tool() -> Value {
     json!({
@@ -208,28 +255,7 @@ pub fn tool() -> Value {
         "title": "Wait for an app's events",
         "description": format!("Waits for the events an app emits in a context and returns them, each decoded and checked against the app's ABI (`valid`, and `problem` when it does not match). Returns as soon as `max` events came, else after `timeout` seconds (default {DEFAULT_WAIT}, at most {MAX_WAIT}) with what came (`timedOut`: true). Only events emitted while waiting are seen: to see what a call causes, start waiting first, then call. The context: `context` (an id or alias), else the one select_app pinned, else the app's only context."),
         "inputSchema": super::fixed::args::schema_of(WAIT_FOR_EVENTS),
-        "outputSchema": {
-            "type": "object",
-            "properties": {
-                "context": {"type": "string"},
-                "events": {"type": "array", "items": {
-                    "type": "object",
-                    "properties": {
-                        "time": {"type": "string"},
-                        "context": {"type": "string"},
-                        "event": {"type": "string"},
-                        "payload": {"description": "The payload as the ABI types it; in structuredContent a u64 or i64 beyond ±(2^53−1) is a decimal string (\"18446744073709551615\"), as in tool results, so JavaScript clients read it exactly; the text content keeps the node's digits."},
-                        "valid": {"type": "boolean"},
-                        "problem": {"type": "string"},
-                        "raw": {"type": "string", "contentEncoding": "base64"}
-                    },
-                    "required": ["time", "context", "event", "payload", "valid"]
-                }},
-                "timedOut": {"type": "boolean"},
-                "note": {"type": "string"}
-            },
-            "required": ["context", "events", "timedOut"]
-        },
+        "outputSchema": output_schema(),
         "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}
     })
 }
@@ -393,11 +419,13 @@ async fn collect_within(
     if let Some(note) = rx.uninit.lock().unwrap_or_else(|e| e.into_inner()).clone() {
         notes.insert(0, note);
     }
-    let mut out = json!({"context": context, "events": events, "timedOut": timed_out});
-    if !notes.is_empty() {
-        out["note"] = notes.join("; ").into();
-    }
-    Ok(out)
+    let out = EventsWaited {
+        context,
+        events,
+        timed_out,
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+    };
+    Ok(serde_json::to_value(out).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -585,6 +613,8 @@ mod tests {
             json!(1),
             "small: a number"
         );
+        conforms(&a);
+        conforms(&exact);
         drop((f1, f2, r1, r2));
         // The subscription's task is aborted; its stream is dropped soon after.
         settle(|| fake.live.load(SeqCst) == 0).await;
@@ -602,6 +632,16 @@ mod tests {
         let v = collect(&mut r, &manifest, "C", &short).await.unwrap();
         assert_eq!(v["timedOut"], true);
         assert_eq!(v["events"], json!([]));
+        conforms(&v);
+    }
+
+    /// Fails unless `answer` is valid against the listed outputSchema.
+    fn conforms(answer: &Value) {
+        let listed = tool()["outputSchema"].clone();
+        assert!(listed.get("$defs").is_none(), "inlined: {listed}");
+        let v = jsonschema::draft202012::new(&listed).unwrap();
+        let errors: Vec<String> = v.iter_errors(answer).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}\n{answer}");
     }
 
     /// Lets spawned tasks run until `done` (bounded).
@@ -655,6 +695,7 @@ mod tests {
             .unwrap();
         assert_eq!(v["events"].as_array().unwrap().len(), 2, "{v}");
         assert!(v["note"].as_str().unwrap().contains("at most 2400"), "{v}");
+        conforms(&v);
     }
 
     #[test]
