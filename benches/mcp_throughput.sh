@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tools/call throughput of `calimcp serve` over stdio and Streamable HTTP, side
-# by side in one run, with the official MCP TypeScript SDK as the client,
-# against the fake node (issue 29 §7; results in BENCHMARKS.md).
+# by side in one run against one fake node (issue 29 §7; results in
+# BENCHMARKS.md), with two clients: the official MCP TypeScript SDK
+# (benches/mcp_throughput.mjs: what an agent built on it gets), then a lean
+# client with the same few lines for both transports (benches/mcp_lean.py:
+# the server's own cost per transport).
 #
-#   bash benches/mcp_throughput.sh [CALLS] [IN_FLIGHT] [ROUNDS]   # default 200 10 3
+#   bash benches/mcp_throughput.sh [CALLS] [IN_FLIGHT] [ROUNDS] [LEAN_CALLS]   # default 200 10 3 2000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin calimcp --example fake-node
@@ -18,3 +21,4 @@ trap 'exec {FAKE[1]}>&- 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || tru
 unset CALIMCP_APPS CALIMERO_NODE_URL CALIMERO_AUTH_TOKEN
 export CALIMCP_STATE_DIR=$state
 node benches/mcp_throughput.mjs "$target/release/calimcp" "$node_url" "${1:-200}" "${2:-10}" "${3:-3}"
+python3 benches/mcp_lean.py "$target/release/calimcp" "$node_url" "${4:-2000}" "${2:-10}" "${3:-3}"

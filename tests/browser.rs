@@ -8,7 +8,7 @@
 //! `~/.cache/calimcp/browser-venv/bin/python`; the browser
 //! `$CALIMCP_CHROMIUM`, else `/usr/bin/chromium`.
 
-mod common;
+mod support;
 
 use std::path::PathBuf;
 
@@ -73,7 +73,7 @@ fn pages_work_in_a_real_browser() {
         fake.display()
     );
     let out = std::process::Command::new(&python)
-        .arg(common::root().join("tests/browser/run.py"))
+        .arg(support::root().join("tests/browser/run.py"))
         .env("CALIMCP_BIN", &bin)
         .env("CALIMCP_FAKE_NODE", &fake)
         .env("CALIMCP_CHROMIUM", &chromium)

@@ -6,33 +6,19 @@ use predicates::prelude::*;
 use serde_json::{Value, json};
 use support::calimcp;
 use support::fake_node::{self, FakeNode, Profile, hex_id, id};
-use tempfile::TempDir;
 
-struct Env {
-    node: FakeNode,
-    home: TempDir,
+use support::{Env, stderr_of};
+
+/// What the call tests ask of [`Env`].
+trait CallEnv {
+    /// Runs a call that must succeed; returns stdout as JSON.
+    fn ok(&self, args: &[&str]) -> Value;
+    /// The `argsJson` of the last execute the node saw.
+    fn last_args(&self) -> Value;
+    fn last_context(&self) -> Value;
 }
 
-impl Env {
-    fn new() -> Env {
-        Env::with(FakeNode::start())
-    }
-
-    fn with(node: FakeNode) -> Env {
-        Env {
-            node,
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    /// `calimcp` pointed at the fake node.
-    fn cmd(&self) -> assert_cmd::Command {
-        let mut c = calimcp(self.home.path());
-        c.env("CALIMERO_NODE_URL", &self.node.url);
-        c
-    }
-
-    /// Runs a call that must succeed; returns stdout as JSON.
+impl CallEnv for Env {
     fn ok(&self, args: &[&str]) -> Value {
         let out = self
             .cmd()
@@ -45,7 +31,6 @@ impl Env {
             .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
     }
 
-    /// The `argsJson` of the last execute the node saw.
     fn last_args(&self) -> Value {
         self.node.executes().last().expect("an execute").json()["params"]["argsJson"].clone()
     }
@@ -53,10 +38,6 @@ impl Env {
     fn last_context(&self) -> Value {
         self.node.executes().last().expect("an execute").json()["params"]["contextId"].clone()
     }
-}
-
-fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
 }
 
 // ---- section 2: the command ----

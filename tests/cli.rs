@@ -1,12 +1,11 @@
 //! The command-line contract: exit codes, error formats, global flags, colour,
 //! help text, pipes. Each test drives the real binary.
 
-mod common;
 mod support;
 
-use common::{calimcp, example};
 use predicates::prelude::*;
 use serde_json::Value;
+use support::{example, offline as calimcp};
 
 #[test]
 fn unknown_app_is_exit_2_with_a_suggestion() {

@@ -1,7 +1,7 @@
 //! The real-world corpus: every manifest in ../shared/fixtures/abi loads and maps,
 //! and no method of a real fixture degrades to unknown except through an opaque CRDT cell.
 
-mod common;
+mod support;
 
 use calimcp::abi::{LoadOptions, load_path};
 use calimcp::mapping::{RefMode, ToolOptions, build};
@@ -35,10 +35,10 @@ fn unknowns(schema: &Value, path: &str, out: &mut Vec<String>) {
 
 #[test]
 fn every_fixture_loads_and_maps_without_degrading() {
-    let Some(dir) = common::fixtures("every_fixture_loads_and_maps_without_degrading") else {
+    let Some(dir) = support::fixtures("every_fixture_loads_and_maps_without_degrading") else {
         return;
     };
-    let files = common::fixture_manifests(&dir);
+    let files = support::fixture_manifests(&dir);
     assert!(
         files.len() >= 17,
         "expected the 17 corpus manifests, found {}",
@@ -110,17 +110,17 @@ fn regex_like_name(name: &str) -> bool {
 
 #[test]
 fn the_binary_maps_every_fixture() {
-    let Some(dir) = common::fixtures("the_binary_maps_every_fixture") else {
+    let Some(dir) = support::fixtures("the_binary_maps_every_fixture") else {
         return;
     };
-    for file in common::fixture_manifests(&dir) {
+    for file in support::fixture_manifests(&dir) {
         for args in [
             vec!["tools", "--json"],
             vec!["describe"],
             vec!["schema"],
             vec!["schema", "--output"],
         ] {
-            let mut cmd = common::calimcp();
+            let mut cmd = support::offline();
             cmd.args(&args).arg(&file).arg("--quiet");
             let out = cmd.assert().success().get_output().stdout.clone();
             if args[0] != "describe" {
@@ -133,11 +133,11 @@ fn the_binary_maps_every_fixture() {
 
 #[test]
 fn the_whole_corpus_as_an_apps_directory() {
-    let Some(dir) = common::fixtures("the_whole_corpus_as_an_apps_directory") else {
+    let Some(dir) = support::fixtures("the_whole_corpus_as_an_apps_directory") else {
         return;
     };
     // The bundle manifest.json in the corpus is not an ABI: it is skipped with a warning.
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["tools", "--json", "--apps"])
         .arg(&dir)
         .assert()

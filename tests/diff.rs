@@ -2,7 +2,7 @@
 //! compatible neighbour change; examples are real counter-examples; the
 //! shared corpus; the command's formats and exit codes.
 
-mod common;
+mod support;
 
 use std::sync::Arc;
 
@@ -1016,7 +1016,7 @@ fn load(path: &std::path::Path) -> App {
 
 #[test]
 fn the_real_identity_downgrade_pair_is_reported() {
-    let Some(dir) = common::fixtures("the_real_identity_downgrade_pair_is_reported") else {
+    let Some(dir) = support::fixtures("the_real_identity_downgrade_pair_is_reported") else {
         return;
     };
     let old = load(&dir.join("core-state-identity-downgrade-v1.json"));
@@ -1037,11 +1037,11 @@ fn the_real_identity_downgrade_pair_is_reported() {
 #[test]
 fn every_fixture_against_itself_reports_nothing_and_every_pair_completes() {
     let Some(dir) =
-        common::fixtures("every_fixture_against_itself_reports_nothing_and_every_pair_completes")
+        support::fixtures("every_fixture_against_itself_reports_nothing_and_every_pair_completes")
     else {
         return;
     };
-    let apps: Vec<(String, App)> = common::fixture_manifests(&dir)
+    let apps: Vec<(String, App)> = support::fixture_manifests(&dir)
         .iter()
         .map(|p| {
             (
@@ -1091,7 +1091,7 @@ fn exit_codes_follow_fail_on() {
         &with(|m| method(m, "get")["doc"] = json!("Other.")),
     );
     let run = |new: &std::path::Path, fail_on: &str| {
-        common::calimcp()
+        support::offline()
             .args(["diff", "--package", "app"])
             .arg(&old)
             .arg(new)
@@ -1109,7 +1109,7 @@ fn exit_codes_follow_fail_on() {
     assert_eq!(run(&old, "any"), Some(0));
     // Findings are an error of their own (exit 1), printed after the report:
     // the code printed and the exit code agree.
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app", "--json"])
         .arg(&old)
         .arg(&breaking)
@@ -1125,7 +1125,7 @@ fn exit_codes_follow_fail_on() {
         line["error"]["message"],
         "1 finding at or above --fail-on breaking"
     );
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app"])
         .arg(&old)
         .arg(&info)
@@ -1138,14 +1138,17 @@ fn exit_codes_follow_fail_on() {
         "error: 1 finding at or above --fail-on any"
     );
     // Bad input is 2, with the error on stderr and nothing on stdout.
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "missing.json"])
         .arg(&old)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    let out = common::calimcp().args(["diff", "-", "-"]).output().unwrap();
+    let out = support::offline()
+        .args(["diff", "-", "-"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -1157,7 +1160,7 @@ fn stdin_is_compared_like_the_file_it_came_from() {
         "abi.json",
         &with(|m| param(m, "put", "n")["type"] = json!({"kind": "u64"})),
     );
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "-"])
         .arg(&new)
         .arg("--json")
@@ -1185,7 +1188,7 @@ fn json_output_has_the_documented_shape() {
         "new.json",
         &with(|m| param(m, "put", "n")["type"] = json!({"kind": "i32"})),
     );
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app", "--format", "json"])
         .arg(&old)
         .arg(&new)
@@ -1230,7 +1233,7 @@ fn text_markdown_and_github_formats() {
         }),
     );
     let run = |format: &str| {
-        let out = common::calimcp()
+        let out = support::offline()
             .args(["diff", "--package", "app", "--format", format])
             .arg(&old)
             .arg(&new)
@@ -1285,13 +1288,13 @@ fn text_markdown_and_github_formats() {
 
 #[test]
 fn multi_service_bundles_compare_service_by_service() {
-    let Some(fixtures) = common::fixtures("multi_service_bundles_compare_service_by_service")
+    let Some(fixtures) = support::fixtures("multi_service_bundles_compare_service_by_service")
     else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let bundle = common::mero_docs_bundle(&fixtures, dir.path());
-    let out = common::calimcp()
+    let bundle = support::mero_docs_bundle(&fixtures, dir.path());
+    let out = support::offline()
         .args(["diff", "--json"])
         .arg(&bundle)
         .arg(&bundle)
@@ -1302,7 +1305,7 @@ fn multi_service_bundles_compare_service_by_service() {
     assert_eq!(v["findings"], json!([]));
     assert_eq!(v["summary"]["upgrade_gate"].as_array().unwrap().len(), 2);
     // One service against the bundle's docs service, with --service.
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--json", "--service", "docs"])
         .arg(&bundle)
         .arg(&bundle)
@@ -1313,7 +1316,7 @@ fn multi_service_bundles_compare_service_by_service() {
     assert_eq!(v["summary"]["upgrade_gate"].as_array().unwrap().len(), 1);
     // A method removed from one service is reported under that service only.
     let other = tempfile::tempdir().unwrap();
-    let changed = common::mero_docs_bundle(&fixtures, other.path());
+    let changed = support::mero_docs_bundle(&fixtures, other.path());
     let mut registry: Value =
         serde_json::from_slice(&std::fs::read(changed.join("registry-abi.json")).unwrap()).unwrap();
     let gone = registry["methods"].as_array_mut().unwrap().remove(0);
@@ -1322,7 +1325,7 @@ fn multi_service_bundles_compare_service_by_service() {
         serde_json::to_vec(&registry).unwrap(),
     )
     .unwrap();
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--json"])
         .arg(&bundle)
         .arg(&changed)
@@ -1335,7 +1338,7 @@ fn multi_service_bundles_compare_service_by_service() {
         (&f["rule"], &f["service"], &f["path"]),
         (&json!("method-removed"), &json!("registry"), &gone["name"])
     );
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff"])
         .arg(&bundle)
         .arg(&changed)
@@ -1346,7 +1349,7 @@ fn multi_service_bundles_compare_service_by_service() {
         text.contains(&format!("registry/{}", gone["name"].as_str().unwrap())),
         "{text}"
     );
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--service", "docs"])
         .arg(&bundle)
         .arg(&changed)
@@ -1361,7 +1364,7 @@ fn multi_service_bundles_compare_service_by_service() {
 
 #[test]
 fn the_diff_reference_lists_every_rule_with_its_level() {
-    let readme = std::fs::read_to_string(common::root().join("docs/reference/diff.md")).unwrap();
+    let readme = std::fs::read_to_string(support::root().join("docs/reference/diff.md")).unwrap();
     for r in RULES {
         let row = format!("| `{}` | {}", r.id, r.level.name());
         assert!(
@@ -1417,7 +1420,7 @@ fn manifest_strings_never_reach_the_terminal_raw() {
     let old = write(dir.path(), "abi.json", &evil);
     let new = write(dir.path(), "new.json", &base());
     for format in ["text", "markdown", "github", "json"] {
-        let out = common::calimcp()
+        let out = support::offline()
             .args(["diff", "--package", "app", "--format", format])
             .arg(&old)
             .arg(&new)
@@ -1435,7 +1438,7 @@ fn manifest_strings_never_reach_the_terminal_raw() {
 #[test]
 fn apps_are_named_like_everywhere_else() {
     // A name among --apps against a path: the same bundle, so nothing.
-    let out = common::calimcp()
+    let out = support::offline()
         .args([
             "diff",
             "kv-store",
@@ -1457,7 +1460,7 @@ fn apps_are_named_like_everywhere_else() {
         "kv-store (local examples/kv-store) → examples/kv-store (local): no changes; upgrade gate: code-only\n"
     );
     // An unknown name is bad input, with the catalog's error.
-    let out = common::calimcp()
+    let out = support::offline()
         .args([
             "diff",
             "kv-stor",
@@ -1915,7 +1918,7 @@ fn names_cannot_issue_workflow_commands_or_live_markdown() {
     let old = write(dir.path(), "abi.json", &evil);
     let new = write(dir.path(), "new.json", &fixed);
     // JSON: the values themselves are what `jq -r` prints.
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app", "--json"])
         .arg(&old)
         .arg(&new)
@@ -1933,7 +1936,7 @@ fn names_cannot_issue_workflow_commands_or_live_markdown() {
         assert!(!s.chars().any(char::is_control), "{s:?}");
     }
     for format in ["text", "markdown", "github"] {
-        let out = common::calimcp()
+        let out = support::offline()
             .args(["diff", "--package", "app", "--format", format])
             .arg(&old)
             .arg(&new)
@@ -1977,7 +1980,7 @@ fn github_annotations_keep_change_and_reason_apart_without_doubled_periods() {
         "new.json",
         &with(|m| method(m, "get")["returns_nullable"] = json!(true)),
     );
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app", "--format", "github"])
         .arg(&old)
         .arg(&new)
@@ -1998,7 +2001,7 @@ fn a_bare_manifest_takes_the_other_sides_package() {
     let dir = tempfile::tempdir().unwrap();
     let old = write(dir.path(), "base.json", &base());
     let new = write(dir.path(), "abi.json", &base());
-    let out = common::calimcp()
+    let out = support::offline()
         .arg("diff")
         .arg(&old)
         .arg(&new)
@@ -2020,14 +2023,14 @@ fn a_bare_manifest_takes_the_other_sides_package() {
         dir.path(),
         "abi.json",
         &serde_json::from_slice::<Value>(
-            &std::fs::read(common::root().join("examples/kv-store/abi.json")).unwrap(),
+            &std::fs::read(support::root().join("examples/kv-store/abi.json")).unwrap(),
         )
         .unwrap(),
     );
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "examples/kv-store"])
         .arg(&bare)
-        .current_dir(common::root())
+        .current_dir(support::root())
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -2041,7 +2044,7 @@ fn stdin_is_bounded_like_a_file() {
     use std::io::Write;
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("calimcp"))
         .args(["diff", "-", "examples/kv-store"])
-        .current_dir(common::root())
+        .current_dir(support::root())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -2071,7 +2074,7 @@ fn a_new_abi_the_node_refuses_is_not_compared() {
     let old = write(dir.path(), "abi.json", &base());
     let unsorted = with(|m| m["methods"].as_array_mut().unwrap().reverse());
     let new = write(dir.path(), "new.json", &unsorted);
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app", "--json"])
         .arg(&old)
         .arg(&new)
@@ -2083,7 +2086,7 @@ fn a_new_abi_the_node_refuses_is_not_compared() {
     let err: Value = serde_json::from_str(stderr.lines().last().unwrap()).unwrap();
     assert_eq!(err["error"]["code"], "invalid_abi");
     // The pair: as OLD it is only warned about, and the comparison runs.
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app"])
         .arg(&new)
         .arg(&old)
@@ -2104,7 +2107,7 @@ fn run_with_policy(policy: &Value, old: &Value, new: &Value) -> (Option<i32>, Va
     let o = write(dir.path(), "abi.json", old);
     let n = write(dir.path(), "new.json", new);
     std::fs::write(dir.path().join("calimcp-diff.json"), policy.to_string()).unwrap();
-    let out = common::calimcp()
+    let out = support::offline()
         .args(["diff", "--package", "app", "--json"])
         .arg(&o)
         .arg(&n)

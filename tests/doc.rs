@@ -4,14 +4,14 @@
 //! against its tool's input schema and every linked type reads as the
 //! signature writes it.
 
-mod common;
+mod support;
 
 use calimcp::abi::{LoadOptions, load_path};
 use calimcp::doc::{self, AppDoc, Options};
 use calimcp::mapping::{ToolOptions, build};
-use common::{calimcp, example};
 use predicates::prelude::*;
 use serde_json::Value;
+use support::{example, offline as calimcp};
 
 /// Every `href="#ID"` of a page has its element, and no id is given twice.
 fn assert_links_resolve(html: &str, what: &str) {
@@ -50,7 +50,7 @@ fn writes_one_self_contained_page_per_app() {
         "one app: no index is written"
     );
     // Every method, with the signature and tool name `describe --json` gives.
-    let described: Value = serde_json::from_str(&common::stdout(calimcp().args([
+    let described: Value = serde_json::from_str(&support::stdout(calimcp().args([
         "describe",
         "examples/kv-store",
         "--json",
@@ -71,7 +71,7 @@ fn writes_one_self_contained_page_per_app() {
         }
     }
     // The arguments schema is `schema`'s, pretty-printed.
-    let schema: Value = serde_json::from_str(&common::stdout(calimcp().args([
+    let schema: Value = serde_json::from_str(&support::stdout(calimcp().args([
         "schema",
         "examples/kv-store",
         "set",
@@ -125,7 +125,7 @@ fn several_apps_get_an_index() {
 
 #[test]
 fn page_to_stdout_and_its_refusals() {
-    let out = common::stdout(calimcp().args(["doc", "examples/kv-store", "-o", "-"]));
+    let out = support::stdout(calimcp().args(["doc", "examples/kv-store", "-o", "-"]));
     assert!(out.starts_with("<!DOCTYPE html>"));
     calimcp()
         .args(["doc", "--apps", "examples", "-o", "-"])
@@ -163,7 +163,7 @@ fn manifest_strings_cannot_inject_markup() {
             "events":[{"name":"E<svg onload=alert(4)>","payload":{"kind":"string"}}]}"#,
     )
     .unwrap();
-    let html = common::stdout(calimcp().args(["doc", "-o", "-"]).arg(&abi));
+    let html = support::stdout(calimcp().args(["doc", "-o", "-"]).arg(&abi));
     for bad in [
         "<script>alert",
         "<img src=x",
@@ -183,12 +183,12 @@ fn manifest_strings_cannot_inject_markup() {
 /// against its schema; each linked type's text is the signature's.
 #[test]
 fn every_fixture_page_holds_every_method_and_valid_examples() {
-    let Some(dir) = common::fixtures("every_fixture_page_holds_every_method_and_valid_examples")
+    let Some(dir) = support::fixtures("every_fixture_page_holds_every_method_and_valid_examples")
     else {
         return;
     };
     let mut examples = 0;
-    for file in common::fixture_manifests(&dir) {
+    for file in support::fixture_manifests(&dir) {
         let apps = load_path(&file, &LoadOptions::default(), &mut Vec::new()).unwrap();
         let set = build(&apps, &ToolOptions::default());
         for (i, app) in apps.iter().enumerate() {
@@ -227,7 +227,7 @@ fn every_fixture_page_holds_every_method_and_valid_examples() {
 /// One method's section, as the page writes it (the reference, not the style).
 #[test]
 fn a_method_section_snapshot() {
-    let html = common::stdout(calimcp().args(["doc", "examples/kv-store", "-o", "-"]));
+    let html = support::stdout(calimcp().args(["doc", "examples/kv-store", "-o", "-"]));
     let start = html.find("<section class=\"method\" id=\"m-get\"").unwrap();
     let len = html[start..].find("</section>").unwrap() + "</section>".len();
     insta::assert_snapshot!(&html[start..start + len]);
@@ -235,8 +235,8 @@ fn a_method_section_snapshot() {
 
 #[test]
 fn service_narrows_a_multi_service_page() {
-    let all = common::stdout(calimcp().args(["doc", "examples/multi-service", "-o", "-"]));
-    let pages = common::stdout(calimcp().args([
+    let all = support::stdout(calimcp().args(["doc", "examples/multi-service", "-o", "-"]));
+    let pages = support::stdout(calimcp().args([
         "doc",
         "examples/multi-service",
         "--service",

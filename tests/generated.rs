@@ -4,7 +4,7 @@
 //! with `CALIMCP_UPDATE_GENERATED=1 cargo test --test generated`. So are the
 //! JSON Schemas of the `--json` outputs in docs/json/.
 
-mod common;
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -21,7 +21,7 @@ fn expected_completions() -> BTreeMap<String, Vec<u8>> {
     SHELLS
         .iter()
         .map(|(shell, file)| {
-            let out = common::calimcp()
+            let out = support::offline()
                 .args(["completions", shell])
                 .assert()
                 .success()
@@ -161,7 +161,7 @@ fn read_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn check(dir: &str, expected: BTreeMap<String, Vec<u8>>) {
-    let path = common::root().join(dir);
+    let path = support::root().join(dir);
     if std::env::var("CALIMCP_UPDATE_GENERATED").is_ok_and(|v| v == "1") {
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).unwrap();
@@ -487,7 +487,7 @@ fn md_text(line: &str) -> String {
 #[test]
 fn every_environment_variable_is_documented() {
     let help = String::from_utf8(
-        common::calimcp()
+        support::offline()
             .arg("--help")
             .assert()
             .success()
@@ -497,7 +497,7 @@ fn every_environment_variable_is_documented() {
     )
     .unwrap();
     let mut missing = Vec::new();
-    let mut stack = vec![common::root().join("src")];
+    let mut stack = vec![support::root().join("src")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -564,7 +564,7 @@ fn man_pages_describe_every_option_and_list_the_environment_once() {
 /// of values (`completions SHELL`) still comes from the script.
 #[test]
 fn static_bash_completion_offers_paths_for_app_arguments() {
-    let script = common::root().join("completions/calimcp.bash");
+    let script = support::root().join("completions/calimcp.bash");
     let run = |words: &[&str]| -> String {
         let cword = words.len() - 1;
         let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();

@@ -6,33 +6,9 @@
 mod support;
 
 use serde_json::Value;
-use support::calimcp;
 use support::fake_node::{self, FakeNode, Profile};
-use tempfile::TempDir;
 
-struct Env {
-    node: FakeNode,
-    home: TempDir,
-}
-
-impl Env {
-    fn with(node: FakeNode) -> Env {
-        Env {
-            node,
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self) -> assert_cmd::Command {
-        let mut c = calimcp(self.home.path());
-        c.env("CALIMERO_NODE_URL", &self.node.url);
-        c
-    }
-}
-
-fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
-}
+use support::{Env, stderr_of};
 
 /// Issue 28.5: a node that answers `GET /admin-api/contexts/CO` with the row
 /// of another context CK must not make calimcp execute in CK.

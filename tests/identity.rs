@@ -5,7 +5,6 @@
 //! that two node apps share is refused, not guessed. The CLI and `serve`
 //! alike, nothing sent when refused. (Real nodes: tests/realnode_parity.rs.)
 
-mod serve_support;
 mod support;
 
 use serde_json::{Value, json};
@@ -267,35 +266,35 @@ async fn serve_on_a_joined_node_refuses_a_context_of_another_app_and_runs_its_ow
     for profile in PROFILES {
         let s = setup(profile, false);
         let apps = s.apps.path().to_str().unwrap().to_string();
-        let client = serve_support::stdio_client(&["--node", &s.node.url, "--apps", &apps]).await;
+        let client = support::serve::stdio_client(&["--node", &s.node.url, "--apps", &apps]).await;
         let (mine, theirs) = (s.mine.1.clone(), s.other.1.clone());
-        let r = serve_support::call(&client, "kv_get", json!({"key": "a", "_context": theirs}))
+        let r = support::serve::call(&client, "kv_get", json!({"key": "a", "_context": theirs}))
             .await
             .unwrap();
-        assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
         assert!(
-            serve_support::text(&r).contains("nothing was sent"),
+            support::serve::text(&r).contains("nothing was sent"),
             "{}",
-            serve_support::text(&r)
+            support::serve::text(&r)
         );
-        let r = serve_support::call(
+        let r = support::serve::call(
             &client,
             "select_app",
             json!({"app": "kv", "context": theirs}),
         )
         .await
         .unwrap();
-        assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
         assert!(s.node.executes().is_empty(), "nothing executed");
-        let r = serve_support::call(&client, "kv_tag", json!({"_context": mine}))
+        let r = support::serve::call(&client, "kv_tag", json!({"_context": mine}))
             .await
             .unwrap();
         // (The fake echoes the arguments, which a `string` result is not:
         // the call ran, and the result is said not to match.)
         assert!(
-            serve_support::text(&r).contains("kv_tag ran"),
+            support::serve::text(&r).contains("kv_tag ran"),
             "{}",
-            serve_support::text(&r)
+            support::serve::text(&r)
         );
         assert_eq!(s.executed_in(), [mine]);
         client.cancel().await.unwrap();
@@ -374,11 +373,11 @@ async fn serve_says_the_context_moves_on_this_call_and_announces_it() {
     let node = FakeNode::with_profile(Profile::Rc25);
     let (_, ctx, new) = two_versions(&node);
     node.upgrade_group(&new);
-    let watcher = serve_support::Watcher::default();
+    let watcher = support::serve::Watcher::default();
     let (client, _) =
-        serve_support::stdio_client_with(&["--node", &node.url], watcher.clone()).await;
-    serve_support::listed_app_tools(&client).await;
-    let r = serve_support::call(&client, "kv_c_tag", json!({"_context": ctx}))
+        support::serve::stdio_client_with(&["--node", &node.url], watcher.clone()).await;
+    support::serve::listed_app_tools(&client).await;
+    let r = support::serve::call(&client, "kv_c_tag", json!({"_context": ctx}))
         .await
         .unwrap();
     let texts: Vec<String> = r
@@ -427,17 +426,19 @@ async fn a_context_that_moves_back_is_not_told_to_rebuild_the_app() {
     assert!(!err.contains("rebuild"), "{err}");
 
     node.upgrade_group(&new);
-    let (client, _) =
-        serve_support::stdio_client_with(&["--node", &node.url], serve_support::Watcher::default())
-            .await;
-    serve_support::call(&client, "kv_c_tag", json!({"_context": ctx}))
+    let (client, _) = support::serve::stdio_client_with(
+        &["--node", &node.url],
+        support::serve::Watcher::default(),
+    )
+    .await;
+    support::serve::call(&client, "kv_c_tag", json!({"_context": ctx}))
         .await
         .unwrap();
     node.upgrade_group(&old_id);
-    let r = serve_support::call(&client, "kv_c_tag", json!({"_context": ctx}))
+    let r = support::serve::call(&client, "kv_c_tag", json!({"_context": ctx}))
         .await
         .unwrap();
-    let text = serve_support::text(&r);
+    let text = support::serve::text(&r);
     assert_eq!(r.is_error, Some(true), "{text}");
     assert!(text.contains("is changing versions"), "{text}");
     assert!(text.contains("retryable: true"), "{text}");

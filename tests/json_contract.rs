@@ -4,9 +4,9 @@
 //! example apps, the shared ABI fixtures or the fake node, in the cases that
 //! give its output different shapes (one service or several, a node app
 //! with versions and contexts, an error with problems or contexts).
-//! `watch --json` lines are checked in tests/watch.rs.
+//! `watch --json` lines, and the `note` and `error` lines it writes on
+//! stderr, are checked in tests/watch.rs.
 
-mod common;
 mod support;
 
 use std::path::Path;
@@ -80,7 +80,7 @@ fn local_outputs_validate() {
 
 #[test]
 fn describe_validates_on_every_shared_fixture() {
-    let Some(dir) = common::fixtures("describe_validates_on_every_shared_fixture") else {
+    let Some(dir) = support::fixtures("describe_validates_on_every_shared_fixture") else {
         return;
     };
     let home = tempfile::tempdir().unwrap();
@@ -232,4 +232,135 @@ fn error_lines_validate() {
     let choose = failed(&["call", "notebook_pages_words", "--json"]);
     assert!(choose["error"]["contexts"].is_array(), "{choose}");
     assert_valid("error", &choose);
+}
+
+#[test]
+fn call_outputs_validate() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| stdout_json(&on_node(&node, home.path(), args).assert().success());
+    let set = [
+        "call",
+        "kv_store_set",
+        "--key",
+        "a",
+        "--value",
+        "1",
+        "-c",
+        "prod",
+    ];
+    // A method that returns nothing prints null; one that does, its result.
+    let unit = run(&[&set[..], &["--json"]].concat());
+    assert!(unit.is_null(), "{unit}");
+    assert_valid("call", &unit);
+    let get = ["call", "kv_store_get", "--key", "a", "-c", "prod", "--json"];
+    let got = run(&get);
+    assert_eq!(got, "1");
+    assert_valid("call", &got);
+    assert_valid("call", &run(&[&get[..], &["--until", "\"1\""]].concat()));
+    let dry = run(&["call", "kv_store_len", "--dry-run", "--json", "-c", "prod"]);
+    assert_eq!(dry["method"], "POST", "{dry}");
+    assert_eq!(dry["body"]["method"], "execute", "{dry}");
+    assert_valid("call-dry-run", &dry);
+    let waited = run(&[
+        &set[..],
+        &["--json", "--wait-event", "Inserted", "--wait-timeout", "30"],
+    ]
+    .concat());
+    assert_eq!(waited["event"]["event"], "Inserted", "{waited}");
+    assert!(waited["result"].is_null(), "{waited}");
+    assert_valid("call-wait-event", &waited);
+}
+
+#[test]
+fn login_logout_and_token_validate() {
+    let node = FakeNode::builder().auth("admin", "s3cret").start();
+    let home = tempfile::tempdir().unwrap();
+    let login = |args: &[&str]| {
+        stdout_json(
+            &on_node(&node, home.path(), args)
+                .args(["login", "-u", "admin", "--password-stdin", "--json"])
+                .write_stdin("s3cret\n")
+                .assert()
+                .success(),
+        )
+    };
+    let v = login(&[]);
+    assert!(v["name"].is_null(), "{v}");
+    assert_valid("login", &v);
+    // Through a name, the name is said.
+    on_node(&node, home.path(), &["node", "add", "fake", &node.url])
+        .assert()
+        .success();
+    let named = login(&["--node", "fake"]);
+    assert_eq!(named["name"], "fake", "{named}");
+    assert_valid("login", &named);
+    let token = stdout_json(
+        &on_node(&node, home.path(), &["auth", "token", "--json"])
+            .assert()
+            .success(),
+    );
+    assert!(
+        token["token"].as_str().is_some_and(|t| !t.is_empty()),
+        "{token}"
+    );
+    assert_valid("auth-token", &token);
+    let logout = |home: &Path| {
+        stdout_json(
+            &on_node(&node, home, &["logout", "--json"])
+                .assert()
+                .success(),
+        )
+    };
+    let out = logout(home.path());
+    assert_eq!(out["logged_out"], serde_json::json!(["admin"]), "{out}");
+    assert_valid("logout", &out);
+    // Nobody logged in: an empty list.
+    let again = logout(home.path());
+    assert_eq!(again["logged_out"], serde_json::json!([]), "{again}");
+    assert_valid("logout", &again);
+}
+
+#[test]
+fn node_changes_validate() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        stdout_json(
+            &calimcp(home.path())
+                .arg("node")
+                .args(args)
+                .arg("--json")
+                .assert()
+                .success(),
+        )
+    };
+    let added = run(&["add", "a", "http://127.0.0.1:2528"]);
+    assert_eq!(added["name"], "a", "{added}");
+    assert_valid("node-add", &added);
+    let used = run(&["use", "a"]);
+    assert_eq!(used["url"], "http://127.0.0.1:2528", "{used}");
+    assert_valid("node-use", &used);
+    let cleared = run(&["use", "--clear"]);
+    assert!(cleared["current"].is_null(), "{cleared}");
+    assert_valid("node-use", &cleared);
+    let removed = run(&["remove", "a"]);
+    assert_eq!(removed["was_current"], false, "{removed}");
+    assert_valid("node-remove", &removed);
+    // import: no meroctl list, then one with a node.
+    assert_valid("node-import", &run(&["import"]));
+    let meroctl = home.path().join(".config/calimero/meroctl");
+    std::fs::create_dir_all(&meroctl).unwrap();
+    std::fs::write(
+        meroctl.join("nodes.toml"),
+        "active_node = \"n1\"\n\n[nodes.n1]\nurl = \"http://127.0.0.1:2529\"\n",
+    )
+    .unwrap();
+    let imported = run(&["import"]);
+    assert_eq!(imported["current"], "n1", "{imported}");
+    assert_eq!(
+        imported["imported"].as_array().map(Vec::len),
+        Some(1),
+        "{imported}"
+    );
+    assert_valid("node-import", &imported);
 }

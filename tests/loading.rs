@@ -6,6 +6,8 @@
 //! degraded mapping with a warning — never a panic (exit 101), a crash or a
 //! hang. Everything runs the real binary on files written to temp dirs.
 
+mod support;
+
 use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,12 +20,11 @@ use tempfile::TempDir;
 
 // ---------------------------------------------------------------- helpers
 
+/// The binary, hermetic and offline: no node of the machine's is ever asked.
 fn calimcp() -> Command {
-    let mut cmd = Command::cargo_bin("calimcp").expect("the calimcp binary");
-    cmd.env_remove("CALIMCP_APPS")
-        .env("NO_COLOR", "1")
-        // A hang guard only: nothing here asserts on time.
-        .timeout(Duration::from_secs(20));
+    let mut cmd = support::offline();
+    // A hang guard only: nothing here asserts on time.
+    cmd.timeout(Duration::from_secs(20));
     cmd
 }
 

@@ -8,53 +8,43 @@ mod support;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use support::calimcp;
 use support::fake_node::FakeNode;
-use tempfile::TempDir;
+use support::{Env, calimcp};
 
 const USER: &str = "admin";
 const PASS: &str = "s3cret-pass";
 
-struct Env {
-    node: FakeNode,
-    home: TempDir,
+/// A fake node with embedded auth (user [`USER`], password [`PASS`]).
+fn auth_env() -> Env {
+    Env::with(FakeNode::builder().auth(USER, PASS).start())
 }
 
-impl Env {
-    fn new() -> Env {
-        Env::with(FakeNode::builder().auth(USER, PASS).start())
-    }
-
-    fn with(node: FakeNode) -> Env {
-        Env {
-            node,
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self) -> assert_cmd::Command {
-        let mut c = calimcp(self.home.path());
-        c.env("CALIMERO_NODE_URL", &self.node.url);
-        c
-    }
-
+/// What the login tests ask of [`Env`].
+trait LoginEnv {
     fn stdout(a: &assert_cmd::assert::Assert) -> String {
         String::from_utf8_lossy(&a.get_output().stdout).into_owned()
     }
 
     fn stderr(a: &assert_cmd::assert::Assert) -> String {
-        String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+        support::stderr_of(a)
     }
 
     /// The `error.code` of a `--json` failure (its one line on stderr).
     fn code(a: &assert_cmd::assert::Assert) -> String {
-        let err = Env::stderr(a);
+        let err = Self::stderr(a);
         let line = err.lines().last().unwrap_or_default();
         let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {err}"));
         v["error"]["code"].as_str().unwrap_or_default().to_string()
     }
 
     /// `calimcp login` with the user and password in the environment.
+    fn login(&self);
+
+    /// Everything calimcp keeps in its state directory, as text.
+    fn state_text(&self) -> String;
+}
+
+impl LoginEnv for Env {
     fn login(&self) {
         self.cmd()
             .env("CALIMERO_USERNAME", USER)
@@ -64,7 +54,6 @@ impl Env {
             .success();
     }
 
-    /// Everything calimcp keeps in its state directory, as text.
     fn state_text(&self) -> String {
         let mut all = String::new();
         if let Ok(dir) = std::fs::read_dir(self.home.path().join("state")) {
@@ -78,7 +67,7 @@ impl Env {
 
 #[test]
 fn a_login_from_the_environment_stays_for_later_commands() {
-    let env = Env::new();
+    let env = auth_env();
     let n = &env.node;
     let a = env
         .cmd()
@@ -105,7 +94,7 @@ fn a_login_from_the_environment_stays_for_later_commands() {
     env.cmd().args(["call", "kv_store_len"]).assert().success();
     assert_eq!((n.refreshes(), n.logins()), (1, 1));
     // A login with calimcp's call-time variables (as before) stays too.
-    let env2 = Env::new();
+    let env2 = auth_env();
     env2.cmd()
         .env("CALIMERO_USERNAME", USER)
         .env("CALIMERO_PASSWORD", PASS)
@@ -118,7 +107,7 @@ fn a_login_from_the_environment_stays_for_later_commands() {
 
 #[test]
 fn login_reads_the_password_from_stdin_or_a_file() {
-    let env = Env::new();
+    let env = auth_env();
     let a = env
         .cmd()
         .args(["login", "-u", USER, "--password-stdin", "--json"])
@@ -169,7 +158,7 @@ fn login_reads_the_password_from_stdin_or_a_file() {
 
 #[test]
 fn auth_token_prints_only_the_token_and_refreshes_it() {
-    let env = Env::new();
+    let env = auth_env();
     let n = &env.node;
     // Not logged in: exit 3 with the command that logs in.
     let a = env.cmd().args(["auth", "token"]).assert().code(3);
@@ -218,7 +207,7 @@ fn auth_token_prints_only_the_token_and_refreshes_it() {
 
 #[test]
 fn logout_removes_the_cached_login() {
-    let env = Env::new();
+    let env = auth_env();
     env.cmd()
         .args(["login", "-u", USER, "--password-stdin"])
         .write_stdin(PASS)
@@ -349,7 +338,7 @@ fn several_cached_users_are_named_and_one_is_picked_by_name() {
 
 #[test]
 fn login_with_a_node_name() {
-    let env = Env::new();
+    let env = auth_env();
     let home = env.home.path();
     calimcp(home)
         .args(["node", "add", "fake", &env.node.url])
@@ -455,7 +444,7 @@ fn echoes(slave: &std::os::fd::OwnedFd) -> bool {
 #[test]
 fn login_asks_on_the_terminal_without_echoing_the_password() {
     use std::io::Write;
-    let env = Env::new();
+    let env = auth_env();
     let (mut master, slave, mut child) = login_on_a_terminal(&env);
     let mut seen = Vec::new();
     let out = read_until(&mut master, &mut seen, "Username for ");
@@ -480,7 +469,7 @@ fn login_asks_on_the_terminal_without_echoing_the_password() {
 fn ctrl_c_at_the_password_prompt_puts_the_echo_back() {
     use std::io::Write;
     use std::os::unix::process::ExitStatusExt;
-    let env = Env::new();
+    let env = auth_env();
     let (mut master, slave, mut child) = login_on_a_terminal(&env);
     let mut seen = Vec::new();
     read_until(&mut master, &mut seen, "Username for ");
@@ -500,7 +489,7 @@ fn ctrl_c_at_the_password_prompt_puts_the_echo_back() {
 /// fake, as rc.25, revokes the whole token family when it is).
 #[test]
 fn parallel_commands_sharing_a_login_refresh_it_once() {
-    let env = Env::new();
+    let env = auth_env();
     let n = &env.node;
     env.login();
     for round in 1..=3 {
@@ -541,7 +530,7 @@ fn parallel_commands_sharing_a_login_refresh_it_once() {
 /// that meets it and by every later one, not as "not logged in".
 #[test]
 fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
-    let env = Env::new();
+    let env = auth_env();
     let n = &env.node;
     env.login();
     // Another program's copy of the login.

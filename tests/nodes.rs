@@ -9,28 +9,20 @@ use std::path::PathBuf;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use support::calimcp;
+use support::Env;
 use support::fake_node::{self, FakeNode};
-use tempfile::TempDir;
 
-struct Env {
-    home: TempDir,
+/// What the named-node tests ask of [`Env`]: calimcp with no
+/// CALIMERO_NODE_URL (the node comes from --node or the profile).
+trait NodesEnv {
+    fn ok(&self, args: &[&str]) -> String;
+    fn json(&self, args: &[&str]) -> Value;
+    fn profile_file(&self) -> PathBuf;
 }
 
-impl Env {
-    fn new() -> Env {
-        Env {
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    /// calimcp with no CALIMERO_NODE_URL: the node comes from --node or the profile.
-    fn cmd(&self) -> assert_cmd::Command {
-        calimcp(self.home.path())
-    }
-
+impl NodesEnv for Env {
     fn ok(&self, args: &[&str]) -> String {
-        let a = self.cmd().args(args).assert().success();
+        let a = self.bare().args(args).assert().success();
         String::from_utf8_lossy(&a.get_output().stdout).into_owned()
     }
 
@@ -71,7 +63,7 @@ fn nodes_are_added_listed_used_and_removed() {
         assert_eq!(mode & 0o777, 0o600);
     }
     // Adding a name again with another URL needs --force.
-    env.cmd()
+    env.bare()
         .args(["node", "add", "local", "http://127.0.0.1:1"])
         .assert()
         .code(2)
@@ -99,12 +91,12 @@ fn nodes_are_added_listed_used_and_removed() {
     );
     assert!(!node.requests().is_empty(), "the current node was asked");
     // --node and CALIMERO_NODE_URL take a name or a URL and win over the current node.
-    env.cmd()
+    env.bare()
         .args(["apps", "--json", "--node", "other", "--timeout", "2"])
         .assert()
         .code(4)
         .stderr(predicate::str::contains("http://127.0.0.1:9/base"));
-    env.cmd()
+    env.bare()
         .env("CALIMERO_NODE_URL", "other")
         .args(["apps", "--json", "--timeout", "2"])
         .assert()
@@ -114,7 +106,7 @@ fn nodes_are_added_listed_used_and_removed() {
     env.ok(&["apps", "--node", "local"]);
     assert!(!node.requests().is_empty());
     // Neither a URL nor a known name: a usage error listing the names.
-    env.cmd()
+    env.bare()
         .args(["apps", "--node", "nosuch"])
         .assert()
         .code(2)
@@ -127,12 +119,15 @@ fn nodes_are_added_listed_used_and_removed() {
     assert_eq!(removed["was_current"], true, "{removed}");
     let list = env.json(&["node", "list"]);
     assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
-    env.cmd()
+    env.bare()
         .args(["node", "use", "local"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("the named nodes are: other"));
-    env.cmd().args(["node", "remove", "local"]).assert().code(2);
+    env.bare()
+        .args(["node", "remove", "local"])
+        .assert()
+        .code(2);
     env.ok(&["node", "use", "other"]);
     env.ok(&["node", "use", "--clear"]);
     assert_eq!(env.json(&["node", "list"])[0]["current"], false);
@@ -152,7 +147,7 @@ fn names_and_urls_are_checked() {
         assert!(!err.contains('\u{1b}'), "{err}");
     }
     for bad in ["ftp://x", "127.0.0.1", "http//x"] {
-        env.cmd()
+        env.bare()
             .args(["node", "add", "n", bad])
             .assert()
             .code(2)
@@ -171,7 +166,7 @@ fn names_and_urls_are_checked() {
     // A broken profile file is named in the error.
     std::fs::create_dir_all(env.profile_file().parent().unwrap()).unwrap();
     std::fs::write(env.profile_file(), "{not json").unwrap();
-    env.cmd()
+    env.bare()
         .args(["apps", "--node", "n"])
         .assert()
         .code(2)
@@ -182,7 +177,7 @@ fn names_and_urls_are_checked() {
 fn the_profile_file_follows_xdg_config_home() {
     let env = Env::new();
     let xdg = env.home.path().join("xdg");
-    env.cmd()
+    env.bare()
         .env("XDG_CONFIG_HOME", &xdg)
         .args(["node", "add", "n", "http://127.0.0.1:1"])
         .assert()
@@ -190,7 +185,7 @@ fn the_profile_file_follows_xdg_config_home() {
     assert!(xdg.join("calimcp/nodes.json").exists());
     assert!(!env.profile_file().exists());
     // A relative XDG_CONFIG_HOME is ignored, as the specification says.
-    env.cmd()
+    env.bare()
         .env("XDG_CONFIG_HOME", "rel")
         .args(["node", "add", "m", "http://127.0.0.1:1"])
         .assert()
@@ -319,7 +314,7 @@ url = "http://127.0.0.1:2530"
             .any(|n| n["name"] == "taken" && n["url"] == "http://127.0.0.1:2530"),
         "{list}"
     );
-    env.cmd()
+    env.bare()
         .args(["node", "import", "/nonexistent/nodes.toml"])
         .assert()
         .code(2)
@@ -399,13 +394,13 @@ fn a_broken_profile_file_fails_only_what_uses_the_node() {
         &["auth", "token"],
         &["logout"],
     ] {
-        let a = env.cmd().args(args).assert().code(2);
+        let a = env.bare().args(args).assert().code(2);
         let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
         assert!(
             err.contains("nodes.json") && err.contains("not valid"),
             "{args:?}: {err}"
         );
-        let a = env.cmd().args(args).arg("--json").assert().code(2);
+        let a = env.bare().args(args).arg("--json").assert().code(2);
         assert_eq!(error_code(&a), "unreadable", "{args:?}");
     }
     // A node given explicitly needs no profile file.
@@ -431,7 +426,7 @@ fn an_unknown_node_name_has_its_own_code() {
         &["node", "use", "nosuch", "--json"],
         &["node", "remove", "nosuch", "--json"],
     ] {
-        let a = env.cmd().args(args).assert().code(2);
+        let a = env.bare().args(args).assert().code(2);
         assert_eq!(error_code(&a), "unknown_node", "{args:?}");
     }
     let a = env

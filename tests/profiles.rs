@@ -8,32 +8,20 @@ mod support;
 
 use predicates::prelude::*;
 use serde_json::{Value, json};
-use support::calimcp;
+use support::Env;
 use support::fake_node::{self, FakeNode, Profile};
-use tempfile::TempDir;
 
-struct Env {
-    node: FakeNode,
-    home: TempDir,
+/// What the profile tests ask of [`Env`].
+trait ProfileEnv {
+    /// `calimcp ARGS` must succeed; its stdout.
+    fn ok(&self, args: &[&str]) -> String;
+    /// The last execute the node saw.
+    fn last(&self) -> Value;
 }
 
-impl Env {
-    fn new(node: FakeNode) -> Env {
-        Env {
-            node,
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self) -> assert_cmd::Command {
-        let mut c = calimcp(self.home.path());
-        c.env("CALIMERO_NODE_URL", &self.node.url);
-        c
-    }
-
+impl ProfileEnv for Env {
     fn ok(&self, args: &[&str]) -> String {
-        let a = self.cmd().args(args).assert().success();
-        String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+        self.stdout_ok(args)
     }
 
     fn last(&self) -> Value {
@@ -48,7 +36,7 @@ fn examples() -> String {
 #[test]
 fn node_scenarios_pass_on_every_profile() {
     for p in Profile::ALL {
-        let env = Env::new(FakeNode::with_profile(p));
+        let env = Env::with(FakeNode::with_profile(p));
         let n = &env.node;
         let ctx = n.id(fake_node::CTX_KV);
         let owner = n.id(fake_node::owner_seed(fake_node::CTX_KV));
@@ -157,7 +145,7 @@ fn node_scenarios_pass_on_every_profile() {
 
 #[test]
 fn the_executor_of_a_0_10_node() {
-    let env = Env::new(FakeNode::with_profile(Profile::V010));
+    let env = Env::with(FakeNode::with_profile(Profile::V010));
     let n = &env.node;
     let typed = n.id(fake_node::CTX_TYPED);
     let owner = n.id(fake_node::owner_seed(fake_node::CTX_TYPED));
@@ -231,7 +219,7 @@ fn the_executor_of_a_0_10_node() {
         .stderr(predicate::str::contains("owns no identity in context"))
         .stderr(predicate::str::contains("join the context"));
     // Newer nodes execute as their own identity, and say when they own none.
-    let env = Env::new(FakeNode::with_profile(Profile::Rc4));
+    let env = Env::with(FakeNode::with_profile(Profile::Rc4));
     env.node.disown(fake_node::CTX_KV);
     env.cmd()
         .args(["call", "kv_store_len"])
@@ -240,7 +228,7 @@ fn the_executor_of_a_0_10_node() {
         .stderr(predicate::str::contains("owns no identity in context"))
         .stderr(predicate::str::contains("join the context"));
     // rc25 removed identity aliases: an alias for --as is refused, a key is sent.
-    let env = Env::new(FakeNode::with_profile(Profile::Rc25));
+    let env = Env::with(FakeNode::with_profile(Profile::Rc25));
     env.cmd()
         .args(["call", "kv_store_len", "--as", "me"])
         .assert()
@@ -257,7 +245,7 @@ fn the_executor_of_a_0_10_node() {
             "runs every call as its own identity",
         ));
     // A node that honours --as (0.10.x) gets no such warning.
-    let env = Env::new(FakeNode::with_profile(Profile::V010));
+    let env = Env::with(FakeNode::with_profile(Profile::V010));
     env.cmd()
         .args(["call", "kv_store_len", "--as", &key])
         .assert()
@@ -266,7 +254,7 @@ fn the_executor_of_a_0_10_node() {
 }
 
 fn auth_env(p: Profile) -> Env {
-    Env::new(
+    Env::with(
         FakeNode::builder()
             .profile(p)
             .auth("admin", "s3cret-pass")
@@ -386,7 +374,7 @@ fn a_replayed_refresh_token_drops_the_pair() {
 
 #[test]
 fn a_token_quoted_back_by_the_node_is_masked() {
-    let env = Env::new(FakeNode::builder().auth("admin", "s3cret-pass").start());
+    let env = Env::with(FakeNode::builder().auth("admin", "s3cret-pass").start());
     let (access, _) = env.node.mint(100);
     let a = env
         .cmd()
@@ -418,7 +406,7 @@ fn a_token_quoted_back_by_the_node_is_masked() {
 
 #[test]
 fn redirects_stay_on_the_node_and_show_every_hop() {
-    let env = Env::new(FakeNode::start());
+    let env = Env::with(FakeNode::start());
     let a = env
         .cmd()
         .args(["call", "faults_redirect_away", "-v"])
@@ -443,7 +431,7 @@ fn redirects_stay_on_the_node_and_show_every_hop() {
 
 #[test]
 fn response_bodies_are_capped() {
-    let env = Env::new(FakeNode::start());
+    let env = Env::with(FakeNode::start());
     env.cmd()
         .env("CALIMCP_MAX_RESPONSE", "64KiB")
         .args(["call", "faults_huge"])
@@ -467,7 +455,7 @@ fn response_bodies_are_capped() {
 #[test]
 fn use_pins_an_id_in_the_nodes_form() {
     for p in [Profile::Rc4, Profile::Hex] {
-        let env = Env::new(FakeNode::with_profile(p));
+        let env = Env::with(FakeNode::with_profile(p));
         let n = &env.node;
         let other = n.other_id(fake_node::CTX_KV);
         let out = env.ok(&[

@@ -1,11 +1,10 @@
 //! calimcp against a real Calimero node (issue 13): the harness and the
 //! first end-to-end checks.
 
-mod realnode_support;
-mod serve_support;
+mod support;
 
 use assert_cmd::Command;
-use realnode_support::{RealNode, on_each_version};
+use support::realnode::{RealNode, on_each_version};
 
 on_each_version! {
 fn apps_on_an_empty_real_node_reaches_it(v) {
@@ -47,7 +46,7 @@ fn a_node_only_app_is_described_and_called_through_an_alias(v) {
         return;
     };
     node.setup(
-        &realnode_support::kv_app(),
+        &support::realnode::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
@@ -90,10 +89,10 @@ fn a_node_only_app_is_described_and_called_through_an_alias(v) {
 /// Why a node app without an ABI is left out: rc4 has no ABI route, so calimcp
 /// reads the module and finds no `calimero_abi_v1` section; rc25's route
 /// answers 400 "no usable embedded ABI", which calimcp passes on.
-fn no_abi_reason(v: realnode_support::Version) -> &'static str {
+fn no_abi_reason(v: support::realnode::Version) -> &'static str {
     match v {
-        realnode_support::Version::Rc4 => "calimero_abi_v1",
-        realnode_support::Version::Rc25 => "no usable embedded ABI",
+        support::realnode::Version::Rc4 => "calimero_abi_v1",
+        support::realnode::Version::Rc25 => "no usable embedded ABI",
     }
 }
 
@@ -107,7 +106,7 @@ fn left_out_node_apps_are_named_with_their_reason_and_shadowed_ones_are_skipped(
     ) else {
         return;
     };
-    let wasm = realnode_support::test_app("noabi");
+    let wasm = support::realnode::test_app("noabi");
     node.setup(&wasm, "com.example.noabi", None);
     // The node answered: say so, name the app, say why (here, with --quiet, in the error).
     let out = node.calimcp().args(["apps"]).output().unwrap();
@@ -164,21 +163,21 @@ async fn describe_app_tells_agents_which_node_apps_are_left_out_and_why(v) {
     else {
         return;
     };
-    let wasm = realnode_support::test_app("noabi");
+    let wasm = support::realnode::test_app("noabi");
     node.setup(&wasm, "com.example.noabi", None);
-    // The node's own state directory: serve_support's is shared by the tests of
+    // The node's own state directory: support::serve's is shared by the tests of
     // this binary, and calimcp caches a module's "no ABI" verdict by blob id.
     let state = node.state.path().to_str().unwrap().to_string();
-    let (client, _) = serve_support::stdio_client_env(
+    let (client, _) = support::serve::stdio_client_env(
         &["--node", &node.url],
         &[("CALIMCP_STATE_DIR", &state)],
-        serve_support::Watcher::default(),
+        support::serve::Watcher::default(),
     )
     .await;
-    let r = serve_support::call(&client, "describe_app", serde_json::json!({}))
+    let r = support::serve::call(&client, "describe_app", serde_json::json!({}))
         .await
         .unwrap();
-    let v: serde_json::Value = serde_json::from_str(&serve_support::text(&r)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&support::serve::text(&r)).unwrap();
     assert_eq!(v["apps"], serde_json::json!([]), "{v}");
     assert_eq!(v["left_out"][0]["app"], "com.example.noabi", "{v}");
     assert!(
@@ -207,7 +206,7 @@ async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed(
         return;
     };
     let (_, ctx) = node.setup(
-        &realnode_support::kv_app(),
+        &support::realnode::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
@@ -236,15 +235,15 @@ async fn a_context_the_node_does_not_have_is_named_and_the_apps_contexts_listed(
     assert!(!err.contains("No owned identity"), "{err}");
 
     // The same for an agent, which chooses with `_context`.
-    let client = serve_support::stdio_client(&["--node", &node.url]).await;
-    let r = serve_support::call(
+    let client = support::serve::stdio_client(&["--node", &node.url]).await;
+    let r = support::serve::call(
         &client,
         "kv_c_add",
         serde_json::json!({"a": 1, "b": 2, "_context": absent}),
     )
     .await
     .unwrap();
-    let text = serve_support::text(&r);
+    let text = support::serve::text(&r);
     assert_eq!(r.is_error, Some(true), "{text}");
     assert!(
         text.contains("is not on the node") && text.contains(&ctx),
@@ -261,11 +260,11 @@ fn call_takes_a_path_as_its_app(v) {
         return;
     };
     node.setup(
-        &realnode_support::kv_app(),
+        &support::realnode::kv_app(),
         "com.example.kv-c",
         Some("kvmain"),
     );
-    let kv = realnode_support::kv_app();
+    let kv = support::realnode::kv_app();
     let out = node
         .calimcp()
         .args(["call", &format!("{}.add", kv.display()), "-c", "kvmain"])
@@ -295,14 +294,14 @@ fn a_multi_service_bundle_is_read_service_by_service_and_called(v) {
     else {
         return;
     };
-    let events = realnode_support::test_app("events");
-    let typed = realnode_support::test_app("typed");
-    let mpk = realnode_support::bundle(
+    let events = support::realnode::test_app("events");
+    let typed = support::realnode::test_app("typed");
+    let mpk = support::realnode::bundle(
         node.state.path(),
         "com.example.multi",
         &[("events", &events), ("typed", &typed)],
     );
-    if v == realnode_support::Version::Rc25 {
+    if v == support::realnode::Version::Rc25 {
         // rc25 installs signed bundles only (crates/node/primitives
         // client/application/bundle.rs); the harness does not sign them.
         let (status, text) = node.try_admin(
@@ -371,13 +370,13 @@ fn a_multi_service_bundle_is_read_service_by_service_and_called(v) {
 #[test]
 fn a_left_out_reason_from_one_node_is_not_reused_for_another() {
     let test = "a_left_out_reason_from_one_node_is_not_reused_for_another";
-    let Some(rc4) = RealNode::start_on(realnode_support::Version::Rc4, test) else {
+    let Some(rc4) = RealNode::start_on(support::realnode::Version::Rc4, test) else {
         return;
     };
-    let Some(rc25) = RealNode::start_on(realnode_support::Version::Rc25, test) else {
+    let Some(rc25) = RealNode::start_on(support::realnode::Version::Rc25, test) else {
         return;
     };
-    let wasm = realnode_support::test_app("noabi");
+    let wasm = support::realnode::test_app("noabi");
     rc4.setup(&wasm, "com.example.noabi", None);
     rc25.setup(&wasm, "com.example.noabi", None);
     let shared = tempfile::tempdir().unwrap();

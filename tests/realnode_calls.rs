@@ -2,10 +2,10 @@
 //! kind through the project's typed echo app, failures as the node reports
 //! them, the ways a context is chosen, embedded auth and a path prefix.
 
-mod realnode_support;
+mod support;
 
-use realnode_support::{Options, PASSWORD, RealNode, USER, kv_app, on_each_version, test_app};
 use serde_json::{Value, json};
+use support::realnode::{Options, PASSWORD, RealNode, USER, kv_app, on_each_version, test_app};
 
 fn run(node: &RealNode, args: &[&str]) -> (Option<i32>, String, String) {
     let out = node.calimcp().args(args).output().unwrap();
@@ -352,8 +352,8 @@ fn an_expired_token_is_refreshed_once_and_never_shown(v) {
     let out = call(second.path());
     let err = String::from_utf8_lossy(&out.stderr);
     match v {
-        realnode_support::Version::Rc4 => assert!(out.status.success(), "{err}"),
-        realnode_support::Version::Rc25 => {
+        support::realnode::Version::Rc4 => assert!(out.status.success(), "{err}"),
+        support::realnode::Version::Rc25 => {
             assert_eq!(out.status.code(), Some(3), "{err}");
             assert!(err.contains("refresh token was already used"), "{err}");
         }

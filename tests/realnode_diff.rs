@@ -2,12 +2,12 @@
 //! (issue 30.1): the version installed on the node against a changed local
 //! bundle of the same package — two sides, the node's ABI fetched from it.
 
-mod realnode_support;
+mod support;
 
 use std::path::Path;
 
-use realnode_support::{RealNode, Version};
 use serde_json::{Value, json};
+use support::realnode::{RealNode, Version};
 
 /// A bundle of `package` at `version` whose ABI is the kv test app's
 /// without `count`, and with `echo` taking a u32 where it took a string.
@@ -65,7 +65,7 @@ fn the_installed_version_against_a_changed_local_bundle_on_rc25() {
     ) else {
         return;
     };
-    let app_id = node.install(&realnode_support::kv_app(), "com.example.kv-c", "1.0.0");
+    let app_id = node.install(&support::realnode::kv_app(), "com.example.kv-c", "1.0.0");
     let dir = tempfile::tempdir().unwrap();
     let bundle = changed_bundle(dir.path(), "com.example.kv-c", "1.1.0");
     // By package, by a trailing part of it, and by application id: the node's

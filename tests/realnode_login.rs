@@ -3,9 +3,9 @@
 //! rc25: the user exists from `merod init`): the login stays for later calls,
 //! the printed token is one the node takes, logout ends it.
 
-mod realnode_support;
+mod support;
 
-use realnode_support::{Options, PASSWORD, RealNode, USER, kv_app, on_each_version};
+use support::realnode::{Options, PASSWORD, RealNode, USER, kv_app, on_each_version};
 
 on_each_version! {
 fn a_login_stays_and_its_token_is_printed_for_scripts(v) {
@@ -94,7 +94,7 @@ fn rc25_parallel_commands_on_one_login_refresh_it_once() {
     let Some(mut node) = RealNode::start_with(
         "rc25_parallel_commands_on_one_login_refresh_it_once",
         Options {
-            version: realnode_support::Version::Rc25,
+            version: support::realnode::Version::Rc25,
             embedded_auth: true,
             access_ttl: Some(1),
             ..Options::default()

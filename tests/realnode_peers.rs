@@ -1,17 +1,16 @@
 //! Several peered real nodes (issue 19), on rc.4 and rc.25: state and events
 //! that arrive from a peer, a node restarted under a watch, and a freshly
 //! joined node. Node 1 installs the app and creates the context; node 2 joined
-//! it (tests/realnode_support `Cluster`). On node 2 the app is named by its
+//! it (tests/support/realnode.rs `Cluster`). On node 2 the app is named by its
 //! application id: a joined node gets the app by blob share without package or
 //! version (issue 18 is about naming it as node 1 does).
 
-mod realnode_support;
-mod serve_support;
+mod support;
 
 use std::time::{Duration, Instant};
 
-use realnode_support::{Cluster, RealNode, Version, Watch, ZERO_ROOT, on_each_version, test_app};
 use serde_json::{Value, json};
+use support::realnode::{Cluster, RealNode, Version, Watch, ZERO_ROOT, on_each_version, test_app};
 
 const EVENTS: &str = "com.example.events";
 const KV: &str = "com.example.kv-c";
@@ -69,7 +68,7 @@ async fn wait_for_events_through_serve_on_node_2_sees_a_call_on_node_1(v) {
     let Some(c) = tokio::task::spawn_blocking(move || cluster(test, v, "events", EVENTS)).await.unwrap() else {
         return;
     };
-    let client = serve_support::stdio_client(&["--node", &c.node(2).url]).await;
+    let client = support::serve::stdio_client(&["--node", &c.node(2).url]).await;
     let peer = client.peer().clone();
     let (app, ctx) = (c.app.clone(), c.context.clone());
     let waiting = tokio::spawn(async move {
@@ -100,7 +99,7 @@ async fn wait_for_events_through_serve_on_node_2_sees_a_call_on_node_1(v) {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
     let r = waiting.await.unwrap().unwrap();
-    assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+    assert_ne!(r.is_error, Some(true), "{}", support::serve::text(&r));
     let v = r.structured_content.expect("structuredContent");
     assert_eq!(v["timedOut"], false, "{v}");
     assert_eq!(v["context"], c.context.as_str());
@@ -216,7 +215,7 @@ fn never_initialized(test: &str, v: Version) -> Option<(Cluster, String)> {
     let c = cluster(test, v, "events", EVENTS)?;
     let node1 = c.node(1);
     let app = node1.install(
-        &realnode_support::shared_kv_app(),
+        &support::realnode::shared_kv_app(),
         "com.example.kv-c",
         "0.1.0",
     );
@@ -231,7 +230,7 @@ fn a_joined_context_that_never_initializes_is_reported_as_uninitialized(v) {
     let Some((c, ctx)) = never_initialized("a_joined_context_that_never_initializes_is_reported_as_uninitialized", v) else {
         return;
     };
-    let kv = realnode_support::shared_kv_app();
+    let kv = support::realnode::shared_kv_app();
     let (code, _, err) = run(c.node(2), &["call", &format!("{}.add", kv.display()), "-c", &ctx, "--a", "1", "--b", "2"]);
     assert_eq!(code, Some(5), "{err}");
     // Which case it is (issue 20.6): between sync attempts, syncing, failed.
@@ -247,7 +246,7 @@ fn watch_on_an_uninitialized_context_says_so(v) {
     let Some((c, ctx)) = never_initialized("watch_on_an_uninitialized_context_says_so", v) else {
         return;
     };
-    let kv = realnode_support::shared_kv_app();
+    let kv = support::realnode::shared_kv_app();
     let w = Watch::start(c.node(2), &[&kv.display().to_string(), "-c", &ctx, "--stop-after", "1"]);
     let (_, _, err) = w.finish();
     assert!(err.contains("uninitialized") || err.contains("no state"), "{err}");
@@ -267,7 +266,7 @@ fn rc25_a_context_joined_while_its_only_peer_is_down_is_reported_as_uninitialize
         return;
     };
     let node1 = c.node(1);
-    let wasm = realnode_support::test_app_variant("events", "stranded");
+    let wasm = support::realnode::test_app_variant("events", "stranded");
     let app = node1.install(&wasm, "com.example.stranded", "0.1.0");
     let (ns, ctx) = node1.create_namespace_context(&app);
     let inv = node1.admin(

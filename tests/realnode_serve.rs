@@ -2,15 +2,14 @@
 //! calls with `_context`, `select_app` and `--read-only`, and the tool list
 //! announced when the node's apps change after idle refreshes.
 
-mod realnode_support;
-mod serve_support;
+mod support;
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use realnode_support::{RealNode, kv_app, on_each_version};
 use serde_json::{Value, json};
-use serve_support::{Stderr, Watcher, call, listed_app_tools, stdio_client_with, text};
+use support::realnode::{RealNode, kv_app, on_each_version};
+use support::serve::{Stderr, Watcher, call, listed_app_tools, stdio_client_with, text};
 
 /// The debug line the server logs after each read of the node's apps.
 const READ: &str = "read the node's apps";
@@ -18,7 +17,7 @@ const READ: &str = "read the node's apps";
 /// Reads stderr until `n` more node reads were logged (bounded).
 async fn reads(lines: &mut Stderr, n: usize) {
     for _ in 0..n {
-        serve_support::stderr_line(lines, READ).await;
+        support::serve::stderr_line(lines, READ).await;
     }
 }
 
@@ -163,8 +162,8 @@ async fn serve_over_http_runs_real_calls(v) {
         return;
     };
     node.setup(&kv_app(), "com.example.kv-c", Some("kvmain"));
-    serve_support::install_crypto();
-    let server = serve_support::HttpServer::start(&["--node", &node.url]);
+    support::serve::install_crypto();
+    let server = support::serve::HttpServer::start(&["--node", &node.url]);
     let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(server.url.clone());
     use rmcp::ServiceExt;
     let client = ().serve(transport).await.expect("connect over HTTP");
@@ -179,7 +178,7 @@ async fn serve_over_http_runs_real_calls(v) {
     client.cancel().await.unwrap();
 
     // A JSON-RPC batch (protocol 2025-03-26): two real calls, one answer array.
-    let raw = serve_support::RawHttp::new(&server.url);
+    let raw = support::serve::RawHttp::new(&server.url);
     let sid = raw.initialize().await;
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     raw.post(initialized, Some(&sid), None).await;

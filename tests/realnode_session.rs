@@ -6,13 +6,12 @@
 //! ABI of the version it runs, and `serve` announces at once a context's move
 //! to another version.
 
-mod realnode_support;
-mod serve_support;
+mod support;
 
 use std::time::Duration;
 
-use realnode_support::{Cluster, RealNode, Watch, on_each_version, test_app, test_app_variant};
 use serde_json::{Value, json};
+use support::realnode::{Cluster, RealNode, Watch, on_each_version, test_app, test_app_variant};
 
 fn run(c: &mut assert_cmd::Command) -> (i32, String, String) {
     let out = c.output().expect("calimcp runs");
@@ -29,7 +28,7 @@ fn json_of(out: &str) -> Value {
 
 /// `events` (com.example.events) with its ABI edited: another module.
 fn events_with_abi(tag: &str, edit: impl Fn(&mut Value)) -> std::path::PathBuf {
-    realnode_support::test_app_with_abi("events", tag, edit)
+    support::realnode::test_app_with_abi("events", tag, edit)
 }
 
 on_each_version! {
@@ -61,21 +60,21 @@ on_each_version! {
         // The MCP face: `_context` and `select_app`.
         let rt = tokio::runtime::Runtime::new().unwrap();
         rt.block_on(async {
-            let client = serve_support::stdio_client(&["--node", &node.url]).await;
-            let r = serve_support::call(&client, "other_events_insert", json!({"key": "x", "n": 1, "_context": ctx_a}))
+            let client = support::serve::stdio_client(&["--node", &node.url]).await;
+            let r = support::serve::call(&client, "other_events_insert", json!({"key": "x", "n": 1, "_context": ctx_a}))
                 .await
                 .unwrap();
             assert_eq!(r.is_error, Some(true));
-            assert!(serve_support::text(&r).contains("runs com.example.events"), "{}", serve_support::text(&r));
-            let r = serve_support::call(&client, "select_app", json!({"app": "other-events", "context": ctx_a}))
+            assert!(support::serve::text(&r).contains("runs com.example.events"), "{}", support::serve::text(&r));
+            let r = support::serve::call(&client, "select_app", json!({"app": "other-events", "context": ctx_a}))
                 .await
                 .unwrap();
-            assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+            assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
             // The right pairing runs.
-            let r = serve_support::call(&client, "other_events_insert", json!({"key": "y", "n": 2, "_context": ctx_b}))
+            let r = support::serve::call(&client, "other_events_insert", json!({"key": "y", "n": 2, "_context": ctx_b}))
                 .await
                 .unwrap();
-            assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+            assert_ne!(r.is_error, Some(true), "{}", support::serve::text(&r));
             client.cancel().await.unwrap();
         });
         // The first event in A's context is the one sent there on purpose.
@@ -220,32 +219,32 @@ on_each_version! {
         let (ctx, member) = node.create_context(&id1);
         let id2 = node.install(&test_app("events"), "com.example.events", "0.2.0");
         assert_ne!(id1, id2);
-        let watcher = serve_support::Watcher::default();
-        let (client, mut stderr) = serve_support::stdio_client_with(
+        let watcher = support::serve::Watcher::default();
+        let (client, mut stderr) = support::serve::stdio_client_with(
             &["--node", &node.url, "--refresh", "3600", "--log-level", "debug"],
             watcher.clone(),
         )
         .await;
         // A client that listed the tools is told of changes.
-        let listed = serve_support::listed_app_tools(&client).await.to_string();
+        let listed = support::serve::listed_app_tools(&client).await.to_string();
         assert!(listed.contains("\"events_touch\""), "{listed}");
         // Before: `touch` is not in the version the context runs.
-        let r = serve_support::call(&client, "events_touch", json!({"_context": ctx})).await.unwrap();
-        assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
-        serve_support::stderr_line(&mut stderr, "following the version changes").await;
+        let r = support::serve::call(&client, "events_touch", json!({"_context": ctx})).await.unwrap();
+        assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
+        support::serve::stderr_line(&mut stderr, "following the version changes").await;
         node.admin(
             "POST",
             &format!("/admin-api/contexts/{ctx}/application"),
             Some(&json!({"applicationId": id2, "executorPublicKey": member})),
         );
-        let line = serve_support::stderr_line(&mut stderr, "now runs version").await;
+        let line = support::serve::stderr_line(&mut stderr, "now runs version").await;
         assert!(line.contains("0.2.0 of its app (was 0.1.0)"), "{line}");
         assert!(
             watcher.wait_for(1, Duration::from_secs(30)).await,
             "notifications/tools/list_changed after the upgrade"
         );
-        let r = serve_support::call(&client, "events_touch", json!({"_context": ctx})).await.unwrap();
-        assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+        let r = support::serve::call(&client, "events_touch", json!({"_context": ctx})).await.unwrap();
+        assert_ne!(r.is_error, Some(true), "{}", support::serve::text(&r));
         client.cancel().await.unwrap();
     }
 }

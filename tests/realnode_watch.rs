@@ -2,16 +2,15 @@
 //! events app (testapps/events) emits events the way the SDK does, the real
 //! node delivers them over SSE, and calimcp decodes and checks them.
 
-mod realnode_support;
-mod serve_support;
+mod support;
 
 use std::path::Path;
 use std::time::Duration;
 
-use realnode_support::{
+use serde_json::{Value, json};
+use support::realnode::{
     Options, PASSWORD, RealNode, USER, Version, Watch, on_each_version, test_app,
 };
-use serde_json::{Value, json};
 
 const APP: &str = "com.example.events";
 
@@ -318,7 +317,7 @@ async fn agents_wait_for_events_over_mcp(v) {
     else {
         return;
     };
-    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let client = support::serve::stdio_client(&["--node", &node.url]).await;
     let tools = client.peer().list_all_tools().await.unwrap();
     let tool = tools
         .iter()
@@ -374,7 +373,7 @@ async fn agents_wait_for_events_over_mcp(v) {
         );
     }
     let r = waiting.await.unwrap().unwrap();
-    assert_ne!(r.is_error, Some(true), "{}", serve_support::text(&r));
+    assert_ne!(r.is_error, Some(true), "{}", support::serve::text(&r));
     let v = r.structured_content.expect("structuredContent");
     assert_eq!(v["timedOut"], false, "{v}");
     assert_eq!(v["context"], ctx.as_str());
@@ -384,7 +383,7 @@ async fn agents_wait_for_events_over_mcp(v) {
     assert_eq!(e["valid"], true);
 
     // Nothing matching within the bound: an empty list, timedOut.
-    let r = serve_support::call(
+    let r = support::serve::call(
         &client,
         "wait_for_events",
         serde_json::json!({"app": APP, "context": "evmain", "events": ["Never"], "timeout": 0.2}),
@@ -396,7 +395,7 @@ async fn agents_wait_for_events_over_mcp(v) {
     assert_eq!(v["events"], serde_json::json!([]));
 
     // Bad arguments are an isError result naming each.
-    let r = serve_support::call(
+    let r = support::serve::call(
         &client,
         "wait_for_events",
         serde_json::json!({"app": APP, "timeout": 600}),
@@ -405,9 +404,9 @@ async fn agents_wait_for_events_over_mcp(v) {
     .unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(
-        serve_support::text(&r).contains("timeout: expected"),
+        support::serve::text(&r).contains("timeout: 600 is greater than the maximum of 60"),
         "{}",
-        serve_support::text(&r)
+        support::serve::text(&r)
     );
     client.cancel().await.unwrap();
 }

@@ -3,7 +3,6 @@
 //! otherwise; `contexts` and `describe_app` list an app's contexts with their
 //! aliases. (Real nodes: tests/realnode_session.rs.)
 
-mod serve_support;
 mod support;
 
 use serde_json::{Value, json};
@@ -89,8 +88,8 @@ fn a_context_of_another_app_is_refused_by_every_cli_entry_point() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_context_of_another_app_is_an_error_result_for_agents() {
     let node = FakeNode::start();
-    let client = serve_support::stdio_client(&["--node", &node.url]).await;
-    let r = serve_support::call(
+    let client = support::serve::stdio_client(&["--node", &node.url]).await;
+    let r = support::serve::call(
         &client,
         "kv_store_get",
         json!({"key": "a", "_context": "pages-main"}),
@@ -98,34 +97,34 @@ async fn a_context_of_another_app_is_an_error_result_for_agents() {
     .await
     .unwrap();
     assert_eq!(r.is_error, Some(true));
-    let text = serve_support::text(&r);
+    let text = support::serve::text(&r);
     assert!(text.contains("runs com.example.notebook"), "{text}");
     assert!(
         text.contains("_context"),
         "the hint speaks of `_context`: {text}"
     );
-    let r = serve_support::call(
+    let r = support::serve::call(
         &client,
         "select_app",
         json!({"app": "kv-store", "context": "pages-main"}),
     )
     .await
     .unwrap();
-    assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
-    let r = serve_support::call(
+    assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
+    let r = support::serve::call(
         &client,
         "wait_for_events",
         json!({"app": "kv-store", "context": "pages-main", "timeout": 1}),
     )
     .await
     .unwrap();
-    assert_eq!(r.is_error, Some(true), "{}", serve_support::text(&r));
+    assert_eq!(r.is_error, Some(true), "{}", support::serve::text(&r));
     assert!(node.executes().is_empty());
     // describe_app lists the app's contexts with their aliases.
-    let r = serve_support::call(&client, "describe_app", json!({"app": "kv-store"}))
+    let r = support::serve::call(&client, "describe_app", json!({"app": "kv-store"}))
         .await
         .unwrap();
-    let v: Value = serde_json::from_str(&serve_support::text(&r)).unwrap();
+    let v: Value = serde_json::from_str(&support::serve::text(&r)).unwrap();
     let contexts = v["contexts"].as_array().expect("contexts");
     assert_eq!(contexts.len(), 1, "{v}");
     assert_eq!(contexts[0]["id"], id(fake_node::CTX_KV));
@@ -176,17 +175,17 @@ fn contexts_lists_each_context_with_its_aliases_version_and_state() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_call_says_whether_to_retry() {
     let node = FakeNode::start();
-    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let client = support::serve::stdio_client(&["--node", &node.url]).await;
     let ctx = id(fake_node::CTX_KV);
     node.fail_next_execute(json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}));
-    let r = serve_support::call(&client, "kv_store_set", json!({"key": "a", "value": "1"}))
+    let r = support::serve::call(&client, "kv_store_set", json!({"key": "a", "value": "1"}))
         .await
         .unwrap();
     assert_eq!(r.is_error, Some(true));
-    let text = serve_support::text(&r);
+    let text = support::serve::text(&r);
     assert!(text.ends_with("retryable: true"), "{text}");
     // An app's own error is final.
-    let r = serve_support::call(
+    let r = support::serve::call(
         &client,
         "kv_store_get",
         json!({"key": "a", "_context": "nope"}),
@@ -195,9 +194,9 @@ async fn a_refused_call_says_whether_to_retry() {
     .unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(
-        serve_support::text(&r).ends_with("retryable: false"),
+        support::serve::text(&r).ends_with("retryable: false"),
         "{}",
-        serve_support::text(&r)
+        support::serve::text(&r)
     );
     client.cancel().await.unwrap();
 }
@@ -388,14 +387,14 @@ fn unknown_and_foreign_context_errors_carry_the_contexts_as_data() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_context_error_names_the_context_as_the_agent_gave_it() {
     let node = FakeNode::start();
-    let client = serve_support::stdio_client(&["--node", &node.url]).await;
+    let client = support::serve::stdio_client(&["--node", &node.url]).await;
     let hex = fake_node::hex_id(fake_node::CTX_FAULTS);
     let b58 = id(fake_node::CTX_FAULTS);
-    let r = serve_support::call(&client, "faults_uninit", json!({"_context": hex}))
+    let r = support::serve::call(&client, "faults_uninit", json!({"_context": hex}))
         .await
         .unwrap();
     assert_eq!(r.is_error, Some(true));
-    let text = serve_support::text(&r);
+    let text = support::serve::text(&r);
     assert!(text.contains("has no state on this node yet"), "{text}");
     assert!(text.contains(&hex) && !text.contains(&b58), "{text}");
     // A context of another app, and select_app, alike.
@@ -404,9 +403,9 @@ async fn a_context_error_names_the_context_as_the_agent_gave_it() {
         ("kv_store_get", json!({"key": "a", "_context": pages})),
         ("select_app", json!({"app": "kv-store", "context": pages})),
     ] {
-        let r = serve_support::call(&client, tool, args).await.unwrap();
+        let r = support::serve::call(&client, tool, args).await.unwrap();
         assert_eq!(r.is_error, Some(true), "{tool}");
-        let text = serve_support::text(&r);
+        let text = support::serve::text(&r);
         assert!(
             text.contains(&pages) && !text.contains(&id(fake_node::CTX_PAGES_1)),
             "{tool}: {text}"

@@ -3,18 +3,18 @@
 //! shows up as a readable diff. Review changes with `cargo insta review` (or
 //! `INSTA_UPDATE=always cargo test --test snapshots` and `git diff`).
 
-mod common;
+mod support;
 
 use std::path::Path;
 
 use serde_json::Value;
 
 fn run(args: &[&str], app: &Path) -> String {
-    let mut cmd = common::calimcp();
+    let mut cmd = support::offline();
     cmd.args(args)
         .arg(app)
         .args(["--color", "never", "--quiet"]);
-    common::stdout(&mut cmd)
+    support::stdout(&mut cmd)
 }
 
 fn json(args: &[&str], app: &Path) -> Value {
@@ -51,17 +51,17 @@ fn snapshot_app(label: &str, app: &Path) {
 
 #[test]
 fn example_kv_store() {
-    snapshot_app("example_kv_store", &common::example("kv-store"));
+    snapshot_app("example_kv_store", &support::example("kv-store"));
 }
 
 #[test]
 fn example_multi_service() {
-    snapshot_app("example_multi_service", &common::example("multi-service"));
+    snapshot_app("example_multi_service", &support::example("multi-service"));
 }
 
 #[test]
 fn example_every_kind() {
-    let app = common::example("every-kind.json");
+    let app = support::example("every-kind.json");
     snapshot_app("example_every_kind", &app);
     insta::assert_json_snapshot!(
         "example_every_kind__schema_defs",
@@ -71,7 +71,7 @@ fn example_every_kind() {
 
 #[test]
 fn fixture_kv_store() {
-    let Some(dir) = common::fixtures("fixture_kv_store") else {
+    let Some(dir) = support::fixtures("fixture_kv_store") else {
         return;
     };
     snapshot_app("fixture_kv_store", &dir.join("apps-kv-store.json"));
@@ -79,7 +79,7 @@ fn fixture_kv_store() {
 
 #[test]
 fn fixture_abi_conformance() {
-    let Some(dir) = common::fixtures("fixture_abi_conformance") else {
+    let Some(dir) = support::fixtures("fixture_abi_conformance") else {
         return;
     };
     snapshot_app(
@@ -90,7 +90,7 @@ fn fixture_abi_conformance() {
 
 #[test]
 fn fixture_mero_design_internally_tagged() {
-    let Some(dir) = common::fixtures("fixture_mero_design_internally_tagged") else {
+    let Some(dir) = support::fixtures("fixture_mero_design_internally_tagged") else {
         return;
     };
     snapshot_app("fixture_mero_design", &dir.join("apps-mero-design.json"));
@@ -98,19 +98,19 @@ fn fixture_mero_design_internally_tagged() {
 
 #[test]
 fn fixture_mero_docs_two_services_untagged() {
-    let Some(dir) = common::fixtures("fixture_mero_docs_two_services_untagged") else {
+    let Some(dir) = support::fixtures("fixture_mero_docs_two_services_untagged") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let bundle = common::mero_docs_bundle(&dir, tmp.path());
+    let bundle = support::mero_docs_bundle(&dir, tmp.path());
     snapshot_app("fixture_mero_docs", &bundle);
 }
 
 #[test]
 fn schema_of_one_method_is_the_tools_input_schema_byte_for_byte() {
     for app in [
-        common::example("kv-store"),
-        common::example("every-kind.json"),
+        support::example("kv-store"),
+        support::example("every-kind.json"),
     ] {
         let tools = json(&["tools", "--json"], &app);
         let described = json(&["describe", "--json"], &app);
@@ -121,12 +121,12 @@ fn schema_of_one_method_is_the_tools_input_schema_byte_for_byte() {
                 .iter()
                 .find(|m| m["tool"] == name)
                 .expect("describe lists every tool");
-            let mut cmd = common::calimcp();
+            let mut cmd = support::offline();
             cmd.arg("schema")
                 .arg(&app)
                 .arg(method["name"].as_str().unwrap())
                 .arg("--quiet");
-            let printed = common::stdout(&mut cmd);
+            let printed = support::stdout(&mut cmd);
             assert_eq!(
                 printed,
                 serde_json::to_string(&tool["inputSchema"]).unwrap() + "\n",
@@ -152,9 +152,9 @@ fn every_commands_help() {
     walk(&calimcp::cli::command(), &mut Vec::new(), &mut commands);
     assert!(commands.len() > 20, "{commands:?}");
     let help = |args: &[&str]| {
-        let mut cmd = common::calimcp();
+        let mut cmd = support::offline();
         cmd.args(args);
-        common::stdout(&mut cmd)
+        support::stdout(&mut cmd)
     };
     insta::assert_snapshot!("help__calimcp", help(&["--help"]));
     for path in commands {
@@ -162,11 +162,11 @@ fn every_commands_help() {
         args.push("--help");
         insta::assert_snapshot!(format!("help__{}", path.join("_")), help(&args));
     }
-    let apps = common::example("");
+    let apps = support::example("");
     let call = |tool: &str| {
-        let mut cmd = common::calimcp();
+        let mut cmd = support::offline();
         cmd.arg("--apps").arg(&apps).args(["call", tool, "--help"]);
-        common::stdout(&mut cmd).replace(&apps.display().to_string(), "[EXAMPLES]/")
+        support::stdout(&mut cmd).replace(&apps.display().to_string(), "[EXAMPLES]/")
     };
     insta::assert_snapshot!("help__call_TOOL_view", call("kv_store_get"));
     insta::assert_snapshot!("help__call_TOOL_mut", call("kv_store_set"));

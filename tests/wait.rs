@@ -6,12 +6,8 @@ mod support;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use support::calimcp;
 use support::fake_node::{self, FakeNode, Profile};
-
-fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
-}
+use support::{calimcp, stderr_of};
 
 #[test]
 fn wait_returns_once_the_context_is_initialized_on_every_profile() {

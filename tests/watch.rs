@@ -11,49 +11,31 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::fake_node::{CTX_KV, FakeNode, Profile};
-use support::wire;
-use tempfile::TempDir;
+use support::fake_node::{CTX_KV, Profile};
+use support::{Env, wire};
 
-struct Env {
-    node: FakeNode,
-    home: TempDir,
-}
-
-impl Env {
-    fn new(profile: Profile) -> Env {
-        Env {
-            node: FakeNode::with_profile(profile),
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self) -> assert_cmd::Command {
-        let mut c = support::calimcp(self.home.path());
-        c.env("CALIMERO_NODE_URL", &self.node.url);
-        c
-    }
-
-    fn call(&self, args: &[&str]) {
-        self.cmd().arg("call").args(args).assert().success();
-    }
+/// What the watch tests ask of [`Env`].
+trait WatchEnv {
+    fn call(&self, args: &[&str]);
 
     /// `calimcp watch ARGS` in the background, once it has subscribed.
     fn watch(&self, args: &[&str]) -> Watch {
         self.watch_with(args, &[])
     }
 
-    /// [`Env::watch`] with more variables set.
+    /// [`WatchEnv::watch`] with more variables set.
+    fn watch_with(&self, args: &[&str], vars: &[(&str, &str)]) -> Watch;
+}
+
+impl WatchEnv for Env {
+    fn call(&self, args: &[&str]) {
+        self.cmd().arg("call").args(args).assert().success();
+    }
+
     fn watch_with(&self, args: &[&str], vars: &[(&str, &str)]) -> Watch {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("calimcp"))
-            .env_clear()
-            .env("HOME", self.home.path())
-            .env("CALIMCP_STATE_DIR", self.home.path().join("state"))
-            .env("NO_COLOR", "1")
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("CALIMERO_NODE_URL", &self.node.url)
+        let mut child = self
+            .std_cmd()
             .envs(vars.iter().copied())
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
             .arg("watch")
             .args(args)
             .stdout(Stdio::piped())
@@ -126,7 +108,7 @@ impl Watch {
 #[test]
 fn the_kv_stores_events_are_decoded_on_every_node_version() {
     for profile in [Profile::V010, Profile::Rc4, Profile::Rc25, Profile::Hex] {
-        let env = Env::new(profile);
+        let env = Env::on(profile);
         let w = env.watch(&[
             "kv-store",
             "-c",
@@ -165,7 +147,7 @@ fn the_kv_stores_events_are_decoded_on_every_node_version() {
 
 #[test]
 fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let w = env.watch(&["kv-store", "-c", "prod", "--json", "--all", "--count", "4"]);
     env.node.emit(&ctx, &[("Inserted", b"not json")]);
@@ -200,7 +182,7 @@ fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
 
 #[test]
 fn a_dropped_stream_is_reopened_with_a_warning() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let mut w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "2"]);
     env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
@@ -222,7 +204,7 @@ fn a_dropped_stream_is_reopened_with_a_warning() {
 
 #[test]
 fn bad_watch_arguments_are_usage_errors() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     env.cmd()
         .args(["watch", "kv-store", "--exec", "sh -c 'open"])
         .assert()
@@ -245,7 +227,7 @@ fn bad_watch_arguments_are_usage_errors() {
 
 #[test]
 fn ctrl_c_and_a_closed_stdout_end_it_quietly() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     // Ctrl-C (SIGINT): exit 0, no error.
     let w = env.watch(&["kv-store", "-c", "prod"]);
@@ -281,7 +263,7 @@ fn ctrl_c_and_a_closed_stdout_end_it_quietly() {
 /// observe: that is an error before "watching", not a silent wait (20.3).
 #[test]
 fn a_context_the_node_leaves_out_is_an_error_before_watching() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     env.node.sse_faults(|f| f.denied.push(ctx.clone()));
     let a = env
@@ -300,7 +282,7 @@ fn a_context_the_node_leaves_out_is_an_error_before_watching() {
 /// without it the request bound does (24.4).
 #[test]
 fn a_node_that_never_connects_is_bounded() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     env.node.sse_faults(|f| f.never_connect = true);
     let start = std::time::Instant::now();
     env.cmd()
@@ -322,7 +304,7 @@ fn a_node_that_never_connects_is_bounded() {
 /// `{"note": …}` beside the error, never text.
 #[test]
 fn watch_json_writes_only_json_lines_on_stderr() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let a = env
         .cmd()
         .args([
@@ -352,12 +334,21 @@ fn watch_json_writes_only_json_lines_on_stderr() {
         lines.iter().any(|l| l["error"]["code"] == "timeout"),
         "{err}"
     );
+    // Each line is in its published shape (docs/json/note, error).
+    for l in &lines {
+        let name = if l.get("note").is_some() {
+            "note"
+        } else {
+            "error"
+        };
+        support::json_schema::assert_valid(name, l);
+    }
 }
 
 /// Events of contexts that were not asked for never count (24.7).
 #[test]
 fn events_of_other_contexts_do_not_count() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Inserted"]);
     for other in [
@@ -381,7 +372,7 @@ fn events_of_other_contexts_do_not_count() {
 /// and the watch gives up after --reconnect-for, saying so (24.5, 20.2).
 #[test]
 fn a_stream_that_closes_at_once_backs_off_and_the_watch_gives_up() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let mut w = env.watch(&["kv-store", "-c", "prod", "--reconnect-for", "1"]);
     let opens = env.node.stream_opens();
     env.node.sse_faults(|f| f.close_after_open = 10_000);
@@ -403,7 +394,7 @@ fn a_stream_that_closes_at_once_backs_off_and_the_watch_gives_up() {
 /// break the reconnection (24.5).
 #[test]
 fn a_restart_is_waited_out_and_a_bad_event_id_does_not_break_it() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let mut w = env.watch(&[
         "kv-store",
@@ -436,7 +427,7 @@ fn a_restart_is_waited_out_and_a_bad_event_id_does_not_break_it() {
 /// text (24.5).
 #[test]
 fn invalid_events_warn_once_per_name() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "3"]);
     for bad in [&b"1"[..], b"[2]", b"{\"x\":3}"] {
@@ -453,7 +444,7 @@ fn invalid_events_warn_once_per_name() {
 /// Ctrl-C (24.12); it inherits no credentials (24.11).
 #[test]
 fn exec_holds_nothing_up_and_inherits_no_secrets() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     // A payload of 100 KiB to `sleep`, which never reads it.
     let big = format!("\"{}\"", "x".repeat(100 << 10));
@@ -529,7 +520,7 @@ fn exec_holds_nothing_up_and_inherits_no_secrets() {
 /// case (20.6).
 #[test]
 fn an_uninitialized_context_is_said_when_the_watch_starts() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     env.node
         .set_sync_status(&ctx, false, json!({"state": "waitingForPeers"}), 0, None);
@@ -548,7 +539,7 @@ fn an_uninitialized_context_is_said_when_the_watch_starts() {
 /// declared one does not warn.
 #[test]
 fn until_an_undeclared_event_warns_and_waits_anyway() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Nope"]);
     env.node.emit(&ctx, &[("Nope", b"")]);
@@ -575,7 +566,7 @@ fn until_an_undeclared_event_warns_and_waits_anyway() {
 /// `call --wait-event` makes the same check as `watch --until` (one function).
 #[test]
 fn wait_event_for_an_undeclared_event_warns_the_same_way() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let out = env
         .cmd()
         .args([
@@ -604,7 +595,7 @@ fn wait_event_for_an_undeclared_event_warns_the_same_way() {
 /// base58 node stays hex, an alias shows its id beside it (issue 22.16).
 #[test]
 fn the_watched_context_is_named_as_typed() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let hex = support::fake_node::hex_id(CTX_KV);
     for (typed, shown) in [
         (hex.clone(), format!("watching context {hex} of")),
@@ -625,7 +616,7 @@ fn the_watched_context_is_named_as_typed() {
 /// and in text.
 #[test]
 fn a_large_event_that_is_not_json_comes_whole_as_base64() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8 | 0x80).collect();
     let w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "1"]);
@@ -658,7 +649,7 @@ fn a_large_event_that_is_not_json_comes_whole_as_base64() {
 /// (`CALIMCP_MAX_EXEC_QUEUE`), not only in count; what is dropped is said.
 #[test]
 fn exec_runs_waiting_are_bounded_in_bytes() {
-    let env = Env::new(Profile::Rc25);
+    let env = Env::on(Profile::Rc25);
     let ctx = env.node.id(CTX_KV);
     let go = env.home.path().join("go");
     let runs = env.home.path().join("runs");

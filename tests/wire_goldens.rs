@@ -149,6 +149,31 @@ fn build(name: &str, sample: &Value) -> String {
                 .collect();
             wire::identities_owned(&ids)
         }
+        "context_group" => wire::context_group(opt(sample, "group_id")),
+        kind @ ("group_info" | "group_info_rc4") => wire::group_info(
+            &wire::GroupInfo {
+                group_id: s(sample, "group_id"),
+                app_key: s(sample, "app_key"),
+                target_application_id: s(sample, "target_application_id"),
+                member_count: sample["member_count"].as_u64().expect("member_count"),
+                context_count: sample["context_count"].as_u64().expect("context_count"),
+                default_capabilities: sample["default_capabilities"]
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .expect("default_capabilities"),
+                subgroup_visibility: s(sample, "subgroup_visibility"),
+                group_state_hash: s(sample, "group_state_hash"),
+            },
+            (kind == "group_info_rc4").then(|| s(sample, "upgrade_policy")),
+        ),
+        "group_not_found_rc4" => {
+            let id = s(sample, "group_id");
+            let bytes: Vec<u8> = (0..id.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&id[i..i + 2], 16).expect("hex group_id"))
+                .collect();
+            wire::group_not_found_rc4(&bytes.try_into().expect("32 bytes"))
+        }
         "alias_hit" => wire::alias_hit(s(sample, "value")),
         "alias_miss" => wire::alias_miss(),
         "login_ok" => wire::login_ok(s(sample, "access_token"), s(sample, "refresh_token")),
@@ -620,4 +645,142 @@ fn error_helpers_build_the_golden_bodies() {
         wire::rpc_internal_error(&id),
         golden("rpc-server-internal-error")
     );
+}
+
+// ---- the fake's group routes ----
+
+/// `GET path` on the fake: (status, body).
+fn get(node: &FakeNode, path: &str) -> (u16, String) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let addr = node.url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nhost: {addr}\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    let status = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
+    let mut length = 0;
+    loop {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    (status, String::from_utf8(body).unwrap())
+}
+
+/// The keys of `data`, in order, with the JSON type of each value.
+fn shape(body: &str) -> Vec<(String, &'static str)> {
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{body}: {e}"));
+    let kind = |x: &Value| match x {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    v["data"]
+        .as_object()
+        .unwrap_or_else(|| panic!("no data object: {body}"))
+        .iter()
+        .map(|(k, x)| (k.clone(), kind(x)))
+        .collect()
+}
+
+/// `GET /admin-api/contexts/:id/group` and `GET /admin-api/groups/:id` are
+/// offered from 0.10.1-rc.7 on (so by the `rc4`, `rc25` and `hex` profiles,
+/// not `0.10`), in the shape of each version's golden (rc.4 with
+/// `upgradePolicy`), answer a missing context and a missing group as the
+/// node does, and target the app until a group upgrade, then the new version.
+#[test]
+fn the_fake_serves_the_group_routes_of_each_version_with_the_nodes_bodies() {
+    use support::fake_node::{Profile, wasm_module};
+    let golden = |name: &str| {
+        std::fs::read_to_string(golden_dir().join(format!("responses/{name}.json"))).unwrap()
+    };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
+    let abi: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mut newer = abi.clone();
+    newer["methods"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"name": "tag", "params": [], "returns": {"kind": "string"}}));
+    let missing = "cd".repeat(32);
+    for p in Profile::ALL {
+        let node = FakeNode::with_profile(p);
+        let (old, ctx) = node.install_module(
+            Some(("com.example.kv-c", "0.1.0")),
+            wasm_module(Some(&abi)),
+            abi.clone(),
+        );
+        let (status, body) = get(&node, &format!("/admin-api/contexts/{ctx}/group"));
+        if p == Profile::V010 {
+            assert_eq!(status, 404, "0.10.0 has no group routes: {body}");
+            assert_eq!(get(&node, &format!("/admin-api/groups/{missing}")).0, 404);
+            continue;
+        }
+        assert_eq!(status, 200, "{}: {body}", p.name());
+        let group: Value = serde_json::from_str(&body).unwrap();
+        let group = group["data"].as_str().expect("a group id").to_owned();
+        assert_eq!(group.len(), 64, "hex: {group}");
+        assert_eq!(
+            body,
+            golden("context-group").replace(
+                "44e8be85d8ce28921f3d3a2fe27218e901cbc6f26236a86f59c1a2993267d592",
+                &group
+            )
+        );
+        let nobody = p.id(201);
+        assert_eq!(
+            get(&node, &format!("/admin-api/contexts/{nobody}/group")),
+            (200, golden("context-group-none"))
+        );
+
+        let info_golden = golden(if p == Profile::Rc4 {
+            "group-info-rc4"
+        } else {
+            "group-info"
+        });
+        let target = |node: &FakeNode| {
+            let (status, body) = get(node, &format!("/admin-api/groups/{group}"));
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(shape(&body), shape(&info_golden), "{}: {body}", p.name());
+            let v: Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(v["data"]["groupId"], group.as_str());
+            v["data"]["targetApplicationId"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(target(&node), old, "{}: before an upgrade", p.name());
+        let (new, _) = node.install_module(
+            Some(("com.example.kv-c", "0.2.0")),
+            wasm_module(Some(&newer)),
+            newer.clone(),
+        );
+        assert_eq!(target(&node), old, "{}: installed, not upgraded", p.name());
+        node.upgrade_group(&new);
+        assert_eq!(target(&node), new, "{}: after the upgrade", p.name());
+
+        let not_found = if p == Profile::Rc4 {
+            golden("group-not-found-rc4")
+        } else {
+            golden("group-not-found")
+        };
+        assert_eq!(
+            get(&node, &format!("/admin-api/groups/{missing}")),
+            (500, not_found),
+            "{}",
+            p.name()
+        );
+    }
 }

@@ -17,8 +17,9 @@
 //!   `calimero-primitives` 0.10.0 ids and `Application`/`Context` types.
 //! - `calimero-server` (crates.io stops at 0.11.0-rc.4) and its primitives
 //!   after rc.5 are not published: the ABI route's envelope (rc.19+), the
-//!   admin `ApiError` body, the alias lookup's 400 text and axum's 422
-//!   rejection text are transcribed from the core repository's tags.
+//!   admin `ApiError` body, the alias lookup's 400 text, axum's 422
+//!   rejection text and rc.25's group info (its `upgradePolicy` dropped) are
+//!   transcribed from the core repository's tags.
 
 // Fields the node parses but this project only needs to exist.
 #![allow(dead_code)]
@@ -178,12 +179,42 @@ pub mod server_0_10 {
 
 pub mod server {
     use super::*;
+    use calimero_primitives::application::ApplicationId;
+    use calimero_primitives::metadata::MetadataRecord;
 
     /// `admin::GetApplicationAbiResponse` (server primitives, 0.11.0-rc.19+).
     #[derive(Debug, Serialize)]
     #[serde(rename_all = "camelCase")]
     pub struct GetApplicationAbiResponse {
         pub data: Value,
+    }
+
+    /// `admin::GroupInfoApiResponse` of 0.11.0-rc.25 (`GET /admin-api/groups/:id`,
+    /// `groups/get_group_info.rs`): rc.5's type without `upgrade_policy`.
+    #[derive(Debug, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GroupInfoApiResponse {
+        pub data: GroupInfoApiResponseData,
+    }
+
+    #[derive(Debug, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GroupInfoApiResponseData {
+        pub group_id: String,
+        pub app_key: String,
+        pub target_application_id: ApplicationId,
+        pub member_count: u64,
+        pub context_count: u64,
+        /// rc.25's `GroupUpgradeStatusApiData` (`localContexts…` counts, not
+        /// rc.5's); no sample has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub active_upgrade: Option<Value>,
+        pub default_capabilities: u32,
+        pub subgroup_visibility: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub metadata: Option<MetadataRecord>,
+        #[serde(rename = "groupStateHash")]
+        pub group_state_hash: String,
     }
 
     /// `admin::service::ApiError::into_response`'s body.

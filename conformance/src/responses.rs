@@ -13,8 +13,9 @@ use calimero_primitives::events::{
 use calimero_primitives::identity::PublicKey;
 use calimero_primitives::sync_status::SyncState;
 use calimero_server_primitives::admin::{
-    ApplicationVersionEntry, ContextWithGroup, GetContextIdentitiesResponse, GetContextResponse,
-    GetContextsResponse, ListAliasesResponse, ListApplicationVersionsResponse,
+    ApplicationVersionEntry, ContextWithGroup, GetContextGroupApiResponse,
+    GetContextIdentitiesResponse, GetContextResponse, GetContextsResponse, GroupInfoApiResponse,
+    GroupInfoApiResponseData, ListAliasesResponse, ListApplicationVersionsResponse,
     ListApplicationsResponse, LookupAliasResponse, LookupAliasResponseData,
 };
 use calimero_server_primitives::jsonrpc::{
@@ -253,6 +254,31 @@ fn node_event(e: &Value) -> Result<NodeEvent> {
 
 /// The body the node sends for one sample; `root` is the calimcp checkout
 /// (samples may name files in it).
+/// The fields rc.4's and rc.25's group info share, from a sample.
+struct GroupFields {
+    group_id: String,
+    app_key: String,
+    target_application_id: calimero_primitives::application::ApplicationId,
+    member_count: u64,
+    context_count: u64,
+    default_capabilities: u32,
+    subgroup_visibility: String,
+    group_state_hash: String,
+}
+
+fn group_fields(sample: &Value) -> Result<GroupFields> {
+    Ok(GroupFields {
+        group_id: str_of(sample, "group_id")?.into(),
+        app_key: str_of(sample, "app_key")?.into(),
+        target_application_id: parse(&sample["target_application_id"], "target_application_id")?,
+        member_count: parse(&sample["member_count"], "member_count")?,
+        context_count: parse(&sample["context_count"], "context_count")?,
+        default_capabilities: parse(&sample["default_capabilities"], "default_capabilities")?,
+        subgroup_visibility: str_of(sample, "subgroup_visibility")?.into(),
+        group_state_hash: str_of(sample, "group_state_hash")?.into(),
+    })
+}
+
 pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
     let id = &sample["id"];
     match str_of(sample, "kind")? {
@@ -389,6 +415,57 @@ pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
                     path.display()
                 )),
             }
+        }
+        // `context/get_context_group.rs`: the group's id in hex, or null.
+        "context_group" => body(&GetContextGroupApiResponse {
+            data: opt_string(sample, "group_id"),
+        }),
+        // `groups/get_group_info.rs`, rc.25 and rc.4 (rc.5's type: with
+        // `upgradePolicy`).
+        "group_info" => {
+            let g = group_fields(sample)?;
+            body(&server::GroupInfoApiResponse {
+                data: server::GroupInfoApiResponseData {
+                    group_id: g.group_id,
+                    app_key: g.app_key,
+                    target_application_id: g.target_application_id,
+                    member_count: g.member_count,
+                    context_count: g.context_count,
+                    active_upgrade: None,
+                    default_capabilities: g.default_capabilities,
+                    subgroup_visibility: g.subgroup_visibility,
+                    metadata: None,
+                    group_state_hash: g.group_state_hash,
+                },
+            })
+        }
+        "group_info_rc4" => {
+            let g = group_fields(sample)?;
+            body(&GroupInfoApiResponse {
+                data: GroupInfoApiResponseData {
+                    group_id: g.group_id,
+                    app_key: g.app_key,
+                    target_application_id: g.target_application_id,
+                    upgrade_policy: parse(&sample["upgrade_policy"], "upgrade_policy")?,
+                    member_count: g.member_count,
+                    context_count: g.context_count,
+                    active_upgrade: None,
+                    default_capabilities: g.default_capabilities,
+                    subgroup_visibility: g.subgroup_visibility,
+                    metadata: None,
+                    group_state_hash: g.group_state_hash,
+                },
+            })
+        }
+        // rc.4's `get_group_info.rs`: `bail!("group '{group_id:?}' not found")`,
+        // echoed by its `parse_api_error` (rc.25 hides it: `group-not-found`).
+        "group_not_found_rc4" => {
+            let bytes: [u8; 32] = hex::decode(str_of(sample, "group_id")?)
+                .map_err(|e| e.to_string())?
+                .try_into()
+                .map_err(|_| "group_id: not 32 bytes".to_owned())?;
+            let id = calimero_context_config::types::ContextGroupId::from(bytes);
+            Ok(server::api_error(&format!("group '{id:?}' not found")))
         }
         "rpc_unreadable" => Ok(server::json_rejection(str_of(sample, "detail")?)),
         // `ws.rs` `to_res_body` of `SubscribeResponse`/`UnsubscribeResponse`.

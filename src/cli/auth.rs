@@ -5,7 +5,6 @@ use clap::{Args, Subcommand};
 use comfy_table::{Table, presets};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 
 use super::node::{profiles, state_dir};
 use super::{GlobalArgs, output};
@@ -47,7 +46,7 @@ fn token(g: &GlobalArgs) -> Result<()> {
     let state = g.node.options()?.state_dir;
     if let Some(t) = session.block_on(client.checked_token())?? {
         if g.json {
-            output::print_json(&json!({ "token": t }))?;
+            output::print_json(&Token { token: &t })?;
         } else {
             output::print(&format!("{t}\n"))?;
         }
@@ -158,4 +157,11 @@ fn status(g: &GlobalArgs) -> Result<()> {
     }
     output::print(&output::table_text(&table))?;
     Ok(())
+}
+
+/// What `auth token --json` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct Token<'a> {
+    /// The node's access token, proven by one request (refreshed when it had expired).
+    pub token: &'a str,
 }

@@ -37,6 +37,26 @@ pub fn all() -> Vec<Published> {
             "calimcp auth status --json",
             "The cached logins (no token is shown).",
         ),
+        one::<super::auth::Token<'static>>(
+            "auth-token",
+            "calimcp auth token --json",
+            "The node's access token, proven by one request.",
+        ),
+        one::<Value>(
+            "call",
+            "calimcp call TOOL --json",
+            "The method's result (also with --until: the result that matched), as the ABI types it: `calimcp schema APP METHOD --output` gives its schema; null for a method that returns nothing.",
+        ),
+        one::<super::call::DryRun<'static>>(
+            "call-dry-run",
+            "calimcp call TOOL --dry-run --json",
+            "The request that would be sent to the node.",
+        ),
+        one::<super::call::WithEvent<'static>>(
+            "call-wait-event",
+            "calimcp call TOOL --wait-event NAME --json",
+            "The call's result and the event waited for.",
+        ),
         one::<Vec<ContextRow>>(
             "contexts",
             "calimcp contexts --json",
@@ -57,10 +77,45 @@ pub fn all() -> Vec<Published> {
             "calimcp … --json (stderr)",
             "The line a command that fails writes on stderr with --json.",
         ),
+        one::<super::login::LoggedIn<'static>>(
+            "login",
+            "calimcp login --json",
+            "The login made (it is kept for later commands).",
+        ),
+        one::<super::logout::LoggedOut<'static>>(
+            "logout",
+            "calimcp logout --json",
+            "The cached logins removed.",
+        ),
+        one::<super::nodes::NodeAdded>(
+            "node-add",
+            "calimcp node add NAME URL --json",
+            "The node named.",
+        ),
+        one::<super::nodes::NodesImported>(
+            "node-import",
+            "calimcp node import [PATH] --json",
+            "The nodes imported from meroctl's node list.",
+        ),
         one::<Vec<super::nodes::NodeRow<'static>>>(
             "node-list",
             "calimcp node list --json",
             "The named nodes.",
+        ),
+        one::<super::nodes::NodeRemoved<'static>>(
+            "node-remove",
+            "calimcp node remove NAME --json",
+            "The name forgotten.",
+        ),
+        one::<super::nodes::NodeUsed<'static>>(
+            "node-use",
+            "calimcp node use NAME|--clear --json",
+            "The current node now.",
+        ),
+        one::<super::output::NoteLine<'static>>(
+            "note",
+            "calimcp … --json (stderr)",
+            "A status line a command writes on stderr with --json (`watch`: what it watches).",
         ),
         one::<SchemaOutput>(
             "schema",

@@ -4,7 +4,8 @@
 use std::io::{IsTerminal, Read, Write};
 
 use clap::Args;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::node::{MAX_PASSWORD, env, password_from_env};
 use super::{GlobalArgs, output};
@@ -77,7 +78,11 @@ pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<()> {
     session.block_on(client.log_in())??;
     let name = g.node.name.clone();
     if g.json {
-        output::print_json(&json!({"node": client.url(), "name": name, "username": username}))?;
+        output::print_json(&LoggedIn {
+            node: client.url(),
+            name: name.as_deref(),
+            username: &username,
+        })?;
     } else {
         output::print(&format!(
             "logged in to {}{} as {}; the login is kept for later commands (`calimcp logout` ends it)\n",
@@ -237,4 +242,16 @@ fn without_echo<T>(
     Err(std::io::Error::other(
         "asking for a password without echo is not supported here; use --password-stdin or CALIMERO_PASSWORD_FILE",
     ))
+}
+
+/// What `login --json` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct LoggedIn<'a> {
+    /// The node's URL (without credentials).
+    pub node: &'a str,
+    /// The node's name when it was named (`--node NAME`, or the current
+    /// node), else `null`.
+    pub name: Option<&'a str>,
+    /// The user logged in as.
+    pub username: &'a str,
 }

@@ -1,7 +1,8 @@
 //! `calimcp logout`: removes calimcp's cached tokens for a node.
 
 use clap::Args;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::node::state_dir;
 use super::{GlobalArgs, output};
@@ -31,7 +32,10 @@ pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
         .map(|l| sanitize_line(l.username.as_deref().unwrap_or("(a token without a user)")))
         .collect();
     if g.json {
-        output::print_json(&json!({"node": shown, "logged_out": users}))?;
+        output::print_json(&LoggedOut {
+            node: &shown,
+            logged_out: &users,
+        })?;
         return Ok(());
     }
     let text = match (users.is_empty(), &args.user) {
@@ -41,4 +45,14 @@ pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
     };
     output::print(&format!("{text}\n"))?;
     Ok(())
+}
+
+/// What `logout --json` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct LoggedOut<'a> {
+    /// The node's URL (without credentials).
+    pub node: &'a str,
+    /// The users whose cached login was removed (empty when nobody was
+    /// logged in); a token cached without a user is `(a token without a user)`.
+    pub logged_out: &'a [String],
 }

@@ -7,7 +7,6 @@ use clap::{Args, Subcommand};
 use comfy_table::{Table, presets};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Value, json};
 
 use super::node::{config_dir, max_state, node_name_candidates, profiles_path};
 use super::{GlobalArgs, output};
@@ -123,7 +122,10 @@ fn add(g: &GlobalArgs, file: &File, name: String, url: &str, force: bool) -> Res
     let url = shown(&url);
     report(
         g,
-        json!({"name": name, "url": url}),
+        &NodeAdded {
+            name: name.clone(),
+            url: url.clone(),
+        },
         format!("{name}: {url}"),
     )
 }
@@ -137,7 +139,10 @@ fn use_node(g: &GlobalArgs, file: &File, name: Option<String>, clear: bool) -> R
         })?;
         return report(
             g,
-            json!({"current": null}),
+            &NodeUsed {
+                current: None,
+                url: None,
+            },
             "no current node: CALIMERO_NODE_URL or --node, else http://127.0.0.1:2528".into(),
         );
     }
@@ -153,7 +158,10 @@ fn use_node(g: &GlobalArgs, file: &File, name: Option<String>, clear: bool) -> R
     })?;
     report(
         g,
-        json!({"current": name, "url": url}),
+        &NodeUsed {
+            current: Some(&name),
+            url: Some(url.clone()),
+        },
         format!("the current node is now {name} ({url})"),
     )
 }
@@ -176,7 +184,11 @@ fn remove(g: &GlobalArgs, file: &File, name: String) -> Result<()> {
     })?;
     report(
         g,
-        json!({"removed": name, "url": url, "was_current": was_current}),
+        &NodeRemoved {
+            removed: &name,
+            url: url.clone(),
+            was_current,
+        },
         format!(
             "removed {name} ({url}){}",
             if was_current {
@@ -208,7 +220,11 @@ fn import(g: &GlobalArgs, file: &File, from: Option<PathBuf>, force: bool) -> Re
             "meroctl has no node list at {}",
             from.display()
         ));
-        return report(g, json!({"imported": []}), "no nodes imported".into());
+        let none = NodesImported {
+            imported: Vec::new(),
+            current: None,
+        };
+        return report(g, &none, "no nodes imported".into());
     }
     let text = std::fs::read_to_string(&from).map_err(|e| {
         Error::input(
@@ -236,23 +252,25 @@ fn import(g: &GlobalArgs, file: &File, from: Option<PathBuf>, force: bool) -> Re
         Ok(())
     })?;
     let text = imported_text(&from, &added, made_current.as_deref());
-    report(g, json!({"imported": added, "current": made_current}), text)
+    let out = NodesImported {
+        imported: added,
+        current: made_current,
+    };
+    report(g, &out, text)
 }
 
 /// What `node import` says it did.
-fn imported_text(from: &std::path::Path, added: &[Value], made_current: Option<&str>) -> String {
+fn imported_text(
+    from: &std::path::Path,
+    added: &[NodeAdded],
+    made_current: Option<&str>,
+) -> String {
     let text = if added.is_empty() {
         format!("no nodes to import from {}", from.display())
     } else {
         let lines: Vec<String> = added
             .iter()
-            .map(|a| {
-                format!(
-                    "{}: {}",
-                    a["name"].as_str().unwrap_or_default(),
-                    a["url"].as_str().unwrap_or_default()
-                )
-            })
+            .map(|a| format!("{}: {}", a.name, a.url))
             .collect();
         format!("imported:\n{}", lines.join("\n"))
     };
@@ -270,7 +288,7 @@ fn import_one(
     p: &mut Profiles,
     n: &profiles::MeroctlNode,
     force: bool,
-    added: &mut Vec<Value>,
+    added: &mut Vec<NodeAdded>,
 ) {
     let label = sanitize_line(&n.name);
     let Some(url) = &n.url else {
@@ -301,7 +319,10 @@ fn import_one(
         }
         _ => {}
     }
-    added.push(json!({"name": n.name, "url": shown(&url)}));
+    added.push(NodeAdded {
+        name: n.name.clone(),
+        url: shown(&url),
+    });
     p.nodes.insert(n.name.clone(), url);
 }
 
@@ -312,9 +333,9 @@ fn shown(url: &str) -> String {
         .unwrap_or_else(|_| sanitize_line(url))
 }
 
-fn report(g: &GlobalArgs, value: Value, text: String) -> Result<()> {
+fn report(g: &GlobalArgs, value: &impl Serialize, text: String) -> Result<()> {
     if g.json {
-        output::print_json(&value)?;
+        output::print_json(value)?;
     } else {
         output::print(&format!("{text}\n"))?;
     }
@@ -335,6 +356,46 @@ fn unknown(p: &Profiles, name: &str) -> Error {
         ),
     )
     .with_hint("`calimcp node add NAME URL` names a node")
+}
+
+/// What `node add --json` prints, and each node `node import --json` added.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NodeAdded {
+    /// The name.
+    pub name: String,
+    /// Its URL (without credentials).
+    pub url: String,
+}
+
+/// What `node use --json` prints: `{"current":null}` after `node use --clear`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NodeUsed<'a> {
+    /// The current node's name now.
+    pub current: Option<&'a str>,
+    /// Its URL (without credentials); absent after `--clear`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// What `node remove --json` prints.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NodeRemoved<'a> {
+    /// The name removed.
+    pub removed: &'a str,
+    /// The URL it had (without credentials).
+    pub url: String,
+    /// Whether it was the current node (there is none now, then).
+    pub was_current: bool,
+}
+
+/// What `node import --json` prints.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NodesImported {
+    /// The nodes added (or, with --force, whose URL was replaced).
+    pub imported: Vec<NodeAdded>,
+    /// meroctl's active node, when it became the current one (there was
+    /// none); else `null`.
+    pub current: Option<String>,
 }
 
 /// A named node, as `node list --json` lists it.

@@ -74,8 +74,11 @@ impl Ui {
             return;
         }
         if self.json {
-            let line = serde_json::json!({ "note": message.to_string() });
-            let _ = writeln!(std::io::stderr().lock(), "{line}");
+            let line = NoteLine {
+                note: &message.to_string(),
+            };
+            let text = serde_json::to_string(&line).unwrap_or_default();
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
         } else {
             self.note(message);
         }
@@ -109,6 +112,13 @@ impl Ui {
             let _ = writeln!(stderr, "  {hint_label}: {hint}");
         }
     }
+}
+
+/// A status note on stderr with `--json` ([`Ui::status`]).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct NoteLine<'a> {
+    /// What calimcp is doing or did (progress, a default it chose).
+    pub note: &'a str,
 }
 
 /// The error `print` returns when stdout was closed early: exit quietly with 0.

@@ -58,6 +58,7 @@ pub struct EventLine<'a> {
     pub problem: Option<&'a str>,
     /// The data in base64, when it could not be decoded.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("contentEncoding" = "base64"))]
     pub raw: Option<String>,
 }
 

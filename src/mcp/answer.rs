@@ -84,7 +84,11 @@ enum First {
 
 fn first_message(text: &[u8]) -> First {
     let text = String::from_utf8_lossy(text);
-    let text = text.replace("\r\n", "\n");
+    let text = if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        text
+    };
     let mut events = text.split("\n\n").collect::<Vec<_>>();
     // The last piece is not yet a whole event.
     events.pop();

@@ -30,7 +30,10 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use super::stdio::{alias_id, bad_envelope, duplicate_keys_answer, refusal, unalias_id};
+use super::stdio::{
+    Envelope, alias_id, bad_envelope, duplicate_keys_answer, duplicate_keys_in, envelope_problem,
+    refusal, unalias_id,
+};
 
 /// Largest POST body read, as rmcp's own limit (4 MiB).
 const MAX_BODY: usize = 4 << 20;
@@ -99,18 +102,29 @@ where
         );
     };
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
-        let aliased = alias_id(&bytes);
-        let text = aliased.as_deref().unwrap_or(&bytes);
-        if let Some((id, message)) = bad_envelope(text) {
-            let answer =
-                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}});
-            return json_text(
-                StatusCode::BAD_REQUEST,
-                unalias_id(answer.to_string().into_bytes()),
-            );
-        }
-        if let Some(answer) = duplicate_keys_answer(text) {
-            return json_text(StatusCode::OK, unalias_id(answer.to_string().into_bytes()));
+        // The message's envelope is read once for the checks before rmcp
+        // (which reads the message itself); an id beyond i64 is the rare case
+        // that reads it again, aliased.
+        let envelope = Envelope::read(&bytes);
+        let aliased = envelope
+            .as_ref()
+            .filter(|e| e.id_needs_alias())
+            .and_then(|_| alias_id(&bytes));
+        let checked = match &aliased {
+            Some(text) => Envelope::read(text).map(|e| (e, text.as_slice())),
+            None => envelope.map(|e| (e, &bytes[..])),
+        };
+        if let Some((envelope, text)) = &checked {
+            if let Some((id, message)) = envelope_problem(envelope) {
+                let answer = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}});
+                return json_text(
+                    StatusCode::BAD_REQUEST,
+                    unalias_id(answer.to_string().into_bytes()),
+                );
+            }
+            if let Some(answer) = duplicate_keys_in(envelope, text) {
+                return json_text(StatusCode::OK, unalias_id(answer.to_string().into_bytes()));
+            }
         }
         let Some(aliased) = aliased else {
             let response = forward(

@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 
@@ -25,7 +27,7 @@ use crate::mapping::events::{Decoder, record};
 use crate::mapping::filter::glob_match;
 use crate::node::events::{Item, NodeEvent, span};
 use crate::node::ids;
-use crate::text::{rfc3339, sanitize_line};
+use crate::text::rfc3339;
 
 pub const WAIT_FOR_EVENTS: &str = "wait_for_events";
 /// How long a wait lasts without `timeout`, and at most.
@@ -201,48 +203,59 @@ fn context_key(context: &str) -> String {
     ids::to_form(context, ids::IdForm::Hex)
 }
 
+// What `wait_for_events` answers (its structuredContent, and as JSON its
+// text); the tool's outputSchema is generated from this type, whose doc
+// comments below are what an agent reads.
+/// The events that came while waiting, and why the wait ended.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventsWaited<'a> {
+    /// The context waited in.
+    pub context: &'a str,
+    /// The events that came, in order, as `calimcp watch --json` prints
+    /// them (but for a payload's big integers: see `payload`).
+    #[schemars(with = "Vec<crate::mapping::events::EventLine<'static>>")]
+    pub events: Vec<Value>,
+    /// Whether the wait ended at `timeout` rather than at `max` events.
+    pub timed_out: bool,
+    /// What ended the wait early or what to know (the stream ended, the
+    /// byte bound was reached, the context is not initialized).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What an event's payload is in `structuredContent`, where it differs from
+/// a `watch --json` line: the schema's description of it.
+const EXACT_PAYLOAD: &str = "The payload as the ABI types it; in structuredContent a u64 or i64 beyond ±(2^53−1) is a decimal string (\"18446744073709551615\"), as in tool results, so JavaScript clients read it exactly; the text content keeps the node's digits.";
+
+/// [`EventsWaited`]'s JSON Schema, as MCP clients read an `outputSchema`:
+/// an object with its parts inlined (no `$defs`) and no `$schema`; an
+/// event's payload described as [`EXACT_PAYLOAD`].
+fn output_schema() -> Value {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
+    settings.inline_subschemas = true;
+    let schema = settings
+        .into_generator()
+        .into_root_schema_for::<EventsWaited>();
+    let mut v = schema.to_value();
+    if let Some(m) = v.as_object_mut() {
+        m.remove("$schema");
+        m.remove("title");
+    }
+    if let Some(p) = v.pointer_mut("/properties/events/items/properties/payload") {
+        p["description"] = EXACT_PAYLOAD.into();
+    }
+    v
+}
+
 /// The tool as listed.
 pub fn tool() -> Value {
     json!({
         "name": WAIT_FOR_EVENTS,
         "title": "Wait for an app's events",
         "description": format!("Waits for the events an app emits in a context and returns them, each decoded and checked against the app's ABI (`valid`, and `problem` when it does not match). Returns as soon as `max` events came, else after `timeout` seconds (default {DEFAULT_WAIT}, at most {MAX_WAIT}) with what came (`timedOut`: true). Only events emitted while waiting are seen: to see what a call causes, start waiting first, then call. The context: `context` (an id or alias), else the one select_app pinned, else the app's only context."),
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "app": {"type": "string", "description": "The app, named as for describe_app."},
-                "context": {"type": "string", "description": "Context id or alias; default: the pinned one, else the app's only context."},
-                "_context": {"type": "string", "description": "The same as `context` (the name app tools use for it)."},
-                "service": {"type": "string", "description": "For a multi-service app: the service whose events to read."},
-                "events": {"type": "array", "items": {"type": "string"}, "description": "Only events with these names (`*` and `?` globs); default: all. describe_app lists an app's events."},
-                "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WAIT, "description": format!("Seconds to wait at most (default {DEFAULT_WAIT}).")},
-                "max": {"type": "integer", "minimum": 1, "maximum": MAX_MAX, "description": format!("Return once this many events came (default {DEFAULT_MAX}).")}
-            },
-            "required": ["app"],
-            "additionalProperties": false
-        },
-        "outputSchema": {
-            "type": "object",
-            "properties": {
-                "context": {"type": "string"},
-                "events": {"type": "array", "items": {
-                    "type": "object",
-                    "properties": {
-                        "time": {"type": "string"},
-                        "context": {"type": "string"},
-                        "event": {"type": "string"},
-                        "payload": {"description": "The payload as the ABI types it; in structuredContent a u64 or i64 beyond ±(2^53−1) is a decimal string (\"18446744073709551615\"), as in tool results, so JavaScript clients read it exactly; the text content keeps the node's digits."},
-                        "valid": {"type": "boolean"},
-                        "problem": {"type": "string"},
-                        "raw": {"type": "string", "contentEncoding": "base64"}
-                    },
-                    "required": ["time", "context", "event", "payload", "valid"]
-                }},
-                "timedOut": {"type": "boolean"},
-                "note": {"type": "string"}
-            },
-            "required": ["context", "events", "timedOut"]
-        },
+        "inputSchema": super::fixed::args::schema_of(WAIT_FOR_EVENTS),
+        "outputSchema": output_schema(),
         "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}
     })
 }
@@ -282,102 +295,26 @@ pub struct WaitArgs {
     pub max: u64,
 }
 
-/// Reads and checks the arguments; every problem at once.
+/// Reads and checks the arguments ([`super::fixed::args`]); every problem at once.
 pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String> {
-    let mut problems = Vec::new();
-    const KNOWN: &[&str] = &[
-        "app", "context", "_context", "service", "events", "timeout", "max",
-    ];
-    for key in args.keys() {
-        if !KNOWN.contains(&key.as_str()) {
-            problems.push(format!(
-                "{}: unknown argument; known: app, context, _context, service, events, timeout, max",
-                sanitize_line(key)
-            ));
-        }
-    }
-    let mut string = |key: &str| match args.get(key) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => {
-            problems.push(format!(
-                "{key}: expected a string, got {}",
-                sanitize_line(&other.to_string())
-            ));
-            None
-        }
-    };
-    let app = string("app");
-    let (plain, underscored) = (string("context"), string("_context"));
-    let service = string("service");
-    if let (Some(a), Some(b)) = (&plain, &underscored)
-        && a != b
+    let a: super::fixed::args::WaitForEventsInput =
+        super::fixed::args::parse(WAIT_FOR_EVENTS, args)?;
+    if let (Some(x), Some(y)) = (&a.context, &a.context_alias)
+        && x != y
     {
-        problems.push("_context: names another context than `context`; give one of them".into());
+        return Err(super::fixed::args::invalid(
+            WAIT_FOR_EVENTS,
+            ["_context: names another context than `context`; give one of them".to_string()],
+        ));
     }
-    let context = plain.or(underscored);
-    let events = match args.get("events") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) if a.iter().all(Value::is_string) => a
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect(),
-        Some(other) => {
-            problems.push(format!(
-                "events: expected an array of event names, got {}",
-                sanitize_line(&other.to_string())
-            ));
-            Vec::new()
-        }
-    };
-    let timeout = match args.get("timeout") {
-        None | Some(Value::Null) => DEFAULT_WAIT,
-        Some(v) => match v.as_f64() {
-            Some(t) if t > 0.0 && t <= MAX_WAIT => t,
-            _ => {
-                problems.push(format!(
-                    "timeout: expected a number of seconds above 0 and at most {MAX_WAIT}, got {}",
-                    sanitize_line(&v.to_string())
-                ));
-                DEFAULT_WAIT
-            }
-        },
-    };
-    let max = match args.get("max") {
-        None | Some(Value::Null) => DEFAULT_MAX,
-        Some(v) => match v.as_u64() {
-            Some(n) if (1..=MAX_MAX).contains(&n) => n,
-            _ => {
-                problems.push(format!(
-                    "max: expected an integer from 1 to {MAX_MAX}, got {}",
-                    sanitize_line(&v.to_string())
-                ));
-                DEFAULT_MAX
-            }
-        },
-    };
-    if app.is_none() && !problems.iter().any(|p| p.starts_with("app:")) {
-        problems.push("app: missing required argument (a string)".into());
-    }
-    match app {
-        Some(app) if problems.is_empty() => Ok(WaitArgs {
-            app,
-            context,
-            service,
-            events,
-            timeout: Duration::from_secs_f64(timeout),
-            max,
-        }),
-        _ => Err(format!(
-            "Invalid arguments for {WAIT_FOR_EVENTS}:\n{}",
-            problems
-                .iter()
-                .map(|p| format!("  - {p}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        )),
-    }
+    Ok(WaitArgs {
+        app: a.app,
+        context: a.context.or(a.context_alias),
+        service: a.service,
+        events: a.events.unwrap_or_default(),
+        timeout: Duration::from_secs_f64(a.timeout.unwrap_or(DEFAULT_WAIT)),
+        max: a.max.unwrap_or(DEFAULT_MAX),
+    })
 }
 
 /// Reads `rx` until `max` matching events came, `timeout` passed (opening
@@ -482,11 +419,13 @@ async fn collect_within(
     if let Some(note) = rx.uninit.lock().unwrap_or_else(|e| e.into_inner()).clone() {
         notes.insert(0, note);
     }
-    let mut out = json!({"context": context, "events": events, "timedOut": timed_out});
-    if !notes.is_empty() {
-        out["note"] = notes.join("; ").into();
-    }
-    Ok(out)
+    let out = EventsWaited {
+        context,
+        events,
+        timed_out,
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+    };
+    Ok(serde_json::to_value(out).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -674,6 +613,8 @@ mod tests {
             json!(1),
             "small: a number"
         );
+        conforms(&a);
+        conforms(&exact);
         drop((f1, f2, r1, r2));
         // The subscription's task is aborted; its stream is dropped soon after.
         settle(|| fake.live.load(SeqCst) == 0).await;
@@ -691,6 +632,16 @@ mod tests {
         let v = collect(&mut r, &manifest, "C", &short).await.unwrap();
         assert_eq!(v["timedOut"], true);
         assert_eq!(v["events"], json!([]));
+        conforms(&v);
+    }
+
+    /// Fails unless `answer` is valid against the listed outputSchema.
+    fn conforms(answer: &Value) {
+        let listed = tool()["outputSchema"].clone();
+        assert!(listed.get("$defs").is_none(), "inlined: {listed}");
+        let v = jsonschema::draft202012::new(&listed).unwrap();
+        let errors: Vec<String> = v.iter_errors(answer).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}\n{answer}");
     }
 
     /// Lets spawned tasks run until `done` (bounded).
@@ -744,6 +695,7 @@ mod tests {
             .unwrap();
         assert_eq!(v["events"].as_array().unwrap().len(), 2, "{v}");
         assert!(v["note"].as_str().unwrap().contains("at most 2400"), "{v}");
+        conforms(&v);
     }
 
     #[test]

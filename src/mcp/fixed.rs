@@ -3,7 +3,8 @@
 //! (until a context is initialized on the node), `call_until` (a [view]
 //! tool repeated until its result equals a value: `call VIEW --until`), and,
 //! listed from [`super::events`], `wait_for_events`. Their names are
-//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`].
+//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`]; their arguments
+//! are types in [`args`], which give the listed input schemas.
 
 use std::sync::OnceLock;
 
@@ -17,6 +18,8 @@ use crate::error::{Code, Error, Result};
 use crate::text::sanitize_line;
 
 use super::live::View;
+
+pub mod args;
 
 pub const DESCRIBE_APP: &str = "describe_app";
 pub const SELECT_APP: &str = "select_app";
@@ -49,7 +52,8 @@ pub const MAX_WITHIN: f64 = 600.0;
 pub const DEFAULT_EVERY: f64 = 1.0;
 pub const MIN_EVERY: f64 = 0.01;
 
-/// The fixed tools, as listed.
+/// The fixed tools, as listed: each `inputSchema` generated from the type
+/// its arguments are parsed into ([`args`]).
 pub fn tools() -> Vec<rmcp::model::Tool> {
     static TOOLS: OnceLock<Vec<rmcp::model::Tool>> = OnceLock::new();
     TOOLS
@@ -59,14 +63,7 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
                     "name": DESCRIBE_APP,
                     "title": "Describe an app",
                     "description": "What an app offers: each method's signature ([view] reads, [mut] changes state) and the tool that runs it. Without `app`, lists the apps this server serves. Start here.",
-                    "inputSchema": {
-                        "type": "object",
-                        "properties": {
-                            "app": {"type": "string", "description": "The app: its package (com.calimero.kv-store), trailing segments (kv-store), name, tool prefix (kv_store) or application id. Omit to list the apps."},
-                            "service": {"type": "string", "description": "For a multi-service app: only this service."}
-                        },
-                        "additionalProperties": false
-                    },
+                    "inputSchema": args::schema_of(DESCRIBE_APP),
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
                     "_meta": {"ui": {"resourceUri": super::pages::UI_URI}}
                 }),
@@ -74,51 +71,21 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
                     "name": SELECT_APP,
                     "title": "Select an app and its context",
                     "description": "Pins, for this session, the context an app's tools run in: `context` (an id or alias), else the app's only context. Returns the app's tool names. A tool's `_context` argument still overrides the pin for one call.",
-                    "inputSchema": {
-                        "type": "object",
-                        "properties": {
-                            "app": {"type": "string", "description": "The app, named as for describe_app."},
-                            "context": {"type": "string", "description": "Context id or alias to pin; default: the app's only context."},
-                            "service": {"type": "string", "description": "For a multi-service app: the service whose context to pin."}
-                        },
-                        "required": ["app"],
-                        "additionalProperties": false
-                    },
+                    "inputSchema": args::schema_of(SELECT_APP),
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
                 }),
                 json!({
                     "name": WAIT_FOR_CONTEXT,
                     "title": "Wait until a context is initialized",
                     "description": format!("Waits until the node has a context's state: a node that joined a context has none until its first sync with a peer, and every call in it fails until then. Checks every `every` seconds (default {DEFAULT_EVERY}) for at most `within` seconds (default {DEFAULT_WITHIN}, at most {MAX_WITHIN}); when the state does not come in time, the error says why (no peers, a failed sync, …). Use it instead of a loop of calls after joining a context."),
-                    "inputSchema": {
-                        "type": "object",
-                        "properties": {
-                            "context": {"type": "string", "description": "Context id or alias."},
-                            "within": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WITHIN, "description": format!("Seconds to wait at most (default {DEFAULT_WITHIN}).")},
-                            "every": {"type": "number", "minimum": MIN_EVERY, "maximum": MAX_WITHIN, "description": format!("Seconds between checks (default {DEFAULT_EVERY}).")}
-                        },
-                        "required": ["context"],
-                        "additionalProperties": false
-                    },
+                    "inputSchema": args::schema_of(WAIT_FOR_CONTEXT),
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
                 }),
                 json!({
                     "name": CALL_UNTIL,
                     "title": "Repeat a [view] tool until its result is as expected",
                     "description": format!("Calls a [view] tool (one that only reads) with `arguments` every `every` seconds (default {DEFAULT_EVERY}) until its result equals `until`, or the value at `until_path` in it does (a JSON pointer such as /items/0/name, or a dotted path such as items.0.name), for at most `within` seconds (default {DEFAULT_WITHIN}, at most {MAX_WITHIN}). Values compare as JSON (objects regardless of key order), numbers exactly by their decimal text (never through a double), and a number matches its decimal string: to wait for an integer beyond 2^53 exactly, give `until` as a decimal string (\"18446744073709551615\"), as results carry such integers. Returns the matching result; when it does not come in time, an error with the last result. [mut] tools are refused. Use it instead of a loop of calls when waiting for state another party changes."),
-                    "inputSchema": {
-                        "type": "object",
-                        "properties": {
-                            "tool": {"type": "string", "description": "The [view] tool to call."},
-                            "arguments": {"type": "object", "description": "Its arguments, as for calling it (with `_context` if needed)."},
-                            "until": {"description": "The value waited for (any JSON; an integer beyond 2^53 as a decimal string)."},
-                            "until_path": {"type": "string", "description": "Compare only the value at this path of the result (JSON pointer or dotted path)."},
-                            "within": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WITHIN, "description": format!("Seconds to try at most (default {DEFAULT_WITHIN}).")},
-                            "every": {"type": "number", "minimum": MIN_EVERY, "maximum": MAX_WITHIN, "description": format!("Seconds between tries (default {DEFAULT_EVERY}).")}
-                        },
-                        "required": ["tool", "until"],
-                        "additionalProperties": false
-                    },
+                    "inputSchema": args::schema_of(CALL_UNTIL),
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}
                 }),
             ];
@@ -130,190 +97,42 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
         .clone()
 }
 
-/// The arguments of a fixed tool, checked by hand (they are few and fixed).
-pub struct FixedArgs {
-    pub app: Option<String>,
-    pub context: Option<String>,
-    pub service: Option<String>,
-}
+pub use args::{DescribeAppArgs, SelectAppArgs};
 
-/// Reads `{app, context, service}`; `allowed` says which keys the tool takes.
-pub fn parse_args(
-    tool: &str,
-    args: &Map<String, Value>,
-    allowed: &[&str],
-    required: &[&str],
-) -> std::result::Result<FixedArgs, String> {
-    let mut problems = Vec::new();
-    for key in args.keys() {
-        if !allowed.contains(&key.as_str()) {
-            problems.push(format!(
-                "{}: unknown argument; known: {}",
-                sanitize_line(key),
-                allowed.join(", ")
-            ));
-        }
-    }
-    let mut get = |key: &str| match args.get(key) {
-        None | Some(Value::Null) => {
-            if required.contains(&key) {
-                problems.push(format!("{key}: missing required argument (a string)"));
-            }
-            None
-        }
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => {
-            problems.push(format!(
-                "{key}: expected a string, got {}",
-                sanitize_line(&other.to_string())
-            ));
-            None
-        }
-    };
-    let parsed = FixedArgs {
-        app: get("app"),
-        context: get("context"),
-        service: get("service"),
-    };
-    if problems.is_empty() {
-        Ok(parsed)
-    } else {
-        Err(format!(
-            "Invalid arguments for {tool}:\n{}",
-            problems
-                .iter()
-                .map(|p| format!("  - {p}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        ))
-    }
-}
-
-/// Seconds from an optional number argument, between `min` (exclusive
-/// when `above`) and `max`; a problem is added otherwise.
-/// A required, non-empty string argument; `(missing, expected)` say what it
-/// is in the problem when it is absent or not a string.
-fn required_string(
-    args: &Map<String, Value>,
-    key: &str,
-    (missing, expected): (&str, &str),
-    problems: &mut Vec<String>,
-) -> Option<String> {
-    match args.get(key) {
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        None | Some(Value::Null) => {
-            problems.push(format!("{key}: missing required argument ({missing})"));
-            None
-        }
-        Some(other) => {
-            problems.push(format!(
-                "{key}: expected {expected}, got {}",
-                sanitize_line(&other.to_string())
-            ));
-            None
-        }
-    }
-}
-
-/// The `within` and `every` arguments both waiting tools take.
-fn within_every(
-    args: &Map<String, Value>,
-    problems: &mut Vec<String>,
-) -> (std::time::Duration, std::time::Duration) {
-    let within = seconds(
-        args,
-        "within",
-        DEFAULT_WITHIN,
-        (0.0, true, MAX_WITHIN),
-        problems,
-    );
-    let every = seconds(
-        args,
-        "every",
-        DEFAULT_EVERY,
-        (MIN_EVERY, false, MAX_WITHIN),
-        problems,
-    );
-    (within, every)
-}
-
-fn seconds(
-    args: &Map<String, Value>,
-    key: &str,
-    default: f64,
-    (min, above, max): (f64, bool, f64),
-    problems: &mut Vec<String>,
-) -> std::time::Duration {
-    let secs = match args.get(key) {
-        None | Some(Value::Null) => default,
-        Some(v) => match v.as_f64() {
-            Some(t) if (if above { t > min } else { t >= min }) && t <= max => t,
-            _ => {
-                problems.push(format!(
-                    "{key}: expected a number of seconds {} {min} and at most {max}, got {}",
-                    if above { "above" } else { "from" },
-                    sanitize_line(&v.to_string())
-                ));
-                default
-            }
-        },
-    };
-    std::time::Duration::from_secs_f64(secs)
-}
-
-fn invalid(tool: &str, problems: &[String]) -> String {
-    format!(
-        "Invalid arguments for {tool}:\n{}",
-        problems
-            .iter()
-            .map(|p| format!("  - {p}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    )
-}
-
-fn unknown_keys(args: &Map<String, Value>, allowed: &[&str], problems: &mut Vec<String>) {
-    for key in args.keys() {
-        if !allowed.contains(&key.as_str()) {
-            problems.push(format!(
-                "{}: unknown argument; known: {}",
-                sanitize_line(key),
-                allowed.join(", ")
-            ));
-        }
-    }
-}
-
-/// `wait_for_context`'s arguments.
+/// `wait_for_context`'s arguments, read.
 pub struct WaitContextArgs {
     pub context: String,
     pub within: std::time::Duration,
     pub every: std::time::Duration,
 }
 
-pub fn parse_wait_context(
-    args: &Map<String, Value>,
-) -> std::result::Result<WaitContextArgs, String> {
-    let mut problems = Vec::new();
-    unknown_keys(args, &["context", "within", "every"], &mut problems);
-    let context = required_string(
-        args,
-        "context",
-        ("a string", "a context id or alias (a string)"),
-        &mut problems,
-    );
-    let (within, every) = within_every(args, &mut problems);
-    match context {
-        Some(context) if problems.is_empty() => Ok(WaitContextArgs {
-            context,
-            within,
-            every,
-        }),
-        _ => Err(invalid(WAIT_FOR_CONTEXT, &problems)),
-    }
+/// `describe_app`'s arguments; the text of an `isError` result when they are bad.
+pub fn parse_describe(raw: &Map<String, Value>) -> std::result::Result<DescribeAppArgs, String> {
+    args::parse(DESCRIBE_APP, raw)
 }
 
-/// `call_until`'s arguments.
+/// `select_app`'s arguments.
+pub fn parse_select(raw: &Map<String, Value>) -> std::result::Result<SelectAppArgs, String> {
+    args::parse(SELECT_APP, raw)
+}
+
+fn seconds(secs: Option<f64>, default: f64) -> std::time::Duration {
+    std::time::Duration::from_secs_f64(secs.unwrap_or(default))
+}
+
+/// `wait_for_context`'s arguments.
+pub fn parse_wait_context(
+    raw: &Map<String, Value>,
+) -> std::result::Result<WaitContextArgs, String> {
+    let a: args::WaitForContextInput = args::parse(WAIT_FOR_CONTEXT, raw)?;
+    Ok(WaitContextArgs {
+        context: a.context,
+        within: seconds(a.within, DEFAULT_WITHIN),
+        every: seconds(a.every, DEFAULT_EVERY),
+    })
+}
+
+/// `call_until`'s arguments, read.
 pub struct CallUntilArgs {
     pub tool: String,
     pub arguments: Map<String, Value>,
@@ -322,58 +141,16 @@ pub struct CallUntilArgs {
     pub every: std::time::Duration,
 }
 
-pub fn parse_call_until(args: &Map<String, Value>) -> std::result::Result<CallUntilArgs, String> {
-    let mut problems = Vec::new();
-    unknown_keys(
-        args,
-        &[
-            "tool",
-            "arguments",
-            "until",
-            "until_path",
-            "within",
-            "every",
-        ],
-        &mut problems,
-    );
-    let tool = required_string(args, "tool", ("a tool name", "a tool name"), &mut problems);
-    let arguments = match args.get("arguments") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(o)) => o.clone(),
-        Some(other) => {
-            problems.push(format!(
-                "arguments: expected an object of the tool's arguments, got {}",
-                crate::abi::parse::kind_of(other)
-            ));
-            Map::new()
-        }
-    };
-    let path = match args.get("until_path") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => {
-            problems.push(format!(
-                "until_path: expected a JSON pointer or dotted path (a string), got {}",
-                sanitize_line(&other.to_string())
-            ));
-            None
-        }
-    };
-    let until = args.get("until");
-    if until.is_none() {
-        problems.push("until: missing required argument (the JSON value waited for)".into());
-    }
-    let (within, every) = within_every(args, &mut problems);
-    match (tool, until) {
-        (Some(tool), Some(until)) if problems.is_empty() => Ok(CallUntilArgs {
-            tool,
-            arguments,
-            expect: crate::catalog::wait::Expect::from_json(path.as_deref(), until),
-            within,
-            every,
-        }),
-        _ => Err(invalid(CALL_UNTIL, &problems)),
-    }
+/// `call_until`'s arguments.
+pub fn parse_call_until(raw: &Map<String, Value>) -> std::result::Result<CallUntilArgs, String> {
+    let a: args::CallUntilInput = args::parse(CALL_UNTIL, raw)?;
+    Ok(CallUntilArgs {
+        expect: crate::catalog::wait::Expect::from_json(a.until_path.as_deref(), &a.until),
+        tool: a.tool,
+        arguments: a.arguments.unwrap_or_default(),
+        within: seconds(a.within, DEFAULT_WITHIN),
+        every: seconds(a.every, DEFAULT_EVERY),
+    })
 }
 
 /// Which service of `app` a request means: the one named, the server's

@@ -133,7 +133,7 @@ impl Session {
     }
 
     async fn describe_app(&self, args: &Map<String, Value>) -> CallToolResult {
-        let parsed = match fixed::parse_args(DESCRIBE_APP, args, &["app", "service"], &[]) {
+        let parsed = match fixed::parse_describe(args) {
             Ok(p) => p,
             Err(text) => return error_result(text),
         };
@@ -178,12 +178,11 @@ impl Session {
 
     async fn select_app(&self, args: &Map<String, Value>, audience: Audience) -> CallToolResult {
         let sessionless = audience == Audience::Agent { pins: false };
-        let parsed =
-            match fixed::parse_args(SELECT_APP, args, &["app", "context", "service"], &["app"]) {
-                Ok(p) => p,
-                Err(text) => return error_result(text),
-            };
-        let query = parsed.app.unwrap_or_default();
+        let parsed = match fixed::parse_select(args) {
+            Ok(p) => p,
+            Err(text) => return error_result(text),
+        };
+        let query = parsed.app;
         let (view, app, service) = match self
             .app_and_service(&query, parsed.service.as_deref())
             .await

@@ -556,8 +556,10 @@ pub fn fuzz_line(bytes: &[u8]) -> Option<Value> {
     top_level_id(bytes)
 }
 
+/// A message's top-level `jsonrpc`, `id` and `method`, as written (one
+/// pass over its text; the checks below share it).
 #[derive(serde::Deserialize)]
-struct Envelope<'a> {
+pub(super) struct Envelope<'a> {
     #[serde(borrow)]
     jsonrpc: Option<&'a serde_json::value::RawValue>,
     #[serde(borrow)]
@@ -566,12 +568,35 @@ struct Envelope<'a> {
     method: Option<&'a serde_json::value::RawValue>,
 }
 
+impl<'a> Envelope<'a> {
+    /// The envelope of a JSON object's text; `None` when it is no JSON object.
+    pub(super) fn read(text: &'a [u8]) -> Option<Envelope<'a>> {
+        serde_json::from_slice(text).ok()
+    }
+
+    /// Whether its id is an integer rmcp cannot hold (outside i64), which
+    /// [`alias_id`] rewrites.
+    pub(super) fn id_needs_alias(&self) -> bool {
+        let Some(raw) = self.id.map(|r| r.get()) else {
+            return false;
+        };
+        let digits = raw.strip_prefix('-').unwrap_or(raw);
+        !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && raw.parse::<i64>().is_err()
+    }
+}
+
 /// A request (a method and an id) that is not JSON-RPC 2.0: `jsonrpc`
 /// missing or not `"2.0"`, or an id that is neither a string nor an integer
 /// (`1.5`, `1e3`, `true`). The answer: −32600 with the id as received when it
 /// is a number or a string (else `null`), and why.
 pub(super) fn bad_envelope(text: &[u8]) -> Option<(Value, String)> {
-    let e: Envelope = serde_json::from_slice(text).ok()?;
+    envelope_problem(&Envelope::read(text)?)
+}
+
+/// [`bad_envelope`] of an envelope already read.
+pub(super) fn envelope_problem(e: &Envelope) -> Option<(Value, String)> {
     let (raw, _) = (e.id?, e.method?);
     let id: Value = serde_json::from_str(raw.get()).ok()?;
     let why = match &id {
@@ -595,7 +620,11 @@ pub(super) fn bad_envelope(text: &[u8]) -> Option<(Value, String)> {
 /// would keep the last, silently): its `isError` result, as for any bad
 /// argument; nothing reaches the node.
 pub(super) fn duplicate_keys_answer(text: &[u8]) -> Option<Value> {
-    let e: Envelope = serde_json::from_slice(text).ok()?;
+    duplicate_keys_in(&Envelope::read(text)?, text)
+}
+
+/// [`duplicate_keys_answer`] of `text`, whose envelope is `e`.
+pub(super) fn duplicate_keys_in(e: &Envelope, text: &[u8]) -> Option<Value> {
     if e.method?.get() != "\"tools/call\"" {
         return None;
     }

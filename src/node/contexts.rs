@@ -12,7 +12,9 @@
 //!   application's package. Older nodes answer a bodyless 404: no versions.
 //! - `GET /admin-api/alias/list/context` → `{"data":{"alias":"contextId",…}}`.
 //! - `GET /admin-api/contexts/:id/group` and `GET /admin-api/groups/:group`
-//!   (rc.25): the application a context's group targets ([`Client::group_target`]).
+//!   (0.10.1-rc.7 on: rc.4 and rc.25 alike; `tests/golden/responses/
+//!   context-group*.json`, `group-*.json`): the application a context's group
+//!   targets ([`Client::group_target`]).
 
 use reqwest::Method;
 use serde_json::Value;

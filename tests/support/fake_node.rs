@@ -17,7 +17,9 @@
 //! [?service_name=]` (rc25, hex), `GET /admin-api/blobs/:id` (the app's wasm
 //! module, with its ABI in a `calimero_abi_v1` section),
 //! `GET /admin-api/contexts/for-application/:id`,
-//! `GET /admin-api/contexts/:id/identities-owned`,
+//! `GET /admin-api/contexts/:id/identities-owned`, `GET /admin-api/contexts/:id/group`
+//! and `GET /admin-api/groups/:id` (not on `0.10`; one group per app, which
+//! targets that app until [`FakeNode::upgrade_group`]),
 //! `POST /admin-api/alias/lookup/context/:name`,
 //! `POST /admin-api/alias/lookup/identity/:context/:name` (0.10, rc4),
 //! `POST /jsonrpc` (execute), and with auth `POST /auth/token`,
@@ -116,6 +118,13 @@ impl Profile {
 
     pub fn abi_route(self) -> bool {
         matches!(self, Profile::Rc25 | Profile::Hex)
+    }
+
+    /// `GET /admin-api/contexts/:id/group` and `GET /admin-api/groups/:id`:
+    /// from 0.10.1-rc.7 (core tags), so not on 0.10.0; rc.4 names the
+    /// group's `upgradePolicy`, rc.25 does not.
+    pub fn groups(self) -> bool {
+        self != Profile::V010
     }
 
     pub fn executor_required(self) -> bool {
@@ -294,6 +303,10 @@ struct Auth {
 struct State {
     profile: Profile,
     base: String,
+    /// `apps` and `contexts` are always locked in this order (apps first)
+    /// by whoever holds both: std's RwLock makes a reader wait behind a
+    /// waiting writer, so the other order deadlocks an install against a
+    /// listing.
     apps: RwLock<Vec<AppDef>>,
     contexts: RwLock<Vec<CtxDef>>,
     aliases: Mutex<BTreeMap<String, String>>,
@@ -326,8 +339,8 @@ struct State {
     /// (context, executes left, key, value): a kv write that arrives (as by
     /// sync from a peer) just before that execute in the context runs.
     synced_writes: Mutex<Vec<(String, u32, String, String)>>,
-    /// The application the contexts' group targets after a group upgrade
-    /// (rc.25 profiles): served at `GET /admin-api/groups/:id`.
+    /// The application a group upgrade targets: the groups of the other
+    /// versions of its package target it at `GET /admin-api/groups/:id`.
     group_target: Mutex<Option<String>>,
     /// Apps whose code has not arrived yet (a joined node fetching it from
     /// its peers): their ABI route answers 404 "Application bytecode not
@@ -709,9 +722,10 @@ impl FakeNode {
         self.state.code_pending.lock().unwrap().remove(app);
     }
 
-    /// A group upgrade to `app` (rc.25 `POST /admin-api/groups/:id/upgrade`
-    /// under `LazyOnAccess`): the group now targets it, and each context
-    /// still runs its old application until its next use.
+    /// A group upgrade to `app` (`POST /admin-api/groups/:id/upgrade` under
+    /// `LazyOnAccess`): the groups of its package's other versions now target
+    /// it, and each of their contexts still runs its old application until
+    /// its next use.
     pub fn upgrade_group(&self, app: &str) {
         *self.state.group_target.lock().unwrap() = Some(app.to_string());
     }
@@ -1549,6 +1563,10 @@ fn route(state: &State, req: &Request) -> Response {
         }
         ("GET", ["admin-api", "blobs", blob]) => blob_route(state, blob),
         ("GET", ["admin-api", "contexts", "for-application", app]) => {
+            // Locks in the order every writer takes them (apps, then
+            // contexts: `install_version`), or a listing and an install
+            // running at once would wait on each other for ever.
+            let apps = state.apps.read().unwrap();
             let contexts = state.contexts.read().unwrap();
             let mine: Vec<&CtxDef> = contexts.iter().filter(|c| c.app == *app).collect();
             let mut uninit = state.uninit.lock().unwrap();
@@ -1562,34 +1580,26 @@ fn route(state: &State, req: &Request) -> Response {
                     _ => false,
                 })
                 .collect();
-            let apps = state.apps.read().unwrap();
             let version = apps
                 .iter()
                 .find(|a| a.id == *app)
                 .map(|a| a.version.as_str());
             contexts_list(p, &mine, &empty, version.unwrap_or("1.2.0"))
         }
-        // rc.25 `get_context_group.rs` and `get_group_info.rs`: the context's
-        // group (hex), and what it targets (a group upgraded in this fake).
-        ("GET", ["admin-api", "contexts", _, "group"]) if p.abi_route() => {
-            Response::wire(200, json!({"data": "ab".repeat(32)}).to_string())
-        }
-        ("GET", ["admin-api", "groups", group]) if p.abi_route() => {
-            match state.group_target.lock().unwrap().as_deref() {
-                Some(target) => Response::wire(
-                    200,
-                    json!({"data": {"groupId": group, "appKey": "ab".repeat(32),
-                        "targetApplicationId": target, "memberCount": 1, "contextCount": 1,
-                        "defaultCapabilities": 0, "subgroupVisibility": "open",
-                        "groupStateHash": "cd".repeat(32)}})
-                    .to_string(),
-                ),
-                None => Response::error(404, "Group not found"),
-            }
-        }
-        ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
+        // `get_context_group.rs` and `get_group_info.rs` (0.10.1-rc.7 on):
+        // the context's group, and the application it targets.
+        ("GET", ["admin-api", "contexts", ctx, "group"]) if p.groups() => {
             let contexts = state.contexts.read().unwrap();
+            let group = contexts
+                .iter()
+                .find(|c| c.id == *ctx)
+                .map(|c| group_of(&c.app));
+            Response::wire(200, wire::context_group(group.as_deref()))
+        }
+        ("GET", ["admin-api", "groups", group]) if p.groups() => group_route(p, state, group),
+        ("GET", ["admin-api", "contexts", ctx]) if *ctx != "for-application" => {
             let apps = state.apps.read().unwrap();
+            let contexts = state.contexts.read().unwrap();
             let lie = state
                 .hostile
                 .lock()
@@ -1758,10 +1768,67 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
     )
 }
 
+/// The group (hex) of the contexts of application `app`: one group per
+/// application in this fake.
+fn group_of(app: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(format!("group\0{app}").as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `GET /admin-api/groups/:id`: the group of an application's contexts
+/// targets that application, or after [`FakeNode::upgrade_group`] the
+/// version of its package upgraded to. A group the node does not have: 500
+/// (rc.4 says which; rc.25 hides the handler's error).
+fn group_route(p: Profile, state: &State, group: &str) -> Response {
+    let apps = state.apps.read().unwrap();
+    let Some(app) = apps.iter().find(|a| group_of(&a.id) == group) else {
+        let bytes: Option<[u8; 32]> = (group.len() == 64)
+            .then(|| {
+                (0..64)
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&group[i..i + 2], 16).ok())
+                    .collect::<Option<Vec<u8>>>()
+            })
+            .flatten()
+            .and_then(|v| v.try_into().ok());
+        return match bytes {
+            None => Response::error(
+                400,
+                "Invalid group id format: expected hex-encoded 32 bytes",
+            ),
+            Some(b) if p == Profile::Rc4 => Response::wire(500, wire::group_not_found_rc4(&b)),
+            Some(_) => Response::error(500, "Internal server error"),
+        };
+    };
+    let upgraded = state.group_target.lock().unwrap().clone();
+    let target = upgraded
+        .filter(|t| {
+            !app.package.is_empty() && apps.iter().any(|a| a.id == *t && a.package == app.package)
+        })
+        .unwrap_or_else(|| app.id.clone());
+    let contexts = state.contexts.read().unwrap();
+    let (key, hash) = ("cb".repeat(32), "b7".repeat(32));
+    let info = wire::GroupInfo {
+        group_id: group,
+        app_key: &key,
+        target_application_id: &target,
+        member_count: 1,
+        context_count: contexts.iter().filter(|c| c.app == app.id).count() as u64,
+        default_capabilities: 4,
+        subgroup_visibility: "restricted",
+        group_state_hash: &hash,
+    };
+    let policy = (p == Profile::Rc4).then_some("LazyOnAccess");
+    Response::wire(200, wire::group_info(&info, policy))
+}
+
 /// `GET /admin-api/contexts/:id`: the context, with the version of the app it runs.
 fn context_get(p: Profile, c: &CtxDef, apps: &[AppDef]) -> Response {
     let root = p.id(77);
-    let group = "ab".repeat(32);
+    let group = group_of(&c.app);
     let version = apps
         .iter()
         .find(|a| a.id == c.app)
@@ -1790,7 +1857,7 @@ fn context_get(p: Profile, c: &CtxDef, apps: &[AppDef]) -> Response {
 /// `version`: the version of the application they run, as the node lists it.
 fn contexts_list(p: Profile, contexts: &[&CtxDef], empty: &[bool], version: &str) -> Response {
     let (root, zero) = (p.id(77), p.id(0));
-    let group = "ab".repeat(32);
+    let groups: Vec<String> = contexts.iter().map(|c| group_of(&c.app)).collect();
     let listed: Vec<wire::Context<'_>> = contexts
         .iter()
         .enumerate()
@@ -1806,7 +1873,7 @@ fn contexts_list(p: Profile, contexts: &[&CtxDef], empty: &[bool], version: &str
             dag_heads: &[],
             application_version: Some(version),
             name: c.name.as_deref(),
-            group_id: Some(&group),
+            group_id: Some(&groups[i]),
         })
         .collect();
     Response::wire(
@@ -2151,8 +2218,8 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
             c.app = target;
         }
     }
-    let contexts = state.contexts.read().unwrap();
     let apps = state.apps.read().unwrap();
+    let contexts = state.contexts.read().unwrap();
     let Some(ctx) = contexts.iter().find(|c| c.id == ctx_id) else {
         return reply(Err(json!({"type": "ContextNotFound"})));
     };

@@ -620,6 +620,59 @@ pub fn identities_owned(identities: &[&str]) -> String {
     json!({"data": {"identities": identities}}).to_string()
 }
 
+/// `GET /admin-api/contexts/:id/group` (0.10.1-rc.7 on, rc.4 and rc.25 alike):
+/// the context's group id in hex, or null for a context in no group and for a
+/// context the node does not have.
+pub fn context_group(group_id: Option<&str>) -> String {
+    json!({ "data": group_id }).to_string()
+}
+
+/// One group as `GET /admin-api/groups/:id` describes it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupInfo<'a> {
+    /// Hex.
+    pub group_id: &'a str,
+    /// Hex.
+    pub app_key: &'a str,
+    /// The application the group's contexts run, or move to on their next
+    /// use after an upgrade (the node's id form).
+    pub target_application_id: &'a str,
+    pub member_count: u64,
+    pub context_count: u64,
+    pub default_capabilities: u32,
+    pub subgroup_visibility: &'a str,
+    /// Hex.
+    pub group_state_hash: &'a str,
+}
+
+/// `GET /admin-api/groups/:id`: rc.25's `GroupInfoApiResponse`, or with
+/// `upgrade_policy` rc.4's (…rc.24), which names it after the target.
+pub fn group_info(g: &GroupInfo<'_>, upgrade_policy: Option<&str>) -> String {
+    let mut data = json!({
+        "groupId": g.group_id,
+        "appKey": g.app_key,
+        "targetApplicationId": g.target_application_id,
+    });
+    if let Some(policy) = upgrade_policy {
+        data["upgradePolicy"] = json!(policy);
+    }
+    data["memberCount"] = json!(g.member_count);
+    data["contextCount"] = json!(g.context_count);
+    data["defaultCapabilities"] = json!(g.default_capabilities);
+    data["subgroupVisibility"] = json!(g.subgroup_visibility);
+    data["groupStateHash"] = json!(g.group_state_hash);
+    json!({ "data": data }).to_string()
+}
+
+/// rc.4's answer (500) for a group it does not have: the handler's error
+/// with the id's Debug form, which rc.25 hides behind "Internal server error"
+/// (see [`admin_error`]).
+pub fn group_not_found_rc4(group_id: &[u8; 32]) -> String {
+    admin_error(&format!(
+        "group 'ContextGroupId(Identity({group_id:?}))' not found"
+    ))
+}
+
 /// `POST /admin-api/alias/lookup/{context,identity}/…` that found the alias.
 pub fn alias_hit(value: &str) -> String {
     json!({"data": {"value": value}}).to_string()

@@ -25,7 +25,9 @@ use std::io::IsTerminal;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
 use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
@@ -339,13 +341,40 @@ impl Call<'_> {
     }
 }
 
+/// What `call --dry-run --json` prints: the request that would be sent.
+#[derive(Serialize, JsonSchema)]
+pub struct DryRun<'a> {
+    /// The HTTP method (always `POST`).
+    pub method: &'a str,
+    /// The node's JSON-RPC URL (without credentials).
+    pub url: &'a str,
+    /// The JSON-RPC request body: merod's `execute` with the context, method and arguments.
+    pub body: &'a Value,
+}
+
+/// What `call --wait-event NAME --json` prints: the call's result and the
+/// event waited for, in one object.
+#[derive(Serialize, JsonSchema)]
+pub struct WithEvent<'a> {
+    /// The method's result, as `call --json` prints it.
+    pub result: &'a Value,
+    /// The event, as `watch --json` prints it; `null` when none came in
+    /// time (the command then fails with a timeout, exit 124).
+    #[schemars(with = "Option<crate::mapping::events::EventLine<'static>>")]
+    pub event: Option<Value>,
+}
+
 /// `--dry-run`: the request that would be sent.
 fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<()> {
     let Found { context, url, .. } = &ready.found;
     let p = &ready.prepared;
     let body = Client::execute_body(context, &p.method, &p.args_json, executor, 1);
     if g.json {
-        output::print_json_compact(&json!({"method": "POST", "url": url, "body": body}))?;
+        output::print_json_compact(&DryRun {
+            method: "POST",
+            url,
+            body: &body,
+        })?;
     } else {
         output::print(&format!(
             "POST {url}\n{}\n",
@@ -464,8 +493,10 @@ fn wait_event(
         Err(e) => (None, Some(e)),
     };
     if g.json {
-        let event = line.as_ref().map_or(Value::Null, |l| l.json());
-        output::print_json_compact(&json!({"result": out, "event": event}))?;
+        output::print_json_compact(&WithEvent {
+            result: &out,
+            event: line.as_ref().map(|l| l.json()),
+        })?;
     } else {
         output::print_json(&out)?;
         if let Some(l) = &line {

@@ -4,12 +4,11 @@
 //! `describe_app` points to. The browser tests (tests/browser.rs) run the
 //! forms; these check what the server sends.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
-use serve_support::{HttpServer, RawHttp};
 use support::fake_node::FakeNode;
+use support::serve::{HttpServer, RawHttp};
 
 async fn get(base: &str, path: &str, host: Option<&str>) -> (u16, String, String) {
     let client = reqwest::Client::new();
@@ -30,7 +29,7 @@ async fn get(base: &str, path: &str, host: Option<&str>) -> (u16, String, String
 
 #[tokio::test]
 async fn pages_index_and_app_with_forms_for_listed_tools_only() {
-    serve_support::install_crypto();
+    support::serve::install_crypto();
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
     let server = HttpServer::start(&["--apps", examples, "--read-only", "--offline"]);
     let base = server.url.trim_end_matches("/mcp").to_string();
@@ -65,7 +64,7 @@ async fn pages_index_and_app_with_forms_for_listed_tools_only() {
 
 #[tokio::test]
 async fn the_mcp_app_resource_and_describe_app_pointing_to_it() {
-    serve_support::install_crypto();
+    support::serve::install_crypto();
     let node = FakeNode::start();
     let server = HttpServer::start(&["--node", &node.url]);
     let raw = RawHttp::new(&server.url);

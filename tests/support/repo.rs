@@ -1,7 +1,5 @@
-//! Helpers shared by the integration tests: the binary, the example apps and
-//! the shared fixture corpus (which a fresh clone does not have).
-
-#![allow(dead_code)]
+//! The repository's paths, the example apps and the shared fixture corpus
+//! (which a fresh clone does not have).
 
 use std::path::{Path, PathBuf};
 
@@ -11,19 +9,6 @@ pub fn root() -> PathBuf {
 
 pub fn example(name: &str) -> PathBuf {
     root().join("examples").join(name)
-}
-
-/// The calimcp binary, isolated from the caller's environment.
-pub fn calimcp() -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("calimcp").expect("the calimcp binary");
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", std::env::temp_dir())
-        // the offline commands never ask a node, whatever listens on the default port
-        .env("CALIMCP_OFFLINE", "1")
-        .current_dir(root())
-        .timeout(std::time::Duration::from_secs(60));
-    cmd
 }
 
 /// `../shared/fixtures/abi`, or `None` after saying loudly that the caller is skipped.

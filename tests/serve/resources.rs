@@ -4,8 +4,7 @@
 //! `notifications/resources/list_changed` when an app appears on the node —
 //! with rmcp's client over stdio and raw JSON-RPC over Streamable HTTP.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -20,8 +19,8 @@ use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::{self, FakeNode};
+use support::serve::*;
 use tokio::sync::Notify;
 
 /// A client that counts `notifications/resources/list_changed`.
@@ -350,7 +349,7 @@ async fn an_installed_app_announces_a_resource_list_change() {
     let before = client.peer().list_all_resources().await.unwrap();
     assert!(!before.iter().any(|r| r.uri.contains("/fresh/")));
     assert_eq!(watcher.changes.load(Ordering::SeqCst), 0);
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.fresh", abi);
     assert!(
         watcher.wait_for(1, Duration::from_secs(20)).await,
@@ -416,7 +415,7 @@ async fn offline_over_http_raw_json_rpc() {
     let abi: Value = serde_json::from_str(text).unwrap();
     let file: Value = serde_json::from_str(
         &std::fs::read_to_string(format!("{ex}/kv-store/abi.json"))
-            .unwrap_or_else(|_| include_str!("support/abi/kv-store.json").to_string()),
+            .unwrap_or_else(|_| include_str!("../support/abi/kv-store.json").to_string()),
     )
     .unwrap();
     assert_eq!(parsed(&abi), parsed(&file));
@@ -494,7 +493,7 @@ async fn a_listen_stream_is_told_of_a_resource_list_change() {
     assert_eq!(sub.acknowledged().resources_list_changed, Some(true));
     let before = client.peer().list_all_resources().await.unwrap();
     assert!(!before.iter().any(|r| r.uri.contains("/listened/")));
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.listened", abi);
     let got = tokio::time::timeout(Duration::from_secs(20), sub.next())
         .await

@@ -3,14 +3,14 @@
 //! garbage input and shutdown. Driven by rmcp's own client, or raw JSON lines
 //! where the point is the wire.
 
-mod serve_support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use serve_support::*;
+use support::serve::*;
 
 const KV: (&str, &str) = ("apps-kv-store.json", "kv-store.json");
 const CONFORMANCE: (&str, &str) = ("core-abi-conformance.json", "conformance.json");

@@ -4,12 +4,11 @@
 //! fake: it answers "no state yet" for a set number of listings, and a write
 //! arrives before a set execute.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::{self, FakeNode};
+use support::serve::*;
 
 fn structured(r: &rmcp::model::CallToolResult) -> Value {
     r.structured_content
@@ -103,7 +102,7 @@ async fn wait_for_context_times_out_saying_why_and_checks_its_arguments() {
     assert!(
         t.starts_with("Invalid arguments for wait_for_context")
             && t.contains("context: expected")
-            && t.contains("within: expected")
+            && t.contains("within: 601 is greater than the maximum of 600")
             && t.contains("x: unknown argument"),
         "{t}"
     );
@@ -301,15 +300,10 @@ async fn call_until_tries_at_the_deadline_and_bounds_finding_the_context() {
     client.cancel().await.unwrap();
 }
 
-/// `call_until` compares exactly (issue 29 §3), over stdio and HTTP: what a
-/// JavaScript client sends for u64::MAX (2^64 through a double) does not
-/// match u64::MAX, and u64::MAX as a decimal string, as results carry it,
-/// does.
-#[tokio::test]
-async fn call_until_compares_64_bit_results_exactly() {
+/// `serve` of `node` over HTTP and over stdio: the HTTP server, and a client of each.
+async fn both_ways(node: &FakeNode) -> (HttpServer, Client, Client) {
     use rmcp::ServiceExt;
     install_crypto();
-    let node = FakeNode::start();
     let http = HttpServer::start(&["--node", &node.url]);
     let over_http = Watcher::default()
         .serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
@@ -318,6 +312,17 @@ async fn call_until_compares_64_bit_results_exactly() {
         .await
         .unwrap();
     let over_stdio = stdio_client(&["--node", &node.url]).await;
+    (http, over_http, over_stdio)
+}
+
+/// `call_until` compares exactly (issue 29 §3), over stdio and HTTP: what a
+/// JavaScript client sends for u64::MAX (2^64 through a double) does not
+/// match u64::MAX, and u64::MAX as a decimal string, as results carry it,
+/// does.
+#[tokio::test]
+async fn call_until_compares_64_bit_results_exactly() {
+    let node = FakeNode::start();
+    let (http, over_http, over_stdio) = both_ways(&node).await;
     for (how, client) in [("stdio", &over_stdio), ("HTTP", &over_http)] {
         let wait = |until: Value| {
             json!({"tool": "typed_exact_numbers", "until_path": "big", "until": until,
@@ -336,6 +341,104 @@ async fn call_until_compares_64_bit_results_exactly() {
             structured(&r)["result"]["big"],
             "18446744073709551615",
             "{how}"
+        );
+    }
+    over_stdio.cancel().await.unwrap();
+    over_http.cancel().await.unwrap();
+    assert_eq!(http.stop(), Some(0));
+}
+
+/// `com.example.counter`: one [view] method and two events, `Ticked` (a
+/// record with a u64 and an i64) and `Raw` (a u64 alone).
+fn counter_abi() -> Value {
+    json!({"schema_version": "wasm-abi/1",
+        "types": {"Tick": {"kind": "record", "fields": [
+            {"name": "n", "type": {"kind": "u64"}},
+            {"name": "delta", "type": {"kind": "i64"}},
+            {"name": "small", "type": {"kind": "u32"}}]}},
+        "events": [
+            {"name": "Ticked", "payload": {"$ref": "Tick"}},
+            {"name": "Raw", "payload": {"kind": "u64"}}],
+        "methods": [{"name": "get", "params": [], "returns": {"kind": "u64"}, "intent": "read_only"}]})
+}
+
+/// `wait_for_events` (issue 29 §4), over stdio and HTTP: integers the ABI
+/// types as 64-bit arrive in `structuredContent` as exact decimal strings
+/// when they pass 2^53 (the text content keeps the node's digits), smaller
+/// ones and other types stay numbers, and the output schema says so.
+#[tokio::test]
+async fn wait_for_events_payloads_carry_64_bit_integers_exactly() {
+    let node = FakeNode::start();
+    let (_, ctx) = node.install("com.example.counter", counter_abi());
+    let (http, over_http, over_stdio) = both_ways(&node).await;
+    for (how, client) in [("stdio", &over_stdio), ("HTTP", &over_http)] {
+        let tools = client.peer().list_all_tools().await.unwrap();
+        let tool = tools.iter().find(|t| t.name == "wait_for_events").unwrap();
+        let schema = serde_json::to_value(tool.output_schema.as_ref().unwrap()).unwrap();
+        let payload = &schema["properties"]["events"]["items"]["properties"]["payload"];
+        let said = payload["description"].as_str().unwrap_or_default();
+        assert!(
+            said.contains("decimal string") && said.contains("2^53"),
+            "{how}: {payload}"
+        );
+
+        let wait = call(
+            client,
+            "wait_for_events",
+            json!({"app": "counter", "context": ctx, "max": 3, "timeout": 30}),
+        );
+        // The three events travel in one node event; it is sent again until
+        // the wait (subscribed by then) has it, so no timing is assumed.
+        let emit = async {
+            loop {
+                node.emit(
+                    &ctx,
+                    &[
+                        (
+                            "Ticked",
+                            br#"{"n":18446744073709551615,"delta":-9223372036854775808,"small":7}"#,
+                        ),
+                        ("Raw", b"9007199254740993"),
+                        ("Raw", b"42"),
+                    ],
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        };
+        let r = tokio::select! {
+            r = wait => r.unwrap(),
+            () = emit => unreachable!(),
+        };
+        assert_eq!(r.is_error, Some(false), "{how}: {}", text(&r));
+        let v = r.structured_content.clone().expect("structuredContent");
+        let payloads: Vec<&Value> = v["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| &e["payload"])
+            .collect();
+        assert_eq!(
+            payloads,
+            [
+                &json!({"n": "18446744073709551615", "delta": "-9223372036854775808", "small": 7}),
+                &json!("9007199254740993"),
+                &json!(42),
+            ],
+            "{how}: {v}"
+        );
+        assert!(
+            v["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|e| e["valid"] == true),
+            "{how}: {v}"
+        );
+        // The text content keeps the node's digits, as numbers.
+        let t = text(&r);
+        assert!(
+            t.contains(r#""n":18446744073709551615"#) && t.contains(":9007199254740993"),
+            "{how}: {t}"
         );
     }
     over_stdio.cancel().await.unwrap();

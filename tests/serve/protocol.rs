@@ -6,11 +6,10 @@
 //! `resources/read` and `completion/complete`, and `--allow`/`--deny`
 //! applied to the fixed tools.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
-use serve_support::*;
+use support::serve::*;
 
 const REVISIONS: [&str; 4] = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 const NEWEST: &str = "2026-07-28";
@@ -95,7 +94,7 @@ fn examples() -> String {
 fn schema_of(def: &str) -> jsonschema::Validator {
     static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
     let doc = DOC.get_or_init(|| {
-        serde_json::from_str(include_str!("mcp-schema/2026-07-28.json")).expect("schema JSON")
+        serde_json::from_str(include_str!("../mcp-schema/2026-07-28.json")).expect("schema JSON")
     });
     let mut schema = doc.clone();
     schema["$ref"] = json!(format!("#/$defs/{def}"));
@@ -388,4 +387,174 @@ async fn the_fixed_tools_declare_the_context_arguments_they_take() {
         .as_str()
         .unwrap_or_default();
     assert!(text.contains("names another context"), "{answer}");
+}
+
+/// The messages of one open `subscriptions/listen` stream, as they come.
+enum Listening {
+    /// stdio: every line of the server, this stream's and others'.
+    Stdio(RawStdio),
+    /// HTTP: the listen request's own SSE answer, and the text read of it.
+    Http(reqwest::Response, String),
+}
+
+impl Listening {
+    async fn next(&mut self) -> Option<Value> {
+        match self {
+            Listening::Stdio(raw) => Some(raw.recv()),
+            Listening::Http(response, text) => loop {
+                if let Some(end) = text.find("\n\n") {
+                    let event: String = text.drain(..end + 2).collect();
+                    match messages_of(&event).into_iter().next() {
+                        Some(message) => return Some(message),
+                        None => continue,
+                    }
+                }
+                let chunk =
+                    tokio::time::timeout(std::time::Duration::from_secs(30), response.chunk())
+                        .await
+                        .expect("the listen stream within 30 s")
+                        .ok()??;
+                text.push_str(&String::from_utf8_lossy(&chunk).replace("\r\n", "\n"));
+            },
+        }
+    }
+}
+
+/// `subscriptions/listen` under 2026-07-28, over both transports, checked
+/// against the revision's schema: the acknowledgement (with what the server
+/// agreed to: tool-list changes, not the prompts it has none of), a
+/// `list_changed` on the stream when an app appears on the node, both
+/// carrying the stream's id, and whatever ends the stream.
+#[tokio::test]
+async fn a_2026_07_28_listen_stream_is_valid_against_the_schema() {
+    use support::fake_node::FakeNode;
+    for transport in ["stdio", "http"] {
+        let node = FakeNode::start();
+        let args = ["--node", node.url.as_str()];
+        let id = format!("listen-{transport}");
+        let listen = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+            "params": {"_meta": meta_2026(),
+                "notifications": {"toolsListChanged": true, "promptsListChanged": true}}});
+        let mut server = None;
+        let mut stream = match transport {
+            "stdio" => {
+                let mut raw = RawStdio::start(&args);
+                raw.send(&listen.to_string());
+                Listening::Stdio(raw)
+            }
+            _ => {
+                install_crypto();
+                let s = HttpServer::start(&args);
+                let raw = RawHttp::new(&s.url);
+                let response = raw.post(&listen, None, Some(NEWEST)).await;
+                assert_eq!(response.status(), 200, "{transport}");
+                server = Some((s, raw));
+                Listening::Http(response, String::new())
+            }
+        };
+        let what = format!("{transport} subscriptions/listen");
+        let ack = stream.next().await.expect("the acknowledgement");
+        assert_valid("SubscriptionsAcknowledgedNotification", &ack, &what);
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({"toolsListChanged": true}),
+            "{what}: {ack}"
+        );
+        assert_eq!(
+            ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            id.as_str(),
+            "{what}: {ack}"
+        );
+
+        // The client has the tool list (the server tells only a client that
+        // listed of a change); then an app appears, and a call naming its
+        // tool makes the server read the node.
+        let list = json!({"jsonrpc": "2.0", "id": "list", "method": "tools/list",
+            "params": {"_meta": meta_2026()}});
+        let listed = match (&mut stream, &server) {
+            (Listening::Stdio(raw), _) => raw.request(&list),
+            (_, Some((_, raw))) => raw.answer(&list, None, Some(NEWEST)).await,
+            _ => unreachable!(),
+        };
+        assert_valid("ListToolsResultResponse", &listed, &what);
+        let abi: Value =
+            serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
+        node.install("com.example.listened", abi);
+        let call = json!({"jsonrpc": "2.0", "id": "call", "method": "tools/call",
+            "params": {"_meta": meta_2026(), "name": "listened_get", "arguments": {"key": "k"}}});
+        match (&mut stream, &server) {
+            (Listening::Stdio(raw), _) => raw.send(&call.to_string()),
+            (_, Some((_, raw))) => {
+                let answer = raw.answer(&call, None, Some(NEWEST)).await;
+                assert_valid("CallToolResultResponse", &answer, &what);
+            }
+            _ => unreachable!(),
+        }
+        let changed = loop {
+            let m = stream.next().await.expect("a list_changed notification");
+            if m["method"] == "notifications/tools/list_changed" {
+                break m;
+            }
+            // On stdio the call's answer shares the channel.
+            assert_eq!(m["id"], "call", "{what}: {m}");
+            assert_valid("CallToolResultResponse", &m, &what);
+        };
+        assert_valid("ToolListChangedNotification", &changed, &what);
+        assert_eq!(
+            changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            id.as_str(),
+            "{what}: {changed}"
+        );
+
+        // The end: on stdio the client cancels; over HTTP the server stops.
+        // Anything the stream still carries is valid. (Today neither carries
+        // anything: the server ends an HTTP listen stream at shutdown without
+        // the SubscriptionsListenResult the revision describes for a graceful
+        // teardown.)
+        let rest: Vec<Value> = match stream {
+            Listening::Stdio(mut raw) => {
+                raw.send(
+                    &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": id, "reason": "done"}})
+                    .to_string(),
+                );
+                let ping = json!({"jsonrpc": "2.0", "id": "after", "method": "tools/list",
+                    "params": {"_meta": meta_2026()}});
+                raw.send(&ping.to_string());
+                let mut rest = Vec::new();
+                loop {
+                    let m = raw.recv();
+                    if m["id"] == "after" {
+                        assert_valid("ListToolsResultResponse", &m, &what);
+                        break rest;
+                    }
+                    rest.push(m);
+                }
+            }
+            Listening::Http(mut response, text) => {
+                let (s, _) = server.take().unwrap();
+                assert_eq!(s.stop(), Some(0), "{what}");
+                let mut rest = text;
+                while let Ok(Some(chunk)) = response.chunk().await {
+                    rest.push_str(&String::from_utf8_lossy(&chunk));
+                }
+                messages_of(&rest)
+            }
+        };
+        for m in rest {
+            // On stdio the call's answer may come after the notification.
+            let def = if m.get("method").is_some() {
+                "ServerNotification"
+            } else if m["id"] == "call" {
+                "CallToolResultResponse"
+            } else {
+                "SubscriptionsListenResultResponse"
+            };
+            assert_valid(def, &m, &what);
+            if def == "SubscriptionsListenResultResponse" {
+                assert_eq!(m["id"], id.as_str(), "{what}: {m}");
+                assert_eq!(m["result"]["resultType"], "complete", "{what}: {m}");
+            }
+        }
+    }
 }

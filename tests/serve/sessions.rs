@@ -3,14 +3,13 @@
 //! batches and bodies that are no JSON-RPC message are answered member by
 //! member with their ids, as on stdio.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::FakeNode;
+use support::serve::*;
 
 const V0326: &str = "2025-03-26";
 
@@ -75,7 +74,7 @@ async fn an_open_get_stream_keeps_its_session_and_gets_list_changed() {
     let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
     let (status, _) = raw.rpc(&ping, Some(&sid), Some(V0326)).await;
     assert_eq!(status, 200, "the open stream kept the session");
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.web", abi);
     let got = tokio::time::timeout(Duration::from_secs(20), async {
         let mut seen = String::new();

@@ -38,7 +38,6 @@
 //! A joined node has the context at once but its state only after a snapshot
 //! sync from a peer (a few seconds; `Uninitialized` until then), and the app's
 //! code only after a blob share (`source: calimero://pending-blob-share`).
-#![allow(dead_code, unused_macros, unused_imports)]
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -89,14 +88,14 @@ macro_rules! on_each_version {
             $(#[$attr])*
             #[test]
             fn rc4() {
-                scenario(crate::realnode_support::Version::Rc4)
+                scenario(crate::support::realnode::Version::Rc4)
             }
             $(#[$attr])*
             #[test]
             fn rc25() {
-                scenario(crate::realnode_support::Version::Rc25)
+                scenario(crate::support::realnode::Version::Rc25)
             }
-            fn scenario($v: crate::realnode_support::Version) $body
+            fn scenario($v: crate::support::realnode::Version) $body
         }
     };
     ($(#[$attr:meta])* async fn $name:ident($v:ident) $body:block) => {
@@ -106,14 +105,14 @@ macro_rules! on_each_version {
             $(#[$attr])*
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn rc4() {
-                scenario(crate::realnode_support::Version::Rc4).await
+                scenario(crate::support::realnode::Version::Rc4).await
             }
             $(#[$attr])*
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn rc25() {
-                scenario(crate::realnode_support::Version::Rc25).await
+                scenario(crate::support::realnode::Version::Rc25).await
             }
-            async fn scenario($v: crate::realnode_support::Version) $body
+            async fn scenario($v: crate::support::realnode::Version) $body
         }
     };
 }

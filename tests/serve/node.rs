@@ -3,15 +3,14 @@
 //! the live catalog (list_changed after an install, a node down at start and
 //! up later, a hanging node), concurrent calls and a cancelled call.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
 use calimcp::mapping::names::id_tail;
 use serde_json::{Value, json};
-use serve_support::*;
 use support::fake_node::{self, FakeNode, Profile};
+use support::serve::*;
 
 fn examples() -> String {
     format!("{}/examples", env!("CARGO_MANIFEST_DIR"))
@@ -328,7 +327,7 @@ async fn list_changed_after_the_node_installs_an_app() {
         stdio_client_with(&["--node", &node.url, "--refresh", "1"], watcher.clone()).await;
     let before = listed_app_tools(&client).await;
     assert!(!before.to_string().contains("\"fresh_"));
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.fresh", abi);
     assert!(
         watcher.wait_for(1, Duration::from_secs(20)).await,
@@ -358,7 +357,7 @@ async fn a_call_naming_a_new_app_reads_the_node_again() {
         stdio_client_with(&["--node", &node.url, "--refresh", "3600"], watcher.clone()).await;
     let before = listed_app_tools(&client).await;
     assert!(!before.to_string().contains("\"latest_"));
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.latest", abi);
     let r = call(&client, "latest_set", json!({"key": "a", "value": "b"}))
         .await

@@ -1,5 +1,4 @@
 //! Helpers for the `serve` tests: fixture apps, the binary, rmcp clients.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -17,22 +16,7 @@ use tokio::sync::Notify;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_calimcp");
 
-/// The shared ABI fixtures, or `None` (with a printed "skipped" line) when they
-/// are missing; with `CALIMCP_REQUIRE_FIXTURES=1` a missing directory fails.
-pub fn fixtures(test: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/abi");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CALIMCP_REQUIRE_FIXTURES").as_deref() == Ok("1") {
-        panic!(
-            "{test}: {} is missing and CALIMCP_REQUIRE_FIXTURES=1",
-            dir.display()
-        );
-    }
-    println!("skipped: {test}: {} is missing", dir.display());
-    None
-}
+pub use super::fixtures;
 
 /// A temporary apps directory holding copies of the named fixtures, each
 /// under a new file name (`kv-store.json`), so packages read naturally.
@@ -231,10 +215,20 @@ pub fn install_crypto() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
-/// A running `serve --http 127.0.0.1:0` and the URL it printed.
+/// A running `serve --http 127.0.0.1:0` and the URL it printed; killed
+/// when dropped, so a test that ends (or fails) early leaves no server behind.
 pub struct HttpServer {
     pub child: Child,
     pub url: String,
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 impl HttpServer {

@@ -1,8 +1,7 @@
 //! `calimcp serve --http`: rmcp's Streamable HTTP client against the real
 //! binary on a loopback port the OS picks, plus the DNS-rebinding checks.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -10,7 +9,7 @@ use std::time::Duration;
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::json;
-use serve_support::*;
+use support::serve::*;
 
 #[tokio::test]
 async fn http_lists_the_same_tools_and_validates_calls() {
@@ -129,7 +128,7 @@ async fn http_sessions_get_list_changed_and_run_calls_on_the_node() {
         .unwrap();
     assert_eq!(r.structured_content, Some(json!({"result": "1"})));
     let abi: serde_json::Value =
-        serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+        serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.web", abi);
     assert!(
         watcher.wait_for(1, Duration::from_secs(20)).await,

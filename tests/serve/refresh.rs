@@ -3,14 +3,13 @@
 //! refreshes pass in between; and a served context's version change
 //! (`AppVersionChanged`, issue 18) is told at once, not at the next refresh.
 
-mod serve_support;
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use serve_support::*;
 use support::fake_node::{self, FakeNode, Profile};
+use support::serve::*;
 use support::wire;
 
 /// How many times the server has read the node's app list so far.
@@ -50,7 +49,7 @@ async fn a_change_after_idle_refreshes_is_announced() {
         0,
         "no notification while nothing changed"
     );
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.idle", abi);
     let installed_at = app_reads(&node);
     assert!(
@@ -69,7 +68,7 @@ async fn a_change_after_idle_refreshes_is_announced() {
     // is announced too.
     let again = app_reads(&node);
     wait_reads(&node, again + 3).await;
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.later", abi);
     assert!(
         watcher.wait_for(2, Duration::from_secs(20)).await,
@@ -81,7 +80,7 @@ async fn a_change_after_idle_refreshes_is_announced() {
 #[tokio::test]
 async fn an_app_that_disappears_after_idle_refreshes_is_announced() {
     let node = FakeNode::start();
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     let (app, _) = node.install("com.example.gone", abi);
     let watcher = Watcher::default();
     let (client, _stderr) =
@@ -138,7 +137,7 @@ async fn a_listen_stream_is_told_of_a_change_after_idle_refreshes() {
     assert!(!tools.iter().any(|t| t.name.starts_with("listen_")));
     let listed_at = app_reads(&node);
     wait_reads(&node, listed_at + 3).await;
-    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let abi: Value = serde_json::from_str(include_str!("../support/abi/kv-store.json")).unwrap();
     node.install("com.example.listen", abi);
     let installed_at = app_reads(&node);
     let got = tokio::time::timeout(Duration::from_secs(20), sub.next())
