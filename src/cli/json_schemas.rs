@@ -1,5 +1,6 @@
-//! The JSON Schemas of what `--json` prints, one per command, generated from
-//! the types that print it and published as docs/json/COMMAND.schema.json
+//! The JSON Schemas of what `--json` prints, one per output shape (a command
+//! with several shapes has several: `call`, `call-dry-run`, `call-wait-event`),
+//! generated from the types that print it and published as docs/json/NAME.schema.json
 //! (tests/generated.rs fails when one is stale and rewrites them with
 //! CALIMCP_UPDATE_GENERATED=1; tests/json_contract.rs checks each command's
 //! output against its schema). docs/reference/json.md says how they evolve.
