@@ -509,31 +509,6 @@ impl<'a, A: std::borrow::Borrow<AliasIndex<'a>>> RowIndex<'a, A> {
     }
 }
 
-/// [`context_rows`] of a node app on the session's node, for `describe
-/// --json` and `use`; `None` when the node cannot say (offline, not
-/// answering, or not the node's app when `node_apps_only`).
-pub fn session_context_rows(
-    session: &super::session::Session,
-    app: &App,
-    service: Option<&str>,
-    node_apps_only: bool,
-) -> Option<Vec<ContextRow>> {
-    if session.offline() {
-        return None;
-    }
-    let client = session.client().ok()?;
-    if node_apps_only && app.source != client.url() {
-        return None;
-    }
-    session
-        .block_on(async {
-            let aliases = client.known_context_aliases().await;
-            context_rows(client, app, service, &aliases).await
-        })
-        .ok()?
-        .ok()
-}
-
 /// One row of [`context_rows`].
 fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
     app: &App,

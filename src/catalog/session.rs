@@ -558,6 +558,31 @@ impl Session {
         }
     }
 
+    /// The contexts of one app on this session's node as rows
+    /// ([`super::context::context_rows`]), for `describe --json` and `use`;
+    /// `None` when the node cannot say (offline, not answering, or — with
+    /// `node_apps_only` — not the node's app).
+    pub fn app_context_rows(
+        &self,
+        app: &crate::abi::App,
+        service: Option<&str>,
+        node_apps_only: bool,
+    ) -> Option<Vec<super::context::ContextRow>> {
+        if self.offline() {
+            return None;
+        }
+        let client = self.client().ok()?;
+        if node_apps_only && app.source != client.url() {
+            return None;
+        }
+        self.block_on(async {
+            let aliases = client.known_context_aliases().await;
+            super::context::context_rows(client, app, service, &aliases).await
+        })
+        .ok()?
+        .ok()
+    }
+
     /// The contexts of the apps `apps` of `catalog` as rows with their
     /// aliases, versions and state ([`super::context::context_rows`]), the
     /// aliases read once for all; with `all` (every app listed), an app the

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::output::{self, bold, dim, paint_signature};
 use super::{GlobalArgs, report_warnings};
-use crate::catalog::context::session_context_rows;
 use crate::catalog::describe::{EventRow, ServiceDescription, describe_service};
 use crate::error::Result;
 use crate::mapping::Tool;
@@ -124,7 +123,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
         .collect();
     if g.json {
         // A node app's contexts (each service's own), as `contexts --json` lists them.
-        let contexts = session_context_rows(&session, app, None, true);
+        let contexts = session.app_context_rows(app, None, true);
         let mut objs: Vec<ServiceDescription> = per_service
             .iter()
             .map(|(s, t, h)| {

@@ -9,7 +9,7 @@ use super::node::pins;
 use super::{GlobalArgs, output};
 use crate::abi::App;
 use crate::catalog::context::Pins;
-use crate::catalog::context::{ContextRow, DEFAULT_ALIAS, session_context_rows};
+use crate::catalog::context::{ContextRow, DEFAULT_ALIAS};
 use crate::catalog::session::{PinTarget, Session};
 use crate::error::Result;
 use crate::node;
@@ -157,9 +157,7 @@ impl Pin<'_> {
         }
         // Without a pin the app's contexts on the node decide: say which
         // case this is (and list them), when the node answers.
-        let rows = (!self.session.offline())
-            .then(|| session_context_rows(self.session, self.app, self.service, false))
-            .flatten();
+        let rows = self.session.app_context_rows(self.app, self.service, false);
         let unpinned = format!("{label}: no context pinned on {node_url}");
         let text = match rows.as_deref() {
             None => format!(
