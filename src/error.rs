@@ -199,7 +199,8 @@ impl fmt::Display for Problem {
 
 /// The line `--json` prints on stderr for a failure:
 /// `{"error":{"code","message","hint"?,"retryable","problems"?,"contexts"?}}`.
-/// Its JSON Schema ([`error_line_schema`]) is the published contract: fields
+/// Its JSON Schema (docs/json/error.schema.json, generated from this type
+/// with the others in `cli::json_schemas`) is the published contract: fields
 /// are added, never renamed or removed.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[schemars(title = "calimcp error line")]
@@ -254,11 +255,6 @@ impl ErrorLine {
             },
         }
     }
-}
-
-/// The JSON Schema of [`ErrorLine`] (what docs/json/error.schema.json holds).
-pub fn error_line_schema() -> serde_json::Value {
-    serde_json::to_value(schemars::schema_for!(ErrorLine)).unwrap_or_default()
 }
 
 /// Declares [`Code`] from one list: each variant with its meaning (the doc
@@ -744,7 +740,7 @@ mod tests {
     /// `hint` is a property of its own, and a real line validates.
     #[test]
     fn error_line_schema_validates_a_line() {
-        let schema = error_line_schema();
+        let schema = serde_json::to_value(schemars::schema_for!(ErrorLine)).unwrap();
         let body = &schema["$defs"]["ErrorBody"];
         assert!(body["properties"]["hint"].is_object(), "{schema:#}");
         let mut required: Vec<&str> = body["required"]
