@@ -6,7 +6,9 @@
 //! server hold is bounded ([`Limits`]): a connection must send a request's
 //! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions are capped at
 //! `CALIMCP_MAX_SESSIONS` (a further `initialize` gets 503), batches and
-//! their answers as `batch` says.
+//! their answers as `batch` says. Stopping is graceful ([`run`]): open
+//! `subscriptions/listen` streams end with their final result and requests in
+//! flight get their answers, for a bounded time.
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -105,8 +107,9 @@ pub async fn run(
     let ct = config.cancellation_token.clone();
     let sessions = Arc::new(Sessions::new(opts.session_idle));
     let reaper = tokio::spawn(sessions.clone().reap());
+    let served = live.clone();
     let service: StreamableHttpService<Session, Sessions> = StreamableHttpService::new(
-        move || Ok(Session::new(live.clone())),
+        move || Ok(Session::new(served.clone())),
         sessions.clone(),
         config,
     );
@@ -114,11 +117,13 @@ pub async fn run(
     let service = ServiceExt::<axum::extract::Request>::map_response(service, |r| {
         r.map(axum::body::Body::new)
     });
+    let in_flight = InFlight::default();
+    let counted = in_flight.clone();
     let router = axum::Router::new()
         .route(
             "/mcp",
             axum::routing::any(move |req: axum::extract::Request| {
-                super::batch::handle(service.clone(), req)
+                counted.count(req, service.clone())
             }),
         )
         .merge(pages)
@@ -140,19 +145,98 @@ pub async fn run(
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let server = serve_connections(listener, router, stopped, limits().header_timeout);
     let mut done = tokio::spawn(server);
-    let shutdown = async move {
-        shutdown.await;
-        let _ = stop.send(true);
-        ct.cancel();
-    };
     let _reaper = AbortOnDrop(reaper);
     tokio::select! {
         r = &mut done => return r.map_err(|e| Error::internal(e.to_string()))?,
         () = shutdown => {}
     }
+    // A graceful teardown: no new connections; `subscriptions/listen`
+    // streams end with their final result and the requests in flight get
+    // their answers, for at most DRAIN; then rmcp's token ends the rest (a
+    // session's GET stream, a call still running).
+    let _ = stop.send(true);
+    live.end_listens();
+    let _ = tokio::time::timeout(DRAIN, in_flight.drained()).await;
+    ct.cancel();
     // Open SSE streams end with the token; bound the wait for the rest anyway.
     let _ = tokio::time::timeout(Duration::from_secs(3), done).await;
     Ok(())
+}
+
+/// How long a shutdown waits for the requests in flight.
+const DRAIN: Duration = Duration::from_secs(5);
+
+/// The POSTs to `/mcp` being answered: from the request until its answer's
+/// body ends (a streamed answer counts while it streams).
+#[derive(Clone, Default)]
+struct InFlight(Arc<tokio::sync::watch::Sender<usize>>);
+
+impl InFlight {
+    /// Answers `req` through `svc`, counted.
+    async fn count<S>(self, req: axum::extract::Request, svc: S) -> axum::response::Response
+    where
+        S: tower::Service<axum::extract::Request, Response = axum::response::Response>
+            + Clone
+            + Send
+            + 'static,
+        S::Future: Send,
+        S::Error: std::fmt::Display,
+    {
+        if req.method() != axum::http::Method::POST {
+            return super::batch::handle(svc, req).await;
+        }
+        self.0.send_modify(|n| *n += 1);
+        let guard = Counted(self.0.clone());
+        let response = super::batch::handle(svc, req).await;
+        response.map(|body| {
+            axum::body::Body::new(WhileCounted {
+                body,
+                _guard: guard,
+            })
+        })
+    }
+
+    /// Resolves once no POST is being answered.
+    async fn drained(&self) {
+        let _ = self.0.subscribe().wait_for(|n| *n == 0).await;
+    }
+}
+
+/// One POST being answered; dropping it (its answer ended) uncounts it.
+struct Counted(Arc<tokio::sync::watch::Sender<usize>>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
+/// An answer's body that keeps its POST counted until it ends; its size and
+/// end are the inner body's (so a JSON answer keeps its Content-Length).
+struct WhileCounted {
+    body: axum::body::Body,
+    _guard: Counted,
+}
+
+impl axum::body::HttpBody for WhileCounted {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<std::result::Result<hyper::body::Frame<Self::Data>, Self::Error>>>
+    {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// Ends a task when dropped.

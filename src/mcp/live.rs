@@ -370,6 +370,9 @@ pub struct Live {
     reads: AtomicU64,
     subscribers: Mutex<Vec<Subscriber>>,
     next_sink: AtomicU64,
+    /// Set once the server is shutting down: `subscriptions/listen` streams
+    /// end with their final result ([`Live::end_listens`]).
+    closing: tokio::sync::watch::Sender<bool>,
     ready: tokio::sync::watch::Sender<bool>,
     ready_by: Instant,
     /// The node event subscriptions `wait_for_events` shares.
@@ -428,6 +431,7 @@ impl Live {
             reads: AtomicU64::new(0),
             subscribers: Mutex::new(Vec::new()),
             next_sink: AtomicU64::new(0),
+            closing: tokio::sync::watch::Sender::new(false),
             ready,
             ready_by: Instant::now() + startup_wait,
             hub: super::events::Hub::default(),
@@ -951,6 +955,20 @@ impl Live {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|s| !matches!(s, Subscriber::Sink(k, _) if *k == key));
+    }
+
+    /// The server is shutting down: every `subscriptions/listen` stream ends
+    /// gracefully (its handler returns, so the client gets the final
+    /// `SubscriptionsListenResult` the 2026-07-28 revision describes for a
+    /// server's teardown, instead of a cut stream).
+    pub fn end_listens(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once [`Live::end_listens`] was called.
+    pub async fn closing(&self) {
+        let mut rx = self.closing.subscribe();
+        let _ = rx.wait_for(|c| *c).await;
     }
 
     /// Whether the node answered its last read (`None`: no node, or not yet read).

@@ -90,6 +90,15 @@ impl Session {
         self.catalog().node(what).map_err(|e| audience.word(e))
     }
 
+    /// Until the client cancels a `subscriptions/listen` stream or the
+    /// server shuts down.
+    async fn until_ended(&self, context: &SubscriptionContext) {
+        tokio::select! {
+            () = context.cancelled() => {}
+            () = self.live.closing() => {}
+        }
+    }
+
     /// The node's client, unless the server runs with --offline.
     fn client(&self) -> Option<&Client> {
         self.catalog().client().ok()
@@ -1074,11 +1083,13 @@ impl ServerHandler for Session {
             || accepted.resources_list_changed == Some(true)
         {
             let key = self.live.subscribe_sink(context.sink().clone());
-            context.cancelled().await;
+            self.until_ended(&context).await;
             self.live.unsubscribe_sink(key);
         } else {
-            context.cancelled().await;
+            self.until_ended(&context).await;
         }
+        // Ok after a teardown sends the final result; after a cancellation
+        // rmcp sends nothing, as the revision says.
         Ok(())
     }
 }

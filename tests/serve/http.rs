@@ -616,3 +616,32 @@ fn a_client_leaving_mid_call_is_not_logged_as_an_error() {
     );
     assert!(!stderr.contains(": error"), "{stderr}");
 }
+
+/// Stopping an HTTP server is graceful: a call in flight when SIGTERM comes
+/// (the fake node answers `slow` after 3 s) still gets its answer, and the
+/// server then exits 0.
+#[tokio::test]
+async fn a_call_in_flight_at_shutdown_gets_its_answer() {
+    install_crypto();
+    let node = support::fake_node::FakeNode::start();
+    let server = HttpServer::start(&["--node", &node.url]);
+    let raw = RawHttp::new(&server.url);
+    let version = "2025-11-25";
+    let sid = raw.open(version).await;
+    let call = json!({"jsonrpc": "2.0", "id": "slow", "method": "tools/call",
+        "params": {"name": "faults_slow", "arguments": {}}});
+    let pending = tokio::spawn(async move { raw.answer(&call, Some(&sid), Some(version)).await });
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while node.executes().is_empty() {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("the slow call reached the node");
+    let code = tokio::task::spawn_blocking(move || server.stop())
+        .await
+        .unwrap();
+    let answer = pending.await.expect("the call's answer");
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(code, Some(0));
+}

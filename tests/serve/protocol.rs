@@ -506,11 +506,10 @@ async fn a_2026_07_28_listen_stream_is_valid_against_the_schema() {
             "{what}: {changed}"
         );
 
-        // The end: on stdio the client cancels; over HTTP the server stops.
-        // Anything the stream still carries is valid. (Today neither carries
-        // anything: the server ends an HTTP listen stream at shutdown without
+        // The end: on stdio the client cancels (and the stream carries
+        // nothing more); over HTTP the server stops, and the stream ends with
         // the SubscriptionsListenResult the revision describes for a graceful
-        // teardown.)
+        // teardown. Anything the stream still carries is valid.
         let rest: Vec<Value> = match stream {
             Listening::Stdio(mut raw) => {
                 raw.send(
@@ -541,6 +540,12 @@ async fn a_2026_07_28_listen_stream_is_valid_against_the_schema() {
                 messages_of(&rest)
             }
         };
+        if transport == "http" {
+            assert!(
+                rest.iter().any(|m| m["id"] == id.as_str()),
+                "{what}: the stream ended without its final result: {rest:?}"
+            );
+        }
         for m in rest {
             // On stdio the call's answer may come after the notification.
             let def = if m.get("method").is_some() {
