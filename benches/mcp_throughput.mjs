@@ -8,7 +8,10 @@
 // (default 10) at a time over stdio, then the same over HTTP (one session of
 // a `serve --http 127.0.0.1:0`); ROUNDS (default 3) rounds, after one
 // warm-up call each. Prints calls/s per round and the medians, and HTTP as a
-// share of stdio. Run by benches/mcp_throughput.sh, which builds what it needs.
+// share of stdio; each round also measures the same client over HTTP against
+// benches/mcp_null_http.py (a server that does nothing), the most this client
+// can do over HTTP whatever the server. Run by benches/mcp_throughput.sh, which
+// builds what it needs.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -94,17 +97,55 @@ async function overHttp() {
   }
 }
 
+// The same client over HTTP against benches/mcp_null_http.py, a server that
+// answers each call at once from memory with the result calimcp gave: the
+// most this client can do over HTTP on this machine, whatever the server.
+async function overNullHttp(result) {
+  const server = spawn("python3", [new URL("mcp_null_http.py", import.meta.url).pathname, JSON.stringify(result)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: server.stdout }).once("line", resolve);
+    server.on("exit", () => reject(new Error("mcp_null_http.py exited")));
+  });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    return await load(client, server.pid);
+  } finally {
+    await client.close();
+    server.kill("SIGTERM");
+  }
+}
+
+// The result calimcp gives for the measured call (for the null server to repeat).
+async function oneResult() {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: bin, args: serveArgs, stderr: "ignore" }));
+  try {
+    return await client.callTool({ name: "kv_store_get", arguments: { key: "bench" } });
+  } finally {
+    await client.close();
+  }
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const show = (r) =>
   `${r.rate.toFixed(0)} calls/s (CPU per call: server ${r.server.toFixed(2)} ms, client ${r.client.toFixed(2)} ms)`;
 const stdio = [];
 const http = [];
+const nul = [];
+const result = await oneResult();
 for (let round = 1; round <= rounds; round += 1) {
   stdio.push(await overStdio());
   http.push(await overHttp());
-  console.log(`round ${round}: stdio ${show(stdio.at(-1))}; HTTP ${show(http.at(-1))}`);
+  nul.push(await overNullHttp(result));
+  console.log(
+    `round ${round}: stdio ${show(stdio.at(-1))}; HTTP ${show(http.at(-1))}; HTTP to a null server ${show(nul.at(-1))}`,
+  );
 }
-const [s, h] = [median(stdio.map((r) => r.rate)), median(http.map((r) => r.rate))];
+const [s, h, n] = [stdio, http, nul].map((rs) => median(rs.map((r) => r.rate)));
+const pct = (a, b) => `${((100 * a) / b).toFixed(0)} %`;
 console.log(
-  `tools/call, ${calls} calls at ${inFlight} in flight, median of ${rounds}: stdio ${s.toFixed(0)} calls/s, HTTP ${h.toFixed(0)} calls/s (${((100 * h) / s).toFixed(0)} % of stdio)`,
+  `tools/call, ${calls} calls at ${inFlight} in flight, median of ${rounds}: stdio ${s.toFixed(0)} calls/s, HTTP ${h.toFixed(0)} calls/s (${pct(h, s)} of stdio); this client over HTTP to a server that does nothing: ${n.toFixed(0)} calls/s (${pct(n, s)} of stdio; calimcp over HTTP reaches ${pct(h, n)} of it)`,
 );

@@ -2,7 +2,9 @@
 # tools/call throughput of `calimcp serve` over stdio and Streamable HTTP, side
 # by side in one run against one fake node (issue 29 §7; results in
 # BENCHMARKS.md), with two clients: the official MCP TypeScript SDK
-# (benches/mcp_throughput.mjs: what an agent built on it gets), then a lean
+# (benches/mcp_throughput.mjs: what an agent built on it gets, and the same
+# client against benches/mcp_null_http.py, a server that does nothing: the
+# client's own ceiling over HTTP), then a lean
 # client with the same few lines for both transports (benches/mcp_lean.py:
 # the server's own cost per transport).
 #
