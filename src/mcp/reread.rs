@@ -9,7 +9,9 @@
 //!   fetching it from its peers): it looks again at that pace, not at the
 //!   next `--refresh`, until the code is there; and so does a request that
 //!   shows a context running code the server has not read yet
-//!   (`wait_for_context` on a context just joined).
+//!   (`wait_for_context` on a context just joined, a call whose context runs
+//!   an install the server has not read, or is not the app's by its last
+//!   read).
 //! - Version changes (`AppVersionChanged`) are gathered: the first of a set
 //!   re-reads at once, unless the last such re-read is less than the
 //!   interval old; those that come meanwhile (or while a re-read runs) wait

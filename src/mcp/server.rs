@@ -465,6 +465,12 @@ impl Session {
     /// when that version's kind does not allow the use (`--read-only`,
     /// `repeated` by call_until), and its arguments checked with that
     /// version's ABI.
+    ///
+    /// A context that is not the app's by what the server last read
+    /// (`unknown_context`, `foreign_context`) may run a version or an app
+    /// installed since: the node is read again (paced as every request's
+    /// re-read, [`super::reread`]) and the steps run once more on what it
+    /// says, as `calimcp call`, which reads the node afresh, would.
     async fn prepare_call(
         &self,
         name: &str,
@@ -473,6 +479,39 @@ impl Session {
         audience: Audience,
     ) -> Result<AppCall, Stop> {
         let view = self.located(name).await?;
+        let stale = match self
+            .prepare_in(&view, name, args, repeated, audience)
+            .await?
+        {
+            Prep::Ready(call) => return Ok(*call),
+            Prep::Stale(e) => e,
+        };
+        if self.live.has_node() {
+            self.live.refresh().await;
+            let again = self.live.view();
+            if !Arc::ptr_eq(&again, &view) {
+                return match self
+                    .prepare_in(&again, name, args, repeated, audience)
+                    .await?
+                {
+                    Prep::Ready(call) => Ok(*call),
+                    Prep::Stale(e) => Err(Stop::answer(node_error_result(&e))),
+                };
+            }
+        }
+        Err(Stop::answer(node_error_result(&stale)))
+    }
+
+    /// [`Session::prepare_call`]'s steps on `view`.
+    async fn prepare_in(
+        &self,
+        view: &Arc<View>,
+        name: &str,
+        args: &Map<String, Value>,
+        repeated: bool,
+        audience: Audience,
+    ) -> Result<Prep, Stop> {
+        let view = Arc::clone(view);
         let tool = match view.lookup(name, &self.live.scope) {
             Lookup::Found(t) => t.clone(),
             Lookup::Refused(why) => {
@@ -511,11 +550,19 @@ impl Session {
             pinned: pinned.as_deref(),
             default_alias: true,
         };
-        let bound = self
+        let bound = match self
             .catalog()
             .binding(&view.catalog, &tool, ask, audience)
             .await
-            .map_err(|e| Stop::answer(node_error_result(&e)))?;
+        {
+            Ok(bound) => bound,
+            Err(e) if matches!(e.code, Code::UnknownContext | Code::ForeignContext) => {
+                return Ok(Prep::Stale(e));
+            }
+            Err(e) => return Err(Stop::answer(node_error_result(&e))),
+        };
+        // The context may run an install the view does not list yet.
+        self.live.saw_application(&bound.target.info.application_id);
         let read_only = self.live.scope.filter.read_only;
         let kind = |u| bound.check_use(&tool, u);
         kind(Use {
@@ -532,12 +579,12 @@ impl Session {
             Some(_) => versioned(&bound, &view, &tool, &arguments)?,
             None => prepared,
         };
-        Ok(AppCall {
+        Ok(Prep::Ready(Box::new(AppCall {
             view,
             tool,
             bound,
             prepared,
-        })
+        })))
     }
 
     /// The contexts resource of `app` (`…/contexts`), or one context of it.
@@ -657,6 +704,14 @@ fn versioned(bound: &Bound, view: &View, tool: &Tool, arguments: &Value) -> Resu
             let at = Some((version, bound.target.id.as_str()));
             Stop::answer(invalid_arguments(tool, &vtool.signature, at, &problems))
         })
+}
+
+/// What the steps of a call made of it on one view.
+enum Prep {
+    Ready(Box<AppCall>),
+    /// Its context is not the app's by that view (`unknown_context`,
+    /// `foreign_context`): maybe the view is older than the context.
+    Stale(Error),
 }
 
 /// An app tool's call, ready to send: the engine's steps done.

@@ -416,3 +416,57 @@ async fn a_context_of_code_the_server_has_not_read_makes_it_read_again() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A call whose `_context` runs a version of the app the server has not
+/// read (installed after its last read, `--refresh` an hour away) runs in
+/// that version, and makes the server read the node again at once: the
+/// new version's tools are listed and announced.
+#[tokio::test]
+async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
+    let abi: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    node.install_version("com.example.grow", "1.0.0", abi.clone());
+    let watcher = Watcher::default();
+    let (client, _) = stdio_client_env(
+        &["--node", &node.url, "--refresh", "3600"],
+        &[("CALIMCP_REREAD_INTERVAL", "1")],
+        watcher.clone(),
+    )
+    .await;
+    let names = |listed: &Value| -> Vec<String> {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let before = names(&listed_app_tools(&client).await);
+    assert!(before.iter().any(|n| n == "grow_get"), "{before:?}");
+    assert!(!before.iter().any(|n| n == "grow_size"), "{before:?}");
+    let mut grown = abi.clone();
+    grown["methods"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+        "name": "size", "params": [], "returns": {"kind": "u32"}, "intent": "read_only"}));
+    let (_, ctx) = node.install_version("com.example.grow", "2.0.0", grown);
+    // (The fake's app echoes its arguments: `entries` takes none and
+    // returns a map, so `{}` is a valid answer.)
+    let r = call(
+        &client,
+        "grow_entries",
+        serde_json::json!({"_context": ctx}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert!(
+        watcher.wait_for(1, Duration::from_secs(20)).await,
+        "list_changed once the context's version was read"
+    );
+    let after = names(&listed_app_tools(&client).await);
+    assert!(after.iter().any(|n| n == "grow_size"), "{after:?}");
+    client.cancel().await.unwrap();
+}
