@@ -419,8 +419,8 @@ async fn a_context_of_code_the_server_has_not_read_makes_it_read_again() {
 
 /// A call whose `_context` runs a version of the app the server has not
 /// read (installed after its last read, `--refresh` an hour away) runs in
-/// that version, and makes the server read the node again at once: the
-/// new version's tools are listed and announced.
+/// that version, as `calimcp call` does, and makes the server read the node
+/// again at once: the new version's tools are listed and announced.
 #[tokio::test]
 async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
     let node = FakeNode::with_profile(Profile::Rc25);
@@ -462,6 +462,8 @@ async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
     .await
     .unwrap();
     assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let ran_in = |n: usize| node.executes()[n].json()["params"]["contextId"].clone();
+    assert_eq!(ran_in(0), ctx.as_str(), "serve ran in the context given");
     assert!(
         watcher.wait_for(1, Duration::from_secs(20)).await,
         "list_changed once the context's version was read"
@@ -469,4 +471,15 @@ async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
     let after = names(&listed_app_tools(&client).await);
     assert!(after.iter().any(|n| n == "grow_size"), "{after:?}");
     client.cancel().await.unwrap();
+    // The CLI, which reads the node afresh, comes to the same outcome.
+    run_json(&[
+        "--node",
+        &node.url,
+        "call",
+        "grow_entries",
+        "--context",
+        &ctx,
+        "--json",
+    ]);
+    assert_eq!(ran_in(1), ctx.as_str(), "the CLI ran where serve did");
 }
