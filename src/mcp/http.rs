@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+use super::AbortOnDrop;
 pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
@@ -236,15 +237,6 @@ impl axum::body::HttpBody for WhileCounted {
 
     fn size_hint(&self) -> hyper::body::SizeHint {
         self.body.size_hint()
-    }
-}
-
-/// Ends a task when dropped.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }
 

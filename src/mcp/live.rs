@@ -30,6 +30,7 @@ use rmcp::RoleServer;
 use rmcp::service::{Peer, SubscriptionSink};
 use serde_json::Value;
 
+use super::AbortOnDrop;
 use super::backend::{Backend, NodeApps};
 use super::log;
 use crate::abi::{App, Warning};
@@ -600,90 +601,8 @@ impl Live {
         backend.forget();
         let result = backend.apps_except(&skip).await;
         let url = sanitize_line(&backend.url());
-        let (apps, unusable) = {
-            let mut node = self.node.lock().unwrap_or_else(|e| e.into_inner());
-            let was = node.up;
-            match result {
-                Ok((apps, unusable)) => {
-                    if was != Some(true) {
-                        let n = apps.len();
-                        let level = if was == Some(false) {
-                            log::Level::Warn
-                        } else {
-                            log::Level::Info
-                        };
-                        log::write(
-                            level,
-                            format_args!(
-                                "node at {url} answers: {n} app{}",
-                                if n == 1 { "" } else { "s" }
-                            ),
-                        );
-                    }
-                    for (_, e) in &unusable {
-                        let line = format!("left out: {}", e.message);
-                        if !node.told.contains(&line) {
-                            log::warn!("{line}");
-                            node.told.push(line);
-                        }
-                    }
-                    log::debug!(
-                        "read the node's apps: {} with an ABI, {} left out",
-                        apps.len(),
-                        unusable.len()
-                    );
-                    node.up = Some(true);
-                    node.apps = (apps, unusable);
-                }
-                Err(e) => {
-                    let keep = if node.apps.0.is_empty() {
-                        "serving the local apps and the fixed tools".to_string()
-                    } else {
-                        format!("keeping the {} node apps read before", node.apps.0.len())
-                    };
-                    let every = self.refresh_every.as_secs();
-                    if was == Some(false) {
-                        log::debug!("node at {url} still not answering: {}", e.message);
-                    } else if !self.session.settings.node_named
-                        && e.kind == ErrorKind::Unreachable
-                        && was.is_none()
-                    {
-                        log::info!(
-                            "no node at the default address {url} ({}); {keep}; looking again every {every}s (--node URL names one, --offline never asks)",
-                            e.message
-                        );
-                    } else if e.kind == ErrorKind::Auth {
-                        // Answering, but refusing calimcp's login: say so, and how to log in.
-                        log::warn!(
-                            "node at {url} refuses calimcp's login ({}{}); {keep}; retrying every {every}s",
-                            e.message,
-                            e.hint
-                                .as_deref()
-                                .map(|h| format!("; {h}"))
-                                .unwrap_or_default()
-                        );
-                    } else {
-                        log::warn!(
-                            "node at {url} is not answering ({}); {keep}; retrying every {every}s",
-                            e.message
-                        );
-                    }
-                    if was.is_none() {
-                        let unmatched = self.view().unmatched.clone();
-                        if !unmatched.is_empty() {
-                            let names: Vec<String> =
-                                unmatched.iter().map(|n| sanitize_line(n)).collect();
-                            log::warn!(
-                                "--app {}: no local app has this name, and the node at {url} is not answering",
-                                names.join(", ")
-                            );
-                        }
-                    }
-                    node.up = Some(false);
-                    return false;
-                }
-            }
-            node.apps.clone()
+        let Some((apps, unusable)) = self.took(result, &url) else {
+            return false;
         };
         let base = Catalog {
             apps: self.local.clone(),
@@ -694,28 +613,7 @@ impl Live {
             let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
             base.with_node_apps_named(apps, unusable, &self.session.settings.tools, &mut naming)
         };
-        let view = View::build(catalog, &self.scope);
-        let (changed, seen) = {
-            let mut current = self.view.write().unwrap_or_else(|e| e.into_inner());
-            let changed = current.fingerprint() != view.fingerprint();
-            let seen = current.served.load(Ordering::Acquire);
-            if changed || current.unmatched != view.unmatched {
-                for name in view
-                    .unmatched
-                    .iter()
-                    .filter(|n| !current.unmatched.contains(n))
-                {
-                    log::warn!("--app {}: no such app (yet)", sanitize_line(name));
-                }
-            }
-            // An unchanged list keeps the client's mark: a client that listed
-            // before any number of idle refreshes is still told of the next change.
-            if !changed && seen {
-                view.served.store(true, Ordering::Release);
-            }
-            *current = Arc::new(view);
-            (changed, seen)
-        };
+        let (changed, seen) = self.install(View::build(catalog, &self.scope));
         crate::memory::release_freed_memory();
         if changed && seen {
             log::info!("tool list changed; notifying clients");
@@ -727,6 +625,125 @@ impl Live {
             log::debug!("tool list changed before any client listed it");
         }
         changed
+    }
+
+    /// Records what a read of the node's apps gave and says on stderr what
+    /// changed (the node answers again, apps left out, the node stopped
+    /// answering); the apps to build the view from, or `None` when the node
+    /// did not answer (the last apps read are kept).
+    fn took(&self, result: Result<NodeApps>, url: &str) -> Option<NodeApps> {
+        let mut node = self.node.lock().unwrap_or_else(|e| e.into_inner());
+        let was = node.up;
+        let (apps, unusable) = match result {
+            Ok(read) => read,
+            Err(e) => {
+                self.not_answering(&node, &e, url);
+                node.up = Some(false);
+                return None;
+            }
+        };
+        if was != Some(true) {
+            let n = apps.len();
+            let level = if was == Some(false) {
+                log::Level::Warn
+            } else {
+                log::Level::Info
+            };
+            log::write(
+                level,
+                format_args!(
+                    "node at {url} answers: {n} app{}",
+                    if n == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        for (_, e) in &unusable {
+            let line = format!("left out: {}", e.message);
+            if !node.told.contains(&line) {
+                log::warn!("{line}");
+                node.told.push(line);
+            }
+        }
+        log::debug!(
+            "read the node's apps: {} with an ABI, {} left out",
+            apps.len(),
+            unusable.len()
+        );
+        node.up = Some(true);
+        node.apps = (apps, unusable);
+        Some(node.apps.clone())
+    }
+
+    /// Says on stderr that the node did not answer a read (`e`), worded by
+    /// what it did before (`node.up`) and why.
+    fn not_answering(&self, node: &NodeState, e: &Error, url: &str) {
+        let was = node.up;
+        let keep = if node.apps.0.is_empty() {
+            "serving the local apps and the fixed tools".to_string()
+        } else {
+            format!("keeping the {} node apps read before", node.apps.0.len())
+        };
+        let every = self.refresh_every.as_secs();
+        if was == Some(false) {
+            log::debug!("node at {url} still not answering: {}", e.message);
+        } else if !self.session.settings.node_named
+            && e.kind == ErrorKind::Unreachable
+            && was.is_none()
+        {
+            log::info!(
+                "no node at the default address {url} ({}); {keep}; looking again every {every}s (--node URL names one, --offline never asks)",
+                e.message
+            );
+        } else if e.kind == ErrorKind::Auth {
+            // Answering, but refusing calimcp's login: say so, and how to log in.
+            log::warn!(
+                "node at {url} refuses calimcp's login ({}{}); {keep}; retrying every {every}s",
+                e.message,
+                e.hint
+                    .as_deref()
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default()
+            );
+        } else {
+            log::warn!(
+                "node at {url} is not answering ({}); {keep}; retrying every {every}s",
+                e.message
+            );
+        }
+        if was.is_none() {
+            let unmatched = self.view().unmatched.clone();
+            if !unmatched.is_empty() {
+                let names: Vec<String> = unmatched.iter().map(|n| sanitize_line(n)).collect();
+                log::warn!(
+                    "--app {}: no local app has this name, and the node at {url} is not answering",
+                    names.join(", ")
+                );
+            }
+        }
+    }
+
+    /// Makes `view` the current one; whether its tools differ from the
+    /// last, and whether a client had listed the last.
+    fn install(&self, view: View) -> (bool, bool) {
+        let mut current = self.view.write().unwrap_or_else(|e| e.into_inner());
+        let changed = current.fingerprint() != view.fingerprint();
+        let seen = current.served.load(Ordering::Acquire);
+        if changed || current.unmatched != view.unmatched {
+            for name in view
+                .unmatched
+                .iter()
+                .filter(|n| !current.unmatched.contains(n))
+            {
+                log::warn!("--app {}: no such app (yet)", sanitize_line(name));
+            }
+        }
+        // An unchanged list keeps the client's mark: a client that listed
+        // before any number of idle refreshes is still told of the next change.
+        if !changed && seen {
+            view.served.store(true, Ordering::Release);
+        }
+        *current = Arc::new(view);
+        (changed, seen)
     }
 
     /// Keeps the subscription to the served contexts' events in step with
@@ -796,7 +813,7 @@ impl Live {
         let Some(backend) = self.backend.clone() else {
             return;
         };
-        let mut events = match backend.subscribe_only(&contexts).await {
+        let events = match backend.subscribe_only(&contexts).await {
             Ok(events) => events,
             Err(e) => {
                 self.follow_failed(&sanitize_line(&e.message));
@@ -809,43 +826,18 @@ impl Live {
             contexts.len(),
             if contexts.len() == 1 { "" } else { "s" }
         );
-        // The stream is read in a task of its own, so gathering a burst
-        // with a deadline never cuts a read in half. It passes on only the
-        // served contexts' version changes, bounded in bytes; the rest is
-        // dropped as it is read ([`super::reread`]).
         let backlog = Arc::new(super::reread::Backlog::new(super::reread::limits().backlog));
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<super::reread::Message>();
-        let served: std::collections::HashSet<ids::IdKey> =
-            contexts.iter().map(|c| ids::key(c)).collect();
-        let keeping = Arc::clone(&backlog);
-        let reader = tokio::spawn(async move {
-            loop {
-                let change = match events.next().await {
-                    Ok(Item::Event(e))
-                        if e.kind == "AppVersionChanged"
-                            && served.contains(&ids::key(&e.context_id)) =>
-                    {
-                        match keeping.keep(&e) {
-                            Some(c) => Ok(c),
-                            None => continue,
-                        }
-                    }
-                    Ok(_) => continue,
-                    Err(e) => Err(e),
-                };
-                let end = change.is_err();
-                if tx.send(change).is_err() || end {
-                    return;
-                }
-            }
-        });
-        struct Stop(tokio::task::JoinHandle<()>);
-        impl Drop for Stop {
-            fn drop(&mut self) {
-                self.0.abort();
-            }
-        }
-        let _reader = Stop(reader);
+        let (rx, _reader) = version_changes(events, &contexts, Arc::clone(&backlog));
+        self.reread_on_changes(rx, &backlog).await;
+    }
+
+    /// Re-reads the node for each set of version changes `rx` brings
+    /// (gathered as [`super::reread`] says), until the stream ends.
+    async fn reread_on_changes(
+        &self,
+        mut rx: tokio::sync::mpsc::UnboundedReceiver<super::reread::Message>,
+        backlog: &super::reread::Backlog,
+    ) {
         // Changes dropped during a re-read: one more re-read covers them.
         let mut carried = 0;
         loop {
@@ -976,6 +968,46 @@ impl Live {
         self.backend.as_ref()?;
         self.node.lock().unwrap_or_else(|e| e.into_inner()).up
     }
+}
+
+/// The served `contexts`' version changes from `events`, read in a task of
+/// its own (so gathering a burst with a deadline never cuts a read in half;
+/// the task ends when the returned guard is dropped). Only the served
+/// contexts' `AppVersionChanged` pass, kept in `backlog` within its bytes;
+/// the rest is dropped as it is read ([`super::reread`]).
+fn version_changes(
+    mut events: Box<dyn super::backend::Events>,
+    contexts: &[String],
+    backlog: Arc<super::reread::Backlog>,
+) -> (
+    tokio::sync::mpsc::UnboundedReceiver<super::reread::Message>,
+    AbortOnDrop,
+) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<super::reread::Message>();
+    let served: std::collections::HashSet<ids::IdKey> =
+        contexts.iter().map(|c| ids::key(c)).collect();
+    let reader = tokio::spawn(async move {
+        loop {
+            let change = match events.next().await {
+                Ok(Item::Event(e))
+                    if e.kind == "AppVersionChanged"
+                        && served.contains(&ids::key(&e.context_id)) =>
+                {
+                    match backlog.keep(&e) {
+                        Some(c) => Ok(c),
+                        None => continue,
+                    }
+                }
+                Ok(_) => continue,
+                Err(e) => Err(e),
+            };
+            let end = change.is_err();
+            if tx.send(change).is_err() || end {
+                return;
+            }
+        }
+    });
+    (rx, AbortOnDrop(reader))
 }
 
 /// A mapping tool as an rmcp tool (the JSON `calimcp tools --json` prints).

@@ -179,3 +179,12 @@ async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
     }
     Ok(())
 }
+
+/// Ends a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
