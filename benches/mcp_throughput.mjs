@@ -75,6 +75,19 @@ async function overStdio() {
   }
 }
 
+// The load over HTTP at `url`, served by the child process `server`
+// (stopped afterwards).
+async function loadOverHttp(server, url) {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    return await load(client, server.pid);
+  } finally {
+    await client.close();
+    server.kill("SIGTERM");
+  }
+}
+
 async function overHttp() {
   const server = spawn(bin, [...serveArgs.filter((a) => a !== "--quiet"), "--http", "127.0.0.1:0"], {
     stdio: ["ignore", "ignore", "pipe"],
@@ -87,14 +100,7 @@ async function overHttp() {
     });
     server.on("exit", () => reject(new Error("serve --http exited")));
   });
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  try {
-    return await load(client, server.pid);
-  } finally {
-    await client.close();
-    server.kill("SIGTERM");
-  }
+  return loadOverHttp(server, url);
 }
 
 // The same client over HTTP against benches/mcp_null_http.py, a server that
@@ -108,14 +114,7 @@ async function overNullHttp(result) {
     createInterface({ input: server.stdout }).once("line", resolve);
     server.on("exit", () => reject(new Error("mcp_null_http.py exited")));
   });
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  try {
-    return await load(client, server.pid);
-  } finally {
-    await client.close();
-    server.kill("SIGTERM");
-  }
+  return loadOverHttp(server, url);
 }
 
 // The result calimcp gives for the measured call (for the null server to repeat).

@@ -346,14 +346,6 @@ async fn an_app_whose_code_arrives_later_is_listed_before_the_next_refresh() {
         watcher.clone(),
     )
     .await;
-    let names = |tools: &Value| -> Vec<String> {
-        tools
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect()
-    };
     let prefix = calimcp::mapping::names::id_tail(&app);
     let its_set = |n: &String| n.starts_with(&prefix) && n.ends_with("_set");
     let before = names(&listed_app_tools(&client).await);
@@ -434,14 +426,6 @@ async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
         watcher.clone(),
     )
     .await;
-    let names = |listed: &Value| -> Vec<String> {
-        listed
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect()
-    };
     let before = names(&listed_app_tools(&client).await);
     assert!(before.iter().any(|n| n == "grow_get"), "{before:?}");
     assert!(!before.iter().any(|n| n == "grow_size"), "{before:?}");
@@ -482,4 +466,14 @@ async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
         "--json",
     ]);
     assert_eq!(ran_in(1), ctx.as_str(), "the CLI ran where serve did");
+}
+
+/// The names of listed tools.
+fn names(tools: &Value) -> Vec<String> {
+    tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
 }
