@@ -653,7 +653,10 @@ pub(crate) fn usage_error(e: &clap::Error, json: bool) -> Error {
 /// An environment variable set to an empty (or blank) value counts as unset:
 /// `CALIMCP_APPS=` means no directories rather than a usage error. Help shows
 /// `[env: X]` for every variable, never its value nor an empty `[env: X=]`. Applied to
-/// every argument of every subcommand.
+/// every argument of every subcommand built by then: a parse's deferred
+/// subcommands are not (the one with a variable of its own, `call`, reads
+/// CALIMCP_NO_INPUT through a falsey parser, where empty is false, and parses
+/// its line again through `toolcmd::command`, which applies this).
 pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
     // Only subcommands whose arguments name a variable are rebuilt: going
     // through every subcommand of the tree was 17% of `--version`.
