@@ -175,26 +175,47 @@ pub(crate) enum Refs {
     Defs,
 }
 
-#[derive(Debug, Subcommand)]
-pub(crate) enum Command {
-    Schema(schema::SchemaArgs),
-    Describe(describe::DescribeArgs),
-    Doc(doc::DocArgs),
-    Tools(tools::ToolsArgs),
-    Serve(serve::ServeArgs),
-    Apps(apps::AppsArgs),
-    Call(call::CallArgs),
-    Use(use_ctx::UseArgs),
-    Contexts(contexts::ContextsArgs),
-    Diff(diff::DiffArgs),
-    Watch(watch::WatchArgs),
-    Wait(wait::WaitArgs),
-    Login(login::LoginArgs),
-    Logout(logout::LogoutArgs),
-    Auth(auth::AuthArgs),
-    Node(nodes::NodeCmdArgs),
-    Completions(completions::CompletionsArgs),
+// The subcommands, declared once for two trees. A parse uses `Command`,
+// deferred: clap builds the arguments of the subcommand it meets, not of all
+// seventeen (about a quarter of `tools --json`'s start-up, BENCHMARKS.md
+// "Start-up"). Help, completions and man pages want the whole tree with each
+// subcommand's own arguments before the global ones, as they are listed; a
+// deferred subcommand gets the globals first, so `command` takes the
+// subcommands from `EagerCommand` instead.
+macro_rules! subcommands {
+    ($(#[$attr:meta])* $name:ident) => {
+        #[derive(Debug, Subcommand)]
+        $(#[$attr])*
+        pub(crate) enum $name {
+            Schema(schema::SchemaArgs),
+            Describe(describe::DescribeArgs),
+            Doc(doc::DocArgs),
+            Tools(tools::ToolsArgs),
+            Serve(serve::ServeArgs),
+            Apps(apps::AppsArgs),
+            Call(call::CallArgs),
+            Use(use_ctx::UseArgs),
+            Contexts(contexts::ContextsArgs),
+            Diff(diff::DiffArgs),
+            Watch(watch::WatchArgs),
+            Wait(wait::WaitArgs),
+            Login(login::LoginArgs),
+            Logout(logout::LogoutArgs),
+            Auth(auth::AuthArgs),
+            Node(nodes::NodeCmdArgs),
+            Completions(completions::CompletionsArgs),
+        }
+    };
 }
+subcommands!(
+    #[command(defer = true)]
+    Command
+);
+// Only its command tree is used (`eager`); values are always parsed into `Command`.
+subcommands!(
+    #[allow(dead_code)]
+    EagerCommand
+);
 
 impl GlobalArgs {
     pub fn tool_options(&self) -> ToolOptions {
@@ -376,7 +397,19 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
 
 /// The clap command tree: parsing, help and completions.
 pub fn command() -> clap::Command {
-    fold_global_options(without_empty_env(Cli::command()))
+    fold_global_options(without_empty_env(eager(Cli::command())))
+}
+
+/// `cmd` with each deferred subcommand replaced by the same one built in full
+/// (`EagerCommand`), in place.
+fn eager(mut cmd: clap::Command) -> clap::Command {
+    let full = EagerCommand::augment_subcommands(clap::Command::new("calimcp"));
+    for sub in cmd.get_subcommands_mut() {
+        if let Some(built) = full.find_subcommand(sub.get_name()) {
+            *sub = built.clone();
+        }
+    }
+    cmd
 }
 
 /// The command tree for man pages: every option described where it is
@@ -384,7 +417,7 @@ pub fn command() -> clap::Command {
 /// The version is the package's alone: the pages are committed, the commit
 /// would make them stale at every commit.
 pub fn man_command() -> clap::Command {
-    Cli::command().version(env!("CARGO_PKG_VERSION"))
+    eager(Cli::command()).version(env!("CARGO_PKG_VERSION"))
 }
 
 /// The global options in one short block instead of ~60 lines of
@@ -620,7 +653,10 @@ pub(crate) fn usage_error(e: &clap::Error, json: bool) -> Error {
 /// An environment variable set to an empty (or blank) value counts as unset:
 /// `CALIMCP_APPS=` means no directories rather than a usage error. Help shows
 /// `[env: X]` for every variable, never its value nor an empty `[env: X=]`. Applied to
-/// every argument of every subcommand.
+/// every argument of every subcommand built by then: a parse's deferred
+/// subcommands are not (the one with a variable of its own, `call`, reads
+/// CALIMCP_NO_INPUT through a falsey parser, where empty is false, and parses
+/// its line again through `toolcmd::command`, which applies this).
 pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
     // Only subcommands whose arguments name a variable are rebuilt: going
     // through every subcommand of the tree was 17% of `--version`.

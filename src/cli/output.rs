@@ -271,9 +271,13 @@ pub fn par_map<T: Sync, R: Send>(
     const CHUNK: usize = 64;
     // A second thread pays only from two full chunks on: below that, starting
     // it (and its allocator heap) costs more than it saves (BENCHMARKS.md).
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len() / CHUNK);
+    // Asked only then: the answer reads the cgroup's CPU quota (three files).
+    let chunks = items.len() / CHUNK;
+    let threads = if chunks < 2 {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(chunks))
+    };
     if threads <= 1 {
         items.iter().for_each(|item| sink(item, map(item)));
         return;
