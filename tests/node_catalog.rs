@@ -8,18 +8,10 @@ use predicates::prelude::*;
 use serde_json::Value;
 use support::calimcp;
 use support::fake_node::{self, FakeNode};
+use support::tool_names as names;
 
 fn json_out(a: assert_cmd::assert::Assert) -> Value {
     serde_json::from_slice(&a.get_output().stdout).unwrap()
-}
-
-fn names(tools: &Value) -> Vec<String> {
-    tools
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use support::fake_node::{self, FakeNode, Profile};
 use support::serve::*;
+use support::tool_names as names;
 use support::wire;
 
 /// How many times the server has read the node's app list so far.
@@ -336,16 +337,10 @@ async fn version_changes_during_a_slow_reread_are_bounded() {
 #[tokio::test]
 async fn an_app_whose_code_arrives_later_is_listed_before_the_next_refresh() {
     let node = FakeNode::with_profile(Profile::Rc25);
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
-    let abi: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let abi = kv_store_abi();
     let (app, _) = node.share_pending(fake_node::wasm_module(Some(&abi)), abi);
     let watcher = Watcher::default();
-    let (client, _) = stdio_client_env(
-        &["--node", &node.url, "--refresh", "3600"],
-        &[("CALIMCP_REREAD_INTERVAL", "1")],
-        watcher.clone(),
-    )
-    .await;
+    let client = paced_client(&node, &watcher).await;
     let prefix = calimcp::mapping::names::id_tail(&app);
     let its_set = |n: &String| n.starts_with(&prefix) && n.ends_with("_set");
     let before = names(&listed_app_tools(&client).await);
@@ -374,15 +369,9 @@ async fn an_app_whose_code_arrives_later_is_listed_before_the_next_refresh() {
 async fn a_context_of_code_the_server_has_not_read_makes_it_read_again() {
     let node = FakeNode::with_profile(Profile::Rc25);
     let watcher = Watcher::default();
-    let (client, _) = stdio_client_env(
-        &["--node", &node.url, "--refresh", "3600"],
-        &[("CALIMCP_REREAD_INTERVAL", "1")],
-        watcher.clone(),
-    )
-    .await;
+    let client = paced_client(&node, &watcher).await;
     listed_app_tools(&client).await;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
-    let abi: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let abi = kv_store_abi();
     let (app, ctx) = node.share(fake_node::wasm_module(Some(&abi)), abi);
     let r = call(
         &client,
@@ -416,16 +405,10 @@ async fn a_context_of_code_the_server_has_not_read_makes_it_read_again() {
 #[tokio::test]
 async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
     let node = FakeNode::with_profile(Profile::Rc25);
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
-    let abi: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let abi = kv_store_abi();
     node.install_version("com.example.grow", "1.0.0", abi.clone());
     let watcher = Watcher::default();
-    let (client, _) = stdio_client_env(
-        &["--node", &node.url, "--refresh", "3600"],
-        &[("CALIMCP_REREAD_INTERVAL", "1")],
-        watcher.clone(),
-    )
-    .await;
+    let client = paced_client(&node, &watcher).await;
     let before = names(&listed_app_tools(&client).await);
     assert!(before.iter().any(|n| n == "grow_get"), "{before:?}");
     assert!(!before.iter().any(|n| n == "grow_size"), "{before:?}");
@@ -468,12 +451,20 @@ async fn a_call_in_a_context_of_unread_code_makes_the_server_read_again() {
     assert_eq!(ran_in(1), ctx.as_str(), "the CLI ran where serve did");
 }
 
-/// The names of listed tools.
-fn names(tools: &Value) -> Vec<String> {
-    tools
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect()
+/// The example kv-store's ABI.
+fn kv_store_abi() -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kv-store/abi.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// A stdio client of a server of `node` whose periodic refresh is an hour
+/// away and whose requests may re-read the node every second.
+async fn paced_client(node: &FakeNode, watcher: &Watcher) -> Client {
+    let (client, _) = stdio_client_env(
+        &["--node", &node.url, "--refresh", "3600"],
+        &[("CALIMCP_REREAD_INTERVAL", "1")],
+        watcher.clone(),
+    )
+    .await;
+    client
 }

@@ -125,3 +125,13 @@ impl Default for Env {
 pub fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&a.get_output().stderr).into_owned()
 }
+
+/// The names of a list of tools (`tools --json`, MCP `tools/list`).
+pub fn tool_names(tools: &serde_json::Value) -> Vec<String> {
+    tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
