@@ -21,20 +21,24 @@ fn plain(s: &str) -> bool {
 /// `E2 80 8E`, `E2 80 8F` (U+200E, U+200F), `E2 80 AA`–`E2 80 AE`
 /// (U+202A–U+202E) or `E2 81 A6`–`E2 81 A9` (U+2066–U+2069). Other text, `±`,
 /// `−` or `—` in a schema's words too, passes without the check by character.
+/// The controls are looked for in one pass without early exit (many bytes
+/// per instruction), the three lead bytes with `memchr`, so only those
+/// places are looked at one by one (a whole listing's JSON is checked).
 fn may_be_dangerous(text: &[u8]) -> bool {
+    let control = text.iter().fold(false, |found, &b| {
+        found | ((b < 0x20) & (b != b'\n') & (b != b'\t')) | (b == 0x7f)
+    });
     let at = |i: usize| text.get(i).copied().unwrap_or(0);
-    text.iter().enumerate().any(|(i, &b)| match b {
-        b'\n' | b'\t' => false,
-        0..0x20 | 0x7f => true,
-        0xc2 => (0x80..0xa0).contains(&at(i + 1)),
-        0xd8 => at(i + 1) == 0x9c,
-        0xe2 => match (at(i + 1), at(i + 2)) {
-            (0x80, n) => matches!(n, 0x8e | 0x8f | 0xaa..=0xae),
-            (0x81, n) => matches!(n, 0xa6..=0xa9),
-            _ => false,
-        },
-        _ => false,
-    })
+    control
+        || memchr::memchr3_iter(0xc2, 0xd8, 0xe2, text).any(|i| match text[i] {
+            0xc2 => (0x80..0xa0).contains(&at(i + 1)),
+            0xd8 => at(i + 1) == 0x9c,
+            _ => match (at(i + 1), at(i + 2)) {
+                (0x80, n) => matches!(n, 0x8e | 0x8f | 0xaa..=0xae),
+                (0x81, n) => matches!(n, 0xa6..=0xa9),
+                _ => false,
+            },
+        })
 }
 
 fn is_dangerous(c: char) -> bool {
