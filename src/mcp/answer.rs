@@ -93,12 +93,7 @@ fn first_message(text: &[u8]) -> First {
     // The last piece is not yet a whole event.
     events.pop();
     for event in events {
-        let data: Vec<&str> = event
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(|d| d.strip_prefix(' ').unwrap_or(d))
-            .collect();
-        let data = data.join("\n");
+        let data = event_data(event);
         if data.trim().is_empty() {
             // A priming event, a comment or a keep-alive.
             continue;
@@ -117,6 +112,17 @@ fn first_message(text: &[u8]) -> First {
         };
     }
     First::NotYet
+}
+
+/// The data of one SSE event (its `data:` lines joined; empty for a
+/// priming event, a comment or a keep-alive).
+pub(super) fn event_data(event: &str) -> String {
+    let data: Vec<&str> = event
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(|d| d.strip_prefix(' ').unwrap_or(d))
+        .collect();
+    data.join("\n")
 }
 
 /// A body whose first bytes were already read: those, then the rest.

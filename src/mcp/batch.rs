@@ -424,14 +424,7 @@ fn is_length_limit(e: &axum::Error) -> bool {
 fn sse_messages(body: &[u8]) -> Vec<Value> {
     let text = String::from_utf8_lossy(body);
     text.split("\n\n")
-        .filter_map(|event| {
-            let data: Vec<&str> = event
-                .lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .map(|d| d.strip_prefix(' ').unwrap_or(d))
-                .collect();
-            serde_json::from_str(&data.join("\n")).ok()
-        })
+        .filter_map(|event| serde_json::from_str(&super::answer::event_data(event)).ok())
         .collect()
 }
 
