@@ -1,7 +1,7 @@
 //! Argument handling the commands share, kept out of the command files so
 //! that no command imports another: the global flags found anywhere on a line
-//! (read once for `call` by `cli::main`, and by the completer), and value
-//! parsers.
+//! (read once for `call` by `cli::main`, and by the completer), the narrowed
+//! tree a line that names its subcommand is parsed with, and value parsers.
 
 use std::ffi::OsString;
 use std::time::Duration;
@@ -28,21 +28,9 @@ pub(super) fn prescan_globals(argv: &[OsString]) -> std::result::Result<GlobalAr
         if tok == "--" {
             break;
         }
-        let arg = if let Some(long) = tok.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
-            globals.get_arguments().find(|a| {
-                a.get_long() == Some(name)
-                    || a.get_all_aliases().is_some_and(|al| al.contains(&name))
-            })
-        } else if tok.len() == 2 && tok.starts_with('-') {
-            let c = tok.chars().nth(1);
-            globals.get_arguments().find(|a| a.get_short() == c)
-        } else {
-            None
-        };
-        if let Some(a) = arg {
+        if let Some(a) = global_named(&globals, tok) {
             kept.push(argv[i].clone());
-            if a.get_action().takes_values() && !tok.contains('=') && i + 1 < argv.len() {
+            if takes_next(a, tok) && i + 1 < argv.len() {
                 kept.push(argv[i + 1].clone());
                 i += 1;
             }
@@ -51,6 +39,59 @@ pub(super) fn prescan_globals(argv: &[OsString]) -> std::result::Result<GlobalAr
     }
     let m = globals.try_get_matches_from(kept)?;
     GlobalArgs::from_arg_matches(&m)
+}
+
+/// The global argument a token is (`--json`, `--node=URL`, `--api`, `-q`), if any.
+fn global_named<'c>(globals: &'c clap::Command, tok: &str) -> Option<&'c clap::Arg> {
+    if let Some(long) = tok.strip_prefix("--") {
+        let name = long.split('=').next().unwrap_or(long);
+        globals.get_arguments().find(|a| {
+            a.get_long() == Some(name) || a.get_all_aliases().is_some_and(|al| al.contains(&name))
+        })
+    } else if tok.len() == 2 && tok.starts_with('-') {
+        let c = tok.chars().nth(1);
+        globals.get_arguments().find(|a| a.get_short() == c)
+    } else {
+        None
+    }
+}
+
+/// Whether the global `a`, written as `tok`, takes the next word as its value.
+fn takes_next(a: &clap::Arg, tok: &str) -> bool {
+    a.get_action().takes_values() && !tok.contains('=')
+}
+
+/// The tree to parse a line with when the line names its subcommand: the
+/// top level (the global arguments) with that one subcommand. Before it
+/// parses, clap copies every global argument into every subcommand, the
+/// sixteen the line does not name too (~250 copies, ~360 KB of heap: most of
+/// clap's part of a one-shot command's start-up, issue 34).
+///
+/// `None`, for the whole tree, unless the first word that is not a global flag
+/// (or its value) is a subcommand's name or alias. The caller parses with the
+/// whole tree whenever this tree fails (an error, help, the version), so every
+/// message is the whole tree's; a line this tree parses names the same
+/// subcommand in both, and parses the same (tested below).
+pub(super) fn narrowed(argv: &[OsString]) -> Option<clap::Command> {
+    let top = GlobalArgs::augment_args(clap::Command::new("calimcp"))
+        .version(env!("VERSION_AND_COMMIT"))
+        .propagate_version(true)
+        .subcommand_required(true)
+        .max_term_width(100);
+    let mut words = argv.iter().skip(1);
+    let name = loop {
+        let tok = words.next()?.to_str()?;
+        if !tok.starts_with('-') {
+            break tok;
+        }
+        let global = global_named(&top, tok)?;
+        if takes_next(global, tok) {
+            words.next()?;
+        }
+    };
+    let all = <super::Command as clap::Subcommand>::augment_subcommands(clap::Command::new("all"));
+    let sub = all.find_subcommand(name)?.clone();
+    Some(top.subcommand(sub))
 }
 
 /// A positive number of seconds (`--timeout 1.5`), for `watch` and `call --wait-event`.
@@ -95,6 +136,70 @@ mod tests {
         assert_eq!(g.node.url.as_deref(), Some("http://n"));
         assert!(g.node.verbose && g.json);
         assert_eq!(g.service, None, "nothing after -- is a flag");
+    }
+
+    fn line(words: &str) -> Vec<OsString> {
+        std::iter::once("calimcp")
+            .chain(words.split(' ').filter(|w| !w.is_empty()))
+            .map(OsString::from)
+            .collect()
+    }
+
+    /// What the whole tree makes of a line, and what the narrowed one does.
+    fn both(words: &str) -> (String, Option<String>) {
+        use clap::CommandFactory;
+        let argv = line(words);
+        let parse = |cmd: clap::Command| {
+            cmd.try_get_matches_from(&argv)
+                .and_then(|m| <super::super::Cli as FromArgMatches>::from_arg_matches(&m))
+                .map(|cli| format!("{cli:?}"))
+                .map_err(|e| e.kind())
+        };
+        let whole =
+            parse(super::super::Cli::command()).unwrap_or_else(|e| panic!("{words}: {e:?}"));
+        (
+            whole,
+            narrowed(&argv).map(|cmd| parse(cmd).expect("the narrowed tree parses it")),
+        )
+    }
+
+    #[test]
+    fn a_line_naming_its_subcommand_parses_the_same_in_the_narrowed_tree() {
+        for words in [
+            "tools app.json --json",
+            "--json tools app.json",
+            "--node http://n:1 --color never -q tools --read-only a b",
+            "--api=http://n:1 schema app.json get --output",
+            "--apps x:y --refs defs --max-name-len 20 describe app",
+            "-v --timeout 3 --token t call kv_store_get --key k --json",
+            "--offline call kv_store_set --key a --value -5 -- --json",
+            "--package p --service s apps",
+            "node list",
+            "completions bash",
+            "diff a.json b.json --json",
+            "--color always watch app --context c",
+        ] {
+            let (whole, narrow) = both(words);
+            assert_eq!(narrow.as_ref(), Some(&whole), "{words}");
+        }
+    }
+
+    #[test]
+    fn lines_the_narrowed_tree_does_not_take_go_to_the_whole_tree() {
+        for words in [
+            "--help tools",
+            "--unknown tools",
+            "- tools",
+            "-qv tools",
+            "help tools",
+            "--node tools",
+        ] {
+            assert!(narrowed(&line(words)).is_none(), "{words}");
+        }
+        // A global's value is not taken for the subcommand.
+        let named = narrowed(&line("--node tools schema x")).expect("a subcommand is named");
+        let subs: Vec<&str> = named.get_subcommands().map(|s| s.get_name()).collect();
+        assert_eq!(subs, ["schema"]);
     }
 
     #[test]

@@ -728,9 +728,14 @@ pub fn main() -> ExitCode {
         cmd.try_get_matches_from(&argv)
             .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
     };
-    let parsed = match parse(without_empty_env(Cli::command())) {
-        Err(e) if shows_help(&e) => parse(command()),
-        other => other,
+    // The line's own subcommand alone first; anything but a parse (an
+    // error, help, the version) is answered by the whole tree.
+    let parsed = match args::narrowed(&argv).map(|cmd| parse(without_empty_env(cmd))) {
+        Some(Ok(cli)) => Ok(cli),
+        _ => match parse(without_empty_env(Cli::command())) {
+            Err(e) if shows_help(&e) => parse(command()),
+            other => other,
+        },
     };
     let mut cli = match parsed {
         Ok(cli) => cli,
