@@ -3,10 +3,11 @@
 //! serde visitors read each part of the document straight into the model:
 //! no intermediate `serde_json::Value` tree is built, strings are copied once,
 //! keys nobody reads are skipped without allocating, and a JSON path is only
-//! formatted when a warning or an error needs it. The top level is first split
-//! into its sections (borrowed raw JSON, which also checks the whole document
-//! is valid JSON), then the sections are read in a fixed order, so messages
-//! do not depend on the order of keys in the file.
+//! formatted when a warning or an error needs it. The document is read once:
+//! each top-level section as it comes, its warnings set aside, then the
+//! sections are put together in a fixed order, so messages do not depend on
+//! the order of keys in the file (a document that is not valid JSON, or
+//! nests too deeply, is refused as a whole, wherever that is).
 //!
 //! Hard errors are kept for what makes a document unusable as an ABI (not an
 //! object, no `methods`, a schema major other than 1, a method without a name);
@@ -24,7 +25,6 @@ use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use super::model::*;
 use super::{AbiError, JsonPath, Seg, Warning};
@@ -38,8 +38,13 @@ pub fn parse_manifest(bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<Manif
             "the file is empty; expected a wasm-abi/1 JSON manifest",
         ));
     }
-    let top: RawTop<'_> = serde_json::from_slice(bytes).map_err(json_error)?;
-    Parser::new(warnings).manifest(top.0)
+    let mut parser = Parser::new(warnings);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let top = TopSeed(&mut parser)
+        .deserialize(&mut de)
+        .and_then(|top| de.end().map(|()| top))
+        .map_err(json_error)?;
+    parser.manifest(top)
 }
 
 /// Parses a manifest that is already a JSON value (e.g. from the node).
@@ -47,23 +52,20 @@ pub fn parse_manifest_value(
     value: &Value,
     warnings: &mut Vec<Warning>,
 ) -> Result<Manifest, AbiError> {
+    let mut p = Parser::new(warnings);
     let top = match value {
-        Value::Object(map) => Top {
-            not_object: None,
-            schema_version: map.get("schema_version"),
-            methods: map.get("methods"),
-            types: map.get("types"),
-            events: map.get("events"),
-            state_root: map.get("state_root"),
-            state_version: map.get("state_version"),
-            migrations: map.get("migrations"),
-            bundle_keys: ["services", "wasm", "package"]
-                .iter()
-                .any(|k| map.contains_key(*k)),
-        },
+        Value::Object(map) => {
+            let mut top = Top::empty(None);
+            for (key, v) in map {
+                if let Some(&key) = TOP_KEYS.iter().find(|k| **k == key.as_str()) {
+                    top.read_value(&mut p, key, v);
+                }
+            }
+            top
+        }
         other => Top::empty(Some(kind_of(other))),
     };
-    Parser::new(warnings).manifest(top)
+    p.manifest(top)
 }
 
 fn json_error(e: serde_json::Error) -> AbiError {
@@ -141,62 +143,26 @@ use items::{EventR, MethodR, TypesR};
 use read::*;
 
 // ---------------------------------------------------------------------------
-// The top level: sections as raw JSON (or as values), read in a fixed order.
+// The top level: each section read as it comes, put together in a fixed order.
 
-/// The top-level sections calimcp reads; `S` is raw JSON text or a value.
-struct Top<S> {
+/// A section as read: its value (or why it could not be read: JSON nested
+/// too deeply, from a value) and its warnings, set aside.
+type Section<T> = Option<Slot<Result<T, AbiError>>>;
+
+/// The top-level sections calimcp reads.
+struct Top {
     /// What the document is instead, when it is not an object.
     not_object: Option<&'static str>,
-    schema_version: Option<S>,
-    methods: Option<S>,
-    types: Option<S>,
-    events: Option<S>,
-    state_root: Option<S>,
-    state_version: Option<S>,
-    migrations: Option<S>,
+    schema_version: Section<Leaf>,
+    methods: Section<<List<MethodR> as Read>::Out>,
+    types: Section<<TypesR as Read>::Out>,
+    events: Section<<List<EventR> as Read>::Out>,
+    state_root: Section<Leaf>,
+    state_version: Section<Value>,
+    migrations: Section<Value>,
     /// `services`, `wasm` or `package` is present: a bundle's manifest.json.
     bundle_keys: bool,
 }
-
-impl<S> Top<S> {
-    /// No sections yet; `not_object`: what the document is instead of an object.
-    fn empty(not_object: Option<&'static str>) -> Self {
-        Top {
-            not_object,
-            schema_version: None,
-            methods: None,
-            types: None,
-            events: None,
-            state_root: None,
-            state_version: None,
-            migrations: None,
-            bundle_keys: false,
-        }
-    }
-}
-
-/// A section of the document to read with a seed.
-trait Source<'de>: Copy {
-    fn read<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, serde_json::Error>;
-}
-
-impl<'de> Source<'de> for &'de RawValue {
-    fn read<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_str(self.get());
-        let value = seed.deserialize(&mut de)?;
-        de.end()?;
-        Ok(value)
-    }
-}
-
-impl<'de> Source<'de> for &'de Value {
-    fn read<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, serde_json::Error> {
-        seed.deserialize(self)
-    }
-}
-
-/// The document split into sections; every value is checked to be valid JSON.
-struct RawTop<'a>(Top<&'a RawValue>);
 
 const TOP_KEYS: &[&str] = &[
     "schema_version",
@@ -211,45 +177,99 @@ const TOP_KEYS: &[&str] = &[
     "package",
 ];
 
-impl<'de> de::Deserialize<'de> for RawTop<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl V {
-            fn other(self, kind: &'static str) -> RawTop<'static> {
-                RawTop(Top::empty(Some(kind)))
+/// Reads the value of `key` (one of [`TOP_KEYS`]) into its section with
+/// `$read(R, key)`, or notes a bundle's key. A key given twice keeps its last value.
+macro_rules! read_top_key {
+    ($top:expr, $key:expr, $read:ident) => {
+        match $key {
+            "schema_version" => {
+                $top.schema_version = Some($read!(PhantomData<Leaf>, "schema_version"))
+            }
+            "methods" => $top.methods = Some($read!(List<MethodR>, "methods")),
+            "types" => $top.types = Some($read!(TypesR, "types")),
+            "events" => $top.events = Some($read!(List<EventR>, "events")),
+            "state_root" => $top.state_root = Some($read!(PhantomData<Leaf>, "state_root")),
+            "state_version" => {
+                $top.state_version = Some($read!(PhantomData<Value>, "state_version"))
+            }
+            "migrations" => $top.migrations = Some($read!(PhantomData<Value>, "migrations")),
+            _ => $top.bundle_keys = true,
+        }
+    };
+}
+
+impl Top {
+    /// No sections yet; `not_object`: what the document is instead of an object.
+    fn empty(not_object: Option<&'static str>) -> Self {
+        Top {
+            not_object,
+            schema_version: None,
+            methods: None,
+            types: None,
+            events: None,
+            state_root: None,
+            state_version: None,
+            migrations: None,
+            bundle_keys: false,
+        }
+    }
+
+    /// Reads `key` of a manifest given as a value.
+    fn read_value(&mut self, p: &mut Parser<'_>, key: &'static str, v: &Value) {
+        macro_rules! of_value {
+            ($r:ty, $key:expr) => {
+                p.section_of_value::<$r>(v, $key)
+            };
+        }
+        read_top_key!(self, key, of_value);
+    }
+}
+
+/// The document's top level, read in one pass.
+struct TopSeed<'p, 'w>(&'p mut Parser<'w>);
+
+impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_> {
+    type Value = Top;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Top, D::Error> {
+        struct V<'p, 'w>(&'p mut Parser<'w>);
+        impl V<'_, '_> {
+            fn other(self, kind: &'static str) -> Top {
+                Top::empty(Some(kind))
             }
         }
-        impl<'de> Visitor<'de> for V {
-            type Value = RawTop<'de>;
+        impl<'de> Visitor<'de> for V<'_, '_> {
+            type Value = Top;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a JSON document")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+                let p = self.0;
                 let mut top = Top::empty(None);
                 while let Some(key) = map.next_key_seed(Key(TOP_KEYS))? {
-                    // Unknown keys are read as raw JSON too: that checks their text.
-                    let raw: &'de RawValue = map.next_value()?;
-                    let slot = match key {
-                        Some("schema_version") => &mut top.schema_version,
-                        Some("methods") => &mut top.methods,
-                        Some("types") => &mut top.types,
-                        Some("events") => &mut top.events,
-                        Some("state_root") => &mut top.state_root,
-                        Some("state_version") => &mut top.state_version,
-                        Some("migrations") => &mut top.migrations,
-                        Some(_) => {
-                            top.bundle_keys = true;
-                            continue;
-                        }
-                        None => continue,
+                    let Some(key) = key else {
+                        // Unknown keys are still checked to be valid JSON.
+                        map.next_value::<IgnoredAny>()?;
+                        continue;
                     };
-                    *slot = Some(raw);
+                    macro_rules! from_map {
+                        ($r:ty, $key:expr) => {{
+                            let slot = p.slot::<A, $r>(&mut map, $key)?;
+                            Slot {
+                                value: Ok(slot.value),
+                                warnings: slot.warnings,
+                            }
+                        }};
+                    }
+                    if matches!(key, "services" | "wasm" | "package") {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    read_top_key!(top, key, from_map);
                 }
-                Ok(RawTop(top))
+                Ok(top)
             }
             other_kinds!();
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(self.0))
     }
 }
 
@@ -337,19 +357,25 @@ impl<'w> Parser<'w> {
         }
     }
 
-    /// Reads a top-level section under `key`; JSON errors (too deep) are hard.
-    fn section<'de, S: Source<'de>, R: Read>(
+    /// Reads a top-level section `key` of a manifest given as a value, its
+    /// warnings set aside.
+    fn section_of_value<R: Read>(
         &mut self,
-        src: S,
+        v: &Value,
         key: &'static str,
-    ) -> Result<R::Out, AbiError> {
+    ) -> Slot<Result<R::Out, AbiError>> {
+        let mark = self.warnings.len();
         self.path.push(Seg::Key(key));
-        let out = src.read(self.seed::<R>()).map_err(json_error);
+        let value = self.seed::<R>().deserialize(v).map_err(json_error);
         self.path.pop();
-        out
+        Slot {
+            value,
+            warnings: self.warnings.split_off(mark),
+        }
     }
 
-    fn manifest<'de, S: Source<'de>>(&mut self, top: Top<S>) -> Result<Manifest, AbiError> {
+    /// The manifest from its sections, put together in a fixed order.
+    fn manifest(&mut self, top: Top) -> Result<Manifest, AbiError> {
         if let Some(found) = top.not_object {
             return Err(AbiError::new(
                 "$",
@@ -368,13 +394,8 @@ impl<'w> Parser<'w> {
                 format!("no `methods` key: not a wasm-abi/1 ABI manifest{hint}"),
             ));
         };
-        let mark = self.warnings.len();
-        let methods = self.section::<S, List<MethodR>>(methods, "methods")?;
-        let methods = Slot {
-            value: methods,
-            warnings: self.warnings.split_off(mark),
-        };
-        let methods_in = match methods.value {
+        // The methods' warnings follow the types' (kept below).
+        let methods_in = match methods.value? {
             Ok(list) => Slot {
                 value: list,
                 warnings: methods.warnings,
@@ -392,7 +413,7 @@ impl<'w> Parser<'w> {
             ..Manifest::default()
         };
         if let Some(types) = top.types {
-            match self.section::<S, TypesR>(types, "types")? {
+            match self.keep(types)? {
                 Ok(types) => m.types = types,
                 Err(found) => {
                     return Err(AbiError::new(
@@ -406,21 +427,19 @@ impl<'w> Parser<'w> {
             m.methods.push(method?);
         }
         if let Some(events) = top.events
-            && let Ok(events) = self.section::<S, List<EventR>>(events, "events")?
+            && let Ok(events) = self.keep(events)?
         {
             m.events = events;
         }
         if let Some(root) = top.state_root {
-            m.state_root = self
-                .section::<S, PhantomData<Leaf>>(root, "state_root")?
-                .into_string();
+            m.state_root = self.keep(root)?.into_string();
         }
         let version = match top.state_version {
-            Some(v) => Some(self.section::<S, PhantomData<Value>>(v, "state_version")?),
+            Some(v) => Some(self.keep(v)?),
             None => None,
         };
         let migrations = match top.migrations {
-            Some(v) => Some(self.section::<S, PhantomData<Value>>(v, "migrations")?),
+            Some(v) => Some(self.keep(v)?),
             None => None,
         };
         (m.state_version, m.migrations) =
@@ -428,7 +447,7 @@ impl<'w> Parser<'w> {
         Ok(m)
     }
 
-    fn schema_version<'de, S: Source<'de>>(&mut self, src: Option<S>) -> Result<String, AbiError> {
+    fn schema_version(&mut self, src: Section<Leaf>) -> Result<String, AbiError> {
         let path = "$.schema_version";
         let version = match src {
             None => {
@@ -438,7 +457,7 @@ impl<'w> Parser<'w> {
                 ));
                 return Ok("wasm-abi/1".into());
             }
-            Some(src) => match self.section::<S, PhantomData<Leaf>>(src, "schema_version")? {
+            Some(src) => match self.keep(src)? {
                 Leaf::Str(s) => s,
                 other => {
                     return Err(AbiError::new(
@@ -561,6 +580,31 @@ mod tests {
         let m = m.unwrap();
         assert!(matches!(m.types["T"].kind, TypeDefKind::Bytes(_)));
         assert!(w.is_empty(), "{w:?}");
+    }
+
+    /// One pass still checks the whole document: values of keys nobody
+    /// reads, and what follows the top-level object.
+    #[test]
+    fn the_whole_document_must_be_valid_json() {
+        for text in [
+            r#"{"methods": [], "x": [1, }"#,
+            r#"{"methods": [], "package": {"a" 1}}"#,
+            r#"{"methods": []} {}"#,
+            r#"{"methods": [], "x": "\q"}"#,
+        ] {
+            let e = parse(text).0.unwrap_err();
+            assert!(e.message.starts_with("not valid JSON"), "{text}: {e:?}");
+        }
+        let ty = format!(
+            "{}\"u8\"{}",
+            r#"{"kind": "list", "items": "#.repeat(130),
+            "}".repeat(130)
+        );
+        let deep = format!(
+            r#"{{"methods": [{{"name": "m", "params": [{{"name": "p", "type": {ty}}}]}}]}}"#
+        );
+        let e = parse(&deep).0.unwrap_err();
+        assert!(e.message.contains("nests too deeply"), "{e:?}");
     }
 
     #[test]
