@@ -68,7 +68,7 @@ fn takes_next(a: &clap::Arg, tok: &str) -> bool {
 /// clap's part of a one-shot command's start-up, issue 34).
 ///
 /// `None`, for the whole tree, unless the first word that is not a global flag
-/// (or its value) is a subcommand's name or alias. The caller parses with the
+/// (or its value) is a subcommand's name. The caller parses with the
 /// whole tree whenever this tree fails (an error, help, the version), so every
 /// message is the whole tree's; a line this tree parses names the same
 /// subcommand in both, and parses the same (tested below).
@@ -89,9 +89,7 @@ pub(super) fn narrowed(argv: &[OsString]) -> Option<clap::Command> {
             words.next()?;
         }
     };
-    let all = <super::Command as clap::Subcommand>::augment_subcommands(clap::Command::new("all"));
-    let sub = all.find_subcommand(name)?.clone();
-    Some(top.subcommand(sub))
+    Some(top.subcommand(super::subcommand_named(name)?))
 }
 
 /// A positive number of seconds (`--timeout 1.5`), for `watch` and `call --wait-event`.
@@ -182,6 +180,35 @@ mod tests {
             let (whole, narrow) = both(words);
             assert_eq!(narrow.as_ref(), Some(&whole), "{words}");
         }
+    }
+
+    /// Every subcommand of the tree is found by its name alone, with the
+    /// same arguments, and nothing else is.
+    #[test]
+    fn each_subcommand_is_named_alone() {
+        let whole = <super::super::Command as clap::Subcommand>::augment_subcommands(
+            clap::Command::new("all"),
+        );
+        for sub in whole.get_subcommands() {
+            let mut sub = sub.clone();
+            sub.build();
+            let mut alone = super::super::subcommand_named(sub.get_name())
+                .unwrap_or_else(|| panic!("{} is not found by name", sub.get_name()));
+            alone.build();
+            let ids = |c: &clap::Command| {
+                c.get_arguments()
+                    .map(|a| a.get_id().to_string())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(ids(&alone), ids(&sub), "{}", sub.get_name());
+            assert!(
+                sub.get_all_aliases().next().is_none(),
+                "{} has an alias: name it here too",
+                sub.get_name()
+            );
+        }
+        assert!(super::super::subcommand_named("help").is_none());
+        assert!(super::super::subcommand_named("Tools").is_none());
     }
 
     #[test]

@@ -175,46 +175,58 @@ pub(crate) enum Refs {
     Defs,
 }
 
-// The subcommands, declared once for two trees. A parse uses `Command`,
-// deferred: clap builds the arguments of the subcommand it meets, not of all
-// seventeen (about a quarter of `tools --json`'s start-up, BENCHMARKS.md
-// "Start-up"). Help, completions and man pages want the whole tree with each
-// subcommand's own arguments before the global ones, as they are listed; a
-// deferred subcommand gets the globals first, so `command` takes the
-// subcommands from `EagerCommand` instead.
+// The subcommands, declared once for two trees and a lookup. A parse uses
+// `Command`, deferred: clap builds the arguments of the subcommand it meets,
+// not of all seventeen (about a quarter of `tools --json`'s start-up,
+// BENCHMARKS.md "Start-up"); a line that names its subcommand is parsed with
+// that one alone (`subcommand_named`, `args::narrowed`). Help, completions
+// and man pages want the whole tree with each subcommand's own arguments
+// before the global ones, as they are listed; a deferred subcommand gets the
+// globals first, so `command` takes the subcommands from `EagerCommand`
+// instead. Each subcommand's name is its variant's, in lower case (tested).
 macro_rules! subcommands {
-    ($(#[$attr:meta])* $name:ident) => {
+    ($($variant:ident($args:ty) = $cmd:literal,)*) => {
         #[derive(Debug, Subcommand)]
-        $(#[$attr])*
-        pub(crate) enum $name {
-            Schema(schema::SchemaArgs),
-            Describe(describe::DescribeArgs),
-            Doc(doc::DocArgs),
-            Tools(tools::ToolsArgs),
-            Serve(serve::ServeArgs),
-            Apps(apps::AppsArgs),
-            Call(call::CallArgs),
-            Use(use_ctx::UseArgs),
-            Contexts(contexts::ContextsArgs),
-            Diff(diff::DiffArgs),
-            Watch(watch::WatchArgs),
-            Wait(wait::WaitArgs),
-            Login(login::LoginArgs),
-            Logout(logout::LogoutArgs),
-            Auth(auth::AuthArgs),
-            Node(nodes::NodeCmdArgs),
-            Completions(completions::CompletionsArgs),
+        #[command(defer = true)]
+        pub(crate) enum Command {
+            $($variant($args),)*
+        }
+
+        // Only its command tree is used (`eager`); values are always parsed into `Command`.
+        #[derive(Debug, Subcommand)]
+        #[allow(dead_code)]
+        pub(crate) enum EagerCommand {
+            $($variant($args),)*
+        }
+
+        /// The subcommand called `name`, alone, its arguments built (what
+        /// `Command`'s tree holds for it, less the texts only help shows).
+        pub(crate) fn subcommand_named(name: &str) -> Option<clap::Command> {
+            match name {
+                $($cmd => Some(<$args as Args>::augment_args(clap::Command::new($cmd))),)*
+                _ => None,
+            }
         }
     };
 }
 subcommands!(
-    #[command(defer = true)]
-    Command
-);
-// Only its command tree is used (`eager`); values are always parsed into `Command`.
-subcommands!(
-    #[allow(dead_code)]
-    EagerCommand
+    Schema(schema::SchemaArgs) = "schema",
+    Describe(describe::DescribeArgs) = "describe",
+    Doc(doc::DocArgs) = "doc",
+    Tools(tools::ToolsArgs) = "tools",
+    Serve(serve::ServeArgs) = "serve",
+    Apps(apps::AppsArgs) = "apps",
+    Call(call::CallArgs) = "call",
+    Use(use_ctx::UseArgs) = "use",
+    Contexts(contexts::ContextsArgs) = "contexts",
+    Diff(diff::DiffArgs) = "diff",
+    Watch(watch::WatchArgs) = "watch",
+    Wait(wait::WaitArgs) = "wait",
+    Login(login::LoginArgs) = "login",
+    Logout(logout::LogoutArgs) = "logout",
+    Auth(auth::AuthArgs) = "auth",
+    Node(nodes::NodeCmdArgs) = "node",
+    Completions(completions::CompletionsArgs) = "completions",
 );
 
 impl GlobalArgs {
