@@ -89,7 +89,32 @@ pub(super) fn narrowed(argv: &[OsString]) -> Option<clap::Command> {
             words.next()?;
         }
     };
-    Some(top.subcommand(super::subcommand_named(name)?))
+    Some(unset_blank_env(
+        top.subcommand(super::subcommand_named(name)?),
+    ))
+}
+
+/// [`super::without_empty_env`] for a tree that only parses ([`narrowed`]):
+/// a variable set to a blank value counts as unset. Help never comes from
+/// this tree, so the arguments are left as they are (no copy of every one)
+/// unless a variable is blank.
+fn unset_blank_env(mut cmd: clap::Command) -> clap::Command {
+    let blank: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| {
+            a.get_env()
+                .and_then(std::env::var_os)
+                .is_some_and(|v| v.to_string_lossy().trim().is_empty())
+        })
+        .map(|a| a.get_id().clone())
+        .collect();
+    for id in blank {
+        cmd = cmd.mut_arg(id, |a| a.env(None::<&str>));
+    }
+    for sub in cmd.get_subcommands_mut() {
+        *sub = unset_blank_env(std::mem::take(sub));
+    }
+    cmd
 }
 
 /// A positive number of seconds (`--timeout 1.5`), for `watch` and `call --wait-event`.

@@ -742,7 +742,7 @@ pub fn main() -> ExitCode {
     };
     // The line's own subcommand alone first; anything but a parse (an
     // error, help, the version) is answered by the whole tree.
-    let parsed = match args::narrowed(&argv).map(|cmd| parse(without_empty_env(cmd))) {
+    let parsed = match args::narrowed(&argv).map(parse) {
         Some(Ok(cli)) => Ok(cli),
         _ => match parse(without_empty_env(Cli::command())) {
             Err(e) if shows_help(&e) => parse(command()),

@@ -362,7 +362,13 @@ pub fn build_with(
             ))
     });
     let mut taken: BTreeSet<String> = RESERVED_NAMES.iter().map(|s| s.to_string()).collect();
-    let mut tools = Vec::new();
+    // Sized once: a tool is ~220 bytes, and each doubling of a growing Vec
+    // is a fresh block of memory to fault in (issue 34).
+    let count = units
+        .iter()
+        .map(|&(a, s)| apps[a].services[s].manifest.methods.len())
+        .sum();
+    let mut tools = Vec::with_capacity(count);
     for (a, s) in units {
         let app = &apps[a];
         let service = &app.services[s];

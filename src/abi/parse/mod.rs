@@ -423,9 +423,12 @@ impl<'w> Parser<'w> {
                 }
             }
         }
-        for method in self.keep(methods_in) {
-            m.methods.push(method?);
-        }
+        // In place: a `Result<Method, _>` is laid out as a `Method`, so the
+        // list's buffer becomes the manifest's (no second growing Vec).
+        m.methods = self
+            .keep(methods_in)
+            .into_iter()
+            .collect::<Result<_, _>>()?;
         if let Some(events) = top.events
             && let Ok(events) = self.keep(events)?
         {
