@@ -344,7 +344,10 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
             MAX_FILE >> 20
         )));
     }
-    std::fs::read(path)
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0) + 1);
+    crate::memory::prefault_spare(&mut bytes);
+    std::io::Read::read_to_end(&mut std::fs::File::open(path)?, &mut bytes)?;
+    Ok(bytes)
 }
 
 /// The id a Calimero node gives `bytes` when it stores them as a blob:
