@@ -61,37 +61,60 @@ fn takes_next(a: &clap::Arg, tok: &str) -> bool {
     a.get_action().takes_values() && !tok.contains('=')
 }
 
-/// The tree to parse a line with when the line names its subcommand: the
-/// top level (the global arguments) with that one subcommand. Before it
-/// parses, clap copies every global argument into every subcommand, the
-/// sixteen the line does not name too (~250 copies, ~360 KB of heap: most of
-/// clap's part of a one-shot command's start-up, issue 34).
+/// The line parsed with the subcommand it names alone, the global arguments
+/// built into that subcommand: before it parses, clap copies every global
+/// argument into every subcommand, the sixteen the line does not name too
+/// (~250 copies, ~360 KB of heap: most of clap's part of a one-shot
+/// command's start-up, issue 34), and into the named one too.
 ///
 /// `None`, for the whole tree, unless the first word that is not a global flag
-/// (or its value) is a subcommand's name. The caller parses with the
-/// whole tree whenever this tree fails (an error, help, the version), so every
-/// message is the whole tree's; a line this tree parses names the same
-/// subcommand in both, and parses the same (tested below).
-pub(super) fn narrowed(argv: &[OsString]) -> Option<clap::Command> {
-    let top = GlobalArgs::augment_args(clap::Command::new("calimcp"))
-        .version(env!("VERSION_AND_COMMIT"))
-        .propagate_version(true)
-        .subcommand_required(true)
-        .max_term_width(100);
-    let mut words = argv.iter().skip(1);
-    let name = loop {
-        let tok = words.next()?.to_str()?;
-        if !tok.starts_with('-') {
-            break tok;
+/// (or its value) is a subcommand's name; global flags before the name are
+/// read after it (`--json tools x` as `tools --json x`), as clap reads a
+/// global flag on either side. The caller parses with the whole tree whenever
+/// this parse fails (an error, help, the version), so every message is the
+/// whole tree's; a line this parse takes names the same subcommand in both
+/// trees, and parses the same (tested below).
+pub(super) fn parse_narrowed(
+    argv: &[OsString],
+) -> Option<std::result::Result<super::Cli, clap::Error>> {
+    let (cmd, line) = narrowed(argv)?;
+    Some(cmd.try_get_matches_from(line).and_then(|m| {
+        let global = match m.subcommand() {
+            Some((_, sub)) => GlobalArgs::from_arg_matches(sub)?,
+            None => GlobalArgs::from_arg_matches(&m)?,
+        };
+        Ok(super::Cli {
+            global,
+            command: super::Command::from_arg_matches(&m)?,
+        })
+    }))
+}
+
+/// The tree [`parse_narrowed`] parses with, and the line reordered for it.
+fn narrowed(argv: &[OsString]) -> Option<(clap::Command, Vec<OsString>)> {
+    let first = argv.get(1)?.to_str()?;
+    let at = if first.starts_with('-') {
+        // Global flags come first: which ones take the next word as a value.
+        let globals = GlobalArgs::augment_args(clap::Command::new("calimcp"));
+        let mut i = 1;
+        loop {
+            let tok = argv.get(i)?.to_str()?;
+            if !tok.starts_with('-') {
+                break i;
+            }
+            let global = global_named(&globals, tok)?;
+            i += if takes_next(global, tok) { 2 } else { 1 };
         }
-        let global = global_named(&top, tok)?;
-        if takes_next(global, tok) {
-            words.next()?;
-        }
+    } else {
+        1
     };
-    Some(unset_blank_env(
-        top.subcommand(super::subcommand_named(name)?),
-    ))
+    let name = argv[at].to_str()?;
+    let sub = GlobalArgs::augment_args(super::subcommand_named(name)?);
+    let line = [&argv[..1], &argv[at..=at], &argv[1..at], &argv[at + 1..]].concat();
+    let cmd = clap::Command::new("calimcp")
+        .subcommand_required(true)
+        .subcommand(sub);
+    Some((unset_blank_env(cmd), line))
 }
 
 /// [`super::without_empty_env`] for a tree that only parses ([`narrowed`]):
@@ -168,22 +191,20 @@ mod tests {
             .collect()
     }
 
-    /// What the whole tree makes of a line, and what the narrowed one does.
+    /// What the whole tree makes of a line, and what the narrowed parse does.
     fn both(words: &str) -> (String, Option<String>) {
         use clap::CommandFactory;
         let argv = line(words);
-        let parse = |cmd: clap::Command| {
-            cmd.try_get_matches_from(&argv)
-                .and_then(|m| <super::super::Cli as FromArgMatches>::from_arg_matches(&m))
-                .map(|cli| format!("{cli:?}"))
-                .map_err(|e| e.kind())
-        };
-        let whole =
-            parse(super::super::Cli::command()).unwrap_or_else(|e| panic!("{words}: {e:?}"));
-        (
-            whole,
-            narrowed(&argv).map(|cmd| parse(cmd).expect("the narrowed tree parses it")),
-        )
+        let whole = super::super::Cli::command()
+            .try_get_matches_from(&argv)
+            .and_then(|m| <super::super::Cli as FromArgMatches>::from_arg_matches(&m))
+            .map(|cli| format!("{cli:?}"))
+            .unwrap_or_else(|e| panic!("{words}: {e:?}"));
+        let narrow = parse_narrowed(&argv).map(|r| match r {
+            Ok(cli) => format!("{cli:?}"),
+            Err(e) => panic!("the narrowed parse refuses {words}: {e}"),
+        });
+        (whole, narrow)
     }
 
     #[test]
@@ -226,6 +247,12 @@ mod tests {
                     .collect::<Vec<_>>()
             };
             assert_eq!(ids(&alone), ids(&sub), "{}", sub.get_name());
+            // With the global arguments built in, as `narrowed` does: clap's
+            // checks (debug builds) refuse an id, long or short given twice.
+            let mut with_globals = clap::Command::new("calimcp").subcommand(
+                GlobalArgs::augment_args(super::super::subcommand_named(sub.get_name()).unwrap()),
+            );
+            with_globals.build();
             assert!(
                 sub.get_all_aliases().next().is_none(),
                 "{} has an alias: name it here too",
@@ -245,13 +272,17 @@ mod tests {
             "-qv tools",
             "help tools",
             "--node tools",
+            "",
         ] {
             assert!(narrowed(&line(words)).is_none(), "{words}");
         }
-        // A global's value is not taken for the subcommand.
-        let named = narrowed(&line("--node tools schema x")).expect("a subcommand is named");
-        let subs: Vec<&str> = named.get_subcommands().map(|s| s.get_name()).collect();
+        // A global's value is not taken for the subcommand, and the globals
+        // before the name are read after it.
+        let (cmd, line) =
+            narrowed(&line("--node tools -q schema x")).expect("a subcommand is named");
+        let subs: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
         assert_eq!(subs, ["schema"]);
+        assert_eq!(line, ["calimcp", "schema", "--node", "tools", "-q", "x"]);
     }
 
     #[test]

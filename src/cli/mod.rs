@@ -179,7 +179,7 @@ pub(crate) enum Refs {
 // `Command`, deferred: clap builds the arguments of the subcommand it meets,
 // not of all seventeen (about a quarter of `tools --json`'s start-up,
 // BENCHMARKS.md "Start-up"); a line that names its subcommand is parsed with
-// that one alone (`subcommand_named`, `args::narrowed`). Help, completions
+// that one alone (`subcommand_named`, `args::parse_narrowed`). Help, completions
 // and man pages want the whole tree with each subcommand's own arguments
 // before the global ones, as they are listed; a deferred subcommand gets the
 // globals first, so `command` takes the subcommands from `EagerCommand`
@@ -742,7 +742,7 @@ pub fn main() -> ExitCode {
     };
     // The line's own subcommand alone first; anything but a parse (an
     // error, help, the version) is answered by the whole tree.
-    let parsed = match args::narrowed(&argv).map(parse) {
+    let parsed = match args::parse_narrowed(&argv) {
         Some(Ok(cli)) => Ok(cli),
         _ => match parse(without_empty_env(Cli::command())) {
             Err(e) if shows_help(&e) => parse(command()),
