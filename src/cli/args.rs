@@ -127,7 +127,7 @@ fn unset_blank_env(mut cmd: clap::Command) -> clap::Command {
         .filter(|a| {
             a.get_env()
                 .and_then(std::env::var_os)
-                .is_some_and(|v| v.to_string_lossy().trim().is_empty())
+                .is_some_and(|v| super::is_blank(&v))
         })
         .map(|a| a.get_id().clone())
         .collect();

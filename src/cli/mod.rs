@@ -678,7 +678,7 @@ pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
         };
         match std::env::var_os(&name) {
             // clap would read the empty value: drop the binding, keep the doc.
-            Some(v) if v.to_string_lossy().trim().is_empty() => {
+            Some(v) if is_blank(&v) => {
                 let help = a.get_help().map(|h| format!("{h} [env: {name}]"));
                 let a = a.env(None::<&str>);
                 match help {
@@ -695,6 +695,11 @@ pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
         *sub = without_empty_env(std::mem::take(sub));
     }
     cmd
+}
+
+/// Whether a variable's value is empty or blank: it then counts as unset.
+pub(crate) fn is_blank(value: &std::ffi::OsStr) -> bool {
+    value.to_string_lossy().trim().is_empty()
 }
 
 /// Whether an argument of `cmd` or of its subcommands reads a variable.

@@ -323,14 +323,24 @@ impl<'w> Parser<'w> {
         map: &mut A,
         key: &'static str,
     ) -> Result<Slot<R::Out>, A::Error> {
+        let Slot { value, warnings } = self.set_aside(key, |p| map.next_value_seed(p.seed::<R>()));
+        Ok(Slot {
+            value: value?,
+            warnings,
+        })
+    }
+
+    /// What `read` gives for the value under `key`, read at that path, with
+    /// the warnings it raised set aside.
+    fn set_aside<T>(&mut self, key: &'static str, read: impl FnOnce(&mut Self) -> T) -> Slot<T> {
         let mark = self.warnings.len();
         self.path.push(Seg::Key(key));
-        let value = map.next_value_seed(self.seed::<R>())?;
+        let value = read(self);
         self.path.pop();
-        Ok(Slot {
+        Slot {
             value,
             warnings: self.warnings.split_off(mark),
-        })
+        }
     }
 
     /// A set-aside value, with its warnings.
@@ -364,14 +374,7 @@ impl<'w> Parser<'w> {
         v: &Value,
         key: &'static str,
     ) -> Slot<Result<R::Out, AbiError>> {
-        let mark = self.warnings.len();
-        self.path.push(Seg::Key(key));
-        let value = self.seed::<R>().deserialize(v).map_err(json_error);
-        self.path.pop();
-        Slot {
-            value,
-            warnings: self.warnings.split_off(mark),
-        }
+        self.set_aside(key, |p| p.seed::<R>().deserialize(v).map_err(json_error))
     }
 
     /// The manifest from its sections, put together in a fixed order.
