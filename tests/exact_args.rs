@@ -569,7 +569,7 @@ fn a_long_name_in_a_recursive_type_is_not_multiplied_by_inline_expansion() {
     let manifest_len = v.to_string().len();
     let c = catalog(v);
     let tool = c.tools.get("t_m").unwrap();
-    let mut schemas = tool.schemas();
+    let mut schemas = tool.listed_trees(false);
     let warnings = std::mem::take(&mut schemas.warnings);
     let out = tool.to_mcp_with(schemas).to_string();
     assert!(

@@ -1,14 +1,14 @@
 //! `calimcp schema APP [METHOD]`: JSON Schemas on stdout.
 
 use clap::Args;
-use serde_json::Value;
 
 use super::output::{self, JsonStream};
 use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
 use crate::abi::{App, Service};
 use crate::error::{Code, Error, Result};
-use crate::mapping::schema::SchemaBudget;
-use crate::mapping::{self, MethodSchemas, Tool};
+use crate::mapping::schema::{MethodTrees, SchemaBudget};
+use crate::mapping::tree::Node;
+use crate::mapping::{self, Tool};
 use crate::text::{did_you_mean, sanitize_line};
 
 /// Print the JSON Schema of a method's arguments (or of every method).
@@ -35,9 +35,9 @@ pub struct SchemaArgs {
     pub output: bool,
 }
 
-fn pick(s: MethodSchemas, output: bool) -> Value {
+fn pick(s: MethodTrees<'_>, output: bool) -> Node<'_> {
     if output {
-        s.output.unwrap_or(Value::Null)
+        s.output.unwrap_or(Node::Null)
     } else {
         s.input
     }
@@ -77,7 +77,7 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<()> {
         let renderer = out.renderer();
         let refs = g.tool_options().refs;
         let build = |m: &&crate::abi::Method, spent: bool| {
-            let mut schemas = mapping::schema::listed_method_schemas(&svc.manifest, m, refs, spent);
+            let mut schemas = mapping::schema::listed_method_trees(&svc.manifest, m, refs, spent);
             let warned = std::mem::take(&mut schemas.warnings);
             let size = schemas.size;
             ((renderer.render(&pick(schemas, args.output)), warned), size)
@@ -99,12 +99,12 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<()> {
 
 /// The schemas of one method: its tool's, or for a method without a tool (init)
 /// computed the same way.
-fn one(
+fn one<'s>(
     g: &GlobalArgs,
-    sel: &Selection,
+    sel: &'s Selection,
     index: usize,
     method: &str,
-) -> Result<(String, MethodSchemas)> {
+) -> Result<(String, MethodTrees<'s>)> {
     let app = &sel.catalog.apps[index];
     let tools: Vec<&Tool> = sel
         .catalog
@@ -113,7 +113,7 @@ fn one(
         .filter(|t| t.method == method)
         .collect();
     match tools.as_slice() {
-        [t] => return Ok((t.name.clone(), t.schemas())),
+        [t] => return Ok((t.name.clone(), t.listed_trees(false))),
         [] => {}
         several => {
             let svcs: Vec<&str> = several
@@ -137,7 +137,12 @@ fn one(
         if let Some(m) = svc.manifest.method(method) {
             return Ok((
                 sanitize_line(method),
-                mapping::method_schemas(&svc.manifest, m, g.tool_options().refs),
+                mapping::schema::listed_method_trees(
+                    &svc.manifest,
+                    m,
+                    g.tool_options().refs,
+                    false,
+                ),
             ));
         }
     }

@@ -79,7 +79,7 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
         out.open('[');
         let renderer = out.renderer();
         let build = |t: &&Tool, spent: bool| {
-            let mut schemas = t.listed_schemas(spent);
+            let mut schemas = t.listed_trees(spent);
             let warnings = std::mem::take(&mut schemas.warnings);
             let size = schemas.size;
             ((renderer.render(&t.mcp(schemas)), warnings), size)

@@ -6,23 +6,19 @@
 //! the 9th nested one to unknown (`{}`); `Defs` emits each named type once
 //! under `$defs` and references it, which handles recursion exactly. Inline
 //! expansion is also bounded in total size, so a wide type graph cannot explode.
+//!
+//! Schemas are built as [`Node`] trees ([`MethodTrees`]): names and docs
+//! borrowed from the manifest, constant parts (scalars, `_context`) shared.
+//! A listing writes them as they are; everything else takes them as
+//! `serde_json::Value`s ([`MethodSchemas`]), the same JSON.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
+use super::tree::{Node, Obj, node};
 use crate::abi::*;
-
-/// A JSON object from `key => value` pairs, each value moved in. (serde_json's
-/// `json!` copies an interpolated `Value` through its serializer: a deep copy
-/// at every level of a nested schema.)
-macro_rules! obj {
-    ($($k:expr => $v:expr),* $(,)?) => {{
-        let mut m = Map::new();
-        $( m.insert(String::from($k), Value::from($v)); )*
-        Value::Object(m)
-    }};
-}
 
 /// How named types are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -67,7 +63,7 @@ pub const CONTEXT_DESCRIPTION: &str =
 /// The injected argument's name.
 pub const CONTEXT_PARAM: &str = "_context";
 
-/// The schemas of one method.
+/// The schemas of one method, as JSON values.
 #[derive(Debug, Clone)]
 pub struct MethodSchemas {
     /// The tool's `inputSchema`.
@@ -78,6 +74,28 @@ pub struct MethodSchemas {
     pub warnings: Vec<String>,
     /// The estimated size of both schemas, in bytes (what budgets count).
     pub size: usize,
+}
+
+/// The schemas of one method as they are built ([`Node`] trees, borrowing
+/// from the manifest): written out as they are (`tools --json`), or made
+/// [`MethodSchemas`] ([`MethodTrees::into_values`]).
+#[derive(Debug, Clone)]
+pub struct MethodTrees<'m> {
+    pub input: Node<'m>,
+    pub output: Option<Node<'m>>,
+    pub warnings: Vec<String>,
+    pub size: usize,
+}
+
+impl MethodTrees<'_> {
+    pub fn into_values(self) -> MethodSchemas {
+        MethodSchemas {
+            input: self.input.into_value(),
+            output: self.output.map(Node::into_value),
+            warnings: self.warnings,
+            size: self.size,
+        }
+    }
 }
 
 /// Builds the input and output schemas of `method`.
@@ -94,11 +112,21 @@ pub fn listed_method_schemas(
     mode: RefMode,
     spent: bool,
 ) -> MethodSchemas {
+    listed_method_trees(m, method, mode, spent).into_values()
+}
+
+/// [`listed_method_schemas`] as trees ([`MethodTrees`]).
+pub fn listed_method_trees<'m>(
+    m: &'m Manifest,
+    method: &'m Method,
+    mode: RefMode,
+    spent: bool,
+) -> MethodTrees<'m> {
     let mut warnings = Vec::new();
     let mut size = 0;
     let input = input_schema(m, method, (mode, spent), &mut warnings, &mut size);
     let output = output_schema(m, method, (mode, spent), &mut warnings, &mut size);
-    MethodSchemas {
+    MethodTrees {
         input,
         output,
         warnings,
@@ -133,17 +161,17 @@ impl SchemaBudget {
     }
 }
 
-fn input_schema(
-    m: &Manifest,
-    method: &Method,
+fn input_schema<'m>(
+    m: &'m Manifest,
+    method: &'m Method,
     (mode, spent): (RefMode, bool),
     warnings: &mut Vec<String>,
     size: &mut usize,
-) -> Value {
+) -> Node<'m> {
     let mut b = Builder::new(m, Direction::Input, mode, spent);
     // The object around the parameters, and `_context`.
     b.bytes += 250;
-    let mut props = Map::new();
+    let mut props = Obj::new();
     let mut required = Vec::new();
     for p in &method.params {
         b.bytes +=
@@ -153,9 +181,9 @@ fn input_schema(
         if p.nullable {
             s = nullable(s);
         } else {
-            required.push(Value::String(p.name.clone()));
+            required.push(Node::from(p.name.as_str()));
         }
-        if props.insert(p.name.clone(), s).is_some() {
+        if props.insert(p.name.as_str(), s) {
             b.warn(format!(
                 "parameter {:?} is declared twice; the last one wins",
                 p.name
@@ -163,19 +191,18 @@ fn input_schema(
         }
     }
     if !props.contains_key(CONTEXT_PARAM) {
-        props.insert(
-            CONTEXT_PARAM.into(),
-            json!({"type": "string", "description": CONTEXT_DESCRIPTION}),
-        );
+        static CONTEXT: LazyLock<Node<'static>> =
+            LazyLock::new(|| node! {"type" => "string", "description" => CONTEXT_DESCRIPTION});
+        props.insert(CONTEXT_PARAM, Node::Shared(&CONTEXT));
     }
-    let mut root = Map::new();
-    root.insert("type".into(), "object".into());
-    root.insert("properties".into(), Value::Object(props));
-    root.insert("required".into(), Value::Array(required));
-    root.insert("additionalProperties".into(), false.into());
+    let mut root = Obj::new();
+    root.insert("type", "object");
+    root.insert("properties", props);
+    root.insert("required", required);
+    root.insert("additionalProperties", false);
     *size += b.bytes;
     b.finish(&mut root, warnings);
-    Value::Object(root)
+    Node::Obj(root)
 }
 
 /// True when `t` (through aliases) is unit, i.e. the method returns nothing.
@@ -194,13 +221,13 @@ pub fn is_unit(m: &Manifest, t: &TypeRef) -> bool {
     false
 }
 
-fn output_schema(
-    m: &Manifest,
-    method: &Method,
+fn output_schema<'m>(
+    m: &'m Manifest,
+    method: &'m Method,
     (mode, spent): (RefMode, bool),
     warnings: &mut Vec<String>,
     size: &mut usize,
-) -> Option<Value> {
+) -> Option<Node<'m>> {
     let ret = method.returns.as_ref().filter(|t| !is_unit(m, t))?;
     let mut b = Builder::new(m, Direction::Output, mode, spent);
     // A result reaches MCP clients through `exact::result`.
@@ -213,13 +240,17 @@ fn output_schema(
     let mut root = as_root(s);
     *size += b.bytes;
     b.finish(&mut root, warnings);
-    Some(Value::Object(root))
+    Some(Node::Obj(root))
 }
 
 /// The schema of an event's payload, read as a method result is (output
 /// mode: bytes as the SDK writes them, variants, `$ref`s). `None` for an event
 /// without a payload (or a unit one).
-pub fn event_schema(m: &Manifest, event: &Event, mode: RefMode) -> (Option<Value>, Vec<String>) {
+pub fn event_schema<'m>(
+    m: &'m Manifest,
+    event: &'m Event,
+    mode: RefMode,
+) -> (Option<Value>, Vec<String>) {
     let mut warnings = Vec::new();
     let Some(ty) = event.payload.as_ref().filter(|t| !is_unit(m, t)) else {
         return (None, warnings);
@@ -228,70 +259,47 @@ pub fn event_schema(m: &Manifest, event: &Event, mode: RefMode) -> (Option<Value
     let s = b.ty(ty, Ctx::default());
     let mut root = as_root(s);
     b.finish(&mut root, &mut warnings);
-    (Some(Value::Object(root)), warnings)
+    (Some(Node::Obj(root).into_value()), warnings)
 }
 
 /// A schema as the root object of one: an object as it is, anything else
 /// (`true`, a bare `$ref` replacement) under `allOf`.
-fn as_root(s: Value) -> Map<String, Value> {
-    match s {
-        Value::Object(map) => map,
-        other => {
-            let mut map = Map::new();
-            map.insert("allOf".into(), Value::Array(vec![other]));
-            map
-        }
-    }
+fn as_root(s: Node<'_>) -> Obj<'_> {
+    s.into_obj().unwrap_or_else(|other| {
+        let mut root = Obj::new();
+        root.insert("allOf", vec![other]);
+        root
+    })
 }
 
-/// MCP wants an object output schema: the return travels as `{"result": value}`.
-pub fn wrap_output(output: Value) -> Value {
-    WrappedOutput::new(output).into_value()
-}
+/// MCP wants an object output schema: the return travels as `{"result": value}`,
+/// its `$defs` moved up to the wrapper.
+#[derive(Debug)]
+pub struct WrappedOutput<'m>(Obj<'m>);
 
-/// [`wrap_output`] as serde writes it, without building the wrapper's
-/// `Value` tree (`tools --json` streams it; a test holds the two alike): the
-/// return under `properties.result`, its `$defs` moved up to the wrapper.
-#[derive(Debug, serde::Serialize)]
-pub struct WrappedOutput {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    properties: ResultProperty,
-    required: [&'static str; 1],
-    #[serde(rename = "$defs", skip_serializing_if = "Option::is_none")]
-    defs: Option<Value>,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct ResultProperty {
-    result: Value,
-}
-
-impl WrappedOutput {
-    pub fn new(output: Value) -> Self {
+impl<'m> WrappedOutput<'m> {
+    pub fn new(output: Node<'m>) -> Self {
         let mut result = output;
-        let defs = result.as_object_mut().and_then(|o| o.remove("$defs"));
-        WrappedOutput {
-            kind: "object",
-            properties: ResultProperty { result },
-            required: ["result"],
-            defs,
+        let defs = result.obj_mut().and_then(|o| o.remove("$defs"));
+        let mut root = Obj::new();
+        root.insert("type", "object");
+        root.insert("properties", node! {"result" => result});
+        root.insert("required", vec![Node::from("result")]);
+        if let Some(defs) = defs {
+            root.insert("$defs", defs);
         }
+        WrappedOutput(root)
     }
 
-    /// The wrapper as a JSON value ([`wrap_output`]).
+    /// The wrapper as a JSON value.
     pub fn into_value(self) -> Value {
-        let mut root = Map::new();
-        root.insert("type".into(), self.kind.into());
-        root.insert(
-            "properties".into(),
-            obj! {"result" => self.properties.result},
-        );
-        root.insert("required".into(), json!(self.required));
-        if let Some(defs) = self.defs {
-            root.insert("$defs".into(), defs);
-        }
-        Value::Object(root)
+        Value::Object(self.0.into_value())
+    }
+}
+
+impl serde::Serialize for WrappedOutput<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
     }
 }
 
@@ -319,45 +327,66 @@ struct Builder<'m> {
     /// Method results: 64-bit integers by [`scalar_output`]'s rule (events
     /// are checked as the node sends them).
     exact: bool,
-    defs: Map<String, Value>,
-    def_keys: HashMap<(String, bool), String>,
+    defs: Obj<'m>,
+    def_keys: HashMap<(&'m str, bool), String>,
     used_keys: HashSet<String>,
     /// Definitions being built inside one another right now (`--refs defs`).
     def_nesting: u32,
     /// Definitions met too deep to build in place: (key, type name, raw).
-    deferred: Vec<(String, String, bool)>,
+    deferred: Vec<(String, &'m str, bool)>,
     warnings: Vec<String>,
     warned: HashSet<String>,
 }
 
-fn scalar(s: Scalar) -> Value {
-    match s {
-        Scalar::Bool => json!({"type": "boolean"}),
-        Scalar::String => json!({"type": "string"}),
-        Scalar::Unit => json!({"type": "null"}),
-        Scalar::I32 => json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}),
-        Scalar::U32 => json!({"type": "integer", "minimum": 0, "maximum": u32::MAX}),
-        Scalar::I64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
-        Scalar::U64 => json!({"type": "integer", "minimum": 0, "maximum": u64::MAX}),
-        Scalar::F32 | Scalar::F64 => json!({"type": "number"}),
-    }
+/// A schema built once and shared by every use ([`Node::Shared`]).
+type Constant = LazyLock<Node<'static>>;
+
+static NULL: Constant = LazyLock::new(|| node! {"type" => "null"});
+static UNKNOWN: Constant = LazyLock::new(|| node! {});
+
+/// The unknown schema, `{}`: any value.
+fn unknown() -> Node<'static> {
+    Node::Shared(&UNKNOWN)
+}
+
+fn scalar(s: Scalar) -> Node<'static> {
+    static BOOL: Constant = LazyLock::new(|| node! {"type" => "boolean"});
+    static STRING: Constant = LazyLock::new(|| node! {"type" => "string"});
+    static I32: Constant =
+        LazyLock::new(|| node! {"type" => "integer", "minimum" => i32::MIN, "maximum" => i32::MAX});
+    static U32: Constant =
+        LazyLock::new(|| node! {"type" => "integer", "minimum" => 0, "maximum" => u32::MAX});
+    static I64: Constant =
+        LazyLock::new(|| node! {"type" => "integer", "minimum" => i64::MIN, "maximum" => i64::MAX});
+    static U64: Constant =
+        LazyLock::new(|| node! {"type" => "integer", "minimum" => 0, "maximum" => u64::MAX});
+    static NUMBER: Constant = LazyLock::new(|| node! {"type" => "number"});
+    Node::Shared(match s {
+        Scalar::Bool => &BOOL,
+        Scalar::String => &STRING,
+        Scalar::Unit => &NULL,
+        Scalar::I32 => &I32,
+        Scalar::U32 => &U32,
+        Scalar::I64 => &I64,
+        Scalar::U64 => &U64,
+        Scalar::F32 | Scalar::F64 => &NUMBER,
+    })
 }
 
 /// A u64 or i64 result as MCP clients get it ([`super::exact`]): a JSON
 /// integer within ±(2^53−1), a decimal string beyond (a JavaScript client
 /// would round the number). The string pattern is the input's.
-fn scalar_output(s: Scalar) -> Value {
-    use std::sync::LazyLock;
-    static U64: LazyLock<Value> = LazyLock::new(|| exact_output(Scalar::U64));
-    static I64: LazyLock<Value> = LazyLock::new(|| exact_output(Scalar::I64));
+fn scalar_output(s: Scalar) -> Node<'static> {
+    static U64: Constant = LazyLock::new(|| exact_output(Scalar::U64));
+    static I64: Constant = LazyLock::new(|| exact_output(Scalar::I64));
     match s {
-        Scalar::U64 => U64.clone(),
-        Scalar::I64 => I64.clone(),
+        Scalar::U64 => Node::Shared(&U64),
+        Scalar::I64 => Node::Shared(&I64),
         other => scalar(other),
     }
 }
 
-fn exact_output(s: Scalar) -> Value {
+fn exact_output(s: Scalar) -> Node<'static> {
     let safe = super::exact::MAX_SAFE_INTEGER;
     let input = scalar_input(s);
     let (lo, hi) = match s {
@@ -365,13 +394,19 @@ fn exact_output(s: Scalar) -> Value {
         _ => (i64::MIN.to_string(), i64::MAX.to_string()),
     };
     let lo_safe: i64 = if s == Scalar::U64 { 0 } else { -(safe as i64) };
-    json!({
-        "description": format!("{}: an integer from {lo} to {hi}; beyond \u{b1}{safe} (2^53\u{2212}1) it comes as a decimal string, which keeps every digit", s.name()),
-        "anyOf": [
-            {"type": "integer", "minimum": lo_safe, "maximum": safe},
-            input["anyOf"][1].clone(),
-        ]
-    })
+    let string = input
+        .as_obj()
+        .and_then(|o| o.get("anyOf"))
+        .and_then(|a| a.at(1))
+        .cloned()
+        .unwrap_or_else(|| unknown());
+    node! {
+        "description" => format!("{}: an integer from {lo} to {hi}; beyond \u{b1}{safe} (2^53\u{2212}1) it comes as a decimal string, which keeps every digit", s.name()),
+        "anyOf" => vec![
+            node! {"type" => "integer", "minimum" => lo_safe, "maximum" => safe},
+            string,
+        ],
+    }
 }
 
 /// An input u64 or i64: a JSON integer with the exact bounds, or a decimal
@@ -385,13 +420,12 @@ fn exact_output(s: Scalar) -> Value {
 /// A pattern spelling the range out digit by digit was ~440 (u64) and ~860
 /// (i64) characters, repeated at every 64-bit integer of every tool: a quarter
 /// of a real app's `tools/list`, read by the agent on every session.
-fn scalar_input(s: Scalar) -> Value {
-    use std::sync::LazyLock;
-    static U64: LazyLock<Value> = LazyLock::new(|| with_string(Scalar::U64, U64_DIGITS));
-    static I64: LazyLock<Value> = LazyLock::new(|| with_string(Scalar::I64, I64_DIGITS));
+fn scalar_input(s: Scalar) -> Node<'static> {
+    static U64: Constant = LazyLock::new(|| with_string(Scalar::U64, U64_DIGITS));
+    static I64: Constant = LazyLock::new(|| with_string(Scalar::I64, I64_DIGITS));
     match s {
-        Scalar::U64 => U64.clone(),
-        Scalar::I64 => I64.clone(),
+        Scalar::U64 => Node::Shared(&U64),
+        Scalar::I64 => Node::Shared(&I64),
         other => scalar(other),
     }
 }
@@ -404,15 +438,15 @@ pub const U64_DIGITS: &str = "^(?:0|[1-9][0-9]{0,19})$";
 /// zero, optionally after `-` (i64::MIN and i64::MAX have 19; no `-0`).
 pub const I64_DIGITS: &str = "^(?:0|-?[1-9][0-9]{0,18})$";
 
-fn with_string(s: Scalar, pattern: &str) -> Value {
+fn with_string(s: Scalar, pattern: &'static str) -> Node<'static> {
     let (lo, hi) = match s {
         Scalar::U64 => ("0".to_string(), u64::MAX.to_string()),
         _ => (i64::MIN.to_string(), i64::MAX.to_string()),
     };
-    json!({
-        "description": format!("{}: an integer from {lo} to {hi}, as a number or a decimal string (a string keeps every digit)", s.name()),
-        "anyOf": [scalar(s), {"type": "string", "pattern": pattern}]
-    })
+    node! {
+        "description" => format!("{}: an integer from {lo} to {hi}, as a number or a decimal string (a string keeps every digit)", s.name()),
+        "anyOf" => vec![scalar(s), node! {"type" => "string", "pattern" => pattern}],
+    }
 }
 
 /// An input u64 or i64 under an untagged enum: a JSON integer with the exact
@@ -420,33 +454,31 @@ fn with_string(s: Scalar, pattern: &str) -> Value {
 /// picks the member from the raw JSON), and the app reads a string as a
 /// string, never as a u64 or i64. Numbers beyond 2^53 stay exact: calimcp
 /// reads their digits, never a float.
-fn raw_input(s: Scalar) -> Value {
-    use std::sync::LazyLock;
-    static U64: LazyLock<Value> = LazyLock::new(|| integer_only(Scalar::U64));
-    static I64: LazyLock<Value> = LazyLock::new(|| integer_only(Scalar::I64));
+fn raw_input(s: Scalar) -> Node<'static> {
+    static U64: Constant = LazyLock::new(|| integer_only(Scalar::U64));
+    static I64: Constant = LazyLock::new(|| integer_only(Scalar::I64));
     match s {
-        Scalar::U64 => U64.clone(),
-        Scalar::I64 => I64.clone(),
+        Scalar::U64 => Node::Shared(&U64),
+        Scalar::I64 => Node::Shared(&I64),
         other => scalar(other),
     }
 }
 
-fn integer_only(s: Scalar) -> Value {
-    let mut out = Map::new();
+fn integer_only(s: Scalar) -> Node<'static> {
+    let mut out = Obj::new();
     out.insert(
-        "description".into(),
+        "description",
         format!(
             "{}: an integer from {} to {}, as a JSON number only (inside an untagged enum the app reads a string as a string)",
             s.name(),
             super::args::int_range(s).0,
             super::args::int_range(s).1
-        )
-        .into(),
+        ),
     );
-    if let Value::Object(inner) = scalar(s) {
+    if let Ok(inner) = scalar(s).into_obj() {
         out.extend(inner);
     }
-    Value::Object(out)
+    Node::Obj(out)
 }
 
 /// The `$defs` key suffix of a named type's copy under an untagged enum
@@ -455,18 +487,17 @@ fn integer_only(s: Scalar) -> Value {
 /// is converted there.
 pub const UNCONVERTED_SUFFIX: &str = ".unconverted";
 
-fn byte_array(size: Option<u64>) -> Value {
-    let mut a = Map::new();
-    a.insert("type".into(), "array".into());
-    a.insert(
-        "items".into(),
-        json!({"type": "integer", "minimum": 0, "maximum": 255}),
-    );
+fn byte_array(size: Option<u64>) -> Node<'static> {
+    static BYTE: Constant =
+        LazyLock::new(|| node! {"type" => "integer", "minimum" => 0, "maximum" => 255});
+    let mut a = Obj::new();
+    a.insert("type", "array");
+    a.insert("items", Node::Shared(&BYTE));
     if let Some(n) = size {
-        a.insert("minItems".into(), n.into());
-        a.insert("maxItems".into(), n.into());
+        a.insert("minItems", n);
+        a.insert("maxItems", n);
     }
-    Value::Object(a)
+    Node::Obj(a)
 }
 
 /// Whether bytes are a 32-byte value with no `encoding`: how the ABI writes
@@ -486,7 +517,7 @@ pub const HEX_32_PATTERN: &str = "^(?:0[xX])?[0-9a-fA-F]{64}$";
 pub const ID32_DESCRIPTION: &str = "bytes: a 32-byte value, sent exactly as given: a base58 string (ids such as PublicKey or ContextId), a 64-hex string (0x optional) or an array of 32 integers 0-255 ([u8; 32])";
 
 /// The string form of bytes: hex (`0x` optional) unless the ABI names another encoding.
-fn byte_string(b: &Bytes) -> (Value, String) {
+fn byte_string(b: &Bytes) -> (Node<'static>, String) {
     let size = b.size.filter(|&n| n > 0);
     match b
         .encoding
@@ -500,16 +531,16 @@ fn byte_string(b: &Bytes) -> (Value, String) {
                 None => "^(?:0[xX])?(?:[0-9a-fA-F]{2})*$".to_string(),
             };
             (
-                json!({"type": "string", "pattern": pattern}),
+                node! {"type" => "string", "pattern" => pattern},
                 "hex string (0x optional)".into(),
             )
         }
         Some("base58") => (
-            json!({"type": "string", "pattern": "^[1-9A-HJ-NP-Za-km-z]*$"}),
+            node! {"type" => "string", "pattern" => "^[1-9A-HJ-NP-Za-km-z]*$"},
             "base58 string".into(),
         ),
         Some(other) => (
-            json!({"type": "string"}),
+            scalar(Scalar::String),
             format!("{} string", crate::text::sanitize_line(other)),
         ),
     }
@@ -522,7 +553,7 @@ fn sized(size: Option<u64>) -> String {
     }
 }
 
-fn bytes(b: &Bytes, dir: Direction, raw: bool) -> Value {
+fn bytes(b: &Bytes, dir: Direction, raw: bool) -> Node<'static> {
     let size = b.size.filter(|&n| n > 0);
     let array = byte_array(size);
     let (description, schema) = if dir == Direction::Output && b.encoding.is_none() {
@@ -530,15 +561,15 @@ fn bytes(b: &Bytes, dir: Direction, raw: bool) -> Value {
         // byte vectors as arrays; the ABI cannot say which, so both pass.
         (
             format!("bytes: a string or {}", sized(size)),
-            obj! {"anyOf" => vec![json!({"type": "string"}), array]},
+            node! {"anyOf" => vec![scalar(Scalar::String), array]},
         )
     } else if is_id32(b) {
+        static ID32: Constant = LazyLock::new(|| {
+            node! {"type" => "string", "pattern" => format!("{HEX_32_PATTERN}|{BASE58_32_PATTERN}")}
+        });
         (
             ID32_DESCRIPTION.to_string(),
-            obj! {"anyOf" => vec![
-                json!({"type": "string", "pattern": format!("{HEX_32_PATTERN}|{BASE58_32_PATTERN}")}),
-                array,
-            ]},
+            node! {"anyOf" => vec![Node::Shared(&ID32), array]},
         )
     } else if raw && dir == Direction::Input {
         (format!("bytes: {}", sized(size)), array)
@@ -546,15 +577,15 @@ fn bytes(b: &Bytes, dir: Direction, raw: bool) -> Value {
         let (string, form) = byte_string(b);
         (
             format!("bytes: a {form} or {}", sized(size)),
-            obj! {"anyOf" => vec![string, array]},
+            node! {"anyOf" => vec![string, array]},
         )
     };
-    let mut out = Map::new();
-    out.insert("description".into(), description.into());
-    if let Value::Object(inner) = schema {
+    let mut out = Obj::new();
+    out.insert("description", description);
+    if let Ok(inner) = schema.into_obj() {
         out.extend(inner);
     }
-    Value::Object(out)
+    Node::Obj(out)
 }
 
 /// Whether a description is calimcp's hint on the value's form (kept beside a doc).
@@ -565,8 +596,11 @@ pub fn is_form_hint(description: &str) -> bool {
 }
 
 /// Sets a description from a doc; a form hint is kept: `<doc> (bytes: …)`.
-fn apply_doc(s: &mut Value, doc: Option<&str>) {
-    let (Some(doc), Value::Object(map)) = (doc, s) else {
+fn apply_doc(s: &mut Node<'_>, doc: Option<&str>) {
+    let Some(doc) = doc else {
+        return;
+    };
+    let Some(map) = s.obj_mut() else {
         return;
     };
     let truncated;
@@ -579,28 +613,28 @@ fn apply_doc(s: &mut Value, doc: Option<&str>) {
     } else {
         doc
     };
-    let desc = match map.get("description").and_then(Value::as_str) {
+    let desc = match map.get("description").and_then(Node::as_str) {
         Some(hint) if is_form_hint(hint) => format!("{doc} ({hint})"),
         _ => doc.to_string(),
     };
-    map.insert("description".into(), desc.into());
+    map.insert("description", desc);
 }
 
 /// Accepts `null` as well. Unknown (`{}`) already does.
-fn nullable(s: Value) -> Value {
-    if s.as_object()
+fn nullable(s: Node<'_>) -> Node<'_> {
+    if s.as_obj()
         .is_some_and(|o| o.is_empty() || o.keys().all(|k| k == "description"))
     {
         return s;
     }
-    obj! {"anyOf" => vec![s, json!({"type": "null"})]}
+    node! {"anyOf" => vec![s, Node::Shared(&NULL)]}
 }
 
-fn one_of(mut members: Vec<Value>, keyword: &str) -> Value {
+fn one_of<'m>(mut members: Vec<Node<'m>>, keyword: &'static str) -> Node<'m> {
     match members.len() {
-        0 => json!({}),
-        1 => members.pop().unwrap_or_default(),
-        _ => obj! {keyword => members},
+        0 => unknown(),
+        1 => members.pop().unwrap_or_else(|| unknown()),
+        _ => node! {keyword => members},
     }
 }
 
@@ -639,7 +673,7 @@ impl<'m> Builder<'m> {
             bytes: 0,
             spent,
             exact: false,
-            defs: Map::new(),
+            defs: Obj::new(),
             def_keys: HashMap::new(),
             used_keys: HashSet::new(),
             def_nesting: 0,
@@ -655,23 +689,20 @@ impl<'m> Builder<'m> {
         }
     }
 
-    fn finish(mut self, root: &mut Map<String, Value>, warnings: &mut Vec<String>) {
+    fn finish(mut self, root: &mut Obj<'m>, warnings: &mut Vec<String>) {
         while let Some((key, name, raw)) = self.deferred.pop() {
-            if let Some(def) = self.m.types.get(&name) {
+            if let Some(def) = self.m.types.get(name) {
                 let s = self.def(def, Ctx { depth: 0, raw });
                 self.defs.insert(key, s);
             }
         }
         if !self.defs.is_empty() {
-            root.insert(
-                "$defs".into(),
-                Value::Object(std::mem::take(&mut self.defs)),
-            );
+            root.insert("$defs", std::mem::take(&mut self.defs));
         }
         warnings.append(&mut self.warnings);
     }
 
-    fn ty(&mut self, t: &TypeRef, ctx: Ctx) -> Value {
+    fn ty(&mut self, t: &'m TypeRef, ctx: Ctx) -> Node<'m> {
         self.nodes += 1;
         // About what each kind writes (an input u64 or i64, and an exact
         // output one, carries its range in words and a short pattern).
@@ -692,56 +723,58 @@ impl<'m> Builder<'m> {
             TypeRef::Scalar(s) if self.exact => scalar_output(*s),
             TypeRef::Scalar(s) => scalar(*s),
             TypeRef::Bytes(b) => bytes(b, self.dir, ctx.raw),
-            TypeRef::List { items, .. } => obj! {"type" => "array", "items" => self.ty(items, ctx)},
+            TypeRef::List { items, .. } => {
+                node! {"type" => "array", "items" => self.ty(items, ctx)}
+            }
             TypeRef::Map { value, .. } => {
-                obj! {"type" => "object", "additionalProperties" => self.ty(value, ctx)}
+                node! {"type" => "object", "additionalProperties" => self.ty(value, ctx)}
             }
             TypeRef::Tuple { elements, .. } => {
                 self.tuple(elements.iter().map(|e| (e, false)).collect(), ctx)
             }
             TypeRef::Record(r) => self.record(r, ctx),
-            TypeRef::Unknown(_) => json!({}),
+            TypeRef::Unknown(_) => unknown(),
         }
     }
 
-    fn tuple(&mut self, elements: Vec<(&TypeRef, bool)>, ctx: Ctx) -> Value {
+    fn tuple(&mut self, elements: Vec<(&'m TypeRef, bool)>, ctx: Ctx) -> Node<'m> {
         let n = elements.len();
-        let items: Vec<Value> = elements
+        let items: Vec<Node<'m>> = elements
             .into_iter()
             .map(|(e, null)| {
                 let s = self.ty(e, ctx);
                 if null { nullable(s) } else { s }
             })
             .collect();
-        obj! {"type" => "array", "prefixItems" => items, "minItems" => n, "maxItems" => n}
+        node! {"type" => "array", "prefixItems" => items, "minItems" => n, "maxItems" => n}
     }
 
-    fn reference(&mut self, name: &str, ctx: Ctx) -> Value {
+    fn reference(&mut self, name: &'m str, ctx: Ctx) -> Node<'m> {
         let Some(def) = self.m.types.get(name) else {
-            return json!({});
+            return unknown();
         };
         let shown = short(name);
         if matches!(def.kind, TypeDefKind::Alias(TypeRef::Ref(_))) && self.is_alias_cycle(name) {
             self.warn(format!("type {shown:?} is an alias of itself through plain references (no concrete type); its values are accepted unvalidated"));
-            return json!({});
+            return unknown();
         }
         if self.spent {
             self.warn(format!("the schemas listed before this one passed their budget (CALIMCP_MAX_SCHEMAS, 16 MiB by default); {shown:?} and further types are accepted unvalidated (raise it, or ask for fewer methods: schema APP METHOD, a tools filter)"));
-            return json!({});
+            return unknown();
         }
         match self.mode {
             RefMode::Inline => {
                 if ctx.depth >= MAX_REF_DEPTH {
                     self.warn(format!("type {shown:?} nests deeper than {MAX_REF_DEPTH} references; deeper values are accepted unvalidated (use --refs defs for exact recursion)"));
-                    return json!({});
+                    return unknown();
                 }
                 if self.bytes > MAX_INLINE_BYTES {
                     self.warn(format!("the schema grew past {} KiB; {shown:?} and further types are accepted unvalidated (use --refs defs)", MAX_INLINE_BYTES / 1024));
-                    return json!({});
+                    return unknown();
                 }
                 if self.nodes > MAX_INLINE_NODES {
                     self.warn(format!("the schema grew past {MAX_INLINE_NODES} nodes; {shown:?} and further types are accepted unvalidated (use --refs defs)"));
-                    return json!({});
+                    return unknown();
                 }
                 self.def(
                     def,
@@ -755,7 +788,7 @@ impl<'m> Builder<'m> {
                 // Only an input type that reaches a converted form differs
                 // under an untagged enum; every other one is shared.
                 let raw = ctx.raw && self.dir == Direction::Input && self.has_converted_form(name);
-                let key = match self.def_keys.get(&(name.to_string(), raw)) {
+                let key = match self.def_keys.get(&(name, raw)) {
                     Some(k) => k.clone(),
                     None => {
                         let base = def_key_for(name);
@@ -770,20 +803,20 @@ impl<'m> Builder<'m> {
                             key = format!("{base}_{n}");
                             n += 1;
                         }
-                        self.def_keys.insert((name.to_string(), raw), key.clone());
-                        self.defs.insert(key.clone(), Value::Null);
+                        self.def_keys.insert((name, raw), key.clone());
+                        self.defs.insert(key.clone(), Node::Null);
                         if self.def_nesting < MAX_DEF_NESTING {
                             self.def_nesting += 1;
                             let s = self.def(def, Ctx { depth: 0, raw });
                             self.def_nesting -= 1;
                             self.defs.insert(key.clone(), s);
                         } else {
-                            self.deferred.push((key.clone(), name.to_string(), raw));
+                            self.deferred.push((key.clone(), name, raw));
                         }
                         key
                     }
                 };
-                json!({"$ref": format!("#/$defs/{key}")})
+                node! {"$ref" => format!("#/$defs/{key}")}
             }
         }
     }
@@ -850,7 +883,7 @@ impl<'m> Builder<'m> {
         false
     }
 
-    fn def(&mut self, def: &TypeDef, ctx: Ctx) -> Value {
+    fn def(&mut self, def: &'m TypeDef, ctx: Ctx) -> Node<'m> {
         self.bytes += def
             .doc
             .as_ref()
@@ -860,13 +893,13 @@ impl<'m> Builder<'m> {
             TypeDefKind::Variant(v) => self.variant(v, ctx),
             TypeDefKind::Alias(t) => self.ty(t, ctx),
             TypeDefKind::Bytes(b) => bytes(b, self.dir, ctx.raw),
-            TypeDefKind::Unknown(_) => json!({}),
+            TypeDefKind::Unknown(_) => unknown(),
         };
         apply_doc(&mut s, def.doc.as_deref());
         s
     }
 
-    fn field(&mut self, f: &Field, ctx: Ctx) -> Value {
+    fn field(&mut self, f: &'m Field, ctx: Ctx) -> Node<'m> {
         self.bytes +=
             2 * f.name.len() + f.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4));
         let mut s = self.ty(&f.ty, ctx);
@@ -874,12 +907,12 @@ impl<'m> Builder<'m> {
         if f.nullable { nullable(s) } else { s }
     }
 
-    fn record(&mut self, r: &Record, ctx: Ctx) -> Value {
+    fn record(&mut self, r: &'m Record, ctx: Ctx) -> Node<'m> {
         if let Some(crdt) = &r.crdt {
             return match &r.inner {
                 Some(inner) => self.ty(inner, ctx),
                 None => {
-                    json!({"description": format!("opaque CRDT value ({}); accepted unvalidated", crate::text::sanitize_line(&crdt.0))})
+                    node! {"description" => format!("opaque CRDT value ({}); accepted unvalidated", crate::text::sanitize_line(&crdt.0))}
                 }
             };
         }
@@ -887,29 +920,26 @@ impl<'m> Builder<'m> {
             return self.tuple(r.fields.iter().map(|f| (&f.ty, f.nullable)).collect(), ctx);
         }
         let (props, required) = self.fields_of(r, ctx);
-        obj! {"type" => "object", "properties" => props, "required" => required}
+        node! {"type" => "object", "properties" => props, "required" => required}
     }
 
-    fn fields_of(&mut self, r: &Record, ctx: Ctx) -> (Map<String, Value>, Vec<Value>) {
-        let mut props = Map::new();
+    fn fields_of(&mut self, r: &'m Record, ctx: Ctx) -> (Obj<'m>, Vec<Node<'m>>) {
+        let mut props = Obj::new();
         let mut required = Vec::new();
         for f in &r.fields {
             let s = self.field(f, ctx);
-            props.insert(f.name.clone(), s);
+            props.insert(f.name.as_str(), s);
             // Input: every field is required (a nullable one may be null). Output:
             // a nullable field may be missing, since serde may skip it.
             if self.dir == Direction::Input || !f.nullable {
-                required.push(Value::String(f.name.clone()));
+                required.push(Node::from(f.name.as_str()));
             }
         }
         (props, required)
     }
 
     /// Follows `$ref`s and aliases to a plain record, for internally tagged payloads.
-    fn resolve_record<'t>(&mut self, t: &'t TypeRef, ctx: &mut Ctx) -> Option<&'t Record>
-    where
-        'm: 't,
-    {
+    fn resolve_record(&mut self, t: &'m TypeRef, ctx: &mut Ctx) -> Option<&'m Record> {
         let mut t = t;
         // An alias chain without a cycle is no longer than the type table.
         for _ in 0..=self.m.types.len() {
@@ -934,7 +964,7 @@ impl<'m> Builder<'m> {
         None
     }
 
-    fn variant(&mut self, v: &Variant, ctx: Ctx) -> Value {
+    fn variant(&mut self, v: &'m Variant, ctx: Ctx) -> Node<'m> {
         self.bytes += v
             .variants
             .iter()
@@ -949,20 +979,21 @@ impl<'m> Builder<'m> {
                     v.variants.iter().filter(|c| c.payload.is_none()).collect();
                 if units.iter().any(|c| c.doc.is_some()) {
                     for c in &units {
-                        let mut s = json!({"type": "string", "const": c.name});
+                        let mut s = node! {"type" => "string", "const" => c.name.as_str()};
                         apply_doc(&mut s, c.doc.as_deref());
                         members.push(s);
                     }
                 } else if !units.is_empty() {
                     let names: Vec<&str> = units.iter().map(|c| c.name.as_str()).collect();
-                    members.push(json!({"type": "string", "enum": names}));
+                    let names: Vec<Node<'m>> = names.into_iter().map(Node::from).collect();
+                    members.push(node! {"type" => "string", "enum" => names});
                 }
                 for c in v.variants.iter() {
                     let Some(p) = &c.payload else { continue };
-                    let mut s = obj! {
+                    let mut s = node! {
                         "type" => "object",
-                        "properties" => obj! {c.name.as_str() => self.ty(p, ctx)},
-                        "required" => vec![c.name.as_str()],
+                        "properties" => node! {c.name.as_str() => self.ty(p, ctx)},
+                        "required" => vec![Node::from(c.name.as_str())],
                         "additionalProperties" => false,
                     };
                     apply_doc(&mut s, c.doc.as_deref());
@@ -972,7 +1003,7 @@ impl<'m> Builder<'m> {
             }
             Tagging::Internal { tag } => {
                 for c in &v.variants {
-                    let mut props = Map::new();
+                    let mut props = Obj::new();
                     let mut required = Vec::new();
                     let mut extra = None;
                     if let Some(p) = &c.payload {
@@ -985,13 +1016,13 @@ impl<'m> Builder<'m> {
                             extra = Some(self.ty(value, ctx));
                         }
                     }
-                    props.insert(tag.clone(), json!({"const": c.name}));
-                    required.retain(|r| r != tag.as_str());
-                    required.push(Value::String(tag.clone()));
+                    props.insert(tag.as_str(), node! {"const" => c.name.as_str()});
+                    required.retain(|r| r.as_str() != Some(tag.as_str()));
+                    required.push(Node::from(tag.as_str()));
                     let mut s =
-                        obj! {"type" => "object", "properties" => props, "required" => required};
-                    if let Some(extra) = extra {
-                        s["additionalProperties"] = extra;
+                        node! {"type" => "object", "properties" => props, "required" => required};
+                    if let (Some(extra), Some(o)) = (extra, s.obj_mut()) {
+                        o.insert("additionalProperties", extra);
                     }
                     apply_doc(&mut s, c.doc.as_deref());
                     members.push(s);
@@ -1000,14 +1031,14 @@ impl<'m> Builder<'m> {
             }
             Tagging::Adjacent { tag, content } => {
                 for c in &v.variants {
-                    let mut props = Map::new();
-                    props.insert(tag.clone(), json!({"const": c.name}));
-                    let mut required = vec![Value::String(tag.clone())];
+                    let mut props = Obj::new();
+                    props.insert(tag.as_str(), node! {"const" => c.name.as_str()});
+                    let mut required = vec![Node::from(tag.as_str())];
                     if let Some(p) = &c.payload {
-                        props.insert(content.clone(), self.ty(p, ctx));
-                        required.push(Value::String(content.clone()));
+                        props.insert(content.as_str(), self.ty(p, ctx));
+                        required.push(Node::from(content.as_str()));
                     }
-                    let mut s = obj! {"type" => "object", "properties" => props, "required" => required, "additionalProperties" => false};
+                    let mut s = node! {"type" => "object", "properties" => props, "required" => required, "additionalProperties" => false};
                     apply_doc(&mut s, c.doc.as_deref());
                     members.push(s);
                 }
@@ -1017,7 +1048,7 @@ impl<'m> Builder<'m> {
                 for c in &v.variants {
                     let mut s = match &c.payload {
                         Some(p) => self.ty(p, Ctx { raw: true, ..ctx }),
-                        None => json!({"type": "null"}),
+                        None => Node::Shared(&NULL),
                     };
                     apply_doc(&mut s, c.doc.as_deref());
                     members.push(s);

@@ -13,8 +13,9 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::names::{self, DEFAULT_MAX_NAME_LEN};
-use super::schema::{self, CONTEXT_PARAM, MethodSchemas, RefMode};
+use super::schema::{self, CONTEXT_PARAM, MethodSchemas, MethodTrees, RefMode};
 use super::signature;
+use super::tree::Node;
 use crate::abi::{App, Manifest, Method};
 use crate::text::sanitize_line;
 
@@ -84,10 +85,10 @@ impl Tool {
         schema::method_schemas(&self.manifest, self.abi_method(), self.refs)
     }
 
-    /// The schemas a listing shows: in full, or spent
+    /// The schemas a listing shows, as built: in full, or spent
     /// ([`schema::listed_method_schemas`]).
-    pub fn listed_schemas(&self, spent: bool) -> MethodSchemas {
-        schema::listed_method_schemas(&self.manifest, self.abi_method(), self.refs, spent)
+    pub fn listed_trees(&self, spent: bool) -> MethodTrees<'_> {
+        schema::listed_method_trees(&self.manifest, self.abi_method(), self.refs, spent)
     }
 
     /// The tool's `inputSchema`.
@@ -102,17 +103,19 @@ impl Tool {
 
     /// The MCP output schema: the return wrapped as `{"result": …}`.
     pub fn output_schema(&self) -> Option<Value> {
-        self.return_schema().map(schema::wrap_output)
+        self.listed_trees(false)
+            .output
+            .map(|o| schema::WrappedOutput::new(o).into_value())
     }
 
     /// The MCP `Tool` object, exactly as the server advertises it.
     pub fn to_mcp(&self) -> Value {
-        self.to_mcp_with(self.schemas())
+        self.to_mcp_with(self.listed_trees(false))
     }
 
     /// [`Tool::to_mcp`] with schemas the caller already computed (moved in,
     /// not copied; take the warnings out first if they are wanted).
-    pub fn to_mcp_with(&self, schemas: MethodSchemas) -> Value {
+    pub fn to_mcp_with(&self, schemas: MethodTrees<'_>) -> Value {
         let McpTool {
             name,
             title,
@@ -125,7 +128,7 @@ impl Tool {
         t.insert("name".into(), name.into());
         t.insert("title".into(), title.into());
         t.insert("description".into(), description.into());
-        t.insert("inputSchema".into(), input_schema);
+        t.insert("inputSchema".into(), input_schema.into_value());
         if let Some(out) = output_schema {
             t.insert("outputSchema".into(), out.into_value());
         }
@@ -142,9 +145,9 @@ impl Tool {
     }
 
     /// The MCP `Tool` object for serde to write straight out (`tools --json`):
-    /// serialises exactly as [`Tool::to_mcp_with`], without building the
-    /// `Value` tree around the schemas.
-    pub fn mcp(&self, schemas: MethodSchemas) -> McpTool<'_> {
+    /// serialises exactly as [`Tool::to_mcp_with`], without building a
+    /// `Value` tree.
+    pub fn mcp<'a>(&'a self, schemas: MethodTrees<'a>) -> McpTool<'a> {
         McpTool {
             name: &self.name,
             title: &self.title,
@@ -173,9 +176,9 @@ pub struct McpTool<'a> {
     name: &'a str,
     title: &'a str,
     description: &'a str,
-    input_schema: Value,
+    input_schema: Node<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    output_schema: Option<schema::WrappedOutput>,
+    output_schema: Option<schema::WrappedOutput<'a>>,
     annotations: Annotations,
 }
 
@@ -488,8 +491,8 @@ mod tests {
             assert!(set.tools.len() > 5, "{}", set.tools.len());
             let mut outputs = 0;
             for t in &set.tools {
-                let streamed = serde_json::to_string(&t.mcp(t.schemas())).unwrap();
-                let listed = t.to_mcp_with(t.schemas());
+                let streamed = serde_json::to_string(&t.mcp(t.listed_trees(false))).unwrap();
+                let listed = t.to_mcp_with(t.listed_trees(false));
                 outputs += usize::from(listed.get("outputSchema").is_some());
                 assert_eq!(streamed, listed.to_string(), "{} ({refs:?})", t.name);
             }

@@ -245,7 +245,7 @@ impl View {
                 if spent && cut > at {
                     cut = at;
                 }
-                let schemas = tool.listed_schemas(spent);
+                let schemas = tool.listed_trees(spent);
                 budget.add(schemas.size);
                 tool.to_mcp_with(schemas).to_string().hash(&mut hasher);
             }
@@ -1012,7 +1012,7 @@ fn version_changes(
 
 /// A mapping tool as an rmcp tool (the JSON `calimcp tools --json` prints).
 fn mcp_tool(tool: &Tool, spent: bool) -> Option<rmcp::model::Tool> {
-    match serde_json::from_value(tool.to_mcp_with(tool.listed_schemas(spent))) {
+    match serde_json::from_value(tool.to_mcp_with(tool.listed_trees(spent))) {
         Ok(t) => Some(t),
         Err(e) => {
             log::error!("tool {} cannot be listed: {e}", tool.name);
