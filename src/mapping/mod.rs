@@ -14,7 +14,7 @@ pub mod names;
 pub mod schema;
 pub(crate) mod signature;
 pub(crate) mod toolset;
-pub(crate) mod tree;
+pub mod tree;
 pub mod until;
 
 pub use schema::{Direction, MethodSchemas, RefMode, method_schemas};
