@@ -178,7 +178,7 @@ pub fn describe_service(
             tool: Some(t.name.clone()),
             kind: MethodKind::of(t.read_only),
             signature: t.signature.clone(),
-            doc: t.doc.clone(),
+            doc: t.abi_method().doc.clone(),
         })
         .collect();
     methods.extend(methods_without_tool.iter().map(|m| MethodRow {

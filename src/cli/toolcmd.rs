@@ -146,7 +146,7 @@ pub(super) fn tool_command(token: &str, tool: &Tool, app: &App) -> clap::Command
 /// The run-time command: globals, `call` with its flags, and TOOL with one flag per parameter.
 pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) -> clap::Command {
     let mut long_about = tool.signature.clone();
-    if let Some(doc) = &tool.doc {
+    if let Some(doc) = &tool.abi_method().doc {
         long_about.push_str("\n\n");
         long_about.push_str(crate::text::sanitize_doc(doc).trim());
     }

@@ -62,11 +62,8 @@ pub struct Tool {
     pub service: Option<String>,
     /// The method name exactly as the node knows it.
     pub method: String,
-    /// Declared parameter names: the only keys that reach the app.
-    pub params: Vec<String>,
     /// Whether `_context` was injected (false when the method declares it).
     pub context_injected: bool,
-    pub doc: Option<String>,
     /// The manifest the method comes from, and its index in `methods`.
     pub manifest: Arc<Manifest>,
     pub method_index: usize,
@@ -433,9 +430,7 @@ fn make_tool(
         app: index,
         service: service.name.clone(),
         method: method.name.clone(),
-        params: method.params.iter().map(|p| p.name.clone()).collect(),
         context_injected: !method.params.iter().any(|p| p.name == CONTEXT_PARAM),
-        doc: method.doc.clone(),
         manifest: service.manifest.clone(),
         method_index,
         refs: opts.refs,
