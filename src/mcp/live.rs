@@ -247,7 +247,11 @@ impl View {
                 }
                 let schemas = tool.listed_trees(spent);
                 budget.add(schemas.size);
-                tool.to_mcp_with(schemas).to_string().hash(&mut hasher);
+                // The listed object's text, written from the trees (the same
+                // bytes as `to_mcp_with(…).to_string()`, without the Value).
+                serde_json::to_string(&tool.mcp(schemas))
+                    .unwrap_or_default()
+                    .hash(&mut hasher);
             }
             (hasher.finish(), cut)
         })
