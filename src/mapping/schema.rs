@@ -274,33 +274,17 @@ fn as_root(s: Node<'_>) -> Obj<'_> {
 
 /// MCP wants an object output schema: the return travels as `{"result": value}`,
 /// its `$defs` moved up to the wrapper.
-#[derive(Debug)]
-pub struct WrappedOutput<'m>(Obj<'m>);
-
-impl<'m> WrappedOutput<'m> {
-    pub fn new(output: Node<'m>) -> Self {
-        let mut result = output;
-        let defs = result.obj_mut().and_then(|o| o.remove("$defs"));
-        let mut root = Obj::new();
-        root.insert("type", "object");
-        root.insert("properties", node! {"result" => result});
-        root.insert("required", vec![Node::from("result")]);
-        if let Some(defs) = defs {
-            root.insert("$defs", defs);
-        }
-        WrappedOutput(root)
+pub fn wrap_output(output: Node<'_>) -> Node<'_> {
+    let mut result = output;
+    let defs = result.obj_mut().and_then(|o| o.remove("$defs"));
+    let mut root = Obj::new();
+    root.insert("type", "object");
+    root.insert("properties", node! {"result" => result});
+    root.insert("required", vec![Node::from("result")]);
+    if let Some(defs) = defs {
+        root.insert("$defs", defs);
     }
-
-    /// The wrapper as a JSON value.
-    pub fn into_value(self) -> Value {
-        Value::Object(self.0.into_value())
-    }
-}
-
-impl serde::Serialize for WrappedOutput<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
+    Node::Obj(root)
 }
 
 #[derive(Debug, Clone, Copy, Default)]

@@ -9,13 +9,12 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
-use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use super::names::{self, DEFAULT_MAX_NAME_LEN};
 use super::schema::{self, CONTEXT_PARAM, MethodSchemas, MethodTrees, RefMode};
 use super::signature;
-use super::tree::Node;
+use super::tree::{Node, Obj, node};
 use crate::abi::{App, Manifest, Method};
 use crate::text::sanitize_line;
 
@@ -102,7 +101,7 @@ impl Tool {
     pub fn output_schema(&self) -> Option<Value> {
         self.listed_trees(false)
             .output
-            .map(|o| schema::WrappedOutput::new(o).into_value())
+            .map(|o| schema::wrap_output(o).into_value())
     }
 
     /// The MCP `Tool` object, exactly as the server advertises it.
@@ -113,80 +112,36 @@ impl Tool {
     /// [`Tool::to_mcp`] with schemas the caller already computed (moved in,
     /// not copied; take the warnings out first if they are wanted).
     pub fn to_mcp_with(&self, schemas: MethodTrees<'_>) -> Value {
-        let McpTool {
-            name,
-            title,
-            description,
-            input_schema,
-            output_schema,
-            annotations,
-        } = self.mcp(schemas);
-        let mut t = Map::new();
-        t.insert("name".into(), name.into());
-        t.insert("title".into(), title.into());
-        t.insert("description".into(), description.into());
-        t.insert("inputSchema".into(), input_schema.into_value());
-        if let Some(out) = output_schema {
-            t.insert("outputSchema".into(), out.into_value());
-        }
-        t.insert(
-            "annotations".into(),
-            json!({
-                "readOnlyHint": annotations.read_only_hint,
-                "destructiveHint": annotations.destructive_hint,
-                "idempotentHint": annotations.idempotent_hint,
-                "openWorldHint": annotations.open_world_hint,
-            }),
-        );
-        Value::Object(t)
+        self.mcp(schemas).into_value()
     }
 
-    /// The MCP `Tool` object for serde to write straight out (`tools --json`):
-    /// serialises exactly as [`Tool::to_mcp_with`], without building a
-    /// `Value` tree.
-    pub fn mcp<'a>(&'a self, schemas: MethodTrees<'a>) -> McpTool<'a> {
-        McpTool {
-            name: &self.name,
-            title: &self.title,
-            description: &self.description,
-            input_schema: schemas.input,
-            output_schema: schemas.output.map(schema::WrappedOutput::new),
-            annotations: Annotations {
-                read_only_hint: self.read_only,
-                destructive_hint: self.destructive,
-                idempotent_hint: self.idempotent,
-                open_world_hint: false,
-            },
+    /// The MCP `Tool` object as a tree ([`Node`]), borrowing the tool's
+    /// text: `tools --json` writes it as it is, [`Tool::to_mcp_with`] converts
+    /// it. The keys in the order MCP clients have always seen.
+    pub fn mcp<'a>(&'a self, schemas: MethodTrees<'a>) -> Node<'a> {
+        let mut t = Obj::new();
+        t.insert("name", self.name.as_str());
+        t.insert("title", self.title.as_str());
+        t.insert("description", self.description.as_str());
+        t.insert("inputSchema", schemas.input);
+        if let Some(out) = schemas.output {
+            t.insert("outputSchema", schema::wrap_output(out));
         }
+        t.insert(
+            "annotations",
+            node! {
+                "readOnlyHint" => self.read_only,
+                "destructiveHint" => self.destructive,
+                "idempotentHint" => self.idempotent,
+                "openWorldHint" => false,
+            },
+        );
+        Node::Obj(t)
     }
 
     pub fn kind(&self) -> &'static str {
         if self.read_only { "view" } else { "mut" }
     }
-}
-
-/// A tool as MCP lists it ([`Tool::mcp`]); the keys in the order MCP
-/// clients have always seen.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct McpTool<'a> {
-    name: &'a str,
-    title: &'a str,
-    description: &'a str,
-    input_schema: Node<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    output_schema: Option<schema::WrappedOutput<'a>>,
-    annotations: Annotations,
-}
-
-/// MCP's behaviour hints of a tool.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Annotations {
-    read_only_hint: bool,
-    destructive_hint: bool,
-    idempotent_hint: bool,
-    open_world_hint: bool,
 }
 
 /// Every tool of a list of apps, sorted by name.
@@ -486,10 +441,15 @@ mod tests {
             assert!(set.tools.len() > 5, "{}", set.tools.len());
             let mut outputs = 0;
             for t in &set.tools {
-                let streamed = serde_json::to_string(&t.mcp(t.listed_trees(false))).unwrap();
+                let tree = t.mcp(t.listed_trees(false));
+                let streamed = serde_json::to_string(&tree).unwrap();
                 let listed = t.to_mcp_with(t.listed_trees(false));
                 outputs += usize::from(listed.get("outputSchema").is_some());
                 assert_eq!(streamed, listed.to_string(), "{} ({refs:?})", t.name);
+                assert_eq!(
+                    serde_json::to_string_pretty(&tree).unwrap(),
+                    serde_json::to_string_pretty(&listed).unwrap()
+                );
             }
             assert!(outputs > 0 && outputs < set.tools.len(), "{outputs}");
         }
