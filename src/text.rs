@@ -77,8 +77,14 @@ pub fn sanitize_line(s: &str) -> String {
 
 /// Documentation: newlines and tabs are kept, every other control character dropped.
 pub fn sanitize_doc(s: &str) -> String {
-    if plain(s) {
-        return s.to_string();
+    sanitize_doc_owned(s.to_string())
+}
+
+/// [`sanitize_doc`] of a string the caller owns: kept as it is (no copy)
+/// when there is nothing to take out.
+pub fn sanitize_doc_owned(s: String) -> String {
+    if plain(&s) {
+        return s;
     }
     let s = s.replace("\r\n", "\n");
     if !s.chars().any(|c| c != '\n' && c != '\t' && is_dangerous(c)) {

@@ -178,9 +178,9 @@ impl Read for MethodR {
                     params,
                     returns,
                     returns_nullable: flag(&returns_nullable),
-                    returns_doc: doc(&returns_doc),
+                    returns_doc: doc(returns_doc),
                     intent,
-                    doc: doc(&doc_),
+                    doc: doc(doc_),
                     destructive: flag(&destructive),
                     idempotent: flag(&idempotent),
                     xcall_callable: flag(&xcall_callable),
@@ -246,7 +246,7 @@ impl Read for ParamR {
                     name,
                     ty,
                     nullable: flag(&nullable),
-                    doc: doc(&doc_),
+                    doc: doc(doc_),
                 }))
             }
             other_kinds!();

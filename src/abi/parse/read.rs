@@ -7,7 +7,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::Parser;
 use crate::abi::{Seg, Warning};
-use crate::text::sanitize_doc;
+use crate::text::sanitize_doc_owned;
 
 /// A value read only for what it is: strings kept, containers skipped.
 #[derive(Debug)]
@@ -56,10 +56,9 @@ pub(super) fn string(leaf: Option<Leaf>) -> Option<String> {
     leaf.and_then(Leaf::into_string)
 }
 
-pub(super) fn doc(leaf: &Option<Leaf>) -> Option<String> {
-    leaf.as_ref()
-        .and_then(Leaf::as_str)
-        .map(sanitize_doc)
+pub(super) fn doc(leaf: Option<Leaf>) -> Option<String> {
+    leaf.and_then(Leaf::into_string)
+        .map(sanitize_doc_owned)
         .filter(|d| !d.trim().is_empty())
 }
 

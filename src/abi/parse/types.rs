@@ -212,7 +212,7 @@ impl Read for CaseR {
                 Ok(Some(VariantCase {
                     name,
                     payload: payload.and_then(|s| p.keep(s)),
-                    doc: doc(&doc_),
+                    doc: doc(doc_),
                 }))
             }
             other_kinds!();
@@ -310,7 +310,7 @@ impl Parser<'_> {
                 };
             }
         };
-        let doc = doc(&o.doc);
+        let doc = doc(o.doc);
         let kind = match o.kind.as_ref().and_then(Leaf::as_str) {
             Some("record") => TypeDefKind::Record(self.record(o.crdt_type, o.inner_type, o.fields)),
             Some("variant") => {
