@@ -352,7 +352,9 @@ pub fn build_with(
             tools.push(make_tool(name, app, a, s, method_index, opts));
         }
     }
-    tools.sort_by(|x, y| x.name.cmp(&y.name));
+    // Names are unique (`taken`), so an unstable sort gives the one order,
+    // in place: a stable sort would take a scratch copy of the tools.
+    tools.sort_unstable_by(|x, y| x.name.cmp(&y.name));
     ToolSet { tools, slugs }
 }
 
