@@ -191,7 +191,7 @@ fn input_schema<'m>(
         }
     }
     if !props.contains_key(CONTEXT_PARAM) {
-        static CONTEXT: LazyLock<Node<'static>> =
+        static CONTEXT: Constant =
             LazyLock::new(|| node! {"type" => "string", "description" => CONTEXT_DESCRIPTION});
         props.insert(CONTEXT_PARAM, Node::Shared(&CONTEXT));
     }
