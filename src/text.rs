@@ -77,7 +77,10 @@ pub fn sanitize_line(s: &str) -> String {
 
 /// Documentation: newlines and tabs are kept, every other control character dropped.
 pub fn sanitize_doc(s: &str) -> String {
-    sanitize_doc_owned(s.to_string())
+    if plain(s) {
+        return s.to_string();
+    }
+    strip_doc(s)
 }
 
 /// [`sanitize_doc`] of a string the caller owns: kept as it is (no copy)
@@ -86,6 +89,11 @@ pub fn sanitize_doc_owned(s: String) -> String {
     if plain(&s) {
         return s;
     }
+    strip_doc(&s)
+}
+
+/// [`sanitize_doc`] past its plain-text check.
+fn strip_doc(s: &str) -> String {
     let s = s.replace("\r\n", "\n");
     if !s.chars().any(|c| c != '\n' && c != '\t' && is_dangerous(c)) {
         return s;
