@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 
-use calimcp::abi::{App, LoadOptions, Service, load_path, parse_manifest_value};
-use calimcp::mapping::ToolOptions;
-use calimcp::mapping::diff::diff_apps;
+use calimcp_core::abi::{App, LoadOptions, Service, load_path, parse_manifest_value};
+use calimcp_core::mapping::ToolOptions;
+use calimcp_core::mapping::diff::diff_apps;
 
 fn load(path: &str) -> App {
     load_path(Path::new(path), &LoadOptions::default(), &mut Vec::new())

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use calimcp::abi::{LoadOptions, load_path};
-use calimcp::mapping::{RefMode, ToolOptions, build};
+use calimcp_core::abi::{LoadOptions, load_path};
+use calimcp_core::mapping::{RefMode, ToolOptions, build};
 
 // The allocator the binary uses, so stage timings match the command's.
 #[global_allocator]

@@ -1,27 +1,17 @@
 //! calimcp: Calimero application ABIs as exact JSON Schemas, readable
 //! signatures and stable tool names, for a shell, CI scripts and AI agents.
 //!
-//! Layers, each depending only on the ones above it:
-//! [`abi`] (manifest model and local loading) → [`mapping`] (pure core) →
-//! [`doc`] (an app's reference as a web page, pure) → [`node`] (the HTTP
-//! client for merod) → [`catalog`] (where apps come from: local paths and the
-//! node) → the faces: [`cli`] and [`mcp`].
-//! Beside them: [`error`], [`text`] (terminal-safe strings), [`memory`]
-//! (the allocator policy of one-shot commands and the server), [`budget`]
-//! (the bytes a queue may hold) and [`signals`] (stop signals, listened for
-//! from set-up).
+//! The workspace's crates are the layers, each depending only on the ones
+//! before it: `calimcp-core` (the manifest model, the pure mapping, the
+//! reference page, the error type) → `calimcp-node` (the HTTP client for
+//! merod) → `calimcp-catalog` (the engine: apps, contexts, versions, the call
+//! pipeline, waits, subscriptions, logins) → this crate, the two faces:
+//! [`cli`] and [`mcp`]. The faces depend on the catalog and the core, never
+//! on the node crate (it is not a dependency of this one), and never on each
+//! other's internals. Beside them: [`budget`] (the bytes a queue may hold)
+//! and [`signals`] (stop signals, listened for from set-up).
 
-pub mod abi;
 pub(crate) mod budget;
-pub mod catalog;
 pub mod cli;
-pub mod doc;
-pub mod error;
-pub mod mapping;
 pub mod mcp;
-pub(crate) mod memory;
-pub mod node;
 pub(crate) mod signals;
-pub(crate) mod text;
-
-pub use error::{Code, Error, ErrorKind, Result};

@@ -3,8 +3,8 @@
 
 mod support;
 
-use calimcp::abi::{LoadOptions, load_path};
-use calimcp::mapping::{RefMode, ToolOptions, build};
+use calimcp_core::abi::{LoadOptions, load_path};
+use calimcp_core::mapping::{RefMode, ToolOptions, build};
 use serde_json::Value;
 
 /// Paths of `{}` (accept-anything) subschemas; opaque CRDT cells carry a description.

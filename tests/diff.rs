@@ -6,11 +6,11 @@ mod support;
 
 use std::sync::Arc;
 
-use calimcp::abi::{App, LoadOptions, Manifest, Service, load_path, parse_manifest_value};
-use calimcp::mapping::args::Validator;
-use calimcp::mapping::diff::policy::{self, Policy};
-use calimcp::mapping::diff::{Finding, Level, RULES, diff_apps};
-use calimcp::mapping::{RefMode, ToolOptions, method_schemas};
+use calimcp_core::abi::{App, LoadOptions, Manifest, Service, load_path, parse_manifest_value};
+use calimcp_core::mapping::args::Validator;
+use calimcp_core::mapping::diff::policy::{self, Policy};
+use calimcp_core::mapping::diff::{Finding, Level, RULES, diff_apps};
+use calimcp_core::mapping::{RefMode, ToolOptions, method_schemas};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- builders
@@ -828,7 +828,7 @@ fn assert_counter_example(old: &Value, new: &Value, expect_path: &str) -> Value 
         } else if p.nullable {
             Value::Null
         } else {
-            calimcp::mapping::diff::compat::example(&old_man, &p.ty)
+            calimcp_core::mapping::diff::compat::example(&old_man, &p.ty)
         };
         args.insert(p.name.clone(), v);
     }
@@ -2178,7 +2178,7 @@ fn a_policy_file_with_a_mistake_is_bad_input() {
 
 #[test]
 fn version_bumps_follow_semver_majors() {
-    use calimcp::mapping::diff::policy::breaking_bump;
+    use calimcp_core::mapping::diff::policy::breaking_bump;
     // cargo's rule: a new major, or for 0.x a new minor.
     assert!(breaking_bump("1.2.0", "2.0.0"));
     assert!(!breaking_bump("1.2.0", "1.3.0"));

@@ -104,7 +104,10 @@ fn every_pair_has_its_expected_verdict() {
 
 #[test]
 fn the_fixture_pairs_use_only_known_rules() {
-    let rules: Vec<&str> = calimcp::mapping::diff::RULES.iter().map(|r| r.id).collect();
+    let rules: Vec<&str> = calimcp_core::mapping::diff::RULES
+        .iter()
+        .map(|r| r.id)
+        .collect();
     for (name, pair) in pairs() {
         assert!(
             pair["about"].as_str().is_some_and(|a| !a.is_empty()),
@@ -112,7 +115,7 @@ fn the_fixture_pairs_use_only_known_rules() {
         );
         for e in pair["expect"].as_array().unwrap() {
             let rule = e["rule"].as_str().unwrap();
-            let known = calimcp::mapping::diff::rule_by_id(rule)
+            let known = calimcp_core::mapping::diff::rule_by_id(rule)
                 .unwrap_or_else(|| panic!("{name}: unknown rule {rule} (of {rules:?})"));
             // The level a fixture expects is the rule's (none of them declares a migration).
             assert_eq!(e["level"], known.level.name(), "{name}: {rule}");

@@ -6,9 +6,9 @@
 
 mod support;
 
-use calimcp::abi::{LoadOptions, load_path};
-use calimcp::doc::{self, AppDoc, Options};
-use calimcp::mapping::{ToolOptions, build};
+use calimcp_core::abi::{LoadOptions, load_path};
+use calimcp_core::doc::{self, AppDoc, Options};
+use calimcp_core::mapping::{ToolOptions, build};
 use predicates::prelude::*;
 use serde_json::Value;
 use support::{example, offline as calimcp};
@@ -209,7 +209,7 @@ fn every_fixture_page_holds_every_method_and_valid_examples() {
                 );
                 let input = t.input_schema();
                 let args = doc::example::arguments(&input, t.context_injected);
-                let v = calimcp::mapping::args::Validator::new(&input).unwrap();
+                let v = calimcp_core::mapping::args::Validator::new(&input).unwrap();
                 let problems = v.check(&args);
                 assert!(
                     problems.is_empty(),

@@ -3,11 +3,11 @@
 //! u64/i64 as decimal strings (issue 12 §1) and `0x` hex (issue 11 §6),
 //! through the one preparation path `call` and `serve` share.
 
-use calimcp::abi::{self, App, Service};
-use calimcp::catalog::Catalog;
-use calimcp::error::{Code, Error, ErrorKind, NodeSaid};
-use calimcp::mapping::ToolOptions;
-use calimcp::mapping::args::{Form32, Problem, id32_hint};
+use calimcp_catalog::Catalog;
+use calimcp_core::abi::{self, App, Service};
+use calimcp_core::error::{Code, Error, ErrorKind, NodeSaid};
+use calimcp_core::mapping::ToolOptions;
+use calimcp_core::mapping::args::{Form32, Problem, id32_hint};
 use serde_json::{Value, json};
 
 fn catalog(v: Value) -> Catalog {
@@ -621,11 +621,13 @@ fn values_the_app_cannot_read_are_refused_with_what_is_wrong() {
         ),
         r#"{"blob":[1,255],"ratio":3.4e+38,"wide":1e+39}"#
     );
-    let dup = calimcp::mapping::args::duplicate_key(br#"{"blob": [1], "blob": [2]}"#).unwrap();
+    let dup = calimcp_core::mapping::args::duplicate_key(br#"{"blob": [1], "blob": [2]}"#).unwrap();
     assert!(dup.contains(r#""blob""#) && dup.contains("twice"), "{dup}");
-    assert!(calimcp::mapping::args::duplicate_key(br#"{"a": {"b": 1}, "b": {"a": 2}}"#).is_none());
     assert!(
-        calimcp::mapping::args::duplicate_key(br#"{"a": [{"k": 1, "k": 1}]}"#).is_some(),
+        calimcp_core::mapping::args::duplicate_key(br#"{"a": {"b": 1}, "b": {"a": 2}}"#).is_none()
+    );
+    assert!(
+        calimcp_core::mapping::args::duplicate_key(br#"{"a": [{"k": 1, "k": 1}]}"#).is_some(),
         "at any depth"
     );
 }

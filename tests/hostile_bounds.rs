@@ -18,7 +18,7 @@ fn a_context_row_for_another_context_is_refused() {
         let env = Env::with(FakeNode::with_profile(profile));
         let tool = format!(
             "kv_store_{}_len",
-            calimcp::mapping::names::id_tail(&env.node.id(fake_node::KV2_A))
+            calimcp_core::mapping::names::id_tail(&env.node.id(fake_node::KV2_A))
         );
         let asked = env.node.id(fake_node::CTX_KV2_1);
         let other = env.node.id(fake_node::CTX_KV2_2);

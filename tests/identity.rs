@@ -184,7 +184,10 @@ fn on_a_joined_node_the_apps_own_tools_run_in_its_context() {
         let (code, out, err) = s.run(&["tools", "--json"]);
         assert_eq!(code, 0, "{err}");
         let names = field(&out, "name");
-        let other = format!("{}_", calimcp::mapping::names::id_prefix(&s.other.0, 6));
+        let other = format!(
+            "{}_",
+            calimcp_core::mapping::names::id_prefix(&s.other.0, 6)
+        );
         let of = |prefix: &str| -> Vec<String> {
             let mut m: Vec<String> = names
                 .iter()

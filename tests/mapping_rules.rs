@@ -7,10 +7,10 @@
 //! with a draft-07 validator too (what many MCP clients use, which must never
 //! reject a valid value). Every schema is also meta-validated against 2020-12.
 
-use calimcp::abi::{self, App, LoadOptions, Manifest, Service, Warning};
-use calimcp::catalog::Catalog;
-use calimcp::mapping::args::{Problem, Validator, outgoing};
-use calimcp::mapping::{self, RefMode, Tool, ToolOptions, ToolSet};
+use calimcp_catalog::Catalog;
+use calimcp_core::abi::{self, App, LoadOptions, Manifest, Service, Warning};
+use calimcp_core::mapping::args::{Problem, Validator, outgoing};
+use calimcp_core::mapping::{self, RefMode, Tool, ToolOptions, ToolSet};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- helpers
@@ -366,7 +366,7 @@ fn exact_check(kind: &str, v: Value) -> Option<String> {
     let m = manifest(one_param(json!({"kind": kind}), json!({})));
     let args = json!({ "p": v });
     let problems =
-        calimcp::mapping::args::check_values(&m, &m.methods[0], args.as_object().unwrap());
+        calimcp_core::mapping::args::check_values(&m, &m.methods[0], args.as_object().unwrap());
     problems
         .first()
         .map(|p| format!("{}: {}", p.path, p.message))

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use calimcp::abi::{self, App, Service};
-use calimcp::mapping::{self, ToolOptions, ToolSet};
+use calimcp_core::abi::{self, App, Service};
+use calimcp_core::mapping::{self, ToolOptions, ToolSet};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 

@@ -4,8 +4,8 @@ mod support;
 
 use std::time::Duration;
 
-use calimcp::node::{Client, NodeOptions};
-use calimcp::{Code, ErrorKind};
+use calimcp_core::{Code, ErrorKind};
+use calimcp_node::{Client, NodeOptions};
 use serde_json::{Value, json};
 use support::fake_node::{self, FakeNode, Profile, id};
 
@@ -21,8 +21,8 @@ fn options(url: &str, state: &std::path::Path) -> NodeOptions {
         password: None,
         state_dir: state.to_path_buf(),
         verbose: false,
-        max_response: calimcp::node::DEFAULT_MAX_RESPONSE,
-        max_blob: calimcp::node::DEFAULT_MAX_BLOB,
+        max_response: calimcp_node::DEFAULT_MAX_RESPONSE,
+        max_blob: calimcp_node::DEFAULT_MAX_BLOB,
         identity: None,
     }
 }
@@ -618,7 +618,7 @@ async fn the_abi_cache_is_per_node_and_checked_when_read() {
             .filter(|r| r.path.ends_with("/abi"))
             .count()
     };
-    let kv_of = |apps: Vec<calimcp::node::NodeApp>| {
+    let kv_of = |apps: Vec<calimcp_node::NodeApp>| {
         apps.into_iter()
             .find(|x| x.id == id(fake_node::KV))
             .unwrap()

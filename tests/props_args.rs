@@ -11,9 +11,9 @@
 //! exact check refuses it: calimcp, not the pattern, is the authority on the
 //! bounds, and what it lets through is sent digit for digit.
 
-use calimcp::abi::{self, App, Service};
-use calimcp::catalog::Catalog;
-use calimcp::mapping::ToolOptions;
+use calimcp_catalog::Catalog;
+use calimcp_core::abi::{self, App, Service};
+use calimcp_core::mapping::ToolOptions;
 use serde_json::{Value, json};
 
 fn catalog() -> Catalog {

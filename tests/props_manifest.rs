@@ -6,9 +6,9 @@
 //! dependency) writes a few hundred manifests from the ABI's vocabulary, with
 //! recursion, unknown kinds, wrong shapes, long names and deep nesting.
 
-use calimcp::abi::{self, App, Service};
-use calimcp::mapping::events::Decoder;
-use calimcp::mapping::{RefMode, ToolOptions, method_schemas, signature};
+use calimcp_core::abi::{self, App, Service};
+use calimcp_core::mapping::events::Decoder;
+use calimcp_core::mapping::{RefMode, ToolOptions, method_schemas, signature};
 use serde_json::{Value, json};
 
 struct Rng(u64);
@@ -155,7 +155,7 @@ fn any_manifest_maps_without_panic_to_valid_bounded_json() {
             }],
             ..App::default()
         };
-        let tools = calimcp::mapping::build(&[app], &ToolOptions::default());
+        let tools = calimcp_core::mapping::build(&[app], &ToolOptions::default());
         for t in &tools.tools {
             serde_json::to_string(&t.to_mcp()).unwrap();
         }

@@ -145,7 +145,7 @@ impl World {
             Nothing => (
                 vec![],
                 self.app.clone(),
-                calimcp::mapping::names::id_prefix(&self.app, 6),
+                calimcp_core::mapping::names::id_prefix(&self.app, 6),
             ),
             Package => {
                 std::fs::copy(&self.wasm, dir.path().join("kv-c.wasm")).unwrap();
@@ -510,7 +510,7 @@ on_each_version! {
             let tool = if n == 1 {
                 "kv_c_set".to_string()
             } else {
-                format!("{}_set", calimcp::mapping::names::id_prefix(&w.app, 6))
+                format!("{}_set", calimcp_core::mapping::names::id_prefix(&w.app, 6))
             };
             let node = w.cluster.node(n);
             // Each context's `count` on the node the calls went to.
@@ -839,7 +839,7 @@ on_each_version! {
         .unwrap() else { return };
         let node = cluster.node(2);
         let name = |id: &str, method: &str| {
-            format!("{}_{method}", calimcp::mapping::names::id_prefix(id, 6))
+            format!("{}_{method}", calimcp_core::mapping::names::id_prefix(id, 6))
         };
         // `touch` in the 0.2.0 context is sent: it runs as a raw execute
         // on node 2 does — which fails in the node's runtime on rc.4 and

@@ -180,7 +180,7 @@ on_each_version! {
         // does not move when node 2 joins another app.
         let before = tools(2, &[]);
         // A short prefix of the app's id, then the method (never a hash in its place).
-        let prefix = calimcp::mapping::names::id_prefix(&c.app, 6);
+        let prefix = calimcp_core::mapping::names::id_prefix(&c.app, 6);
         assert!(before.contains(&format!("{prefix}_insert")), "{before:?}");
         assert!(before.iter().all(|n| n.starts_with(&format!("{prefix}_"))), "one prefix: {before:?}");
         let other = c.node(1).install(&test_app_variant("events", "another"), "com.example.another", "0.1.0");

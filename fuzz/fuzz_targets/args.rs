@@ -6,9 +6,9 @@
 
 use std::sync::OnceLock;
 
-use calimcp::abi::{self, App, Service};
-use calimcp::catalog::Catalog;
-use calimcp::mapping::ToolOptions;
+use calimcp_core::abi::{self, App, Service};
+use calimcp_catalog::Catalog;
+use calimcp_core::mapping::ToolOptions;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 

@@ -3,8 +3,8 @@
 //! serialise to JSON.
 #![no_main]
 
-use calimcp::abi;
-use calimcp::mapping::{RefMode, method_schemas, signature};
+use calimcp_core::abi;
+use calimcp_core::mapping::{RefMode, method_schemas, signature};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

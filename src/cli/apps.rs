@@ -5,10 +5,10 @@ use comfy_table::{Table, presets};
 
 use super::output;
 use super::{GlobalArgs, report_warnings};
-use crate::abi::App;
-use crate::catalog::describe::AppRow;
-use crate::error::{Code, Result};
-use crate::text::sanitize_line;
+use calimcp_catalog::describe::AppRow;
+use calimcp_core::abi::App;
+use calimcp_core::error::{Code, Result};
+use calimcp_core::text::sanitize_line;
 
 /// List the apps: those of the --apps directories and APP paths given, then the node's.
 ///
@@ -26,7 +26,7 @@ pub struct AppsArgs {
 pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
     let ui = g.ui();
     // With --json a listing of nothing is `[]` (exit 0), and why is a warning.
-    let nothing = |e: crate::error::Error| -> Result<()> {
+    let nothing = |e: calimcp_core::error::Error| -> Result<()> {
         if g.json && e.code == Code::NoApps {
             ui.warn(&e);
             output::print_json(&[] as &[AppRow])?;
@@ -110,7 +110,7 @@ pub(super) fn several_versions(app: &App) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abi::Install;
+    use calimcp_core::abi::Install;
 
     #[test]
     fn versions_are_the_installs_newest_first_and_said_when_several() {

@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::node::{profiles, state_dir};
 use super::{GlobalArgs, output};
-use crate::error::{Code, Error, ErrorKind, Result};
-use crate::node::{self, auth};
-use crate::text::sanitize_line;
+use calimcp_catalog::accounts::{self as node, auth};
+use calimcp_core::error::{Code, Error, ErrorKind, Result};
+use calimcp_core::text::sanitize_line;
 
 /// Print the node's access token for scripts, or list the cached logins.
 #[derive(Debug, Args)]

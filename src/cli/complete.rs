@@ -15,9 +15,9 @@ use clap_complete::engine::{PathCompleter, ValueCompleter};
 use clap_complete::env::CompleteEnv;
 
 use super::GlobalArgs;
-use crate::catalog::{self, Catalog};
-use crate::error::{EXIT_OK, ErrorKind};
-use crate::mapping::ToolOptions;
+use calimcp_catalog::{self, Catalog};
+use calimcp_core::error::{EXIT_OK, ErrorKind};
+use calimcp_core::mapping::ToolOptions;
 
 /// How to enable dynamic completion, per shell.
 macro_rules! dynamic_help {
@@ -162,7 +162,7 @@ pub fn app_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
             let short = pkg.rsplit('.').next().unwrap_or(pkg);
             for name in [short, pkg] {
                 if name.starts_with(&*cur) && seen.insert(name.to_string()) {
-                    out.extend(candidate(name, Some(&crate::catalog::resolve::label(a))));
+                    out.extend(candidate(name, Some(&calimcp_catalog::resolve::label(a))));
                 }
             }
         }
@@ -187,8 +187,8 @@ pub fn method_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
     };
     let l = loaded();
     let from_path;
-    let (catalog, index) = if catalog::looks_like_path(app) {
-        let sources = catalog::Sources {
+    let (catalog, index) = if calimcp_catalog::looks_like_path(app) {
+        let sources = calimcp_catalog::Sources {
             paths: vec![std::path::PathBuf::from(app)],
             ..Default::default()
         };
@@ -230,7 +230,7 @@ fn candidate(value: &str, help: Option<&str>) -> Option<CompletionCandidate> {
     }
     let c = CompletionCandidate::new(value.to_string());
     Some(match help {
-        Some(h) => c.help(Some(crate::text::sanitize_line(h).into())),
+        Some(h) => c.help(Some(calimcp_core::text::sanitize_line(h).into())),
         None => c,
     })
 }
@@ -241,7 +241,7 @@ fn command() -> clap::Command {
     if let Some(token) = super::toolcmd::tool_word(&words()) {
         let l = loaded();
         let service = l.globals.as_ref().and_then(|g| g.service.as_deref());
-        if let Ok(Some(tool)) = crate::catalog::session::find_tool(&l.catalog, &token, service) {
+        if let Ok(Some(tool)) = calimcp_catalog::session::find_tool(&l.catalog, &token, service) {
             let app = &l.catalog.apps[tool.app];
             return super::toolcmd::tool_command(&token, &tool, app);
         }

@@ -3,7 +3,7 @@
 use clap::Args;
 use clap_complete::Shell;
 
-use crate::error::Result;
+use calimcp_core::error::Result;
 
 /// Print a shell completion script
 ///

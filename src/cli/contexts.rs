@@ -3,8 +3,8 @@
 //! their state yet.
 
 use super::{GlobalArgs, output, report_warnings};
-use crate::error::Result;
-use crate::text::sanitize_line;
+use calimcp_core::error::Result;
+use calimcp_core::text::sanitize_line;
 use clap::Args;
 use comfy_table::{Table, presets};
 

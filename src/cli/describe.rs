@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use super::output::{self, bold, dim, paint_signature};
 use super::{GlobalArgs, report_warnings};
-use crate::catalog::describe::{EventRow, ServiceDescription, describe_service};
-use crate::error::Result;
-use crate::mapping::Tool;
-use crate::text::sanitize_line;
+use calimcp_catalog::describe::{EventRow, ServiceDescription, describe_service};
+use calimcp_core::error::Result;
+use calimcp_core::mapping::Tool;
+use calimcp_core::text::sanitize_line;
 
 /// Show an app's methods as signatures, with their tool names, and its events.
 #[derive(Debug, Args)]
@@ -107,12 +107,12 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
         Some(s) => vec![Some(s.as_str())],
         None => app.services.iter().map(|s| s.name.as_deref()).collect(),
     };
-    let per_service: Vec<(Option<&str>, Vec<&Tool>, Vec<&crate::abi::Method>)> = services
+    let per_service: Vec<(Option<&str>, Vec<&Tool>, Vec<&calimcp_core::abi::Method>)> = services
         .iter()
         .map(|&s| {
             let tools: Vec<&Tool> = sel.catalog.tools.for_app(index, s).collect();
             let svc = app.service(s).unwrap_or(&app.services[0]);
-            let hidden: Vec<&crate::abi::Method> = svc
+            let hidden: Vec<&calimcp_core::abi::Method> = svc
                 .manifest
                 .methods
                 .iter()
@@ -192,7 +192,7 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
         rows.extend(hidden.iter().map(|m| {
             (
                 m.name.clone(),
-                crate::mapping::signature(m),
+                calimcp_core::mapping::signature(m),
                 "(no tool: runs at context creation)".into(),
             )
         }));

@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use super::output::{self, bold, dim};
 use super::{GlobalArgs, check_service};
-use crate::abi::App;
-use crate::catalog::Catalog;
-use crate::catalog::session::Session;
-use crate::error::{Code, Error, ErrorKind, Result};
-use crate::mapping::diff::policy::{self, Applied, IgnoredRow, Policy};
-use crate::mapping::diff::{self, Finding, Level, Report, Summary};
-use crate::text::sanitize_line;
+use calimcp_catalog::Catalog;
+use calimcp_catalog::session::Session;
+use calimcp_core::abi::App;
+use calimcp_core::error::{Code, Error, ErrorKind, Result};
+use calimcp_core::mapping::diff::policy::{self, Applied, IgnoredRow, Policy};
+use calimcp_core::mapping::diff::{self, Finding, Level, Report, Summary};
+use calimcp_core::text::sanitize_line;
 
 /// Compare two versions of an app: what the new one breaks for callers, agents and state.
 ///
@@ -187,7 +187,7 @@ fn load_policy(given: Option<&std::path::Path>) -> Result<Policy> {
         }
     };
     let shown = sanitize_line(&path.display().to_string());
-    let bytes = crate::abi::load::read_regular(&path).map_err(|e| {
+    let bytes = calimcp_core::abi::load::read_regular(&path).map_err(|e| {
         Error::input(
             Code::Unreadable,
             format!("cannot read the diff policy {shown}: {e}"),
@@ -210,7 +210,7 @@ fn node_refusals(app: &App) -> Vec<String> {
             Some(n) => format!("service {}: ", sanitize_line(n)),
             None => String::new(),
         };
-        for r in crate::abi::lint::refusals(&s.manifest) {
+        for r in calimcp_core::abi::lint::refusals(&s.manifest) {
             out.push(format!("{label}{r}"));
         }
     }
@@ -299,7 +299,7 @@ fn node_apps(g: &GlobalArgs, session: &Session) -> Result<NodeApps> {
     }
     let client = session.client()?;
     Ok(
-        match session.block_on(crate::catalog::node::load(client))? {
+        match session.block_on(calimcp_catalog::node::load(client))? {
             Ok((rows, unusable)) => {
                 let grouped = Catalog::default().with_node_apps(
                     rows.clone(),
@@ -321,13 +321,13 @@ fn node_apps(g: &GlobalArgs, session: &Session) -> Result<NodeApps> {
 /// versions installed: the newest). `None` when the node lacks it.
 fn on_node(arg: &str, node: &(Vec<App>, Catalog)) -> Result<Option<App>> {
     let (rows, grouped) = node;
-    let app = match rows.iter().find(|r| crate::node::ids::same(&r.id, arg)) {
+    let app = match rows.iter().find(|r| calimcp_catalog::ids::same(&r.id, arg)) {
         Some(row) => row.clone(),
         None => match grouped.resolve(arg) {
             Ok(i) => grouped.apps[i].clone(),
             Err(e) if e.code == Code::UnknownApp => {
                 match grouped.unusable.iter().find(|(a, _)| {
-                    crate::catalog::resolve::resolve(std::slice::from_ref(a), arg).is_ok()
+                    calimcp_catalog::resolve::resolve(std::slice::from_ref(a), arg).is_ok()
                 }) {
                     Some((_, e)) => return Err(e.clone()),
                     None => return Ok(None),
@@ -365,7 +365,7 @@ fn side(
     arg: &str,
     warnings: &mut Vec<String>,
 ) -> Result<(App, Origin)> {
-    if !crate::catalog::looks_like_path(arg) {
+    if !calimcp_catalog::looks_like_path(arg) {
         if node.is_none() {
             *node = Some(node_apps(g, session)?);
         }
@@ -383,7 +383,7 @@ fn side(
     }
     let sel = g.select(session, &[arg.to_string()], true)?;
     if let Some(Some(Err(e))) = node.as_ref()
-        && !crate::catalog::looks_like_path(arg)
+        && !calimcp_catalog::looks_like_path(arg)
     {
         warnings.push(format!(
             "`{}` is the local app: the node could not be asked whether it has one ({})",
@@ -565,7 +565,7 @@ impl View<'_> {
     }
 
     fn example(f: &Finding) -> Option<String> {
-        Self::example_value(f).map(|v| inert(&crate::text::json_inert(v.to_string())))
+        Self::example_value(f).map(|v| inert(&calimcp_core::text::json_inert(v.to_string())))
     }
 
     /// `OLD (where from) → NEW (where from)`.

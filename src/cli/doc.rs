@@ -1,17 +1,17 @@
 //! `calimcp doc APP… [-o DIR]`: each app's reference as a self-contained web
 //! page (`DIR/SLUG.html`), and `DIR/index.html` listing them when there are
 //! several; `-o -` writes one app's page to stdout. The pages come from
-//! [`crate::doc`]; this file only picks the apps and writes the files.
+//! [`calimcp_core::doc`]; this file only picks the apps and writes the files.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::{GlobalArgs, report_warnings};
-use crate::abi::App;
-use crate::doc::{self, AppDoc, Options};
-use crate::error::{Code, Error, Result};
-use crate::text::sanitize_line;
+use calimcp_core::abi::App;
+use calimcp_core::doc::{self, AppDoc, Options};
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::text::sanitize_line;
 
 /// Write apps' references as self-contained web pages: every method with its
 /// signature, tool, parameters, schemas and an example, the events, types

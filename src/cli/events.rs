@@ -8,12 +8,12 @@ use owo_colors::OwoColorize;
 use serde_json::Value;
 
 use super::output;
-use crate::abi::Manifest;
-use crate::error::Result;
-use crate::mapping::events::{Decoded, Decoder, record};
-use crate::node::events::{Item, Subscription, span};
-use crate::node::ids;
-use crate::text::{clock, json_inert, rfc3339, sanitize_line};
+use calimcp_catalog::events::{Item, Subscription, span};
+use calimcp_catalog::ids;
+use calimcp_core::abi::Manifest;
+use calimcp_core::error::Result;
+use calimcp_core::mapping::events::{Decoded, Decoder, record};
+use calimcp_core::text::{clock, json_inert, rfc3339, sanitize_line};
 
 /// One line of output.
 pub(super) struct Line {
@@ -60,7 +60,7 @@ impl Line {
             String::new()
         } else if let (Value::Null, Some(raw)) = (&self.payload, &self.raw) {
             // Bytes that are not text: as base64, as `--json` gives `raw`.
-            format!(" base64:{}", crate::text::base64(raw, false, true))
+            format!(" base64:{}", calimcp_core::text::base64(raw, false, true))
         } else {
             format!(" {}", json_inert(self.payload.to_string()))
         };
@@ -93,7 +93,7 @@ impl Line {
 /// would otherwise wait in silence.
 pub(super) fn warn_undeclared(
     ui: &output::Ui,
-    app: &crate::abi::App,
+    app: &calimcp_core::abi::App,
     service: Option<&str>,
     name: &str,
 ) {

@@ -12,10 +12,10 @@ use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
 use super::auth::LoginRow;
-use crate::catalog::context::ContextRow;
-use crate::catalog::describe::AppRow;
-use crate::catalog::wait::ContextReady;
-use crate::mapping::events::EventLine;
+use calimcp_catalog::context::ContextRow;
+use calimcp_catalog::describe::AppRow;
+use calimcp_catalog::wait::ContextReady;
+use calimcp_core::mapping::events::EventLine;
 
 /// One published schema: the file's name (without `.schema.json`), the
 /// command whose `--json` output it describes, and the schema.
@@ -73,7 +73,7 @@ pub fn all() -> Vec<Published> {
             "calimcp diff OLD NEW --json",
             "What NEW breaks for OLD's callers, agents and stored state.",
         ),
-        one::<crate::error::ErrorLine>(
+        one::<calimcp_core::error::ErrorLine>(
             "error",
             "calimcp … --json (stderr)",
             "The line a command that fails writes on stderr with --json.",

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::node::{MAX_PASSWORD, env, password_from_env};
 use super::{GlobalArgs, output};
-use crate::error::{Code, Error, Result};
-use crate::text::sanitize_line;
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::text::sanitize_line;
 
 /// Log in to the node (embedded auth) and keep the login for later commands.
 ///
@@ -38,7 +38,7 @@ pub struct LoginArgs {
 pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<()> {
     let mut session = g.session()?;
     session.node("logging in")?;
-    let (_, shown) = crate::node::normalize_url(session.node_url()?)?;
+    let (_, shown) = calimcp_catalog::accounts::normalize_url(session.node_url()?)?;
     let mut tty = None;
     let username = match args.username.or_else(|| env("CALIMERO_USERNAME")) {
         Some(u) => u,

@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::node::state_dir;
 use super::{GlobalArgs, output};
-use crate::error::Result;
-use crate::node::{self, auth};
-use crate::text::sanitize_line;
+use calimcp_catalog::accounts::{self as node, auth};
+use calimcp_core::error::Result;
+use calimcp_core::text::sanitize_line;
 
 /// Remove the cached login of the node (of every user, or of --username).
 ///

@@ -34,14 +34,14 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::abi::LoadOptions;
-use crate::catalog::Catalog;
-pub(crate) use crate::catalog::session::{Selection, check_service};
-use crate::catalog::session::{Session, Settings};
-use crate::error::{Code, EXIT_OK, EXIT_USAGE, Error, Result};
-use crate::mapping::filter::Filter;
-use crate::mapping::names::{DEFAULT_MAX_NAME_LEN, MIN_MAX_NAME_LEN};
-use crate::mapping::{RefMode, ToolOptions};
+use calimcp_catalog::Catalog;
+pub(crate) use calimcp_catalog::session::{Selection, check_service};
+use calimcp_catalog::session::{Session, Settings};
+use calimcp_core::abi::LoadOptions;
+use calimcp_core::error::{Code, EXIT_OK, EXIT_USAGE, Error, Result};
+use calimcp_core::mapping::filter::Filter;
+use calimcp_core::mapping::names::{DEFAULT_MAX_NAME_LEN, MIN_MAX_NAME_LEN};
+use calimcp_core::mapping::{RefMode, ToolOptions};
 use output::{ColorChoice, Ui};
 
 const EXIT_CODES: &str = "\
@@ -152,7 +152,7 @@ pub(crate) struct GlobalArgs {
     #[arg(long, global = true, default_value_t = DEFAULT_MAX_NAME_LEN, value_name = "N", value_parser = parse_max_len, help_heading = "Mapping options")]
     pub max_name_len: usize,
     /// `CALIMCP_MAX_SCHEMAS`, read and checked when the command starts.
-    #[arg(skip = crate::mapping::schema::MAX_LISTING_BYTES)]
+    #[arg(skip = calimcp_core::mapping::schema::MAX_LISTING_BYTES)]
     pub max_schemas: usize,
     #[command(flatten)]
     pub node: node::NodeArgs,
@@ -379,7 +379,7 @@ impl SchemaWarnings {
 pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
     cli.global.max_schemas = usize::try_from(node::size_env(
         "CALIMCP_MAX_SCHEMAS",
-        crate::mapping::schema::MAX_LISTING_BYTES as u64,
+        calimcp_core::mapping::schema::MAX_LISTING_BYTES as u64,
     )?)
     .unwrap_or(usize::MAX);
     // `--node NAME` (or the current node) becomes its URL; `node` reads the file itself.
@@ -562,7 +562,7 @@ fn param_spelling(e: &clap::Error, argv: &[OsString]) -> Option<Error> {
         )
         .with_hint(format!(
             "`calimcp call {} --help` lists the method's flags",
-            crate::text::sanitize_line(tool)
+            calimcp_core::text::sanitize_line(tool)
         )),
     )
 }
@@ -728,7 +728,7 @@ fn suggest_json_for_meroctl_habits(e: &mut clap::Error) {
 
 /// Entry point of the binary: parse, run, report.
 pub fn main() -> ExitCode {
-    crate::memory::avoid_transparent_huge_pages();
+    calimcp_core::memory::avoid_transparent_huge_pages();
     // The process arguments, read here once and handed to whoever needs them.
     let argv: Vec<OsString> = std::env::args_os().collect();
     if let Some(code) = complete::complete(&argv) {
@@ -765,7 +765,7 @@ pub fn main() -> ExitCode {
         }
     };
     if !matches!(cli.command, Command::Serve(_)) {
-        crate::memory::keep_freed_memory_until_exit();
+        calimcp_core::memory::keep_freed_memory_until_exit();
     }
     // A call's global flags may come after its parameters (`call T --a 1 --json`),
     // where the static parse leaves them to the tool's own line: they are read
@@ -785,7 +785,7 @@ pub fn main() -> ExitCode {
 }
 
 /// The one place a failure is reported: printed, then the exit code of its
-/// kind ([`ErrorKind::exit_code`](crate::error::ErrorKind::exit_code)).
+/// kind ([`ErrorKind::exit_code`](calimcp_core::error::ErrorKind::exit_code)).
 fn fail(ui: &Ui, e: &Error) -> ExitCode {
     ui.error(e);
     ExitCode::from(e.kind.exit_code())

@@ -1,5 +1,5 @@
 //! The node flags every subcommand shares and the environment they read.
-//! When the node is asked is the session's rule ([`crate::catalog::session`]).
+//! When the node is asked is the session's rule ([`calimcp_catalog::session`]).
 //!
 //! `--node` takes a URL or a name from the profile file (`calimcp node add`);
 //! without it (and without CALIMERO_NODE_URL) the current node (`calimcp node
@@ -16,11 +16,11 @@ use std::time::Duration;
 use clap::Args;
 
 use super::textfile;
-use crate::catalog::context::Pins;
-use crate::error::{Code, Error, Result};
-use crate::node::profiles::{self, Profiles};
-use crate::node::{self, NodeOptions, auth};
-use crate::text::sanitize_line;
+use calimcp_catalog::accounts::profiles::{self, Profiles};
+use calimcp_catalog::accounts::{self as node, NodeOptions, auth};
+use calimcp_catalog::context::Pins;
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::text::sanitize_line;
 
 /// `--node`, `--timeout`, `--token`, `-v`, `--offline`.
 #[derive(Debug, Clone, Args)]
@@ -92,7 +92,7 @@ pub(crate) fn env(name: &str) -> Option<String> {
 pub fn size_env(name: &str, default: u64) -> Result<u64> {
     match env(name) {
         None => Ok(default),
-        Some(v) => node::parse_size(&v).ok_or_else(|| {
+        Some(v) => calimcp_core::text::parse_size(&v).ok_or_else(|| {
             Error::input(
                 Code::InvalidEnv,
                 format!("{name}={}: not a size", sanitize_line(&v)),
@@ -154,7 +154,7 @@ pub fn profiles_path() -> Result<PathBuf> {
 
 /// The largest configuration or state file read (`CALIMCP_MAX_STATE`).
 pub fn max_state() -> Result<u64> {
-    size_env("CALIMCP_MAX_STATE", node::store::DEFAULT_MAX_STATE)
+    size_env("CALIMCP_MAX_STATE", node::DEFAULT_MAX_STATE)
 }
 
 /// The named nodes ([`Profiles::load`] of the profile file).

@@ -10,9 +10,9 @@ use serde::Serialize;
 
 use super::node::{config_dir, max_state, node_name_candidates, profiles_path};
 use super::{GlobalArgs, output};
-use crate::error::{Code, Error, Result};
-use crate::node::profiles::{self, Profiles};
-use crate::text::sanitize_line;
+use calimcp_catalog::accounts::profiles::{self, Profiles};
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::text::sanitize_line;
 
 /// Name nodes, list them, choose the current one.
 ///
@@ -328,7 +328,7 @@ fn import_one(
 
 /// A stored URL as calimcp shows URLs: without credentials (`user:pass@`).
 fn shown(url: &str) -> String {
-    crate::node::normalize_url(url)
+    calimcp_catalog::accounts::normalize_url(url)
         .map(|(_, s)| s)
         .unwrap_or_else(|_| sanitize_line(url))
 }

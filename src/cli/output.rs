@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write};
 use owo_colors::OwoColorize;
 use serde_json::Value;
 
-use crate::error::{Code, Error, ErrorKind, ErrorLine};
+use calimcp_core::error::{Code, Error, ErrorKind, ErrorLine};
 
 /// `--color` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -56,7 +56,7 @@ impl Ui {
         } else {
             "warning".into()
         };
-        let message = crate::text::sanitize_line(&message.to_string());
+        let message = calimcp_core::text::sanitize_line(&message.to_string());
         let _ = writeln!(std::io::stderr().lock(), "{label}: {message}");
     }
 
@@ -93,7 +93,7 @@ impl Ui {
         let mut stderr = std::io::stderr().lock();
         if self.json {
             let text = serde_json::to_string(&line).unwrap_or_default();
-            let _ = writeln!(stderr, "{}", crate::text::json_inert(text));
+            let _ = writeln!(stderr, "{}", calimcp_core::text::json_inert(text));
             return;
         }
         let err = line.error;
@@ -127,7 +127,7 @@ pub fn is_broken_pipe(err: &Error) -> bool {
 }
 
 /// Writes `text` to stdout.
-pub fn print(text: &str) -> crate::Result<()> {
+pub fn print(text: &str) -> calimcp_core::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
@@ -142,19 +142,21 @@ pub fn print(text: &str) -> crate::Result<()> {
 
 /// JSON and a newline on stdout: pretty on a terminal, compact otherwise (for
 /// pipes, files and programs: smaller and faster; `| jq .` pretty-prints).
-pub fn print_json(value: &(impl serde::Serialize + ?Sized)) -> crate::Result<()> {
+pub fn print_json(value: &(impl serde::Serialize + ?Sized)) -> calimcp_core::Result<()> {
     let text = if std::io::stdout().is_terminal() {
         serde_json::to_string_pretty(value)
     } else {
         serde_json::to_string(value)
     };
-    print(&(crate::text::json_inert(text.map_err(|e| Error::internal(e.to_string()))?) + "\n"))
+    print(
+        &(calimcp_core::text::json_inert(text.map_err(|e| Error::internal(e.to_string()))?) + "\n"),
+    )
 }
 
 /// Compact JSON and a newline on stdout.
-pub fn print_json_compact(value: &(impl serde::Serialize + ?Sized)) -> crate::Result<()> {
+pub fn print_json_compact(value: &(impl serde::Serialize + ?Sized)) -> calimcp_core::Result<()> {
     let text = serde_json::to_string(value).map_err(|e| Error::internal(e.to_string()))?;
-    print(&(crate::text::json_inert(text) + "\n"))
+    print(&(calimcp_core::text::json_inert(text) + "\n"))
 }
 
 /// `[view]` green, `[mut]` yellow, when colour is on.
@@ -227,19 +229,19 @@ impl Renderer {
         } else {
             serde_json::to_string(value)
         };
-        crate::text::json_inert(text.unwrap_or_default())
+        calimcp_core::text::json_inert(text.unwrap_or_default())
     }
 }
 
 /// [`par_map`] for a listing of schemas under `budget`: `build(item, spent)`
-/// gives a result and its [`MethodSchemas::size`](crate::mapping::MethodSchemas);
+/// gives a result and its [`MethodSchemas::size`](calimcp_core::mapping::MethodSchemas);
 /// items are counted in order, and once the count has passed the budget each
 /// further item is built spent. Workers learn it as they go; an item one of
 /// them built in full after that point is built again, spent, so the output
 /// is the same on any number of cores.
 pub fn par_map_listing<T: Sync, R: Send>(
     items: &[T],
-    budget: &mut crate::mapping::schema::SchemaBudget,
+    budget: &mut calimcp_core::mapping::schema::SchemaBudget,
     build: impl Fn(&T, bool) -> (R, usize) + Sync,
     mut sink: impl FnMut(&T, R),
 ) {
@@ -390,7 +392,7 @@ impl JsonStream {
     /// Starts an object member: writes `"key": `; follow with `value` or `open`.
     pub fn key(&mut self, key: &str) {
         self.separate();
-        let quoted = crate::text::json_inert(Value::String(key.to_string()).to_string());
+        let quoted = calimcp_core::text::json_inert(Value::String(key.to_string()).to_string());
         self.raw(&quoted);
         self.raw(if self.pretty { ": " } else { ":" });
     }
@@ -415,7 +417,7 @@ impl JsonStream {
     }
 
     /// The final newline and flush; a closed stdout becomes the quiet broken-pipe error.
-    pub fn finish(mut self) -> crate::Result<()> {
+    pub fn finish(mut self) -> calimcp_core::Result<()> {
         self.raw("\n");
         let result = match self.error.take() {
             Some(e) => Err(e),

@@ -4,12 +4,12 @@ use clap::Args;
 
 use super::output::{self, JsonStream};
 use super::{GlobalArgs, SchemaWarnings, Selection, report_warnings};
-use crate::abi::{App, Service};
-use crate::error::{Code, Error, Result};
-use crate::mapping::schema::{MethodTrees, SchemaBudget};
-use crate::mapping::tree::Node;
-use crate::mapping::{self, Tool};
-use crate::text::{did_you_mean, sanitize_line};
+use calimcp_core::abi::{App, Service};
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::mapping::schema::{MethodTrees, SchemaBudget};
+use calimcp_core::mapping::tree::Node;
+use calimcp_core::mapping::{self, Tool};
+use calimcp_core::text::{did_you_mean, sanitize_line};
 
 /// Print the JSON Schema of a method's arguments (or of every method).
 ///
@@ -76,7 +76,7 @@ pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<()> {
         methods.sort_by(|a, b| a.name.cmp(&b.name));
         let renderer = out.renderer();
         let refs = g.tool_options().refs;
-        let build = |m: &&crate::abi::Method, spent: bool| {
+        let build = |m: &&calimcp_core::abi::Method, spent: bool| {
             let mut schemas = mapping::schema::listed_method_trees(&svc.manifest, m, refs, spent);
             let warned = std::mem::take(&mut schemas.warnings);
             let size = schemas.size;

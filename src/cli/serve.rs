@@ -6,9 +6,9 @@ use std::time::Duration;
 use clap::Args;
 
 use super::{FilterArgs, GlobalArgs};
-use crate::catalog;
-use crate::error::{Code, Result};
 use crate::mcp::{self, HttpOptions, LogLevel, Settings, Transport};
+use calimcp_catalog;
+use calimcp_core::error::{Code, Result};
 
 /// Serve the apps' methods as MCP tools (stdio by default), for AI agents.
 ///
@@ -79,7 +79,7 @@ pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<()> {
         .app
         .iter()
         .cloned()
-        .partition(|a| catalog::looks_like_path(a));
+        .partition(|a| calimcp_catalog::looks_like_path(a));
     mcp::http::set_limits(limits_from_env()?);
     mcp::reread::set_limits(reread_limits_from_env()?);
     // One session for the server's life: its node client serves every call.
@@ -129,11 +129,11 @@ fn reread_limits_from_env() -> Result<mcp::reread::Limits> {
     let interval = match std::env::var(name).ok().filter(|v| !v.trim().is_empty()) {
         None => d.interval,
         Some(v) => Duration::from_secs(v.trim().parse::<u64>().map_err(|_| {
-            crate::error::Error::input(
+            calimcp_core::error::Error::input(
                 Code::InvalidEnv,
                 format!(
                     "{name}={}: not a number of seconds",
-                    crate::text::sanitize_line(&v)
+                    calimcp_core::text::sanitize_line(&v)
                 ),
             )
             .with_hint(format!("give a whole number of seconds (e.g. {name}=2)"))
@@ -158,9 +158,12 @@ fn limits_from_env() -> Result<mcp::http::Limits> {
                 .ok()
                 .filter(|&n| n > 0)
                 .ok_or_else(|| {
-                    crate::error::Error::input(
+                    calimcp_core::error::Error::input(
                         Code::InvalidEnv,
-                        format!("{name}={}: not {what}", crate::text::sanitize_line(&v)),
+                        format!(
+                            "{name}={}: not {what}",
+                            calimcp_core::text::sanitize_line(&v)
+                        ),
                     )
                     .with_hint(format!(
                         "give a positive whole number (e.g. {name}={default})"

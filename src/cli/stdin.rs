@@ -5,10 +5,10 @@
 use std::io::Read;
 
 use super::GlobalArgs;
-use crate::abi::{App, load};
-use crate::catalog::Catalog;
-use crate::catalog::session::{Selection, Session, check_service};
-use crate::error::{Code, Error, Result};
+use calimcp_catalog::Catalog;
+use calimcp_catalog::session::{Selection, Session, check_service};
+use calimcp_core::abi::{App, load};
+use calimcp_core::error::{Code, Error, Result};
 
 /// Where a stdin app says it came from.
 pub(crate) const SOURCE: &str = "<stdin>";

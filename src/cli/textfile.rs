@@ -30,7 +30,7 @@ fn read_more(
     if bytes.len() as u64 > max {
         return Err(std::io::Error::other(format!(
             "{what} is longer than {}, {limit}",
-            crate::node::store::size_text(max)
+            calimcp_core::text::size(max)
         )));
     }
     Ok(())
@@ -51,7 +51,7 @@ pub(crate) fn read_file(path: &std::path::Path, max: u64, limit: &str) -> std::i
         if meta.len() > max {
             return Err(std::io::Error::other(format!(
                 "larger than {}, {limit}",
-                crate::node::store::size_text(max)
+                calimcp_core::text::size(max)
             )));
         }
         return read_bounded(std::fs::File::open(path)?, max, "the file", limit);

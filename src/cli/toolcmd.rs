@@ -13,9 +13,9 @@ use clap::Args;
 
 use super::GlobalArgs;
 use super::args::parse_secs;
-use crate::abi::App;
-use crate::mapping::Tool;
-use crate::text::{did_you_mean, sanitize_line};
+use calimcp_core::abi::App;
+use calimcp_core::mapping::Tool;
+use calimcp_core::text::{did_you_mean, sanitize_line};
 use params::ParamSpec;
 
 /// The options of `call`, accepted before or after TOOL.
@@ -148,7 +148,7 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
     let mut long_about = tool.signature.clone();
     if let Some(doc) = &tool.abi_method().doc {
         long_about.push_str("\n\n");
-        long_about.push_str(crate::text::sanitize_doc(doc).trim());
+        long_about.push_str(calimcp_core::text::sanitize_doc(doc).trim());
     }
     let owner = match &tool.service {
         Some(s) => format!("{} (service {})", app.package_or_id(), s),
@@ -231,7 +231,7 @@ pub(super) fn unknown_flag(
     cmd: &clap::Command,
     tool: &Tool,
     specs: &[ParamSpec],
-) -> Option<crate::error::Error> {
+) -> Option<calimcp_core::error::Error> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if e.kind() != ErrorKind::UnknownArgument {
         return None;
@@ -289,8 +289,8 @@ pub(super) fn unknown_flag(
         format!("its parameters: {}", listed.join(", "))
     };
     Some(
-        crate::error::Error::input(
-            crate::error::Code::Usage,
+        calimcp_core::error::Error::input(
+            calimcp_core::error::Code::Usage,
             format!(
                 "unexpected argument '{}': `{method}` has no parameter `{}`; {has}",
                 sanitize_line(&given),
@@ -310,7 +310,7 @@ fn param_without_dashes(
     given: &str,
     tool: &Tool,
     specs: &[ParamSpec],
-) -> Option<crate::error::Error> {
+) -> Option<calimcp_core::error::Error> {
     let (name, value) = match given.split_once('=') {
         Some((n, v)) => (n, Some(v)),
         None => (given, None),
@@ -324,8 +324,8 @@ fn param_without_dashes(
         (None, _) => spec.flag(),
     };
     Some(
-        crate::error::Error::input(
-            crate::error::Code::Usage,
+        calimcp_core::error::Error::input(
+            calimcp_core::error::Code::Usage,
             format!(
                 "unexpected argument '{}': a parameter is a flag, `{shown}`",
                 sanitize_line(given)
@@ -399,17 +399,17 @@ mod tests {
             "/tests/support/abi/typed.json"
         ))
         .unwrap();
-        let m = crate::abi::parse_manifest(&abi, &mut Vec::new()).unwrap();
+        let m = calimcp_core::abi::parse_manifest(&abi, &mut Vec::new()).unwrap();
         let app = App {
             id: "t".into(),
             package: Some("com.calimero.typed".into()),
-            services: vec![crate::abi::Service {
+            services: vec![calimcp_core::abi::Service {
                 name: None,
                 manifest: m.into(),
             }],
             ..App::default()
         };
-        let set = crate::mapping::build(std::slice::from_ref(&app), &Default::default());
+        let set = calimcp_core::mapping::build(std::slice::from_ref(&app), &Default::default());
         let reserved = reserved_flags();
         assert!(
             reserved.contains("json") && reserved.contains("api") && reserved.contains("context")

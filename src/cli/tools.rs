@@ -5,9 +5,9 @@ use comfy_table::{Table, presets};
 
 use super::output::{self, JsonStream, paint_signature};
 use super::{FilterArgs, GlobalArgs, SchemaWarnings, report_warnings};
-use crate::error::Result;
-use crate::mapping::Tool;
-use crate::mapping::schema::SchemaBudget;
+use calimcp_core::error::Result;
+use calimcp_core::mapping::Tool;
+use calimcp_core::mapping::schema::SchemaBudget;
 
 /// List the tools generated for apps (local and the node's): a table, or with
 /// --json exactly the MCP Tool objects `calimcp serve` advertises.
@@ -70,7 +70,7 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
     for pattern in filter.unmatched(names) {
         ui.warn(format_args!(
             "{} matches no tool",
-            crate::text::sanitize_line(&pattern)
+            calimcp_core::text::sanitize_line(&pattern)
         ));
     }
     if g.json {

@@ -7,13 +7,13 @@ use serde::Serialize;
 
 use super::node::pins;
 use super::{GlobalArgs, output};
-use crate::abi::App;
-use crate::catalog::context::Pins;
-use crate::catalog::context::{ContextRow, DEFAULT_ALIAS};
-use crate::catalog::session::{PinTarget, Session};
-use crate::error::Result;
-use crate::node;
-use crate::text::sanitize_line;
+use calimcp_catalog::accounts as node;
+use calimcp_catalog::context::Pins;
+use calimcp_catalog::context::{ContextRow, DEFAULT_ALIAS};
+use calimcp_catalog::session::{PinTarget, Session};
+use calimcp_core::abi::App;
+use calimcp_core::error::Result;
+use calimcp_core::text::sanitize_line;
 
 /// Pin the context calls of an app use on this node, show it, or clear it.
 ///
@@ -193,15 +193,14 @@ impl Pin<'_> {
     fn set(&mut self, context: &str) -> Result<()> {
         let (id, context) = match self.session.pin_target(self.app, self.service, context)? {
             PinTarget::Checked(target) => {
-                let client = self.session.client()?;
                 // Ids are shown and pinned in the node's own form (learnt
                 // from the listing that checked it).
-                let context = if node::ids::is_id(context) {
-                    client.node_id(context)
+                let context = if calimcp_catalog::ids::is_id(context) {
+                    self.session.node_id(context)?
                 } else {
                     context.to_string()
                 };
-                (client.node_id(&target.id), context)
+                (self.session.node_id(&target.id)?, context)
             }
             PinTarget::Unchecked(why) => {
                 self.g.ui().warn(format_args!(
@@ -213,7 +212,7 @@ impl Pin<'_> {
         self.pins
             .set(&self.node_url, self.app, self.service, Some(&context));
         self.pins.save()?;
-        let via = if node::ids::is_id(&context) {
+        let via = if calimcp_catalog::ids::is_id(&context) {
             String::new()
         } else {
             format!(" (alias {})", sanitize_line(&context))

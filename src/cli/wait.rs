@@ -2,8 +2,8 @@
 //! the context's state (a node that joined a context gets it at its first
 //! sync; until then every call answers `Uninitialized`). The checks and the
 //! node's account of a context that stays uninitialized are
-//! [`crate::catalog::wait`]'s; the context is bound by the session's bind
-//! step within the wait's deadline ([`crate::catalog::session::Session::until_initialized`]).
+//! [`calimcp_catalog::wait`]'s; the context is bound by the session's bind
+//! step within the wait's deadline ([`calimcp_catalog::session::Session::until_initialized`]).
 
 use std::time::Duration;
 
@@ -11,9 +11,9 @@ use clap::Args;
 
 use super::args::parse_secs;
 use super::{GlobalArgs, output};
-use crate::catalog::wait::{ContextReady, Pace, Waited};
-use crate::error::Result;
-use crate::text::sanitize_line;
+use calimcp_catalog::wait::{ContextReady, Pace, Waited};
+use calimcp_core::error::Result;
+use calimcp_core::text::sanitize_line;
 
 /// How long `wait` waits when `--within` is not given.
 const DEFAULT_WITHIN: Duration = Duration::from_secs(60);

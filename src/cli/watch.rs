@@ -14,16 +14,14 @@ use clap::Args;
 use super::args::parse_secs;
 use super::events::Line;
 use super::{GlobalArgs, output};
-use crate::abi::{App, Manifest};
-use crate::catalog::call::{Ask, bind_context};
-use crate::catalog::context::app_contexts;
-use crate::error::{Code, Error, ErrorKind, Result};
-use crate::mapping::events::Decoder;
-use crate::mapping::filter::glob_match;
-use crate::node::events::{Item, NodeEvent, Reconnect, Subscription, span};
-use crate::node::ids::error_as_typed;
-use crate::node::{Client, NodeContext, ids};
-use crate::text::sanitize_line;
+use calimcp_catalog::context::NodeContext;
+use calimcp_catalog::events::{Item, NodeEvent, Reconnect, Subscription, span};
+use calimcp_catalog::ids;
+use calimcp_core::abi::{App, Manifest};
+use calimcp_core::error::{Code, Error, ErrorKind, Result};
+use calimcp_core::mapping::events::Decoder;
+use calimcp_core::mapping::filter::glob_match;
+use calimcp_core::text::sanitize_line;
 
 /// Print an app's events as they happen on the node, decoded with its ABI.
 ///
@@ -156,26 +154,20 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
     if let Some(name) = &args.until {
         super::events::warn_undeclared(&g.ui(), app, service, name);
     }
-    let client = session.client()?;
     let rt = session.runtime()?;
     let pinned = session.pinned(None, app, service)?;
-    let contexts = rt.block_on(watched_contexts(
-        client,
-        app,
-        service,
-        &args.contexts,
-        pinned.as_deref(),
-    ))?;
+    let contexts =
+        rt.block_on(session.contexts_to_watch(app, service, &args.contexts, pinned.as_deref()))?;
     let watched = Watched::new(app, service, &contexts, exec, exec_max);
     let ids: Vec<String> = contexts.iter().map(|c| c.id.clone()).collect();
     // --stop-after counts from here: opening the stream is inside it.
     let deadline = args.stop_after.map(|t| tokio::time::Instant::now() + t);
     let opening = async {
         match deadline {
-            Some(d) => tokio::time::timeout_at(d, client.subscribe(&ids))
+            Some(d) => tokio::time::timeout_at(d, session.subscribe(&ids))
                 .await
                 .ok(),
-            None => Some(client.subscribe(&ids).await),
+            None => Some(session.subscribe(&ids).await),
         }
     };
     let Some(sub) = rt.block_on(opening) else {
@@ -185,7 +177,7 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
             format!(
                 "no event arrived within {} s: the node at {} did not even open its event stream in that time",
                 args.stop_after.map_or(0.0, |t| t.as_secs_f64()),
-                client.url()
+                session.url()?
             ),
         ));
     };
@@ -211,7 +203,7 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
             n => format!("{n} contexts"),
         },
         sanitize_line(app.package_or_id()),
-        client.url()
+        session.url()?
     ));
     rt.block_on(stream(g, &args, &watched, sub, deadline, interrupt))
 }
@@ -224,69 +216,6 @@ fn as_typed(given: &[String], id: &str) -> String {
         [typed] => format!("{typed} ({id})"),
         _ => id.to_string(),
     }
-}
-
-/// The contexts to watch: the given ones, else the pinned one, else all of the app's.
-async fn watched_contexts(
-    client: &Client,
-    app: &App,
-    service: Option<&str>,
-    given: &[String],
-    pinned: Option<&str>,
-) -> Result<Vec<NodeContext>> {
-    let listed = app_contexts(client, app, service).await;
-    let known = |id: &str| -> Option<NodeContext> {
-        listed
-            .as_ref()
-            .ok()
-            .and_then(|l| l.iter().find(|c| ids::same(&c.id, id)).cloned())
-    };
-    let one = |id: String| {
-        known(&id).unwrap_or(NodeContext {
-            id,
-            application_id: String::new(),
-            service_name: service.map(str::to_string),
-            ..NodeContext::default()
-        })
-    };
-    let mut out: Vec<NodeContext> = Vec::new();
-    if !given.is_empty() {
-        for value in given {
-            let ask = Ask {
-                typed: Some(value),
-                ..Ask::default()
-            };
-            let id = bind_context(client, app, service, ask)
-                .await
-                .map_err(|e| error_as_typed(e, Some(value)))?
-                .id;
-            if !out.iter().any(|c| ids::same(&c.id, &id)) {
-                out.push(one(id));
-            }
-        }
-        return Ok(out);
-    }
-    if let Some(pinned) = pinned {
-        let ask = Ask {
-            pinned: Some(pinned),
-            ..Ask::default()
-        };
-        let id = bind_context(client, app, service, ask).await?.id;
-        return Ok(vec![one(id)]);
-    }
-    let list = listed?;
-    if list.is_empty() {
-        return Err(Error::input(
-            Code::NoContext,
-            format!(
-                "{} has no context on {}: there is nothing to watch",
-                sanitize_line(app.package_or_id()),
-                client.url()
-            ),
-        )
-        .with_hint("create one (meroctl context create --application-id ID --group-id GROUP_ID; nodes before 0.11 take no --group-id), then watch again"));
-    }
-    Ok(list)
 }
 
 /// How many events have matched, and when to stop.
@@ -468,7 +397,7 @@ impl Runner {
             None => Some(format!(
                 "the runs waiting hold {} of the {} CALIMCP_MAX_EXEC_QUEUE allows, and this one takes {}",
                 crate::budget::approx(self.budget.held()),
-                crate::node::size(self.budget.limit()),
+                calimcp_core::text::size(self.budget.limit()),
                 crate::budget::approx(bytes)
             )),
             Some(held) => {

@@ -20,14 +20,14 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 
-use super::backend::Backend;
-use crate::abi::Manifest;
-use crate::error::{Error, Result};
-use crate::mapping::events::{Decoder, record};
-use crate::mapping::filter::glob_match;
-use crate::node::events::{Item, NodeEvent, span};
-use crate::node::ids;
-use crate::text::rfc3339;
+use calimcp_catalog::backend::Backend;
+use calimcp_catalog::events::{Item, NodeEvent, span};
+use calimcp_catalog::ids;
+use calimcp_core::abi::Manifest;
+use calimcp_core::error::{Error, Result};
+use calimcp_core::mapping::events::{Decoder, record};
+use calimcp_core::mapping::filter::glob_match;
+use calimcp_core::text::rfc3339;
 
 pub const WAIT_FOR_EVENTS: &str = "wait_for_events";
 /// How long a wait lasts without `timeout`, and at most.
@@ -214,7 +214,7 @@ pub struct EventsWaited<'a> {
     pub context: &'a str,
     /// The events that came, in order, as `calimcp watch --json` prints
     /// them (but for a payload's big integers: see `payload`).
-    #[schemars(with = "Vec<crate::mapping::events::EventLine<'static>>")]
+    #[schemars(with = "Vec<calimcp_core::mapping::events::EventLine<'static>>")]
     pub events: Vec<Value>,
     /// Whether the wait ended at `timeout` rather than at `max` events.
     pub timed_out: bool,
@@ -261,7 +261,7 @@ pub fn tool() -> Value {
 }
 
 /// `out` of [`collect`] as `structuredContent` gives it: each event's payload
-/// exact for every JSON client ([`crate::mapping::exact`]: a 64-bit integer
+/// exact for every JSON client ([`calimcp_core::mapping::exact`]: a 64-bit integer
 /// beyond ±(2^53−1) where the ABI types one becomes a decimal string), as
 /// tool results are. Events the ABI does not type stay as they came.
 pub fn exact_payloads(manifest: &Manifest, out: &Value) -> Value {
@@ -278,7 +278,7 @@ pub fn exact_payloads(manifest: &Manifest, out: &Value) -> Value {
                 continue;
             };
             if let Some(payload) = rec.get_mut("payload") {
-                *payload = crate::mapping::exact::exact(manifest, t, payload.take());
+                *payload = calimcp_core::mapping::exact::exact(manifest, t, payload.take());
             }
         }
     }
@@ -482,8 +482,8 @@ mod tests {
         }
     }
 
-    impl super::super::backend::Events for FakeEvents {
-        fn next(&mut self) -> super::super::backend::BoxFuture<'_, Result<Item>> {
+    impl calimcp_catalog::backend::Events for FakeEvents {
+        fn next(&mut self) -> calimcp_catalog::backend::BoxFuture<'_, Result<Item>> {
             Box::pin(async move {
                 self.rx
                     .recv()
@@ -500,34 +500,40 @@ mod tests {
         }
         fn apps(
             &self,
-        ) -> super::super::backend::BoxFuture<'_, Result<super::super::backend::NodeApps>> {
+        ) -> calimcp_catalog::backend::BoxFuture<'_, Result<calimcp_catalog::backend::NodeApps>>
+        {
             Box::pin(async { Ok((Vec::new(), Vec::new())) })
         }
         fn forget(&self) {}
         fn apps_except<'a>(
             &'a self,
             _: &'a std::collections::HashSet<String>,
-        ) -> super::super::backend::BoxFuture<'a, Result<super::super::backend::NodeApps>> {
+        ) -> calimcp_catalog::backend::BoxFuture<'a, Result<calimcp_catalog::backend::NodeApps>>
+        {
             self.apps()
         }
         fn context_ids<'a>(
             &'a self,
-            _: &'a [crate::abi::App],
-        ) -> super::super::backend::BoxFuture<'a, Result<Vec<String>>> {
+            _: &'a [calimcp_core::abi::App],
+        ) -> calimcp_catalog::backend::BoxFuture<'a, Result<Vec<String>>> {
             Box::pin(async { Ok(Vec::new()) })
         }
         fn subscribe_only<'a>(
             &'a self,
             contexts: &'a [String],
-        ) -> super::super::backend::BoxFuture<'a, Result<Box<dyn super::super::backend::Events>>>
-        {
+        ) -> calimcp_catalog::backend::BoxFuture<
+            'a,
+            Result<Box<dyn calimcp_catalog::backend::Events>>,
+        > {
             self.subscribe(contexts)
         }
         fn subscribe<'a>(
             &'a self,
             contexts: &'a [String],
-        ) -> super::super::backend::BoxFuture<'a, Result<Box<dyn super::super::backend::Events>>>
-        {
+        ) -> calimcp_catalog::backend::BoxFuture<
+            'a,
+            Result<Box<dyn calimcp_catalog::backend::Events>>,
+        > {
             use std::sync::atomic::Ordering::SeqCst;
             if contexts[0] == "STALL" {
                 // A node that never answers the subscription.
@@ -539,7 +545,7 @@ mod tests {
                 rx: self.tx.subscribe(),
                 live: self.live.clone(),
             };
-            Box::pin(async move { Ok(Box::new(ev) as Box<dyn super::super::backend::Events>) })
+            Box::pin(async move { Ok(Box::new(ev) as Box<dyn calimcp_catalog::backend::Events>) })
         }
     }
 
@@ -588,7 +594,7 @@ mod tests {
         );
         assert_eq!(hub.open(), 1);
         let m = r#"{"schema_version":"wasm-abi/1","types":{"E":{"kind":"record","fields":[{"name":"key","type":{"kind":"string"}},{"name":"n","type":{"kind":"u64"}}]}},"methods":[],"events":[{"name":"Inserted","payload":{"$ref":"E"}}]}"#;
-        let manifest = crate::abi::parse_manifest(m.as_bytes(), &mut Vec::new()).unwrap();
+        let manifest = calimcp_core::abi::parse_manifest(m.as_bytes(), &mut Vec::new()).unwrap();
         let wait = parse(&args(json!({"app": "a", "max": 2, "timeout": 30}))).unwrap();
         // Both waiters are subscribed before anything is sent: nothing is lost.
         fake.tx.send(inserted(1)).unwrap();
@@ -657,7 +663,7 @@ mod tests {
 
     fn kv_manifest() -> Manifest {
         let m = r#"{"schema_version":"wasm-abi/1","types":{},"methods":[],"events":[{"name":"Inserted"}]}"#;
-        crate::abi::parse_manifest(m.as_bytes(), &mut Vec::new()).unwrap()
+        calimcp_core::abi::parse_manifest(m.as_bytes(), &mut Vec::new()).unwrap()
     }
 
     /// A subscription the node never answers holds up no other wait, and its

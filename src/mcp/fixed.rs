@@ -3,7 +3,7 @@
 //! (until a context is initialized on the node), `call_until` (a [view]
 //! tool repeated until its result equals a value: `call VIEW --until`), and,
 //! listed from [`super::events`], `wait_for_events`. Their names are
-//! reserved in [`crate::mapping::toolset::RESERVED_NAMES`]; their arguments
+//! reserved in [`calimcp_core::mapping::toolset::RESERVED_NAMES`]; their arguments
 //! are types in [`args`], which give the listed input schemas.
 
 use std::sync::OnceLock;
@@ -12,10 +12,10 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::catalog::context::ContextRow;
-use crate::catalog::describe::{AppRow, ServiceDescription, describe_service};
-use crate::error::{Code, Error, Result};
-use crate::text::sanitize_line;
+use calimcp_catalog::context::ContextRow;
+use calimcp_catalog::describe::{AppRow, ServiceDescription, describe_service};
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::text::sanitize_line;
 
 use super::live::View;
 
@@ -38,7 +38,7 @@ pub const NAMES: [&str; 5] = [
 /// Why the fixed tool `name` is not served: `--allow`/`--deny` apply to the
 /// fixed tools as to the others (all five only read, so `--read-only` keeps
 /// them). `None` when it is served, or `name` is no fixed tool.
-pub fn refused(filter: &crate::mapping::filter::Filter, name: &str) -> Option<String> {
+pub fn refused(filter: &calimcp_core::mapping::filter::Filter, name: &str) -> Option<String> {
     if !NAMES.contains(&name) || filter.admits_name(name, true) {
         return None;
     }
@@ -136,7 +136,7 @@ pub fn parse_wait_context(
 pub struct CallUntilArgs {
     pub tool: String,
     pub arguments: Map<String, Value>,
-    pub expect: crate::catalog::wait::Expect,
+    pub expect: calimcp_catalog::wait::Expect,
     pub within: std::time::Duration,
     pub every: std::time::Duration,
 }
@@ -145,7 +145,7 @@ pub struct CallUntilArgs {
 pub fn parse_call_until(raw: &Map<String, Value>) -> std::result::Result<CallUntilArgs, String> {
     let a: args::CallUntilInput = args::parse(CALL_UNTIL, raw)?;
     Ok(CallUntilArgs {
-        expect: crate::catalog::wait::Expect::from_json(a.until_path.as_deref(), &a.until),
+        expect: calimcp_catalog::wait::Expect::from_json(a.until_path.as_deref(), &a.until),
         tool: a.tool,
         arguments: a.arguments.unwrap_or_default(),
         within: seconds(a.within, DEFAULT_WITHIN),
@@ -345,7 +345,7 @@ pub fn describe(
         .map(|&s| {
             let tools = view.listed_for(app, s);
             let svc = a.service(s).unwrap_or(&a.services[0]);
-            let hidden: Vec<&crate::abi::Method> = svc
+            let hidden: Vec<&calimcp_core::abi::Method> = svc
                 .manifest
                 .methods
                 .iter()

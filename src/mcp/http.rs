@@ -23,7 +23,7 @@ use super::live::Live;
 use super::log;
 use super::server::Session;
 use super::sessions::Sessions;
-use crate::error::{Code, Error, Result};
+use calimcp_core::error::{Code, Error, Result};
 
 /// `--http` and the host/origin allowances.
 #[derive(Debug, Clone, Default)]

@@ -31,19 +31,19 @@ use rmcp::service::{Peer, SubscriptionSink};
 use serde_json::Value;
 
 use super::AbortOnDrop;
-use super::backend::{Backend, NodeApps};
 use super::log;
-use crate::abi::{App, Warning};
-use crate::catalog::Catalog;
-use crate::catalog::session::Session;
-use crate::error::ErrorKind;
-use crate::error::{Code, Error, Result};
-use crate::mapping::Tool;
-use crate::mapping::filter::Filter;
-use crate::mapping::schema::SchemaBudget;
-use crate::node::events::Item;
-use crate::node::ids;
-use crate::text::sanitize_line;
+use calimcp_catalog::Catalog;
+use calimcp_catalog::backend::{Backend, NodeApps};
+use calimcp_catalog::events::Item;
+use calimcp_catalog::ids;
+use calimcp_catalog::session::Session;
+use calimcp_core::abi::{App, Warning};
+use calimcp_core::error::ErrorKind;
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::mapping::Tool;
+use calimcp_core::mapping::filter::Filter;
+use calimcp_core::mapping::schema::SchemaBudget;
+use calimcp_core::text::sanitize_line;
 
 /// What decides which tools are listed; fixed for the life of the server.
 #[derive(Debug, Clone, Default)]
@@ -361,7 +361,7 @@ pub struct Live {
     local: Vec<App>,
     local_skipped: Vec<Warning>,
     /// The names given out so far: a name keeps its app for the server's life.
-    naming: Mutex<crate::catalog::assemble::Naming>,
+    naming: Mutex<calimcp_catalog::assemble::Naming>,
     pub scope: Scope,
     /// The node, read through the session ([`Backend`] for [`Session`]);
     /// none with `--offline`.
@@ -426,7 +426,7 @@ impl Live {
             session,
             local,
             local_skipped,
-            naming: Mutex::new(crate::catalog::assemble::Naming::sticky()),
+            naming: Mutex::new(calimcp_catalog::assemble::Naming::sticky()),
             scope,
             backend,
             refresh_every,
@@ -618,7 +618,7 @@ impl Live {
             base.with_node_apps_named(apps, unusable, &self.session.settings.tools, &mut naming)
         };
         let (changed, seen) = self.install(View::build(catalog, &self.scope));
-        crate::memory::release_freed_memory();
+        calimcp_core::memory::release_freed_memory();
         if changed && seen {
             log::info!("tool list changed; notifying clients");
             self.notify_changed();
@@ -980,7 +980,7 @@ impl Live {
 /// contexts' `AppVersionChanged` pass, kept in `backlog` within its bytes;
 /// the rest is dropped as it is read ([`super::reread`]).
 fn version_changes(
-    mut events: Box<dyn super::backend::Events>,
+    mut events: Box<dyn calimcp_catalog::backend::Events>,
     contexts: &[String],
     backlog: Arc<super::reread::Backlog>,
 ) -> (

@@ -143,7 +143,7 @@ impl tracing_core::Subscriber for RmcpEvents {
         let line = format!(
             "calimcp: {level} {}: {}\n",
             meta.target(),
-            crate::text::sanitize_line(&fields.0)
+            calimcp_core::text::sanitize_line(&fields.0)
         );
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }

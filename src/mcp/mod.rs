@@ -8,14 +8,14 @@
 //! resources with completion of their URI templates ([`resources`]); over
 //! HTTP also the apps' reference pages at `/`, and those pages as the MCP
 //! App resource `ui://calimcp/reference` (`pages`). The server holds one
-//! catalog session ([`crate::catalog::session::Session`]) for its life, as a
+//! catalog session ([`calimcp_catalog::session::Session`]) for its life, as a
 //! command does for its run: its options, pins, node client and runtime
 //! serve every MCP session, and its live view of the node's apps
 //! ([`live`]) is read through it. Uses `abi`, `mapping`, `doc` and
 //! `catalog`; never `cli`. Nothing but protocol reaches stdout.
 
 mod answer;
-pub(crate) mod backend;
+
 mod batch;
 pub(crate) mod events;
 pub(crate) mod fixed;
@@ -35,11 +35,11 @@ use std::time::Duration;
 
 use rmcp::ServiceExt;
 
-use crate::catalog::session::Session;
-use crate::error::{Code, Error, Result};
-use crate::mapping::filter::Filter;
-use crate::text::sanitize_line;
-pub use backend::Backend;
+pub use calimcp_catalog::backend::Backend;
+use calimcp_catalog::session::Session;
+use calimcp_core::error::{Code, Error, Result};
+use calimcp_core::mapping::filter::Filter;
+use calimcp_core::text::sanitize_line;
 pub use http::HttpOptions;
 pub use live::Scope;
 pub use log::Level as LogLevel;
@@ -97,7 +97,7 @@ pub fn serve(settings: Settings) -> Result<()> {
             log::warn!("{w}");
         }
     }
-    crate::memory::release_freed_memory();
+    calimcp_core::memory::release_freed_memory();
     let ids: Vec<String> = explicit
         .iter()
         .flatten()

@@ -1,4 +1,4 @@
-//! The served apps' reference pages ([`crate::doc`]): what `serve --http`
+//! The served apps' reference pages ([`calimcp_core::doc`]): what `serve --http`
 //! answers at `GET /` (the index) and `GET /apps/NAME`, with a try-it form
 //! per listed tool that calls through this server's own `/mcp` endpoint, and
 //! the MCP App resource `ui://calimcp/reference` (SEP-1865) — every served
@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::live::{Live, View};
 use super::resources::{self, Kind};
-use crate::doc::{self, AppDoc, Options, Transport, TryIt};
+use calimcp_core::doc::{self, AppDoc, Options, Transport, TryIt};
 
 /// The MCP App resource: the reference of every served app.
 pub const UI_URI: &str = "ui://calimcp/reference";
@@ -133,7 +133,7 @@ pub fn routes(live: Arc<Live>, hosts: Vec<String>) -> axum::Router {
                     StatusCode::NOT_FOUND,
                     format!(
                         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head><body><main><h1>Not found</h1><p>No served app is called <code>{}</code>. <a href=\"/\">The served apps</a>.</p></main></body></html>",
-                        crate::doc::html::esc(&name)
+                        calimcp_core::doc::html::esc(&name)
                     ),
                 ),
             }

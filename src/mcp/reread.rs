@@ -30,8 +30,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::budget::{Budget, Held};
-use crate::node::events::NodeEvent;
-use crate::text::sanitize_line;
+use calimcp_catalog::events::NodeEvent;
+use calimcp_core::text::sanitize_line;
 
 /// The server's re-read limits (`CALIMCP_REREAD_INTERVAL`,
 /// `CALIMCP_MAX_BACKLOG`), set once by `serve`.
@@ -177,7 +177,7 @@ impl Backlog {
                 if !self.told.swap(true, Ordering::AcqRel) {
                     super::log::warn!(
                         "version changes come faster than the node is re-read: past {} waiting (CALIMCP_MAX_BACKLOG) they are dropped, and the node is read again once more to cover them",
-                        crate::node::size(self.budget.limit())
+                        calimcp_core::text::size(self.budget.limit())
                     );
                 }
                 None
@@ -194,7 +194,7 @@ impl Backlog {
 }
 
 /// What the stream reader passes on: a version change, or the stream's end.
-pub type Message = crate::error::Result<Change>;
+pub type Message = calimcp_core::error::Result<Change>;
 
 /// Gathers into `changes` what comes on `rx` until `until` (the settle time
 /// of a burst, or the pacer's next due time, whichever is later); `true`

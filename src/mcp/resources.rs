@@ -18,10 +18,10 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::abi::model::*;
-use crate::catalog::context::ContextRow;
-use crate::mapping::names;
-use crate::text::sanitize_line;
+use calimcp_catalog::context::ContextRow;
+use calimcp_core::abi::*;
+use calimcp_core::mapping::names;
+use calimcp_core::text::sanitize_line;
 
 use super::live::View;
 
@@ -635,9 +635,9 @@ mod tests {
     fn the_written_manifest_reads_back_the_same() {
         let text = include_str!("../../tests/support/abi/kv-store.json");
         let mut w = Vec::new();
-        let m = crate::abi::load::manifest_from_json(text.as_bytes(), "t", &mut w).unwrap();
+        let m = calimcp_core::abi::load::manifest_from_json(text.as_bytes(), "t", &mut w).unwrap();
         let written = manifest_json(&m);
-        let back = crate::abi::load::manifest_from_value(&written, "t", &mut w).unwrap();
+        let back = calimcp_core::abi::load::manifest_from_value(&written, "t", &mut w).unwrap();
         assert_eq!(back, m);
         // This fixture leaves defaults out, as the writer does: byte-for-byte
         // the same JSON value.
@@ -660,8 +660,9 @@ mod tests {
           "events":[{"name":"E","payload":{"kind":"string"}},{"name":"F"}],
           "state_root":"R","state_version":2,"migrations":[{"method":"m","fromVersion":1}]}"#;
         let mut w = Vec::new();
-        let m = crate::abi::load::manifest_from_json(text.as_bytes(), "t", &mut w).unwrap();
-        let back = crate::abi::load::manifest_from_value(&manifest_json(&m), "t", &mut w).unwrap();
+        let m = calimcp_core::abi::load::manifest_from_json(text.as_bytes(), "t", &mut w).unwrap();
+        let back =
+            calimcp_core::abi::load::manifest_from_value(&manifest_json(&m), "t", &mut w).unwrap();
         assert_eq!(back, m);
     }
 

@@ -6,9 +6,9 @@
 //! chosen, then those of `calimcp use`), the node client and the one check
 //! that something needs the node come from it, as they do for a command.
 //! App tools, `call_until`, `select_app` and `wait_for_events` take the
-//! engine's steps ([`crate::catalog::call`]) through that session with an
+//! engine's steps ([`calimcp_catalog::call`]) through that session with an
 //! agent [`Audience`]; the waits pace as the CLI's do
-//! ([`crate::catalog::wait::Pace`]).
+//! ([`calimcp_catalog::wait::Pace`]).
 
 use std::sync::Arc;
 
@@ -28,15 +28,14 @@ use super::fixed::{self, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT}
 use super::live::{Live, Lookup, View, compact};
 use super::log;
 use super::resources::{self, Kind};
-use crate::catalog::call::{self, Ask, Audience, Bound, Use, check_use};
-use crate::catalog::invoke::Prepared;
-use crate::catalog::session::{Chosen, Session as CatalogSession};
-use crate::catalog::wait::{ContextReady, Pace, Waited, repeat};
-use crate::error::{Code, Error};
-use crate::mapping::Tool;
-use crate::mapping::args::Problem;
-use crate::node::Client;
-use crate::text::{did_you_mean, sanitize_line};
+use calimcp_catalog::call::{Ask, Audience, Bound, Use, check_use};
+use calimcp_catalog::invoke::Prepared;
+use calimcp_catalog::session::{Chosen, Session as CatalogSession};
+use calimcp_catalog::wait::{ContextReady, Pace, Waited, repeat};
+use calimcp_core::error::{Code, Error};
+use calimcp_core::mapping::Tool;
+use calimcp_core::mapping::args::Problem;
+use calimcp_core::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
 pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value.";
@@ -75,7 +74,7 @@ impl Session {
     fn pinned(
         &self,
         typed: Option<&str>,
-        app: &crate::abi::App,
+        app: &calimcp_core::abi::App,
         service: Option<&str>,
     ) -> Result<Option<String>, Error> {
         match typed {
@@ -86,8 +85,10 @@ impl Session {
 
     /// The node's client for `what`, or the answer that the server runs
     /// with --offline (the session's one check, worded for an agent).
-    fn node(&self, what: &str, audience: Audience) -> Result<&Client, Error> {
-        self.catalog().node(what).map_err(|e| audience.word(e))
+    fn node(&self, what: &str, audience: Audience) -> Result<&CatalogSession, Error> {
+        let session = self.catalog();
+        session.node(what).map_err(|e| audience.word(e))?;
+        Ok(session)
     }
 
     /// Until the client cancels a `subscriptions/listen` stream or the
@@ -99,9 +100,11 @@ impl Session {
         }
     }
 
-    /// The node's client, unless the server runs with --offline.
-    fn client(&self) -> Option<&Client> {
-        self.catalog().client().ok()
+    /// The session, for what needs the node, unless the server runs with
+    /// --offline.
+    fn client(&self) -> Option<&CatalogSession> {
+        let session = self.catalog();
+        session.client().ok().map(|_| session)
     }
 
     /// Resolves an app name, re-reading the node once when it is unknown there.
@@ -177,7 +180,10 @@ impl Session {
         let mut out = fixed::describe(&view, app, service.as_deref(), &pins);
         // The contexts the app's tools can run in, with their aliases.
         if let Some(client) = self.client() {
-            match call::app_contexts(client, &view.catalog.apps[app], service.as_deref()).await {
+            match client
+                .app_contexts(&view.catalog.apps[app], service.as_deref())
+                .await
+            {
                 Ok(list) => out.contexts = Some(list),
                 Err(e) => out.contexts_error = Some(error_text(&e)),
             }
@@ -334,7 +340,7 @@ impl Session {
             Err(e) => return error_result(error_text(&e)),
         };
         let pace = Pace::new(parsed.every, parsed.within);
-        let mut on_check = |_: u64, _: &crate::error::Result<Option<bool>>| {};
+        let mut on_check = |_: u64, _: &calimcp_core::error::Result<Option<bool>>| {};
         let waited = self.catalog().until_initialized(
             WAIT_FOR_CONTEXT,
             &parsed.context,
@@ -345,7 +351,7 @@ impl Session {
             Ok((Some(info), Waited::Initialized { checks })) => {
                 // A context just joined may run code the view has not read yet.
                 self.live.saw_application(&info.application_id);
-                let id = client.node_id(&info.id);
+                let id = client.node_id(&info.id).unwrap_or_else(|_| info.id.clone());
                 let v = serde_json::to_value(ContextReady::new(id, checks)).unwrap_or_default();
                 let mut r = CallToolResult::success(vec![ContentBlock::text(compact(&v))]);
                 r.structured_content = Some(v);
@@ -363,7 +369,7 @@ impl Session {
 
     /// `call_until`: the engine's steps for the [view] tool, once (its
     /// context found within the deadline), then its call at the wait's pace
-    /// until the result matches ([`crate::catalog::wait::repeat`]).
+    /// until the result matches ([`calimcp_catalog::wait::repeat`]).
     async fn call_until(
         &self,
         args: &Map<String, Value>,
@@ -390,7 +396,7 @@ impl Session {
             Err(e) => return Ok(error_result(error_text(&e))),
         };
         let app = &call.view.catalog.apps[call.tool.app];
-        let try_once = || call.bound.execute(client, app, &call.prepared, None);
+        let try_once = || client.execute(&call.bound, app, &call.prepared, None);
         let seen = match repeat(&pace, &parsed.expect, try_once, &mut |_, _, _| {}).await {
             Ok(Ok(output)) => return Ok(self.ran(&call, output)),
             Ok(Err(seen)) => seen,
@@ -434,7 +440,7 @@ impl Session {
             call.prepared.method,
             call.bound.target.id
         );
-        match call.bound.execute(client, app, &call.prepared, None).await {
+        match client.execute(&call.bound, app, &call.prepared, None).await {
             Ok(output) => Ok(self.ran(&call, output)),
             Err(e) => Ok(node_error_result(&e)),
         }
@@ -458,7 +464,7 @@ impl Session {
         result
     }
 
-    /// The engine's steps for app tool `name` ([`crate::catalog::call`]):
+    /// The engine's steps for app tool `name` ([`calimcp_catalog::call`]):
     /// located (the node read again for a name it does not know yet), bound
     /// to its context (`_context`, the session's pin, the only context, the
     /// `default` alias), taken as the version that context runs, refused
@@ -613,7 +619,8 @@ impl Session {
                 "contexts live on the node, and the server runs with --offline".into(),
             ));
         };
-        let rows = call::app_contexts(client, a, target.service.as_deref())
+        let rows = client
+            .app_contexts(a, target.service.as_deref())
             .await
             .map_err(|e| {
                 McpError::internal_error(
@@ -656,11 +663,10 @@ impl Session {
     ) -> (Vec<String>, usize) {
         let rows = match (app, self.client()) {
             (Some(app), Some(client)) => match self.app_for_uri(&app).await {
-                Ok((view, i)) => {
-                    call::app_contexts(client, &view.catalog.apps[i], service.as_deref())
-                        .await
-                        .unwrap_or_default()
-                }
+                Ok((view, i)) => client
+                    .app_contexts(&view.catalog.apps[i], service.as_deref())
+                    .await
+                    .unwrap_or_default(),
                 Err(_) => Vec::new(),
             },
             _ => Vec::new(),
@@ -767,7 +773,7 @@ fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
     let Some(validator) = view.output_validator(tool) else {
         return CallToolResult::success(vec![ContentBlock::text(text)]);
     };
-    let structured = json!({ "result": crate::mapping::exact::result(&tool.manifest, tool.abi_method(), output) });
+    let structured = json!({ "result": calimcp_core::mapping::exact::result(&tool.manifest, tool.abi_method(), output) });
     let problems: Vec<String> = validator
         .iter_errors(&structured)
         .take(5)
@@ -908,7 +914,7 @@ impl ServerHandler for Session {
     ) -> Result<ListToolsResult, McpError> {
         self.live.wait_ready().await;
         // The previous page's schemas are garbage by now.
-        crate::memory::release_freed_memory();
+        calimcp_core::memory::release_freed_memory();
         let cursor = request.and_then(|r| r.cursor);
         let (tools, next) = self
             .live

@@ -26,7 +26,7 @@ use rmcp::transport::Transport;
 use serde_json::{Value, json};
 
 use super::log;
-use crate::text::sanitize_line;
+use calimcp_core::text::sanitize_line;
 
 /// Longest message accepted on one line (the limit rmcp uses too).
 pub const MAX_LINE: usize = 16 * 1024 * 1024;
@@ -629,7 +629,7 @@ pub(super) fn duplicate_keys_in(e: &Envelope, text: &[u8]) -> Option<Value> {
         return None;
     }
     let id: Value = serde_json::from_str(e.id?.get()).ok()?;
-    let why = crate::mapping::args::duplicate_key(text)?;
+    let why = calimcp_core::mapping::args::duplicate_key(text)?;
     Some(json!({"jsonrpc": "2.0", "id": id, "result": {
         "content": [{"type": "text", "text": format!("Invalid arguments: {why}; nothing was sent")}],
         "isError": true,

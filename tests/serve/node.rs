@@ -7,7 +7,7 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use calimcp::mapping::names::id_tail;
+use calimcp_core::mapping::names::id_tail;
 use serde_json::{Value, json};
 use support::fake_node::{self, FakeNode, Profile};
 use support::serve::*;
@@ -689,7 +689,7 @@ async fn node_scenarios_pass_on_every_profile() {
 /// refreshed once (at the origin, under a base path) and the call goes on.
 #[tokio::test]
 async fn expired_tokens_are_refreshed_on_every_profile() {
-    use calimcp::node::auth::{Tokens, cache_path, write_cache};
+    use calimcp_node::auth::{Tokens, cache_path, write_cache};
     for p in Profile::ALL {
         let node = FakeNode::builder()
             .profile(p)

@@ -341,7 +341,7 @@ async fn an_app_whose_code_arrives_later_is_listed_before_the_next_refresh() {
     let (app, _) = node.share_pending(fake_node::wasm_module(Some(&abi)), abi);
     let watcher = Watcher::default();
     let client = paced_client(&node, &watcher).await;
-    let prefix = calimcp::mapping::names::id_tail(&app);
+    let prefix = calimcp_core::mapping::names::id_tail(&app);
     let its_set = |n: &String| n.starts_with(&prefix) && n.ends_with("_set");
     let before = names(&listed_app_tools(&client).await);
     assert!(
@@ -385,7 +385,7 @@ async fn a_context_of_code_the_server_has_not_read_makes_it_read_again() {
         watcher.wait_for(1, Duration::from_secs(20)).await,
         "list_changed once the context's app was read"
     );
-    let prefix = calimcp::mapping::names::id_tail(&app);
+    let prefix = calimcp_core::mapping::names::id_tail(&app);
     let listed = listed_app_tools(&client).await;
     assert!(
         listed

@@ -139,9 +139,9 @@ fn kv_abi() -> Value {
     panic!("no kv-store ABI")
 }
 
-fn parsed(v: &Value) -> calimcp::abi::Manifest {
+fn parsed(v: &Value) -> calimcp_core::abi::Manifest {
     let mut w = Vec::new();
-    calimcp::abi::load::manifest_from_value(v, "test", &mut w).expect("a wasm-abi/1 manifest")
+    calimcp_core::abi::load::manifest_from_value(v, "test", &mut w).expect("a wasm-abi/1 manifest")
 }
 
 #[tokio::test]
@@ -179,7 +179,7 @@ async fn resources_are_listed_templated_and_read() {
     // own tool prefix, so every URI names one app.
     let kv2 = format!(
         "calimero://app/kv_store_{}/abi",
-        calimcp::mapping::names::id_tail(&fake_node::id(fake_node::KV2_A))
+        calimcp_core::mapping::names::id_tail(&fake_node::id(fake_node::KV2_A))
     );
     assert!(uris.contains(&kv2.as_str()), "{kv2} not in {uris:?}");
     let mut unique = uris.clone();
@@ -285,7 +285,7 @@ async fn template_variables_complete_from_the_catalog_and_the_node() {
     let (apps, total) = complete(&client, abi, "app", "kv", &[]).await;
     let kv2 = format!(
         "kv_store_{}",
-        calimcp::mapping::names::id_tail(&fake_node::id(fake_node::KV2_A))
+        calimcp_core::mapping::names::id_tail(&fake_node::id(fake_node::KV2_A))
     );
     assert!(apps.contains(&"kv_store".to_string()), "{apps:?}");
     assert!(apps.contains(&kv2), "{apps:?}");

@@ -3,7 +3,7 @@
 //! flags, prompts; every problem with them reported at once.
 
 use super::*;
-use crate::error::Code;
+use calimcp_core::error::Code;
 
 /// Every problem with the arguments in one error: the flags that could not be
 /// read, then what the schema found in the rest (a parameter whose flag was

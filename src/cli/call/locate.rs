@@ -1,9 +1,9 @@
 //! The context a call runs in (the tool itself is found by the session:
-//! [`crate::catalog::session::Session::locate`]; the context is bound by the
-//! engine: [`crate::catalog::call::bind`]).
+//! [`calimcp_catalog::session::Session::locate`]; the context is bound by the
+//! engine: [`calimcp_catalog::call::bind`]).
 
 use super::*;
-use crate::catalog::call::Ask;
+use calimcp_catalog::call::Ask;
 
 /// The context a call runs in and the URL it goes to. A dry run with a
 /// context id needs no node at all. With `--retry`, binding is tried again
@@ -11,14 +11,14 @@ use crate::catalog::call::Ask;
 pub(super) fn find_context(c: &Call, explicit: Option<&str>) -> Result<Found> {
     let session = c.session;
     if let Some(id) = explicit.filter(|id| c.flags.dry_run && looks_like_context_id(id)) {
-        let (_, shown) = crate::node::normalize_url(session.node_url()?)?;
+        let (_, shown) = calimcp_catalog::accounts::normalize_url(session.node_url()?)?;
         return Ok(Found {
             url: format!("{shown}/jsonrpc"),
             bound: None,
             context: id.to_string(),
         });
     }
-    let client = session.node("this call").map_err(|e| {
+    session.node("this call").map_err(|e| {
         e.with_hint("drop --offline (or CALIMCP_OFFLINE), or make it a dry run with --context ID, which needs no node")
     })?;
     let app = c.app();
@@ -28,26 +28,24 @@ pub(super) fn find_context(c: &Call, explicit: Option<&str>) -> Result<Found> {
         pinned: pinned.as_deref(),
         default_alias: true,
     };
-    let mut tried = 0u32;
-    let bound = loop {
-        match session.bind(c.catalog, c.tool, ask, c.pace) {
-            Err(e) if e.retryable && tried < c.flags.retry => {
-                tried += 1;
-                std::thread::sleep(c.retrying(&e, tried));
-            }
-            other => break other,
-        }
-    };
+    let bound = session.bind_retrying(
+        c.catalog,
+        c.tool,
+        ask,
+        c.pace,
+        c.flags.retry,
+        |e, n, pause| c.retrying(e, n, pause),
+    );
     let bound = bound.map_err(|e| {
         // A dry run needs the node only to find the context.
-        if c.flags.dry_run && e.kind == crate::ErrorKind::Unreachable {
+        if c.flags.dry_run && e.kind == calimcp_core::ErrorKind::Unreachable {
             e.with_hint("a dry run with a context id (-c ID, 64 hex or base58) needs no node")
         } else {
             e
         }
     })?;
     Ok(Found {
-        url: client.jsonrpc_url(),
+        url: session.jsonrpc_url()?,
         context: bound.target.id.clone(),
         bound: Some(bound),
     })

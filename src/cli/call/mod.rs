@@ -32,20 +32,19 @@ use serde_json::{Map, Value};
 use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
 use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
 use super::{GlobalArgs, output};
-use crate::abi::App;
-use crate::catalog::Catalog;
-use crate::catalog::call::{self, Audience, Bound, Use, check_use};
-use crate::catalog::context::looks_like_context_id;
-use crate::catalog::invoke::Prepared;
-use crate::catalog::session::Session;
-use crate::catalog::wait::Pace;
-use crate::error::{Code, Error, ErrorKind, Result};
-use crate::mapping::Tool;
-use crate::mapping::args::Problem;
-use crate::node::Client;
-use crate::node::events::Subscription;
-use crate::text::sanitize_line;
 use argv::*;
+use calimcp_catalog::Catalog;
+use calimcp_catalog::call::{Audience, Bound, Use, check_use};
+use calimcp_catalog::context::looks_like_context_id;
+use calimcp_catalog::events::Subscription;
+use calimcp_catalog::invoke::Prepared;
+use calimcp_catalog::session::Session;
+use calimcp_catalog::wait::Pace;
+use calimcp_core::abi::App;
+use calimcp_core::error::{Code, Error, ErrorKind, Result};
+use calimcp_core::mapping::Tool;
+use calimcp_core::mapping::args::Problem;
+use calimcp_core::text::sanitize_line;
 use locate::*;
 use prompt::*;
 
@@ -138,7 +137,7 @@ pub struct CallArgs {
 
 /// `g` holds the global flags of the whole line (read in [`super::main`]:
 /// after TOOL they are part of the tool's line, which the static parse leaves
-/// to this command). The steps are the engine's ([`crate::catalog::call`]):
+/// to this command). The steps are the engine's ([`calimcp_catalog::call`]):
 /// locate the tool, bind its context, take that version's tool, check, send.
 pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<()> {
     let Some(token) = args.tool.clone() else {
@@ -287,7 +286,7 @@ impl Call<'_> {
         let (obj, flag_problems) =
             arguments(self.g, flags, specs, tool_m, argv, &check, &mut |obj| {
                 let explicit = flags.context.clone().or_else(|| {
-                    obj.get(crate::mapping::schema::CONTEXT_PARAM)
+                    obj.get(calimcp_core::mapping::schema::CONTEXT_PARAM)
                         .and_then(Value::as_str)
                         .map(str::to_string)
                 });
@@ -329,15 +328,13 @@ impl Call<'_> {
     }
 
     /// Says that a try failed and is retried after `pause`.
-    fn retrying(&self, e: &Error, tried: u32) -> std::time::Duration {
-        let pause = call::pause(tried);
+    fn retrying(&self, e: &Error, tried: u32, pause: std::time::Duration) {
         self.g.ui().warn(format_args!(
             "{} (retry {tried} of {} in {} s)",
             e.message,
             self.flags.retry,
             pause.as_secs_f64()
         ));
-        pause
     }
 }
 
@@ -360,7 +357,7 @@ pub struct WithEvent<'a> {
     pub result: &'a Value,
     /// The event, as `watch --json` prints it; `null` when none came in
     /// time (the command then fails with a timeout, exit 124).
-    #[schemars(with = "Option<crate::mapping::events::EventLine<'static>>")]
+    #[schemars(with = "Option<calimcp_core::mapping::events::EventLine<'static>>")]
     pub event: Option<Value>,
 }
 
@@ -368,7 +365,7 @@ pub struct WithEvent<'a> {
 fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<()> {
     let Found { context, url, .. } = &ready.found;
     let p = &ready.prepared;
-    let body = Client::execute_body(context, &p.method, &p.args_json, executor, 1);
+    let body = calimcp_catalog::send::execute_body(context, &p.method, &p.args_json, executor);
     if g.json {
         output::print_json_compact(&DryRun {
             method: "POST",
@@ -378,7 +375,7 @@ fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<()> 
     } else {
         output::print(&format!(
             "POST {url}\n{}\n",
-            crate::text::json_inert(body.to_string())
+            calimcp_core::text::json_inert(body.to_string())
         ))?;
     }
     Ok(())
@@ -388,7 +385,7 @@ fn dry_run(g: &GlobalArgs, ready: &Ready, executor: Option<&str>) -> Result<()> 
 /// nothing ran, or the method only reads in the context's version), then,
 /// with `--wait-event`, the event waited for.
 fn once(c: &Call, ready: &Ready) -> Result<()> {
-    let (client, rt) = (c.session.client()?, c.session.runtime()?);
+    let (session, rt) = (c.session, c.session.runtime()?);
     let bound = ready.bound()?;
     let p = &ready.prepared;
     let executor = c.flags.executor.as_deref();
@@ -397,31 +394,23 @@ fn once(c: &Call, ready: &Ready) -> Result<()> {
         Some(name) => Some(subscribe(c, &bound.target.id, name, &p.method)?),
         None => None,
     };
-    let mut tried = 0u32;
-    let out = loop {
-        let e = match rt.block_on(client.execute(
-            &bound.target.id,
-            &p.method,
-            &p.args_json,
-            executor,
-        )) {
-            Ok(out) => break out,
-            Err(e) => e,
-        };
-        if tried < c.flags.retry && bound.may_retry(c.tool, &e) {
-            tried += 1;
-            std::thread::sleep(c.retrying(&e, tried));
-            continue;
-        }
-        return Err(rt.block_on(bound.explain(client, c.app(), p, e)));
-    };
+    let retries = c.flags.retry;
+    let out = rt.block_on(session.send(
+        bound,
+        c.tool,
+        c.app(),
+        p,
+        executor,
+        retries,
+        |e, n, pause| c.retrying(e, n, pause),
+    ))?;
     if let Some(who) = executor
-        && rt.block_on(client.ignores_executor(&bound.target.info.application_id))
+        && rt.block_on(session.ignores_executor(&bound.target.info.application_id))
     {
         c.g.ui().warn(format_args!(
             "--as {} was ignored: the node at {} (merod 0.11.0-rc.19 or later) runs every call as its own identity in the context",
             sanitize_line(who),
-            client.url()
+            session.url()?
         ));
     }
     match (&c.flags.wait_event, sub) {
@@ -444,20 +433,20 @@ fn print_result(g: &GlobalArgs, out: &Value) -> Result<()> {
 /// The subscription `--wait-event` opens before the call, bounded by
 /// `--wait-timeout`: nothing is called until it is open.
 fn subscribe(c: &Call, context: &str, name: &str, method: &str) -> Result<Subscription> {
-    let (client, rt) = (c.session.client()?, c.session.runtime()?);
+    let (session, rt) = (c.session, c.session.runtime()?);
     super::events::warn_undeclared(&c.g.ui(), c.app(), c.tool.service.as_deref(), name);
     let wait = c.flags.wait_timeout.unwrap_or(DEFAULT_WAIT);
     let contexts = [context.to_string()];
     let opened =
-        rt.block_on(async { tokio::time::timeout(wait, client.subscribe(&contexts)).await });
+        rt.block_on(async { tokio::time::timeout(wait, session.subscribe(&contexts)).await });
     match opened {
         Ok(sub) => sub,
         Err(_) => Err(Error::new(
-            crate::error::ErrorKind::Unreachable,
+            calimcp_core::error::ErrorKind::Unreachable,
             Code::StreamTimeout,
             format!(
                 "the node at {} did not open its event stream within {} s; `{}` was not called",
-                client.url(),
+                session.url()?,
                 wait.as_secs_f64(),
                 sanitize_line(method)
             ),

@@ -2,7 +2,7 @@
 //! command line to print afterwards.
 
 use super::*;
-use crate::error::Code;
+use calimcp_core::error::Code;
 
 /// Quotes a word for a POSIX shell when it needs it.
 pub(super) fn shell_quote(s: &str) -> String {
@@ -75,7 +75,7 @@ pub(super) fn ask(
 /// instead of failing after the last question. Only the parameter's own
 /// problems count: the others are still to be asked.
 pub(super) fn answer_check<'a>(
-    catalog: &'a crate::catalog::Catalog,
+    catalog: &'a calimcp_catalog::Catalog,
     tool: &'a Tool,
 ) -> impl Fn(&str, &Value) -> std::result::Result<(), String> + 'a {
     move |name, value| {

@@ -4,7 +4,7 @@
 //!
 //! Only methods that are [view] in the version the context runs are
 //! repeated (each try of a [mut] method would change state again: refused
-//! by the engine, [`crate::catalog::call::check_use`], before anything is
+//! by the engine, [`calimcp_catalog::call::check_use`], before anything is
 //! sent). How VALUE and PATH are compared: [`Expect`]. The pace is the
 //! engine's ([`Pace`]): `--within` bounds the whole wait, finding the
 //! context included; a try every `--every`, the last at the deadline; a
@@ -16,9 +16,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Call, CallFlags, Ready, print_result};
-use crate::catalog::wait::{Expect, Pace, repeat as repeat_until};
-use crate::error::{Code, Error, ErrorKind, Result};
-use crate::text::sanitize_line;
+use calimcp_catalog::wait::{Expect, Pace, repeat as repeat_until};
+use calimcp_core::error::{Code, Error, ErrorKind, Result};
+use calimcp_core::text::sanitize_line;
 
 /// How long `--until` tries when `--within` is not given.
 pub(super) const DEFAULT_WITHIN: Duration = Duration::from_secs(60);
@@ -80,7 +80,7 @@ impl Until {
 /// shows each try.
 pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Result<()> {
     let (g, ui) = (c.g, c.g.ui());
-    let (client, rt) = (c.session.client()?, c.session.runtime()?);
+    let (session, rt) = (c.session, c.session.runtime()?);
     let bound = ready.bound()?;
     let p = &ready.prepared;
     let executor = c.flags.executor.as_deref();
@@ -92,7 +92,7 @@ pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Res
         match answer {
             Ok(out) => ui.note(format_args!(
                 "try {n}: {}{}",
-                crate::text::json_inert(shorten(&out.to_string())),
+                calimcp_core::text::json_inert(shorten(&out.to_string())),
                 if done { "" } else { " (not yet)" }
             )),
             Err(e) if e.retryable => ui.note(format_args!(
@@ -102,7 +102,7 @@ pub(super) fn repeat(c: &Call, ready: &Ready, until: &Until, pace: &Pace) -> Res
             Err(_) => {}
         }
     };
-    let try_once = || bound.execute(client, c.app(), p, executor);
+    let try_once = || session.execute(bound, c.app(), p, executor);
     let seen = match rt.block_on(repeat_until(pace, &until.expect, try_once, &mut on_try))? {
         Ok(out) => {
             print_result(g, &out)?;

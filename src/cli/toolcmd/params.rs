@@ -17,12 +17,12 @@ use std::collections::HashSet;
 use clap::{Arg, ArgAction};
 use serde_json::{Map, Number, Value};
 
-use crate::abi::{Manifest, Scalar, TypeDefKind, TypeRef};
 use crate::cli::textfile;
-use crate::error::Problem;
-use crate::mapping::Tool;
-use crate::mapping::signature::type_name;
-use crate::text::{sanitize_doc, sanitize_line};
+use calimcp_core::abi::{Manifest, Scalar, TypeDefKind, TypeRef};
+use calimcp_core::error::Problem;
+use calimcp_core::mapping::Tool;
+use calimcp_core::mapping::signature::type_name;
+use calimcp_core::text::{sanitize_doc, sanitize_line};
 
 /// How a parameter's command-line value is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,12 +39,12 @@ pub enum ValueKind {
     Json,
 }
 
-fn bytes_kind(b: &crate::abi::Bytes) -> ValueKind {
+fn bytes_kind(b: &calimcp_core::abi::Bytes) -> ValueKind {
     let hex = b
         .encoding
         .as_deref()
         .is_none_or(|e| e.eq_ignore_ascii_case("hex"));
-    if crate::mapping::schema::is_id32(b) || !hex {
+    if calimcp_core::mapping::schema::is_id32(b) || !hex {
         ValueKind::BytesAsGiven
     } else {
         ValueKind::Bytes
@@ -151,7 +151,7 @@ pub fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
             kind: kind_of(m, &p.ty),
             required: !p.nullable,
             type_name: type_name(&p.ty),
-            shape: crate::mapping::signature::shape(m, &p.ty),
+            shape: calimcp_core::mapping::signature::shape(m, &p.ty),
             doc: p.doc.as_deref().map(sanitize_doc),
         });
     }
@@ -313,7 +313,7 @@ fn json_text(text: &str, from: &str) -> Result<Value, String> {
 
 /// A key given twice in one object would keep only the last, silently.
 fn no_duplicate_keys(text: &str, from: &str) -> Result<(), String> {
-    match crate::mapping::args::duplicate_key(text.as_bytes()) {
+    match calimcp_core::mapping::args::duplicate_key(text.as_bytes()) {
         Some(why) => Err(format!("{from}: {why}")),
         None => Ok(()),
     }
@@ -458,7 +458,7 @@ pub fn parse_args(raw: &str, stdin: &mut Stdin) -> Result<Map<String, Value>, St
         Value::Object(o) => Ok(o),
         other => Err(format!(
             "--args takes a JSON object of arguments, got {}",
-            crate::abi::parse::kind_of(&other)
+            calimcp_core::abi::kind_of(&other)
         )),
     }
 }
@@ -581,17 +581,17 @@ mod tests {
                 "methods":[{{"name":"m","params":{params},"returns":{{"kind":"unit"}}}}],"events":[]}}"#
         );
         let mut ws = Vec::new();
-        let m = crate::abi::parse_manifest(abi.as_bytes(), &mut ws).unwrap();
-        let app = crate::abi::App {
+        let m = calimcp_core::abi::parse_manifest(abi.as_bytes(), &mut ws).unwrap();
+        let app = calimcp_core::abi::App {
             id: "x".into(),
             package: Some("p".into()),
-            services: vec![crate::abi::Service {
+            services: vec![calimcp_core::abi::Service {
                 name: None,
                 manifest: m.into(),
             }],
             ..Default::default()
         };
-        crate::mapping::build(&[app], &Default::default())
+        calimcp_core::mapping::build(&[app], &Default::default())
             .tools
             .remove(0)
     }

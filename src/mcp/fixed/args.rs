@@ -2,7 +2,7 @@
 //! generated from the type its arguments are read into (`schemars`, JSON
 //! Schema 2020-12), and a call's arguments are checked against that schema
 //! first — every problem at once, worded as for app tools
-//! ([`crate::mapping::args::Validator`]) — before the type reads them. An
+//! ([`calimcp_core::mapping::args::Validator`]) — before the type reads them. An
 //! argument given as `null` counts as absent unless its schema takes any value.
 
 use std::collections::HashMap;
@@ -17,8 +17,8 @@ use super::{
     CALL_UNTIL, DEFAULT_EVERY, DEFAULT_WITHIN, DESCRIBE_APP, MAX_WITHIN, MIN_EVERY, SELECT_APP,
     WAIT_FOR_CONTEXT,
 };
-use crate::mapping::args::Validator;
 use crate::mcp::events::{DEFAULT_MAX, DEFAULT_WAIT, MAX_MAX, MAX_WAIT, WAIT_FOR_EVENTS};
+use calimcp_core::mapping::args::Validator;
 
 /// `describe_app`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
