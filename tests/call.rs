@@ -921,6 +921,34 @@ fn use_pins_a_context_per_app_and_service() {
     }
 }
 
+/// `--node` given before `call` and again after its parameters: the one
+/// after the subcommand wins, as for every other command (it used to be
+/// refused as given twice).
+#[test]
+fn call_takes_the_node_given_after_the_subcommand_as_the_others_do() {
+    let env = Env::new();
+    let ctx = "00000000000000000000000000000000000000000000000000000000000000aa";
+    let out = env
+        .cmd()
+        .args([
+            "--node",
+            "http://127.0.0.1:1",
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+        ])
+        .args(["-c", ctx, "--dry-run", "--offline", "--apps", "examples"])
+        .args(["--node", "http://127.0.0.1:9"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.starts_with("POST http://127.0.0.1:9/jsonrpc\n"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn dry_run_prints_the_url_and_exact_body_and_sends_nothing() {
     let env = Env::new();
