@@ -120,7 +120,7 @@ pub fn serve(settings: Settings) -> Result<()> {
         }
     } else {
         // The node's client, made now: a bad address is said at the start.
-        session.client()?;
+        session.node("serving the node's apps")?;
     }
     let scope = Scope {
         names: settings.app_names.clone(),

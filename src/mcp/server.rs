@@ -69,20 +69,6 @@ impl Session {
         &self.live.session
     }
 
-    /// The context a call of `app` falls back to when none is typed: the
-    /// one chosen here, else the one of `calimcp use` ([`CatalogSession::pinned`]).
-    fn pinned(
-        &self,
-        typed: Option<&str>,
-        app: &calimcp_core::abi::App,
-        service: Option<&str>,
-    ) -> Result<Option<String>, Error> {
-        match typed {
-            Some(_) => Ok(None),
-            None => self.catalog().pinned(Some(&self.chosen), app, service),
-        }
-    }
-
     /// The node's client for `what`, or the answer that the server runs
     /// with --offline (the session's one check, worded for an agent).
     fn node(&self, what: &str, audience: Audience) -> Result<&CatalogSession, Error> {
@@ -104,7 +90,7 @@ impl Session {
     /// --offline.
     fn client(&self) -> Option<&CatalogSession> {
         let session = self.catalog();
-        session.client().ok().map(|_| session)
+        (!session.offline()).then_some(session)
     }
 
     /// Resolves an app name, re-reading the node once when it is unknown there.
@@ -224,11 +210,7 @@ impl Session {
             out["note"] = "the server runs with --offline: these tools can be listed and described but not run".into();
             return json_result(&out);
         }
-        let ask = Ask {
-            typed: parsed.context.as_deref(),
-            pinned: None,
-            default_alias: true,
-        };
+        let ask = Ask::call(parsed.context.as_deref(), None);
         let resolved = self
             .catalog()
             .context_for(a, service.as_deref(), ask, audience)
@@ -287,15 +269,14 @@ impl Session {
             return error_result("the server reads no node".into());
         };
         let typed = parsed.context.as_deref();
-        let pinned = match self.pinned(typed, a, service.as_deref()) {
+        let pinned = match self
+            .catalog()
+            .call_pin(typed, Some(&self.chosen), a, service.as_deref())
+        {
             Ok(p) => p,
             Err(e) => return error_result(error_text(&e)),
         };
-        let ask = Ask {
-            typed,
-            pinned: pinned.as_deref(),
-            default_alias: true,
-        };
+        let ask = Ask::call(typed, pinned.as_deref());
         let bound = self
             .catalog()
             .context_for(a, service.as_deref(), ask, audience);
@@ -549,13 +530,10 @@ impl Session {
         let app = &view.catalog.apps[tool.app];
         let typed = prepared.context.as_deref();
         let pinned = self
-            .pinned(typed, app, tool.service.as_deref())
+            .catalog()
+            .call_pin(typed, Some(&self.chosen), app, tool.service.as_deref())
             .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
-        let ask = Ask {
-            typed,
-            pinned: pinned.as_deref(),
-            default_alias: true,
-        };
+        let ask = Ask::call(typed, pinned.as_deref());
         let bound = match self
             .catalog()
             .binding(&view.catalog, &tool, ask, audience)
