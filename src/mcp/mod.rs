@@ -159,7 +159,7 @@ async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
     let (transport, flush) = stdio::stdio();
     let tools = live.view().listed.len();
     log::info!("serving {tools} tools and the fixed tools over stdio");
-    let session = server::Session::new(live);
+    let session = server::Connection::new(live);
     let run = async move {
         match session.serve(transport).await {
             Ok(running) => {

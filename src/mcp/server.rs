@@ -49,16 +49,17 @@ fn sessionless(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
 }
 
-/// One MCP session.
-pub struct Session {
+/// One MCP connection's handler: what the server answers one client with
+/// (stdio: the one client; Streamable HTTP: one per MCP session).
+pub struct Connection {
     live: Arc<Live>,
     /// The contexts select_app chose for this session.
     chosen: Chosen,
 }
 
-impl Session {
-    pub fn new(live: Arc<Live>) -> Session {
-        Session {
+impl Connection {
+    pub fn new(live: Arc<Live>) -> Connection {
+        Connection {
             live,
             chosen: Chosen::default(),
         }
@@ -489,7 +490,7 @@ impl Session {
         Err(Stop::answer(node_error_result(&stale)))
     }
 
-    /// [`Session::prepare_call`]'s steps on `view`.
+    /// [`Connection::prepare_call`]'s steps on `view`.
     async fn prepare_in(
         &self,
         view: &Arc<View>,
@@ -867,7 +868,7 @@ pub fn info() -> ServerConfig {
     .with_instructions(INSTRUCTIONS)
 }
 
-impl ServerHandler for Session {
+impl ServerHandler for Connection {
     fn get_info(&self) -> ServerConfig {
         // Apps the node has but this server cannot serve: an agent never sees
         // stderr, so it is told here (and by describe_app).
