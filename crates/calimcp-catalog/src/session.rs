@@ -991,6 +991,10 @@ pub fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
             "tools with that method here: {} (`calimcp tools` lists every tool)",
             by_method.join(", ")
         ),
+        // Named APP.METHOD already: suggest the tool list, not the form that failed.
+        (None, true) if token.contains('.') => {
+            "`calimcp apps` lists the apps, `calimcp tools` every tool".into()
+        }
         (None, true) => {
             "`calimcp tools` lists every tool; a method can also be named APP.METHOD (kv-store.get)"
                 .into()
