@@ -31,9 +31,9 @@ pub mod http;
 pub mod ids;
 mod memo;
 pub mod profiles;
-mod tokens;
 pub mod store;
 pub mod sync;
+mod tokens;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
