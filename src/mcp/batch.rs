@@ -190,6 +190,8 @@ where
 /// A batch's messages as they travel through rmcp (an id beyond i64
 /// aliased), each with its value when it is JSON; `Err` the answer refusing
 /// the whole batch.
+// The refusal is the HTTP answer itself, passed on as it is.
+#[allow(clippy::result_large_err)]
 fn batch_messages(
     parts: &axum::http::request::Parts,
     bytes: &[u8],
@@ -320,6 +322,8 @@ fn one_request(parts: &axum::http::request::Parts, sent: Bytes) -> axum::extract
 /// Takes a finished message's answer into `answers` (an error in its place
 /// once the batch's answer passes `limits.max_answer` bytes, counted in
 /// `size`); `Err` a failure that ends the batch as it came.
+// The refusal is the HTTP answer itself, passed on as it is.
+#[allow(clippy::result_large_err)]
 fn record(
     done: Result<Done, tokio::task::JoinError>,
     answers: &mut Vec<(usize, Value)>,
