@@ -23,7 +23,7 @@ use super::AbortOnDrop;
 pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
-use super::server::Session;
+use super::server::Connection;
 use super::sessions::Sessions;
 use calimcp_core::error::{Code, Error, Result};
 
@@ -115,8 +115,8 @@ pub async fn run(
     }
     let reaper = tokio::spawn(sessions.clone().reap());
     let served = live.clone();
-    let service: StreamableHttpService<Session, Sessions> = StreamableHttpService::new(
-        move || Ok(Session::new(served.clone())),
+    let service: StreamableHttpService<Connection, Sessions> = StreamableHttpService::new(
+        move || Ok(Connection::new(served.clone())),
         sessions.clone(),
         config,
     );
