@@ -236,6 +236,79 @@ fn input_schema_is_a_closed_object_of_the_params() {
         .rejects(json!("a"));
 }
 
+/// Issue 47: a parameter or record field declared twice is listed once in
+/// `required` (a 2020-12 `required` has unique items), as its last
+/// declaration, the one the properties keep, says.
+#[test]
+fn a_name_declared_twice_is_required_once_as_the_last_one_says() {
+    let v = json!({
+        "schema_version": "wasm-abi/1",
+        "types": {"Rec": {"kind": "record", "fields": [
+            {"name": "x", "type": {"kind": "string"}},
+            {"name": "y", "type": {"kind": "string"}, "nullable": true},
+            {"name": "x", "type": {"kind": "u32"}},
+            {"name": "y", "type": {"kind": "u32"}}
+        ]}},
+        "methods": [
+            {"name": "m", "params": [
+                {"name": "a", "type": {"kind": "string"}},
+                {"name": "n", "type": {"kind": "string"}},
+                {"name": "a", "type": {"kind": "u32"}},
+                {"name": "r", "type": {"$ref": "Rec"}},
+                {"name": "n", "type": {"kind": "u32"}, "nullable": true}
+            ], "returns": {"$ref": "Rec"}, "intent": "read_only"}
+        ]
+    });
+    for mode in [RefMode::Inline, RefMode::Defs] {
+        let s = schemas(v.clone(), "m", mode);
+        assert!(
+            s.warnings
+                .iter()
+                .any(|w| w.contains("\"a\" is declared twice")),
+            "{:?}",
+            s.warnings
+        );
+        assert_eq!(s.input["required"], json!(["a", "r"]), "{mode:?}");
+        assert_eq!(s.input["properties"]["a"]["type"], "integer");
+        let rec = |schema: &Value, at: &Value| -> Value {
+            match at["$ref"].as_str() {
+                Some(r) => schema["$defs"][r.trim_start_matches("#/$defs/")].clone(),
+                None => at.clone(),
+            }
+        };
+        let r = rec(&s.input, &s.input["properties"]["r"]);
+        // Input: every field is required; each once.
+        assert_eq!(r["required"], json!(["x", "y"]), "{mode:?}");
+        let checked = compile(&s.input);
+        checked
+            .accepts(json!({"a": 1, "r": {"x": 1, "y": 2}}))
+            .accepts(json!({"a": 1, "n": null, "r": {"x": 1, "y": 2}}))
+            .rejects(json!({"a": "one", "r": {"x": 1, "y": 2}}))
+            .rejects(json!({"a": 1, "r": {"x": "s", "y": 2}}));
+        let out = s.output.expect("an output schema");
+        // Output: a nullable field may be missing; y was nullable first, not last.
+        // (A result may be null: the record is the first member.)
+        let r = rec(&out, out.get("anyOf").map_or(&out, |a| &a[0]));
+        assert_eq!(r["required"], json!(["x", "y"]), "{mode:?} {out:#}");
+        compile(&out)
+            .accepts(json!({"x": 1, "y": 2}))
+            .rejects(json!({"x": 1}));
+    }
+    // The last declaration nullable: the name is not required at all.
+    let v = json!({
+        "schema_version": "wasm-abi/1",
+        "types": {"Rec": {"kind": "record", "fields": [
+            {"name": "x", "type": {"kind": "string"}},
+            {"name": "z", "type": {"kind": "string"}},
+            {"name": "x", "type": {"kind": "u32"}, "nullable": true}
+        ]}},
+        "methods": [{"name": "m", "params": [], "returns": {"$ref": "Rec"}, "intent": "read_only"}]
+    });
+    let out = output(v);
+    assert_eq!(out["anyOf"][0]["required"], json!(["z"]), "{out:#}");
+    compile(&out).accepts(json!({"z": "s"}));
+}
+
 #[test]
 fn nullable_param_is_optional() {
     let s = input(one_param(json!({"kind": "u32"}), json!({})));
@@ -720,6 +793,25 @@ fn tuples_are_prefix_items_with_exact_length() {
         .rejects_p(json!(["a", 1, true, 4]))
         .rejects_p(json!([1, "a", true]))
         .rejects_p(json!({"0": "a"}));
+}
+
+/// Issue 47: a tuple of no elements is the empty array, in a valid 2020-12
+/// schema (`prefixItems` may not be empty), in both `$ref` modes.
+#[test]
+fn an_empty_tuple_is_the_empty_array() {
+    for mode in [RefMode::Inline, RefMode::Defs] {
+        let v = one_param(json!({"kind": "tuple", "elements": []}), json!({}));
+        let s = schemas(v, "m", mode).input;
+        assert_eq!(
+            p_of(&s),
+            &json!({"type": "array", "maxItems": 0}),
+            "{mode:?}"
+        );
+        compile(&s)
+            .accepts_p(json!([]))
+            .rejects_p(json!([1]))
+            .rejects_p(json!({}));
+    }
 }
 
 #[test]
@@ -1875,7 +1967,12 @@ fn examples_dir() -> std::path::PathBuf {
 
 #[test]
 fn example_schemas_are_valid_2020_12() {
-    for name in ["every-kind.json", "kv-store", "multi-service"] {
+    for name in [
+        "every-kind.json",
+        "kv-store",
+        "multi-service",
+        "older/kv-store.json",
+    ] {
         let mut skipped = Vec::new();
         let apps = abi::load_path(
             &examples_dir().join(name),

@@ -127,6 +127,13 @@ fn any_manifest_maps_without_panic_to_valid_bounded_json() {
         for method in &m.methods {
             for mode in [RefMode::Inline, RefMode::Defs] {
                 let s = method_schemas(&m, method, mode);
+                // A valid JSON Schema 2020-12 document, whatever the
+                // manifest declared (names twice, say: issue 47).
+                for schema in std::iter::once(&s.input).chain(s.output.as_ref()) {
+                    if let Err(e) = jsonschema::draft202012::meta::validate(schema) {
+                        panic!("not a valid 2020-12 schema ({e}) from {text}:\n{schema:#}");
+                    }
+                }
                 // Valid JSON, and a size bounded by the manifest's (the
                 // inline budget is 1 MiB per schema).
                 let input = serde_json::to_string(&s.input).unwrap();
@@ -157,7 +164,18 @@ fn any_manifest_maps_without_panic_to_valid_bounded_json() {
         };
         let tools = calimcp_core::mapping::build(&[app], &ToolOptions::default());
         for t in &tools.tools {
-            serde_json::to_string(&t.to_mcp()).unwrap();
+            let listed = t.to_mcp();
+            serde_json::to_string(&listed).unwrap();
+            for which in ["inputSchema", "outputSchema"] {
+                if let Some(schema) = listed.get(which)
+                    && let Err(e) = jsonschema::draft202012::meta::validate(schema)
+                {
+                    panic!(
+                        "{} {which}: not a valid 2020-12 schema ({e}) from {text}",
+                        t.name
+                    );
+                }
+            }
         }
         let mut d = Decoder::new(&m);
         for e in &m.events {

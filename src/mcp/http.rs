@@ -4,9 +4,11 @@
 //! Loopback unless the user names another address; `Host` and `Origin` are
 //! checked against DNS rebinding. What a client can make the
 //! server hold is bounded ([`Limits`]): a connection must send a request's
-//! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions are capped at
-//! `CALIMCP_MAX_SESSIONS` (a further `initialize` gets 503), batches and
-//! their answers as `batch` says. Stopping is graceful ([`run`]): open
+//! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions and open
+//! `subscriptions/listen` streams together are capped at
+//! `CALIMCP_MAX_SESSIONS`, lowered to what the process's descriptor limit
+//! leaves room for (a further `initialize` or listen gets 503; see
+//! [`Capacity`]), batches and their answers as `batch` says. Stopping is graceful ([`run`]): open
 //! `subscriptions/listen` streams end with their final result and requests in
 //! flight get their answers, for a bounded time.
 
@@ -107,6 +109,10 @@ pub async fn run(
         .enforce_origin_validation();
     let ct = config.cancellation_token.clone();
     let sessions = Arc::new(Sessions::new(opts.session_idle));
+    let capacity = Capacity::of_process(limits().max_sessions);
+    if let Some(why) = capacity.lowered_by() {
+        log::warn!("{why}");
+    }
     let reaper = tokio::spawn(sessions.clone().reap());
     let served = live.clone();
     let service: StreamableHttpService<Connection, Sessions> = StreamableHttpService::new(
@@ -133,6 +139,8 @@ pub async fn run(
             Gate {
                 sessions,
                 opening: Arc::default(),
+                listens: Arc::default(),
+                capacity,
             },
             gate,
         ));
@@ -295,17 +303,173 @@ async fn serve_connections(
     Ok(())
 }
 
-/// What [`gate`] needs: the live sessions, and how many `initialize`
-/// requests are being answered (each may become a session).
+/// How many sessions and `subscriptions/listen` streams the server keeps at
+/// once. Each open stream holds a connection, so a descriptor, and the
+/// process has a limit of them (`ulimit -n`, often 1,024): streams up to it
+/// would leave none to accept a new client's `initialize` with. So the cap is
+/// `CALIMCP_MAX_SESSIONS` or what the descriptor limit leaves room for,
+/// whichever is lower, after raising the soft limit towards the hard one as
+/// far as the cap needs (issue 47).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Capacity {
+    /// Sessions and listen streams at once.
+    most: usize,
+    /// `CALIMCP_MAX_SESSIONS`.
+    configured: usize,
+    /// The process's descriptor limit (soft), when it lowered the cap.
+    descriptors: Option<u64>,
+}
+
+/// Descriptors kept back from the streams' share of the limit: the listening
+/// socket, the runtime's, the node's connections and event streams, pages and
+/// short requests, and a new client's `initialize`: an eighth of the limit,
+/// at least this many.
+const RESERVED_DESCRIPTORS: u64 = 32;
+
+impl Capacity {
+    /// The cap for this process: `configured`, or less when the descriptor
+    /// limit (raised first towards its hard limit, as far as needed) leaves
+    /// no room for that many open streams.
+    fn of_process(configured: usize) -> Capacity {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit only read and write `limit`.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+            return Capacity::within(configured, None);
+        }
+        // Room for `configured` streams beside the reserve.
+        let configured64 = configured as u64;
+        let wanted = (configured64.saturating_mul(8).div_ceil(7) + 8)
+            .max(configured64.saturating_add(RESERVED_DESCRIPTORS));
+        if limit.rlim_cur != libc::RLIM_INFINITY && limit.rlim_cur < wanted {
+            let raised = libc::rlimit {
+                rlim_cur: wanted.min(limit.rlim_max),
+                rlim_max: limit.rlim_max,
+            };
+            // SAFETY: as above.
+            if raised.rlim_cur > limit.rlim_cur
+                && unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0
+            {
+                log::debug!(
+                    "raised the descriptor limit from {} to {} (hard limit {})",
+                    limit.rlim_cur,
+                    raised.rlim_cur,
+                    limit.rlim_max
+                );
+                limit.rlim_cur = raised.rlim_cur;
+            }
+        }
+        if limit.rlim_cur == libc::RLIM_INFINITY {
+            return Capacity::within(configured, None);
+        }
+        Capacity::within(configured, Some(limit.rlim_cur))
+    }
+
+    /// `configured`, lowered to what a descriptor limit leaves room for.
+    fn within(configured: usize, descriptors: Option<u64>) -> Capacity {
+        let room = |limit: u64| {
+            let reserve = (limit / 8).max(RESERVED_DESCRIPTORS);
+            usize::try_from(limit.saturating_sub(reserve)).unwrap_or(usize::MAX)
+        };
+        match descriptors {
+            Some(limit) if room(limit) < configured => Capacity {
+                most: room(limit).max(1),
+                configured,
+                descriptors: Some(limit),
+            },
+            _ => Capacity {
+                most: configured,
+                configured,
+                descriptors: None,
+            },
+        }
+    }
+
+    /// What lowered the cap below `CALIMCP_MAX_SESSIONS`, said once at start.
+    fn lowered_by(&self) -> Option<String> {
+        let limit = self.descriptors?;
+        Some(format!(
+            "at most {} sessions and subscriptions/listen streams at once, not CALIMCP_MAX_SESSIONS={}: the process may open {limit} descriptors (ulimit -n), and each open stream holds one; raise the limit for more",
+            self.most, self.configured
+        ))
+    }
+
+    /// The cap as a client is told it.
+    fn named(&self) -> String {
+        match self.descriptors {
+            None => format!("CALIMCP_MAX_SESSIONS={}", self.configured),
+            Some(limit) => format!(
+                "{}: CALIMCP_MAX_SESSIONS={}, lowered by the descriptor limit of {limit}",
+                self.most, self.configured
+            ),
+        }
+    }
+}
+
+/// What [`gate`] needs: the live sessions, how many `initialize` requests are
+/// being answered (each may become a session), how many
+/// `subscriptions/listen` streams are open, and the cap on them all.
 #[derive(Clone)]
 struct Gate {
     sessions: Arc<Sessions>,
     opening: Arc<std::sync::atomic::AtomicUsize>,
+    listens: Arc<std::sync::atomic::AtomicUsize>,
+    capacity: Capacity,
+}
+
+/// One count held in a [`Gate`] counter until dropped.
+struct Held(Arc<std::sync::atomic::AtomicUsize>, usize);
+
+impl Held {
+    fn take(counter: &Arc<std::sync::atomic::AtomicUsize>, n: usize) -> Held {
+        counter.fetch_add(n, std::sync::atomic::Ordering::AcqRel);
+        Held(counter.clone(), n)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0
+            .fetch_sub(self.1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
+/// An answer's body that keeps a count held until it ends: a
+/// `subscriptions/listen` stream counts while the client reads it.
+struct HeldBody {
+    body: axum::body::Body,
+    _held: Held,
+}
+
+impl axum::body::HttpBody for HeldBody {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<std::result::Result<hyper::body::Frame<Self::Data>, Self::Error>>>
+    {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// Before rmcp sees a request: a `DELETE` of a session that does not exist
-/// is 404 (protocol 2025-11-25; rmcp accepts it), and an `initialize` past
-/// [`Limits::max_sessions`] live sessions is refused with 503.
+/// is 404 (protocol 2025-11-25; rmcp accepts it), and an `initialize` or a
+/// `subscriptions/listen` past the [`Capacity`] of sessions and listen
+/// streams is refused with 503. A listen is counted whatever its headers say
+/// (a 2026-07-28 request is served without a session even when it names one),
+/// each in a batch too, until its answer's stream ends.
 async fn gate(
     axum::extract::State(gate): axum::extract::State<Gate>,
     req: axum::extract::Request,
@@ -324,10 +488,9 @@ async fn gate(
     {
         return not_found_session();
     }
-    if req.method() != Method::POST || session.is_some() {
+    if req.method() != Method::POST {
         return next.run(req).await;
     }
-    // Without a session, a POST is an `initialize` (or a sessionless request).
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, 4 << 20).await else {
         return axum::response::Response::builder()
@@ -344,30 +507,59 @@ async fn gate(
         #[serde(borrow)]
         id: Option<&'a serde_json::value::RawValue>,
     }
-    let probe = serde_json::from_slice::<Probe>(&bytes).ok();
+    const LISTEN: &str = "subscriptions/listen";
+    let (probe, listens) = match serde_json::from_slice::<Probe>(&bytes) {
+        Ok(p) => {
+            let listens = usize::from(p.method == Some(LISTEN));
+            (Some(p), listens)
+        }
+        Err(_) => {
+            let listens = serde_json::from_slice::<Vec<Probe>>(&bytes)
+                .map(|all| all.iter().filter(|p| p.method == Some(LISTEN)).count())
+                .unwrap_or(0);
+            (None, listens)
+        }
+    };
     let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes.clone()));
-    if probe.as_ref().and_then(|p| p.method) != Some("initialize") {
+    let initialize =
+        session.is_none() && probe.as_ref().and_then(|p| p.method) == Some("initialize");
+    if !initialize && listens == 0 {
         return next.run(req).await;
     }
-    let max = limits().max_sessions;
-    let opening = gate.opening.fetch_add(1, Ordering::AcqRel) + 1;
-    struct Opening(Arc<std::sync::atomic::AtomicUsize>);
-    impl Drop for Opening {
-        fn drop(&mut self) {
-            self.0.fetch_sub(1, Ordering::AcqRel);
-        }
-    }
-    let _opening = Opening(gate.opening.clone());
+    let most = gate.capacity.most;
+    // Counted before the check, so requests at the same time cannot all pass it.
+    let held = if initialize {
+        Held::take(&gate.opening, 1)
+    } else {
+        Held::take(&gate.listens, listens)
+    };
     let live = gate.sessions.len().await;
-    if live + opening > max {
+    let (open, starting) = (
+        gate.listens.load(Ordering::Acquire),
+        gate.opening.load(Ordering::Acquire),
+    );
+    if live + open + starting > most {
+        let cap = gate.capacity.named();
+        let what = if initialize {
+            "a new session"
+        } else {
+            "a subscriptions/listen stream"
+        };
+        let open_now = open.saturating_sub(if initialize { 0 } else { listens });
         log::warn!(
-            "refused a new session: {live} are open, the most this server keeps (CALIMCP_MAX_SESSIONS={max})"
+            "refused {what}: {live} sessions and {open_now} listen streams are open, the most this server keeps ({cap})"
         );
         let id = probe
             .and_then(|p| p.id)
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .unwrap_or_default();
-        let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": format!("Server busy: {live} sessions are open, the most this server keeps (CALIMCP_MAX_SESSIONS={max}); end one with DELETE, or retry once idle ones have closed")}});
+        let hint = if initialize {
+            "end a session with DELETE, or retry once idle ones have closed"
+        } else {
+            "cancel a listen stream or end a session, or retry later"
+        };
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": format!("Server busy: {live} sessions and {open_now} subscriptions/listen streams are open, the most this server keeps ({cap}); {hint}")}});
+        drop(held);
         return axum::response::Response::builder()
             .status(StatusCode::SERVICE_UNAVAILABLE)
             .header(axum::http::header::CONTENT_TYPE, "application/json")
@@ -375,7 +567,12 @@ async fn gate(
             .body(axum::body::Body::from(body.to_string()))
             .unwrap_or_default();
     }
-    next.run(req).await
+    let response = next.run(req).await;
+    if initialize {
+        // A session now, counted by `sessions` (or refused).
+        return response;
+    }
+    response.map(|body| axum::body::Body::new(HeldBody { body, _held: held }))
 }
 
 /// Where rmcp's answer is not what clients expect: a body that is not JSON is
@@ -438,4 +635,31 @@ fn not_found_session() -> axum::response::Response {
             "Not Found: no such session (it ended, or never existed)",
         ))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_leaves_descriptors_for_new_clients() {
+        // Room enough: the configured cap.
+        let c = Capacity::within(1000, Some(1 << 20));
+        assert_eq!((c.most, c.descriptors), (1000, None));
+        assert_eq!(c.named(), "CALIMCP_MAX_SESSIONS=1000");
+        assert!(c.lowered_by().is_none());
+        // The common 1,024: an eighth kept back.
+        let c = Capacity::within(1000, Some(1024));
+        assert_eq!((c.most, c.descriptors), (896, Some(1024)));
+        assert!(
+            c.named()
+                .contains("lowered by the descriptor limit of 1024")
+        );
+        assert!(c.lowered_by().unwrap().contains("ulimit -n"));
+        // A low limit: at least 32 kept back, at least one stream allowed.
+        assert_eq!(Capacity::within(1000, Some(64)).most, 32);
+        assert_eq!(Capacity::within(1000, Some(16)).most, 1);
+        assert_eq!(Capacity::within(10, Some(64)).most, 10);
+        assert_eq!(Capacity::within(10, None).most, 10);
+    }
 }

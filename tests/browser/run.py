@@ -9,6 +9,9 @@ Playwright for Python (never a downloaded browser build).
   own /mcp endpoint and show the result; an invalid input is refused in the
   page before any request; the context chooser lists the app's contexts;
 - `serve --http --read-only`: [mut] tools have no form;
+- parameters named after DOM methods (`querySelector`, `closest`,
+  `getAttribute`, `addEventListener`, ...), which become properties of their
+  form, never stop that form or a later one from working (issue 47);
 - axe-core finds no serious or critical issue on a static and a served page;
 - a minimal MCP Apps host page loads the `ui://calimcp/reference` resource of
   a real `calimcp serve` into a sandboxed iframe, and a try-it call travels
@@ -237,6 +240,91 @@ def read_only(browser, node):
         serve.wait(timeout=10)
 
 
+# A manifest whose parameter names are DOM methods: each becomes a named
+# property of its try-it <form> and hides the method of that name (issue 47).
+SHADOWING = ["querySelector", "querySelectorAll", "closest", "getAttribute", "addEventListener", "submit", "elements"]
+SHADOW_APP = {
+    "schema_version": "wasm-abi/1",
+    "types": {},
+    "methods": [
+        {"name": "clobber", "params": [{"name": n, "type": {"kind": "string"}} for n in SHADOWING]
+            + [{"name": "n", "type": {"kind": "u32"}}], "returns": {"kind": "string"}, "intent": "read_only"},
+        {"name": "later", "params": [{"name": "n", "type": {"kind": "u32"}}], "returns": {"kind": "string"}, "intent": "read_only"},
+    ],
+}
+
+
+def shadowed_names(browser, node):
+    apps = pathlib.Path(tempfile.mkdtemp(prefix="calimcp-shadow-"))
+    (apps / "shadow.json").write_text(json.dumps(SHADOW_APP))
+    serve, base = start_serve(node, "--apps", str(apps))
+    try:
+        page = browser.new_page()
+        w = Watch(page)
+        page.goto(base + "/")
+        links = page.locator('a[href^="/apps/"]')
+        hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        check("/apps/shadow" in hrefs, f"shadowing names: the index links the app {hrefs}")
+        page.goto(base + "/apps/shadow")
+        page.wait_for_load_state("networkidle")
+        # Playwright itself calls methods on a locator's scope and, to check
+        # an element is actionable, on its ancestors: these forms are reached
+        # only through selectors from the document, their attributes through
+        # the prototype, and the fields and buttons inside are set and
+        # clicked without Playwright's checks (what a user types and clicks
+        # is the same).
+        tools = page.evaluate("""() => Array.from(document.querySelectorAll("form.try"), f =>
+            [Element.prototype.getAttribute.call(f, "data-tool"), !!Element.prototype.querySelector.call(f, '[name="querySelector"]')])""")
+        first = [t for t, shadowed in tools if shadowed]
+        later = [t for t, shadowed in tools if not shadowed]
+        check(len(first) == 1 and len(later) == 1, f"shadowing names: both methods have a form {tools}")
+        if len(first) != 1 or len(later) != 1:
+            return
+        first, later = first[0], later[0]
+
+        def in_form(tool, css):
+            return page.locator(f'form[data-tool="{tool}"] {css}')
+
+        def fill(tool, name, value):
+            in_form(tool, f'[name="{name}"]').evaluate("(el, v) => { el.value = v; }", value)
+
+        def run(tool):
+            before = len(w.tool_calls())
+            in_form(tool, "button.call").dispatch_event("click")
+            # Polled from the document: Playwright's own checks walk the
+            # ancestors and call their (shadowed) methods.
+            shown = """tool => { const o = document.querySelector(`form[data-tool="${tool}"] .out`);
+                return o && !o.hidden && !o.textContent.startsWith("Calling") ? o.textContent : null; }"""
+            text = None
+            for _ in range(TIMEOUT_MS // 100):
+                text = page.evaluate(shown, tool)
+                if text is not None:
+                    break
+                page.wait_for_timeout(100)
+            return text or "(no answer shown)", len(w.tool_calls()) - before
+
+        # Refused in the page: the form was wired and read its inputs.
+        for what, tool in (("the form with the names", first), ("the form after it", later)):
+            fill(tool, "n", "not a number")
+            text, sent = run(tool)
+            check("Not sent" in text and "$.n" in text and sent == 0, f"shadowing names: {what} checks its input: {text}")
+        # Sent: every named input reaches the call under its own name.
+        for n in SHADOWING:
+            fill(first, n, f"value of {n}")
+        fill(first, "n", "7")
+        text, sent = run(first)
+        check(sent == 1, f"shadowing names: the form with the names calls {first} ({sent} calls): {text}")
+        posts = [json.loads(r.post_data) for r in w.tool_calls()]
+        args = posts[-1]["params"]["arguments"] if posts else {}
+        check(all(args.get(n) == f"value of {n}" for n in SHADOWING) and args.get("n") == 7,
+              f"shadowing names: the arguments are the inputs {args}")
+        check(not w.errors, f"shadowing names: no console errors {w.errors}")
+        page.close()
+    finally:
+        serve.terminate()
+        serve.wait(timeout=10)
+
+
 # ---- the MCP App, in a minimal host ---------------------------------------------------
 
 
@@ -345,6 +433,7 @@ def main():
             try:
                 served(browser, node)
                 read_only(browser, node)
+                shadowed_names(browser, node)
             finally:
                 fake.stdin.close()
                 fake.wait(timeout=10)

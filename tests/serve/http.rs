@@ -511,6 +511,175 @@ async fn http_sessions_are_capped() {
     assert_eq!(server.stop(), Some(0));
 }
 
+/// A 2026-07-28 `subscriptions/listen` request asking for tool-list changes.
+fn listen_request(id: &str) -> serde_json::Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+        "params": {"_meta": meta_2026(), "notifications": {"toolsListChanged": true}}})
+}
+
+/// Opens a listen stream; its answer once the server said something (the
+/// acknowledgement of an open stream, or a refusal), or a failure naming
+/// what went unanswered for 15 s.
+async fn open_listen(raw: &RawHttp, id: &str, sid: Option<&str>) -> reqwest::Response {
+    let mut r = tokio::time::timeout(
+        Duration::from_secs(15),
+        raw.post(listen_request(id), sid, Some("2026-07-28")),
+    )
+    .await
+    .unwrap_or_else(|_| panic!("listen {id}: no answer within 15 s"));
+    if r.status() == 200 {
+        let first = tokio::time::timeout(Duration::from_secs(15), r.chunk())
+            .await
+            .unwrap_or_else(|_| panic!("listen {id}: no acknowledgement within 15 s"));
+        assert!(matches!(first, Ok(Some(_))), "listen {id}: {first:?}");
+    }
+    r
+}
+
+/// The JSON-RPC error message of a 503 refusal.
+async fn busy_message(r: reqwest::Response, id: &str) -> String {
+    assert_eq!(r.status().as_u16(), 503, "{id}");
+    assert_eq!(r.headers()["retry-after"], "5");
+    let v: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(v["id"], id, "{v}");
+    v["error"]["message"].as_str().unwrap().to_string()
+}
+
+/// Issue 47: open `subscriptions/listen` streams count with the sessions
+/// against `CALIMCP_MAX_SESSIONS`: past it a listen (even one naming a
+/// session, which a 2026-07-28 request does not use) and an `initialize` get
+/// 503 and a message that names the limit; a stream that ends makes room.
+#[tokio::test]
+async fn listen_streams_count_with_the_sessions() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start_env(
+        &["--apps", &ex, "--offline"],
+        &[("CALIMCP_MAX_SESSIONS", "3")],
+    );
+    let raw = RawHttp::new(&server.url);
+    let sid = raw.initialize().await;
+    let mut streams = vec![
+        open_listen(&raw, "a", None).await,
+        open_listen(&raw, "b", Some(&sid)).await,
+    ];
+    assert!(streams.iter().all(|r| r.status() == 200));
+    for sid in [None, Some(sid.as_str()), Some("not-a-session")] {
+        let message = busy_message(open_listen(&raw, "c", sid).await, "c").await;
+        assert!(
+            message.contains("1 sessions and 2 subscriptions/listen streams are open")
+                && message.contains("CALIMCP_MAX_SESSIONS=3")
+                && message.contains("cancel a listen stream"),
+            "{message}"
+        );
+    }
+    let init = json!({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let message = busy_message(raw.post(&init, None, None).await, "i").await;
+    assert!(message.contains("CALIMCP_MAX_SESSIONS=3"), "{message}");
+    // The session still works meanwhile.
+    let (status, _) = raw
+        .rpc(
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+            Some(&sid),
+            Some("2025-03-26"),
+        )
+        .await;
+    assert_eq!(status, 200);
+    // A stream the client closes makes room (once the server saw it close).
+    drop(streams.pop());
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let r = open_listen(&raw, "d", None).await;
+        if r.status() == 200 {
+            streams.push(r);
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no room after 15 s");
+        tokio::task::yield_now().await;
+    }
+    drop(streams);
+    assert_eq!(server.stop(), Some(0));
+}
+
+/// Issue 47: under a low descriptor limit, idle `subscriptions/listen`
+/// streams cannot take every descriptor: the server caps them (with the
+/// sessions) below the limit, so past the cap a new client's `initialize`
+/// and a further listen are still answered (503, saying why), the server's
+/// pages and open sessions still answer, and a stream that ends lets a new
+/// client in. Without the cap, the streams ran the server out of
+/// descriptors and new clients got no answer at all.
+#[tokio::test]
+async fn listen_streams_leave_descriptors_for_new_clients() {
+    install_crypto();
+    let ex = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let server = HttpServer::start_nofile(&["--apps", &ex, "--offline"], &[], 96);
+    let raw = RawHttp::new(&server.url);
+    let sid = raw.initialize().await;
+    let mut streams = Vec::new();
+    let refused = loop {
+        let id = format!("l{}", streams.len());
+        let r = open_listen(&raw, &id, None).await;
+        if r.status() != 200 {
+            break busy_message(r, &id).await;
+        }
+        streams.push(r);
+        assert!(
+            streams.len() < 96,
+            "{} listen streams open under a limit of 96 descriptors",
+            streams.len()
+        );
+    };
+    // 96 descriptors: 64 kept for streams and sessions (one session is open).
+    assert_eq!(streams.len(), 63, "{refused}");
+    assert!(
+        refused.contains("lowered by the descriptor limit of 96"),
+        "{refused}"
+    );
+    // A new client is answered, and told why it cannot have a session yet.
+    let fresh = RawHttp::new(&server.url);
+    let init = json!({"jsonrpc": "2.0", "id": "new", "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let answer = tokio::time::timeout(Duration::from_secs(15), fresh.post(&init, None, None))
+        .await
+        .expect("a new client's initialize is answered within 15 s");
+    let message = busy_message(answer, "new").await;
+    assert!(message.contains("descriptor limit"), "{message}");
+    // The pages and the open session still answer.
+    let page = fresh
+        .http
+        .get(server.url.trim_end_matches("/mcp").to_string() + "/")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    let (status, _) = fresh
+        .rpc(
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+            Some(&sid),
+            Some("2025-03-26"),
+        )
+        .await;
+    assert_eq!(status, 200);
+    // Streams that end make room: a new client gets its session.
+    streams.truncate(streams.len() - 4);
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let r = fresh.post(&init, None, None).await;
+        if r.status().is_success() {
+            assert!(r.headers().contains_key("mcp-session-id"));
+            break;
+        }
+        assert_eq!(r.status().as_u16(), 503);
+        assert!(std::time::Instant::now() < deadline, "no room after 15 s");
+        tokio::task::yield_now().await;
+    }
+    drop(streams);
+    assert_eq!(server.stop(), Some(0));
+}
+
 /// A connection that never finishes its request's headers is closed after
 /// `CALIMCP_HEADER_TIMEOUT` seconds, so half-sent requests cannot hold the
 /// server's descriptors; the server answers others meanwhile.

@@ -238,7 +238,32 @@ impl HttpServer {
 
     /// [`HttpServer::start`] with environment variables set (limits, say).
     pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> HttpServer {
-        let mut child = isolate(&mut Command::new(BIN), args)
+        HttpServer::start_cmd(args, env, &mut Command::new(BIN))
+    }
+
+    /// [`HttpServer::start_env`] in a process that may open at most
+    /// `nofile` descriptors (soft and hard limit, set before it runs).
+    pub fn start_nofile(args: &[&str], env: &[(&str, &str)], nofile: u64) -> HttpServer {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new(BIN);
+        // SAFETY: setrlimit is async-signal-safe and touches no memory but its argument.
+        unsafe {
+            cmd.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: nofile,
+                    rlim_max: nofile,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        HttpServer::start_cmd(args, env, &mut cmd)
+    }
+
+    fn start_cmd(args: &[&str], env: &[(&str, &str)], cmd: &mut Command) -> HttpServer {
+        let mut child = isolate(cmd, args)
             .envs(env.iter().copied())
             .arg("serve")
             .args(args)

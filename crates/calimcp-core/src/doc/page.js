@@ -2,18 +2,29 @@
 // calimcp reference page: the method filter, keyboard shortcuts and the
 // try-it forms. Everything the page says is in its HTML; this only adds.
 (function () {
-  var config = JSON.parse(document.getElementById("calimcp-config").textContent);
+  // DOM methods are called through their prototypes, never looked up on the
+  // element: a form's named inputs are properties of the form (a parameter
+  // named `querySelector` hides the method), and elements with an id or name
+  // can hide methods of window and document too. The names come from
+  // manifests, which the page does not trust.
+  var E = Element.prototype, D = Document.prototype, T = EventTarget.prototype;
+  function $(el, sel) { return (el === document ? D : E).querySelector.call(el, sel); }
+  function $$(el, sel) { return Array.prototype.slice.call((el === document ? D : E).querySelectorAll.call(el, sel)); }
+  function attr(el, name) { return E.getAttribute.call(el, name); }
+  function closest(el, sel) { return E.closest.call(el, sel); }
+  function on(el, type, fn) { T.addEventListener.call(el, type, fn); }
+  var config = JSON.parse(D.getElementById.call(document, "calimcp-config").textContent);
 
   // ---- filter and keys --------------------------------------------------
-  var filter = document.getElementById("filter");
-  var methods = Array.prototype.slice.call(document.querySelectorAll("section.method"));
+  var filter = D.getElementById.call(document, "filter");
+  var methods = $$(document, "section.method");
   if (filter) {
     filter.hidden = false;
-    filter.addEventListener("input", function () {
+    on(filter, "input", function () {
       var q = filter.value.trim().toLowerCase();
-      var shown = function (el) { return !q || el.getAttribute("data-name").indexOf(q) !== -1; };
+      var shown = function (el) { return !q || attr(el, "data-name").indexOf(q) !== -1; };
       methods.forEach(function (m) { m.hidden = !shown(m); });
-      document.querySelectorAll("nav li[data-name]").forEach(function (li) { li.hidden = !shown(li); });
+      $$(document, "nav li[data-name]").forEach(function (li) { li.hidden = !shown(li); });
     });
   }
   function visible() { return methods.filter(function (m) { return !m.hidden; }); }
@@ -23,7 +34,7 @@
     return { list: v, at: at };
   }
   function go(m) { if (m) { m.scrollIntoView(); m.focus({ preventScroll: true }); history.replaceState(null, "", "#" + m.id); } }
-  document.addEventListener("keydown", function (e) {
+  on(document, "keydown", function (e) {
     var t = e.target, typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT");
     if (e.key === "Escape" && t === filter) { filter.value = ""; filter.dispatchEvent(new Event("input")); filter.blur(); return; }
     if (typing || e.ctrlKey || e.metaKey || e.altKey) { return; }
@@ -150,7 +161,7 @@
 
   function bridgeTransport() {
     var next = 1, pending = {}, ready = null;
-    window.addEventListener("message", function (e) {
+    on(window, "message", function (e) {
       if (e.source !== window.parent) { return; }
       var m = e.data;
       if (!m || m.jsonrpc !== "2.0" || m.id === undefined || !pending[m.id] || m.method) { return; }
@@ -191,8 +202,8 @@
   if (!transport) { return; }
 
   // ---- context choosers ------------------------------------------------------
-  document.querySelectorAll("select.ctx").forEach(function (sel) {
-    transport.call("resources/read", { uri: sel.getAttribute("data-uri") }).then(function (r) {
+  $$(document, "select.ctx").forEach(function (sel) {
+    transport.call("resources/read", { uri: attr(sel, "data-uri") }).then(function (r) {
       var body = JSON.parse(r.contents[0].text);
       (body.contexts || []).forEach(function (c) {
         var o = document.createElement("option");
@@ -211,8 +222,8 @@
   function readForm(form, schema) {
     var args = {}, problems = [];
     var required = schema.required || [];
-    form.querySelectorAll("[data-kind]").forEach(function (el) {
-      var name = el.name, kind = el.getAttribute("data-kind"), raw = el.value;
+    $$(form, "[data-kind]").forEach(function (el) {
+      var name = attr(el, "name"), kind = attr(el, "data-kind"), raw = el.value;
       if (raw.trim() === "" && !(kind === "string" && required.indexOf(name) !== -1)) { return; }
       if (kind === "string") { args[name] = raw; }
       else if (kind === "bool") { args[name] = raw === "true"; }
@@ -233,31 +244,43 @@
     out.textContent = text;
     out.classList.toggle("err", !!isError);
   }
-  document.querySelectorAll("form.try").forEach(function (form) {
-    var schema = JSON.parse(form.querySelector("script.schema").textContent);
-    var out = form.querySelector(".out");
+  // Each form is wired on its own: one that fails says so and never stops the others.
+  $$(document, "form.try").forEach(function (form) {
+    try { wire(form); } catch (err) {
+      var out = $(form, ".out");
+      if (out) { show(out, "This form could not be set up: " + String(err && err.message || err), true); }
+      if (window.console) { console.warn("calimcp: a try-it form could not be set up", err); }
+    }
+  });
+  function wire(form) {
+    var schema = JSON.parse($(form, "script.schema").textContent);
+    var out = $(form, ".out");
     // A button, not a submission: a sandboxed frame without allow-forms
     // (an MCP Apps host) never dispatches submit events.
     function run(e) {
       e.preventDefault();
+      try { send(); } catch (err) { show(out, String(err && err.message || err), true); }
+    }
+    function send() {
       var read = readForm(form, schema);
-      var article = form.closest("article");
-      var ctx = article && article.querySelector("select.ctx");
+      var article = closest(form, "article");
+      var ctx = article && $(article, "select.ctx");
       if (ctx && ctx.value) { read.args._context = ctx.value; }
       var problems = read.problems.concat(window.calimcpValidate(schema, read.args));
       if (problems.length) { show(out, "Not sent:\n" + problems.join("\n"), true); return; }
-      show(out, "Calling " + form.getAttribute("data-tool") + "…", false);
-      transport.call("tools/call", { name: form.getAttribute("data-tool"), arguments: read.args }).then(function (r) {
+      var tool = attr(form, "data-tool");
+      show(out, "Calling " + tool + "…", false);
+      transport.call("tools/call", { name: tool, arguments: read.args }).then(function (r) {
         var text = (r.content || []).filter(function (c) { return c.type === "text"; }).map(function (c) { return c.text; }).join("\n");
         if (r.isError) { show(out, text || "error", true); return; }
         var shown = r.structuredContent !== undefined ? JSON.stringify(r.structuredContent.result !== undefined ? r.structuredContent.result : r.structuredContent, null, 2) : text;
         show(out, shown === "" ? "(done: no result)" : shown, false);
       }).catch(function (err) { show(out, String(err.message || err), true); });
     }
-    form.querySelector("button.call").addEventListener("click", run);
-    form.addEventListener("submit", run);
-    form.querySelectorAll("input").forEach(function (el) {
-      el.addEventListener("keydown", function (e) { if (e.key === "Enter") { run(e); } });
+    on($(form, "button.call"), "click", run);
+    on(form, "submit", run);
+    $$(form, "input").forEach(function (el) {
+      on(el, "keydown", function (e) { if (e.key === "Enter") { run(e); } });
     });
-  });
+  }
 })();

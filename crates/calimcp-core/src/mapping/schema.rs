@@ -173,6 +173,7 @@ fn input_schema<'m>(
     b.bytes += 250;
     let mut props = Obj::new();
     let mut required = Vec::new();
+    let mut twice = false;
     for p in &method.params {
         b.bytes +=
             10 + 2 * p.name.len() + p.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4));
@@ -184,11 +185,15 @@ fn input_schema<'m>(
             required.push(Node::from(p.name.as_str()));
         }
         if props.insert(p.name.as_str(), s) {
+            twice = true;
             b.warn(format!(
                 "parameter {:?} is declared twice; the last one wins",
                 p.name
             ));
         }
+    }
+    if twice {
+        required = required_once(method.params.iter().map(|p| (p.name.as_str(), !p.nullable)));
     }
     if !props.contains_key(CONTEXT_PARAM) {
         static CONTEXT: Constant =
@@ -320,6 +325,13 @@ struct Builder<'m> {
     deferred: Vec<(String, &'m str, bool)>,
     warnings: Vec<String>,
     warned: HashSet<String>,
+    /// [`Builder::is_alias_cycle`]'s answers by type name: each alias chain
+    /// is walked once, not again at every `$ref` along it (issue 47).
+    alias_cycles: HashMap<&'m str, bool>,
+    /// [`Builder::has_converted_form`]'s answers by type name, likewise.
+    converted: HashMap<&'m str, bool>,
+    /// [`Builder::resolve_record_once`]'s answers by type name, likewise.
+    records: HashMap<&'m str, Option<&'m Record>>,
 }
 
 /// A schema built once and shared by every use ([`Node::Shared`]).
@@ -664,6 +676,9 @@ impl<'m> Builder<'m> {
             deferred: Vec::new(),
             warnings: Vec::new(),
             warned: HashSet::new(),
+            alias_cycles: HashMap::new(),
+            converted: HashMap::new(),
+            records: HashMap::new(),
         }
     }
 
@@ -730,6 +745,11 @@ impl<'m> Builder<'m> {
                 if null { nullable(s) } else { s }
             })
             .collect();
+        if items.is_empty() {
+            // A 2020-12 `prefixItems` holds at least one schema: an empty
+            // tuple is the empty array (issue 47).
+            return node! {"type" => "array", "maxItems" => 0};
+        }
         node! {"type" => "array", "prefixItems" => items, "minItems" => n, "maxItems" => n}
     }
 
@@ -809,60 +829,88 @@ impl<'m> Builder<'m> {
     /// before (`A = B`, `B = A`): no value has such a type, and under
     /// `--refs defs` the `$ref`s would point at each other for ever, which
     /// some validators follow until their stack runs out. Both modes map it
-    /// to unknown.
-    fn is_alias_cycle(&self, name: &str) -> bool {
-        let mut seen: HashSet<&str> = HashSet::new();
+    /// to unknown. Every name on the walk shares its answer (each reaches the
+    /// same end), so all are remembered: a chain of n aliases costs n steps
+    /// in all, not n at each of its n `$ref`s.
+    fn is_alias_cycle(&mut self, name: &'m str) -> bool {
+        let mut walked: Vec<&'m str> = Vec::new();
+        let mut seen: HashSet<&'m str> = HashSet::new();
         let mut name = name;
-        while seen.insert(name) {
+        let answer = loop {
+            if let Some(&known) = self.alias_cycles.get(name) {
+                break known;
+            }
+            if !seen.insert(name) {
+                break true;
+            }
+            walked.push(name);
             match self.m.types.get(name).map(|d| &d.kind) {
                 Some(TypeDefKind::Alias(TypeRef::Ref(next))) => name = next,
-                _ => return false,
+                _ => break false,
             }
+        };
+        for n in walked {
+            self.alias_cycles.insert(n, answer);
         }
-        true
+        answer
     }
 
     /// Whether the named type reaches a form calimcp converts on input
     /// (`bytes`, `u64`, `i64`): such a type gets its own unconverted copy
-    /// under an untagged enum ([`UNCONVERTED_SUFFIX`]). Walks with an
-    /// explicit stack: a long `$ref` chain must not exhaust the call stack.
-    fn has_converted_form(&self, name: &str) -> bool {
-        let start = TypeRef::Ref(name.to_string());
-        let mut seen: HashSet<&str> = HashSet::new();
-        let mut stack: Vec<&TypeRef> = vec![&start];
-        while let Some(t) = stack.pop() {
-            match t {
-                TypeRef::Bytes(_) => return true,
-                TypeRef::Ref(n) => {
-                    let Some((n, def)) = self.m.types.get_key_value(n.as_str()) else {
-                        continue;
-                    };
-                    if !seen.insert(n.as_str()) {
-                        continue;
+    /// under an untagged enum ([`UNCONVERTED_SUFFIX`]). A depth-first walk
+    /// over named types with an explicit stack (a long `$ref` chain must not
+    /// exhaust the call stack), remembering answers by name: every type on
+    /// the path to a converted form reaches it, and when none is found every
+    /// type visited reaches none, so each type is walked about once per
+    /// schema, not once at every `$ref` that leads to it (issue 47).
+    fn has_converted_form(&mut self, name: &'m str) -> bool {
+        if let Some(&known) = self.converted.get(name) {
+            return known;
+        }
+        let Some((name, def)) = self.m.types.get_key_value(name) else {
+            return false;
+        };
+        let mut seen: HashSet<&'m str> = HashSet::new();
+        // The path from `name`: each named type with the references in it left to visit.
+        let mut path: Vec<(&'m str, Vec<&'m str>)> = Vec::new();
+        let mut next = Some((name.as_str(), def));
+        loop {
+            if let Some((n, def)) = next.take() {
+                seen.insert(n);
+                let mut refs = Vec::new();
+                let converted = direct_refs(&def.kind, &mut refs);
+                path.push((n, refs));
+                if converted {
+                    for (n, _) in path {
+                        self.converted.insert(n, true);
                     }
-                    match &def.kind {
-                        TypeDefKind::Bytes(_) => return true,
-                        TypeDefKind::Alias(t) => stack.push(t),
-                        TypeDefKind::Record(r) => {
-                            stack.extend(r.fields.iter().map(|f| &f.ty));
-                            stack.extend(r.inner.as_deref());
-                        }
-                        TypeDefKind::Variant(v) => {
-                            stack.extend(v.variants.iter().filter_map(|c| c.payload.as_ref()))
-                        }
-                        TypeDefKind::Unknown(_) => {}
-                    }
+                    return true;
                 }
-                TypeRef::List { items, .. } => stack.push(items),
-                TypeRef::Map { value, .. } => stack.push(value),
-                TypeRef::Tuple { elements, .. } => stack.extend(elements.iter()),
-                TypeRef::Record(r) => {
-                    stack.extend(r.fields.iter().map(|f| &f.ty));
-                    stack.extend(r.inner.as_deref());
-                }
-                TypeRef::Scalar(Scalar::U64 | Scalar::I64) => return true,
-                TypeRef::Scalar(_) | TypeRef::Unknown(_) => {}
             }
+            let Some((_, refs)) = path.last_mut() else {
+                break;
+            };
+            let Some(r) = refs.pop() else {
+                path.pop();
+                continue;
+            };
+            let Some((r, def)) = self.m.types.get_key_value(r) else {
+                continue;
+            };
+            match self.converted.get(r.as_str()) {
+                Some(true) => {
+                    for (n, _) in path {
+                        self.converted.insert(n, true);
+                    }
+                    return true;
+                }
+                Some(false) => continue,
+                None if seen.contains(r.as_str()) => continue,
+                None => next = Some((r.as_str(), def)),
+            }
+        }
+        for n in seen {
+            self.converted.insert(n, false);
         }
         false
     }
@@ -910,20 +958,29 @@ impl<'m> Builder<'m> {
     fn fields_of(&mut self, r: &'m Record, ctx: Ctx) -> (Obj<'m>, Vec<Node<'m>>) {
         let mut props = Obj::new();
         let mut required = Vec::new();
+        let mut twice = false;
+        // Input: every field is required (a nullable one may be null). Output:
+        // a nullable field may be missing, since serde may skip it.
+        let dir = self.dir;
+        let needed = |f: &Field| dir == Direction::Input || !f.nullable;
         for f in &r.fields {
             let s = self.field(f, ctx);
-            props.insert(f.name.as_str(), s);
-            // Input: every field is required (a nullable one may be null). Output:
-            // a nullable field may be missing, since serde may skip it.
-            if self.dir == Direction::Input || !f.nullable {
+            twice |= props.insert(f.name.as_str(), s);
+            if needed(f) {
                 required.push(Node::from(f.name.as_str()));
             }
+        }
+        if twice {
+            required = required_once(r.fields.iter().map(|f| (f.name.as_str(), needed(f))));
         }
         (props, required)
     }
 
     /// Follows `$ref`s and aliases to a plain record, for internally tagged payloads.
     fn resolve_record(&mut self, t: &'m TypeRef, ctx: &mut Ctx) -> Option<&'m Record> {
+        if self.mode == RefMode::Defs {
+            return self.resolve_record_once(t);
+        }
         let mut t = t;
         // An alias chain without a cycle is no longer than the type table.
         for _ in 0..=self.m.types.len() {
@@ -946,6 +1003,43 @@ impl<'m> Builder<'m> {
             }
         }
         None
+    }
+
+    /// [`Builder::resolve_record`] under `--refs defs`, where a chain is not
+    /// cut at a depth: every name on the walk shares its end, remembered, so
+    /// many payloads along one long alias chain walk it once (issue 47).
+    fn resolve_record_once(&mut self, t: &'m TypeRef) -> Option<&'m Record> {
+        let plain = |r: &'m Record| (r.crdt.is_none() && !r.is_positional()).then_some(r);
+        let mut walked: Vec<&'m str> = Vec::new();
+        let mut seen: HashSet<&'m str> = HashSet::new();
+        let mut t = t;
+        let found = loop {
+            match t {
+                TypeRef::Record(r) => break plain(r),
+                TypeRef::Ref(name) => {
+                    let Some((name, def)) = self.m.types.get_key_value(name.as_str()) else {
+                        break None;
+                    };
+                    if let Some(&known) = self.records.get(name.as_str()) {
+                        break known;
+                    }
+                    if !seen.insert(name.as_str()) {
+                        break None;
+                    }
+                    walked.push(name.as_str());
+                    match &def.kind {
+                        TypeDefKind::Record(r) => break plain(r),
+                        TypeDefKind::Alias(target) => t = target,
+                        _ => break None,
+                    }
+                }
+                _ => break None,
+            }
+        };
+        for name in walked {
+            self.records.insert(name, found);
+        }
+        found
     }
 
     fn variant(&mut self, v: &'m Variant, ctx: Ctx) -> Node<'m> {
@@ -1041,4 +1135,54 @@ impl<'m> Builder<'m> {
             }
         }
     }
+}
+
+/// The named types a definition refers to directly (through anonymous lists,
+/// maps, tuples and records, not through other names) go to `refs`; true when
+/// it holds a form calimcp converts on input itself (`bytes`, `u64`, `i64`).
+fn direct_refs<'m>(kind: &'m TypeDefKind, refs: &mut Vec<&'m str>) -> bool {
+    let mut stack: Vec<&'m TypeRef> = Vec::new();
+    match kind {
+        TypeDefKind::Bytes(_) => return true,
+        TypeDefKind::Alias(t) => stack.push(t),
+        TypeDefKind::Record(r) => {
+            stack.extend(r.fields.iter().map(|f| &f.ty));
+            stack.extend(r.inner.as_deref());
+        }
+        TypeDefKind::Variant(v) => {
+            stack.extend(v.variants.iter().filter_map(|c| c.payload.as_ref()))
+        }
+        TypeDefKind::Unknown(_) => {}
+    }
+    while let Some(t) = stack.pop() {
+        match t {
+            TypeRef::Bytes(_) | TypeRef::Scalar(Scalar::U64 | Scalar::I64) => return true,
+            TypeRef::Ref(n) => refs.push(n),
+            TypeRef::List { items, .. } => stack.push(items),
+            TypeRef::Map { value, .. } => stack.push(value),
+            TypeRef::Tuple { elements, .. } => stack.extend(elements.iter()),
+            TypeRef::Record(r) => {
+                stack.extend(r.fields.iter().map(|f| &f.ty));
+                stack.extend(r.inner.as_deref());
+            }
+            TypeRef::Scalar(_) | TypeRef::Unknown(_) => {}
+        }
+    }
+    false
+}
+
+/// `required` for names declared more than once: each name once, where it was
+/// first declared (as in `properties`, whose value the last declaration
+/// replaces in place), and only when its last declaration is required, so
+/// the list is a valid 2020-12 `required` (unique items) that agrees with the
+/// properties' winner (issue 47).
+fn required_once<'m>(decls: impl Iterator<Item = (&'m str, bool)>) -> Vec<Node<'m>> {
+    let decls: Vec<(&'m str, bool)> = decls.collect();
+    let last: HashMap<&str, bool> = decls.iter().copied().collect();
+    let mut listed: HashSet<&str> = HashSet::new();
+    decls
+        .into_iter()
+        .filter(|&(name, _)| last[name] && listed.insert(name))
+        .map(|(name, _)| Node::from(name))
+        .collect()
 }
