@@ -106,7 +106,7 @@ impl Session {
         std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn note(&self, line: String) {
+    pub(crate) fn note(&self, line: String) {
         self.notes
             .lock()
             .unwrap_or_else(|e| e.into_inner())
