@@ -1,12 +1,14 @@
 //! `cli`: the command-line face. One file per subcommand; each parses its
 //! arguments, asks the catalog, and hands a value to `output`. clap stays here.
 
+mod app;
 mod apps;
 mod args;
 mod auth;
 mod call;
 mod complete;
 mod completions;
+mod context;
 mod contexts;
 mod describe;
 mod diff;
@@ -216,9 +218,11 @@ subcommands!(
     Tools(tools::ToolsArgs) = "tools",
     Serve(serve::ServeArgs) = "serve",
     Apps(apps::AppsArgs) = "apps",
+    App(app::AppArgs) = "app",
     Call(call::CallArgs) = "call",
     Use(use_ctx::UseArgs) = "use",
     Contexts(contexts::ContextsArgs) = "contexts",
+    Context(context::ContextArgs) = "context",
     Diff(diff::DiffArgs) = "diff",
     Watch(watch::WatchArgs) = "watch",
     Wait(wait::WaitArgs) = "wait",
@@ -393,9 +397,11 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
         Command::Tools(args) => tools::run(&cli.global, args),
         Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),
+        Command::App(args) => app::run(&cli.global, args),
         Command::Call(args) => call::run(&cli.global, args, argv),
         Command::Use(args) => use_ctx::run(&cli.global, args),
         Command::Contexts(args) => contexts::run(&cli.global, args),
+        Command::Context(args) => context::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Watch(args) => watch::run(&cli.global, args),
         Command::Wait(args) => wait::run(&cli.global, args),

@@ -156,7 +156,12 @@ pub struct CreateRequest {
 pub fn init_method<'a>(
     app: &'a App,
     service: Option<&str>,
-) -> Result<Option<(&'a calimcp_core::abi::Manifest, &'a calimcp_core::abi::Method)>> {
+) -> Result<
+    Option<(
+        &'a calimcp_core::abi::Manifest,
+        &'a calimcp_core::abi::Method,
+    )>,
+> {
     let svc = match (service, app.services.len()) {
         (None, n) if n > 1 => {
             let names: Vec<&str> = app
@@ -423,9 +428,12 @@ impl Session {
             None => {
                 let all = super::context::installs_of(client, app).await?;
                 if all.is_empty() {
-                    return Err(chosen_install(client, app, None).await.err().unwrap_or_else(|| {
-                        Error::input(Code::NotInstalled, "the app is not installed")
-                    }));
+                    return Err(chosen_install(client, app, None)
+                        .await
+                        .err()
+                        .unwrap_or_else(|| {
+                            Error::input(Code::NotInstalled, "the app is not installed")
+                        }));
                 }
                 all
             }

@@ -188,7 +188,12 @@ impl Client {
             body["name"] = json!(n);
         }
         let v = self
-            .send_json(Method::POST, &["admin-api", "namespaces"], Some(&body), None)
+            .send_json(
+                Method::POST,
+                &["admin-api", "namespaces"],
+                Some(&body),
+                None,
+            )
             .await?;
         str_field(&v, "namespaceId")
             .ok_or_else(|| self.unexpected("admin-api/namespaces", "no `namespaceId`"))
@@ -354,7 +359,9 @@ impl Client {
                     sanitize_line(alias)
                 ),
             )
-            .with_hint("remove it first (`calimcp context alias remove NAME`) or choose another name")),
+            .with_hint(
+                "remove it first (`calimcp context alias remove NAME`) or choose another name",
+            )),
             Err(e) => Err(e),
         }
     }
