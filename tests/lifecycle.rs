@@ -114,6 +114,23 @@ fn install_says_why_when_the_node_cannot_read_the_path_or_has_no_registry() {
         !node.requests().iter().any(|r| r.path.contains("install")),
         "nothing sent"
     );
+    // An ABI the node would ignore (methods not sorted): refused, nothing sent.
+    let mut abi = registry_abi();
+    abi["methods"].as_array_mut().unwrap().reverse();
+    let unsorted = home.path().join("unsorted.wasm");
+    std::fs::write(&unsorted, fake_node::wasm_module(Some(&abi))).unwrap();
+    let r = run(
+        home.path(),
+        &node,
+        &["app", "install", unsorted.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(
+        r.err.contains("\"invalid_abi\"") && r.err.contains("sorted"),
+        "{}",
+        r.err
+    );
+    assert!(!node.requests().iter().any(|r| r.path.contains("install")));
     // PACKAGE@VERSION: no registry on rc.4 / rc.25.
     let r = run(
         home.path(),
@@ -163,7 +180,7 @@ fn init_arguments_are_checked_before_anything_is_sent() {
         assert_eq!(r.code, Some(2), "{}", r.err);
         assert!(r.err.contains("owner"), "{}", r.err);
         assert!(
-            r.err.contains("init(owner: String, limit: u32)") || r.err.contains("init("),
+            r.err.contains("init(owner: string, limit: u32)"),
             "{}",
             r.err
         );

@@ -66,7 +66,7 @@ fn from_a_wasm_to_a_context_on_two_nodes_and_back(v) {
     let before = context_count(n1);
     let (code, _, err) = run(n1, &["context", "create", REGISTRY, "--owner", "alice"]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("limit") && err.contains("init(owner: String, limit: u32)"), "{err}");
+    assert!(err.contains("limit") && err.contains("init(owner: string, limit: u32)"), "{err}");
     let (code, _, err) = run(n1, &["context", "create", REGISTRY, "--owner", "alice", "--limit", "-1"]);
     assert_eq!(code, Some(2), "{err}");
     assert_eq!(context_count(n1), before, "nothing was created");

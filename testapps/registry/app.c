@@ -3,7 +3,8 @@
  * owner() and limit() read them back (raw JSON tokens, as sent). init panics,
  * SDK-style, on input that is not exactly {"owner": "...", "limit": N}.
  * State as in ../include/calimero.h (one calimero-storage map), so it holds on
- * merod 0.11.0-rc.4 and rc.25 and reaches joined nodes.
+ * merod 0.11.0-rc.4 and rc.25 and reaches joined nodes. abi.json keeps its
+ * methods sorted by name: rc.25 ignores an embedded ABI whose methods are not.
  */
 #include "../include/calimero.h"
 

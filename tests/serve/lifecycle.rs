@@ -86,7 +86,7 @@ async fn create_context_checks_init_args_then_creates_and_the_tools_work() {
         assert_eq!(r.is_error, Some(true));
         let t = text(&r);
         assert!(t.contains("owner") && t.contains("limit"), "{t}");
-        assert!(t.contains("init(owner: String, limit: u32)"), "{t}");
+        assert!(t.contains("init(owner: string, limit: u32)"), "{t}");
         assert_eq!(node.context_count(), before, "nothing created");
         let r = call(
             &client,

@@ -197,7 +197,7 @@ pub fn init_schema(m: &calimcp_core::abi::Manifest, method: &calimcp_core::abi::
     input
 }
 
-/// The init signature as `describe` writes methods (`init(owner: String, limit: u32)`),
+/// The init signature as `describe` writes methods (`[mut] init(owner: string, limit: u32) -> unit`),
 /// or `init()` when the app declares none.
 pub fn init_signature(app: &App, service: Option<&str>) -> String {
     match init_method(app, service) {
@@ -387,6 +387,26 @@ impl Session {
                     }
                     Err(e) => return Err(e),
                 };
+                // The ABI as the node checks it (the rules `diff` applies): an
+                // embedded ABI the node refuses is one it silently ignores.
+                if let Some(app) = &loaded {
+                    let refused: Vec<String> = app
+                        .services
+                        .iter()
+                        .flat_map(|s| calimcp_core::abi::lint::refusals(&s.manifest))
+                        .collect();
+                    if !refused.is_empty() {
+                        return Err(Error::input(
+                            Code::InvalidAbi,
+                            format!(
+                                "{}: the node would ignore this app's ABI, so nothing could describe or call it; nothing was sent: {}",
+                                abs.display(),
+                                sanitize_line(&refused.join("; "))
+                            ),
+                        )
+                        .with_hint("fix the manifest (rebuild the app with the SDK) and install again"));
+                    }
+                }
                 let package = package
                     .map(str::to_string)
                     .or_else(|| loaded.as_ref().and_then(|a| a.package.clone()));
