@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use support::fake_node::{self, FakeNode, Profile};
+use support::json_schema::assert_valid;
 use support::{calimcp, stderr_of};
 
 const REGISTRY: &str = "com.example.registry";
@@ -67,6 +68,7 @@ fn install(home: &std::path::Path, node: &FakeNode) -> String {
             "--json",
         ],
     );
+    assert_valid("app-install", &v);
     assert_eq!(v["package"], REGISTRY);
     assert_eq!(v["version"], "0.1.0");
     v["applicationId"].as_str().unwrap().to_string()
@@ -233,6 +235,7 @@ fn init_arguments_are_checked_before_anything_is_sent() {
                 "--alias", "reg",
             ],
         );
+        assert_valid("context-create", &v);
         let ctx = v["contextId"].as_str().unwrap();
         assert_eq!(v["alias"], "reg");
         assert_eq!(v["namespaceId"].as_str().unwrap().len(), 64);
@@ -251,6 +254,22 @@ fn init_arguments_are_checked_before_anything_is_sent() {
         let r = run(home.path(), &node, &["contexts", REGISTRY, "--json"]);
         assert!(r.out.contains(ctx), "{}", r.out);
     }
+}
+
+#[test]
+fn calling_init_says_to_create_a_context() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    install(home.path(), &node);
+    let r = run(home.path(), &node, &["call", &format!("{REGISTRY}.init")]);
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(
+        r.err
+            .contains("calimcp context create com.example.registry")
+            && r.err.contains("init(owner: string, limit: u32)"),
+        "{}",
+        r.err
+    );
 }
 
 #[test]
@@ -303,6 +322,7 @@ fn invite_on_one_node_join_on_another_then_alias_delete_uninstall() {
         );
         assert_eq!(r.code, Some(0), "{}", r.err);
         let inv: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_valid("context-invite", &inv);
         assert_eq!(inv["namespaceId"], ns.as_str());
         assert_eq!(inv["contextId"], ctx.as_str());
         assert_eq!(
@@ -329,6 +349,7 @@ fn invite_on_one_node_join_on_another_then_alias_delete_uninstall() {
                 "--json",
             ],
         );
+        assert_valid("context-join", &v);
         assert_eq!(v["contextId"], ctx.as_str(), "{}", p.name());
         assert_eq!(v["ready"], true);
         assert_eq!(v["alias"], "reg2");
@@ -347,6 +368,7 @@ fn invite_on_one_node_join_on_another_then_alias_delete_uninstall() {
         );
         // Aliases.
         let rows = json_ok(home.path(), &n2, &["context", "alias", "list", "--json"]);
+        assert_valid("context-alias-list", &rows);
         assert!(
             rows.as_array()
                 .unwrap()

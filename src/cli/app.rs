@@ -52,7 +52,7 @@ pub struct InstallArgs {
     #[arg(value_name = "SOURCE", value_hint = clap::ValueHint::AnyPath)]
     pub source: String,
     /// The app's version, as the node lists it (a local app's own by default)
-    #[arg(long, value_name = "V")]
+    #[arg(long = "version", id = "app_version", value_name = "V")]
     pub version: Option<String>,
     /// A JSON object stored as the app's metadata (name, description, …), or @FILE
     #[arg(long, value_name = "JSON|@FILE")]
