@@ -168,7 +168,7 @@ fn uninstall(g: &GlobalArgs, args: UninstallArgs) -> Result<()> {
                 .as_deref()
                 .map(|v| format!(" {}", sanitize_line(v)))
                 .unwrap_or_else(|| " (every installed version)".into()),
-            session.client()?.url()
+            session.node_url()?
         ),
         args.yes,
     )?;

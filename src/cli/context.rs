@@ -474,7 +474,8 @@ fn join(g: &GlobalArgs, args: JoinArgs) -> Result<()> {
 
 fn delete(g: &GlobalArgs, args: DeleteArgs) -> Result<()> {
     let session = g.session()?;
-    let url = session.answering("deleting a context")?.url().to_string();
+    session.answering("deleting a context")?;
+    let url = session.node_url()?.to_string();
     confirm(
         g,
         &format!(

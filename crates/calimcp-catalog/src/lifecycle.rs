@@ -324,7 +324,7 @@ impl Session {
         version: Option<&str>,
         metadata: Option<&Value>,
     ) -> Result<Installed> {
-        let client = self.node("installing an app")?;
+        let client = self.client_for("installing an app")?;
         let meta = match metadata {
             Some(v) if !v.is_object() => {
                 return Err(Error::input(
@@ -442,7 +442,7 @@ impl Session {
         version: Option<&str>,
         force: bool,
     ) -> Result<Uninstalled> {
-        let client = self.node("uninstalling an app")?;
+        let client = self.client_for("uninstalling an app")?;
         let installs = match version {
             Some(_) => vec![chosen_install(client, app, version).await?],
             None => {
@@ -506,7 +506,7 @@ impl Session {
                 ),
             ));
         }
-        let client = self.node("creating a context")?;
+        let client = self.client_for("creating a context")?;
         let install = chosen_install(client, app, req.version.as_deref()).await?;
         let (namespace, made) = match &req.namespace {
             Some(ns) => (ns.clone(), false),
@@ -572,7 +572,7 @@ impl Session {
 
     /// An invitation for another node into the namespace of context `value`.
     pub async fn invite(&self, value: &str) -> Result<Invitation> {
-        let client = self.node("inviting to a context")?;
+        let client = self.client_for("inviting to a context")?;
         let context_id = self.context_id_of(value).await?;
         let Some(namespace_id) = client.context_group_id(&context_id).await? else {
             return Err(Error::input(
@@ -603,7 +603,7 @@ impl Session {
         progress: &mut (dyn FnMut(&str) + Send),
     ) -> Result<Joined> {
         check_invitation(inv)?;
-        let client = self.node("joining a context")?;
+        let client = self.client_for("joining a context")?;
         let pace = Pace::new(Duration::from_secs(2), within);
         let ns = &inv.namespace_id;
         let ctx = &inv.context_id;
@@ -730,7 +730,7 @@ impl Session {
 
     /// Deletes context `value` (an id or an alias) from this node.
     pub async fn delete_context(&self, value: &str) -> Result<Deleted> {
-        let client = self.node("deleting a context")?;
+        let client = self.client_for("deleting a context")?;
         let context_id = self.context_id_of(value).await?;
         let deleted = client.delete_context(&context_id).await?;
         Ok(Deleted {
@@ -742,7 +742,7 @@ impl Session {
     /// Sets alias `alias` for context `value` on this node.
     pub async fn set_alias(&self, alias: &str, value: &str) -> Result<AliasRow> {
         check_alias(alias)?;
-        let client = self.node("setting an alias")?;
+        let client = self.client_for("setting an alias")?;
         let context_id = self.context_id_of(value).await?;
         client.create_context_alias(alias, &context_id).await?;
         Ok(AliasRow {
@@ -753,7 +753,7 @@ impl Session {
 
     /// Removes alias `alias` on this node; an unknown alias is an error.
     pub async fn remove_alias(&self, alias: &str) -> Result<AliasRow> {
-        let client = self.node("removing an alias")?;
+        let client = self.client_for("removing an alias")?;
         if client.lookup_context_alias(alias).await?.is_none() {
             return Err(Error::input(
                 Code::UnknownContext,
@@ -774,7 +774,7 @@ impl Session {
 
     /// Every context alias on this node.
     pub async fn aliases(&self) -> Result<Vec<AliasRow>> {
-        let client = self.node("listing aliases")?;
+        let client = self.client_for("listing aliases")?;
         Ok(client
             .context_aliases()
             .await
