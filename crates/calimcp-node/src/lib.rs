@@ -33,9 +33,9 @@ pub mod ids;
 pub mod lifecycle;
 mod memo;
 pub mod profiles;
-mod tokens;
 pub mod store;
 pub mod sync;
+mod tokens;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
