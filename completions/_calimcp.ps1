@@ -47,9 +47,11 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
             [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
+            [CompletionResult]::new('app', 'app', [CompletionResultType]::ParameterValue, 'Install, uninstall and list the apps of the node')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
             [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
+            [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Create, join, delete and name contexts on the node')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two versions of an app: what the new one breaks for callers, agents and state')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
@@ -170,6 +172,8 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--session-idle', '--session-idle', [CompletionResultType]::ParameterName, 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory')
             [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Re-read the node''s apps every SECS seconds')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only')
+            [CompletionResult]::new('--toolsets', '--toolsets', [CompletionResultType]::ParameterName, 'Tool sets to serve besides the app tools: lifecycle (install, create, join, delete, aliases) or all; comma-separated')
+            [CompletionResult]::new('--install-from', '--install-from', [CompletionResultType]::ParameterName, 'With the lifecycle toolset: install_application may install paths inside DIR')
             [CompletionResult]::new('--log-level', '--log-level', [CompletionResultType]::ParameterName, 'Diagnostics on stderr from this level up')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
@@ -215,6 +219,124 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;app' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an app from the node')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the apps (the same as `calimcp apps`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;app;install' {
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The app''s version, as the node lists it (a local app''s own by default)')
+            [CompletionResult]::new('--metadata', '--metadata', [CompletionResultType]::ParameterName, 'A JSON object stored as the app''s metadata (name, description, …), or @FILE')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'calimcp;app;uninstall' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove it even while contexts run it')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;app;list' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;app;help' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an app from the node')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the apps (the same as `calimcp apps`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;app;help;install' {
+            break
+        }
+        'calimcp;app;help;uninstall' {
+            break
+        }
+        'calimcp;app;help;list' {
+            break
+        }
+        'calimcp;app;help;help' {
             break
         }
         'calimcp;call' {
@@ -300,6 +422,319 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a context of an installed app, its init arguments checked first')
+            [CompletionResult]::new('invite', 'invite', [CompletionResultType]::ParameterValue, 'Write an invitation for another node into a context''s namespace')
+            [CompletionResult]::new('join', 'join', [CompletionResultType]::ParameterValue, 'Join a context on this node with an invitation from `context invite`')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context from this node')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contexts (the same as `calimcp contexts`)')
+            [CompletionResult]::new('alias', 'alias', [CompletionResultType]::ParameterValue, 'Context aliases on this node (as meroctl''s `context alias`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;context;create' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A name for the context (shown in the namespace''s listing)')
+            [CompletionResult]::new('--alias', '--alias', [CompletionResultType]::ParameterName, 'Set this alias for the new context on this node')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Create it in this namespace (64 hex) instead of a new one')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'The whole init argument object: JSON, @FILE, or - for stdin')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;invite' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write it to FILE instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write it to FILE instead of stdout')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;join' {
+            [CompletionResult]::new('--alias', '--alias', [CompletionResultType]::ParameterName, 'Set this alias for the context on this node')
+            [CompletionResult]::new('--within', '--within', [CompletionResultType]::ParameterName, 'The longest wait, in seconds (default 180)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;delete' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;list' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;alias' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Name a context on this node')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an alias (the context stays)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the context aliases of this node')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;context;alias;add' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;alias;remove' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;alias;list' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'calimcp;context;alias;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Name a context on this node')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an alias (the context stays)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the context aliases of this node')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;context;alias;help;add' {
+            break
+        }
+        'calimcp;context;alias;help;remove' {
+            break
+        }
+        'calimcp;context;alias;help;list' {
+            break
+        }
+        'calimcp;context;alias;help;help' {
+            break
+        }
+        'calimcp;context;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a context of an installed app, its init arguments checked first')
+            [CompletionResult]::new('invite', 'invite', [CompletionResultType]::ParameterValue, 'Write an invitation for another node into a context''s namespace')
+            [CompletionResult]::new('join', 'join', [CompletionResultType]::ParameterValue, 'Join a context on this node with an invitation from `context invite`')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context from this node')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contexts (the same as `calimcp contexts`)')
+            [CompletionResult]::new('alias', 'alias', [CompletionResultType]::ParameterValue, 'Context aliases on this node (as meroctl''s `context alias`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'calimcp;context;help;create' {
+            break
+        }
+        'calimcp;context;help;invite' {
+            break
+        }
+        'calimcp;context;help;join' {
+            break
+        }
+        'calimcp;context;help;delete' {
+            break
+        }
+        'calimcp;context;help;list' {
+            break
+        }
+        'calimcp;context;help;alias' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Name a context on this node')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an alias (the context stays)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the context aliases of this node')
+            break
+        }
+        'calimcp;context;help;alias;add' {
+            break
+        }
+        'calimcp;context;help;alias;remove' {
+            break
+        }
+        'calimcp;context;help;alias;list' {
+            break
+        }
+        'calimcp;context;help;help' {
             break
         }
         'calimcp;diff' {
@@ -773,9 +1208,11 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
             [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
+            [CompletionResult]::new('app', 'app', [CompletionResultType]::ParameterValue, 'Install, uninstall and list the apps of the node')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
             [CompletionResult]::new('contexts', 'contexts', [CompletionResultType]::ParameterValue, 'List the contexts of an app on the node (of every app without APP)')
+            [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Create, join, delete and name contexts on the node')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two versions of an app: what the new one breaks for callers, agents and state')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
@@ -805,6 +1242,21 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         'calimcp;help;apps' {
             break
         }
+        'calimcp;help;app' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an app from the node')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the apps (the same as `calimcp apps`)')
+            break
+        }
+        'calimcp;help;app;install' {
+            break
+        }
+        'calimcp;help;app;uninstall' {
+            break
+        }
+        'calimcp;help;app;list' {
+            break
+        }
         'calimcp;help;call' {
             break
         }
@@ -812,6 +1264,45 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;help;contexts' {
+            break
+        }
+        'calimcp;help;context' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a context of an installed app, its init arguments checked first')
+            [CompletionResult]::new('invite', 'invite', [CompletionResultType]::ParameterValue, 'Write an invitation for another node into a context''s namespace')
+            [CompletionResult]::new('join', 'join', [CompletionResultType]::ParameterValue, 'Join a context on this node with an invitation from `context invite`')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a context from this node')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contexts (the same as `calimcp contexts`)')
+            [CompletionResult]::new('alias', 'alias', [CompletionResultType]::ParameterValue, 'Context aliases on this node (as meroctl''s `context alias`)')
+            break
+        }
+        'calimcp;help;context;create' {
+            break
+        }
+        'calimcp;help;context;invite' {
+            break
+        }
+        'calimcp;help;context;join' {
+            break
+        }
+        'calimcp;help;context;delete' {
+            break
+        }
+        'calimcp;help;context;list' {
+            break
+        }
+        'calimcp;help;context;alias' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Name a context on this node')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an alias (the context stays)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the context aliases of this node')
+            break
+        }
+        'calimcp;help;context;alias;add' {
+            break
+        }
+        'calimcp;help;context;alias;remove' {
+            break
+        }
+        'calimcp;help;context;alias;list' {
             break
         }
         'calimcp;help;diff' {

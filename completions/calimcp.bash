@@ -16,6 +16,9 @@ _calimcp() {
             ",$1")
                 cmd="calimcp"
                 ;;
+            calimcp,app)
+                cmd="calimcp__subcmd__app"
+                ;;
             calimcp,apps)
                 cmd="calimcp__subcmd__apps"
                 ;;
@@ -27,6 +30,9 @@ _calimcp() {
                 ;;
             calimcp,completions)
                 cmd="calimcp__subcmd__completions"
+                ;;
+            calimcp,context)
+                cmd="calimcp__subcmd__context"
                 ;;
             calimcp,contexts)
                 cmd="calimcp__subcmd__contexts"
@@ -70,6 +76,30 @@ _calimcp() {
             calimcp,watch)
                 cmd="calimcp__subcmd__watch"
                 ;;
+            calimcp__subcmd__app,help)
+                cmd="calimcp__subcmd__app__subcmd__help"
+                ;;
+            calimcp__subcmd__app,install)
+                cmd="calimcp__subcmd__app__subcmd__install"
+                ;;
+            calimcp__subcmd__app,list)
+                cmd="calimcp__subcmd__app__subcmd__list"
+                ;;
+            calimcp__subcmd__app,uninstall)
+                cmd="calimcp__subcmd__app__subcmd__uninstall"
+                ;;
+            calimcp__subcmd__app__subcmd__help,help)
+                cmd="calimcp__subcmd__app__subcmd__help__subcmd__help"
+                ;;
+            calimcp__subcmd__app__subcmd__help,install)
+                cmd="calimcp__subcmd__app__subcmd__help__subcmd__install"
+                ;;
+            calimcp__subcmd__app__subcmd__help,list)
+                cmd="calimcp__subcmd__app__subcmd__help__subcmd__list"
+                ;;
+            calimcp__subcmd__app__subcmd__help,uninstall)
+                cmd="calimcp__subcmd__app__subcmd__help__subcmd__uninstall"
+                ;;
             calimcp__subcmd__auth,help)
                 cmd="calimcp__subcmd__auth__subcmd__help"
                 ;;
@@ -88,6 +118,84 @@ _calimcp() {
             calimcp__subcmd__auth__subcmd__help,token)
                 cmd="calimcp__subcmd__auth__subcmd__help__subcmd__token"
                 ;;
+            calimcp__subcmd__context,alias)
+                cmd="calimcp__subcmd__context__subcmd__alias"
+                ;;
+            calimcp__subcmd__context,create)
+                cmd="calimcp__subcmd__context__subcmd__create"
+                ;;
+            calimcp__subcmd__context,delete)
+                cmd="calimcp__subcmd__context__subcmd__delete"
+                ;;
+            calimcp__subcmd__context,help)
+                cmd="calimcp__subcmd__context__subcmd__help"
+                ;;
+            calimcp__subcmd__context,invite)
+                cmd="calimcp__subcmd__context__subcmd__invite"
+                ;;
+            calimcp__subcmd__context,join)
+                cmd="calimcp__subcmd__context__subcmd__join"
+                ;;
+            calimcp__subcmd__context,list)
+                cmd="calimcp__subcmd__context__subcmd__list"
+                ;;
+            calimcp__subcmd__context__subcmd__alias,add)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__add"
+                ;;
+            calimcp__subcmd__context__subcmd__alias,help)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__help"
+                ;;
+            calimcp__subcmd__context__subcmd__alias,list)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__list"
+                ;;
+            calimcp__subcmd__context__subcmd__alias,remove)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__remove"
+                ;;
+            calimcp__subcmd__context__subcmd__alias__subcmd__help,add)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__add"
+                ;;
+            calimcp__subcmd__context__subcmd__alias__subcmd__help,help)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__help"
+                ;;
+            calimcp__subcmd__context__subcmd__alias__subcmd__help,list)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__list"
+                ;;
+            calimcp__subcmd__context__subcmd__alias__subcmd__help,remove)
+                cmd="calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__remove"
+                ;;
+            calimcp__subcmd__context__subcmd__help,alias)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__alias"
+                ;;
+            calimcp__subcmd__context__subcmd__help,create)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__create"
+                ;;
+            calimcp__subcmd__context__subcmd__help,delete)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__delete"
+                ;;
+            calimcp__subcmd__context__subcmd__help,help)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__help"
+                ;;
+            calimcp__subcmd__context__subcmd__help,invite)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__invite"
+                ;;
+            calimcp__subcmd__context__subcmd__help,join)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__join"
+                ;;
+            calimcp__subcmd__context__subcmd__help,list)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__list"
+                ;;
+            calimcp__subcmd__context__subcmd__help__subcmd__alias,add)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__alias__subcmd__add"
+                ;;
+            calimcp__subcmd__context__subcmd__help__subcmd__alias,list)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__alias__subcmd__list"
+                ;;
+            calimcp__subcmd__context__subcmd__help__subcmd__alias,remove)
+                cmd="calimcp__subcmd__context__subcmd__help__subcmd__alias__subcmd__remove"
+                ;;
+            calimcp__subcmd__help,app)
+                cmd="calimcp__subcmd__help__subcmd__app"
+                ;;
             calimcp__subcmd__help,apps)
                 cmd="calimcp__subcmd__help__subcmd__apps"
                 ;;
@@ -99,6 +207,9 @@ _calimcp() {
                 ;;
             calimcp__subcmd__help,completions)
                 cmd="calimcp__subcmd__help__subcmd__completions"
+                ;;
+            calimcp__subcmd__help,context)
+                cmd="calimcp__subcmd__help__subcmd__context"
                 ;;
             calimcp__subcmd__help,contexts)
                 cmd="calimcp__subcmd__help__subcmd__contexts"
@@ -142,11 +253,47 @@ _calimcp() {
             calimcp__subcmd__help,watch)
                 cmd="calimcp__subcmd__help__subcmd__watch"
                 ;;
+            calimcp__subcmd__help__subcmd__app,install)
+                cmd="calimcp__subcmd__help__subcmd__app__subcmd__install"
+                ;;
+            calimcp__subcmd__help__subcmd__app,list)
+                cmd="calimcp__subcmd__help__subcmd__app__subcmd__list"
+                ;;
+            calimcp__subcmd__help__subcmd__app,uninstall)
+                cmd="calimcp__subcmd__help__subcmd__app__subcmd__uninstall"
+                ;;
             calimcp__subcmd__help__subcmd__auth,status)
                 cmd="calimcp__subcmd__help__subcmd__auth__subcmd__status"
                 ;;
             calimcp__subcmd__help__subcmd__auth,token)
                 cmd="calimcp__subcmd__help__subcmd__auth__subcmd__token"
+                ;;
+            calimcp__subcmd__help__subcmd__context,alias)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__alias"
+                ;;
+            calimcp__subcmd__help__subcmd__context,create)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__create"
+                ;;
+            calimcp__subcmd__help__subcmd__context,delete)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__delete"
+                ;;
+            calimcp__subcmd__help__subcmd__context,invite)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__invite"
+                ;;
+            calimcp__subcmd__help__subcmd__context,join)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__join"
+                ;;
+            calimcp__subcmd__help__subcmd__context,list)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__list"
+                ;;
+            calimcp__subcmd__help__subcmd__context__subcmd__alias,add)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__alias__subcmd__add"
+                ;;
+            calimcp__subcmd__help__subcmd__context__subcmd__alias,list)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__alias__subcmd__list"
+                ;;
+            calimcp__subcmd__help__subcmd__context__subcmd__alias,remove)
+                cmd="calimcp__subcmd__help__subcmd__context__subcmd__alias__subcmd__remove"
                 ;;
             calimcp__subcmd__help__subcmd__node,add)
                 cmd="calimcp__subcmd__help__subcmd__node__subcmd__add"
@@ -212,8 +359,314 @@ _calimcp() {
 
     case "${cmd}" in
         calimcp)
-            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help"
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version install uninstall list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__help)
+            opts="install uninstall list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__install)
+            opts="-q -v -h --version --metadata --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__list)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__uninstall)
+            opts="-y -q -v -h -V --yes --force --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -710,6 +1163,854 @@ _calimcp() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        calimcp__subcmd__context)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version create invite join delete list alias help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__add)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__help)
+            opts="add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__list)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__alias__subcmd__remove)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__create)
+            opts="-q -v -h -V --name --alias --namespace --args --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --alias)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --args)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__delete)
+            opts="-y -q -v -h -V --yes --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help)
+            opts="create invite join delete list alias help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__alias)
+            opts="add remove list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__alias__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__alias__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__alias__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__invite)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__join)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__invite)
+            opts="-o -q -v -h -V --output --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                -o)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__join)
+            opts="-q -v -h -V --alias --within --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --alias)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__context__subcmd__list)
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         calimcp__subcmd__contexts)
             opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* ]] ; then
@@ -965,8 +2266,64 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__help)
-            opts="schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help"
+            opts="schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__app)
+            opts="install uninstall list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__app__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__app__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__app__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1051,6 +2408,146 @@ _calimcp() {
         calimcp__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context)
+            opts="create invite join delete list alias"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__alias)
+            opts="add remove list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__alias__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__alias__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__alias__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__invite)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__join)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__context__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1948,7 +3445,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__serve)
-            opts="-q -v -h -V --app --read-only --allow --deny --http --allow-host --allow-origin --session-idle --refresh --as --log-level --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            opts="-q -v -h -V --app --read-only --allow --deny --http --allow-host --allow-origin --session-idle --refresh --as --toolsets --install-from --log-level --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1988,6 +3485,17 @@ _calimcp() {
                     ;;
                 --as)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --toolsets)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --install-from)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 --log-level)

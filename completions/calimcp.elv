@@ -44,9 +44,11 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
+            cand app 'Install, uninstall and list the apps of the node'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
+            cand context 'Create, join, delete and name contexts on the node'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
@@ -162,6 +164,8 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --session-idle 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory'
             cand --refresh 'Re-read the node''s apps every SECS seconds'
             cand --as 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'
+            cand --toolsets 'Tool sets to serve besides the app tools: lifecycle (install, create, join, delete, aliases) or all; comma-separated'
+            cand --install-from 'With the lifecycle toolset: install_application may install paths inside DIR'
             cand --log-level 'Diagnostics on stderr from this level up'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
@@ -206,6 +210,115 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'calimcp;app'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand install 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
+            cand uninstall 'Remove an app from the node'
+            cand list 'List the apps (the same as `calimcp apps`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;app;install'= {
+            cand --version 'The app''s version, as the node lists it (a local app''s own by default)'
+            cand --metadata 'A JSON object stored as the app''s metadata (name, description, …), or @FILE'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'calimcp;app;uninstall'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand -y 'Do not ask'
+            cand --yes 'Do not ask'
+            cand --force 'Remove it even while contexts run it'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;app;list'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;app;help'= {
+            cand install 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
+            cand uninstall 'Remove an app from the node'
+            cand list 'List the apps (the same as `calimcp apps`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;app;help;install'= {
+        }
+        &'calimcp;app;help;uninstall'= {
+        }
+        &'calimcp;app;help;list'= {
+        }
+        &'calimcp;app;help;help'= {
         }
         &'calimcp;call'= {
             cand --args 'The whole argument object: JSON, @FILE, or - for stdin'
@@ -288,6 +401,293 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'calimcp;context'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a context of an installed app, its init arguments checked first'
+            cand invite 'Write an invitation for another node into a context''s namespace'
+            cand join 'Join a context on this node with an invitation from `context invite`'
+            cand delete 'Delete a context from this node'
+            cand list 'List the contexts (the same as `calimcp contexts`)'
+            cand alias 'Context aliases on this node (as meroctl''s `context alias`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;context;create'= {
+            cand --name 'A name for the context (shown in the namespace''s listing)'
+            cand --alias 'Set this alias for the new context on this node'
+            cand --namespace 'Create it in this namespace (64 hex) instead of a new one'
+            cand --args 'The whole init argument object: JSON, @FILE, or - for stdin'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;invite'= {
+            cand -o 'Write it to FILE instead of stdout'
+            cand --output 'Write it to FILE instead of stdout'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;join'= {
+            cand --alias 'Set this alias for the context on this node'
+            cand --within 'The longest wait, in seconds (default 180)'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;delete'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand -y 'Do not ask'
+            cand --yes 'Do not ask'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;list'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;alias'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Name a context on this node'
+            cand remove 'Remove an alias (the context stays)'
+            cand list 'List the context aliases of this node'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;context;alias;add'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;alias;remove'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;alias;list'= {
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'calimcp;context;alias;help'= {
+            cand add 'Name a context on this node'
+            cand remove 'Remove an alias (the context stays)'
+            cand list 'List the context aliases of this node'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;context;alias;help;add'= {
+        }
+        &'calimcp;context;alias;help;remove'= {
+        }
+        &'calimcp;context;alias;help;list'= {
+        }
+        &'calimcp;context;alias;help;help'= {
+        }
+        &'calimcp;context;help'= {
+            cand create 'Create a context of an installed app, its init arguments checked first'
+            cand invite 'Write an invitation for another node into a context''s namespace'
+            cand join 'Join a context on this node with an invitation from `context invite`'
+            cand delete 'Delete a context from this node'
+            cand list 'List the contexts (the same as `calimcp contexts`)'
+            cand alias 'Context aliases on this node (as meroctl''s `context alias`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'calimcp;context;help;create'= {
+        }
+        &'calimcp;context;help;invite'= {
+        }
+        &'calimcp;context;help;join'= {
+        }
+        &'calimcp;context;help;delete'= {
+        }
+        &'calimcp;context;help;list'= {
+        }
+        &'calimcp;context;help;alias'= {
+            cand add 'Name a context on this node'
+            cand remove 'Remove an alias (the context stays)'
+            cand list 'List the context aliases of this node'
+        }
+        &'calimcp;context;help;alias;add'= {
+        }
+        &'calimcp;context;help;alias;remove'= {
+        }
+        &'calimcp;context;help;alias;list'= {
+        }
+        &'calimcp;context;help;help'= {
         }
         &'calimcp;diff'= {
             cand --fail-on 'Exit 1 when a finding is at or above this level'
@@ -732,9 +1132,11 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
+            cand app 'Install, uninstall and list the apps of the node'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
             cand contexts 'List the contexts of an app on the node (of every app without APP)'
+            cand context 'Create, join, delete and name contexts on the node'
             cand diff 'Compare two versions of an app: what the new one breaks for callers, agents and state'
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
@@ -757,11 +1159,51 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         }
         &'calimcp;help;apps'= {
         }
+        &'calimcp;help;app'= {
+            cand install 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
+            cand uninstall 'Remove an app from the node'
+            cand list 'List the apps (the same as `calimcp apps`)'
+        }
+        &'calimcp;help;app;install'= {
+        }
+        &'calimcp;help;app;uninstall'= {
+        }
+        &'calimcp;help;app;list'= {
+        }
         &'calimcp;help;call'= {
         }
         &'calimcp;help;use'= {
         }
         &'calimcp;help;contexts'= {
+        }
+        &'calimcp;help;context'= {
+            cand create 'Create a context of an installed app, its init arguments checked first'
+            cand invite 'Write an invitation for another node into a context''s namespace'
+            cand join 'Join a context on this node with an invitation from `context invite`'
+            cand delete 'Delete a context from this node'
+            cand list 'List the contexts (the same as `calimcp contexts`)'
+            cand alias 'Context aliases on this node (as meroctl''s `context alias`)'
+        }
+        &'calimcp;help;context;create'= {
+        }
+        &'calimcp;help;context;invite'= {
+        }
+        &'calimcp;help;context;join'= {
+        }
+        &'calimcp;help;context;delete'= {
+        }
+        &'calimcp;help;context;list'= {
+        }
+        &'calimcp;help;context;alias'= {
+            cand add 'Name a context on this node'
+            cand remove 'Remove an alias (the context stays)'
+            cand list 'List the context aliases of this node'
+        }
+        &'calimcp;help;context;alias;add'= {
+        }
+        &'calimcp;help;context;alias;remove'= {
+        }
+        &'calimcp;help;context;alias;list'= {
         }
         &'calimcp;help;diff'= {
         }

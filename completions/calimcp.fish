@@ -48,9 +48,11 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "doc" -d 'Write apps
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "tools" -d 'List the tools generated for apps (local and the node\'s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps: those of the --apps directories and APP paths given, then the node\'s'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "app" -d 'Install, uninstall and list the apps of the node'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "call" -d 'Call a method on a node, checking every argument first'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "context" -d 'Create, join, delete and name contexts on the node'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
@@ -147,6 +149,8 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-origin -
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l session-idle -d 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refresh -d 'Re-read the node\'s apps every SECS seconds' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l as -d 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l toolsets -d 'Tool sets to serve besides the app tools: lifecycle (install, create, join, delete, aliases) or all; comma-separated' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l install-from -d 'With the lifecycle toolset: install_application may install paths inside DIR' -r -f -a "(__fish_complete_directories)"
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l log-level -d 'Diagnostics on stderr from this level up' -r -f -a "off\t''
 error\t''
 warn\t''
@@ -190,6 +194,89 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s v -l verbose -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "install" -d 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "uninstall" -d 'Remove an app from the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l version -d 'The app\'s version, as the node lists it (a local app\'s own by default)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l metadata -d 'A JSON object stored as the app\'s metadata (name, description, …), or @FILE' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s y -l yes -d 'Do not ask'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l force -d 'Remove it even while contexts run it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove an app from the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l args -d 'The whole argument object: JSON, @FILE, or - for stdin' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -s c -l context -d 'The context: an id (64 hex or base58) or an alias' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand call" -l as -d 'Execute as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r
@@ -258,6 +345,158 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s v -l verbos
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand contexts" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -f -a "create" -d 'Create a context of an installed app, its init arguments checked first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -f -a "invite" -d 'Write an invitation for another node into a context\'s namespace'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -f -a "join" -d 'Join a context on this node with an invitation from `context invite`'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -f -a "delete" -d 'Delete a context from this node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -f -a "list" -d 'List the contexts (the same as `calimcp contexts`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -f -a "alias" -d 'Context aliases on this node (as meroctl\'s `context alias`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and not __fish_seen_subcommand_from create invite join delete list alias help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l name -d 'A name for the context (shown in the namespace\'s listing)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l alias -d 'Set this alias for the new context on this node' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l namespace -d 'Create it in this namespace (64 hex) instead of a new one' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l args -d 'The whole init argument object: JSON, @FILE, or - for stdin' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -s o -l output -d 'Write it to FILE instead of stdout' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from invite" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l alias -d 'Set this alias for the context on this node' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l within -d 'The longest wait, in seconds (default 180)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from join" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -f -a "add" -d 'Name a context on this node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -f -a "remove" -d 'Remove an alias (the context stays)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -f -a "list" -d 'List the context aliases of this node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from alias" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a context of an installed app, its init arguments checked first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "invite" -d 'Write an invitation for another node into a context\'s namespace'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "join" -d 'Join a context on this node with an invitation from `context invite`'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a context from this node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the contexts (the same as `calimcp contexts`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "alias" -d 'Context aliases on this node (as meroctl\'s `context alias`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l fail-on -d 'Exit 1 when a finding is at or above this level' -r -f -a "breaking\t'Breaking findings fail'
 warning\t'Breaking and warning findings fail'
 any\t'Any finding fails, info included'
@@ -608,24 +847,35 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s v -l ver
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "doc" -d 'Write apps\' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "tools" -d 'List the tools generated for apps (local and the node\'s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "apps" -d 'List the apps: those of the --apps directories and APP paths given, then the node\'s'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --username)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "node" -d 'Name nodes, list them, choose the current one'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps call use contexts diff watch wait login logout auth node completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "schema" -d 'Print the JSON Schema of a method\'s arguments (or of every method)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "describe" -d 'Show an app\'s methods as signatures, with their tool names, and its events'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "doc" -d 'Write apps\' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "tools" -d 'List the tools generated for apps (local and the node\'s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "apps" -d 'List the apps: those of the --apps directories and APP paths given, then the node\'s'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "app" -d 'Install, uninstall and list the apps of the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "contexts" -d 'List the contexts of an app on the node (of every app without APP)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "context" -d 'Create, join, delete and name contexts on the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "diff" -d 'Compare two versions of an app: what the new one breaks for callers, agents and state'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --username)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "node" -d 'Name nodes, list them, choose the current one'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from app" -f -a "install" -d 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from app" -f -a "uninstall" -d 'Remove an app from the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from app" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "create" -d 'Create a context of an installed app, its init arguments checked first'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "invite" -d 'Write an invitation for another node into a context\'s namespace'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "join" -d 'Join a context on this node with an invitation from `context invite`'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "delete" -d 'Delete a context from this node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "list" -d 'List the contexts (the same as `calimcp contexts`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from context" -f -a "alias" -d 'Context aliases on this node (as meroctl\'s `context alias`)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "token" -d 'Print the access token of the node\'s login (refreshed when it has expired) and nothing else; with --json, {"token": …}'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'List the cached logins: node, its names, user (no request, no token shown)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "add" -d 'Name a node\'s URL (1–64 letters, digits, `.`, `_`, `-`)'

@@ -28,6 +28,16 @@ pub struct Published {
 /// Every published schema, in file-name order.
 pub fn all() -> Vec<Published> {
     vec![
+        one::<calimcp_catalog::lifecycle::Installed>(
+            "app-install",
+            "calimcp app install SOURCE --json",
+            "The application installed: its id on the node, and the package and version it is listed with.",
+        ),
+        one::<calimcp_catalog::lifecycle::Uninstalled>(
+            "app-uninstall",
+            "calimcp app uninstall APP --json",
+            "The application ids removed, and the contexts that still ran the app (with --force).",
+        ),
         one::<Vec<AppRow>>(
             "apps",
             "calimcp apps --json",
@@ -57,6 +67,36 @@ pub fn all() -> Vec<Published> {
             "call-wait-event",
             "calimcp call TOOL --wait-event NAME --json",
             "The call's result and the event waited for.",
+        ),
+        one::<calimcp_catalog::lifecycle::AliasRow>(
+            "context-alias",
+            "calimcp context alias add|remove --json",
+            "The alias set (with its context) or removed (contextId null).",
+        ),
+        one::<Vec<calimcp_catalog::lifecycle::AliasRow>>(
+            "context-alias-list",
+            "calimcp context alias list --json",
+            "The context aliases of the node, one row each.",
+        ),
+        one::<calimcp_catalog::lifecycle::ContextCreated>(
+            "context-create",
+            "calimcp context create APP --json",
+            "The context created, its namespace, the node's identity in it and its alias.",
+        ),
+        one::<calimcp_catalog::lifecycle::Deleted>(
+            "context-delete",
+            "calimcp context delete CTX --json",
+            "The context deleted (deleted: false when the node no longer had it).",
+        ),
+        one::<calimcp_catalog::lifecycle::Invitation>(
+            "context-invite",
+            "calimcp context invite CTX",
+            "The invitation file: the namespace, the context, and the node's signed invitation as it wrote it.",
+        ),
+        one::<calimcp_catalog::lifecycle::Joined>(
+            "context-join",
+            "calimcp context join FILE --json",
+            "The context joined and ready on this node.",
         ),
         one::<Vec<ContextRow>>(
             "contexts",

@@ -1,12 +1,14 @@
 //! `cli`: the command-line face. One file per subcommand; each parses its
 //! arguments, asks the catalog, and hands a value to `output`. clap stays here.
 
+mod app;
 mod apps;
 mod args;
 mod auth;
 mod call;
 mod complete;
 mod completions;
+mod context;
 mod contexts;
 mod describe;
 mod diff;
@@ -184,9 +186,11 @@ pub(crate) enum Command {
     Tools(tools::ToolsArgs),
     Serve(serve::ServeArgs),
     Apps(apps::AppsArgs),
+    App(app::AppArgs),
     Call(call::CallArgs),
     Use(use_ctx::UseArgs),
     Contexts(contexts::ContextsArgs),
+    Context(context::ContextArgs),
     Diff(diff::DiffArgs),
     Watch(watch::WatchArgs),
     Wait(wait::WaitArgs),
@@ -361,9 +365,11 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
         Command::Tools(args) => tools::run(&cli.global, args),
         Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),
+        Command::App(args) => app::run(&cli.global, args),
         Command::Call(args) => call::run(&cli.global, args, argv),
         Command::Use(args) => use_ctx::run(&cli.global, args),
         Command::Contexts(args) => contexts::run(&cli.global, args),
+        Command::Context(args) => context::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Watch(args) => watch::run(&cli.global, args),
         Command::Wait(args) => wait::run(&cli.global, args),

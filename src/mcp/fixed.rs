@@ -37,8 +37,27 @@ pub const NAMES: [&str; 5] = [
 
 /// Why the fixed tool `name` is not served: `--allow`/`--deny` apply to the
 /// fixed tools as to the others (all five only read, so `--read-only` keeps
-/// them). `None` when it is served, or `name` is no fixed tool.
-pub fn refused(filter: &calimcp_core::mapping::filter::Filter, name: &str) -> Option<String> {
+/// them). A lifecycle tool ([`super::lifecycle`]) is served only with its
+/// toolset on (`--toolsets lifecycle`) and never under `--read-only`: each
+/// changes the node. `None` when it is served, or `name` is no fixed tool.
+pub fn refused(scope: &super::live::Scope, name: &str) -> Option<String> {
+    let filter = &scope.filter;
+    if super::lifecycle::NAMES.contains(&name) {
+        if !scope.lifecycle {
+            return Some(format!(
+                "`{name}` is in the lifecycle toolset, which this server does not serve (start it with --toolsets lifecycle)"
+            ));
+        }
+        if filter.read_only {
+            return Some(format!(
+                "`{name}` changes the node: this server runs with --read-only"
+            ));
+        }
+        if !filter.admits_name(name, false) {
+            return Some(format!("`{name}` is excluded by --allow/--deny"));
+        }
+        return None;
+    }
     if !NAMES.contains(&name) || filter.admits_name(name, true) {
         return None;
     }
@@ -372,6 +391,10 @@ pub fn describe(
     if hidden_any {
         note.push_str(" Methods with \"tool\": null are not exposed by this server (--read-only, --allow or --deny); init runs when a context is created.");
     }
+    note.push_str(&format!(
+        " A new context of this app is made with create_context (the lifecycle toolset), whose `args` are its init's: {}.",
+        sanitize_line(&calimcp_catalog::lifecycle::init_signature(a, service))
+    ));
     AppDescribed {
         described,
         note,

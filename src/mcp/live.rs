@@ -56,6 +56,10 @@ pub struct Scope {
     pub filter: Filter,
     /// What the listed tools' schemas may add up to ([`SchemaBudget`]).
     pub listing_budget: usize,
+    /// `--toolsets lifecycle` (or `all`): the lifecycle tools are served.
+    pub lifecycle: bool,
+    /// `--install-from DIR`: `install_application` takes paths inside it.
+    pub install_from: Option<std::path::PathBuf>,
 }
 
 impl Scope {
@@ -178,7 +182,8 @@ impl View {
             }
         };
         self.served.store(true, Ordering::Release);
-        let fixed = super::fixed::tools();
+        let mut fixed = super::fixed::tools();
+        fixed.extend(super::lifecycle::tools());
         // The merged order, by name: fixed tools are `Err(i)`, listed ones `Ok(i)`.
         let mut order: Vec<(&str, std::result::Result<usize, usize>)> = self
             .listed
@@ -214,7 +219,11 @@ impl View {
 
     /// One listed tool (or a fixed one), as tools/list shows it.
     pub fn mcp_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        if let Some(t) = super::fixed::tools().into_iter().find(|t| t.name == name) {
+        if let Some(t) = super::fixed::tools()
+            .into_iter()
+            .chain(super::lifecycle::tools())
+            .find(|t| t.name == name)
+        {
             return Some(t);
         }
         let tools = &self.catalog.tools.tools;
@@ -561,6 +570,13 @@ impl Live {
         let changed = self.read(false).await;
         self.pacer.demand_done(at, self.node_up() == Some(true));
         changed
+    }
+
+    /// A lifecycle tool changed the node: its apps are read again now and
+    /// both lists announced (`list_changed`), so a new context's tools work
+    /// at once.
+    pub async fn reread_now(&self) {
+        self.read(true).await;
     }
 
     /// A call moved context `id` to its group's version (a lazy group

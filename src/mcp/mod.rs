@@ -20,6 +20,7 @@ mod batch;
 pub(crate) mod events;
 pub(crate) mod fixed;
 pub(crate) mod http;
+pub(crate) mod lifecycle;
 pub(crate) mod live;
 pub(crate) mod log;
 pub(crate) mod pages;
@@ -67,6 +68,10 @@ pub struct Settings {
     /// How long the first tools/list may wait for the node's apps.
     pub startup_wait: Duration,
     pub log_level: LogLevel,
+    /// `--toolsets lifecycle`: serve the lifecycle tools.
+    pub lifecycle: bool,
+    /// `--install-from DIR`.
+    pub install_from: Option<PathBuf>,
 }
 
 /// The default `--refresh`.
@@ -128,6 +133,8 @@ pub fn serve(settings: Settings) -> Result<()> {
         service: session.settings.service.clone(),
         filter: settings.filter.clone(),
         listing_budget: session.settings.tools.listing_budget,
+        lifecycle: settings.lifecycle,
+        install_from: settings.install_from.clone(),
     };
     let session = Arc::new(session);
     let result = runtime.block_on(async move {

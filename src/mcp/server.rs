@@ -792,6 +792,7 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
         .map(|&i| view.catalog.tools.tools[i].name.as_str())
         .collect();
     names.extend(fixed::NAMES);
+    names.extend(super::lifecycle::NAMES);
     let shown = sanitize_line(name);
     let suffix = format!("_{name}");
     let ending: Vec<&str> = names
@@ -813,6 +814,154 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
         ),
     };
     McpError::invalid_params(message, None)
+}
+
+impl Connection {
+    /// A lifecycle tool ([`super::lifecycle`]): the catalog's engine, as the
+    /// CLI's `app` and `context` commands run it; then the node is read again.
+    async fn lifecycle_call(&self, name: &str, args: &Map<String, Value>) -> CallToolResult {
+        use super::lifecycle as lc;
+        use calimcp_catalog::lifecycle::{CreateRequest, Source, check_alias};
+        let session = self.catalog();
+        if let Err(e) = session.node(name) {
+            return error_result(error_text(&e));
+        }
+        macro_rules! parsed {
+            ($ty:ty) => {
+                match lc::parse::<$ty>(name, args) {
+                    Ok(p) => p,
+                    Err(text) => return error_result(text),
+                }
+            };
+        }
+        let split = |app: &str| match app.rsplit_once('@') {
+            Some((n, v)) if !n.is_empty() && !v.is_empty() => (n.to_string(), Some(v.to_string())),
+            _ => (app.to_string(), None),
+        };
+        let result: Result<Value, Error> = match name {
+            lc::INSTALL_APPLICATION => {
+                let a = parsed!(lc::InstallArgs);
+                let source = match Source::parse(&a.source) {
+                    Source::Path(p) => {
+                        match lc::inside(self.live.scope.install_from.as_deref(), &p) {
+                            Ok(full) => Source::Path(full),
+                            Err(text) => return error_result(text),
+                        }
+                    }
+                    Source::Url(u) if !u.to_ascii_lowercase().starts_with("https://") => {
+                        return error_result(format!(
+                            "`{}`: install_application fetches only https URLs",
+                            sanitize_line(&u)
+                        ));
+                    }
+                    s => s,
+                };
+                session
+                    .install_app(&source, a.package.as_deref(), a.version.as_deref(), None)
+                    .await
+                    .and_then(to_value)
+            }
+            lc::UNINSTALL_APPLICATION => {
+                let a = parsed!(lc::UninstallArgs);
+                let (n, version) = split(&a.app);
+                let (view, i) = match self.resolve_app(&n).await {
+                    Ok(found) => found,
+                    Err(e) => return error_result(error_text(&e)),
+                };
+                let version =
+                    version.or_else(|| calimcp_catalog::ids::is_id(&n).then(|| n.clone()));
+                let app = view.catalog.apps[i].clone();
+                session
+                    .uninstall_app(&app, version.as_deref(), a.force.unwrap_or(false))
+                    .await
+                    .and_then(to_value)
+            }
+            lc::CREATE_CONTEXT => {
+                let a = parsed!(lc::CreateArgs);
+                let (n, version) = split(&a.app);
+                let (view, i) = match self.resolve_app(&n).await {
+                    Ok(found) => found,
+                    Err(e) => return error_result(error_text(&e)),
+                };
+                let version =
+                    version.or_else(|| calimcp_catalog::ids::is_id(&n).then(|| n.clone()));
+                if let Some(al) = &a.alias
+                    && let Err(e) = check_alias(al)
+                {
+                    return error_result(error_text(&e));
+                }
+                let app = view.catalog.apps[i].clone();
+                let req = CreateRequest {
+                    args: a.args.unwrap_or_default(),
+                    name: a.name,
+                    alias: a.alias,
+                    namespace: a.namespace,
+                    service: a.service.or_else(|| self.live.scope.service.clone()),
+                    version,
+                };
+                session.create_context(&app, &req).await.and_then(to_value)
+            }
+            lc::INVITE_TO_CONTEXT => {
+                let a = parsed!(lc::ContextArgs);
+                let r = session.invite(&a.context).await;
+                return match r {
+                    Ok(v) => json_result(&v),
+                    Err(e) => node_error_result(&e),
+                };
+            }
+            lc::JOIN_CONTEXT => {
+                let a = parsed!(lc::JoinArgs);
+                if let Some(al) = &a.alias
+                    && let Err(e) = check_alias(al)
+                {
+                    return error_result(error_text(&e));
+                }
+                let mut progress = |stage: &str| log::info!("join_context: {stage}");
+                session
+                    .join(
+                        &a.invitation,
+                        a.alias.as_deref(),
+                        lc::JOIN_WITHIN,
+                        &mut progress,
+                    )
+                    .await
+                    .and_then(to_value)
+            }
+            lc::DELETE_CONTEXT => {
+                let a = parsed!(lc::ContextArgs);
+                session.delete_context(&a.context).await.and_then(to_value)
+            }
+            lc::SET_ALIAS => {
+                let a = parsed!(lc::SetAliasArgs);
+                session
+                    .set_alias(&a.alias, &a.context)
+                    .await
+                    .and_then(to_value)
+            }
+            _ => {
+                let a = parsed!(lc::RemoveAliasArgs);
+                session.remove_alias(&a.alias).await.and_then(to_value)
+            }
+        };
+        self.finish(result).await
+    }
+
+    /// A lifecycle tool's answer; after a change the node is read again
+    /// (and `list_changed` announced).
+    async fn finish(&self, result: Result<Value, Error>) -> CallToolResult {
+        match result {
+            Ok(v) => {
+                self.live.reread_now().await;
+                json_result(&v)
+            }
+            Err(e) => node_error_result(&e),
+        }
+    }
+}
+
+/// A serializable answer as JSON.
+fn to_value(v: impl serde::Serialize) -> Result<Value, Error> {
+    serde_json::to_value(v).map_err(|e| Error::internal(e.to_string()))
 }
 
 /// An error message with its hint, as an agent reads it.
@@ -901,14 +1050,14 @@ impl ServerHandler for Connection {
             .mcp_page(cursor.as_deref())
             .map_err(|e| McpError::invalid_params(e, None))?;
         let mut tools = tools;
-        tools.retain(|t| fixed::refused(&self.live.scope.filter, &t.name).is_none());
+        tools.retain(|t| fixed::refused(&self.live.scope, &t.name).is_none());
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = next;
         Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
-        if fixed::refused(&self.live.scope.filter, name).is_some() {
+        if fixed::refused(&self.live.scope, name).is_some() {
             return None;
         }
         self.live.view().mcp_tool(name)
@@ -919,7 +1068,7 @@ impl ServerHandler for Connection {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if let Some(why) = fixed::refused(&self.live.scope.filter, &request.name) {
+        if let Some(why) = fixed::refused(&self.live.scope, &request.name) {
             return Err(McpError::invalid_params(why, None));
         }
         let args = request.arguments.unwrap_or_default();
@@ -935,6 +1084,9 @@ impl ServerHandler for Connection {
                 WAIT_FOR_EVENTS => self.wait_for_events(&args, audience).await,
                 WAIT_FOR_CONTEXT => self.wait_for_context(&args, audience).await,
                 CALL_UNTIL => self.call_until(&args, audience).await?,
+                name if super::lifecycle::NAMES.contains(&name) => {
+                    self.lifecycle_call(name, &args).await
+                }
                 name => self.call_method(name, &args, audience).await?,
             })
         };

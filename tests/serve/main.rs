@@ -7,6 +7,7 @@
 mod support;
 
 mod http;
+mod lifecycle;
 mod node;
 mod pages;
 mod protocol;

@@ -348,6 +348,26 @@ struct State {
     code_pending: Mutex<HashSet<String>>,
     /// Lies and stalls of a hostile node ([`Hostile`]).
     hostile: Mutex<Hostile>,
+    /// Namespaces, invitations and joins (the lifecycle routes).
+    life: Mutex<Life>,
+}
+
+/// What the lifecycle routes keep.
+#[derive(Default)]
+struct Life {
+    /// Namespace (hex) → the application its contexts run.
+    namespaces: HashMap<String, String>,
+    /// Context → its namespace (created or joined here).
+    ctx_group: HashMap<String, String>,
+    /// Namespaces this node joined.
+    joined: HashSet<String>,
+    /// Context → (namespace, module, ABI): what joining it brings
+    /// ([`FakeNode::offer`]).
+    offers: HashMap<String, (String, Vec<u8>, Value)>,
+    /// Install-by-path ids → the path and metadata they came from.
+    counter: u64,
+    /// `initializationParams` each created context got.
+    init_params: HashMap<String, Vec<u8>>,
 }
 
 /// How a hostile node lies or stalls; all off by default.
@@ -473,6 +493,7 @@ impl Builder {
             group_target: Mutex::new(None),
             code_pending: Mutex::new(HashSet::new()),
             hostile: Mutex::new(Hostile::default()),
+            life: Mutex::new(Life::default()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -1547,6 +1568,9 @@ fn route(state: &State, req: &Request) -> Response {
         let body = format!("{} {token} {}", "x".repeat(at), "y".repeat(5000));
         return Response::text(502, "text/plain", &body);
     }
+    if let Some(resp) = lifecycle_route(state, req, &segs) {
+        return resp;
+    }
     match (req.method.as_str(), segs.as_slice()) {
         // calimero-server `admin/handlers/peers.rs`: `{"count":N}`, no `data`.
         ("GET", ["admin-api", "peers"]) => Response::wire(
@@ -1590,10 +1614,16 @@ fn route(state: &State, req: &Request) -> Response {
         // the context's group, and the application it targets.
         ("GET", ["admin-api", "contexts", ctx, "group"]) if p.groups() => {
             let contexts = state.contexts.read().unwrap();
-            let group = contexts
-                .iter()
-                .find(|c| c.id == *ctx)
-                .map(|c| group_of(&c.app));
+            let group = contexts.iter().find(|c| c.id == *ctx).map(|c| {
+                state
+                    .life
+                    .lock()
+                    .unwrap()
+                    .ctx_group
+                    .get(&c.id)
+                    .cloned()
+                    .unwrap_or_else(|| group_of(&c.app))
+            });
             Response::wire(200, wire::context_group(group.as_deref()))
         }
         ("GET", ["admin-api", "groups", group]) if p.groups() => group_route(p, state, group),
@@ -2413,4 +2443,421 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
             _ => reply(Ok(Value::Null)),
         },
     }
+}
+
+// ---- lifecycle routes (research: node-lifecycle-routes.md) ----
+
+impl FakeNode {
+    /// What joining context `ctx` of namespace `ns` brings to this node (as
+    /// another node that holds it would share it): the app's module and
+    /// ABI, listed as a blob share; its state arrives after two listings.
+    pub fn offer(&self, ns: &str, ctx: &str, module: Vec<u8>, abi: Value) {
+        self.state
+            .life
+            .lock()
+            .unwrap()
+            .offers
+            .insert(ctx.to_string(), (ns.to_string(), module, abi));
+    }
+
+    /// The `initializationParams` context `ctx` was created with.
+    pub fn init_params(&self, ctx: &str) -> Option<Vec<u8>> {
+        self.state
+            .life
+            .lock()
+            .unwrap()
+            .init_params
+            .get(ctx)
+            .cloned()
+    }
+
+    /// How many contexts the node has.
+    pub fn context_count(&self) -> usize {
+        self.state.contexts.read().unwrap().len()
+    }
+
+    /// The application ids installed.
+    pub fn app_ids(&self) -> Vec<String> {
+        self.state
+            .apps
+            .read()
+            .unwrap()
+            .iter()
+            .map(|a| a.id.clone())
+            .collect()
+    }
+
+    /// The aliases the node has.
+    pub fn aliases(&self) -> BTreeMap<String, String> {
+        self.state.aliases.lock().unwrap().clone()
+    }
+}
+
+/// The `calimero_abi_v1` custom section of a wasm module, as JSON.
+fn embedded_abi(module: &[u8]) -> Option<Value> {
+    fn leb(b: &[u8], at: &mut usize) -> Option<usize> {
+        let (mut n, mut shift) = (0usize, 0);
+        loop {
+            let byte = *b.get(*at)?;
+            *at += 1;
+            n |= ((byte & 0x7f) as usize) << shift;
+            if byte & 0x80 == 0 {
+                return Some(n);
+            }
+            shift += 7;
+        }
+    }
+    if module.get(..4) != Some(b"\0asm") {
+        return None;
+    }
+    let mut at = 8;
+    while at < module.len() {
+        let id = module[at];
+        at += 1;
+        let size = leb(module, &mut at)?;
+        let end = at.checked_add(size)?;
+        if id == 0 {
+            let mut p = at;
+            let n = leb(module, &mut p)?;
+            let name = module.get(p..p + n)?;
+            if name == b"calimero_abi_v1" {
+                return serde_json::from_slice(module.get(p + n..end)?).ok();
+            }
+        }
+        at = end;
+    }
+    None
+}
+
+fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn bytes_of(v: &Value) -> Option<Vec<u8>> {
+    v.as_array()?
+        .iter()
+        .map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
+        .collect()
+}
+
+/// The ValidatedJson error for a body that lacks `field`.
+fn missing_field(field: &str) -> Response {
+    Response::error(
+        400,
+        &format!(
+            "Invalid JSON data: Failed to deserialize the JSON body into the target type: missing field `{field}` at line 1 column 2"
+        ),
+    )
+}
+
+/// The untyped internal error: rc.4 says it, rc.25 hides it.
+fn internal(p: Profile, message: &str) -> Response {
+    if p == Profile::Rc4 {
+        Response::error(500, message)
+    } else {
+        Response::error(500, "Internal server error")
+    }
+}
+
+fn lifecycle_route(state: &State, req: &Request, segs: &[&str]) -> Option<Response> {
+    let p = state.profile;
+    let body = || serde_json::from_slice::<Value>(&req.body).unwrap_or(Value::Null);
+    let member = p.id(owner_seed(200));
+    Some(match (req.method.as_str(), segs) {
+        ("POST", ["admin-api", "install-dev-application"]) => {
+            let b = body();
+            let Some(path) = b["path"].as_str() else {
+                return Some(missing_field("path"));
+            };
+            let Some(meta) = bytes_of(&b["metadata"]) else {
+                return Some(missing_field("metadata"));
+            };
+            let Ok(module) = std::fs::read(path) else {
+                return Some(Response::text(
+                    500,
+                    "text/plain; charset=utf-8",
+                    &format!("application file not found at {path}"),
+                ));
+            };
+            use sha2::Digest;
+            let digest = sha2::Sha256::digest([module.as_slice(), path.as_bytes(), &meta].concat());
+            let bytes: [u8; 32] = digest.into();
+            let id = if p.hex_ids() {
+                hex_of(&bytes)
+            } else {
+                bs58::encode(bytes).into_string()
+            };
+            let abi = embedded_abi(&module).unwrap_or(
+                json!({"schema_version": "wasm-abi/1", "types": {}, "methods": [], "events": []}),
+            );
+            let package = b["package"].as_str().unwrap_or("unknown").to_string();
+            let version = b["version"].as_str().unwrap_or("0.0.0").to_string();
+            let mut apps = state.apps.write().unwrap();
+            apps.retain(|a| a.id != id);
+            let blob = bs58::encode(sha2::Sha256::digest(&module)).into_string();
+            let mut app = single(0, &package, &package, 0, abi, Semantics::Echo);
+            app.id = id.clone();
+            app.version = version;
+            app.blob = blob.clone();
+            app.services[0].1 = blob;
+            app.source = "file:///installed/app.wasm";
+            app.module = Some(module);
+            apps.push(app);
+            Response::wire(200, wire::application_id(&id))
+        }
+        ("POST", ["admin-api", "install-application"]) => {
+            let b = body();
+            let Some(url) = b["url"].as_str() else {
+                return Some(missing_field("url"));
+            };
+            if bytes_of(&b["metadata"]).is_none() {
+                return Some(missing_field("metadata"));
+            }
+            let local = url.contains("://127.") || url.contains("://localhost");
+            match (local, p) {
+                (true, Profile::Rc4 | Profile::V010) => Response::text(
+                    500,
+                    "text/plain; charset=utf-8",
+                    &format!("error sending request for url ({url})"),
+                ),
+                (true, _) => Response::error(
+                    400,
+                    "Field 'url' has invalid format: URL host is a loopback, private, link-local, or otherwise non-public address",
+                ),
+                (false, _) => Response::text(
+                    500,
+                    "text/plain; charset=utf-8",
+                    &format!("error sending request for url ({url})"),
+                ),
+            }
+        }
+        ("DELETE", ["admin-api", "applications", app]) => {
+            if decode_id(app).is_none() {
+                return Some(Response::text(
+                    400,
+                    "text/plain; charset=utf-8",
+                    &format!(
+                        "Invalid URL: invalid length {}, expected a base58 encoded hash",
+                        app.len()
+                    ),
+                ));
+            }
+            // No check that contexts use it; idempotent.
+            state.apps.write().unwrap().retain(|a| a.id != *app);
+            Response::wire(200, wire::application_id(app))
+        }
+        ("POST", ["admin-api", "namespaces"]) => {
+            let b = body();
+            let Some(app) = b["applicationId"].as_str() else {
+                return Some(missing_field("applicationId"));
+            };
+            if p == Profile::Rc4 && b.get("upgradePolicy").is_none() {
+                return Some(missing_field("upgradePolicy"));
+            }
+            let mut life = state.life.lock().unwrap();
+            life.counter += 1;
+            use sha2::Digest;
+            let ns = hex_of(&sha2::Sha256::digest(
+                format!("ns\0{}", life.counter).as_bytes(),
+            ));
+            life.namespaces.insert(ns.clone(), app.to_string());
+            Response::wire(200, wire::namespace_created(&ns))
+        }
+        ("GET", ["admin-api", "groups", ns])
+            if state.life.lock().unwrap().namespaces.contains_key(*ns) =>
+        {
+            let target = state.life.lock().unwrap().namespaces[*ns].clone();
+            let (key, hash) = ("cb".repeat(32), "b7".repeat(32));
+            let info = wire::GroupInfo {
+                group_id: ns,
+                app_key: &key,
+                target_application_id: &target,
+                member_count: 1,
+                context_count: 1,
+                default_capabilities: 4,
+                subgroup_visibility: "restricted",
+                group_state_hash: &hash,
+            };
+            let policy = (p == Profile::Rc4).then_some("LazyOnAccess");
+            Response::wire(200, wire::group_info(&info, policy))
+        }
+        ("GET", ["admin-api", "namespaces", ns, "identity"]) => {
+            if p != Profile::Rc4 {
+                return Some(Response::empty(404));
+            }
+            Response::wire(200, wire::namespace_identity(ns, &member))
+        }
+        ("POST", ["admin-api", "contexts"]) => {
+            let b = body();
+            if b["applicationId"].as_str().is_none() {
+                return Some(missing_field("applicationId"));
+            }
+            let Some(group) = b["groupId"].as_str() else {
+                return Some(missing_field("groupId"));
+            };
+            let Some(init) = bytes_of(&b["initializationParams"]) else {
+                return Some(missing_field("initializationParams"));
+            };
+            if group.len() != 64 || !group.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return Some(Response::error(
+                    400,
+                    "Invalid group_id: expected hex-encoded 32 bytes",
+                ));
+            }
+            let mut life = state.life.lock().unwrap();
+            // The group's target app runs, whatever `applicationId` says.
+            let Some(app) = life.namespaces.get(group).cloned() else {
+                return Some(internal(p, "group not found"));
+            };
+            let apps = state.apps.read().unwrap();
+            if !apps.iter().any(|a| a.id == app) {
+                return Some(internal(p, "application not found"));
+            }
+            life.counter += 1;
+            use sha2::Digest;
+            let bytes: [u8; 32] =
+                sha2::Sha256::digest(format!("ctx\0{}", life.counter).as_bytes()).into();
+            let ctx = if p.hex_ids() {
+                hex_of(&bytes)
+            } else {
+                bs58::encode(bytes).into_string()
+            };
+            life.ctx_group.insert(ctx.clone(), group.to_string());
+            life.init_params.insert(ctx.clone(), init);
+            state.contexts.write().unwrap().push(CtxDef {
+                id: ctx.clone(),
+                owned: vec![member.clone()],
+                app,
+                service: b["serviceName"].as_str().map(str::to_string),
+                name: b["name"].as_str().map(str::to_string),
+            });
+            Response::wire(200, wire::context_created(&ctx, &member, group))
+        }
+        ("POST", ["admin-api", "namespaces", ns, "invite"]) => {
+            if req.body.is_empty() {
+                return Some(Response::error(
+                    400,
+                    "Expected request with `Content-Type: application/json`",
+                ));
+            }
+            let life = state.life.lock().unwrap();
+            if !life.namespaces.contains_key(*ns) && !life.joined.contains(*ns) {
+                return Some(internal(p, "group not found"));
+            }
+            let group: [u8; 32] = (0..32)
+                .map(|i| u8::from_str_radix(&ns[2 * i..2 * i + 2], 16).unwrap_or(0))
+                .collect::<Vec<u8>>()
+                .try_into()
+                .unwrap();
+            let inv = wire::signed_invitation(&group, &[253u8; 32], p == Profile::Rc4);
+            Response::wire(200, wire::namespace_invitation(&inv))
+        }
+        ("POST", ["admin-api", "namespaces", ns, "join"]) => {
+            let b = body();
+            let Some(group) = bytes_of(&b["invitation"]["invitation"]["group_id"]) else {
+                return Some(Response::error(
+                    400,
+                    "Invalid JSON data: Failed to deserialize the JSON body into the target type: invitation: missing field `invitation` at line 1 column 16",
+                ));
+            };
+            if hex_of(&group) != *ns {
+                return Some(Response::error(
+                    400,
+                    "invitation group_id does not match namespace_id in path",
+                ));
+            }
+            state.life.lock().unwrap().joined.insert(ns.to_string());
+            Response::wire(200, wire::namespace_joined(ns, &member, p == Profile::Rc4))
+        }
+        ("POST", ["admin-api", "contexts", ctx, "join"]) => {
+            if state.contexts.read().unwrap().iter().any(|c| c.id == *ctx) {
+                return Some(Response::wire(200, wire::context_joined(ctx, &member)));
+            }
+            let offer = {
+                let life = state.life.lock().unwrap();
+                life.offers
+                    .get(*ctx)
+                    .filter(|(ns, ..)| life.joined.contains(ns))
+                    .cloned()
+            };
+            let Some((ns, module, abi)) = offer else {
+                return Some(internal(p, "context does not belong to any group"));
+            };
+            // As `FakeNode::share`: a blob-shared app, the context owned.
+            use sha2::Digest;
+            let mut apps = state.apps.write().unwrap();
+            let blob = bs58::encode(sha2::Sha256::digest(&module)).into_string();
+            let seed = 230 + u8::try_from(apps.len()).unwrap_or(0);
+            let (package, version, source) = match p {
+                Profile::Rc25 | Profile::Hex => ("", "", "calimero://pending-blob-share"),
+                _ => ("unknown", "0.0.0", "calimero://pending-blob-share"),
+            };
+            let mut app = single(seed, package, "", seed, abi, Semantics::Echo);
+            app.id = p.id(seed);
+            app.version = version.into();
+            app.signer = String::new();
+            app.blob = blob.clone();
+            app.services[0].1 = blob;
+            app.source = source;
+            app.module = Some(module);
+            let app_id = app.id.clone();
+            apps.push(app);
+            state.contexts.write().unwrap().push(CtxDef {
+                id: ctx.to_string(),
+                owned: vec![member.clone()],
+                app: app_id,
+                service: None,
+                name: None,
+            });
+            state.uninit.lock().unwrap().insert(ctx.to_string(), 2);
+            let mut life = state.life.lock().unwrap();
+            life.ctx_group.insert(ctx.to_string(), ns);
+            Response::wire(200, wire::context_joined(ctx, &member))
+        }
+        ("DELETE", ["admin-api", "contexts", ctx]) => {
+            if decode_id(ctx).is_none() {
+                return Some(Response::error(400, "Invalid context id"));
+            }
+            let in_group = state.life.lock().unwrap().ctx_group.contains_key(*ctx);
+            if p == Profile::Rc4
+                && in_group
+                && body()["requester"].as_str() != Some(member.as_str())
+            {
+                return Some(match body()["requester"].as_str() {
+                    None => Response::error(500, "requester required to delete a group context"),
+                    Some(_) => Response::error(500, "identity is not an admin of group"),
+                });
+            }
+            let mut contexts = state.contexts.write().unwrap();
+            let before = contexts.len();
+            contexts.retain(|c| c.id != *ctx);
+            Response::wire(200, wire::context_deleted(contexts.len() < before))
+        }
+        ("POST", ["admin-api", "alias", "create", "context"]) => {
+            let b = body();
+            let (Some(alias), Some(ctx)) = (b["alias"].as_str(), b["contextId"].as_str()) else {
+                return Some(Response::text(
+                    422,
+                    "text/plain; charset=utf-8",
+                    "Failed to deserialize the JSON body into the target type: missing field `contextId` at line 1 column 2",
+                ));
+            };
+            let mut aliases = state.aliases.lock().unwrap();
+            if aliases.contains_key(alias) {
+                return Some(match p {
+                    Profile::Rc4 | Profile::V010 => {
+                        Response::text(500, "text/plain; charset=utf-8", "alias already exists")
+                    }
+                    _ => Response::error(409, "alias already exists"),
+                });
+            }
+            aliases.insert(alias.to_string(), ctx.to_string());
+            Response::wire(200, wire::data_null())
+        }
+        ("POST", ["admin-api", "alias", "delete", "context", name]) => {
+            state.aliases.lock().unwrap().remove(*name);
+            Response::wire(200, wire::data_null())
+        }
+        _ => return None,
+    })
 }

@@ -831,12 +831,21 @@ impl Cluster {
             cluster.start_introducer();
         }
         cluster.wait_peered();
+        if wasm.as_os_str().is_empty() {
+            return Some(cluster);
+        }
         let node1 = &cluster.nodes[0];
         cluster.app = node1.install(wasm, package, "0.1.0");
         let (ns, ctx) = node1.create_namespace_context(&cluster.app);
         cluster.share(1, &ns, &ctx);
         (cluster.namespace, cluster.context) = (ns, ctx);
         Some(cluster)
+    }
+
+    /// [`Cluster::start`] without an app: `n` peered nodes, nothing
+    /// installed (the test installs and shares with calimcp itself).
+    pub fn start_empty(test: &str, version: Version, n: usize) -> Option<Cluster> {
+        Self::start(test, version, n, Path::new(""), "")
     }
 
     /// Node `i`, 1-based.

@@ -721,3 +721,82 @@ pub fn login_failed(message: &str) -> String {
 pub fn guard_denied() -> String {
     String::new()
 }
+
+// ---- lifecycle (research: node-lifecycle-routes.md; rc.4 and rc.25 alike unless said) ----
+
+/// `POST /admin-api/install-dev-application` and `install-application`, and
+/// `DELETE /admin-api/applications/:id`: `{"data":{"applicationId"}}`.
+pub fn application_id(id: &str) -> String {
+    json!({"data": {"applicationId": id}}).to_string()
+}
+
+/// `POST /admin-api/namespaces`.
+pub fn namespace_created(namespace_id: &str) -> String {
+    json!({"data": {"namespaceId": namespace_id}}).to_string()
+}
+
+/// `POST /admin-api/contexts`: `CreateContextResponse`.
+pub fn context_created(context_id: &str, member_public_key: &str, group_id: &str) -> String {
+    json!({"data": {"contextId": context_id, "memberPublicKey": member_public_key,
+                    "groupId": group_id, "groupCreated": false}})
+    .to_string()
+}
+
+/// The signed invitation object (`SignedGroupOpenInvitation`, snake_case,
+/// integer arrays and hex strings mixed); rc.4 has no `inviter_account`.
+pub fn signed_invitation(group: &[u8; 32], inviter: &[u8; 32], rc4: bool) -> Value {
+    let mut v = json!({
+        "invitation": {
+            "inviter_identity": inviter.to_vec(),
+            "group_id": group.to_vec(),
+            "expiration_timestamp": 1_828_152_536u64,
+            "secret_salt": vec![7u8; 32],
+            "invited_role": 1,
+        },
+        "inviter_signature": "23".repeat(64),
+        "application_id": vec![10u8; 32],
+        "app_key": vec![203u8; 32],
+    });
+    if !rc4 {
+        v["inviter_account"] = json!("1c".repeat(32));
+    }
+    v
+}
+
+/// `POST /admin-api/namespaces/:id/invite`.
+pub fn namespace_invitation(invitation: &Value) -> String {
+    json!({"data": {"invitation": invitation}}).to_string()
+}
+
+/// `POST /admin-api/namespaces/:id/join`: rc.4 names the namespace
+/// `groupId` (with `governanceOp`), rc.25 `namespaceId` (with `memberAccount`).
+pub fn namespace_joined(namespace_id: &str, member: &str, rc4: bool) -> String {
+    if rc4 {
+        json!({"data": {"groupId": namespace_id, "memberIdentity": member, "governanceOp": ""}})
+            .to_string()
+    } else {
+        json!({"data": {"namespaceId": namespace_id, "memberIdentity": member,
+                        "memberAccount": "33".repeat(32)}})
+        .to_string()
+    }
+}
+
+/// `POST /admin-api/contexts/:id/join`.
+pub fn context_joined(context_id: &str, member_public_key: &str) -> String {
+    json!({"data": {"contextId": context_id, "memberPublicKey": member_public_key}}).to_string()
+}
+
+/// `DELETE /admin-api/contexts/:id`.
+pub fn context_deleted(deleted: bool) -> String {
+    json!({"data": {"isDeleted": deleted}}).to_string()
+}
+
+/// rc.4's `GET /admin-api/namespaces/:id/identity`: not enveloped.
+pub fn namespace_identity(namespace_id: &str, public_key: &str) -> String {
+    json!({"namespaceId": namespace_id, "publicKey": public_key}).to_string()
+}
+
+/// `POST /admin-api/alias/create/context` and `…/delete/context/:name`.
+pub fn data_null() -> String {
+    json!({"data": null}).to_string()
+}

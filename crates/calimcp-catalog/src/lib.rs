@@ -27,6 +27,7 @@ pub mod describe;
 pub mod events;
 pub mod identity;
 pub mod invoke;
+pub mod lifecycle;
 pub mod node;
 pub mod resolve;
 pub mod send;

@@ -106,7 +106,7 @@ impl Session {
         std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn note(&self, line: String) {
+    pub(crate) fn note(&self, line: String) {
         self.notes
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -875,7 +875,12 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
         [] if method == "init" => Err(Error::input(
             Code::InitNotCallable,
             "`init` runs once, when a context is created; it cannot be called on a context",
-        )),
+        )
+        .with_hint(format!(
+            "create a context with init's arguments instead: calimcp context create {} (MCP: create_context); its init is {}",
+            sanitize_line(app.package_or_id()),
+            sanitize_line(&super::lifecycle::init_signature(app, service.as_deref()))
+        ))),
         [] => {
             let names: Vec<&str> = in_app.iter().map(|t| t.method.as_str()).collect();
             let hint = match did_you_mean(method, names.iter().copied()).first() {

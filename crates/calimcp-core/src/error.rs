@@ -296,6 +296,8 @@ codes! {
     pub enum Code {
         /// The node has no ABI route and lists no bytecode blob for the app, so its ABI cannot be read from the node.
         AbiUnavailable = "abi_unavailable",
+        /// The node already has a context alias of that name.
+        AliasTaken = "alias_taken",
         /// The name matches several apps.
         AmbiguousApp = "ambiguous_app",
         /// The app has several contexts on the node and none was chosen.
@@ -308,6 +310,8 @@ codes! {
         AmbiguousTool = "ambiguous_tool",
         /// The app's method ran on the node and failed or returned an error.
         AppError = "app_error",
+        /// `app uninstall`: contexts on the node still run the app (listed); `--force` removes it anyway.
+        AppInUse = "app_in_use",
         /// The node does not have the application of the context installed.
         ApplicationNotInstalled = "application_not_installed",
         /// The node refused the credentials (HTTP 401/403).
@@ -322,6 +326,8 @@ codes! {
         Cancelled = "cancelled",
         /// The app's code has not arrived on this node yet (it is fetched from peers after a join).
         CodePending = "code_pending",
+        /// A command that deletes or removes something was run off a terminal without `--yes`, or its question was answered no; nothing was changed.
+        ConfirmationRequired = "confirmation_required",
         /// The node has no such context.
         ContextNotFound = "context_not_found",
         /// `diff`: a change at or above `--fail-on` was found (the report is printed).
@@ -348,6 +354,8 @@ codes! {
         InvalidConfig = "invalid_config",
         /// An environment variable has a value calimcp cannot use.
         InvalidEnv = "invalid_env",
+        /// `context join`: the invitation file is not one `context invite` wrote.
+        InvalidInvitation = "invalid_invitation",
         /// An ABI manifest is invalid.
         InvalidManifest = "invalid_manifest",
         /// A WebAssembly module cannot be read (from the node).
@@ -356,6 +364,8 @@ codes! {
         InvalidUrl = "invalid_url",
         /// A local .wasm file is not a valid WebAssembly module.
         InvalidWasm = "invalid_wasm",
+        /// `context join`: the namespace was joined but the context is not ready on this node yet (the message says what was done and what it waits for); running the command again completes it.
+        JoinIncomplete = "join_incomplete",
         /// Logging in with username and password failed.
         LoginFailed = "login_failed",
         /// The ABI declares the method but the app's module on the node does not export it.
@@ -388,6 +398,8 @@ codes! {
         Offline = "offline",
         /// The node redirected to another origin; calimcp does not follow.
         RedirectRefused = "redirect_refused",
+        /// `app install PACKAGE@VERSION`: the node installs from no registry (merod 0.11.0-rc.31 and later do); install from a file or URL instead.
+        RegistryUnavailable = "registry_unavailable",
         /// An answer from the node is larger than the limit calimcp reads (`CALIMCP_MAX_RESPONSE`).
         ResponseTooLarge = "response_too_large",
         /// The node refused the JSON-RPC call for another reason.

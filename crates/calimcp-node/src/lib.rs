@@ -18,6 +18,7 @@
 //! the cache or the app's module, [`exec`] `execute` (executor, id retry),
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
 //! node's answers as values and errors, [`events`] the event stream (SSE),
+//! [`lifecycle`] install, namespaces, create, invite, join, delete, aliases,
 //! [`sync`] a context's sync status, [`store`] private state files,
 //! [`profiles`] named nodes, `memo` the listings one command shares.
 
@@ -29,6 +30,7 @@ pub mod events;
 pub mod exec;
 pub mod http;
 pub mod ids;
+pub mod lifecycle;
 mod memo;
 pub mod profiles;
 pub mod store;
