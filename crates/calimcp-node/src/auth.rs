@@ -298,12 +298,14 @@ mod tests {
         assert_eq!(issued_at("not-a-jwt"), None);
         assert_eq!(issued_at("a.!!!.c"), None);
         // Base64url as a node writes it (no padding), padded, and with the
-        // standard alphabet's `+` where base64url has `-`.
+        // standard alphabet's `+` and `/` where base64url has `-` and `_`.
         assert_eq!(issued_at("h.eyJpYXQiOjF9.s"), Some(1));
         assert_eq!(issued_at("h.eyJpYXQiOjN9IA.s"), Some(3));
         assert_eq!(issued_at("h.eyJpYXQiOjN9IA==.s"), Some(3));
-        assert_eq!(issued_at("h.eyJpYXQiOjR9ICAgPj4-.s"), Some(4));
-        assert_eq!(issued_at("h.eyJpYXQiOjR9ICAgPj4+.s"), Some(4));
+        assert_eq!(issued_at("h.eyJpYXQiOjQsImsiOiJ-fiJ9.s"), Some(4));
+        assert_eq!(issued_at("h.eyJpYXQiOjQsImsiOiJ+fiJ9.s"), Some(4));
+        assert_eq!(issued_at("h.eyJpYXQiOjUsImsiOiI_PiJ9.s"), Some(5));
+        assert_eq!(issued_at("h.eyJpYXQiOjUsImsiOiI/PiJ9.s"), Some(5));
     }
 
     #[test]
