@@ -921,6 +921,34 @@ fn use_pins_a_context_per_app_and_service() {
     }
 }
 
+/// `--node` given before `call` and again after its parameters: the one
+/// after the subcommand wins, as for every other command (it used to be
+/// refused as given twice).
+#[test]
+fn call_takes_the_node_given_after_the_subcommand_as_the_others_do() {
+    let env = Env::new();
+    let ctx = "00000000000000000000000000000000000000000000000000000000000000aa";
+    let out = env
+        .cmd()
+        .args([
+            "--node",
+            "http://127.0.0.1:1",
+            "call",
+            "kv_store_get",
+            "--key",
+            "a",
+        ])
+        .args(["-c", ctx, "--dry-run", "--offline", "--apps", "examples"])
+        .args(["--node", "http://127.0.0.1:9"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.starts_with("POST http://127.0.0.1:9/jsonrpc\n"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn dry_run_prints_the_url_and_exact_body_and_sends_nothing() {
     let env = Env::new();
@@ -1091,7 +1119,8 @@ fn an_unreachable_node_is_exit_4_and_says_what_was_tried() {
 fn an_app_without_an_embedded_abi_says_what_to_do() {
     // rc25: the ABI route says so itself.
     let env = Env::new();
-    env.cmd()
+    let a = env
+        .cmd()
         .args(["call", "com.old.legacy.get", "--key", "a"])
         .assert()
         .code(5)
@@ -1100,6 +1129,9 @@ fn an_app_without_an_embedded_abi_says_what_to_do() {
         .stderr(predicate::str::contains("abi.json"))
         .stderr(predicate::str::contains("--apps DIR"))
         .stderr(predicate::str::contains("cargo mero build"));
+    // The node's message says to rebuild: it is not said again (issue 44).
+    let first = stderr_of(&a).lines().next().unwrap_or_default().to_string();
+    assert_eq!(first.matches("cargo mero build").count(), 1, "{first}");
     // rc4: no route; the module is read, and has no section.
     let env = Env::with(FakeNode::with_profile(Profile::Rc4));
     for name in ["com.old.legacy.get", "legacy_get"] {

@@ -175,59 +175,27 @@ pub(crate) enum Refs {
     Defs,
 }
 
-// The subcommands, declared once for two trees and a lookup. A parse uses
-// `Command`, deferred: clap builds the arguments of the subcommand it meets,
-// not of all seventeen (about a quarter of `tools --json`'s start-up,
-// BENCHMARKS.md "Start-up"); a line that names its subcommand is parsed with
-// that one alone (`subcommand_named`, `args::parse_narrowed`). Help, completions
-// and man pages want the whole tree with each subcommand's own arguments
-// before the global ones, as they are listed; a deferred subcommand gets the
-// globals first, so `command` takes the subcommands from `EagerCommand`
-// instead. Each subcommand's name is its variant's, in lower case (tested).
-macro_rules! subcommands {
-    ($($variant:ident($args:ty) = $cmd:literal,)*) => {
-        #[derive(Debug, Subcommand)]
-        #[command(defer = true)]
-        pub(crate) enum Command {
-            $($variant($args),)*
-        }
-
-        // Only its command tree is used (`eager`); values are always parsed into `Command`.
-        #[derive(Debug, Subcommand)]
-        #[allow(dead_code)]
-        pub(crate) enum EagerCommand {
-            $($variant($args),)*
-        }
-
-        /// The subcommand called `name`, alone, its arguments built (what
-        /// `Command`'s tree holds for it, less the texts only help shows).
-        pub(crate) fn subcommand_named(name: &str) -> Option<clap::Command> {
-            match name {
-                $($cmd => Some(<$args as Args>::augment_args(clap::Command::new($cmd))),)*
-                _ => None,
-            }
-        }
-    };
+/// The subcommands; each one's name is its variant's, in lower case.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    Schema(schema::SchemaArgs),
+    Describe(describe::DescribeArgs),
+    Doc(doc::DocArgs),
+    Tools(tools::ToolsArgs),
+    Serve(serve::ServeArgs),
+    Apps(apps::AppsArgs),
+    Call(call::CallArgs),
+    Use(use_ctx::UseArgs),
+    Contexts(contexts::ContextsArgs),
+    Diff(diff::DiffArgs),
+    Watch(watch::WatchArgs),
+    Wait(wait::WaitArgs),
+    Login(login::LoginArgs),
+    Logout(logout::LogoutArgs),
+    Auth(auth::AuthArgs),
+    Node(nodes::NodeCmdArgs),
+    Completions(completions::CompletionsArgs),
 }
-subcommands!(
-    Schema(schema::SchemaArgs) = "schema",
-    Describe(describe::DescribeArgs) = "describe",
-    Doc(doc::DocArgs) = "doc",
-    Tools(tools::ToolsArgs) = "tools",
-    Serve(serve::ServeArgs) = "serve",
-    Apps(apps::AppsArgs) = "apps",
-    Call(call::CallArgs) = "call",
-    Use(use_ctx::UseArgs) = "use",
-    Contexts(contexts::ContextsArgs) = "contexts",
-    Diff(diff::DiffArgs) = "diff",
-    Watch(watch::WatchArgs) = "watch",
-    Wait(wait::WaitArgs) = "wait",
-    Login(login::LoginArgs) = "login",
-    Logout(logout::LogoutArgs) = "logout",
-    Auth(auth::AuthArgs) = "auth",
-    Node(nodes::NodeCmdArgs) = "node",
-    Completions(completions::CompletionsArgs) = "completions",
-);
 
 impl GlobalArgs {
     pub fn tool_options(&self) -> ToolOptions {
@@ -409,19 +377,7 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
 
 /// The clap command tree: parsing, help and completions.
 pub fn command() -> clap::Command {
-    fold_global_options(without_empty_env(eager(Cli::command())))
-}
-
-/// `cmd` with each deferred subcommand replaced by the same one built in full
-/// (`EagerCommand`), in place.
-fn eager(mut cmd: clap::Command) -> clap::Command {
-    let full = EagerCommand::augment_subcommands(clap::Command::new("calimcp"));
-    for sub in cmd.get_subcommands_mut() {
-        if let Some(built) = full.find_subcommand(sub.get_name()) {
-            *sub = built.clone();
-        }
-    }
-    cmd
+    fold_global_options(without_empty_env(Cli::command()))
 }
 
 /// The command tree for man pages: every option described where it is
@@ -429,7 +385,7 @@ fn eager(mut cmd: clap::Command) -> clap::Command {
 /// The version is the package's alone: the pages are committed, the commit
 /// would make them stale at every commit.
 pub fn man_command() -> clap::Command {
-    eager(Cli::command()).version(env!("CARGO_PKG_VERSION"))
+    Cli::command().version(env!("CARGO_PKG_VERSION"))
 }
 
 /// The global options in one short block instead of ~60 lines of
@@ -665,10 +621,8 @@ pub(crate) fn usage_error(e: &clap::Error, json: bool) -> Error {
 /// An environment variable set to an empty (or blank) value counts as unset:
 /// `CALIMCP_APPS=` means no directories rather than a usage error. Help shows
 /// `[env: X]` for every variable, never its value nor an empty `[env: X=]`. Applied to
-/// every argument of every subcommand built by then: a parse's deferred
-/// subcommands are not (the one with a variable of its own, `call`, reads
-/// CALIMCP_NO_INPUT through a falsey parser, where empty is false, and parses
-/// its line again through `toolcmd::command`, which applies this).
+/// every argument of every subcommand (`call` parses its line again through
+/// `toolcmd::command`, which applies this too).
 pub(crate) fn without_empty_env(mut cmd: clap::Command) -> clap::Command {
     // Only subcommands whose arguments name a variable are rebuilt: going
     // through every subcommand of the tree was 17% of `--version`.
@@ -745,14 +699,9 @@ pub fn main() -> ExitCode {
         cmd.try_get_matches_from(&argv)
             .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
     };
-    // The line's own subcommand alone first; anything but a parse (an
-    // error, help, the version) is answered by the whole tree.
-    let parsed = match args::parse_narrowed(&argv) {
-        Some(Ok(cli)) => Ok(cli),
-        _ => match parse(without_empty_env(Cli::command())) {
-            Err(e) if shows_help(&e) => parse(command()),
-            other => other,
-        },
+    let parsed = match parse(without_empty_env(Cli::command())) {
+        Err(e) if shows_help(&e) => parse(command()),
+        other => other,
     };
     let mut cli = match parsed {
         Ok(cli) => cli,

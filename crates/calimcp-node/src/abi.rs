@@ -78,6 +78,8 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// What to do about an app the node has without an ABI (said in the
 /// message, which listings show as a warning).
 const NO_ABI_WAYS: &str = "pass the app's ABI file: its abi.json (or its .wasm or .mpk) as APP, or in a directory given with --apps DIR; or rebuild the app with a current calimero-sdk (cargo mero build) and install it again";
+/// [`NO_ABI_WAYS`] without the rebuild, for a node message that says it.
+const NO_ABI_FILE: &str = "pass the app's ABI file: its abi.json (or its .wasm or .mpk) as APP, or in a directory given with --apps DIR";
 
 pub(super) const ROUTE_UNKNOWN: u8 = 0;
 pub(super) const ROUTE_PRESENT: u8 = 1;
@@ -323,7 +325,12 @@ impl Client {
         // 400 "no usable embedded ABI": the app was built without one.
         let v = data(self.check(reply, &shown).map_err(|mut e| {
             if e.said == Some(NodeSaid::AbiRefused) {
-                e.message = format!("{}: {NO_ABI_WAYS}", e.message);
+                // The node's own words may say to rebuild already (rc.25 does).
+                e.message = if e.message.contains("cargo mero build") {
+                    format!("{}; or {NO_ABI_FILE}", e.message)
+                } else {
+                    format!("{}: {NO_ABI_WAYS}", e.message)
+                };
             }
             e
         })?);
