@@ -296,7 +296,8 @@ fn a_node_under_a_path_prefix_is_called_and_described(v) {
 /// The `exp` of a JWT.
 fn expires_at(jwt: &str) -> u64 {
     let payload = jwt.split('.').nth(1).expect("a JWT");
-    let bytes = calimcp_node::auth::base64url_decode(payload).expect("base64url");
+    let bytes = base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, payload)
+        .expect("base64url");
     let v: Value = serde_json::from_slice(&bytes).expect("JSON claims");
     v["exp"].as_u64().expect("exp")
 }

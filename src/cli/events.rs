@@ -4,6 +4,8 @@
 
 use std::time::SystemTime;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use owo_colors::OwoColorize;
 use serde_json::Value;
 
@@ -60,7 +62,7 @@ impl Line {
             String::new()
         } else if let (Value::Null, Some(raw)) = (&self.payload, &self.raw) {
             // Bytes that are not text: as base64, as `--json` gives `raw`.
-            format!(" base64:{}", calimcp_core::text::base64(raw, false, true))
+            format!(" base64:{}", STANDARD.encode(raw))
         } else {
             format!(" {}", json_inert(self.payload.to_string()))
         };

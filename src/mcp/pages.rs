@@ -129,13 +129,7 @@ pub fn routes(live: Arc<Live>, hosts: Vec<String>) -> axum::Router {
             live.wait_ready().await;
             match app(&live.view(), &name) {
                 Some(page) => html(StatusCode::OK, page),
-                None => html(
-                    StatusCode::NOT_FOUND,
-                    format!(
-                        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head><body><main><h1>Not found</h1><p>No served app is called <code>{}</code>. <a href=\"/\">The served apps</a>.</p></main></body></html>",
-                        calimcp_core::doc::html::esc(&name)
-                    ),
-                ),
+                None => html(StatusCode::NOT_FOUND, doc::not_found(&name)),
             }
         }
     };

@@ -3,8 +3,7 @@
 //! Manifest strings reach terminals and agent prompts. Control characters (ESC
 //! sequences, carriage returns, bells), C1 controls and Unicode bidirectional
 //! overrides are removed; documentation keeps its newlines and tabs. Also the
-//! UTC times calimcp prints (RFC 3339 and a clock), without a date crate, and
-//! bytes as base64 text (an event's undecodable data, a secret's echo).
+//! UTC times calimcp prints (RFC 3339 and a clock), without a date crate.
 
 /// True when every byte is printable ASCII, a newline or a tab: nothing to
 /// sanitise (the common case). No early exit, so the compiler checks many
@@ -165,29 +164,6 @@ fn parts(t: std::time::SystemTime) -> (i64, u32, u32, u64, u64, u64, u32) {
     let (y, mo, day) = civil((secs / 86_400) as i64);
     let s = secs % 86_400;
     (y, mo, day, s / 3600, s / 60 % 60, s % 60, d.subsec_millis())
-}
-
-/// `bytes` in base64, standard or URL-safe alphabet, with or without padding.
-pub fn base64(bytes: &[u8], url_safe: bool, pad: bool) -> String {
-    let table: &[u8; 64] = if url_safe {
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-    } else {
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    };
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..=chunk.len() {
-            out.push(table[((n >> (18 - 6 * i)) & 63) as usize] as char);
-        }
-        if pad {
-            out.push_str(&"=".repeat(3 - chunk.len()));
-        }
-    }
-    out
 }
 
 /// `2026-12-04T05:30:01.123Z`.

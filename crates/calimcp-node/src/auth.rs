@@ -15,6 +15,8 @@
 
 use std::path::{Path, PathBuf};
 
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD_PAD_INDIFFERENT, URL_SAFE_PAD_INDIFFERENT};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -257,38 +259,17 @@ pub fn choose(cached: Tokens, env: Tokens) -> (Tokens, bool) {
     (cached, false)
 }
 
-/// The `iat` claim of a JWT, if it has a readable one.
+/// The `iat` claim of a JWT, if it has a readable one. A JWT's parts are
+/// base64url without padding (RFC 7519); a padded part, or one in the
+/// standard alphabet, is read too.
 pub fn issued_at(jwt: &str) -> Option<u64> {
     let payload = jwt.split('.').nth(1)?;
-    let bytes = base64url_decode(payload)?;
+    let bytes = URL_SAFE_PAD_INDIFFERENT
+        .decode(payload)
+        .or_else(|_| STANDARD_PAD_INDIFFERENT.decode(payload))
+        .ok()?;
     let v: Value = serde_json::from_slice(&bytes).ok()?;
     v.get("iat")?.as_u64()
-}
-
-/// Decodes unpadded (or padded) base64url.
-pub fn base64url_decode(s: &str) -> Option<Vec<u8>> {
-    let s = s.trim_end_matches('=');
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]
@@ -296,7 +277,7 @@ mod tests {
     use super::*;
 
     fn jwt(iat: u64) -> String {
-        let b64 = |bytes: &[u8]| calimcp_core::text::base64(bytes, true, false);
+        let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
         format!(
             "{}.{}.sig",
             b64(br#"{"alg":"HS256"}"#),
@@ -316,8 +297,15 @@ mod tests {
         assert_eq!(issued_at(&jwt(1_700_000_000)), Some(1_700_000_000));
         assert_eq!(issued_at("not-a-jwt"), None);
         assert_eq!(issued_at("a.!!!.c"), None);
-        assert_eq!(base64url_decode("aGk").unwrap(), b"hi");
-        assert_eq!(base64url_decode("aGk=").unwrap(), b"hi");
+        // Base64url as a node writes it (no padding), padded, and with the
+        // standard alphabet's `+` and `/` where base64url has `-` and `_`.
+        assert_eq!(issued_at("h.eyJpYXQiOjF9.s"), Some(1));
+        assert_eq!(issued_at("h.eyJpYXQiOjN9IA.s"), Some(3));
+        assert_eq!(issued_at("h.eyJpYXQiOjN9IA==.s"), Some(3));
+        assert_eq!(issued_at("h.eyJpYXQiOjQsImsiOiJ-fiJ9.s"), Some(4));
+        assert_eq!(issued_at("h.eyJpYXQiOjQsImsiOiJ+fiJ9.s"), Some(4));
+        assert_eq!(issued_at("h.eyJpYXQiOjUsImsiOiI_PiJ9.s"), Some(5));
+        assert_eq!(issued_at("h.eyJpYXQiOjUsImsiOiI/PiJ9.s"), Some(5));
     }
 
     #[test]

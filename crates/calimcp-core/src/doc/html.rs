@@ -1,46 +1,54 @@
-//! HTML text: escaping, ids and types written with links to their
-//! definitions. Every string that came from a manifest goes through [`esc`]
-//! (names are also sanitised as signatures sanitise them), so a manifest
-//! cannot inject markup into a page.
+//! HTML pieces: ids, types written with links to their definitions, doc text
+//! as paragraphs, and the two kinds of JSON a page holds.
+//!
+//! The page is written with maud's `html!`, which checks the markup when
+//! calimcp is compiled and escapes every value put into it (`&`, `<`, `>`
+//! and `"`; attributes are always double-quoted), so a string from a
+//! manifest cannot become markup unless the code says so. Only three things
+//! say so, each once: the page's own style and script (`page::document`),
+//! JSON inside a `<script>` element ([`ScriptJson`]) and JSON shown as text
+//! ([`JsonText`], escaped by a library, not by maud). Names are also
+//! sanitised as signatures sanitise them.
+
+use maud::{Markup, Render, html};
+use serde_json::Value;
 
 use crate::abi::{Manifest, TypeRef};
 use crate::mapping::signature::type_name;
 use crate::text::sanitize_line;
 
-/// Escapes text for an HTML element or a quoted attribute.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+/// JSON pretty-printed as an element's text (a schema, an example). Escaped
+/// by pulldown-cmark's body-text escaper: `&`, `<` and `>`, which is all
+/// element content needs, so the quotes JSON is full of stay quotes (maud
+/// would write each as `&quot;`: a page a third longer).
+pub struct JsonText<'a>(pub &'a Value);
+
+impl Render for JsonText<'_> {
+    fn render_to(&self, buffer: &mut String) {
+        let text = serde_json::to_string_pretty(self.0).unwrap_or_default();
+        // Writing to a String cannot fail.
+        let _ = pulldown_cmark_escape::escape_html_body_text(buffer, &text);
     }
-    out
 }
 
-/// Escapes text for an element's content only (`&`, `<`, `>`): shorter than
-/// [`esc`] for the schemas' JSON, which is full of quotes.
-pub fn esc_text(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
+/// JSON for a `<script type="application/json">` element (the page's
+/// configuration, a form's input schema), inserted raw: a script element's
+/// text is not HTML-escaped (the script reads it with `JSON.parse`), and the
+/// only way out of one is `</script` (or a `<!--` that changes how it
+/// ends). `<` can only occur inside a JSON string, where `\u003c` is the
+/// same character, so after that replacement neither can appear. This is
+/// the one place JSON reaches a page unescaped.
+pub struct ScriptJson<'a>(pub &'a Value);
 
-/// JSON text made safe inside `<script type="application/json">`: every `<`
-/// (only ever inside a JSON string) becomes `\u003c`, so neither `</script>`
-/// nor `<!--` can end or change the element.
-pub fn script_json(v: &serde_json::Value) -> String {
-    v.to_string().replace('<', "\\u003c")
+impl Render for ScriptJson<'_> {
+    fn render_to(&self, buffer: &mut String) {
+        buffer.push_str(&self.0.to_string().replace('<', "\\u003c"));
+    }
 }
 
 /// An id fragment for any name: ASCII letters, digits, `-` and `_` kept,
 /// anything else as `.` and its code point in hex, so that different names
-/// never share an id.
+/// never share an id (and an id needs no escaping).
 pub fn id_part(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -62,44 +70,47 @@ pub fn type_id(prefix: &str, name: &str) -> String {
 /// A type as `type_name` writes it, with every named type the manifest
 /// defines linked to its definition. Its text is exactly `type_name(t)`
 /// (a test checks it on every fixture).
-pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> String {
+pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
     match t {
-        TypeRef::Ref(name) if m.types.contains_key(name) => format!(
-            "<a class=\"ty\" href=\"#{}\">{}</a>",
-            type_id(prefix, name),
-            esc(&sanitize_line(name))
-        ),
-        TypeRef::List { items, .. } => format!("{}[]", linked_type(m, prefix, items)),
-        TypeRef::Map { key, value, .. } => format!(
-            "map&lt;{}, {}&gt;",
-            linked_type(m, prefix, key),
-            linked_type(m, prefix, value)
-        ),
+        TypeRef::Ref(name) if m.types.contains_key(name) => html! {
+            a class="ty" href={ "#" (type_id(prefix, name)) } { (sanitize_line(name)) }
+        },
+        TypeRef::List { items, .. } => html! { (linked_type(m, prefix, items)) "[]" },
+        TypeRef::Map { key, value, .. } => html! {
+            "map<" (linked_type(m, prefix, key)) ", " (linked_type(m, prefix, value)) ">"
+        },
         TypeRef::Tuple { elements, .. } => tuple(m, prefix, elements.iter()),
         TypeRef::Record(r) => match (&r.crdt, &r.inner) {
             (Some(_), Some(inner)) => linked_type(m, prefix, inner),
             (None, _) if r.is_positional() => tuple(m, prefix, r.fields.iter().map(|f| &f.ty)),
-            _ => esc(&type_name(t)),
+            _ => html! { (type_name(t)) },
         },
-        _ => esc(&type_name(t)),
+        _ => html! { (type_name(t)) },
     }
 }
 
-fn tuple<'a>(m: &Manifest, prefix: &str, elements: impl Iterator<Item = &'a TypeRef>) -> String {
-    let parts: Vec<String> = elements.map(|e| linked_type(m, prefix, e)).collect();
-    format!("({})", parts.join(", "))
+fn tuple<'a>(m: &Manifest, prefix: &str, elements: impl Iterator<Item = &'a TypeRef>) -> Markup {
+    html! {
+        "("
+        @for (i, e) in elements.enumerate() {
+            @if i > 0 { ", " }
+            (linked_type(m, prefix, e))
+        }
+        ")"
+    }
 }
 
-/// Doc text as paragraphs (split at blank lines), escaped.
-pub fn doc_paragraphs(doc: &str) -> String {
-    doc.split("\n\n")
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| format!("<p>{}</p>", esc(p)))
-        .collect()
+/// Doc text as paragraphs (split at blank lines).
+pub fn doc_paragraphs(doc: &str) -> Markup {
+    html! {
+        @for p in doc.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+            p { (p) }
+        }
+    }
 }
 
-/// The text of an HTML fragment: tags dropped, the five entities undone.
+/// The text of an HTML fragment: tags dropped, the entities maud and the
+/// JSON escaper write undone.
 #[cfg(test)]
 pub fn text_of(html: &str) -> String {
     let mut out = String::new();
@@ -115,7 +126,6 @@ pub fn text_of(html: &str) -> String {
     out.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
-        .replace("&#39;", "'")
         .replace("&amp;", "&")
 }
 
@@ -124,13 +134,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_markup_and_quotes() {
+    fn manifest_text_is_escaped_and_json_stays_in_its_element() {
+        let evil = r#"<img src=x onerror="a('b')">&"#;
         assert_eq!(
-            esc(r#"<img src=x onerror="a('b')">&"#),
-            "&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;"
+            html! { p title=(evil) { (evil) } }.into_string(),
+            "<p title=\"&lt;img src=x onerror=&quot;a('b')&quot;&gt;&amp;\">\
+             &lt;img src=x onerror=&quot;a('b')&quot;&gt;&amp;</p>"
         );
-        let v = serde_json::json!({"d": "</script><!--"});
-        assert_eq!(script_json(&v), r#"{"d":"\u003c/script>\u003c!--"}"#);
+        let v = serde_json::json!({"d": "</script><!--", "q": "\"&"});
+        assert_eq!(
+            html! { (ScriptJson(&v)) }.into_string(),
+            r#"{"d":"\u003c/script>\u003c!--","q":"\"&"}"#
+        );
+        assert_eq!(
+            html! { (JsonText(&serde_json::json!(["</pre>\"&"]))) }.into_string(),
+            "[\n  \"&lt;/pre&gt;\\\"&amp;\"\n]"
+        );
+    }
+
+    #[test]
+    fn paragraphs_split_at_blank_lines() {
+        assert_eq!(
+            doc_paragraphs("one\n\n  <two>\n\n\n").into_string(),
+            "<p>one</p><p>&lt;two&gt;</p>"
+        );
     }
 
     #[test]
@@ -152,7 +179,7 @@ mod tests {
         )
         .unwrap();
         let t = &m.methods[0].params[0].ty;
-        let html = linked_type(&m, "", t);
+        let html = linked_type(&m, "", t).into_string();
         assert!(
             html.contains(r##"<a class="ty" href="#t-Item">Item</a>"##),
             "{html}"

@@ -17,7 +17,7 @@ pub mod example;
 pub mod html;
 mod page;
 
-pub use page::{index, page};
+pub use page::{index, not_found, page};
 
 use std::collections::HashSet;
 

@@ -4,11 +4,11 @@
 //! style and the script, inline.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde_json::{Value, json};
 
-use super::html::{doc_paragraphs, esc, esc_text, id_part, linked_type, script_json, type_id};
+use super::html::{JsonText, ScriptJson, doc_paragraphs, id_part, linked_type, type_id};
 use super::{AppDoc, Options, Transport};
 use crate::abi::{Manifest, Method, Scalar, TypeDefKind, TypeRef};
 use crate::mapping::Tool;
@@ -78,52 +78,81 @@ pub fn page(apps: &[AppDoc<'_>], opts: &Options) -> String {
         [one] => format!("{} — calimcp reference", app_title(one)),
         _ => "Apps — calimcp reference".to_string(),
     };
-    let mut body = String::with_capacity(64 * 1024);
-    body.push_str("<nav id=\"nav\" aria-label=\"Methods\">\n");
-    body.push_str(
-        "<input id=\"filter\" type=\"search\" placeholder=\"Filter methods ( / )\" aria-label=\"Filter methods by name\" autocomplete=\"off\" hidden>\n",
-    );
-    for u in &units {
-        nav(&mut body, u);
-    }
-    body.push_str("</nav>\n<main id=\"main\">\n");
-    for doc in apps {
-        let mine: Vec<&Unit> = units.iter().filter(|u| std::ptr::eq(u.doc, doc)).collect();
-        article(&mut body, doc, &mine, opts);
-    }
-    body.push_str("</main>\n");
-    document(&title, &body, opts)
+    let body = html! {
+        nav id="nav" aria-label="Methods" {
+            "\n"
+            input id="filter" type="search" placeholder="Filter methods ( / )"
+                aria-label="Filter methods by name" autocomplete="off" hidden;
+            "\n"
+            @for u in &units { (nav(u)) }
+        }
+        "\n"
+        main id="main" {
+            "\n"
+            @for doc in apps {
+                (article(doc, &units.iter().filter(|u| std::ptr::eq(u.doc, doc)).collect::<Vec<_>>(), opts))
+            }
+        }
+        "\n"
+    };
+    document(&title, body, opts)
 }
 
 /// A page listing `apps`, each linked to its page at `href(app)`.
 /// (`opts` sets only the page's security policy: the index has no form.)
 pub fn index(apps: &[AppDoc<'_>], href: &dyn Fn(&AppDoc<'_>) -> String, opts: &Options) -> String {
-    let mut body = String::from("<main id=\"main\">\n<h1>Apps</h1>\n");
-    if apps.is_empty() {
-        body.push_str("<p>No apps are served.</p>\n");
-    } else {
-        body.push_str("<table class=\"index\">\n<thead><tr><th scope=\"col\">App</th><th scope=\"col\">Package</th><th scope=\"col\">Version</th><th scope=\"col\">Methods</th><th scope=\"col\">Id</th></tr></thead>\n<tbody>\n");
-        for doc in apps {
-            let methods: usize = doc
-                .app
-                .services
-                .iter()
-                .map(|s| s.manifest.methods.len())
-                .sum();
-            let _ = writeln!(
-                body,
-                "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{methods}</td><td><code>{}</code></td></tr>",
-                esc(&href(doc)),
-                esc(&app_title(doc)),
-                esc(&sanitize_line(doc.app.package.as_deref().unwrap_or("-"))),
-                esc(&sanitize_line(doc.app.version.as_deref().unwrap_or("-"))),
-                esc(&doc.app.id),
-            );
+    let body = html! {
+        main id="main" {
+            "\n" h1 { "Apps" } "\n"
+            @if apps.is_empty() {
+                p { "No apps are served." } "\n"
+            } @else {
+                table class="index" {
+                    "\n"
+                    thead { tr {
+                        th scope="col" { "App" } th scope="col" { "Package" } th scope="col" { "Version" }
+                        th scope="col" { "Methods" } th scope="col" { "Id" }
+                    } }
+                    "\n"
+                    tbody {
+                        "\n"
+                        @for doc in apps {
+                            tr {
+                                td { a href=(href(doc)) { (app_title(doc)) } }
+                                td { (sanitize_line(doc.app.package.as_deref().unwrap_or("-"))) }
+                                td { (sanitize_line(doc.app.version.as_deref().unwrap_or("-"))) }
+                                td { (doc.app.services.iter().map(|s| s.manifest.methods.len()).sum::<usize>()) }
+                                td { code { (doc.app.id) } }
+                            }
+                            "\n"
+                        }
+                    }
+                    "\n"
+                }
+                "\n"
+            }
         }
-        body.push_str("</tbody>\n</table>\n");
+        "\n"
+    };
+    document("Apps — calimcp reference", body, opts)
+}
+
+/// The page a server answers for an app it does not serve.
+pub fn not_found(name: &str) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; title { "Not found" } }
+            body { main {
+                h1 { "Not found" }
+                p {
+                    "No served app is called " code { (name) } ". "
+                    a href="/" { "The served apps" } "."
+                }
+            } }
+        }
     }
-    body.push_str("</main>\n");
-    document("Apps — calimcp reference", &body, opts)
+    .into_string()
 }
 
 fn app_title(doc: &AppDoc<'_>) -> String {
@@ -135,7 +164,7 @@ fn app_title(doc: &AppDoc<'_>) -> String {
     )
 }
 
-fn document(title: &str, body: &str, opts: &Options) -> String {
+fn document(title: &str, body: Markup, opts: &Options) -> String {
     let (connect, config) = match opts.try_it.as_ref().map(|t| &t.transport) {
         Some(Transport::Fetch { endpoint }) => (
             "'self'",
@@ -144,24 +173,43 @@ fn document(title: &str, body: &str, opts: &Options) -> String {
         Some(Transport::Bridge) => ("'none'", json!({"transport": "bridge"})),
         None => ("'none'", json!({"transport": "none"})),
     };
-    let mut out = String::with_capacity(body.len() + STYLE.len() + SCRIPT.len() + 1024);
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src {connect}; base-uri 'none'; form-action 'none'\">\n\
-         <meta name=\"color-scheme\" content=\"light dark\">\n\
-         <meta name=\"generator\" content=\"calimcp {}\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
-         <a class=\"skip\" href=\"#main\">Skip to content</a>\n{body}\
-         <script type=\"application/json\" id=\"calimcp-config\">{}</script>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n",
-        env!("CARGO_PKG_VERSION"),
-        esc(title),
-        script_json(&config),
+    let csp = format!(
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; \
+         connect-src {connect}; base-uri 'none'; form-action 'none'"
     );
-    out
+    let page = html! {
+        (DOCTYPE) "\n"
+        html lang="en" {
+            "\n"
+            head {
+                "\n" meta charset="utf-8";
+                "\n" meta name="viewport" content="width=device-width, initial-scale=1";
+                "\n" meta http-equiv="Content-Security-Policy" content=(csp);
+                "\n" meta name="color-scheme" content="light dark";
+                "\n" meta name="generator" content={ "calimcp " (env!("CARGO_PKG_VERSION")) };
+                "\n" title { (title) }
+                // The page's own style and script, raw: constants compiled
+                // into calimcp from page.css and page.js, never text from a
+                // manifest or a request (the one place each is inserted).
+                "\n" style { "\n" (PreEscaped(STYLE)) }
+                "\n"
+            }
+            "\n"
+            body {
+                "\n" a class="skip" href="#main" { "Skip to content" } "\n"
+                (body)
+                script type="application/json" id="calimcp-config" { (ScriptJson(&config)) }
+                "\n" script { "\n" (PreEscaped(SCRIPT)) }
+                "\n"
+            }
+            "\n"
+        }
+        "\n"
+    };
+    page.into_string()
 }
 
-fn nav(out: &mut String, u: &Unit<'_>) {
+fn nav(u: &Unit<'_>) -> Markup {
     // A named service of a multi-service app links to its own heading.
     let (label, target) = match u.service {
         Some(s) if u.doc.app.services.len() > 1 => (
@@ -170,226 +218,234 @@ fn nav(out: &mut String, u: &Unit<'_>) {
         ),
         _ => (app_title(u.doc), "app"),
     };
-    let _ = writeln!(
-        out,
-        "<h2 class=\"nav-app\"><a href=\"#{}{target}\">{}</a></h2>\n<ul>",
-        u.prefix,
-        esc(&label)
-    );
-    for (m, _) in &u.methods {
-        let kind = if m.is_view() { "view" } else { "mut" };
-        let _ = writeln!(
-            out,
-            "<li data-name=\"{}\"><a href=\"#{}\"><span class=\"k {kind}\">{kind}</span> {}</a></li>",
-            esc(&m.name.to_lowercase()),
-            method_id(u, m),
-            esc(&sanitize_line(&m.name))
-        );
+    html! {
+        h2 class="nav-app" { a href={ "#" (u.prefix) (target) } { (label) } } "\n"
+        ul {
+            "\n"
+            @for (m, _) in &u.methods {
+                @let kind = kind(m);
+                li data-name=(m.name.to_lowercase()) {
+                    a href={ "#" (method_id(u, m)) } {
+                        span class={ "k " (kind) } { (kind) } " " (sanitize_line(&m.name))
+                    }
+                }
+                "\n"
+            }
+        }
+        "\n"
     }
-    out.push_str("</ul>\n");
+}
+
+fn kind(m: &Method) -> &'static str {
+    if m.is_view() { "view" } else { "mut" }
 }
 
 fn method_id(u: &Unit<'_>, m: &Method) -> String {
     format!("{}m-{}", u.prefix, id_part(&m.name))
 }
 
-fn article(out: &mut String, doc: &AppDoc<'_>, units: &[&Unit<'_>], opts: &Options) {
-    let first = units.first().map_or(String::new(), |u| u.prefix.clone());
-    let _ = writeln!(
-        out,
-        "<article class=\"app\" data-app=\"{}\">\n<header id=\"{first}app\">\n<h1>{}</h1>\n<dl class=\"meta\">",
-        esc(&doc.key),
-        esc(&app_title(doc))
-    );
+fn article(doc: &AppDoc<'_>, units: &[&Unit<'_>], opts: &Options) -> Markup {
+    let first = units.first().map_or("", |u| u.prefix.as_str());
     let app = doc.app;
-    let field = |out: &mut String, k: &str, v: &str| {
-        let _ = writeln!(out, "<dt>{k}</dt><dd>{}</dd>", esc(&sanitize_line(v)));
-    };
-    field(out, "package", app.package.as_deref().unwrap_or("-"));
-    field(out, "version", app.version.as_deref().unwrap_or("-"));
-    if app.installs.len() > 1 {
-        let all: Vec<&str> = app
-            .installs
-            .iter()
-            .map(|i| i.version.as_deref().unwrap_or("?"))
-            .collect();
-        field(out, "versions", &all.join(", "));
-    }
+    let versions: Vec<&str> = app
+        .installs
+        .iter()
+        .map(|i| i.version.as_deref().unwrap_or("?"))
+        .collect();
     let names: Vec<&str> = app
         .services
         .iter()
         .filter_map(|s| s.name.as_deref())
         .collect();
-    field(
-        out,
-        "services",
-        &if names.len() > 1 {
-            names.join(", ")
-        } else {
-            "1 (single service)".into()
-        },
-    );
-    let _ = writeln!(out, "<dt>id</dt><dd><code>{}</code></dd>", esc(&app.id));
-    field(out, "source", &app.source);
-    out.push_str("</dl>\n");
-    if let (Some(_), Some(uri)) = (&opts.try_it, &doc.contexts_uri) {
-        let _ = writeln!(
-            out,
-            "<p class=\"ctx-row\"><label>Context for calls <select class=\"ctx\" data-uri=\"{}\"><option value=\"\">default: the pinned or only context</option></select></label></p>",
-            esc(uri)
-        );
+    let services = if names.len() > 1 {
+        names.join(", ")
+    } else {
+        "1 (single service)".into()
+    };
+    let field = |k: &str, v: &str| html! { dt { (k) } dd { (sanitize_line(v)) } "\n" };
+    html! {
+        article class="app" data-app=(doc.key) {
+            "\n"
+            header id={ (first) "app" } {
+                "\n" h1 { (app_title(doc)) } "\n"
+                dl class="meta" {
+                    "\n"
+                    (field("package", app.package.as_deref().unwrap_or("-")))
+                    (field("version", app.version.as_deref().unwrap_or("-")))
+                    @if versions.len() > 1 { (field("versions", &versions.join(", "))) }
+                    (field("services", &services))
+                    dt { "id" } dd { code { (app.id) } } "\n"
+                    (field("source", &app.source))
+                }
+                "\n"
+                @if let (Some(_), Some(uri)) = (&opts.try_it, &doc.contexts_uri) {
+                    p class="ctx-row" { label {
+                        "Context for calls "
+                        select class="ctx" data-uri=(uri) {
+                            option value="" { "default: the pinned or only context" }
+                        }
+                    } }
+                    "\n"
+                }
+            }
+            "\n"
+            @for u in units { (unit(u, opts)) }
+        }
+        "\n"
     }
-    out.push_str("</header>\n");
-    for u in units {
-        unit(out, u, opts);
-    }
-    out.push_str("</article>\n");
 }
 
-fn unit(out: &mut String, u: &Unit<'_>, opts: &Options) {
+fn unit(u: &Unit<'_>, opts: &Options) -> Markup {
     let p = &u.prefix;
     let multi = u.doc.app.services.len() > 1;
-    out.push_str("<section class=\"service\">\n");
-    if let Some(s) = u.service.filter(|_| multi) {
-        let _ = writeln!(
-            out,
-            "<h2 id=\"{p}service\">service {}</h2>",
-            esc(&sanitize_line(s))
-        );
+    html! {
+        section class="service" {
+            "\n"
+            @if let Some(s) = u.service.filter(|_| multi) {
+                h2 id={ (p) "service" } { "service " (sanitize_line(s)) } "\n"
+            }
+            h2 id={ (p) "methods" } { "Methods" } "\n"
+            @if u.methods.is_empty() {
+                p { "No methods: a state schema only." } "\n"
+            }
+            @for (m, tool) in &u.methods { (method(u, m, *tool, opts)) }
+            (events(u))
+            (state(u))
+            (types(u))
+        }
+        "\n"
     }
-    let _ = writeln!(out, "<h2 id=\"{p}methods\">Methods</h2>");
-    if u.methods.is_empty() {
-        out.push_str("<p>No methods: a state schema only.</p>\n");
-    }
-    for (m, tool) in &u.methods {
-        method(out, u, m, *tool, opts);
-    }
-    events(out, u);
-    state(out, u);
-    types(out, u);
-    out.push_str("</section>\n");
 }
 
-fn method(out: &mut String, u: &Unit<'_>, m: &Method, tool: Option<&Tool>, opts: &Options) {
-    let kind = if m.is_view() { "view" } else { "mut" };
+fn method(u: &Unit<'_>, m: &Method, tool: Option<&Tool>, opts: &Options) -> Markup {
+    let kind = kind(m);
     let id = method_id(u, m);
     let sig = tool.map_or_else(|| signature::signature(m), |t| t.signature.clone());
-    let _ = writeln!(
-        out,
-        "<section class=\"method\" id=\"{id}\" data-name=\"{}\" tabindex=\"-1\">\n<h3><a class=\"anchor\" href=\"#{id}\">{}</a> <span class=\"k {kind}\">[{kind}]</span></h3>\n<pre class=\"sig\"><code>{}</code></pre>",
-        esc(&m.name.to_lowercase()),
-        esc(&sanitize_line(&m.name)),
-        esc(&sig)
-    );
-    match tool {
-        Some(t) => {
-            let _ = writeln!(
-                out,
-                "<p class=\"tool\">tool <code>{}</code></p>",
-                esc(&t.name)
-            );
+    html! {
+        section class="method" id=(id) data-name=(m.name.to_lowercase()) tabindex="-1" {
+            "\n"
+            h3 {
+                a class="anchor" href={ "#" (id) } { (sanitize_line(&m.name)) }
+                " " span class={ "k " (kind) } { "[" (kind) "]" }
+            }
+            "\n" pre class="sig" { code { (sig) } } "\n"
+            @match tool {
+                Some(t) => { p class="tool" { "tool " code { (t.name) } } "\n" }
+                None => { p class="tool" { "no tool: runs at context creation" } "\n" }
+            }
+            (flags(m))
+            @if let Some(d) = &m.doc {
+                div class="doc" { (doc_paragraphs(d)) } "\n"
+            }
+            (params(u, m))
+            (returns(u, m))
+            @if let Some(t) = tool { (schemas(u, m, t, opts)) }
         }
-        None => out.push_str("<p class=\"tool\">no tool: runs at context creation</p>\n"),
-    }
-    flags(out, m);
-    if let Some(d) = &m.doc {
-        let _ = writeln!(out, "<div class=\"doc\">{}</div>", doc_paragraphs(d));
-    }
-    params(out, u, m);
-    returns(out, u, m);
-    if let Some(t) = tool {
-        schemas(out, u, m, t, opts);
-    }
-    out.push_str("</section>\n");
-}
-
-fn flags(out: &mut String, m: &Method) {
-    let mut f = Vec::new();
-    if m.destructive {
-        f.push("destructive");
-    }
-    if m.idempotent {
-        f.push("idempotent");
-    }
-    if m.xcall_callable {
-        f.push("xcall");
-    }
-    if m.handler {
-        f.push("event handler");
-    }
-    if !f.is_empty() {
-        let spans: Vec<String> = f
-            .iter()
-            .map(|x| format!("<span class=\"flag\">{x}</span>"))
-            .collect();
-        let _ = writeln!(out, "<p class=\"flags\">{}</p>", spans.join(" "));
+        "\n"
     }
 }
 
-fn params(out: &mut String, u: &Unit<'_>, m: &Method) {
-    if m.params.is_empty() {
-        out.push_str("<p class=\"params none\">No parameters.</p>\n");
-        return;
+fn flags(m: &Method) -> Markup {
+    let f: Vec<&str> = [
+        (m.destructive, "destructive"),
+        (m.idempotent, "idempotent"),
+        (m.xcall_callable, "xcall"),
+        (m.handler, "event handler"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    html! {
+        @if !f.is_empty() {
+            p class="flags" {
+                @for (i, x) in f.iter().enumerate() {
+                    @if i > 0 { " " }
+                    span class="flag" { (x) }
+                }
+            }
+            "\n"
+        }
     }
-    out.push_str("<table class=\"params\">\n<caption>Parameters</caption>\n<thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Type</th><th scope=\"col\">Description</th></tr></thead>\n<tbody>\n");
-    for p in &m.params {
-        let _ = writeln!(
-            out,
-            "<tr><td><code>{}{}</code></td><td><code>{}</code>{}</td><td>{}</td></tr>",
-            esc(&sanitize_line(&p.name)),
-            if p.nullable { "?" } else { "" },
-            linked_type(u.manifest, &u.prefix, &p.ty),
-            if p.nullable { " | null" } else { "" },
-            p.doc.as_deref().map(doc_paragraphs).unwrap_or_default()
-        );
-    }
-    out.push_str("</tbody>\n</table>\n");
 }
 
-fn returns(out: &mut String, u: &Unit<'_>, m: &Method) {
-    let ty = m.returns.as_ref().map_or_else(
-        || "unit".to_string(),
-        |t| linked_type(u.manifest, &u.prefix, t),
-    );
-    let null = if m.returns_nullable { " | null" } else { "" };
-    let _ = writeln!(
-        out,
-        "<p class=\"returns\">Returns <code>{ty}{null}</code></p>{}",
-        m.returns_doc
-            .as_deref()
-            .map(doc_paragraphs)
-            .unwrap_or_default()
-    );
+/// A parameter's or a field's type cell: the linked type, `| null` when it
+/// may be null.
+fn type_cell(m: &Manifest, prefix: &str, ty: &TypeRef, nullable: bool) -> Markup {
+    html! { td { code { (linked_type(m, prefix, ty)) } @if nullable { " | null" } } }
 }
 
-fn schemas(out: &mut String, u: &Unit<'_>, m: &Method, t: &Tool, opts: &Options) {
+fn docs(doc: Option<&str>) -> Markup {
+    html! { @if let Some(d) = doc { (doc_paragraphs(d)) } }
+}
+
+fn params(u: &Unit<'_>, m: &Method) -> Markup {
+    html! {
+        @if m.params.is_empty() {
+            p class="params none" { "No parameters." } "\n"
+        } @else {
+            table class="params" {
+                "\n" caption { "Parameters" } "\n"
+                thead { tr { th scope="col" { "Name" } th scope="col" { "Type" } th scope="col" { "Description" } } }
+                "\n"
+                tbody {
+                    "\n"
+                    @for p in &m.params {
+                        tr {
+                            td { code { (sanitize_line(&p.name)) @if p.nullable { "?" } } }
+                            (type_cell(u.manifest, &u.prefix, &p.ty, p.nullable))
+                            td { (docs(p.doc.as_deref())) }
+                        }
+                        "\n"
+                    }
+                }
+                "\n"
+            }
+            "\n"
+        }
+    }
+}
+
+fn returns(u: &Unit<'_>, m: &Method) -> Markup {
+    html! {
+        p class="returns" {
+            "Returns "
+            code {
+                @match &m.returns {
+                    Some(t) => (linked_type(u.manifest, &u.prefix, t)),
+                    None => "unit",
+                }
+                @if m.returns_nullable { " | null" }
+            }
+        }
+        (docs(m.returns_doc.as_deref()))
+        "\n"
+    }
+}
+
+fn schemas(u: &Unit<'_>, m: &Method, t: &Tool, opts: &Options) -> Markup {
     let s = t.schemas();
     let example = super::example::arguments(&s.input, t.context_injected);
-    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "<details class=\"schema\"><summary>Arguments schema</summary><pre><code>{}</code></pre></details>",
-        esc_text(&pretty(&s.input))
-    );
-    match &s.output {
-        Some(o) => {
-            let _ = writeln!(
-                out,
-                "<details class=\"schema\"><summary>Result schema</summary><pre><code>{}</code></pre></details>",
-                esc_text(&pretty(o))
-            );
+    html! {
+        details class="schema" {
+            summary { "Arguments schema" } pre { code { (JsonText(&s.input)) } }
         }
-        None => out.push_str("<p class=\"schema\">Result: none (unit)</p>\n"),
-    }
-    let _ = writeln!(
-        out,
-        "<details class=\"example\"><summary>Example arguments</summary><pre><code class=\"example-args\">{}</code></pre></details>",
-        esc_text(&pretty(&example))
-    );
-    if let Some(try_it) = &opts.try_it
-        && try_it.callable.contains(&t.name)
-    {
-        form(out, u, m, t, &s.input, &example);
+        "\n"
+        @match &s.output {
+            Some(o) => {
+                details class="schema" {
+                    summary { "Result schema" } pre { code { (JsonText(o)) } }
+                }
+                "\n"
+            }
+            None => { p class="schema" { "Result: none (unit)" } "\n" }
+        }
+        details class="example" {
+            summary { "Example arguments" } pre { code class="example-args" { (JsonText(&example)) } }
+        }
+        "\n"
+        @if let Some(try_it) = &opts.try_it {
+            @if try_it.callable.contains(&t.name) { (form(u, m, t, &s.input, &example)) }
+        }
     }
 }
 
@@ -413,119 +469,127 @@ fn input_kind(m: &Manifest, t: &TypeRef) -> &'static str {
     "json"
 }
 
-fn form(out: &mut String, u: &Unit<'_>, m: &Method, t: &Tool, input: &Value, example: &Value) {
+fn form(u: &Unit<'_>, m: &Method, t: &Tool, input: &Value, example: &Value) -> Markup {
     let fid = |name: &str| format!("{}f-{}-{}", u.prefix, id_part(&t.name), id_part(name));
-    let _ = writeln!(
-        out,
-        "<form class=\"try\" data-tool=\"{}\">\n<fieldset>\n<legend>Try <code>{}</code></legend>",
-        esc(&t.name),
-        esc(&t.name)
-    );
-    for p in &m.params {
-        let kind = input_kind(u.manifest, &p.ty);
-        let id = fid(&p.name);
-        let label = format!(
-            "<label for=\"{id}\"><code>{}{}</code> <span class=\"ty\">{}</span></label>",
-            esc(&sanitize_line(&p.name)),
-            if p.nullable { "?" } else { "" },
-            esc(&type_name(&p.ty))
-        );
-        let name = esc(&p.name);
-        let opt = if p.nullable { " data-optional" } else { "" };
-        let field = match kind {
-            "bool" => format!(
-                "<select id=\"{id}\" name=\"{name}\" data-kind=\"bool\"{opt}><option value=\"\">(none)</option><option>true</option><option>false</option></select>"
-            ),
-            "json" => {
-                let value = example
-                    .get(&p.name)
-                    .map(|v| serde_json::to_string_pretty(v).unwrap_or_default())
-                    .unwrap_or_default();
-                format!(
-                    "<textarea id=\"{id}\" name=\"{name}\" data-kind=\"json\" rows=\"3\" spellcheck=\"false\"{opt}>{}</textarea>",
-                    esc(&value)
-                )
+    html! {
+        form class="try" data-tool=(t.name) {
+            "\n"
+            fieldset {
+                "\n" legend { "Try " code { (t.name) } } "\n"
+                @for p in &m.params {
+                    @let id = fid(&p.name);
+                    div class="field" {
+                        label for=(id) {
+                            code { (sanitize_line(&p.name)) @if p.nullable { "?" } }
+                            " " span class="ty" { (type_name(&p.ty)) }
+                        }
+                        @match input_kind(u.manifest, &p.ty) {
+                            "bool" => {
+                                select id=(id) name=(p.name) data-kind="bool" data-optional[p.nullable] {
+                                    option value="" { "(none)" } option { "true" } option { "false" }
+                                }
+                            }
+                            "json" => {
+                                textarea id=(id) name=(p.name) data-kind="json" rows="3"
+                                    spellcheck="false" data-optional[p.nullable] {
+                                    @if let Some(v) = example.get(&p.name) {
+                                        (serde_json::to_string_pretty(v).unwrap_or_default())
+                                    }
+                                }
+                            }
+                            k => {
+                                input id=(id) name=(p.name) data-kind=(k) autocomplete="off"
+                                    spellcheck="false" data-optional[p.nullable];
+                            }
+                        }
+                    }
+                    "\n"
+                }
+                button type="button" class="call" { "Call" } "\n"
+                pre class="out" role="status" aria-live="polite" hidden {} "\n"
             }
-            k => format!(
-                "<input id=\"{id}\" name=\"{name}\" data-kind=\"{k}\" autocomplete=\"off\" spellcheck=\"false\"{opt}>"
-            ),
-        };
-        let _ = writeln!(out, "<div class=\"field\">{label}{field}</div>");
+            "\n"
+            script type="application/json" class="schema" { (ScriptJson(input)) }
+            "\n"
+        }
+        "\n"
     }
-    let _ = writeln!(
-        out,
-        "<button type=\"button\" class=\"call\">Call</button>\n<pre class=\"out\" role=\"status\" aria-live=\"polite\" hidden></pre>\n</fieldset>\n<script type=\"application/json\" class=\"schema\">{}</script>\n</form>",
-        script_json(input)
-    );
 }
 
-fn events(out: &mut String, u: &Unit<'_>) {
-    if u.manifest.events.is_empty() {
-        return;
-    }
+fn events(u: &Unit<'_>) -> Markup {
     let p = &u.prefix;
-    let _ = writeln!(
-        out,
-        "<h2 id=\"{p}events\">Events</h2>\n<ul class=\"events\">"
-    );
-    for e in &u.manifest.events {
-        let payload = e.payload.as_ref().map_or(String::new(), |t| {
-            format!("({})", linked_type(u.manifest, p, t))
-        });
-        let _ = writeln!(
-            out,
-            "<li id=\"{p}e-{}\"><code>{}{payload}</code></li>",
-            id_part(&e.name),
-            esc(&sanitize_line(&e.name))
-        );
+    html! {
+        @if !u.manifest.events.is_empty() {
+            h2 id={ (p) "events" } { "Events" } "\n"
+            ul class="events" {
+                "\n"
+                @for e in &u.manifest.events {
+                    li id={ (p) "e-" (id_part(&e.name)) } {
+                        code {
+                            (sanitize_line(&e.name))
+                            @if let Some(t) = &e.payload { "(" (linked_type(u.manifest, p, t)) ")" }
+                        }
+                    }
+                    "\n"
+                }
+            }
+            "\n"
+        }
     }
-    out.push_str("</ul>\n");
 }
 
-fn state(out: &mut String, u: &Unit<'_>) {
+fn state(u: &Unit<'_>) -> Markup {
     let m = u.manifest;
     if m.state_root.is_none() && m.state_version.is_none() && m.migrations.is_empty() {
-        return;
+        return html! {};
     }
     let p = &u.prefix;
-    let _ = writeln!(out, "<h2 id=\"{p}state\">State</h2>\n<dl class=\"meta\">");
-    if let Some(root) = &m.state_root {
-        let _ = writeln!(
-            out,
-            "<dt>root</dt><dd><code>{}</code></dd>",
-            linked_type(m, p, &TypeRef::Ref(root.clone()))
-        );
-    }
-    if let Some(v) = m.state_version {
-        let _ = writeln!(out, "<dt>version</dt><dd>{v}</dd>");
-    }
-    for e in &m.migrations {
-        let _ = writeln!(
-            out,
-            "<dt>migration</dt><dd><code>{}</code>: {} → {}</dd>",
-            esc(&sanitize_line(&e.method)),
-            e.from_version,
-            u64::from(e.from_version) + 1
-        );
-    }
-    out.push_str("</dl>\n");
-    if let Some(TypeDefKind::Record(r)) = m
+    let root_record = match m
         .state_root
         .as_ref()
         .and_then(|root| m.types.get(root))
         .map(|d| &d.kind)
     {
-        out.push_str("<table class=\"params\">\n<caption>State layout (root fields)</caption>\n<thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Type</th><th scope=\"col\">Stored as</th></tr></thead>\n<tbody>\n");
-        for f in &r.fields {
-            let _ = writeln!(
-                out,
-                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
-                esc(&sanitize_line(&f.name)),
-                linked_type(m, p, &f.ty),
-                esc(&crdt_of(&f.ty))
-            );
+        Some(TypeDefKind::Record(r)) => Some(r),
+        _ => None,
+    };
+    html! {
+        h2 id={ (p) "state" } { "State" } "\n"
+        dl class="meta" {
+            "\n"
+            @if let Some(root) = &m.state_root {
+                dt { "root" } dd { code { (linked_type(m, p, &TypeRef::Ref(root.clone()))) } } "\n"
+            }
+            @if let Some(v) = m.state_version {
+                dt { "version" } dd { (v) } "\n"
+            }
+            @for e in &m.migrations {
+                dt { "migration" }
+                dd { code { (sanitize_line(&e.method)) } ": " (e.from_version) " → " (u64::from(e.from_version) + 1) }
+                "\n"
+            }
         }
-        out.push_str("</tbody>\n</table>\n");
+        "\n"
+        @if let Some(r) = root_record {
+            table class="params" {
+                "\n" caption { "State layout (root fields)" } "\n"
+                thead { tr { th scope="col" { "Field" } th scope="col" { "Type" } th scope="col" { "Stored as" } } }
+                "\n"
+                tbody {
+                    "\n"
+                    @for f in &r.fields {
+                        tr {
+                            td { code { (sanitize_line(&f.name)) } }
+                            td { code { (linked_type(m, p, &f.ty)) } }
+                            td { (crdt_of(&f.ty)) }
+                        }
+                        "\n"
+                    }
+                }
+                "\n"
+            }
+            "\n"
+        }
     }
 }
 
@@ -541,90 +605,84 @@ fn crdt_of(t: &TypeRef) -> String {
     crdt.map_or_else(|| "-".into(), |c| sanitize_line(&c.0))
 }
 
-fn types(out: &mut String, u: &Unit<'_>) {
+fn types(u: &Unit<'_>) -> Markup {
     let m = u.manifest;
-    if m.types.is_empty() {
-        return;
-    }
     let p = &u.prefix;
-    let _ = writeln!(out, "<h2 id=\"{p}types\">Types</h2>");
-    for (name, def) in &m.types {
-        let (kind, body) = match &def.kind {
-            TypeDefKind::Record(r) => {
-                let rows: String = r
-                    .fields
-                    .iter()
-                    .map(|f| {
-                        format!(
-                            "<tr><td><code>{}</code></td><td><code>{}</code>{}</td><td>{}</td></tr>\n",
-                            esc(&sanitize_line(&f.name)),
-                            linked_type(m, p, &f.ty),
-                            if f.nullable { " | null" } else { "" },
-                            f.doc.as_deref().map(doc_paragraphs).unwrap_or_default()
-                        )
-                    })
-                    .collect();
-                (
-                    "record",
-                    format!(
-                        "<table class=\"params\"><thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Type</th><th scope=\"col\">Description</th></tr></thead><tbody>\n{rows}</tbody></table>"
-                    ),
-                )
+    html! {
+        @if !m.types.is_empty() {
+            h2 id={ (p) "types" } { "Types" } "\n"
+            @for (name, def) in &m.types {
+                section class="type" id=(type_id(p, name)) tabindex="-1" {
+                    "\n"
+                    h3 { (sanitize_line(name)) " " span class="k" { (type_kind(&def.kind)) } }
+                    "\n"
+                    @if let Some(d) = &def.doc { div class="doc" { (doc_paragraphs(d)) } }
+                    @if let Some(s) = signature::shape(m, &TypeRef::Ref(name.clone())) {
+                        p class="shape" { "looks like " code { (s) } }
+                    }
+                    (type_body(m, p, &def.kind))
+                    "\n"
+                }
+                "\n"
             }
-            TypeDefKind::Variant(v) => {
-                let rows: String = v
-                    .variants
-                    .iter()
-                    .map(|c| {
-                        let payload = c
-                            .payload
-                            .as_ref()
-                            .map_or(String::new(), |t| format!("({})", linked_type(m, p, t)));
-                        format!(
-                            "<li><code>{}{payload}</code>{}</li>\n",
-                            esc(&sanitize_line(&c.name)),
-                            c.doc.as_deref().map(doc_paragraphs).unwrap_or_default()
-                        )
-                    })
-                    .collect();
-                ("variant", format!("<ul class=\"variants\">\n{rows}</ul>"))
+        }
+    }
+}
+
+fn type_kind(kind: &TypeDefKind) -> &'static str {
+    match kind {
+        TypeDefKind::Record(_) => "record",
+        TypeDefKind::Variant(_) => "variant",
+        TypeDefKind::Alias(_) => "alias",
+        TypeDefKind::Bytes(_) => "bytes",
+        TypeDefKind::Unknown(_) => "unknown",
+    }
+}
+
+fn type_body(m: &Manifest, p: &str, kind: &TypeDefKind) -> Markup {
+    match kind {
+        TypeDefKind::Record(r) => html! {
+            table class="params" {
+                thead { tr { th scope="col" { "Field" } th scope="col" { "Type" } th scope="col" { "Description" } } }
+                tbody {
+                    "\n"
+                    @for f in &r.fields {
+                        tr {
+                            td { code { (sanitize_line(&f.name)) } }
+                            (type_cell(m, p, &f.ty, f.nullable))
+                            td { (docs(f.doc.as_deref())) }
+                        }
+                        "\n"
+                    }
+                }
             }
-            TypeDefKind::Alias(t) => (
-                "alias",
-                format!("<p>= <code>{}</code></p>", linked_type(m, p, t)),
-            ),
-            TypeDefKind::Bytes(b) => (
-                "bytes",
-                format!(
-                    "<p>bytes{}{}</p>",
-                    b.size.map(|n| format!(", {n} long")).unwrap_or_default(),
-                    b.encoding
-                        .as_deref()
-                        .map(|e| format!(", {} encoded", esc(&sanitize_line(e))))
-                        .unwrap_or_default()
-                ),
-            ),
-            TypeDefKind::Unknown(k) => (
-                "unknown",
-                format!(
-                    "<p>a kind this calimcp does not know (<code>{}</code>): accepted unvalidated</p>",
-                    esc(&sanitize_line(k))
-                ),
-            ),
-        };
-        let shape = signature::shape(m, &TypeRef::Ref(name.clone()))
-            .map(|s| format!("<p class=\"shape\">looks like <code>{}</code></p>", esc(&s)))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "<section class=\"type\" id=\"{}\" tabindex=\"-1\">\n<h3>{} <span class=\"k\">{kind}</span></h3>\n{}{shape}{body}\n</section>",
-            type_id(p, name),
-            esc(&sanitize_line(name)),
-            def.doc
-                .as_deref()
-                .map(|d| format!("<div class=\"doc\">{}</div>", doc_paragraphs(d)))
-                .unwrap_or_default()
-        );
+        },
+        TypeDefKind::Variant(v) => html! {
+            ul class="variants" {
+                "\n"
+                @for c in &v.variants {
+                    li {
+                        code {
+                            (sanitize_line(&c.name))
+                            @if let Some(t) = &c.payload { "(" (linked_type(m, p, t)) ")" }
+                        }
+                        (docs(c.doc.as_deref()))
+                    }
+                    "\n"
+                }
+            }
+        },
+        TypeDefKind::Alias(t) => html! { p { "= " code { (linked_type(m, p, t)) } } },
+        TypeDefKind::Bytes(b) => html! {
+            p {
+                "bytes"
+                @if let Some(n) = b.size { ", " (n) " long" }
+                @if let Some(e) = &b.encoding { ", " (sanitize_line(e)) " encoded" }
+            }
+        },
+        TypeDefKind::Unknown(k) => html! {
+            p { "a kind this calimcp does not know (" code { (sanitize_line(k)) } "): accepted unvalidated" }
+        },
     }
 }
 
@@ -644,7 +702,7 @@ mod tests {
         let m = &apps[0].services[0].manifest;
         let mut seen = 0;
         let mut check = |t: &crate::abi::TypeRef| {
-            assert_eq!(text_of(&linked_type(m, "", t)), type_name(t));
+            assert_eq!(text_of(&linked_type(m, "", t).into_string()), type_name(t));
             seen += 1;
         };
         for method in &m.methods {

@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use base64::Engine as _;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -79,7 +80,7 @@ pub fn record(
         payload,
         valid,
         problem,
-        raw: raw.map(|r| crate::text::base64(r, false, true)),
+        raw: raw.map(|r| base64::engine::general_purpose::STANDARD.encode(r)),
     };
     serde_json::to_value(line).unwrap_or_default()
 }
