@@ -1483,3 +1483,30 @@ fn a_node_url_without_a_scheme_is_told_to_add_http() {
     assert!(err.contains("--node http://127.0.0.1:25000"), "{err}");
     assert!(!err.contains("relative URL"), "{err}");
 }
+
+/// A call named APP.METHOD that no app has is not told to try the
+/// APP.METHOD form it used (issue 44); a bare unknown name still is.
+#[test]
+fn an_unknown_app_method_is_not_told_to_use_the_form_it_used() {
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "nosuchapp.nothing_like_this"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("no tool `nosuchapp.nothing_like_this`"),
+        "{err}"
+    );
+    assert!(!err.contains("can also be named APP.METHOD"), "{err}");
+    assert!(err.contains("calimcp tools"), "{err}");
+    let out = calimcp()
+        .arg("--apps")
+        .arg(example(""))
+        .args(["call", "zzz_nothing_like_this"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("can also be named APP.METHOD"), "{err}");
+}

@@ -42,9 +42,10 @@ pub fn run(g: &GlobalArgs, args: AuthArgs) -> Result<()> {
 
 fn token(g: &GlobalArgs) -> Result<()> {
     let session = g.session()?;
-    let client = session.node("checking the token")?;
+    session.node("checking the token")?;
+    let url = session.url()?;
     let state = g.node.options()?.state_dir;
-    if let Some(t) = session.block_on(client.checked_token())?? {
+    if let Some(t) = session.block_on(session.checked_token())?? {
         if g.json {
             output::print_json(&Token { token: &t })?;
         } else {
@@ -52,9 +53,9 @@ fn token(g: &GlobalArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let users = auth::cached_users(&state, client.url())?;
+    let users = auth::cached_users(&state, &url)?;
     let err = if users.is_empty()
-        && let Some(dead) = client.dead_login()
+        && let Some(dead) = session.dead_login()
     {
         dead
     } else if users.len() > 1 {
@@ -64,7 +65,7 @@ fn token(g: &GlobalArgs) -> Result<()> {
             Code::NotLoggedIn,
             format!(
                 "calimcp has logins of several users for {}: {}",
-                client.url(),
+                url,
                 users.join(", ")
             ),
         )
@@ -76,11 +77,11 @@ fn token(g: &GlobalArgs) -> Result<()> {
         Error::new(
             ErrorKind::Auth,
             Code::NotLoggedIn,
-            format!("not logged in to {}", client.url()),
+            format!("not logged in to {url}"),
         )
         .with_hint(match &g.node.name {
             Some(n) => format!("calimcp login --node {n}"),
-            None => format!("calimcp login --node {}", client.url()),
+            None => format!("calimcp login --node {url}"),
         })
     };
     Err(err)

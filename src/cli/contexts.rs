@@ -39,7 +39,6 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<()> {
     };
     report_warnings(&g.ui(), catalog, &apps);
     let rows = session.context_rows(catalog, &apps, g.service.as_deref(), names.is_empty())?;
-    let client = session.client()?;
     if g.json {
         output::print_json(&rows)?;
         return Ok(());
@@ -47,7 +46,7 @@ pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<()> {
     if rows.is_empty() {
         g.ui().note(format_args!(
             "no contexts on {}{}",
-            client.url(),
+            session.url()?,
             match &args.app {
                 Some(a) => format!(" for {}", sanitize_line(a)),
                 None => String::new(),

@@ -293,27 +293,15 @@ impl Origin {
 /// node answered; `Err`: the node could not be asked.
 type NodeApps = Option<std::result::Result<(Vec<App>, Catalog), Error>>;
 
-fn node_apps(g: &GlobalArgs, session: &Session) -> Result<NodeApps> {
+fn node_apps(session: &Session) -> Result<NodeApps> {
     if session.offline() {
         return Ok(None);
     }
-    let client = session.client()?;
-    Ok(
-        match session.block_on(calimcp_catalog::node::load(client))? {
-            Ok((rows, unusable)) => {
-                let grouped = Catalog::default().with_node_apps(
-                    rows.clone(),
-                    unusable.clone(),
-                    &g.tool_options(),
-                );
-                let mut all = rows;
-                all.extend(unusable.into_iter().map(|(a, _)| a));
-                Some(Ok((all, grouped)))
-            }
-            Err(e) if session.default_node_absent(&e) => None,
-            Err(e) => Some(Err(e)),
-        },
-    )
+    Ok(match session.block_on(session.node_rows_and_apps())? {
+        Ok(both) => Some(Ok(both)),
+        Err(e) if session.default_node_absent(&e) => None,
+        Err(e) => Some(Err(e)),
+    })
 }
 
 /// A named side the node has: by application id (that very version), else
@@ -367,7 +355,7 @@ fn side(
 ) -> Result<(App, Origin)> {
     if !calimcp_catalog::looks_like_path(arg) {
         if node.is_none() {
-            *node = Some(node_apps(g, session)?);
+            *node = Some(node_apps(session)?);
         }
         if let Some(Some(Ok(apps))) = node.as_ref()
             && let Some(app) = on_node(arg, apps)?

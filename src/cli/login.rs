@@ -74,19 +74,20 @@ pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<()> {
         return Err(Error::input(Code::Usage, "the password is empty"));
     }
     session.log_in_as(&username, password);
-    let client = session.node("logging in")?;
-    session.block_on(client.log_in())??;
+    session.node("logging in")?;
+    session.block_on(session.log_in())??;
+    let url = session.url()?;
     let name = g.node.name.clone();
     if g.json {
         output::print_json(&LoggedIn {
-            node: client.url(),
+            node: &url,
             name: name.as_deref(),
             username: &username,
         })?;
     } else {
         output::print(&format!(
             "logged in to {}{} as {}; the login is kept for later commands (`calimcp logout` ends it)\n",
-            client.url(),
+            url,
             name.map(|n| format!(" ({n})")).unwrap_or_default(),
             sanitize_line(&username)
         ))?;

@@ -50,7 +50,7 @@ pub struct WaitArgs {
 pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<()> {
     let session = g.session()?;
     let what = "waiting for a context";
-    let client = session.node(what)?;
+    session.node(what)?;
     let pace = Pace::new(
         args.every.unwrap_or(DEFAULT_EVERY),
         args.within.unwrap_or(DEFAULT_WITHIN),
@@ -74,7 +74,10 @@ pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<()> {
         &pace,
         &mut on_check,
     ))??;
-    let id = info.map(|i| client.node_id(&i.id)).unwrap_or_default();
+    let id = match info {
+        Some(i) => session.node_id(&i.id)?,
+        None => String::new(),
+    };
     match waited {
         Waited::Initialized { checks } => {
             if g.json {
@@ -83,7 +86,7 @@ pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<()> {
                 ui.note(format_args!(
                     "context {} is initialized on {}",
                     sanitize_line(&id),
-                    client.url()
+                    session.url()?
                 ));
             }
             Ok(())

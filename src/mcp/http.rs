@@ -21,7 +21,7 @@ use super::AbortOnDrop;
 pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
-use super::server::Session;
+use super::server::Connection;
 use super::sessions::Sessions;
 use calimcp_core::error::{Code, Error, Result};
 
@@ -109,8 +109,8 @@ pub async fn run(
     let sessions = Arc::new(Sessions::new(opts.session_idle));
     let reaper = tokio::spawn(sessions.clone().reap());
     let served = live.clone();
-    let service: StreamableHttpService<Session, Sessions> = StreamableHttpService::new(
-        move || Ok(Session::new(served.clone())),
+    let service: StreamableHttpService<Connection, Sessions> = StreamableHttpService::new(
+        move || Ok(Connection::new(served.clone())),
         sessions.clone(),
         config,
     );

@@ -120,7 +120,7 @@ pub fn serve(settings: Settings) -> Result<()> {
         }
     } else {
         // The node's client, made now: a bad address is said at the start.
-        session.client()?;
+        session.node("serving the node's apps")?;
     }
     let scope = Scope {
         names: settings.app_names.clone(),
@@ -159,7 +159,7 @@ async fn serve_stdio(live: Arc<live::Live>) -> Result<()> {
     let (transport, flush) = stdio::stdio();
     let tools = live.view().listed.len();
     log::info!("serving {tools} tools and the fixed tools over stdio");
-    let session = server::Session::new(live);
+    let session = server::Connection::new(live);
     let run = async move {
         match session.serve(transport).await {
             Ok(running) => {

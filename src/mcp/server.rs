@@ -49,16 +49,17 @@ fn sessionless(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
 }
 
-/// One MCP session.
-pub struct Session {
+/// One MCP connection's handler: what the server answers one client with
+/// (stdio: the one client; Streamable HTTP: one per MCP session).
+pub struct Connection {
     live: Arc<Live>,
     /// The contexts select_app chose for this session.
     chosen: Chosen,
 }
 
-impl Session {
-    pub fn new(live: Arc<Live>) -> Session {
-        Session {
+impl Connection {
+    pub fn new(live: Arc<Live>) -> Connection {
+        Connection {
             live,
             chosen: Chosen::default(),
         }
@@ -67,20 +68,6 @@ impl Session {
     /// The server's catalog session.
     fn catalog(&self) -> &CatalogSession {
         &self.live.session
-    }
-
-    /// The context a call of `app` falls back to when none is typed: the
-    /// one chosen here, else the one of `calimcp use` ([`CatalogSession::pinned`]).
-    fn pinned(
-        &self,
-        typed: Option<&str>,
-        app: &calimcp_core::abi::App,
-        service: Option<&str>,
-    ) -> Result<Option<String>, Error> {
-        match typed {
-            Some(_) => Ok(None),
-            None => self.catalog().pinned(Some(&self.chosen), app, service),
-        }
     }
 
     /// The node's client for `what`, or the answer that the server runs
@@ -104,7 +91,7 @@ impl Session {
     /// --offline.
     fn client(&self) -> Option<&CatalogSession> {
         let session = self.catalog();
-        session.client().ok().map(|_| session)
+        (!session.offline()).then_some(session)
     }
 
     /// Resolves an app name, re-reading the node once when it is unknown there.
@@ -224,11 +211,7 @@ impl Session {
             out["note"] = "the server runs with --offline: these tools can be listed and described but not run".into();
             return json_result(&out);
         }
-        let ask = Ask {
-            typed: parsed.context.as_deref(),
-            pinned: None,
-            default_alias: true,
-        };
+        let ask = Ask::call(parsed.context.as_deref(), None);
         let resolved = self
             .catalog()
             .context_for(a, service.as_deref(), ask, audience)
@@ -287,15 +270,14 @@ impl Session {
             return error_result("the server reads no node".into());
         };
         let typed = parsed.context.as_deref();
-        let pinned = match self.pinned(typed, a, service.as_deref()) {
+        let pinned = match self
+            .catalog()
+            .call_pin(typed, Some(&self.chosen), a, service.as_deref())
+        {
             Ok(p) => p,
             Err(e) => return error_result(error_text(&e)),
         };
-        let ask = Ask {
-            typed,
-            pinned: pinned.as_deref(),
-            default_alias: true,
-        };
+        let ask = Ask::call(typed, pinned.as_deref());
         let bound = self
             .catalog()
             .context_for(a, service.as_deref(), ask, audience);
@@ -511,7 +493,7 @@ impl Session {
         Err(Stop::answer(node_error_result(&stale)))
     }
 
-    /// [`Session::prepare_call`]'s steps on `view`.
+    /// [`Connection::prepare_call`]'s steps on `view`.
     async fn prepare_in(
         &self,
         view: &Arc<View>,
@@ -552,13 +534,10 @@ impl Session {
         let app = &view.catalog.apps[tool.app];
         let typed = prepared.context.as_deref();
         let pinned = self
-            .pinned(typed, app, tool.service.as_deref())
+            .catalog()
+            .call_pin(typed, Some(&self.chosen), app, tool.service.as_deref())
             .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
-        let ask = Ask {
-            typed,
-            pinned: pinned.as_deref(),
-            default_alias: true,
-        };
+        let ask = Ask::call(typed, pinned.as_deref());
         let bound = match self
             .catalog()
             .binding(&view.catalog, &tool, ask, audience)
@@ -898,7 +877,7 @@ pub fn info() -> ServerConfig {
     .with_instructions(INSTRUCTIONS)
 }
 
-impl ServerHandler for Session {
+impl ServerHandler for Connection {
     fn get_info(&self) -> ServerConfig {
         // Apps the node has but this server cannot serve: an agent never sees
         // stderr, so it is told here (and by describe_app).

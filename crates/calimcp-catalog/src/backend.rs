@@ -86,7 +86,7 @@ impl Backend for Session {
     }
 
     fn apps(&self) -> BoxFuture<'_, Result<NodeApps>> {
-        Box::pin(async move { crate::node::load(self.client()?).await })
+        Box::pin(self.node_apps())
     }
 
     fn forget(&self) {

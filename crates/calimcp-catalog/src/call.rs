@@ -88,6 +88,35 @@ pub struct Ask<'a> {
     pub default_alias: bool,
 }
 
+impl<'a> Ask<'a> {
+    /// What a call asks for: the context `typed`, else the `pinned` one
+    /// ([`crate::session::Session::call_pin`]), else the app's only context
+    /// or the one aliased `default`.
+    pub fn call(typed: Option<&'a str>, pinned: Option<&'a str>) -> Ask<'a> {
+        Ask {
+            typed,
+            pinned,
+            default_alias: true,
+        }
+    }
+
+    /// Exactly the context `typed` (`watch -c`, `use`): no pin, no default.
+    pub fn named(typed: &'a str) -> Ask<'a> {
+        Ask {
+            typed: Some(typed),
+            ..Ask::default()
+        }
+    }
+
+    /// Exactly the `pinned` context (`watch` with a pin and no `-c`).
+    pub fn pinned(pinned: &'a str) -> Ask<'a> {
+        Ask {
+            pinned: Some(pinned),
+            ..Ask::default()
+        }
+    }
+}
+
 /// What a call is used for, so the method's kind can refuse it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Use {

@@ -73,10 +73,7 @@ impl Session {
         let mut out: Vec<NodeContext> = Vec::new();
         if !given.is_empty() {
             for value in given {
-                let ask = Ask {
-                    typed: Some(value),
-                    ..Ask::default()
-                };
+                let ask = Ask::named(value);
                 let id = call::bind_context(client, app, service, ask)
                     .await
                     .map_err(|e| error_as_typed(e, Some(value)))?
@@ -88,10 +85,7 @@ impl Session {
             return Ok(out);
         }
         if let Some(pinned) = pinned {
-            let ask = Ask {
-                pinned: Some(pinned),
-                ..Ask::default()
-            };
+            let ask = Ask::pinned(pinned);
             let id = call::bind_context(client, app, service, ask).await?.id;
             return Ok(vec![one(id)]);
         }

@@ -138,3 +138,22 @@ pub async fn load_except(
     }
     Ok((apps, unusable))
 }
+impl crate::session::Session {
+    /// The node's apps whose ABI could be read, and the others with the
+    /// reason ([`load`] with the session's client).
+    pub async fn node_apps(&self) -> Result<(Vec<App>, Vec<(App, Error)>)> {
+        load(self.client()?).await
+    }
+
+    /// The node's apps as rows (one application id and version each, those
+    /// whose ABI could not be read included) and the same assembled as the
+    /// catalog assembles them (grouped by package, named), read once.
+    pub async fn node_rows_and_apps(&self) -> Result<(Vec<App>, Catalog)> {
+        let (rows, unusable) = self.node_apps().await?;
+        let grouped =
+            Catalog::default().with_node_apps(rows.clone(), unusable.clone(), &self.settings.tools);
+        let mut all = rows;
+        all.extend(unusable.into_iter().map(|(a, _)| a));
+        Ok((all, grouped))
+    }
+}

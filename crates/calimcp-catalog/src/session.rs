@@ -118,14 +118,21 @@ impl Session {
         self.settings.node.is_none()
     }
 
-    /// The node client, made on first use.
-    pub fn client(&self) -> Result<&Client> {
-        self.node("this")
+    /// The node client, made on first use. Only the catalog holds it: the
+    /// faces ask the session.
+    pub(crate) fn client(&self) -> Result<&Client> {
+        self.client_for("this")
     }
 
-    /// The node client for `what` ("waiting for a context"), made on first
-    /// use: the one check that a command needs the node, with one message.
-    pub fn node(&self, what: &str) -> Result<&Client> {
+    /// The one check that a command needs the node, with one message: an
+    /// error with `--offline` (naming `what`, "waiting for a context") or
+    /// when the node's URL is not usable; the client is made then.
+    pub fn node(&self, what: &str) -> Result<()> {
+        self.client_for(what).map(|_| ())
+    }
+
+    /// The node client for `what`, made on first use ([`Session::node`]).
+    pub(crate) fn client_for(&self, what: &str) -> Result<&Client> {
         if let Some(c) = self.client.get() {
             return Ok(c);
         }
@@ -153,10 +160,10 @@ impl Session {
     /// The node client for `what`, once the node has answered: a command
     /// that needs the node fails (exit 4, `unreachable`) when none answers,
     /// at the default address as at a named one.
-    pub fn answering(&self, what: &str) -> Result<&Client> {
-        let client = self.node(what)?;
+    pub fn answering(&self, what: &str) -> Result<()> {
+        let client = self.client_for(what)?;
         self.block_on(client.known_applications())??;
-        Ok(client)
+        Ok(())
     }
 
     /// The context pinned for `app` (its `service`): the one `chosen` for
@@ -182,6 +189,22 @@ impl Session {
             }
         };
         Ok(pins.get(client.url(), app, service).map(str::to_string))
+    }
+
+    /// The pin a call of `app` falls back to: none when a context was
+    /// `typed` (a typed context skips the pin, and the pins are not read),
+    /// else [`Session::pinned`].
+    pub fn call_pin(
+        &self,
+        typed: Option<&str>,
+        chosen: Option<&Chosen>,
+        app: &App,
+        service: Option<&str>,
+    ) -> Result<Option<String>> {
+        match typed {
+            Some(_) => Ok(None),
+            None => self.pinned(chosen, app, service),
+        }
     }
 
     /// The node's URL as given ([`Settings::node_url`]), or why it is unknown.
@@ -535,10 +558,7 @@ impl Session {
             )
             .with_hint("pin the context's id (64 hex or base58) to pin it without a node"));
         }
-        let ask = Ask {
-            typed: Some(typed),
-            ..Default::default()
-        };
+        let ask = Ask::named(typed);
         match self.bind_context(app, service, ask) {
             Ok(target) => Ok(PinTarget::Checked(target)),
             Err(e) if is_id && e.kind == ErrorKind::Unreachable => Ok(PinTarget::Unchecked(
@@ -628,7 +648,7 @@ impl Session {
         pace: &Pace,
         on_check: &mut (dyn FnMut(u64, &Result<Option<bool>>) + Send),
     ) -> Result<(Option<calimcp_node::contexts::ContextInfo>, Waited)> {
-        let client = self.node(what)?;
+        let client = self.client_for(what)?;
         super::wait::until_initialized(client, value, pace, on_check).await
     }
 
@@ -971,6 +991,10 @@ pub fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
             "tools with that method here: {} (`calimcp tools` lists every tool)",
             by_method.join(", ")
         ),
+        // Named APP.METHOD already: suggest the tool list, not the form that failed.
+        (None, true) if token.contains('.') => {
+            "`calimcp apps` lists the apps, `calimcp tools` every tool".into()
+        }
         (None, true) => {
             "`calimcp tools` lists every tool; a method can also be named APP.METHOD (kv-store.get)"
                 .into()

@@ -46,18 +46,43 @@ fn byte_list(text: &str) -> Option<String> {
     String::from_utf8(bytes?).ok()
 }
 
-/// The error a JSON-RPC `error` object stands for (always [`ErrorKind::Remote`]).
+/// The error a JSON-RPC `error` object stands for (always [`ErrorKind::Remote`]
+/// but for a caller who is not a member, [`ErrorKind::Auth`]): the app's own
+/// failure ([`function_call_failed`]), a refusal the node types
+/// ([`typed_refusal`]), else the node's words as they came.
 pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
     let method = sanitize_line(method);
     let context = sanitize_line(context_id);
-    let kind = error.get("type").and_then(Value::as_str);
     let data = error.get("data").unwrap_or(&Value::Null);
-    let remote = |code: Code, msg: String| Error::new(ErrorKind::Remote, code, msg);
-    match kind {
+    match error.get("type").and_then(Value::as_str) {
+        Some("FunctionCallError") => function_call_failed(&method, &context, data),
+        Some(kind) => typed_refusal(kind, &method, &context, data),
+        None => {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .map(sanitize_line)
+                .unwrap_or_else(|| sanitize_line(&error.to_string()));
+            remote(
+                Code::RpcError,
+                format!("the node refused `{method}`: {message}"),
+            )
+        }
+    }
+}
+
+fn remote(code: Code, msg: String) -> Error {
+    Error::new(ErrorKind::Remote, code, msg)
+}
+
+/// A `FunctionCallError`: a method the module lacks, a caller who is not a
+/// member (rc.25 checks membership before anything runs), or the app's own
+/// error.
+fn function_call_failed(method: &str, context: &str, data: &Value) -> Error {
+    let said = function_call_error(data);
+    match said.trim() {
         // The module does not export a method its ABI declares.
-        Some("FunctionCallError")
-            if function_call_error(data).trim() == format!("method {method:?} not found") =>
-        {
+        t if t == format!("method {method:?} not found") => {
             remote(
                 Code::MethodNotInModule,
                 format!(
@@ -66,12 +91,7 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             )
             .with_hint("the ABI and the module come from different builds: rebuild the app (cargo mero build) and install it again")
         }
-        // rc.25 checks the caller's membership before anything runs.
-        Some("FunctionCallError")
-            if function_call_error(data)
-                .trim()
-                .eq_ignore_ascii_case("Caller is not a member of this context") =>
-        {
+        t if t.eq_ignore_ascii_case("Caller is not a member of this context") => {
             Error::new(
                 ErrorKind::Auth,
                 Code::NotAMember,
@@ -79,8 +99,8 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             )
             .with_hint("use a token of a member of the context (or the node owner's), or call through a node whose identity is a member")
         }
-        Some("FunctionCallError") => {
-            let text = sanitize_doc(&function_call_error(data));
+        _ => {
+            let text = sanitize_doc(&said);
             let what = if text.is_empty() {
                 "failed without a message".to_string()
             } else if data.as_str().is_some_and(|d| byte_list(d).is_some()) {
@@ -92,7 +112,14 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             e.said = NodeSaid::recognise(None, &text);
             e
         }
-        Some("Uninitialized") => remote(
+    }
+}
+
+/// A refusal the node names by its `type` (nothing ran, or the node failed),
+/// else the type and its data as they came.
+fn typed_refusal(kind: &str, method: &str, context: &str, data: &Value) -> Error {
+    match kind {
+        "Uninitialized" => remote(
             Code::Uninitialized,
             format!(
                 "context {context} has no state on this node yet (the node answered Uninitialized; nothing ran)"
@@ -100,12 +127,12 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         )
         .with_hint("wait for the node to sync the context, then call again")
         .retryable(),
-        Some("ContextNotFound") => remote(
+        "ContextNotFound" => remote(
             Code::ContextNotFound,
             format!("the node has no context {context}"),
         )
         .with_hint("pass another --context, or pin one with `calimcp use APP --context ID`"),
-        Some("GroupKeyPending") => remote(
+        "GroupKeyPending" => remote(
             Code::GroupKeyPending,
             format!(
                 "the node cannot run `{method}` in context {context} yet: the context's group key has not been delivered to it (nothing ran)"
@@ -113,7 +140,7 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         )
         .with_hint("this passes on its own once the key arrives from the group: retry shortly")
         .retryable(),
-        Some("UpgradeInProgress") => remote(
+        "UpgradeInProgress" => remote(
             Code::UpgradeInProgress,
             format!(
                 "the node refused `{method}` in context {context}: its group is being upgraded to a new app version, and writes wait until that completes (nothing ran; reads still work)"
@@ -121,14 +148,14 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         )
         .with_hint("retry once the group's upgrade has completed")
         .retryable(),
-        Some("XCallNotPermitted") => remote(
+        "XCallNotPermitted" => remote(
             Code::XcallNotPermitted,
             format!(
                 "`{method}` made a cross-context call to a method of context {} that is not an `#[app::xcall]` entry point, and the node refused it",
                 sanitize_line(
                     data.get("context_id")
                         .and_then(Value::as_str)
-                        .unwrap_or(&context)
+                        .unwrap_or(context)
                 )
             ),
         )
@@ -136,19 +163,19 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
         // merod 0.11.0-rc.83 (`execute.rs` `refuse_discarded_write`): the
         // node is a read-only member of the context (a ReadOnly role, a
         // read-only replica): it ran the method, and dropped what it wrote.
-        Some("ReadOnlyWriteRefused") => remote(
+        "ReadOnlyWriteRefused" => remote(
             Code::ReadOnlyWriteRefused,
             format!(
                 "the node ran `{method}` read-only in context {} and discarded its write: the node is a read-only member of that context (its identity holds a read-only role in the context's group, as a read-only replica does), so it keeps no change a method makes there; nothing was written",
                 sanitize_line(
                     data.get("context_id")
                         .and_then(Value::as_str)
-                        .unwrap_or(&context)
+                        .unwrap_or(context)
                 )
             ),
         )
         .with_hint("call the method through a node that is a writing member of the context, or have an admin of the context's group give this node's identity a writing role (Member or Admin); repeating the call here changes nothing"),
-        Some("InternalError") => {
+        "InternalError" => {
             let what = match data.get("kind").and_then(Value::as_str) {
                 Some("context") => "loading the context, its config or its identity failed",
                 Some("group") => "loading the context's group or upgrade metadata failed",
@@ -164,14 +191,14 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             )
             .with_hint("the node's log says more (merod's output); this is not a problem of the call's arguments")
         }
-        Some("ApplicationNotInstalled") => remote(
+        "ApplicationNotInstalled" => remote(
             Code::ApplicationNotInstalled,
             format!(
                 "the application of context {context} is not installed on this node ({})",
                 sanitize_line(&compact(data))
             ),
         ),
-        Some(other) => {
+        other => {
             let other = sanitize_line(other);
             let detail = match data {
                 Value::Null => String::new(),
@@ -182,17 +209,6 @@ pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
             remote(
                 Code::RpcError,
                 format!("the node refused `{method}`: {other}{detail}"),
-            )
-        }
-        None => {
-            let message = error
-                .get("message")
-                .and_then(Value::as_str)
-                .map(sanitize_line)
-                .unwrap_or_else(|| sanitize_line(&error.to_string()));
-            remote(
-                Code::RpcError,
-                format!("the node refused `{method}`: {message}"),
             )
         }
     }

@@ -22,12 +22,8 @@ pub(super) fn find_context(c: &Call, explicit: Option<&str>) -> Result<Found> {
         e.with_hint("drop --offline (or CALIMCP_OFFLINE), or make it a dry run with --context ID, which needs no node")
     })?;
     let app = c.app();
-    let pinned = session.pinned(None, app, c.tool.service.as_deref())?;
-    let ask = Ask {
-        typed: explicit,
-        pinned: pinned.as_deref(),
-        default_alias: true,
-    };
+    let pinned = session.call_pin(explicit, None, app, c.tool.service.as_deref())?;
+    let ask = Ask::call(explicit, pinned.as_deref());
     let bound = session.bind_retrying(
         c.catalog,
         c.tool,
