@@ -282,10 +282,10 @@ impl Client {
     }
 
     /// Whether `executorPublicKey` is left out: the node writes hex ids
-    /// (0.11.0-rc.27 and later; rc.83 refuses the key).
+    /// (0.11.0-rc.27 and later, which all execute as their own identity;
+    /// rc.83 refuses the key).
     fn executor_ignored(&self) -> bool {
-        self.inner.abi_route.load(Ordering::Acquire) == super::abi::ROUTE_PRESENT
-            && self.id_form() == Some(IdForm::Hex)
+        self.id_form() == Some(IdForm::Hex)
     }
 
     /// The identities the node owns in a context.
