@@ -2128,7 +2128,17 @@ fn a_write_the_node_ran_read_only_and_discarded_is_said_so() {
     env.node.refuse_next_write_read_only(&ctx);
     let a = env
         .cmd()
-        .args(["call", "kv_store_set", "--key", "a", "--value", "1", "-c", "prod", "--json"])
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "1",
+            "-c",
+            "prod",
+            "--json",
+        ])
         .assert()
         .code(5);
     let err = stderr_of(&a);
@@ -2136,11 +2146,22 @@ fn a_write_the_node_ran_read_only_and_discarded_is_said_so() {
     assert_eq!(e["error"]["code"], "read_only_write_refused", "{e}");
     assert_eq!(e["error"]["retryable"], false, "{e}");
     let msg = e["error"]["message"].as_str().unwrap();
-    for words in ["ran `set` read-only", "discarded its write", "read-only member", &ctx] {
+    for words in [
+        "ran `set` read-only",
+        "discarded its write",
+        "read-only member",
+        &ctx,
+    ] {
         assert!(msg.contains(words), "{words}: {msg}");
     }
     assert!(!msg.contains("ReadOnlyWriteRefused"), "{msg}");
-    assert!(e["error"]["hint"].as_str().unwrap().contains("writing member"), "{e}");
+    assert!(
+        e["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("writing member"),
+        "{e}"
+    );
     support::json_schema::assert_valid("error", &e);
     // The node's answer is the recorded body, byte for byte.
     let id = json!(1);

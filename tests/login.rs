@@ -605,7 +605,8 @@ fn logout_ends_the_session_on_the_node_where_the_node_can() {
         let env = Env::with(FakeNode::builder().profile(p).auth(USER, PASS).start());
         env.login();
         let refresh: String = {
-            let v: Value = serde_json::from_slice(&std::fs::read(token_file(&env)).unwrap()).unwrap();
+            let v: Value =
+                serde_json::from_slice(&std::fs::read(token_file(&env)).unwrap()).unwrap();
             v["refresh_token"].as_str().unwrap().to_string()
         };
         env.node.clear_requests();
@@ -622,7 +623,10 @@ fn logout_ends_the_session_on_the_node_where_the_node_can() {
             .collect();
         assert_eq!(asked.len(), 1, "{p:?}");
         // Exactly the key rc.83's LogoutRequest takes.
-        assert_eq!(asked[0].json(), serde_json::json!({"refresh_token": refresh}));
+        assert_eq!(
+            asked[0].json(),
+            serde_json::json!({"refresh_token": refresh})
+        );
         if p == Profile::Rc83 {
             assert_eq!(v["on_node"][0]["session"], "ended", "{v}");
             assert_eq!(env.node.logged_out(), [refresh.clone()]);
@@ -732,7 +736,10 @@ fn a_token_from_before_the_upgrade_to_rc83_says_to_log_in_again() {
         "{msg}"
     );
     assert!(
-        line["error"]["hint"].as_str().unwrap().contains("calimcp login"),
+        line["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("calimcp login"),
         "{line}"
     );
     // A login made now works.

@@ -570,7 +570,14 @@ fn every_request_body_carries_only_the_keys_its_node_version_takes() {
             let body = r.json();
             let Some(allowed) = accepted_keys(p, &r.path, &body) else {
                 // A body on a route the table does not know: `{}` only.
-                assert_eq!(body, json!({}), "{p:?}: {} {}: {}", r.method, r.path, r.body);
+                assert_eq!(
+                    body,
+                    json!({}),
+                    "{p:?}: {} {}: {}",
+                    r.method,
+                    r.path,
+                    r.body
+                );
                 continue;
             };
             let mut keys: Vec<String> = Vec::new();
@@ -592,7 +599,13 @@ fn every_request_body_carries_only_the_keys_its_node_version_takes() {
             seen.insert(r.path.trim_start_matches("/node").to_string());
         }
         // Every kind of body was sent (so each was checked).
-        for route in ["/jsonrpc", "/sse/subscription", "/auth/token", "/auth/refresh", "/auth/logout"] {
+        for route in [
+            "/jsonrpc",
+            "/sse/subscription",
+            "/auth/token",
+            "/auth/refresh",
+            "/auth/logout",
+        ] {
             assert!(seen.contains(route), "{p:?}: no {route} body in {seen:?}");
         }
         // rc.83 refused nothing calimcp sent.

@@ -600,7 +600,13 @@ fn rc25_group_membership_events_are_watched() {
     };
     let ns = c.namespace.clone();
     let args = [
-        "--group", ns.as_str(), "--json", "--until", "MemberJoined", "--stop-after", "90",
+        "--group",
+        ns.as_str(),
+        "--json",
+        "--until",
+        "MemberJoined",
+        "--stop-after",
+        "90",
     ];
     let w1 = Watch::start(c.node(1), &args);
     let w2 = Watch::start(c.node(2), &args);
@@ -649,7 +655,10 @@ fn rc25_group_membership_events_are_watched() {
         support::json_schema::assert_valid("watch", l);
     }
     // The watch that saw it stopped there (exit 0).
-    assert!(outcomes.iter().any(|(code, _, _)| *code == 0), "{outcomes:?}");
+    assert!(
+        outcomes.iter().any(|(code, _, _)| *code == 0),
+        "{outcomes:?}"
+    );
 }
 
 /// rc.4's subscription has no `groupIds` (it ignores the key): a group
@@ -661,7 +670,14 @@ fn rc4_refuses_a_group_watch() {
     };
     let out = node
         .calimcp()
-        .args(["watch", "--group", &"ab".repeat(32), "--json", "--stop-after", "30"])
+        .args([
+            "watch",
+            "--group",
+            &"ab".repeat(32),
+            "--json",
+            "--stop-after",
+            "30",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");

@@ -727,17 +727,26 @@ fn group_events_are_watched_on_nodes_that_send_them() {
             &json!({"memberAccount": member, "role": "Member"}),
         );
         // Another group's event is not this watch's.
-        env.node.emit_group(&"cd".repeat(32), "MemberJoined", &json!({"memberAccount": member}));
+        env.node.emit_group(
+            &"cd".repeat(32),
+            "MemberJoined",
+            &json!({"memberAccount": member}),
+        );
         env.node.emit_group(
             &group,
             "MigrationStarted",
             &json!({"fromVersion": "0.1.0", "toVersion": "0.2.0", "toStateVersion": 0, "localContextsTotal": 1}),
         );
-        env.node.emit_group(&group, "MemberRemoved", &json!({"memberAccount": member}));
+        env.node
+            .emit_group(&group, "MemberRemoved", &json!({"memberAccount": member}));
         let (code, lines, err) = w.finish();
         assert_eq!(code, 0, "{p}: {err}");
         let names: Vec<&str> = lines.iter().map(|l| l["event"].as_str().unwrap()).collect();
-        assert_eq!(names, ["MemberJoined", "MigrationStarted", "MemberRemoved"], "{p}");
+        assert_eq!(
+            names,
+            ["MemberJoined", "MigrationStarted", "MemberRemoved"],
+            "{p}"
+        );
         for l in &lines {
             assert_eq!(l["group"], group.as_str(), "{p}: {l}");
             assert_eq!(l["context"], "", "{p}: {l}");
@@ -754,7 +763,11 @@ fn group_events_are_watched_on_nodes_that_send_them() {
             .find(|r| r.path == "/sse/subscription")
             .unwrap()
             .json();
-        assert_eq!(sub["params"], json!({"contextIds": [], "groupIds": [group]}), "{p}");
+        assert_eq!(
+            sub["params"],
+            json!({"contextIds": [], "groupIds": [group]}),
+            "{p}"
+        );
     }
 }
 
@@ -765,10 +778,23 @@ fn an_app_and_a_group_are_watched_together() {
     let group = "ef".repeat(32);
     let env = Env::on(Profile::Rc83);
     let w = env.watch(&[
-        "kv-store", "-c", "prod", "--group", &group, "--json", "--count", "2", "--stop-after", "60",
+        "kv-store",
+        "-c",
+        "prod",
+        "--group",
+        &group,
+        "--json",
+        "--count",
+        "2",
+        "--stop-after",
+        "60",
     ]);
     env.call(&["kv_store_set", "--key", "a", "--value", "1", "-c", "prod"]);
-    env.node.emit_group(&group, "MigrationCompleted", &json!({"toVersion": "0.2.0", "completedAt": 1}));
+    env.node.emit_group(
+        &group,
+        "MigrationCompleted",
+        &json!({"toVersion": "0.2.0", "completedAt": 1}),
+    );
     let (code, lines, err) = w.finish();
     assert_eq!(code, 0, "{err}");
     assert_eq!(lines[0]["event"], "Inserted", "{lines:?}");
@@ -787,17 +813,36 @@ fn a_group_watch_on_a_node_without_group_events_is_refused() {
         let env = Env::on(profile);
         let a = env
             .cmd()
-            .args(["watch", "--group", &"ab".repeat(32), "--json", "--stop-after", "30"])
+            .args([
+                "watch",
+                "--group",
+                &"ab".repeat(32),
+                "--json",
+                "--stop-after",
+                "30",
+            ])
             .assert()
             .code(2);
         let err = support::stderr_of(&a);
         let e: Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
         assert_eq!(e["error"]["code"], "group_events_unsupported", "{e}");
         let msg = e["error"]["message"].as_str().unwrap();
-        assert!(msg.contains("0.11.0-rc.18") && msg.contains("rc.4"), "{msg}");
+        assert!(
+            msg.contains("0.11.0-rc.18") && msg.contains("rc.4"),
+            "{msg}"
+        );
     }
     let env = Env::on(Profile::Rc25);
-    let a = env.cmd().args(["watch", "--group", "not-a-group"]).assert().code(2);
+    let a = env
+        .cmd()
+        .args(["watch", "--group", "not-a-group"])
+        .assert()
+        .code(2);
     assert!(support::stderr_of(&a).contains("is not a group id"));
-    assert!(env.node.requests().iter().all(|r| !r.path.starts_with("/sse")));
+    assert!(
+        env.node
+            .requests()
+            .iter()
+            .all(|r| !r.path.starts_with("/sse"))
+    );
 }

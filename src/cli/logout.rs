@@ -59,7 +59,10 @@ pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
         }
     }
     let gone = auth::forget(&state, &shown, args.user.as_deref())?;
-    let users: Vec<String> = gone.iter().map(|l| user_of(l.username.as_deref())).collect();
+    let users: Vec<String> = gone
+        .iter()
+        .map(|l| user_of(l.username.as_deref()))
+        .collect();
     let on_node: Vec<OnNode> = outcomes
         .iter()
         .map(|(user, o)| OnNode {

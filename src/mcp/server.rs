@@ -285,10 +285,7 @@ impl Connection {
             Ok(t) => t.id,
             Err(e) => return error_result(error_text(&e)),
         };
-        let (feed, mut rx) = match self.live
-            .hub
-            .join(backend, &context, &parsed.groups)
-            .await {
+        let (feed, mut rx) = match self.live.hub.join(backend, &context, &parsed.groups).await {
             Ok(joined) => joined,
             Err(e) => return error_result(error_text(&e)),
         };

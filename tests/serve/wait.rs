@@ -463,7 +463,11 @@ async fn wait_for_events_takes_groups_where_the_node_sends_group_events() {
     );
     let emit = async {
         loop {
-            node.emit_group(&group, "MemberAdded", &json!({"memberAccount": "12".repeat(32), "role": "ReadOnly"}));
+            node.emit_group(
+                &group,
+                "MemberAdded",
+                &json!({"memberAccount": "12".repeat(32), "role": "ReadOnly"}),
+            );
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
     };

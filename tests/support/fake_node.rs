@@ -2513,7 +2513,9 @@ impl FakeNode {
     /// the node is a read-only member of `context` (REC §5, EXEC83
     /// `refuse_discarded_write`); its answer is [`wire::rc83_read_only_write_refused`].
     pub fn refuse_next_write_read_only(&self, context: &str) {
-        self.fail_next_execute(json!({"type": "ReadOnlyWriteRefused", "data": {"context_id": context}}));
+        self.fail_next_execute(
+            json!({"type": "ReadOnlyWriteRefused", "data": {"context_id": context}}),
+        );
     }
 
     /// The refresh tokens `POST /auth/logout` retired, in order.

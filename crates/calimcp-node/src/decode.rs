@@ -387,7 +387,13 @@ mod tests {
             (e.kind, e.code, e.retryable),
             (ErrorKind::Remote, Code::ReadOnlyWriteRefused, false)
         );
-        for words in ["read-only", "discarded", "read-only member", "nothing was written", &ctx] {
+        for words in [
+            "read-only",
+            "discarded",
+            "read-only member",
+            "nothing was written",
+            &ctx,
+        ] {
             assert!(e.message.contains(words), "{words}: {}", e.message);
         }
         assert!(e.hint.as_deref().unwrap().contains("writing member"));
