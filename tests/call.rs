@@ -1119,7 +1119,8 @@ fn an_unreachable_node_is_exit_4_and_says_what_was_tried() {
 fn an_app_without_an_embedded_abi_says_what_to_do() {
     // rc25: the ABI route says so itself.
     let env = Env::new();
-    env.cmd()
+    let a = env
+        .cmd()
         .args(["call", "com.old.legacy.get", "--key", "a"])
         .assert()
         .code(5)
@@ -1128,6 +1129,9 @@ fn an_app_without_an_embedded_abi_says_what_to_do() {
         .stderr(predicate::str::contains("abi.json"))
         .stderr(predicate::str::contains("--apps DIR"))
         .stderr(predicate::str::contains("cargo mero build"));
+    // The node's message says to rebuild: it is not said again (issue 44).
+    let first = stderr_of(&a).lines().next().unwrap_or_default().to_string();
+    assert_eq!(first.matches("cargo mero build").count(), 1, "{first}");
     // rc4: no route; the module is read, and has no section.
     let env = Env::with(FakeNode::with_profile(Profile::Rc4));
     for name in ["com.old.legacy.get", "legacy_get"] {

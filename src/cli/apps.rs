@@ -13,7 +13,9 @@ use calimcp_core::text::sanitize_line;
 /// List the apps: those of the --apps directories and APP paths given, then the node's.
 ///
 /// The node's apps (--node, or the current node) are listed with their ABIs
-/// read from the node; --offline lists the local ones only.
+/// read from the node; --offline lists the local ones only. A node with no
+/// apps at all is an empty listing (exit 0); nothing to list without a node
+/// is a usage error (exit 2).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp apps --apps examples
@@ -25,16 +27,30 @@ pub struct AppsArgs {
 
 pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
     let ui = g.ui();
-    // With --json a listing of nothing is `[]` (exit 0), and why is a warning.
+    let session = g.session()?;
+    // A node that answered with no apps is an empty listing, not an error;
+    // with --json a listing of nothing is `[]` (exit 0), and why is a warning.
     let nothing = |e: calimcp_core::error::Error| -> Result<()> {
-        if g.json && e.code == Code::NoApps {
-            ui.warn(&e);
-            output::print_json(&[] as &[AppRow])?;
+        if e.code != Code::NoApps {
+            return Err(e);
+        }
+        // Only a node that answered and has no app at all (one whose apps
+        // were all left out is still an error that says why).
+        let answered = args.paths.is_empty()
+            && !session.offline()
+            && matches!(session.block_on(session.node_apps()), Ok(Ok((a, u))) if a.is_empty() && u.is_empty());
+        if answered && !g.json {
+            ui.note(format_args!("no apps on {}", session.url()?));
             return Ok(());
         }
-        Err(e)
+        if !g.json {
+            return Err(e);
+        }
+        ui.warn(&e);
+        output::print_json(&[] as &[AppRow])?;
+        Ok(())
     };
-    let sel = match g.select(&g.session()?, &args.paths, false) {
+    let sel = match g.select(&session, &args.paths, false) {
         Ok(sel) => sel,
         Err(e) => return nothing(e),
     };

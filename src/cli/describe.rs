@@ -10,6 +10,8 @@ use serde::Serialize;
 use super::output::{self, bold, dim, paint_signature};
 use super::{GlobalArgs, report_warnings};
 use calimcp_catalog::describe::{EventRow, ServiceDescription, describe_service};
+use calimcp_catalog::session::Session;
+use calimcp_core::abi::{App, Method};
 use calimcp_core::error::Result;
 use calimcp_core::mapping::Tool;
 use calimcp_core::text::sanitize_line;
@@ -96,6 +98,10 @@ fn method_lines(rows: &[(String, String, String)], c: bool) -> String {
     out
 }
 
+/// One service to describe: its name, its tools and the methods that have
+/// none (`init`).
+type ServiceMethods<'a> = (Option<&'a str>, Vec<&'a Tool>, Vec<&'a Method>);
+
 pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
@@ -107,12 +113,12 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
         Some(s) => vec![Some(s.as_str())],
         None => app.services.iter().map(|s| s.name.as_deref()).collect(),
     };
-    let per_service: Vec<(Option<&str>, Vec<&Tool>, Vec<&calimcp_core::abi::Method>)> = services
+    let per_service: Vec<ServiceMethods> = services
         .iter()
         .map(|&s| {
             let tools: Vec<&Tool> = sel.catalog.tools.for_app(index, s).collect();
             let svc = app.service(s).unwrap_or(&app.services[0]);
-            let hidden: Vec<&calimcp_core::abi::Method> = svc
+            let hidden: Vec<&Method> = svc
                 .manifest
                 .methods
                 .iter()
@@ -122,32 +128,45 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
         })
         .collect();
     if g.json {
-        // A node app's contexts (each service's own), as `contexts --json` lists them.
-        let contexts = session.app_context_rows(app, None, true);
-        let mut objs: Vec<ServiceDescription> = per_service
-            .iter()
-            .map(|(s, t, h)| {
-                let mut o = describe_service(app, *s, t, h);
-                o.contexts = contexts.as_ref().map(|rows| {
-                    rows.iter()
-                        .filter(|r| {
-                            s.is_none() || r.service.is_none() || r.service.as_deref() == *s
-                        })
-                        .cloned()
-                        .collect()
-                });
-                o
-            })
-            .collect();
-        let value = if objs.len() == 1 {
-            DescribeOutput::Service(Box::new(objs.remove(0)))
-        } else {
-            DescribeOutput::Services(objs)
-        };
-        output::print_json(&value)?;
-        return Ok(());
+        return print_json(&session, app, &per_service);
     }
     let c = ui.color_out;
+    let mut out = header(app, c);
+    for (service, tools, hidden) in &per_service {
+        out.push_str(&service_text(app, *service, tools, hidden, c));
+    }
+    output::print(&out)?;
+    Ok(())
+}
+
+/// `describe --json`: each service's description, with a node app's
+/// contexts (each service's own), as `contexts --json` lists them.
+fn print_json(session: &Session, app: &App, per_service: &[ServiceMethods]) -> Result<()> {
+    let contexts = session.app_context_rows(app, None, true);
+    let mut objs: Vec<ServiceDescription> = per_service
+        .iter()
+        .map(|(s, t, h)| {
+            let mut o = describe_service(app, *s, t, h);
+            o.contexts = contexts.as_ref().map(|rows| {
+                rows.iter()
+                    .filter(|r| s.is_none() || r.service.is_none() || r.service.as_deref() == *s)
+                    .cloned()
+                    .collect()
+            });
+            o
+        })
+        .collect();
+    let value = if objs.len() == 1 {
+        DescribeOutput::Service(Box::new(objs.remove(0)))
+    } else {
+        DescribeOutput::Services(objs)
+    };
+    output::print_json(&value)?;
+    Ok(())
+}
+
+/// The app's title and fields: package, version(s), services, id, source.
+fn header(app: &App, c: bool) -> String {
     let mut out = String::new();
     let title = app.name.as_deref().unwrap_or_else(|| app.package_or_id());
     out.push_str(&bold(&sanitize_line(title), c));
@@ -177,39 +196,48 @@ pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
     ));
     out.push_str(&field("id", &app.id));
     out.push_str(&field("source", &app.source));
-    for (service, tools, hidden) in &per_service {
-        out.push('\n');
-        if let Some(s) = service.filter(|_| app.services.len() > 1) {
-            out.push_str(&format!(
-                "{}\n",
-                bold(&format!("service {}", sanitize_line(s)), c)
-            ));
-        }
-        let mut rows: Vec<(String, String, String)> = tools
-            .iter()
-            .map(|t| (t.method.clone(), t.signature.clone(), t.name.clone()))
-            .collect();
-        rows.extend(hidden.iter().map(|m| {
-            (
-                m.name.clone(),
-                calimcp_core::mapping::signature(m),
-                "(no tool: runs at context creation)".into(),
-            )
-        }));
-        rows.sort();
-        if rows.is_empty() {
-            out.push_str("  (no methods: a state schema only)\n");
-        }
-        out.push_str(&method_lines(&rows, c));
-        let svc = app.service(*service).unwrap_or(&app.services[0]);
-        if !svc.manifest.events.is_empty() {
-            out.push_str(&format!("\n  {}\n", dim("events", c)));
-            for e in &svc.manifest.events {
-                let sig = EventRow::of(e).signature;
-                out.push_str(&format!("  {}\n", sanitize_line(&sig)));
-            }
+    out
+}
+
+/// One service: its name (for an app of several), its methods with their
+/// tool names, and its events.
+fn service_text(
+    app: &App,
+    service: Option<&str>,
+    tools: &[&Tool],
+    hidden: &[&Method],
+    c: bool,
+) -> String {
+    let mut out = String::from("\n");
+    if let Some(s) = service.filter(|_| app.services.len() > 1) {
+        out.push_str(&format!(
+            "{}\n",
+            bold(&format!("service {}", sanitize_line(s)), c)
+        ));
+    }
+    let mut rows: Vec<(String, String, String)> = tools
+        .iter()
+        .map(|t| (t.method.clone(), t.signature.clone(), t.name.clone()))
+        .collect();
+    rows.extend(hidden.iter().map(|m| {
+        (
+            m.name.clone(),
+            calimcp_core::mapping::signature(m),
+            "(no tool: runs at context creation)".into(),
+        )
+    }));
+    rows.sort();
+    if rows.is_empty() {
+        out.push_str("  (no methods: a state schema only)\n");
+    }
+    out.push_str(&method_lines(&rows, c));
+    let svc = app.service(service).unwrap_or(&app.services[0]);
+    if !svc.manifest.events.is_empty() {
+        out.push_str(&format!("\n  {}\n", dim("events", c)));
+        for e in &svc.manifest.events {
+            let sig = EventRow::of(e).signature;
+            out.push_str(&format!("  {}\n", sanitize_line(&sig)));
         }
     }
-    output::print(&out)?;
-    Ok(())
+    out
 }

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::output::{self, bold, dim};
+use super::output::{self, Ui, bold, dim};
 use super::{GlobalArgs, check_service};
 use calimcp_catalog::Catalog;
 use calimcp_catalog::session::Session;
@@ -402,22 +402,8 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
             .with_hint("pipe one version and name the other, e.g. `git show main:res/abi.json | calimcp diff - res/abi.json`"));
     }
     let session = g.session()?;
-    let mut node = None;
     let mut warnings = Vec::new();
-    let ((old, old_from), (new, new_from)) = if args.old == "-" {
-        let named = side(g, &session, &mut node, &args.new, &mut warnings)?;
-        let piped = super::stdin::read_app(g, named.0.package.as_deref())?;
-        ((piped, Origin::Stdin), named)
-    } else if args.new == "-" {
-        let named = side(g, &session, &mut node, &args.old, &mut warnings)?;
-        let piped = super::stdin::read_app(g, named.0.package.as_deref())?;
-        (named, (piped, Origin::Stdin))
-    } else {
-        (
-            side(g, &session, &mut node, &args.old, &mut warnings)?,
-            side(g, &session, &mut node, &args.new, &mut warnings)?,
-        )
-    };
+    let ((old, old_from), (new, new_from)) = both_sides(g, &args, &session, &mut warnings)?;
     // The catalog's warnings, once each, made inert for a CI log like the findings.
     let mut seen = std::collections::HashSet::new();
     for w in warnings {
@@ -437,21 +423,7 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
         }
     }
     let policy = load_policy(args.config.as_deref())?;
-    let refused = node_refusals(&new);
-    if !refused.is_empty() {
-        return Err(Error::input(
-            Code::InvalidAbi,
-            format!(
-                "NEW ({}) is an ABI the node refuses, so comparing it says nothing about what ships: {}",
-                inert(&args.new),
-                inert(&refused.join("; "))
-            ),
-        )
-        .with_hint("fix the manifest (rebuild it with the SDK) and compare again"));
-    }
-    for r in node_refusals(&old) {
-        ui.warn(inert(&format!("OLD: the node refuses this ABI: {r}")));
-    }
+    refused_by_node(&ui, &args, &old, &new)?;
     let mut report = diff::diff_apps(&old, &new, g.service.as_deref(), &g.tool_options());
     let applied = policy::apply(
         &mut report,
@@ -494,18 +466,68 @@ pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
         Format::Github => output::print(&view.github())?,
     }
     if failed {
-        // Exit 1, as diff(1) for differences; the report above says which.
-        return Err(Error::new(
-            ErrorKind::Findings,
-            Code::Findings,
-            format!(
-                "{failing} {} at or above --fail-on {}",
-                if failing == 1 { "finding" } else { "findings" },
-                args.fail_on.name()
-            ),
-        ));
+        return Err(findings_failed(failing, &args));
     }
     Ok(())
+}
+
+/// OLD and NEW with where each came from: one of them may be stdin (`-`);
+/// the catalog's warnings go to `warnings`.
+fn both_sides(
+    g: &GlobalArgs,
+    args: &DiffArgs,
+    session: &Session,
+    warnings: &mut Vec<String>,
+) -> Result<((App, Origin), (App, Origin))> {
+    let mut node = None;
+    Ok(if args.old == "-" {
+        let named = side(g, session, &mut node, &args.new, warnings)?;
+        let piped = super::stdin::read_app(g, named.0.package.as_deref())?;
+        ((piped, Origin::Stdin), named)
+    } else if args.new == "-" {
+        let named = side(g, session, &mut node, &args.old, warnings)?;
+        let piped = super::stdin::read_app(g, named.0.package.as_deref())?;
+        (named, (piped, Origin::Stdin))
+    } else {
+        (
+            side(g, session, &mut node, &args.old, warnings)?,
+            side(g, session, &mut node, &args.new, warnings)?,
+        )
+    })
+}
+
+/// An error when the node refuses NEW's ABI (comparing it says nothing
+/// about what ships); a warning when it refuses OLD's.
+fn refused_by_node(ui: &Ui, args: &DiffArgs, old: &App, new: &App) -> Result<()> {
+    let refused = node_refusals(new);
+    if !refused.is_empty() {
+        return Err(Error::input(
+            Code::InvalidAbi,
+            format!(
+                "NEW ({}) is an ABI the node refuses, so comparing it says nothing about what ships: {}",
+                inert(&args.new),
+                inert(&refused.join("; "))
+            ),
+        )
+        .with_hint("fix the manifest (rebuild it with the SDK) and compare again"));
+    }
+    for r in node_refusals(old) {
+        ui.warn(inert(&format!("OLD: the node refuses this ABI: {r}")));
+    }
+    Ok(())
+}
+
+/// Exit 1, as diff(1) for differences; the report says which.
+fn findings_failed(failing: usize, args: &DiffArgs) -> Error {
+    Error::new(
+        ErrorKind::Findings,
+        Code::Findings,
+        format!(
+            "{failing} {} at or above --fail-on {}",
+            if failing == 1 { "finding" } else { "findings" },
+            args.fail_on.name()
+        ),
+    )
 }
 
 struct View<'a> {

@@ -102,82 +102,122 @@ where
         );
     };
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
-        // The message's envelope is read once for the checks before rmcp
-        // (which reads the message itself); an id beyond i64 is the rare case
-        // that reads it again, aliased.
-        let envelope = Envelope::read(&bytes);
-        let aliased = envelope
-            .as_ref()
-            .filter(|e| e.id_needs_alias())
-            .and_then(|_| alias_id(&bytes));
-        let checked = match &aliased {
-            Some(text) => Envelope::read(text).map(|e| (e, text.as_slice())),
-            None => envelope.map(|e| (e, &bytes[..])),
-        };
-        if let Some((envelope, text)) = &checked {
-            if let Some((id, message)) = envelope_problem(envelope) {
-                let answer = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}});
-                return json_text(
-                    StatusCode::BAD_REQUEST,
-                    unalias_id(answer.to_string().into_bytes()),
-                );
-            }
-            if let Some(answer) = duplicate_keys_in(envelope, text) {
-                return json_text(StatusCode::OK, unalias_id(answer.to_string().into_bytes()));
-            }
+        return single(svc, parts, bytes).await;
+    }
+    let limits = limits();
+    let messages = match batch_messages(&parts, &bytes, limits) {
+        Ok(messages) => messages,
+        Err(refused) => return refused,
+    };
+    match run_batch(svc, &parts, messages, limits).await {
+        Ok(answers) => batch_answer(answers),
+        Err(response) => response,
+    }
+}
+
+/// One message POSTed alone: its envelope checked, then handed to `svc`.
+async fn single<S>(svc: S, parts: axum::http::request::Parts, bytes: Bytes) -> Response
+where
+    S: tower::Service<axum::extract::Request, Response = Response>,
+    S::Error: std::fmt::Display,
+{
+    // The message's envelope is read once for the checks before rmcp
+    // (which reads the message itself); an id beyond i64 is the rare case
+    // that reads it again, aliased.
+    let envelope = Envelope::read(&bytes);
+    let aliased = envelope
+        .as_ref()
+        .filter(|e| e.id_needs_alias())
+        .and_then(|_| alias_id(&bytes));
+    let checked = match &aliased {
+        Some(text) => Envelope::read(text).map(|e| (e, text.as_slice())),
+        None => envelope.map(|e| (e, &bytes[..])),
+    };
+    if let Some((envelope, text)) = &checked {
+        if let Some((id, message)) = envelope_problem(envelope) {
+            let answer =
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}});
+            return json_text(
+                StatusCode::BAD_REQUEST,
+                unalias_id(answer.to_string().into_bytes()),
+            );
         }
-        let Some(aliased) = aliased else {
-            let response = forward(
-                svc,
-                axum::extract::Request::from_parts(parts, Body::from(bytes.clone())),
-            )
-            .await;
-            return super::answer::json_when_quick(refused_alone(response, &bytes)).await;
-        };
-        // The answer carries the alias: read it whole (its stream ends after
-        // the answer) and write the client's digits back.
-        let mut parts = parts;
-        parts.headers.remove(header::CONTENT_LENGTH);
+        if let Some(answer) = duplicate_keys_in(envelope, text) {
+            return json_text(StatusCode::OK, unalias_id(answer.to_string().into_bytes()));
+        }
+    }
+    let Some(aliased) = aliased else {
         let response = forward(
             svc,
-            axum::extract::Request::from_parts(parts, Body::from(aliased.clone())),
+            axum::extract::Request::from_parts(parts, Body::from(bytes.clone())),
         )
         .await;
-        let response = refused_alone(response, &aliased);
-        let (mut parts, body) = response.into_parts();
-        let Ok(bytes) = axum::body::to_bytes(body, limits().max_answer).await else {
-            return plain(
-                StatusCode::BAD_GATEWAY,
-                "the answer was cut off, or longer than CALIMCP_MAX_ANSWER",
-            );
-        };
-        parts.headers.remove(header::CONTENT_LENGTH);
-        return Response::from_parts(parts, Body::from(unalias_id(bytes.to_vec())));
-    }
+        return super::answer::json_when_quick(refused_alone(response, &bytes)).await;
+    };
+    single_aliased(svc, parts, aliased).await
+}
+
+/// One message whose id is beyond i64, sent as `aliased`: the answer carries
+/// the alias, so it is read whole (its stream ends after the answer) and the
+/// client's digits written back.
+async fn single_aliased<S>(
+    svc: S,
+    mut parts: axum::http::request::Parts,
+    aliased: Vec<u8>,
+) -> Response
+where
+    S: tower::Service<axum::extract::Request, Response = Response>,
+    S::Error: std::fmt::Display,
+{
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let response = forward(
+        svc,
+        axum::extract::Request::from_parts(parts, Body::from(aliased.clone())),
+    )
+    .await;
+    let response = refused_alone(response, &aliased);
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, limits().max_answer).await else {
+        return plain(
+            StatusCode::BAD_GATEWAY,
+            "the answer was cut off, or longer than CALIMCP_MAX_ANSWER",
+        );
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(unalias_id(bytes.to_vec())))
+}
+
+/// A batch's messages as they travel through rmcp (an id beyond i64
+/// aliased), each with its value when it is JSON; `Err` the answer refusing
+/// the whole batch.
+fn batch_messages(
+    parts: &axum::http::request::Parts,
+    bytes: &[u8],
+    limits: Limits,
+) -> Result<Vec<(String, Option<Value>)>, Response> {
     let declared = parts
         .headers
         .get("mcp-protocol-version")
         .and_then(|v| v.to_str().ok())
         .unwrap_or(BATCH_REVISION);
     if declared != BATCH_REVISION {
-        return refused(format!(
+        return Err(refused(format!(
             "Invalid Request: JSON-RPC batches are part of protocol {BATCH_REVISION} only, and this session uses {declared}; send one message per POST"
-        ));
+        )));
     }
-    let items: Vec<Box<RawValue>> = match serde_json::from_slice(&bytes) {
+    let items: Vec<Box<RawValue>> = match serde_json::from_slice(bytes) {
         Ok(items) => items,
-        _ => return parse_error("a batch that is not a JSON array of messages"),
+        _ => return Err(parse_error("a batch that is not a JSON array of messages")),
     };
     if items.is_empty() {
-        return refused("Invalid Request: an empty batch".into());
+        return Err(refused("Invalid Request: an empty batch".into()));
     }
-    let limits = limits();
     if items.len() > limits.max_batch {
-        return refused(format!(
+        return Err(refused(format!(
             "Invalid Request: a batch of {} messages; at most {} are taken (CALIMCP_MAX_BATCH): send it in parts",
             items.len(),
             limits.max_batch
-        ));
+        )));
     }
     // Each message as it travels through rmcp (an id beyond i64 aliased).
     let messages: Vec<(String, Option<Value>)> = items
@@ -196,11 +236,30 @@ where
         .iter()
         .any(|(_, m)| m.as_ref().is_some_and(|m| m["method"] == "initialize"))
     {
-        return refused(
+        return Err(refused(
             "Invalid Request: initialize must not be part of a JSON-RPC batch; send it alone first"
                 .into(),
-        );
+        ));
     }
+    Ok(messages)
+}
+
+/// What one message of a batch came back with: its place, its answer, its id.
+type Done = (usize, Result<Option<Value>, Failure>, Option<Value>);
+
+/// Runs a batch's messages through `svc`, [`IN_FLIGHT`] at a time: the
+/// answers by place, or `Err` a failure that ends the batch as it came.
+async fn run_batch<S>(
+    svc: S,
+    parts: &axum::http::request::Parts,
+    messages: Vec<(String, Option<Value>)>,
+    limits: Limits,
+) -> Result<Vec<(usize, Value)>, Response>
+where
+    S: tower::Service<axum::extract::Request, Response = Response> + Clone + Send + 'static,
+    S::Future: Send,
+    S::Error: std::fmt::Display,
+{
     let mut answers: Vec<(usize, Value)> = Vec::new();
     let mut size = 0usize;
     let mut calls = tokio::task::JoinSet::new();
@@ -230,13 +289,7 @@ where
                 continue;
             }
             let sent = Bytes::from(text);
-            let mut one = axum::http::Request::builder()
-                .method(Method::POST)
-                .uri(parts.uri.clone())
-                .body(Body::from(sent.clone()))
-                .unwrap_or_default();
-            *one.headers_mut() = parts.headers.clone();
-            one.headers_mut().remove(header::CONTENT_LENGTH);
+            let one = one_request(parts, sent.clone());
             let svc = svc.clone();
             let room = limits.max_answer.saturating_sub(size);
             calls.spawn(async move {
@@ -247,32 +300,63 @@ where
         let Some(done) = calls.join_next().await else {
             break;
         };
-        match done {
-            Ok((at, Ok(Some(answer)), id)) => {
-                let len = answer.to_string().len();
-                if size.saturating_add(len) > limits.max_answer {
-                    size = size.saturating_add(len);
-                    answers.push((at, too_long(id, limits.max_answer)));
-                } else {
-                    size += len;
-                    answers.push((at, answer));
-                }
-            }
-            Ok((_, Ok(None), _)) => {}
-            Ok((at, Err(Failure::TooLong), id)) => {
-                size = usize::MAX;
+        record(done, &mut answers, &mut size, limits)?;
+    }
+    Ok(answers)
+}
+
+/// One message of a batch as a POST of its own, with the batch's headers.
+fn one_request(parts: &axum::http::request::Parts, sent: Bytes) -> axum::extract::Request {
+    let mut one = axum::http::Request::builder()
+        .method(Method::POST)
+        .uri(parts.uri.clone())
+        .body(Body::from(sent))
+        .unwrap_or_default();
+    *one.headers_mut() = parts.headers.clone();
+    one.headers_mut().remove(header::CONTENT_LENGTH);
+    one
+}
+
+/// Takes a finished message's answer into `answers` (an error in its place
+/// once the batch's answer passes `limits.max_answer` bytes, counted in
+/// `size`); `Err` a failure that ends the batch as it came.
+fn record(
+    done: Result<Done, tokio::task::JoinError>,
+    answers: &mut Vec<(usize, Value)>,
+    size: &mut usize,
+    limits: Limits,
+) -> Result<(), Response> {
+    match done {
+        Ok((at, Ok(Some(answer)), id)) => {
+            let len = answer.to_string().len();
+            if size.saturating_add(len) > limits.max_answer {
+                *size = size.saturating_add(len);
                 answers.push((at, too_long(id, limits.max_answer)));
-            }
-            // A failure that is not a JSON-RPC answer ends the batch as it came.
-            Ok((_, Err(Failure::Http(response)), _)) => return response,
-            Err(e) => {
-                return plain(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    &format!("a batch message failed: {e}"),
-                );
+            } else {
+                *size += len;
+                answers.push((at, answer));
             }
         }
+        Ok((_, Ok(None), _)) => {}
+        Ok((at, Err(Failure::TooLong), id)) => {
+            *size = usize::MAX;
+            answers.push((at, too_long(id, limits.max_answer)));
+        }
+        // A failure that is not a JSON-RPC answer ends the batch as it came.
+        Ok((_, Err(Failure::Http(response)), _)) => return Err(response),
+        Err(e) => {
+            return Err(plain(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("a batch message failed: {e}"),
+            ));
+        }
     }
+    Ok(())
+}
+
+/// The batch's answer: its requests' answers in the batch's order, or 202
+/// when it held none.
+fn batch_answer(mut answers: Vec<(usize, Value)>) -> Response {
     if answers.is_empty() {
         return Response::builder()
             .status(StatusCode::ACCEPTED)

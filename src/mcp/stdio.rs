@@ -192,10 +192,7 @@ fn read_loop(
                 break;
             }
         }
-        let mut bytes = line.as_slice();
-        bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-        bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-        bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let bytes = trimmed(&line);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -203,86 +200,8 @@ fn read_loop(
         // message is handled as if it came alone, and the answers to its
         // requests go out together as one array.
         if bytes.first() == Some(&b'[') {
-            let Ok(items) = serde_json::from_slice::<Vec<Box<serde_json::value::RawValue>>>(bytes)
-            else {
-                send_error(
-                    &out,
-                    Value::Null,
-                    ErrorCode::PARSE_ERROR.0,
-                    "Parse error: a batch that is not a JSON array of messages".into(),
-                );
-                continue;
-            };
-            if items.is_empty() {
-                send_error(
-                    &out,
-                    Value::Null,
-                    ErrorCode::INVALID_REQUEST.0,
-                    "Invalid Request: an empty batch".into(),
-                );
-                continue;
-            }
-            let max = super::batch::limits().max_batch;
-            if items.len() > max {
-                send_error(
-                    &out,
-                    Value::Null,
-                    ErrorCode::INVALID_REQUEST.0,
-                    format!(
-                        "Invalid Request: a batch of {} messages; at most {max} are taken (CALIMCP_MAX_BATCH): send it in parts",
-                        items.len()
-                    ),
-                );
-                continue;
-            }
-            let decoded: Vec<(Option<String>, Decoded)> = items
-                .iter()
-                .map(|item| {
-                    let text = item.get();
-                    let id = find_id(text)
-                        .map(|(_, raw)| raw.to_string())
-                        .filter(|raw| raw != "null");
-                    let aliased = alias_id(text.as_bytes());
-                    let bytes = aliased.as_deref().unwrap_or(text.as_bytes());
-                    (id, before_init.check(bytes, decode(bytes)))
-                })
-                .collect();
-            // A slot for each request (rmcp answers it) and each member
-            // that is no valid message (answered here, in place).
-            let mut batch = Batch::default();
-            let mut messages = Vec::new();
-            for (id, d) in decoded {
-                match d {
-                    Decoded::Reply { id, code, message } => {
-                        log::debug!("{message}");
-                        batch.answers.push(Some(error_line(id, code, message)));
-                    }
-                    Decoded::Answer(answer) => {
-                        batch.answers.push(Some(answer.to_string().into_bytes()));
-                    }
-                    Decoded::Message(m) => {
-                        if let (Some(id), JsonRpcMessage::Request(_)) = (id, &*m) {
-                            batch.pending.push((id, batch.answers.len()));
-                            batch.answers.push(None);
-                        }
-                        messages.push(Decoded::Message(m));
-                    }
-                    ignored @ Decoded::Ignore(_) => messages.push(ignored),
-                }
-            }
-            if let Some(line) = batch.line() {
-                // Nothing for rmcp to answer: the batch's answer is complete.
-                let _ = out.send(Some(line));
-            } else if !batch.answers.is_empty() {
-                batches
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(batch);
-            }
-            for d in messages {
-                if !handle(d, &tx, &out) {
-                    return;
-                }
+            if !read_batch(bytes, &mut before_init, &tx, &out, &batches) {
+                return;
             }
             continue;
         }
@@ -292,6 +211,123 @@ fn read_loop(
             break;
         }
     }
+}
+
+/// A line without its line ending and a leading byte order mark.
+fn trimmed(line: &[u8]) -> &[u8] {
+    let mut bytes = line;
+    bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    bytes
+}
+
+/// A line holding a JSON-RPC batch: its members handed on one by one, its
+/// answer held until rmcp answered each request. `false` once the server
+/// stops taking messages.
+fn read_batch(
+    bytes: &[u8],
+    before_init: &mut BeforeInit,
+    tx: &tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
+    out: &Out,
+    batches: &Batches,
+) -> bool {
+    let Some(items) = batch_items(bytes, out) else {
+        return true;
+    };
+    let decoded: Vec<(Option<String>, Decoded)> = items
+        .iter()
+        .map(|item| {
+            let text = item.get();
+            let id = find_id(text)
+                .map(|(_, raw)| raw.to_string())
+                .filter(|raw| raw != "null");
+            let aliased = alias_id(text.as_bytes());
+            let bytes = aliased.as_deref().unwrap_or(text.as_bytes());
+            (id, before_init.check(bytes, decode(bytes)))
+        })
+        .collect();
+    let (batch, messages) = batch_slots(decoded);
+    if let Some(line) = batch.line() {
+        // Nothing for rmcp to answer: the batch's answer is complete.
+        let _ = out.send(Some(line));
+    } else if !batch.answers.is_empty() {
+        batches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(batch);
+    }
+    for d in messages {
+        if !handle(d, tx, out) {
+            return false;
+        }
+    }
+    true
+}
+
+/// A batch's members, or `None` when it is refused whole (not an array of
+/// messages, empty, or more than `CALIMCP_MAX_BATCH`), its error sent.
+fn batch_items(bytes: &[u8], out: &Out) -> Option<Vec<Box<serde_json::value::RawValue>>> {
+    let Ok(items) = serde_json::from_slice::<Vec<Box<serde_json::value::RawValue>>>(bytes) else {
+        send_error(
+            out,
+            Value::Null,
+            ErrorCode::PARSE_ERROR.0,
+            "Parse error: a batch that is not a JSON array of messages".into(),
+        );
+        return None;
+    };
+    if items.is_empty() {
+        send_error(
+            out,
+            Value::Null,
+            ErrorCode::INVALID_REQUEST.0,
+            "Invalid Request: an empty batch".into(),
+        );
+        return None;
+    }
+    let max = super::batch::limits().max_batch;
+    if items.len() > max {
+        send_error(
+            out,
+            Value::Null,
+            ErrorCode::INVALID_REQUEST.0,
+            format!(
+                "Invalid Request: a batch of {} messages; at most {max} are taken (CALIMCP_MAX_BATCH): send it in parts",
+                items.len()
+            ),
+        );
+        return None;
+    }
+    Some(items)
+}
+
+/// A batch's answer with a slot for each request (rmcp answers it) and each
+/// member that is no valid message (answered here, in place), and the
+/// messages for rmcp.
+fn batch_slots(decoded: Vec<(Option<String>, Decoded)>) -> (Batch, Vec<Decoded>) {
+    let mut batch = Batch::default();
+    let mut messages = Vec::new();
+    for (id, d) in decoded {
+        match d {
+            Decoded::Reply { id, code, message } => {
+                log::debug!("{message}");
+                batch.answers.push(Some(error_line(id, code, message)));
+            }
+            Decoded::Answer(answer) => {
+                batch.answers.push(Some(answer.to_string().into_bytes()));
+            }
+            Decoded::Message(m) => {
+                if let (Some(id), JsonRpcMessage::Request(_)) = (id, &*m) {
+                    batch.pending.push((id, batch.answers.len()));
+                    batch.answers.push(None);
+                }
+                messages.push(Decoded::Message(m));
+            }
+            ignored @ Decoded::Ignore(_) => messages.push(ignored),
+        }
+    }
+    (batch, messages)
 }
 
 /// Until `initialize`: a request other than `ping` that does not carry its

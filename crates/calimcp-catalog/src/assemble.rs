@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, HashSet};
 use super::{Catalog, identity};
 use calimcp_core::abi::{App, Install};
 use calimcp_core::error::Error;
-use calimcp_core::mapping::{self, ToolOptions};
+use calimcp_core::mapping::{self, ToolOptions, ToolSet};
 
 /// How a catalog names node apps over its life: the order it first saw them
 /// and the slugs it has given out. A CLI command starts empty; a server keeps
@@ -234,24 +234,7 @@ impl Catalog {
         let mut unusable = unusable;
         let claims = identify(&mut node, &mut unusable, &apps);
         let (node, unusable) = group_versions(node, unusable);
-        // Rule 3: a local app takes the node apps it is (by package or code).
-        let mut shadowed: HashSet<usize> = HashSet::new();
-        let mut shadowed_out: HashSet<usize> = HashSet::new();
-        for (local, claim) in apps.iter_mut().zip(&claims) {
-            let mine = |a: &App| a.installs.iter().any(|i| claim.contains(&i.id));
-            for (i, a) in node.iter().enumerate() {
-                if mine(a) {
-                    local.installs.extend(a.installs.iter().cloned());
-                    shadowed.insert(i);
-                }
-            }
-            for (i, (a, _)) in unusable.iter().enumerate() {
-                if mine(a) {
-                    local.installs.extend(a.installs.iter().cloned());
-                    shadowed_out.insert(i);
-                }
-            }
-        }
+        let (shadowed, shadowed_out) = shadow(&mut apps, &claims, &node, &unusable);
         let first = apps.len();
         apps.extend(
             node.into_iter()
@@ -259,46 +242,8 @@ impl Catalog {
                 .filter(|(i, _)| !shadowed.contains(i))
                 .map(|(_, a)| a),
         );
-        // Rule 4: local first, then the node's in first-seen order.
-        let mut fresh: Vec<&App> = apps[first..]
-            .iter()
-            .filter(|a| !naming.seen.contains(&mapping::toolset::slug_key(a)))
-            .collect();
-        fresh.sort_by(|a, b| (a.package_or_id(), &a.id).cmp(&(b.package_or_id(), &b.id)));
-        let fresh: Vec<String> = fresh
-            .iter()
-            .map(|a| mapping::toolset::slug_key(a))
-            .collect();
-        naming.seen.extend(fresh);
-        let ranks: Vec<u32> = apps
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                if i < first {
-                    0
-                } else {
-                    let key = mapping::toolset::slug_key(a);
-                    1 + naming.seen.iter().position(|k| *k == key).unwrap_or(0) as u32
-                }
-            })
-            .collect();
-        let prior = if naming.sticky {
-            naming.slugs.clone()
-        } else {
-            BTreeMap::new()
-        };
-        let tools = mapping::toolset::build_with(&apps, &ranks, &prior, opts);
-        if naming.sticky {
-            for (app, slug) in apps
-                .iter()
-                .zip(mapping::toolset::app_slugs_with(&apps, &ranks, &prior))
-            {
-                naming
-                    .slugs
-                    .entry(mapping::toolset::slug_key(app))
-                    .or_insert(slug);
-            }
-        }
+        let ranks = naming.ranks(&apps, first);
+        let tools = naming.tools(&apps, &ranks, opts);
         let mut catalog = Catalog::from_parts(apps, tools, skipped);
         catalog.unusable = unusable
             .into_iter()
@@ -307,6 +252,84 @@ impl Catalog {
             .map(|(_, u)| u)
             .collect();
         catalog
+    }
+}
+
+/// Rule 3: a local app takes the node apps it is (by package or code): their
+/// installs become its own. Returns which of `node` and of `unusable` it took.
+fn shadow(
+    apps: &mut [App],
+    claims: &[Vec<String>],
+    node: &[App],
+    unusable: &[(App, Error)],
+) -> (HashSet<usize>, HashSet<usize>) {
+    let mut shadowed: HashSet<usize> = HashSet::new();
+    let mut shadowed_out: HashSet<usize> = HashSet::new();
+    for (local, claim) in apps.iter_mut().zip(claims) {
+        let mine = |a: &App| a.installs.iter().any(|i| claim.contains(&i.id));
+        for (i, a) in node.iter().enumerate() {
+            if mine(a) {
+                local.installs.extend(a.installs.iter().cloned());
+                shadowed.insert(i);
+            }
+        }
+        for (i, (a, _)) in unusable.iter().enumerate() {
+            if mine(a) {
+                local.installs.extend(a.installs.iter().cloned());
+                shadowed_out.insert(i);
+            }
+        }
+    }
+    (shadowed, shadowed_out)
+}
+
+impl Naming {
+    /// Rule 4: local first (`apps` before `first`), then the node's in
+    /// first-seen order (those not seen before noted now, sorted).
+    fn ranks(&mut self, apps: &[App], first: usize) -> Vec<u32> {
+        let mut fresh: Vec<&App> = apps[first..]
+            .iter()
+            .filter(|a| !self.seen.contains(&mapping::toolset::slug_key(a)))
+            .collect();
+        fresh.sort_by(|a, b| (a.package_or_id(), &a.id).cmp(&(b.package_or_id(), &b.id)));
+        let fresh: Vec<String> = fresh
+            .iter()
+            .map(|a| mapping::toolset::slug_key(a))
+            .collect();
+        self.seen.extend(fresh);
+        apps.iter()
+            .enumerate()
+            .map(|(i, a)| {
+                if i < first {
+                    0
+                } else {
+                    let key = mapping::toolset::slug_key(a);
+                    1 + self.seen.iter().position(|k| *k == key).unwrap_or(0) as u32
+                }
+            })
+            .collect()
+    }
+
+    /// The tool set of `apps` ranked by `ranks`, with the slugs given out
+    /// before when sticky (and the new ones recorded).
+    fn tools(&mut self, apps: &[App], ranks: &[u32], opts: &ToolOptions) -> ToolSet {
+        let prior = if self.sticky {
+            self.slugs.clone()
+        } else {
+            BTreeMap::new()
+        };
+        let tools = mapping::toolset::build_with(apps, ranks, &prior, opts);
+        if self.sticky {
+            for (app, slug) in apps
+                .iter()
+                .zip(mapping::toolset::app_slugs_with(apps, ranks, &prior))
+            {
+                self.slugs
+                    .entry(mapping::toolset::slug_key(app))
+                    .or_insert(slug);
+            }
+        }
+        tools
     }
 }
 

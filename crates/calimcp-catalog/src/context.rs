@@ -138,21 +138,7 @@ pub async fn check_context(
     shown: &str,
 ) -> Result<ContextInfo> {
     let Some(info) = client.context(id).await? else {
-        let listing = Listing::of(client, app, service)
-            .await
-            .unwrap_or_default()
-            .text(client)
-            .await;
-        return Err(Error::input(
-            Code::UnknownContext,
-            format!(
-                "context {} is not on the node at {}. Contexts of {} there:{listing}",
-                sanitize_line(shown),
-                client.url(),
-                unit_label(app, service)
-            ),
-        )
-        .with_hint("pass one of them with --context, or join this context on the node first (meroctl namespace join, then group join-context)"));
+        return Err(not_on_node(client, app, service, shown).await);
     };
     let installs = installs_of(client, app).await?;
     if installs
@@ -161,24 +147,7 @@ pub async fn check_context(
     {
         return Ok(info);
     }
-    let runs = match client.known_application(&info.application_id).await {
-        Ok(app) => app.map(|a| {
-            let version = a
-                .version
-                .as_deref()
-                .map(|v| format!(" {}", sanitize_line(v)));
-            format!(
-                "{}{}",
-                sanitize_line(a.package_or_id()),
-                version.unwrap_or_default()
-            )
-        }),
-        Err(_) => None,
-    }
-    .unwrap_or_else(|| match info.application_id.as_str() {
-        "" => "an application the node does not name (its answer has no applicationId)".into(),
-        id => format!("application {}", sanitize_line(id)),
-    });
+    let runs = what_runs(client, &info).await;
     if installs.is_empty() {
         // The node has no row of this app (not its package, not its module):
         // whatever the context runs, it is not this code.
@@ -214,6 +183,49 @@ pub async fn check_context(
     .with_hint(format!(
         "pass one of them, or call a tool of {runs} in that context"
     )))
+}
+
+/// The error for a context (written `shown`) the node does not have, listing
+/// the app's own contexts.
+async fn not_on_node(client: &Client, app: &App, service: Option<&str>, shown: &str) -> Error {
+    let listing = Listing::of(client, app, service)
+        .await
+        .unwrap_or_default()
+        .text(client)
+        .await;
+    Error::input(
+        Code::UnknownContext,
+        format!(
+            "context {} is not on the node at {}. Contexts of {} there:{listing}",
+            sanitize_line(shown),
+            client.url(),
+            unit_label(app, service)
+        ),
+    )
+    .with_hint("pass one of them with --context, or join this context on the node first (meroctl namespace join, then group join-context)")
+}
+
+/// What a context runs, as a message says it: the application's package and
+/// version when the node names it, else its id.
+async fn what_runs(client: &Client, info: &ContextInfo) -> String {
+    match client.known_application(&info.application_id).await {
+        Ok(app) => app.map(|a| {
+            let version = a
+                .version
+                .as_deref()
+                .map(|v| format!(" {}", sanitize_line(v)));
+            format!(
+                "{}{}",
+                sanitize_line(a.package_or_id()),
+                version.unwrap_or_default()
+            )
+        }),
+        Err(_) => None,
+    }
+    .unwrap_or_else(|| match info.application_id.as_str() {
+        "" => "an application the node does not name (its answer has no applicationId)".into(),
+        id => format!("application {}", sanitize_line(id)),
+    })
 }
 
 fn unit_label(app: &App, service: Option<&str>) -> String {

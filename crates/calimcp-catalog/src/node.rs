@@ -63,6 +63,45 @@ pub async fn load_except(
         .map(|a| shell(client, a))
         .collect();
     listed.retain(|a| a.package.as_ref().is_none_or(|p| !skip.contains(p)));
+    let fetched = fetch_abis(client, &listed).await?;
+    let mut apps = shadowed;
+    let mut unusable = Vec::new();
+    for (a, mut results) in listed.iter().zip(fetched) {
+        results.sort_by_key(|r| r.0);
+        // An app installed from a multi-service bundle on a node that lists
+        // no services (before rc.19): one ABI per service of the bundle.
+        if let [(_, None, Err(e))] = results.as_slice()
+            && e.code == Code::BundleServices
+            && let Some(names) = client.bundle_services_of(a)
+        {
+            let mut per_service = Vec::new();
+            for (j, name) in names.into_iter().enumerate() {
+                let abi = client.abi(a, Some(&name)).await;
+                per_service.push((j, Some(name), abi));
+            }
+            results = per_service;
+        }
+        match with_services(client, a, results) {
+            // An unreachable node fails every request alike: that is the node's error.
+            Err(e) if e.kind == calimcp_core::ErrorKind::Unreachable => return Err(e),
+            Err(e) => {
+                let name = sanitize_line(a.package_or_id());
+                let e = if e.message.starts_with(&name) {
+                    e
+                } else {
+                    e.context(name)
+                };
+                unusable.push((shell(client, a), e));
+            }
+            Ok(app) => apps.push(app),
+        }
+    }
+    Ok((apps, unusable))
+}
+
+/// The ABI of every service of every app in `listed`, requested together:
+/// per app, in the order they came.
+async fn fetch_abis(client: &Client, listed: &[NodeApp]) -> Result<Vec<Vec<Fetched>>> {
     let mut tasks = JoinSet::new();
     for (i, a) in listed.iter().enumerate() {
         let services: Vec<Option<String>> = if a.services.is_empty() {
@@ -84,59 +123,26 @@ pub async fn load_except(
             done.map_err(|e| Error::internal(format!("an ABI request failed to run: {e}")))?;
         fetched[i].push((j, service, abi));
     }
-    let mut apps = shadowed;
-    let mut unusable = Vec::new();
-    for (a, mut results) in listed.iter().zip(fetched) {
-        results.sort_by_key(|r| r.0);
-        // An app installed from a multi-service bundle on a node that lists
-        // no services (before rc.19): one ABI per service of the bundle.
-        if let [(_, None, Err(e))] = results.as_slice()
-            && e.code == Code::BundleServices
-            && let Some(names) = client.bundle_services_of(a)
-        {
-            let mut per_service = Vec::new();
-            for (j, name) in names.into_iter().enumerate() {
-                let abi = client.abi(a, Some(&name)).await;
-                per_service.push((j, Some(name), abi));
-            }
-            results = per_service;
-        }
-        let mut app = shell(client, a);
-        let mut failure = None;
-        for (_, service, abi) in results {
-            let source = match &service {
-                Some(s) => format!("{} ({}, service {})", client.url(), a.package_or_id(), s),
-                None => format!("{} ({})", client.url(), a.package_or_id()),
-            };
-            let manifest =
-                abi.and_then(|v| abi::load::manifest_from_value(&v, &source, &mut app.warnings));
-            match manifest {
-                Ok(m) => app.services.push(Service {
-                    name: service,
-                    manifest: m.into(),
-                }),
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
-        match failure {
-            // An unreachable node fails every request alike: that is the node's error.
-            Some(e) if e.kind == calimcp_core::ErrorKind::Unreachable => return Err(e),
-            Some(e) => {
-                let name = sanitize_line(a.package_or_id());
-                let e = if e.message.starts_with(&name) {
-                    e
-                } else {
-                    e.context(name)
-                };
-                unusable.push((shell(client, a), e));
-            }
-            None => apps.push(app),
-        }
+    Ok(fetched)
+}
+
+/// The node app `a` with a service per ABI in `results` (in order), or the
+/// first reason one could not be read.
+fn with_services(client: &Client, a: &NodeApp, results: Vec<Fetched>) -> Result<App> {
+    let mut app = shell(client, a);
+    for (_, service, abi) in results {
+        let source = match &service {
+            Some(s) => format!("{} ({}, service {})", client.url(), a.package_or_id(), s),
+            None => format!("{} ({})", client.url(), a.package_or_id()),
+        };
+        let manifest =
+            abi.and_then(|v| abi::load::manifest_from_value(&v, &source, &mut app.warnings))?;
+        app.services.push(Service {
+            name: service,
+            manifest: manifest.into(),
+        });
     }
-    Ok((apps, unusable))
+    Ok(app)
 }
 impl crate::session::Session {
     /// The node's apps whose ABI could be read, and the others with the

@@ -78,6 +78,8 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// What to do about an app the node has without an ABI (said in the
 /// message, which listings show as a warning).
 const NO_ABI_WAYS: &str = "pass the app's ABI file: its abi.json (or its .wasm or .mpk) as APP, or in a directory given with --apps DIR; or rebuild the app with a current calimero-sdk (cargo mero build) and install it again";
+/// [`NO_ABI_WAYS`] without the rebuild, for a node message that says it.
+const NO_ABI_FILE: &str = "pass the app's ABI file: its abi.json (or its .wasm or .mpk) as APP, or in a directory given with --apps DIR";
 
 pub(super) const ROUTE_UNKNOWN: u8 = 0;
 pub(super) const ROUTE_PRESENT: u8 = 1;
@@ -147,81 +149,14 @@ impl Client {
             .as_deref()
             .map(|b| self.cache_path(&app.id, b, service));
         let key = blob.as_deref().map(|b| self.cache_key(&app.id, b, service));
-        if let Some(path) = &cache
-            && let Some(text) = self.read_cached_text(&path.with_extension("no-abi"))
-            && let Some((code, message)) = text.split_once('\n')
-        {
-            self.log(format_args!(
-                "= ABI of {label}: none in its module (cached, {})",
-                path.display()
-            ));
-            let code = if code == Code::InvalidModule.as_str() {
-                Code::InvalidModule
-            } else {
-                Code::NoEmbeddedAbi
-            };
-            return Err(Error::new(ErrorKind::Remote, code, message.to_string()));
-        }
-        if service.is_none()
-            && let Some(path) = &cache
-            && let Some(text) = self.read_cached_text(&path.with_extension("services"))
-        {
-            let names: Vec<String> = text.lines().map(str::to_string).collect();
-            return Err(self.several_services(&label, &names));
-        }
-        if let (Some(path), Some(key)) = (&cache, &key)
-            && let Some(bytes) = self.read_cached(path)
-        {
-            match read_entry(&bytes, key) {
-                Some(v) => {
-                    self.log(format_args!(
-                        "= ABI of {label}: from the cache ({})",
-                        path.display()
-                    ));
-                    return Ok(v);
-                }
-                None => self.log(format_args!(
-                    "= the cached ABI at {} is not this app's or was altered; asking the node",
-                    path.display()
-                )),
-            }
+        if let Some(known) = self.abi_cached(&label, service, cache.as_deref(), key.as_ref()) {
+            return known;
         }
         let v = match self.abi_from_route(app, service, &label).await? {
             Some(v) => v,
             None => {
-                let Some(blob) = blob else {
-                    return Err(Error::new(
-                        ErrorKind::Remote,
-                        Code::AbiUnavailable,
-                        format!(
-                            "the node at {} has no ABI route and lists no bytecode blob for {label}; pass the app's ABI file (a path to abi.json, .wasm or .mpk, or --apps DIR)",
-                            self.inner.shown
-                        ),
-                    ));
-                };
-                match self.abi_from_blob(&blob, service, &label).await {
-                    Ok(v) => v,
-                    Err(e) if e.code == Code::BundleServices => {
-                        if let (Some(path), Some(names)) = (&cache, self.bundle_services_of(app)) {
-                            let _ = store::write_private(
-                                &path.with_extension("services"),
-                                names.join("\n").as_bytes(),
-                            );
-                        }
-                        return Err(e);
-                    }
-                    Err(e) if matches!(e.code, Code::NoEmbeddedAbi | Code::InvalidModule) => {
-                        if let Some(path) = &cache {
-                            let text = format!("{}\n{}", e.code, e.message);
-                            let _ = store::write_private(
-                                &path.with_extension("no-abi"),
-                                text.as_bytes(),
-                            );
-                        }
-                        return Err(e);
-                    }
-                    Err(e) => return Err(e),
-                }
+                self.abi_of_module(app, service, &label, blob, cache.as_deref())
+                    .await?
             }
         };
         if let (Some(path), Some(key)) = (&cache, &key)
@@ -233,6 +168,104 @@ impl Client {
             ));
         }
         Ok(v)
+    }
+
+    /// What the cache at `cache` (an entry for `key`) knows of an ABI: that
+    /// the module has none, that the bundle has several services (when no
+    /// `service` is asked for), or the ABI; `None` when the node is to be asked.
+    fn abi_cached(
+        &self,
+        label: &str,
+        service: Option<&str>,
+        cache: Option<&std::path::Path>,
+        key: Option<&Value>,
+    ) -> Option<Result<Value>> {
+        let path = cache?;
+        if let Some(text) = self.read_cached_text(&path.with_extension("no-abi"))
+            && let Some((code, message)) = text.split_once('\n')
+        {
+            self.log(format_args!(
+                "= ABI of {label}: none in its module (cached, {})",
+                path.display()
+            ));
+            let code = if code == Code::InvalidModule.as_str() {
+                Code::InvalidModule
+            } else {
+                Code::NoEmbeddedAbi
+            };
+            return Some(Err(Error::new(
+                ErrorKind::Remote,
+                code,
+                message.to_string(),
+            )));
+        }
+        if service.is_none()
+            && let Some(text) = self.read_cached_text(&path.with_extension("services"))
+        {
+            let names: Vec<String> = text.lines().map(str::to_string).collect();
+            return Some(Err(self.several_services(label, &names)));
+        }
+        if let Some(key) = key
+            && let Some(bytes) = self.read_cached(path)
+        {
+            match read_entry(&bytes, key) {
+                Some(v) => {
+                    self.log(format_args!(
+                        "= ABI of {label}: from the cache ({})",
+                        path.display()
+                    ));
+                    return Some(Ok(v));
+                }
+                None => self.log(format_args!(
+                    "= the cached ABI at {} is not this app's or was altered; asking the node",
+                    path.display()
+                )),
+            }
+        }
+        None
+    }
+
+    /// The ABI from the app's module `blob`, on a node without the ABI route;
+    /// a bundle's several services, or a module without an ABI, is noted
+    /// beside the cache entry `cache`.
+    async fn abi_of_module(
+        &self,
+        app: &NodeApp,
+        service: Option<&str>,
+        label: &str,
+        blob: Option<String>,
+        cache: Option<&std::path::Path>,
+    ) -> Result<Value> {
+        let Some(blob) = blob else {
+            return Err(Error::new(
+                ErrorKind::Remote,
+                Code::AbiUnavailable,
+                format!(
+                    "the node at {} has no ABI route and lists no bytecode blob for {label}; pass the app's ABI file (a path to abi.json, .wasm or .mpk, or --apps DIR)",
+                    self.inner.shown
+                ),
+            ));
+        };
+        match self.abi_from_blob(&blob, service, label).await {
+            Ok(v) => Ok(v),
+            Err(e) if e.code == Code::BundleServices => {
+                if let (Some(path), Some(names)) = (cache, self.bundle_services_of(app)) {
+                    let _ = store::write_private(
+                        &path.with_extension("services"),
+                        names.join("\n").as_bytes(),
+                    );
+                }
+                Err(e)
+            }
+            Err(e) if matches!(e.code, Code::NoEmbeddedAbi | Code::InvalidModule) => {
+                if let Some(path) = cache {
+                    let text = format!("{}\n{}", e.code, e.message);
+                    let _ = store::write_private(&path.with_extension("no-abi"), text.as_bytes());
+                }
+                Err(e)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// A cache file's bytes, `None` when there is none or it is not to be
@@ -323,7 +356,12 @@ impl Client {
         // 400 "no usable embedded ABI": the app was built without one.
         let v = data(self.check(reply, &shown).map_err(|mut e| {
             if e.said == Some(NodeSaid::AbiRefused) {
-                e.message = format!("{}: {NO_ABI_WAYS}", e.message);
+                // The node's own words may say to rebuild already (rc.25 does).
+                e.message = if e.message.contains("cargo mero build") {
+                    format!("{}; or {NO_ABI_FILE}", e.message)
+                } else {
+                    format!("{}: {NO_ABI_WAYS}", e.message)
+                };
             }
             e
         })?);
@@ -370,58 +408,22 @@ impl Client {
         // A bundle (.mpk, gzip): what nodes before rc.19 store as the
         // bytecode of an app installed from one.
         if reply.body.starts_with(&[0x1f, 0x8b]) {
-            let abis = calimcp_core::abi::bundle::mpk_abis(&reply.body, &source).map_err(|e| {
-                Error::new(ErrorKind::Remote, Code::InvalidModule, e.message)
-                    .with_hint("pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)")
-            })?;
-            self.log(format_args!(
-                "= the module of {label} is a bundle (blob {}, {} bytes, {} service{})",
-                sanitize_line(blob),
-                reply.body.len(),
-                abis.len(),
-                if abis.len() == 1 { "" } else { "s" }
-            ));
-            let list = abis.into_iter().map(|a| (a.name, a.json)).collect();
-            self.inner
-                .bundles
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(blob.to_string(), list);
-            return self
-                .abi_in_bundle(blob, service, label)?
-                .ok_or_else(|| Error::internal("the bundle was not kept"));
+            return self.abi_from_bundle(blob, service, label, &reply.body, &source);
         }
         let mut ignored = Vec::new();
-        let section = match calimcp_core::abi::load::load_wasm_bytes(
-            &reply.body,
-            &source,
-            &mut ignored,
-        ) {
-            Ok((section, _)) => section,
-            Err(e) => {
-                let e = if e.code == Code::NoEmbeddedAbi {
-                    Error::new(
-                        ErrorKind::Remote,
-                        Code::NoEmbeddedAbi,
-                        format!(
-                            "{label} has no ABI on the node at {}: the node has no ABI route, and the app's module (blob {}) carries no `calimero_abi_v1` section: {NO_ABI_WAYS}",
-                            self.inner.shown,
-                            sanitize_line(blob)
-                        ),
-                    )
-                } else {
-                    Error::new(ErrorKind::Remote, Code::InvalidModule, e.message).with_hint(
-                        "pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)",
-                    )
-                };
-                self.inner
-                    .no_abi
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(key, e.clone());
-                return Err(e);
-            }
-        };
+        let section =
+            match calimcp_core::abi::load::load_wasm_bytes(&reply.body, &source, &mut ignored) {
+                Ok((section, _)) => section,
+                Err(e) => {
+                    let e = self.module_error(e, blob, label);
+                    self.inner
+                        .no_abi
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(key, e.clone());
+                    return Err(e);
+                }
+            };
         let v: Value = serde_json::from_slice(&section)
             .map_err(|e| self.unexpected(&shown, &format!("the embedded ABI is not JSON ({e})")))?;
         self.log(format_args!(
@@ -430,6 +432,56 @@ impl Client {
             reply.body.len()
         ));
         Ok(v)
+    }
+
+    /// The ABI of `service` from the bundle `body` read as `blob`, its
+    /// services' ABIs kept for the process.
+    fn abi_from_bundle(
+        &self,
+        blob: &str,
+        service: Option<&str>,
+        label: &str,
+        body: &[u8],
+        source: &str,
+    ) -> Result<Value> {
+        let abis = calimcp_core::abi::bundle::mpk_abis(body, source).map_err(|e| {
+            Error::new(ErrorKind::Remote, Code::InvalidModule, e.message)
+                .with_hint("pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)")
+        })?;
+        self.log(format_args!(
+            "= the module of {label} is a bundle (blob {}, {} bytes, {} service{})",
+            sanitize_line(blob),
+            body.len(),
+            abis.len(),
+            if abis.len() == 1 { "" } else { "s" }
+        ));
+        let list = abis.into_iter().map(|a| (a.name, a.json)).collect();
+        self.inner
+            .bundles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(blob.to_string(), list);
+        self.abi_in_bundle(blob, service, label)?
+            .ok_or_else(|| Error::internal("the bundle was not kept"))
+    }
+
+    /// Why the module stored as `blob` gives no ABI: it has none embedded,
+    /// or it is no module `e` could read.
+    fn module_error(&self, e: Error, blob: &str, label: &str) -> Error {
+        if e.code == Code::NoEmbeddedAbi {
+            Error::new(
+                ErrorKind::Remote,
+                Code::NoEmbeddedAbi,
+                format!(
+                    "{label} has no ABI on the node at {}: the node has no ABI route, and the app's module (blob {}) carries no `calimero_abi_v1` section: {NO_ABI_WAYS}",
+                    self.inner.shown,
+                    sanitize_line(blob)
+                ),
+            )
+        } else {
+            Error::new(ErrorKind::Remote, Code::InvalidModule, e.message)
+                .with_hint("pass the app's ABI file (abi.json, .wasm or .mpk, or --apps DIR)")
+        }
     }
 
     /// The ABI of `service` from a bundle blob already read in this process;

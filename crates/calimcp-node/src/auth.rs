@@ -11,7 +11,7 @@
 //! directory, that another user may write or owns is never read
 //! ([`store::read_trusted`]): the error `untrusted_path`. Processes sharing a
 //! login refresh it one at a time, under the lock beside its file (see
-//! `session`).
+//! `tokens`).
 
 use std::path::{Path, PathBuf};
 

@@ -490,21 +490,7 @@ impl Client {
         let first = origin_of(&current);
         for hop in 0..=MAX_HOPS {
             self.log(format_args!("> {method} {current_shown}"));
-            let mut req = self
-                .inner
-                .http
-                .request(method.clone(), current.clone())
-                .timeout(cap.bound);
-            if let Some(t) = token {
-                self.log(format_args!("> authorization: Bearer ***"));
-                req = req.bearer_auth(t);
-            }
-            if let Some(b) = &bytes {
-                self.log(format_args!("> {}", log_body(b, |t| self.scrub(t))));
-                req = req
-                    .header(reqwest::header::CONTENT_TYPE, "application/json")
-                    .body(b.clone());
-            }
+            let req = self.request_to(&method, &current, token, bytes.as_deref(), cap);
             let start = Instant::now();
             let resp = req
                 .send()
@@ -520,28 +506,8 @@ impl Client {
             if status.is_redirection()
                 && let Some(location) = header("location")
             {
-                self.log(format_args!(
-                    "< {} ({} ms) location: {}",
-                    status,
-                    start.elapsed().as_millis(),
-                    sanitize_line(&url_text(&location))
-                ));
-                let next = current.join(&location).map_err(|_| {
-                    self.unexpected(&current_shown, "a redirect to an unreadable location")
-                })?;
-                let next_shown = percent_free(&next);
-                if origin_of(&next) != first {
-                    return Err(Error::new(
-                        ErrorKind::Remote,
-                        Code::RedirectRefused,
-                        format!(
-                            "{current_shown} answered HTTP {} with a redirect to another origin ({}); calimcp does not follow redirects away from the node it was given",
-                            status.as_u16(),
-                            sanitize_line(&next_shown)
-                        ),
-                    )
-                    .with_hint("if the node has moved, pass its new URL with --node (or CALIMERO_NODE_URL)"));
-                }
+                let (next, next_shown) =
+                    self.redirect(status, start, &location, &current, &current_shown, &first)?;
                 if hop == MAX_HOPS {
                     break;
                 }
@@ -573,6 +539,70 @@ impl Client {
             Code::TooManyRedirects,
             format!("{shown} redirected more than {MAX_HOPS} times"),
         ))
+    }
+
+    /// One request of an exchange, with its token and JSON body (logged
+    /// with `-v`, the token never shown).
+    fn request_to(
+        &self,
+        method: &Method,
+        url: &Url,
+        token: Option<&str>,
+        bytes: Option<&[u8]>,
+        cap: Cap,
+    ) -> reqwest::RequestBuilder {
+        let mut req = self
+            .inner
+            .http
+            .request(method.clone(), url.clone())
+            .timeout(cap.bound);
+        if let Some(t) = token {
+            self.log(format_args!("> authorization: Bearer ***"));
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = bytes {
+            self.log(format_args!("> {}", log_body(b, |t| self.scrub(t))));
+            req = req
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(b.to_vec());
+        }
+        req
+    }
+
+    /// Where a redirect to `location` leads from `current` (shown as
+    /// `current_shown`), logged; refused when it leaves the origin `first`.
+    fn redirect(
+        &self,
+        status: reqwest::StatusCode,
+        start: Instant,
+        location: &str,
+        current: &Url,
+        current_shown: &str,
+        first: &(String, Option<String>, Option<u16>),
+    ) -> Result<(Url, String)> {
+        self.log(format_args!(
+            "< {} ({} ms) location: {}",
+            status,
+            start.elapsed().as_millis(),
+            sanitize_line(&url_text(location))
+        ));
+        let next = current
+            .join(location)
+            .map_err(|_| self.unexpected(current_shown, "a redirect to an unreadable location"))?;
+        let next_shown = percent_free(&next);
+        if origin_of(&next) != *first {
+            return Err(Error::new(
+                ErrorKind::Remote,
+                Code::RedirectRefused,
+                format!(
+                    "{current_shown} answered HTTP {} with a redirect to another origin ({}); calimcp does not follow redirects away from the node it was given",
+                    status.as_u16(),
+                    sanitize_line(&next_shown)
+                ),
+            )
+            .with_hint("if the node has moved, pass its new URL with --node (or CALIMERO_NODE_URL)"));
+        }
+        Ok((next, next_shown))
     }
 
     /// A response read whole (its body within `cap`), with the headers a

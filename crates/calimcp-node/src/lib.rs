@@ -13,8 +13,8 @@
 //! Depends on `error`, `text` and `abi` (to read a module's embedded ABI); it
 //! prints nothing but the `-v` log on stderr.
 //!
-//! Modules: [`http`] one exchange (redirects, body cap, masking), `session`
-//! tokens in use (login, refresh, dead tokens), [`abi`] ABIs from the route,
+//! Modules: [`http`] one exchange (redirects, body cap, masking), `tokens`:
+//! the tokens in use (login, refresh, dead tokens), [`abi`] ABIs from the route,
 //! the cache or the app's module, [`exec`] `execute` (executor, id retry),
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
 //! node's answers as values and errors, [`events`] the event stream (SSE),
@@ -31,7 +31,7 @@ pub mod http;
 pub mod ids;
 mod memo;
 pub mod profiles;
-mod session;
+mod tokens;
 pub mod store;
 pub mod sync;
 
@@ -221,7 +221,7 @@ struct Inner {
     ids: ids::Learnt,
     /// The executor found for a context (hex of its bytes) on a 0.10.x node.
     executors: Mutex<HashMap<String, String>>,
-    /// Where `/auth` answered (see `session`).
+    /// Where `/auth` answered (see `tokens`).
     auth_at: AtomicU8,
     /// The identity calls execute as when they name none (`serve --as`).
     identity: Option<String>,

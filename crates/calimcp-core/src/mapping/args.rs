@@ -166,7 +166,6 @@ impl Validator {
 
     /// Every problem with `args`, in a stable order; empty when they are valid.
     pub fn check(&self, args: &Value) -> Vec<Problem> {
-        let mut problems = Vec::new();
         let Value::Object(obj) = args else {
             return vec![Problem::mismatch(
                 "",
@@ -178,29 +177,7 @@ impl Validator {
         let known: Vec<&str> = props
             .map(|p| p.keys().map(String::as_str).collect())
             .unwrap_or_default();
-        for key in obj.keys() {
-            if !known.contains(&key.as_str()) {
-                let suggestions =
-                    did_you_mean(key, known.iter().copied().filter(|k| *k != CONTEXT_PARAM));
-                let hint = match suggestions.first() {
-                    Some(s) => format!("; did you mean `{s}`?"),
-                    None if known.len() > 1 || !known.contains(&CONTEXT_PARAM) => format!(
-                        "; known: {}",
-                        known
-                            .iter()
-                            .filter(|k| **k != CONTEXT_PARAM)
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    None => "; this method takes no arguments".into(),
-                };
-                problems.push(Problem::new(
-                    sanitize_line(key),
-                    format!("unknown argument{hint}"),
-                ));
-            }
-        }
+        let mut problems = unknown_arguments(obj, &known);
         let mut queue: std::collections::VecDeque<jsonschema::ValidationError<'static>> = self
             .compiled
             .iter_errors(args)
@@ -228,90 +205,128 @@ impl Validator {
                 }
                 continue;
             }
-            let path = pointer_to_path(err.instance_path().as_str());
-            let node_at = |schema_path: &str| {
-                let parent = schema_path.rsplit_once('/').map_or("", |(p, _)| p);
-                self.schema.pointer(parent).cloned()
-            };
-            let problem = match err.kind() {
-                jsonschema::error::ValidationErrorKind::AdditionalProperties { .. }
-                    if path.is_empty() =>
-                {
-                    continue;
-                }
-                jsonschema::error::ValidationErrorKind::Required { property } => {
-                    let name = property.as_str().unwrap_or_default().to_string();
-                    let expected = props.and_then(|p| p.get(&name)).map(summary).or_else(|| {
-                        node_at(err.schema_path().as_str()).and_then(|n| {
-                            n.get("properties").and_then(|p| p.get(&name)).map(summary)
-                        })
-                    });
-                    let full = if path.is_empty() {
-                        sanitize_line(&name)
-                    } else {
-                        format!("{path}.{}", sanitize_line(&name))
-                    };
-                    problems.push(Problem::missing(
-                        full,
-                        expected.unwrap_or_else(|| "a value".into()),
-                    ));
-                    continue;
-                }
-                jsonschema::error::ValidationErrorKind::Type { .. }
-                | jsonschema::error::ValidationErrorKind::AnyOf { .. }
-                | jsonschema::error::ValidationErrorKind::OneOfNotValid { .. }
-                | jsonschema::error::ValidationErrorKind::Enum { .. } => {
-                    match node_at(err.schema_path().as_str()) {
-                        Some(node) => Problem::mismatch(
-                            path,
-                            summary(&node),
-                            format!("{}: {}", json_type(err.instance()), shown(err.instance())),
-                        ),
-                        None => Problem::new(path, sanitize_line(&err.to_string())),
-                    }
-                }
-                jsonschema::error::ValidationErrorKind::Pattern { .. } => {
-                    match node_at(err.schema_path().as_str()) {
-                        Some(node)
-                            if node
-                                .get("pattern")
-                                .and_then(Value::as_str)
-                                .is_some_and(|p| p.contains("0-9a-fA-F")) =>
-                        {
-                            Problem::new(
-                                path,
-                                format!(
-                                    "{} is not a hex string of the right length",
-                                    shown(err.instance())
-                                ),
-                            )
-                        }
-                        _ => Problem::new(path, sanitize_line(&err.to_string())),
-                    }
-                }
-                jsonschema::error::ValidationErrorKind::MinItems { limit }
-                | jsonschema::error::ValidationErrorKind::MaxItems { limit } => {
-                    let got = err.instance().as_array().map_or(0, Vec::len);
-                    let node = node_at(err.schema_path().as_str());
-                    let bound =
-                        |k: &str| node.as_ref().and_then(|n| n.get(k)).and_then(Value::as_u64);
-                    let exact =
-                        bound("minItems").is_some() && bound("minItems") == bound("maxItems");
-                    let what = match err.kind() {
-                        _ if exact => "",
-                        jsonschema::error::ValidationErrorKind::MinItems { .. } => "at least ",
-                        _ => "at most ",
-                    };
-                    let items = if *limit == 1 { "item" } else { "items" };
-                    Problem::mismatch(path, format!("{what}{limit} {items}"), got.to_string())
-                }
-                _ => Problem::new(path, sanitize_line(&err.to_string())),
-            };
-            problems.push(problem);
+            problems.extend(self.problem(&err, props));
         }
         problems.dedup();
         problems
     }
+
+    /// The schema node holding the keyword at `schema_path`.
+    fn node_at(&self, schema_path: &str) -> Option<Value> {
+        let parent = schema_path.rsplit_once('/').map_or("", |(p, _)| p);
+        self.schema.pointer(parent).cloned()
+    }
+
+    /// The problem one schema error reports (`None`: one reported otherwise);
+    /// `props` are the schema's top-level properties.
+    fn problem(
+        &self,
+        err: &jsonschema::ValidationError<'_>,
+        props: Option<&Map<String, Value>>,
+    ) -> Option<Problem> {
+        use jsonschema::error::ValidationErrorKind as K;
+        let path = pointer_to_path(err.instance_path().as_str());
+        Some(match err.kind() {
+            K::AdditionalProperties { .. } if path.is_empty() => return None,
+            K::Required { property } => {
+                let name = property.as_str().unwrap_or_default().to_string();
+                let expected = props.and_then(|p| p.get(&name)).map(summary).or_else(|| {
+                    self.node_at(err.schema_path().as_str())
+                        .and_then(|n| n.get("properties").and_then(|p| p.get(&name)).map(summary))
+                });
+                let full = if path.is_empty() {
+                    sanitize_line(&name)
+                } else {
+                    format!("{path}.{}", sanitize_line(&name))
+                };
+                Problem::missing(full, expected.unwrap_or_else(|| "a value".into()))
+            }
+            K::Type { .. } | K::AnyOf { .. } | K::OneOfNotValid { .. } | K::Enum { .. } => {
+                match self.node_at(err.schema_path().as_str()) {
+                    Some(node) => Problem::mismatch(
+                        path,
+                        summary(&node),
+                        format!("{}: {}", json_type(err.instance()), shown(err.instance())),
+                    ),
+                    None => Problem::new(path, sanitize_line(&err.to_string())),
+                }
+            }
+            K::Pattern { .. } => self.pattern_problem(err, path),
+            K::MinItems { limit } | K::MaxItems { limit } => self.items_problem(err, path, *limit),
+            _ => Problem::new(path, sanitize_line(&err.to_string())),
+        })
+    }
+
+    /// A string that does not match its pattern: for a hex string, its length.
+    fn pattern_problem(&self, err: &jsonschema::ValidationError<'_>, path: String) -> Problem {
+        match self.node_at(err.schema_path().as_str()) {
+            Some(node)
+                if node
+                    .get("pattern")
+                    .and_then(Value::as_str)
+                    .is_some_and(|p| p.contains("0-9a-fA-F")) =>
+            {
+                Problem::new(
+                    path,
+                    format!(
+                        "{} is not a hex string of the right length",
+                        shown(err.instance())
+                    ),
+                )
+            }
+            _ => Problem::new(path, sanitize_line(&err.to_string())),
+        }
+    }
+
+    /// An array with too few or too many items: exactly, at least or at most `limit`.
+    fn items_problem(
+        &self,
+        err: &jsonschema::ValidationError<'_>,
+        path: String,
+        limit: u64,
+    ) -> Problem {
+        let got = err.instance().as_array().map_or(0, Vec::len);
+        let node = self.node_at(err.schema_path().as_str());
+        let bound = |k: &str| node.as_ref().and_then(|n| n.get(k)).and_then(Value::as_u64);
+        let exact = bound("minItems").is_some() && bound("minItems") == bound("maxItems");
+        let what = match err.kind() {
+            _ if exact => "",
+            jsonschema::error::ValidationErrorKind::MinItems { .. } => "at least ",
+            _ => "at most ",
+        };
+        let items = if limit == 1 { "item" } else { "items" };
+        Problem::mismatch(path, format!("{what}{limit} {items}"), got.to_string())
+    }
+}
+
+/// Arguments the schema does not know, each with a suggestion: the name
+/// meant, the known ones, or that the method takes none.
+fn unknown_arguments(obj: &Map<String, Value>, known: &[&str]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for key in obj.keys() {
+        if !known.contains(&key.as_str()) {
+            let suggestions =
+                did_you_mean(key, known.iter().copied().filter(|k| *k != CONTEXT_PARAM));
+            let hint = match suggestions.first() {
+                Some(s) => format!("; did you mean `{s}`?"),
+                None if known.len() > 1 || !known.contains(&CONTEXT_PARAM) => format!(
+                    "; known: {}",
+                    known
+                        .iter()
+                        .filter(|k| **k != CONTEXT_PARAM)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => "; this method takes no arguments".into(),
+            };
+            problems.push(Problem::new(
+                sanitize_line(key),
+                format!("unknown argument{hint}"),
+            ));
+        }
+    }
+    problems
 }
 
 /// For an `anyOf` failure of a non-null value: the one branch whose errors are
@@ -744,107 +759,143 @@ fn check_leaf(
     problems: &mut Vec<Problem>,
     memo: &mut super::exact::Fits,
 ) {
-    let int = |s: Scalar| {
-        let (lo, hi) = int_range(s);
-        format!("an integer from {lo} to {hi} ({})", s.name())
-    };
     let problem = match (leaf, &*v) {
         (Leaf::Untagged(var), _) => return check_untagged(m, var, v, path, problems, memo),
-        (Leaf::Int(s), Value::Number(n)) => {
-            let (lo, hi) = int_range(s);
-            match exact_number(n) {
-                Some(x) if (lo..=hi).contains(&x) => return,
-                // The schema's exact bounds say it for the 32-bit kinds.
-                Some(_) if !takes_decimal_string(s) => return,
-                Some(_) => Problem::new(
-                    path,
-                    format!("{n} is out of range for {} ({lo} to {hi})", s.name()),
-                )
-                .expected(int(s))
-                .got(n.to_string()),
-                None => Problem::mismatch(path, int(s), shown(v)).followed_by(format_args!(
-                    ": out of range, or not written in digits{}",
-                    if takes_decimal_string(s) && !raw {
-                        " (give the exact digits, as a number or a decimal string)"
-                    } else {
-                        " (give the exact digits, without a fraction or exponent)"
-                    }
-                )),
-            }
-        }
-        (Leaf::Int(s), Value::String(_)) if raw => Problem::mismatch(
-            path,
-            format!("{} as a JSON number", int(s)),
-            format!("a string: {}", shown(v)),
-        )
-        .followed_by(": inside an untagged enum the app reads a string as a string"),
+        (Leaf::Int(s), Value::Number(n)) => int_number(s, n, v, path, raw),
+        (Leaf::Int(s), Value::String(_)) if raw => Some(
+            Problem::mismatch(
+                path,
+                format!("{} as a JSON number", int_expected(s)),
+                format!("a string: {}", shown(v)),
+            )
+            .followed_by(": inside an untagged enum the app reads a string as a string"),
+        ),
         (Leaf::Int(s), Value::String(text)) if takes_decimal_string(s) => {
-            let (lo, hi) = int_range(s);
-            match exact_decimal(text) {
-                Some(x) if (lo..=hi).contains(&x) => return,
-                Some(_) => Problem::new(
-                    path,
-                    format!(
-                        "\"{}\" is out of range for {} ({lo} to {hi})",
-                        shown_str(text),
-                        s.name()
-                    ),
-                )
-                .expected(int(s))
-                .got(shown(v)),
-                None => Problem::mismatch(
-                    path,
-                    format!("{} as a number or a decimal string of digits", int(s)),
-                    shown(v),
-                ),
-            }
+            int_decimal_string(s, text, v, path)
         }
         // JSON Schema counts `1.0` as an integer; the app's serde reads
         // a byte only from digits, so `[1.0]` would reach it as floats.
-        (Leaf::Bytes(_), Value::Array(items)) => {
-            let Some((i, bad)) = items.iter().enumerate().find(|(_, x)| match x {
-                Value::Number(n) => exact_number(n).is_none(),
-                _ => false,
-            }) else {
-                return;
-            };
-            Problem::mismatch(
-                format!("{path}[{i}]"),
-                "a byte (an integer 0-255 written in digits)".into(),
-                shown(bad),
-            )
-            .followed_by(": the app cannot read a fraction or exponent")
-        }
+        (Leaf::Bytes(_), Value::Array(items)) => byte_digits(items, path),
         // An f32 past its range would reach the app as infinity.
-        (Leaf::F32, Value::Number(n)) => {
-            let x = n.as_f64().unwrap_or(f64::INFINITY);
-            if x.is_finite() && x.abs() <= f64::from(f32::MAX) {
-                return;
-            }
-            Problem::new(
-                path,
-                format!(
-                    "{} is out of range for f32 (at most \u{b1}{:e}); the app would read it as infinity",
-                    shown(v),
-                    f32::MAX
-                ),
-            )
-            .expected(format!("a number of at most \u{b1}{:e} (f32)", f32::MAX))
-            .got(shown(v))
-        }
+        (Leaf::F32, Value::Number(n)) => f32_in_range(n, v, path),
         (Leaf::Bytes(b), Value::String(text)) if super::schema::is_id32(b) => {
             if is_id32_string(text) {
                 return;
             }
-            Problem::mismatch(
+            Some(Problem::mismatch(
                 path,
                 "32 bytes: a base58 string that decodes to 32 bytes, 64 hex digits or an array of 32 integers 0-255".into(),
                 shown(v),
-            )
+            ))
         }
         _ => return,
     };
-    problems.push(problem);
+    problems.extend(problem);
+}
+
+/// What an integer of kind `s` must be: its range and kind.
+fn int_expected(s: Scalar) -> String {
+    let (lo, hi) = int_range(s);
+    format!("an integer from {lo} to {hi} ({})", s.name())
+}
+
+/// An integer of kind `s` given as the JSON number `n` (`v`): in range and
+/// written in digits.
+fn int_number(
+    s: Scalar,
+    n: &serde_json::Number,
+    v: &Value,
+    path: &str,
+    raw: bool,
+) -> Option<Problem> {
+    let (lo, hi) = int_range(s);
+    match exact_number(n) {
+        Some(x) if (lo..=hi).contains(&x) => None,
+        // The schema's exact bounds say it for the 32-bit kinds.
+        Some(_) if !takes_decimal_string(s) => None,
+        Some(_) => Some(
+            Problem::new(
+                path,
+                format!("{n} is out of range for {} ({lo} to {hi})", s.name()),
+            )
+            .expected(int_expected(s))
+            .got(n.to_string()),
+        ),
+        None => Some(
+            Problem::mismatch(path, int_expected(s), shown(v)).followed_by(format_args!(
+                ": out of range, or not written in digits{}",
+                if takes_decimal_string(s) && !raw {
+                    " (give the exact digits, as a number or a decimal string)"
+                } else {
+                    " (give the exact digits, without a fraction or exponent)"
+                }
+            )),
+        ),
+    }
+}
+
+/// A u64 or i64 given as the decimal string `text` (`v`): digits, in range.
+fn int_decimal_string(s: Scalar, text: &str, v: &Value, path: &str) -> Option<Problem> {
+    let (lo, hi) = int_range(s);
+    match exact_decimal(text) {
+        Some(x) if (lo..=hi).contains(&x) => None,
+        Some(_) => Some(
+            Problem::new(
+                path,
+                format!(
+                    "\"{}\" is out of range for {} ({lo} to {hi})",
+                    shown_str(text),
+                    s.name()
+                ),
+            )
+            .expected(int_expected(s))
+            .got(shown(v)),
+        ),
+        None => Some(Problem::mismatch(
+            path,
+            format!(
+                "{} as a number or a decimal string of digits",
+                int_expected(s)
+            ),
+            shown(v),
+        )),
+    }
+}
+
+/// Bytes given as an array: the first item not written in digits, if any.
+fn byte_digits(items: &[Value], path: &str) -> Option<Problem> {
+    let (i, bad) = items.iter().enumerate().find(|(_, x)| match x {
+        Value::Number(n) => exact_number(n).is_none(),
+        _ => false,
+    })?;
+    Some(
+        Problem::mismatch(
+            format!("{path}[{i}]"),
+            "a byte (an integer 0-255 written in digits)".into(),
+            shown(bad),
+        )
+        .followed_by(": the app cannot read a fraction or exponent"),
+    )
+}
+
+/// An f32 given as the JSON number `n` (`v`): within f32's range.
+fn f32_in_range(n: &serde_json::Number, v: &Value, path: &str) -> Option<Problem> {
+    let x = n.as_f64().unwrap_or(f64::INFINITY);
+    if x.is_finite() && x.abs() <= f64::from(f32::MAX) {
+        return None;
+    }
+    Some(
+        Problem::new(
+            path,
+            format!(
+                "{} is out of range for f32 (at most \u{b1}{:e}); the app would read it as infinity",
+                shown(v),
+                f32::MAX
+            ),
+        )
+        .expected(format!("a number of at most \u{b1}{:e} (f32)", f32::MAX))
+        .got(shown(v)),
+    )
 }
 
 /// The first key given twice in one object of the JSON `text` (JSON

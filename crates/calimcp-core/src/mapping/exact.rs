@@ -271,15 +271,7 @@ fn fits(
         // from one within i64 (a float such as `1.0` is neither).
         (Shape::Int64(Scalar::U64), Value::Number(n)) => n.as_u64().is_some(),
         (Shape::Int64(_), Value::Number(n)) => n.as_i64().is_some(),
-        (Shape::Other(s), v) => match (s, v) {
-            (Scalar::Bool, Value::Bool(_))
-            | (Scalar::String, Value::String(_))
-            | (Scalar::Unit, Value::Null)
-            | (Scalar::F32 | Scalar::F64, Value::Number(_)) => true,
-            (Scalar::I32, Value::Number(n)) => n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()),
-            (Scalar::U32, Value::Number(n)) => n.as_u64().is_some_and(|i| u32::try_from(i).is_ok()),
-            _ => false,
-        },
+        (Shape::Other(s), v) => scalar_fits(s, v),
         (Shape::List(items), Value::Array(a)) => a.iter().all(|e| fits_in(items, e)),
         (Shape::Map(value), Value::Object(o)) => o.values().all(|e| fits_in(value, e)),
         (Shape::Tuple(elements), Value::Array(a)) => {
@@ -309,35 +301,60 @@ fn fits(
                 .get(tag)
                 .and_then(Value::as_str)
                 .is_some_and(|s| var.variants.iter().any(|c| c.name == s)),
-            Tagging::Untagged => {
-                let key = (
-                    std::ptr::from_ref(var) as usize,
-                    std::ptr::from_ref(v) as usize,
-                    budget,
-                    exact_ints,
-                );
-                if let Some(&known) = memo.known.get(&key) {
-                    return known;
-                }
-                let mut any = false;
-                for c in &var.variants {
-                    memo.looked += 1;
-                    let fit = match &c.payload {
-                        Some(t) => fits(m, t, v, budget - 1, exact_ints, memo),
-                        None => v.is_null(),
-                    };
-                    if fit {
-                        any = true;
-                        break;
-                    }
-                }
-                memo.known.insert(key, any);
-                any
-            }
+            Tagging::Untagged => fits_untagged(m, var, v, budget, exact_ints, memo),
         },
         (Shape::Opaque, _) => true,
         _ => false,
     }
+}
+
+/// Whether `v` has the form of scalar `s` (integers exactly within their kind).
+fn scalar_fits(s: Scalar, v: &Value) -> bool {
+    match (s, v) {
+        (Scalar::Bool, Value::Bool(_))
+        | (Scalar::String, Value::String(_))
+        | (Scalar::Unit, Value::Null)
+        | (Scalar::F32 | Scalar::F64, Value::Number(_)) => true,
+        (Scalar::I32, Value::Number(n)) => n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()),
+        (Scalar::U32, Value::Number(n)) => n.as_u64().is_some_and(|i| u32::try_from(i).is_ok()),
+        _ => false,
+    }
+}
+
+/// Whether `v` fits some member of the untagged enum `var` ([`fits`] at
+/// `budget`, which is more than 0), decided once per enum, value, budget
+/// and kind of integer check (`memo`).
+fn fits_untagged(
+    m: &Manifest,
+    var: &Variant,
+    v: &Value,
+    budget: usize,
+    exact_ints: bool,
+    memo: &mut Fits,
+) -> bool {
+    let key = (
+        std::ptr::from_ref(var) as usize,
+        std::ptr::from_ref(v) as usize,
+        budget,
+        exact_ints,
+    );
+    if let Some(&known) = memo.known.get(&key) {
+        return known;
+    }
+    let mut any = false;
+    for c in &var.variants {
+        memo.looked += 1;
+        let fit = match &c.payload {
+            Some(t) => fits(m, t, v, budget - 1, exact_ints, memo),
+            None => v.is_null(),
+        };
+        if fit {
+            any = true;
+            break;
+        }
+    }
+    memo.known.insert(key, any);
+    any
 }
 
 #[cfg(test)]

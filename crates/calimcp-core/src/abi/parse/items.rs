@@ -144,35 +144,12 @@ impl Read for MethodR {
                         )));
                     }
                 };
-                let params = match p.list(params) {
-                    Ok(list) => match list.into_iter().collect() {
-                        Ok(list) => list,
-                        Err(e) => return Ok(Err(e)),
-                    },
-                    Err(None | Some("null")) => Vec::new(),
-                    Err(Some(found)) => {
-                        return Ok(Err(AbiError::new(
-                            p.path_to("params"),
-                            format!("expected an array, found {found}"),
-                        )));
-                    }
+                let params = match method_params(p, params) {
+                    Ok(list) => list,
+                    Err(e) => return Ok(Err(e)),
                 };
                 let returns = returns.and_then(|s| p.keep(s));
-                let intent = match intent.as_ref().and_then(Leaf::as_str) {
-                    None | Some("unspecified") => Intent::Unspecified,
-                    Some("read_only") => Intent::ReadOnly,
-                    Some("mutating") => Intent::Mutating,
-                    Some(other) => {
-                        p.warn_at(
-                            "intent",
-                            format!(
-                                "unknown intent {:?}; treating the method as [mut]",
-                                sanitize_line(other)
-                            ),
-                        );
-                        Intent::Other(other.to_string())
-                    }
-                };
+                let intent = method_intent(p, intent.as_ref());
                 Ok(Ok(Method {
                     name,
                     params,
@@ -191,6 +168,41 @@ impl Read for MethodR {
             other_kinds!();
         }
         d.deserialize_any(V(p))
+    }
+}
+
+/// A method's `params`: its parameters (none when absent or null), or the
+/// first error in them.
+fn method_params(
+    p: &mut Parser<'_>,
+    params: Listed<Result<Param, AbiError>>,
+) -> Result<Vec<Param>, AbiError> {
+    match p.list(params) {
+        Ok(list) => list.into_iter().collect(),
+        Err(None | Some("null")) => Ok(Vec::new()),
+        Err(Some(found)) => Err(AbiError::new(
+            p.path_to("params"),
+            format!("expected an array, found {found}"),
+        )),
+    }
+}
+
+/// A method's `intent`; an unknown one is warned about and kept.
+fn method_intent(p: &mut Parser<'_>, intent: Option<&Leaf>) -> Intent {
+    match intent.and_then(Leaf::as_str) {
+        None | Some("unspecified") => Intent::Unspecified,
+        Some("read_only") => Intent::ReadOnly,
+        Some("mutating") => Intent::Mutating,
+        Some(other) => {
+            p.warn_at(
+                "intent",
+                format!(
+                    "unknown intent {:?}; treating the method as [mut]",
+                    sanitize_line(other)
+                ),
+            );
+            Intent::Other(other.to_string())
+        }
     }
 }
 

@@ -268,14 +268,6 @@ impl<'a> Checker<'a> {
     }
 
     fn shapes(&mut self, ta: &'a TypeRef, sa: &Shape<'a>, sb: &Shape<'a>) -> Option<Incompat> {
-        let fail = |example: Value, why: String| {
-            Some(Incompat {
-                path: String::new(),
-                example,
-                why,
-                ..Incompat::default()
-            })
-        };
         match (sa, sb) {
             (_, Shape::Unknown) => None,
             (Shape::Unknown, b) => fail(
@@ -297,17 +289,7 @@ impl<'a> Checker<'a> {
                 Some(wrap(inner, "{}".into(), |e| json!({ "key": e })))
             }
             (Shape::Tuple(x), Shape::Tuple(y)) => self.tuples(ta, x, y),
-            (Shape::Tuple(x), Shape::List(y)) => {
-                for (i, (e, null)) in x.iter().enumerate() {
-                    if *null {
-                        return fail(self.ex(ta), format!("element {i} may be null"));
-                    }
-                    if let Some(inner) = self.check(e, y) {
-                        return Some(self.in_tuple(ta, x, i, inner));
-                    }
-                }
-                None
-            }
+            (Shape::Tuple(x), Shape::List(y)) => self.tuple_to_list(ta, x, y),
             (Shape::List(_), Shape::Tuple(y)) => {
                 let v = if y.is_empty() {
                     json!([null])
@@ -317,35 +299,8 @@ impl<'a> Checker<'a> {
                 fail(v, self.became("a list", &format!("a {}-tuple", y.len())))
             }
             (Shape::Record(x), Shape::Record(y)) => self.records(ta, x, y),
-            (Shape::Record(x), Shape::Map(y)) => {
-                for f in x.iter() {
-                    if let Some(inner) = self.check(&f.ty, y) {
-                        let ex = self.ex(ta);
-                        return Some(wrap(inner, format!(".{}", f.name), |e| {
-                            with_key(ex, &f.name, e)
-                        }));
-                    }
-                }
-                None
-            }
-            (Shape::Map(x), Shape::Record(y)) => {
-                if y.iter().any(|f| !f.nullable) {
-                    return fail(
-                        json!({}),
-                        self.became("a map", "a record with required fields"),
-                    );
-                }
-                for f in y.iter() {
-                    if let Some(inner) = self.check(x, &f.ty) {
-                        return Some(wrap(
-                            inner,
-                            format!(".{}", f.name),
-                            |e| json!({ f.name.clone(): e }),
-                        ));
-                    }
-                }
-                None
-            }
+            (Shape::Record(x), Shape::Map(y)) => self.record_to_map(ta, x, y),
+            (Shape::Map(x), Shape::Record(y)) => self.map_to_record(x, y),
             (Shape::Variant(x), Shape::Variant(y)) => self.variants(x, y),
             (Shape::Variant(x), Shape::Scalar(Scalar::String))
                 if x.tagging == Tagging::External
@@ -353,36 +308,102 @@ impl<'a> Checker<'a> {
             {
                 None
             }
-            (Shape::Bytes(x), Shape::List(y)) => match self.flow {
-                Flow::Input => fail(bytes_string_example(x), self.became("bytes", "a list")),
-                Flow::Output => match resolve(self.b, y).0 {
-                    Shape::Scalar(s)
-                        if int_range(s).is_some_and(|(lo, hi)| lo <= 0 && hi >= 255) =>
-                    {
-                        None
-                    }
-                    _ => fail(self.ex(ta), self.became("bytes", "a list")),
-                },
-            },
-            (Shape::List(x), Shape::Bytes(_)) => match resolve(self.a, x).0 {
-                Shape::Scalar(s) => match int_range(s) {
-                    Some((lo, hi)) if lo >= 0 && hi <= 255 => None,
-                    Some((lo, hi)) => {
-                        let v = if hi > 255 { 256 } else { lo };
-                        fail(
-                            json!([int_value(v)]),
-                            self.became("a list of integers", "bytes"),
-                        )
-                    }
-                    None => fail(self.ex(ta), self.became("a list", "bytes")),
-                },
-                _ => fail(self.ex(ta), self.became("a list", "bytes")),
-            },
+            (Shape::Bytes(x), Shape::List(y)) => self.bytes_to_list(ta, x, y),
+            (Shape::List(x), Shape::Bytes(_)) => self.list_to_bytes(ta, x),
             (a, b) => {
                 // Different kinds of value: A's own example is never a value of B,
                 // except where a string or an array form overlaps (handled above).
                 fail(self.ex(ta), self.became(&kind(a), &kind(b)))
             }
+        }
+    }
+
+    /// A tuple read as a list: every element must fit the list's item.
+    fn tuple_to_list(
+        &mut self,
+        ta: &'a TypeRef,
+        x: &[(&'a TypeRef, bool)],
+        y: &'a TypeRef,
+    ) -> Option<Incompat> {
+        for (i, (e, null)) in x.iter().enumerate() {
+            if *null {
+                return fail(self.ex(ta), format!("element {i} may be null"));
+            }
+            if let Some(inner) = self.check(e, y) {
+                return Some(self.in_tuple(ta, x, i, inner));
+            }
+        }
+        None
+    }
+
+    /// A record read as a map: every field must fit the map's value.
+    fn record_to_map(
+        &mut self,
+        ta: &'a TypeRef,
+        x: &'a [Field],
+        y: &'a TypeRef,
+    ) -> Option<Incompat> {
+        for f in x.iter() {
+            if let Some(inner) = self.check(&f.ty, y) {
+                let ex = self.ex(ta);
+                return Some(wrap(inner, format!(".{}", f.name), |e| {
+                    with_key(ex, &f.name, e)
+                }));
+            }
+        }
+        None
+    }
+
+    /// A map read as a record: no field may be required, and the map's
+    /// value must fit every field.
+    fn map_to_record(&mut self, x: &'a TypeRef, y: &'a [Field]) -> Option<Incompat> {
+        if y.iter().any(|f| !f.nullable) {
+            return fail(
+                json!({}),
+                self.became("a map", "a record with required fields"),
+            );
+        }
+        for f in y.iter() {
+            if let Some(inner) = self.check(x, &f.ty) {
+                return Some(wrap(
+                    inner,
+                    format!(".{}", f.name),
+                    |e| json!({ f.name.clone(): e }),
+                ));
+            }
+        }
+        None
+    }
+
+    /// Bytes read as a list: only output bytes (byte arrays) into a list of
+    /// integers that hold 0..=255.
+    fn bytes_to_list(&mut self, ta: &'a TypeRef, x: &Bytes, y: &'a TypeRef) -> Option<Incompat> {
+        match self.flow {
+            Flow::Input => fail(bytes_string_example(x), self.became("bytes", "a list")),
+            Flow::Output => match resolve(self.b, y).0 {
+                Shape::Scalar(s) if int_range(s).is_some_and(|(lo, hi)| lo <= 0 && hi >= 255) => {
+                    None
+                }
+                _ => fail(self.ex(ta), self.became("bytes", "a list")),
+            },
+        }
+    }
+
+    /// A list read as bytes: only a list of integers within 0..=255.
+    fn list_to_bytes(&mut self, ta: &'a TypeRef, x: &'a TypeRef) -> Option<Incompat> {
+        match resolve(self.a, x).0 {
+            Shape::Scalar(s) => match int_range(s) {
+                Some((lo, hi)) if lo >= 0 && hi <= 255 => None,
+                Some((lo, hi)) => {
+                    let v = if hi > 255 { 256 } else { lo };
+                    fail(
+                        json!([int_value(v)]),
+                        self.became("a list of integers", "bytes"),
+                    )
+                }
+                None => fail(self.ex(ta), self.became("a list", "bytes")),
+            },
+            _ => fail(self.ex(ta), self.became("a list", "bytes")),
         }
     }
 
@@ -618,6 +639,16 @@ fn kind(s: &Shape) -> String {
         Shape::Variant(_) => "an enum".into(),
         Shape::Unknown => "unchecked".into(),
     }
+}
+
+/// An incompatibility at the value itself: `example` fits A and not B, `why`.
+fn fail(example: Value, why: String) -> Option<Incompat> {
+    Some(Incompat {
+        path: String::new(),
+        example,
+        why,
+        ..Incompat::default()
+    })
 }
 
 fn wrap(inner: Incompat, segment: String, f: impl FnOnce(Value) -> Value) -> Incompat {

@@ -182,6 +182,48 @@ pub fn diff_apps(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -
 fn diff_apps_here(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) -> Report {
     let old_tools = tool_names(old, opts);
     let new_tools = tool_names(new, opts);
+    let mut report = Report::default();
+    let mut migrations: Vec<(Option<&str>, String)> = Vec::new();
+    for (name, o, n) in service_pairs(old, new, only) {
+        let mut out = Out {
+            service: name,
+            findings: Vec::new(),
+        };
+        match (o, n) {
+            (Some(o), Some(n)) => {
+                let tools = (
+                    old_tools.get(&o.name).unwrap_or(&HashMap::new()).clone(),
+                    new_tools.get(&n.name).unwrap_or(&HashMap::new()).clone(),
+                );
+                let unchanged = Unchanged::new(&o.manifest, &n.manifest);
+                diff_manifests_into(&o.manifest, &n.manifest, &tools, &unchanged, &mut out);
+                let gate = diff_state(&o.manifest, &n.manifest, &unchanged, &mut out);
+                if let state::Action::Migrate { method, .. } =
+                    state::plan_upgrade(&o.manifest, &n.manifest)
+                {
+                    migrations.push((name, method));
+                }
+                report.gates.push(Gate {
+                    service: name.map(str::to_string),
+                    ..gate
+                });
+            }
+            (o, n) => service_added_or_removed(name, o.is_some(), n.is_some(), &mut out),
+        }
+        report.findings.append(&mut out.findings);
+    }
+    tool_theft(old, new, &old_tools, &new_tools, only, &mut report);
+    migrations_differ(&migrations, &mut report);
+    report
+}
+
+/// A service and its OLD and NEW sides to compare: `only`, or the one
+/// service on each side whatever their names, or every service by name.
+fn service_pairs<'a>(
+    old: &'a App,
+    new: &'a App,
+    only: Option<&'a str>,
+) -> Vec<(Option<&'a str>, Option<&'a Service>, Option<&'a Service>)> {
     let mut pairs: Vec<(Option<&str>, Option<&Service>, Option<&Service>)> = Vec::new();
     if let Some(name) = only {
         pairs.push((Some(name), old.service(Some(name)), new.service(Some(name))));
@@ -204,77 +246,64 @@ fn diff_apps_here(old: &App, new: &App, only: Option<&str>, opts: &ToolOptions) 
             pairs.push((name, old.service(name), new.service(name)));
         }
     }
-    let mut report = Report::default();
-    let mut migrations: Vec<(Option<&str>, String)> = Vec::new();
-    for (name, o, n) in pairs {
-        let mut out = Out {
-            service: name,
-            findings: Vec::new(),
-        };
-        let label = name.unwrap_or("(single)").to_string();
-        match (o, n) {
-            (Some(o), Some(n)) => {
-                let tools = (
-                    old_tools.get(&o.name).unwrap_or(&HashMap::new()).clone(),
-                    new_tools.get(&n.name).unwrap_or(&HashMap::new()).clone(),
-                );
-                let unchanged = Unchanged::new(&o.manifest, &n.manifest);
-                diff_manifests_into(&o.manifest, &n.manifest, &tools, &unchanged, &mut out);
-                let gate = diff_state(&o.manifest, &n.manifest, &unchanged, &mut out);
-                if let state::Action::Migrate { method, .. } = state::plan_upgrade(&o.manifest, &n.manifest) {
-                    migrations.push((name, method));
-                }
-                report.gates.push(Gate { service: name.map(str::to_string), ..gate });
-            }
-            (Some(_), None) => out.push(
-                "service-removed",
-                format!("services.{label}"),
-                label.clone(),
-                "(removed)".into(),
-                None,
-                format!("service `{label}` is gone: every caller of its methods and every agent using its tools fails; keep it, or announce its removal"),
-            ),
-            (None, Some(_)) => out.push(
-                "service-added",
-                format!("services.{label}"),
-                "(absent)".into(),
-                label.clone(),
-                None,
-                format!("service `{label}` is new: nothing existing depends on it"),
-            ),
-            (None, None) => {}
-        }
-        report.findings.append(&mut out.findings);
+    pairs
+}
+
+/// A service on one side only.
+fn service_added_or_removed(name: Option<&str>, in_old: bool, in_new: bool, out: &mut Out) {
+    let label = name.unwrap_or("(single)").to_string();
+    match (in_old, in_new) {
+        (true, false) => out.push(
+            "service-removed",
+            format!("services.{label}"),
+            label.clone(),
+            "(removed)".into(),
+            None,
+            format!("service `{label}` is gone: every caller of its methods and every agent using its tools fails; keep it, or announce its removal"),
+        ),
+        (false, true) => out.push(
+            "service-added",
+            format!("services.{label}"),
+            "(absent)".into(),
+            label.clone(),
+            None,
+            format!("service `{label}` is new: nothing existing depends on it"),
+        ),
+        _ => {}
     }
-    tool_theft(old, new, &old_tools, &new_tools, only, &mut report);
+}
+
+/// Services that migrate with different methods: a node carries one
+/// migration method per release, so it rejects every migration.
+fn migrations_differ(migrations: &[(Option<&str>, String)], report: &mut Report) {
     let mut methods: Vec<&str> = migrations.iter().map(|(_, m)| m.as_str()).collect();
     methods.sort();
     methods.dedup();
-    if methods.len() > 1 {
-        let mut out = Out {
-            service: None,
-            findings: Vec::new(),
-        };
-        out.push(
-            "state-migrations-differ",
-            "state.migrations".into(),
-            String::new(),
-            methods.join(", "),
-            None,
-            format!("services migrate with different methods ({}): a node carries one migration method per release and rejects this one; use the same method name in each service, or split the release", methods.join(", ")),
-        );
-        for g in &mut report.gates {
-            if g.accepted && g.action.starts_with("migrate") {
-                g.accepted = false;
-                g.action = format!(
-                    "rejected: services declare different migration methods ({})",
-                    methods.join(", ")
-                );
-            }
-        }
-        report.findings.append(&mut out.findings);
+    if methods.len() <= 1 {
+        return;
     }
-    report
+    let mut out = Out {
+        service: None,
+        findings: Vec::new(),
+    };
+    out.push(
+        "state-migrations-differ",
+        "state.migrations".into(),
+        String::new(),
+        methods.join(", "),
+        None,
+        format!("services migrate with different methods ({}): a node carries one migration method per release and rejects this one; use the same method name in each service, or split the release", methods.join(", ")),
+    );
+    for g in &mut report.gates {
+        if g.accepted && g.action.starts_with("migrate") {
+            g.accepted = false;
+            g.action = format!(
+                "rejected: services declare different migration methods ({})",
+                methods.join(", ")
+            );
+        }
+    }
+    report.findings.append(&mut out.findings);
 }
 
 /// A tool name that called one method and now calls another: agents,
@@ -496,48 +525,7 @@ fn entry_points(
         let Some(n) = nm.get(name) else { continue };
         let shown = crate::text::sanitize_line(name);
         let (was, is) = (xcall_access(og, m), xcall_access(ng, n));
-        let why_gate = if !n.xcall_callable && ng && !og {
-            " (the module now marks other methods #[app::xcall], so the node lets xcalls reach only those)"
-        } else {
-            ""
-        };
-        let ungated = if og && !ng {
-            " (the module no longer marks any method #[app::xcall], so the node stops gating xcalls to it at all)"
-        } else {
-            ""
-        };
-        let (rule, message) = match (was, is) {
-            (a, b) if a == b => ("", String::new()),
-            (_, Xcall::Unreachable) => (
-                "xcall-removed",
-                format!(
-                    "other contexts can no longer call `{shown}` by xcall{why_gate}: their xcalls are refused; keep it #[app::xcall]"
-                ),
-            ),
-            (Xcall::Unreachable, Xcall::Any) if og && !ng => (
-                "xcall-gate-removed",
-                format!(
-                    "any context in the namespace may now call `{shown}` by xcall{ungated}: review what it trusts in its caller, or keep one method marked #[app::xcall] so the node keeps gating"
-                ),
-            ),
-            (Xcall::Unreachable, _) => (
-                "xcall-added",
-                format!("other contexts may now call `{shown}` by xcall; nothing existing breaks"),
-            ),
-            (Xcall::Any, Xcall::SameApp) => (
-                "xcall-callers-narrowed",
-                format!(
-                    "only contexts of the same app may now xcall `{shown}`: xcalls from other apps in the namespace are refused"
-                ),
-            ),
-            (Xcall::SameApp, Xcall::Any) => (
-                "xcall-callers-widened",
-                format!(
-                    "any context in the namespace may now xcall `{shown}`, not only the same app's{ungated}: review what it trusts in its caller"
-                ),
-            ),
-            _ => ("", String::new()),
-        };
+        let (rule, message) = xcall_change(was, is, (og, ng), n, &shown);
         if !rule.is_empty() {
             out.push(
                 rule,
@@ -548,25 +536,84 @@ fn entry_points(
                 message,
             );
         }
-        if m.handler && !n.handler {
-            out.push(
-                "handler-removed",
-                shown.clone(),
-                "handler".into(),
-                "not a handler".into(),
-                None,
-                format!("`{shown}` is no longer an event handler: the node stops running it on events, so what it kept up to date goes stale"),
-            );
-        } else if !m.handler && n.handler {
-            out.push(
-                "handler-added",
-                shown.clone(),
-                "not a handler".into(),
-                "handler".into(),
-                None,
-                format!("`{shown}` is now an event handler: the node runs it on events, a new effect of existing traffic"),
-            );
-        }
+        handler_change(m, n, &shown, out);
+    }
+}
+
+/// The rule and message for who may reach method `n` (shown as `shown`) by
+/// xcall going from `was` to `is`, `og`/`ng` whether each version's module
+/// is gated; no rule when nothing changed.
+fn xcall_change(
+    was: Xcall,
+    is: Xcall,
+    (og, ng): (bool, bool),
+    n: &Method,
+    shown: &str,
+) -> (&'static str, String) {
+    let why_gate = if !n.xcall_callable && ng && !og {
+        " (the module now marks other methods #[app::xcall], so the node lets xcalls reach only those)"
+    } else {
+        ""
+    };
+    let ungated = if og && !ng {
+        " (the module no longer marks any method #[app::xcall], so the node stops gating xcalls to it at all)"
+    } else {
+        ""
+    };
+    match (was, is) {
+        (a, b) if a == b => ("", String::new()),
+        (_, Xcall::Unreachable) => (
+            "xcall-removed",
+            format!(
+                "other contexts can no longer call `{shown}` by xcall{why_gate}: their xcalls are refused; keep it #[app::xcall]"
+            ),
+        ),
+        (Xcall::Unreachable, Xcall::Any) if og && !ng => (
+            "xcall-gate-removed",
+            format!(
+                "any context in the namespace may now call `{shown}` by xcall{ungated}: review what it trusts in its caller, or keep one method marked #[app::xcall] so the node keeps gating"
+            ),
+        ),
+        (Xcall::Unreachable, _) => (
+            "xcall-added",
+            format!("other contexts may now call `{shown}` by xcall; nothing existing breaks"),
+        ),
+        (Xcall::Any, Xcall::SameApp) => (
+            "xcall-callers-narrowed",
+            format!(
+                "only contexts of the same app may now xcall `{shown}`: xcalls from other apps in the namespace are refused"
+            ),
+        ),
+        (Xcall::SameApp, Xcall::Any) => (
+            "xcall-callers-widened",
+            format!(
+                "any context in the namespace may now xcall `{shown}`, not only the same app's{ungated}: review what it trusts in its caller"
+            ),
+        ),
+        _ => ("", String::new()),
+    }
+}
+
+/// Method `m` becoming, or ceasing to be, an event handler as `n`.
+fn handler_change(m: &Method, n: &Method, shown: &str, out: &mut Out) {
+    if m.handler && !n.handler {
+        out.push(
+            "handler-removed",
+            shown.to_string(),
+            "handler".into(),
+            "not a handler".into(),
+            None,
+            format!("`{shown}` is no longer an event handler: the node stops running it on events, so what it kept up to date goes stale"),
+        );
+    } else if !m.handler && n.handler {
+        out.push(
+            "handler-added",
+            shown.to_string(),
+            "not a handler".into(),
+            "handler".into(),
+            None,
+            format!("`{shown}` is now an event handler: the node runs it on events, a new effect of existing traffic"),
+        );
     }
 }
 
@@ -752,101 +799,121 @@ impl<'a> Cx<'a, '_> {
             .copied()
             .collect();
         for (pname, p) in &op {
-            let path = format!("{name}.params.{}", crate::text::sanitize_line(pname));
-            let pshown = crate::text::sanitize_line(pname);
-            let Some(q) = np.get(pname) else {
-                let rename = if added.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " (if it was renamed to `{}`, callers still send the old name: a rename reads as removed + added)",
-                        crate::text::sanitize_line(&added.join("`, `"))
-                    )
-                };
-                out.push(
-                    "param-removed",
-                    path,
-                    type_name(&p.ty),
-                    "(removed)".into(),
-                    args_example(self.old, m),
-                    format!("`{name}` no longer takes `{pshown}`, so calls that pass it are rejected{rename}; keep accepting it, nullable and ignored, for a release"),
-                );
-                continue;
-            };
-            if p.nullable && !q.nullable {
-                out.push(
-                    "param-became-required",
-                    path.clone(),
-                    format!("{}?", type_name(&p.ty)),
-                    type_name(&q.ty),
-                    Some(Value::Null),
-                    format!("`{pshown}` of `{name}` may no longer be null or left out: calls that omit it fail; keep it nullable with a default"),
-                );
-            } else if !p.nullable && q.nullable {
-                out.push(
-                    "param-became-optional",
-                    path.clone(),
-                    type_name(&p.ty),
-                    format!("{}?", type_name(&q.ty)),
-                    None,
-                    format!("`{pshown}` of `{name}` may now be null or left out; existing calls keep working"),
-                );
-            }
-            if let Some(inner) = self.input.check(&p.ty, &q.ty) {
-                if inner.limit {
-                    limit_hit(out, at(&path, &inner), &inner.why);
-                    continue;
-                }
-                out.push(
-                    "param-type-changed",
-                    at(&path, &inner),
-                    type_name(&p.ty),
-                    type_name(&q.ty),
-                    inner.exact.then(|| inner.example.clone()),
-                    format!("`{pshown}` of `{name}` no longer accepts every value it did ({}): callers sending such values fail; accept the old values too, or add a new method", inner.why),
-                );
-            } else if self.input_back.check(&q.ty, &p.ty).is_some() {
-                out.push(
-                    "param-type-widened",
-                    path,
-                    type_name(&p.ty),
-                    type_name(&q.ty),
-                    None,
-                    format!("`{pshown}` of `{name}` accepts more values than before; existing calls keep working"),
-                );
+            match np.get(pname) {
+                None => self.param_removed(m, p, name, &added, out),
+                Some(q) => self.param_kept(p, q, name, out),
             }
         }
         for pname in &added {
-            let q = np[pname];
-            let path = format!("{name}.params.{}", crate::text::sanitize_line(pname));
-            let pshown = crate::text::sanitize_line(pname);
-            let rename = if removed.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " (with `{}` gone, this may be a rename, which reads as removed + added)",
-                    crate::text::sanitize_line(&removed.join("`, `"))
-                )
-            };
-            if q.nullable {
-                out.push(
-                    "param-added-optional",
-                    path,
-                    "(absent)".into(),
-                    format!("{}?", type_name(&q.ty)),
-                    None,
-                    format!("`{name}` takes a new nullable `{pshown}`; existing calls keep working{rename}"),
-                );
-            } else {
-                out.push(
-                    "param-added-required",
-                    path,
-                    "(absent)".into(),
-                    type_name(&q.ty),
-                    args_example(self.old, m),
-                    format!("`{name}` now requires `{pshown}`: every existing call lacks it and fails{rename}; make it nullable with a default"),
-                );
+            self.param_added(m, np[pname], name, &removed, out);
+        }
+    }
+
+    /// Parameter `p` of `m` (named `name`) is gone; `added` are the new
+    /// method's new parameters (perhaps its new name).
+    fn param_removed(&self, m: &Method, p: &Param, name: &str, added: &[&str], out: &mut Out) {
+        let path = format!("{name}.params.{}", crate::text::sanitize_line(&p.name));
+        let pshown = crate::text::sanitize_line(&p.name);
+        let rename = if added.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (if it was renamed to `{}`, callers still send the old name: a rename reads as removed + added)",
+                crate::text::sanitize_line(&added.join("`, `"))
+            )
+        };
+        out.push(
+            "param-removed",
+            path,
+            type_name(&p.ty),
+            "(removed)".into(),
+            args_example(self.old, m),
+            format!("`{name}` no longer takes `{pshown}`, so calls that pass it are rejected{rename}; keep accepting it, nullable and ignored, for a release"),
+        );
+    }
+
+    /// Parameter `p` as `q` in the new version: whether it may be left out,
+    /// and which values it accepts.
+    fn param_kept(&mut self, p: &'a Param, q: &'a Param, name: &str, out: &mut Out) {
+        let path = format!("{name}.params.{}", crate::text::sanitize_line(&p.name));
+        let pshown = crate::text::sanitize_line(&p.name);
+        if p.nullable && !q.nullable {
+            out.push(
+                "param-became-required",
+                path.clone(),
+                format!("{}?", type_name(&p.ty)),
+                type_name(&q.ty),
+                Some(Value::Null),
+                format!("`{pshown}` of `{name}` may no longer be null or left out: calls that omit it fail; keep it nullable with a default"),
+            );
+        } else if !p.nullable && q.nullable {
+            out.push(
+                "param-became-optional",
+                path.clone(),
+                type_name(&p.ty),
+                format!("{}?", type_name(&q.ty)),
+                None,
+                format!("`{pshown}` of `{name}` may now be null or left out; existing calls keep working"),
+            );
+        }
+        if let Some(inner) = self.input.check(&p.ty, &q.ty) {
+            if inner.limit {
+                limit_hit(out, at(&path, &inner), &inner.why);
+                return;
             }
+            out.push(
+                "param-type-changed",
+                at(&path, &inner),
+                type_name(&p.ty),
+                type_name(&q.ty),
+                inner.exact.then(|| inner.example.clone()),
+                format!("`{pshown}` of `{name}` no longer accepts every value it did ({}): callers sending such values fail; accept the old values too, or add a new method", inner.why),
+            );
+        } else if self.input_back.check(&q.ty, &p.ty).is_some() {
+            out.push(
+                "param-type-widened",
+                path,
+                type_name(&p.ty),
+                type_name(&q.ty),
+                None,
+                format!("`{pshown}` of `{name}` accepts more values than before; existing calls keep working"),
+            );
+        }
+    }
+
+    /// Parameter `q` is new to `m` (named `name`); `removed` are the old
+    /// method's parameters the new one lacks (perhaps its old name).
+    fn param_added(&self, m: &Method, q: &Param, name: &str, removed: &[&str], out: &mut Out) {
+        let path = format!("{name}.params.{}", crate::text::sanitize_line(&q.name));
+        let pshown = crate::text::sanitize_line(&q.name);
+        let rename = if removed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (with `{}` gone, this may be a rename, which reads as removed + added)",
+                crate::text::sanitize_line(&removed.join("`, `"))
+            )
+        };
+        if q.nullable {
+            out.push(
+                "param-added-optional",
+                path,
+                "(absent)".into(),
+                format!("{}?", type_name(&q.ty)),
+                None,
+                format!(
+                    "`{name}` takes a new nullable `{pshown}`; existing calls keep working{rename}"
+                ),
+            );
+        } else {
+            out.push(
+                "param-added-required",
+                path,
+                "(absent)".into(),
+                type_name(&q.ty),
+                args_example(self.old, m),
+                format!("`{name}` now requires `{pshown}`: every existing call lacks it and fails{rename}; make it nullable with a default"),
+            );
         }
     }
 
@@ -1031,18 +1098,55 @@ fn root_fields_diff(
     todo: &str,
     out: &mut Out,
 ) -> usize {
-    use crate::text::sanitize_line as clean;
     let mut layout = state::Layout::new(old, new).with_unchanged(&unchanged.shapes);
-    let changed = std::cell::Cell::new(0);
     // Fields of zero bytes (`()`) read nothing: set aside, noted, harmless.
     let (of, oz) = state::stored_fields(old, of);
     let (nf, nz) = state::stored_fields(new, nf);
+    zero_byte_fields(&oz, &nz, out);
+    let mut root = RootFields {
+        of: of.as_slice(),
+        nf: nf.as_slice(),
+        downgrades,
+        level,
+        todo,
+        changed: 0,
+    };
+    for i in 0..of.len().max(nf.len()) {
+        match (of.get(i), nf.get(i)) {
+            // The same field, or the same position under another name: a
+            // rename, if the bytes still read.
+            (Some(f), Some(g))
+                if f.name == g.name
+                    || (root.pos_new(&f.name).is_none() && root.pos_old(&g.name).is_none()) =>
+            {
+                root.same_position(&mut layout, i, f, g, out);
+            }
+            (f, g) => {
+                if let Some(g) = g {
+                    root.new_field_at(i, f.copied(), g, out);
+                }
+                if let Some(f) = f
+                    && root.pos_new(&f.name).is_none()
+                {
+                    root.old_field_gone(i, f, out);
+                }
+            }
+        }
+    }
+    layout_notes(std::mem::take(&mut layout.notes), out);
+    root.changed
+}
+
+/// Root fields of zero bytes added or removed: noted, harmless (a field of
+/// zero bytes on both sides is no change).
+fn zero_byte_fields(oz: &[&Field], nz: &[&Field], out: &mut Out) {
+    use crate::text::sanitize_line as clean;
     for (f, added) in nz
         .iter()
         .map(|f| (f, true))
         .chain(oz.iter().map(|f| (f, false)))
     {
-        if (if added { &oz } else { &nz })
+        if (if added { oz } else { nz })
             .iter()
             .any(|g| g.name == f.name)
         {
@@ -1062,143 +1166,188 @@ fn root_fields_diff(
             clean(&format!("stored state field `{}` of zero bytes ({}) was {verb}: borsh reads nothing for it, so the stored state reads as before", f.name, type_name(&f.ty))),
         );
     }
-    let (of, nf) = (of.as_slice(), nf.as_slice());
-    let pos_old = |n: &str| of.iter().position(|f| f.name == n);
-    let pos_new = |n: &str| nf.iter().position(|f| f.name == n);
-    let label = |f: &Field| {
-        let t = type_name(&f.ty);
-        if f.nullable { format!("{t}?") } else { t }
-    };
-    let gone = |d: &str| downgrades.iter().any(|x| x.field == d);
-    let breaking =
-        |out: &mut Out, rule: &'static str, path: String, o: String, n: String, why: String| {
-            changed.set(changed.get() + 1);
-            out.push_at(
-                rule,
-                level,
-                clean(&path),
-                clean(&o),
-                clean(&n),
+}
+
+/// The stored root fields of both versions compared position by position,
+/// and how many changes so far break the stored state.
+struct RootFields<'r, 'f> {
+    of: &'r [&'f Field],
+    nf: &'r [&'f Field],
+    downgrades: &'r [state::Downgrade],
+    /// The level of a breaking change (a warning when a migration carries it).
+    level: Level,
+    /// What to do about a breaking change.
+    todo: &'r str,
+    changed: usize,
+}
+
+impl RootFields<'_, '_> {
+    fn pos_old(&self, n: &str) -> Option<usize> {
+        self.of.iter().position(|f| f.name == n)
+    }
+
+    fn pos_new(&self, n: &str) -> Option<usize> {
+        self.nf.iter().position(|f| f.name == n)
+    }
+
+    /// An identity downgrade already reported for the field.
+    fn gone(&self, d: &str) -> bool {
+        self.downgrades.iter().any(|x| x.field == d)
+    }
+
+    /// A change that breaks the stored state: counted and reported.
+    fn breaking(
+        &mut self,
+        out: &mut Out,
+        rule: &'static str,
+        path: String,
+        o: String,
+        n: String,
+        why: String,
+    ) {
+        use crate::text::sanitize_line as clean;
+        self.changed += 1;
+        out.push_at(
+            rule,
+            self.level,
+            clean(&path),
+            clean(&o),
+            clean(&n),
+            None,
+            format!("BREAKING: {}; {}", clean(&why), self.todo),
+        );
+    }
+
+    /// Field `f` of OLD and `g` of NEW at position `i`, the same field or
+    /// a rename: the bytes must still read.
+    fn same_position<'m>(
+        &mut self,
+        layout: &mut state::Layout<'m>,
+        i: usize,
+        f: &'m Field,
+        g: &'m Field,
+        out: &mut Out,
+    ) {
+        use crate::text::sanitize_line as clean;
+        if self.gone(&f.name) {
+            self.changed += 1;
+            return;
+        }
+        let renamed = f.name != g.name;
+        let prefix = format!("state.{}", g.name);
+        match layout.compare(&prefix, &f.ty, f.nullable, &g.ty, g.nullable) {
+            None if renamed => out.push(
+                "state-field-renamed",
+                clean(&prefix),
+                clean(&f.name),
+                clean(&g.name),
                 None,
-                format!("BREAKING: {}; {todo}", clean(&why)),
-            );
-        };
-    for i in 0..of.len().max(nf.len()) {
-        match (of.get(i), nf.get(i)) {
-            // The same field, or the same position under another name: a
-            // rename, if the bytes still read.
-            (Some(f), Some(g))
-                if f.name == g.name
-                    || (pos_new(&f.name).is_none() && pos_old(&g.name).is_none()) =>
-            {
-                if gone(&f.name) {
-                    changed.set(changed.get() + 1);
-                    continue;
-                }
-                let renamed = f.name != g.name;
-                let prefix = format!("state.{}", g.name);
-                match layout.compare(&prefix, &f.ty, f.nullable, &g.ty, g.nullable) {
-                    None if renamed => out.push(
-                        "state-field-renamed",
-                        clean(&prefix),
-                        clean(&f.name),
-                        clean(&g.name),
-                        None,
-                        clean(&format!("stored state field {i} was `{}` and is now `{}`: borsh stores no names, so the stored state still reads; scripts and docs that name the field must follow", f.name, g.name)),
-                    ),
-                    None => {}
-                    Some(c) if c.kind == state::LayoutKind::Limit => {
-                        changed.set(changed.get() + 1);
-                        limit_hit(out, format!("{prefix}{}", c.path), &c.why);
-                    }
-                    Some(c) => {
-                        let what = if renamed {
-                            format!(
-                                "stored state field {i} was `{}` and is now `{}`, and",
-                                f.name, g.name
-                            )
-                        } else if c.path.is_empty() {
-                            format!("stored state field `{}`", f.name)
-                        } else {
-                            format!("stored state field `{}` (at `{}`)", f.name, c.path)
-                        };
-                        breaking(
-                            out,
-                            "state-field-changed",
-                            format!("{prefix}{}", c.path),
-                            c.old,
-                            c.new,
-                            format!(
-                                "{what} {}, so the new code cannot read the stored state",
-                                c.why
-                            ),
-                        )
-                    }
-                }
+                clean(&format!("stored state field {i} was `{}` and is now `{}`: borsh stores no names, so the stored state still reads; scripts and docs that name the field must follow", f.name, g.name)),
+            ),
+            None => {}
+            Some(c) if c.kind == state::LayoutKind::Limit => {
+                self.changed += 1;
+                limit_hit(out, format!("{prefix}{}", c.path), &c.why);
             }
-            (f, g) => {
-                if let Some(g) = g {
-                    match pos_old(&g.name) {
-                        Some(j) => breaking(
-                            out,
-                            "state-field-moved",
-                            format!("state.{}", g.name),
-                            format!("position {j}"),
-                            format!("position {i}"),
-                            format!(
-                                "stored state field `{}` moved from position {j} to {i}: the root is read by position, so it now reads the bytes of `{}` (when both are collection handles this decodes silently and each field points at the other's data){}",
-                                g.name,
-                                f.map_or("(the end)", |f| f.name.as_str()),
-                                f.map_or(String::new(), |f| state::swap_why(g, f))
-                            ),
-                        ),
-                        None if i >= of.len() => breaking(
-                            out,
-                            "state-field-added",
-                            format!("state.{}", g.name),
-                            "(absent)".into(),
-                            label(g),
-                            format!(
-                                "stored state field `{}` was appended to the root: the stored bytes end before it, so loading the state fails",
-                                g.name
-                            ),
-                        ),
-                        None => breaking(
-                            out,
-                            "state-field-added",
-                            format!("state.{}", g.name),
-                            "(absent)".into(),
-                            label(g),
-                            format!(
-                                "stored state field `{}` was inserted at position {i}: it and every later field read the bytes of the field before them",
-                                g.name
-                            ),
-                        ),
-                    }
-                }
-                if let Some(f) = f
-                    && pos_new(&f.name).is_none()
-                {
-                    if gone(&f.name) {
-                        changed.set(changed.get() + 1);
-                        continue;
-                    }
-                    breaking(
-                        out,
-                        "state-field-removed",
-                        format!("state.{}", f.name),
-                        label(f),
-                        "(removed)".into(),
-                        format!(
-                            "stored state field `{}` (position {i}) is gone: the stored bytes still carry it, so they no longer decode (or the next field reads them)",
-                            f.name
-                        ),
-                    );
-                }
+            Some(c) => {
+                let what = if renamed {
+                    format!(
+                        "stored state field {i} was `{}` and is now `{}`, and",
+                        f.name, g.name
+                    )
+                } else if c.path.is_empty() {
+                    format!("stored state field `{}`", f.name)
+                } else {
+                    format!("stored state field `{}` (at `{}`)", f.name, c.path)
+                };
+                self.breaking(
+                    out,
+                    "state-field-changed",
+                    format!("{prefix}{}", c.path),
+                    c.old,
+                    c.new,
+                    format!(
+                        "{what} {}, so the new code cannot read the stored state",
+                        c.why
+                    ),
+                )
             }
         }
     }
-    for n in std::mem::take(&mut layout.notes) {
+
+    /// Field `g` of NEW at position `i` where OLD has `f` (or nothing), not
+    /// the same field: moved there, or new.
+    fn new_field_at(&mut self, i: usize, f: Option<&Field>, g: &Field, out: &mut Out) {
+        match self.pos_old(&g.name) {
+            Some(j) => self.breaking(
+                out,
+                "state-field-moved",
+                format!("state.{}", g.name),
+                format!("position {j}"),
+                format!("position {i}"),
+                format!(
+                    "stored state field `{}` moved from position {j} to {i}: the root is read by position, so it now reads the bytes of `{}` (when both are collection handles this decodes silently and each field points at the other's data){}",
+                    g.name,
+                    f.map_or("(the end)", |f| f.name.as_str()),
+                    f.map_or(String::new(), |f| state::swap_why(g, f))
+                ),
+            ),
+            None if i >= self.of.len() => self.breaking(
+                out,
+                "state-field-added",
+                format!("state.{}", g.name),
+                "(absent)".into(),
+                field_label(g),
+                format!(
+                    "stored state field `{}` was appended to the root: the stored bytes end before it, so loading the state fails",
+                    g.name
+                ),
+            ),
+            None => self.breaking(
+                out,
+                "state-field-added",
+                format!("state.{}", g.name),
+                "(absent)".into(),
+                field_label(g),
+                format!(
+                    "stored state field `{}` was inserted at position {i}: it and every later field read the bytes of the field before them",
+                    g.name
+                ),
+            ),
+        }
+    }
+
+    /// Field `f` of OLD at position `i`, absent from NEW.
+    fn old_field_gone(&mut self, i: usize, f: &Field, out: &mut Out) {
+        if self.gone(&f.name) {
+            self.changed += 1;
+            return;
+        }
+        self.breaking(
+            out,
+            "state-field-removed",
+            format!("state.{}", f.name),
+            field_label(f),
+            "(removed)".into(),
+            format!(
+                "stored state field `{}` (position {i}) is gone: the stored bytes still carry it, so they no longer decode (or the next field reads them)",
+                f.name
+            ),
+        );
+    }
+}
+
+/// A root field's type as shown: `T`, or `T?` when nullable.
+fn field_label(f: &Field) -> String {
+    let t = type_name(&f.ty);
+    if f.nullable { format!("{t}?") } else { t }
+}
+
+/// What the layout comparison noted inside stored types that does not
+/// break the stored state.
+fn layout_notes(notes: Vec<state::LayoutChange>, out: &mut Out) {
+    use crate::text::sanitize_line as clean;
+    for n in notes {
         let (rule, why) = match n.kind {
             state::LayoutKind::Same => ("state-layout-same", format!("{} in a stored type", n.why)),
             state::LayoutKind::Reinterpreted => (
@@ -1232,7 +1381,6 @@ fn root_fields_diff(
             clean(&why),
         );
     }
-    changed.get()
 }
 
 fn limit_hit(out: &mut Out, path: String, why: &str) {
@@ -1249,13 +1397,21 @@ fn limit_hit(out: &mut Out, path: String, why: &str) {
 
 /// The state findings of one service and the upgrade gate's verdict.
 fn diff_state(old: &Manifest, new: &Manifest, unchanged: &Unchanged, out: &mut Out) -> Gate {
-    use state::Action;
     let action = state::plan_upgrade(old, new);
     let downgrades = state::identity_downgrades(old, new);
-    let (of, nf) = (state::root_fields(old), state::root_fields(new));
-    let migrating = matches!(action, Action::Migrate { .. });
-    let mut changed = 0;
-    for d in &downgrades {
+    identity_downgrades(&downgrades, out);
+    let changed = root_diff(old, new, unchanged, &action, &downgrades, out);
+    let (accepted, text) = upgrade_verdict(old, new, &action, &downgrades, changed, out);
+    Gate {
+        service: None,
+        accepted,
+        action: text,
+    }
+}
+
+/// Stored fields that lose their per-entry identity across the network.
+fn identity_downgrades(downgrades: &[state::Downgrade], out: &mut Out) {
+    for d in downgrades {
         let shown = crate::text::sanitize_line(&d.field);
         out.push(
             "state-identity-downgrade",
@@ -1266,6 +1422,21 @@ fn diff_state(old: &Manifest, new: &Manifest, unchanged: &Unchanged, out: &mut O
             format!("UNSAFE_IDENTITY_DOWNGRADE: `{shown}` loses its per-entry authorship or writer ACL across the network, and a node's upgrade gate refuses such a migration; keep it identity-gated (rewrite entries owner by owner instead)"),
         );
     }
+}
+
+/// The two state root records compared (or why they cannot be); returns how
+/// many changes break the stored state.
+fn root_diff(
+    old: &Manifest,
+    new: &Manifest,
+    unchanged: &Unchanged,
+    action: &state::Action,
+    downgrades: &[state::Downgrade],
+    out: &mut Out,
+) -> usize {
+    use state::Action;
+    let (of, nf) = (state::root_fields(old), state::root_fields(new));
+    let migrating = matches!(action, Action::Migrate { .. });
     match (of, nf) {
         (Some(of), Some(nf)) => {
             let level = if migrating {
@@ -1273,15 +1444,14 @@ fn diff_state(old: &Manifest, new: &Manifest, unchanged: &Unchanged, out: &mut O
             } else {
                 Level::Breaking
             };
-            let todo = match &action {
+            let todo = match action {
                 Action::Migrate { method, .. } => format!(
                     "check that `{}` carries it",
                     crate::text::sanitize_line(method)
                 ),
                 _ => "bump state_version and declare a migration from the old version".into(),
             };
-            changed +=
-                root_fields_diff(old, new, unchanged, of, nf, &downgrades, level, &todo, out);
+            root_fields_diff(old, new, unchanged, of, nf, downgrades, level, &todo, out)
         }
         (Some(_), None) | (None, Some(_)) => {
             let which = if of.is_none() { "OLD" } else { "NEW" };
@@ -1293,45 +1463,27 @@ fn diff_state(old: &Manifest, new: &Manifest, unchanged: &Unchanged, out: &mut O
                 None,
                 format!("{which} declares no state root record, so its state cannot be compared; build both with an SDK that emits state_root"),
             );
+            0
         }
-        (None, None) => {}
+        (None, None) => 0,
     }
-    let (accepted, text) = match &action {
-        Action::CodeOnly => {
-            if changed > 0 {
-                let v = old.state_version.unwrap_or(1);
-                out.push(
-                    "state-version-not-bumped",
-                    "state.state_version".into(),
-                    v.to_string(),
-                    new.state_version.unwrap_or(1).to_string(),
-                    None,
-                    format!("state changed but state_version stays {v}: a node swaps the code only and the new code reads old state in the old layout; bump state_version and declare a migration from {v}"),
-                );
-            }
-            (true, "code-only".to_string())
-        }
+}
+
+/// What the node's upgrade gate does with the release (whether it accepts
+/// it, and its action), with the findings that explain it.
+fn upgrade_verdict(
+    old: &Manifest,
+    new: &Manifest,
+    action: &state::Action,
+    downgrades: &[state::Downgrade],
+    changed: usize,
+    out: &mut Out,
+) -> (bool, String) {
+    use state::Action;
+    match action {
+        Action::CodeOnly => code_only_verdict(old, new, changed, out),
         Action::Migrate { method, from, to } => {
-            let m = crate::text::sanitize_line(method);
-            if downgrades.is_empty() {
-                out.push(
-                    "state-migration",
-                    "state.migrations".into(),
-                    format!("v{from}"),
-                    format!("v{to}"),
-                    None,
-                    format!("a node will run `{m}` to carry state from v{from} to v{to}"),
-                );
-                (true, format!("migrate {m} (v{from} → v{to})"))
-            } else {
-                (
-                    false,
-                    format!(
-                        "rejected: identity downgrade of `{}`",
-                        crate::text::sanitize_line(&downgrades[0].field)
-                    ),
-                )
-            }
+            migrate_verdict(method, *from, *to, downgrades, out)
         }
         Action::MissingEdge { from, to } => {
             out.push(
@@ -1366,10 +1518,57 @@ fn diff_state(old: &Manifest, new: &Manifest, unchanged: &Unchanged, out: &mut O
             );
             (false, format!("rejected: v{to} is older than v{from}"))
         }
-    };
-    Gate {
-        service: None,
-        accepted,
-        action: text,
+    }
+}
+
+/// The node swaps the code only: accepted, though changed state then reads
+/// in the old layout.
+fn code_only_verdict(
+    old: &Manifest,
+    new: &Manifest,
+    changed: usize,
+    out: &mut Out,
+) -> (bool, String) {
+    if changed > 0 {
+        let v = old.state_version.unwrap_or(1);
+        out.push(
+            "state-version-not-bumped",
+            "state.state_version".into(),
+            v.to_string(),
+            new.state_version.unwrap_or(1).to_string(),
+            None,
+            format!("state changed but state_version stays {v}: a node swaps the code only and the new code reads old state in the old layout; bump state_version and declare a migration from {v}"),
+        );
+    }
+    (true, "code-only".to_string())
+}
+
+/// The node runs a migration: accepted unless a field loses its identity.
+fn migrate_verdict(
+    method: &str,
+    from: u32,
+    to: u32,
+    downgrades: &[state::Downgrade],
+    out: &mut Out,
+) -> (bool, String) {
+    let m = crate::text::sanitize_line(method);
+    if downgrades.is_empty() {
+        out.push(
+            "state-migration",
+            "state.migrations".into(),
+            format!("v{from}"),
+            format!("v{to}"),
+            None,
+            format!("a node will run `{m}` to carry state from v{from} to v{to}"),
+        );
+        (true, format!("migrate {m} (v{from} → v{to})"))
+    } else {
+        (
+            false,
+            format!(
+                "rejected: identity downgrade of `{}`",
+                crate::text::sanitize_line(&downgrades[0].field)
+            ),
+        )
     }
 }
