@@ -629,7 +629,7 @@ fn logout_ends_the_session_on_the_node_where_the_node_can() {
         );
         if p == Profile::Rc83 {
             assert_eq!(v["on_node"][0]["session"], "ended", "{v}");
-            assert_eq!(env.node.logged_out(), [refresh.clone()]);
+            assert_eq!(env.node.logged_out(), std::slice::from_ref(&refresh));
         } else {
             assert_eq!(v["on_node"][0]["session"], "not_ended_unsupported", "{v}");
         }
