@@ -56,7 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
-            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --username)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Log out of the node: end the session there, and remove the cached login (of every user, or of --username)')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -764,6 +764,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;watch' {
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Also watch a group or namespace (its id, 64 hex): its membership and migration events (merod 0.11.0-rc.18 and later; repeatable)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'A context to watch: an id (base58 or 64 hex) or an alias (repeatable)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'A context to watch: an id (base58 or 64 hex) or an alias (repeatable)')
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only events whose name matches (`*` and `?` globs; repeatable)')
@@ -1217,7 +1218,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print an app''s events as they happen on the node, decoded with its ABI')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until a context is initialized on the node (exit 124 if it is not in time)')
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Log in to the node (embedded auth) and keep the login for later commands')
-            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Remove the cached login of the node (of every user, or of --username)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Log out of the node: end the session there, and remove the cached login (of every user, or of --username)')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Print the node''s access token for scripts, or list the cached logins')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Name nodes, list them, choose the current one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')

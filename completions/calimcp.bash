@@ -3752,12 +3752,16 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__watch)
-            opts="-c -q -v -h -V --context --event --count --until --stop-after --exec --all --reconnect-for --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            opts="-c -q -v -h -V --group --context --event --count --until --stop-after --exec --all --reconnect-for --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -53,7 +53,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand login 'Log in to the node (embedded auth) and keep the login for later commands'
-            cand logout 'Remove the cached login of the node (of every user, or of --username)'
+            cand logout 'Log out of the node: end the session there, and remove the cached login (of every user, or of --username)'
             cand auth 'Print the node''s access token for scripts, or list the cached logins'
             cand node 'Name nodes, list them, choose the current one'
             cand completions 'Print a shell completion script'
@@ -715,6 +715,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
         }
         &'calimcp;watch'= {
+            cand --group 'Also watch a group or namespace (its id, 64 hex): its membership and migration events (merod 0.11.0-rc.18 and later; repeatable)'
             cand -c 'A context to watch: an id (base58 or 64 hex) or an alias (repeatable)'
             cand --context 'A context to watch: an id (base58 or 64 hex) or an alias (repeatable)'
             cand --event 'Only events whose name matches (`*` and `?` globs; repeatable)'
@@ -1141,7 +1142,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand watch 'Print an app''s events as they happen on the node, decoded with its ABI'
             cand wait 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
             cand login 'Log in to the node (embedded auth) and keep the login for later commands'
-            cand logout 'Remove the cached login of the node (of every user, or of --username)'
+            cand logout 'Log out of the node: end the session there, and remove the cached login (of every user, or of --username)'
             cand auth 'Print the node''s access token for scripts, or list the cached logins'
             cand node 'Name nodes, list them, choose the current one'
             cand completions 'Print a shell completion script'

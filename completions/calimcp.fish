@@ -57,7 +57,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "diff" -d 'Compare t
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
-complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --username)'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "logout" -d 'Log out of the node: end the session there, and remove the cached login (of every user, or of --username)'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "node" -d 'Name nodes, list them, choose the current one'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -524,6 +524,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -s v -l verbose -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l group -d 'Also watch a group or namespace (its id, 64 hex): its membership and migration events (merod 0.11.0-rc.18 and later; repeatable)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -s c -l context -d 'A context to watch: an id (base58 or 64 hex) or an alias (repeatable)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l event -d 'Only events whose name matches (`*` and `?` globs; repeatable)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand watch" -l count -d 'Exit 0 after N matching events' -r
@@ -862,7 +863,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_see
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "watch" -d 'Print an app\'s events as they happen on the node, decoded with its ABI'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "wait" -d 'Wait until a context is initialized on the node (exit 124 if it is not in time)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "login" -d 'Log in to the node (embedded auth) and keep the login for later commands'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "logout" -d 'Remove the cached login of the node (of every user, or of --username)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "logout" -d 'Log out of the node: end the session there, and remove the cached login (of every user, or of --username)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "auth" -d 'Print the node\'s access token for scripts, or list the cached logins'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "node" -d 'Name nodes, list them, choose the current one'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app call use contexts context diff watch wait login logout auth node completions help" -f -a "completions" -d 'Print a shell completion script'

@@ -2120,3 +2120,59 @@ fn method_not_in_version_names_the_context_as_typed() {
     );
     assert!(env.node.executes().is_empty());
 }
+
+/// merod 0.11.0-rc.83 runs a write read-only and discards it on a node that
+/// is a read-only member of the context: its own code (exit 5, never
+/// retryable), words that say what happened and why, and a hint — not the
+/// raw type (`rpc_error`).
+#[test]
+fn a_write_the_node_ran_read_only_and_discarded_is_said_so() {
+    let env = Env::on(Profile::Rc83);
+    let ctx = env.node.id(fake_node::CTX_KV);
+    env.node.refuse_next_write_read_only(&ctx);
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "1",
+            "-c",
+            "prod",
+            "--json",
+        ])
+        .assert()
+        .code(5);
+    let err = stderr_of(&a);
+    let e: Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+    assert_eq!(e["error"]["code"], "read_only_write_refused", "{e}");
+    assert_eq!(e["error"]["retryable"], false, "{e}");
+    let msg = e["error"]["message"].as_str().unwrap();
+    for words in [
+        "ran `set` read-only",
+        "discarded its write",
+        "read-only member",
+        &ctx,
+    ] {
+        assert!(msg.contains(words), "{words}: {msg}");
+    }
+    assert!(!msg.contains("ReadOnlyWriteRefused"), "{msg}");
+    assert!(
+        e["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("writing member"),
+        "{e}"
+    );
+    support::json_schema::assert_valid("error", &e);
+    // The node's answer is the recorded body, byte for byte.
+    let id = json!(1);
+    assert_eq!(
+        support::wire::rc83_read_only_write_refused(&id, &ctx),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"error":{{"type":"ReadOnlyWriteRefused","data":{{"context_id":"{ctx}"}}}}}}"#
+        )
+    );
+}

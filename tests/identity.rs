@@ -133,8 +133,9 @@ fn field(out: &str, key: &str) -> Vec<String> {
         .collect()
 }
 
-/// Both node versions' ways of listing a joined app.
-const PROFILES: [Profile; 2] = [Profile::Rc4, Profile::Rc25];
+/// Both real node versions' ways of listing a joined app, and rc.83's
+/// (its recorded wire: as rc.25, in hex).
+const PROFILES: [Profile; 3] = [Profile::Rc4, Profile::Rc25, Profile::Rc83];
 
 #[test]
 fn on_a_joined_node_a_context_of_another_app_is_refused_everywhere() {

@@ -580,3 +580,169 @@ fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
     env.login();
     env.cmd().args(["call", "kv_store_len"]).assert().success();
 }
+
+/// The one token cache file of the env's state directory.
+fn token_file(env: &Env) -> std::path::PathBuf {
+    std::fs::read_dir(env.home.path().join("state"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("tokens-") && name.ends_with(".json")
+        })
+        .expect("a token cache file")
+}
+
+/// `logout` ends the session on a node that can (merod 0.11.0-rc.83: `POST
+/// /auth/logout` with the login's refresh token, then the local copy), and
+/// on one that cannot (rc.25: no such route) says the refresh token stays
+/// valid on the node until it expires.
+#[test]
+fn logout_ends_the_session_on_the_node_where_the_node_can() {
+    use support::fake_node::Profile;
+    for p in [Profile::Rc83, Profile::Rc25, Profile::Rc4] {
+        let env = Env::with(FakeNode::builder().profile(p).auth(USER, PASS).start());
+        env.login();
+        let refresh: String = {
+            let v: Value =
+                serde_json::from_slice(&std::fs::read(token_file(&env)).unwrap()).unwrap();
+            v["refresh_token"].as_str().unwrap().to_string()
+        };
+        env.node.clear_requests();
+        let a = env.cmd().args(["logout", "--json"]).assert().success();
+        let v: Value = serde_json::from_str(&Env::stdout(&a)).unwrap();
+        support::json_schema::assert_valid("logout", &v);
+        assert_eq!(v["logged_out"], serde_json::json!([USER]), "{v}");
+        assert!(!env.state_text().contains("refresh_token"), "{p:?}");
+        let asked: Vec<_> = env
+            .node
+            .requests()
+            .into_iter()
+            .filter(|r| r.path == "/auth/logout")
+            .collect();
+        assert_eq!(asked.len(), 1, "{p:?}");
+        // Exactly the key rc.83's LogoutRequest takes.
+        assert_eq!(
+            asked[0].json(),
+            serde_json::json!({"refresh_token": refresh})
+        );
+        if p == Profile::Rc83 {
+            assert_eq!(v["on_node"][0]["session"], "ended", "{v}");
+            assert_eq!(env.node.logged_out(), std::slice::from_ref(&refresh));
+        } else {
+            assert_eq!(v["on_node"][0]["session"], "not_ended_unsupported", "{v}");
+        }
+        // The words, in text.
+        env.login();
+        let a = env.cmd().arg("logout").assert().success();
+        let out = Env::stdout(&a);
+        if p == Profile::Rc83 {
+            assert!(out.contains("the node ended the session"), "{out}");
+        } else {
+            assert!(
+                out.contains("cannot end a session")
+                    && out.contains("refresh token stays valid on the node until it expires"),
+                "{out}"
+            );
+        }
+    }
+}
+
+/// A node that refuses to end the session, or cannot be reached: the local
+/// copy goes all the same (exit 0), and logout says what happened on the
+/// node's side.
+#[test]
+fn logout_removes_the_local_copy_when_the_node_refuses_or_is_gone() {
+    use support::fake_node::Profile;
+    let env = Env::with(
+        FakeNode::builder()
+            .profile(Profile::Rc83)
+            .auth(USER, PASS)
+            .start(),
+    );
+    env.login();
+    // The node no longer knows the refresh token (it was used by a refresh
+    // the cache never saw): 401 "Invalid refresh token".
+    let path = token_file(&env);
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    v["refresh_token"] = "refresh-unknown".into();
+    std::fs::write(&path, v.to_string()).unwrap();
+    let a = env.cmd().arg("logout").assert().success();
+    let err = Env::stderr(&a);
+    assert!(
+        err.contains("the node refused to end the session")
+            && err.contains("Invalid refresh token")
+            && err.contains("calimcp's copy is removed"),
+        "{err}"
+    );
+    assert!(!env.state_text().contains("access_token"));
+    // The node down: unreachable, said; the copy goes.
+    env.login();
+    env.node.set_down(true);
+    let a = env
+        .cmd()
+        .args(["--timeout", "5", "logout", "--json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&Env::stdout(&a)).unwrap();
+    assert_eq!(v["on_node"][0]["session"], "not_ended_unreachable", "{v}");
+    assert!(v["on_node"][0]["detail"].is_string(), "{v}");
+    assert!(!env.state_text().contains("access_token"));
+}
+
+/// rc.83 tokens carry `key_id`; a login cached before the node's upgrade is
+/// a bare 401 (no X-Auth-Error) that no refresh can mend: the message says
+/// the node no longer accepts tokens issued before it was upgraded, and to
+/// log in again.
+#[test]
+fn a_token_from_before_the_upgrade_to_rc83_says_to_log_in_again() {
+    use calimcp_node::auth::{Tokens, cache_path, write_cache};
+    use support::fake_node::Profile;
+    let env = Env::with(
+        FakeNode::builder()
+            .profile(Profile::Rc83)
+            .auth(USER, PASS)
+            .start(),
+    );
+    let (access, refresh) = env.node.mint_before_upgrade(1_800_000_000);
+    let state = env.home.path().join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    write_cache(
+        &cache_path(&state, &env.node.url, Some(USER)),
+        &env.node.url,
+        Some(USER),
+        &Tokens {
+            access: Some(access),
+            refresh: Some(refresh),
+        },
+    )
+    .unwrap();
+    let a = env
+        .cmd()
+        .args(["call", "kv_store_len", "--json"])
+        .assert()
+        .code(3);
+    let err = Env::stderr(&a);
+    let line: Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+    let msg = line["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("no longer accepts the token") && msg.contains("before the node was upgraded"),
+        "{msg}"
+    );
+    assert!(
+        line["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("calimcp login"),
+        "{line}"
+    );
+    // A login made now works.
+    env.login();
+    env.cmd().args(["call", "kv_store_len"]).assert().success();
+}

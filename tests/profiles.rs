@@ -478,3 +478,139 @@ fn use_pins_an_id_in_the_nodes_form() {
         );
     }
 }
+
+/// The keys each node version takes in each request body calimcp sends
+/// (`None`: a route that takes no body). rc.83 refuses any other key
+/// (`deny_unknown_fields`: ../shared/reference/merod-rc83-wire.md §0), so a
+/// key sent to it that it does not take fails a call; older versions take
+/// `executorPublicKey` (0.10 needs it, 0.10.1-rc.19 … rc.25 ignore it).
+fn accepted_keys(p: Profile, path: &str, body: &Value) -> Option<Vec<&'static str>> {
+    let rpc_method = body["method"].as_str().unwrap_or_default();
+    Some(match path.trim_start_matches("/node") {
+        "/jsonrpc" => vec!["jsonrpc", "id", "method", "params"],
+        "/sse/subscription" => vec!["id", "method", "params"],
+        "/auth/token" => vec![
+            "auth_method",
+            "public_key",
+            "client_name",
+            "permissions",
+            "timestamp",
+            "provider_data",
+        ],
+        "/auth/refresh" => vec!["access_token", "refresh_token"],
+        "/auth/logout" => vec!["refresh_token"],
+        _ => return None,
+    })
+    .map(|mut top| {
+        // The nested objects' keys, prefixed with their parent's.
+        if path.ends_with("/jsonrpc") && rpc_method == "execute" {
+            top.extend(["params.contextId", "params.method", "params.argsJson"]);
+            if !p.rc83() {
+                top.push("params.executorPublicKey");
+            }
+        } else if path.ends_with("/jsonrpc") {
+            top.push("params.contextId");
+        } else if path.ends_with("/sse/subscription") {
+            top.push("params.contextIds");
+            if p.sse_groups() {
+                top.push("params.groupIds");
+            }
+        } else if path.ends_with("/auth/token") {
+            top.extend(["provider_data.username", "provider_data.password"]);
+        }
+        top
+    })
+}
+
+/// Every request body calimcp sends, on every profile, carries only the
+/// keys that version takes: a login, a call (and one `--as` a key), a
+/// refresh, a call waiting for its event (the SSE subscription), a group
+/// watch where the node has group events, and a logout.
+#[test]
+fn every_request_body_carries_only_the_keys_its_node_version_takes() {
+    for p in Profile::ALL {
+        let env = auth_env(p);
+        let n = &env.node;
+        let with_login = |args: &[&str]| {
+            env.cmd()
+                .env("CALIMERO_USERNAME", "admin")
+                .env("CALIMERO_PASSWORD", "s3cret-pass")
+                .args(args)
+                .assert()
+                .success();
+        };
+        with_login(&["login"]);
+        with_login(&["call", "kv_store_set", "--key", "a", "--value", "1"]);
+        let owner = n.id(fake_node::owner_seed(fake_node::CTX_KV));
+        with_login(&["call", "kv_store_len", "--as", &owner]);
+        n.expire_tokens();
+        with_login(&["call", "kv_store_len"]);
+        with_login(&[
+            "call",
+            "kv_store_set",
+            "--key",
+            "b",
+            "--value",
+            "2",
+            "--wait-event",
+            "Inserted",
+        ]);
+        if p.sse_groups() {
+            env.cmd()
+                .args(["watch", "--group", &"ab".repeat(32), "--stop-after", "1"])
+                .assert()
+                .code(124);
+        }
+        env.cmd().arg("logout").assert().success();
+        let mut seen = std::collections::BTreeSet::new();
+        for r in n.requests() {
+            if r.body.is_empty() {
+                continue;
+            }
+            let body = r.json();
+            let Some(allowed) = accepted_keys(p, &r.path, &body) else {
+                // A body on a route the table does not know: `{}` only.
+                assert_eq!(
+                    body,
+                    json!({}),
+                    "{p:?}: {} {}: {}",
+                    r.method,
+                    r.path,
+                    r.body
+                );
+                continue;
+            };
+            let mut keys: Vec<String> = Vec::new();
+            for (k, v) in body.as_object().expect("an object") {
+                keys.push(k.clone());
+                if let (Value::Object(inner), "params" | "provider_data") = (v, k.as_str()) {
+                    keys.extend(inner.keys().map(|i| format!("{k}.{i}")));
+                }
+            }
+            for k in &keys {
+                assert!(
+                    allowed.contains(&k.as_str()),
+                    "{p:?}: {} {} sends `{k}`, which this version does not take: {}",
+                    r.method,
+                    r.path,
+                    r.body
+                );
+            }
+            seen.insert(r.path.trim_start_matches("/node").to_string());
+        }
+        // Every kind of body was sent (so each was checked).
+        for route in [
+            "/jsonrpc",
+            "/sse/subscription",
+            "/auth/token",
+            "/auth/refresh",
+            "/auth/logout",
+        ] {
+            assert!(seen.contains(route), "{p:?}: no {route} body in {seen:?}");
+        }
+        // rc.83 refused nothing calimcp sent.
+        if p.rc83() {
+            assert_eq!(n.logged_out().len(), 1, "the logout ended the session");
+        }
+    }
+}

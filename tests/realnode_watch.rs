@@ -585,3 +585,105 @@ fn a_context_the_node_leaves_out_of_the_subscription_is_not_subscribed_rc25() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_lines(&out)[0]["payload"]["key"], "k", "{out}");
 }
+
+/// Group events on a real rc.25 (issue 48): `watch --group NAMESPACE` on the
+/// two members of a namespace, then a third node joins it (node 1 invites).
+/// A member's node gets `MemberJoined` keyed by the namespace's group id
+/// (research note §9: the inviting node may not), which `watch` prints with
+/// `group` set and the node's payload (`memberAccount`, `role`).
+#[test]
+fn rc25_group_membership_events_are_watched() {
+    use support::realnode::Cluster;
+    let test = "rc25_group_membership_events_are_watched";
+    let Some(c) = Cluster::start(test, Version::Rc25, 2, &test_app("events"), APP) else {
+        return;
+    };
+    let ns = c.namespace.clone();
+    let args = [
+        "--group",
+        ns.as_str(),
+        "--json",
+        "--until",
+        "MemberJoined",
+        "--stop-after",
+        "90",
+    ];
+    let w1 = Watch::start(c.node(1), &args);
+    let w2 = Watch::start(c.node(2), &args);
+    // A third node, booting from node 1, joins the namespace.
+    let Some(third) = RealNode::start_booting(
+        test,
+        Options::on(Version::Rc25),
+        vec![c.node(1).peer_addr()],
+    ) else {
+        return;
+    };
+    let inv = c.node(1).admin(
+        "POST",
+        &format!("/admin-api/namespaces/{ns}/invite"),
+        Some(&json!({})),
+    );
+    let body = json!({ "invitation": inv["data"]["invitation"].clone() });
+    let path = format!("/admin-api/namespaces/{ns}/join");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let (status, text) = third.try_admin("POST", &path, Some(&body));
+        if (200..300).contains(&status) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline && text.contains("mesh peer"),
+            "{path}: HTTP {status}: {text}"
+        );
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    let outcomes = [w1.finish(), w2.finish()];
+    let joined: Vec<Value> = outcomes
+        .iter()
+        .flat_map(|(_, out, _)| out.lines())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|l| l["event"] == "MemberJoined")
+        .collect();
+    assert!(
+        !joined.is_empty(),
+        "no MemberJoined on either member: {outcomes:?}"
+    );
+    for l in &joined {
+        assert_eq!(l["group"], ns.as_str(), "{l}");
+        assert_eq!(l["context"], "", "{l}");
+        assert!(l["payload"]["memberAccount"].is_string(), "{l}");
+        support::json_schema::assert_valid("watch", l);
+    }
+    // The watch that saw it stopped there (exit 0).
+    assert!(
+        outcomes.iter().any(|(code, _, _)| *code == 0),
+        "{outcomes:?}"
+    );
+}
+
+/// rc.4's subscription has no `groupIds` (it ignores the key): a group
+/// watch is refused before anything is read, naming the version.
+#[test]
+fn rc4_refuses_a_group_watch() {
+    let Some(node) = RealNode::start_on(Version::Rc4, "rc4_refuses_a_group_watch") else {
+        return;
+    };
+    let out = node
+        .calimcp()
+        .args([
+            "watch",
+            "--group",
+            &"ab".repeat(32),
+            "--json",
+            "--stop-after",
+            "30",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("group_events_unsupported") && err.contains("0.11.0-rc.18"),
+        "{err}"
+    );
+}

@@ -107,7 +107,7 @@ impl Watch {
 
 #[test]
 fn the_kv_stores_events_are_decoded_on_every_node_version() {
-    for profile in [Profile::V010, Profile::Rc4, Profile::Rc25, Profile::Hex] {
+    for profile in Profile::ALL {
         let env = Env::on(profile);
         let w = env.watch(&[
             "kv-store",
@@ -697,5 +697,152 @@ fn exec_runs_waiting_are_bounded_in_bytes() {
     assert!(
         err.contains("it is not run for event `Inserted`"),
         "says what is dropped: {err}"
+    );
+}
+
+/// `watch --group GROUP`: the group's membership and migration events (the
+/// frames a real rc.25 sends: research note §9; rc.83's record §6), with the
+/// node's payload as is, `context` empty and `group` the group; the
+/// subscription names `groupIds` only when asked, and carries only the keys
+/// the node takes.
+#[test]
+fn group_events_are_watched_on_nodes_that_send_them() {
+    let group = "ab".repeat(32);
+    let member = "12".repeat(32);
+    for profile in [Profile::Rc25, Profile::Rc83] {
+        let env = Env::on(profile);
+        let p = profile.name();
+        let w = env.watch(&[
+            "--group",
+            &group.to_uppercase(),
+            "--json",
+            "--count",
+            "3",
+            "--stop-after",
+            "60",
+        ]);
+        env.node.emit_group(
+            &group,
+            "MemberJoined",
+            &json!({"memberAccount": member, "role": "Member"}),
+        );
+        // Another group's event is not this watch's.
+        env.node.emit_group(
+            &"cd".repeat(32),
+            "MemberJoined",
+            &json!({"memberAccount": member}),
+        );
+        env.node.emit_group(
+            &group,
+            "MigrationStarted",
+            &json!({"fromVersion": "0.1.0", "toVersion": "0.2.0", "toStateVersion": 0, "localContextsTotal": 1}),
+        );
+        env.node
+            .emit_group(&group, "MemberRemoved", &json!({"memberAccount": member}));
+        let (code, lines, err) = w.finish();
+        assert_eq!(code, 0, "{p}: {err}");
+        let names: Vec<&str> = lines.iter().map(|l| l["event"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            ["MemberJoined", "MigrationStarted", "MemberRemoved"],
+            "{p}"
+        );
+        for l in &lines {
+            assert_eq!(l["group"], group.as_str(), "{p}: {l}");
+            assert_eq!(l["context"], "", "{p}: {l}");
+            assert_eq!(l["valid"], Value::Null, "{p}: {l}");
+            support::json_schema::assert_valid("watch", l);
+        }
+        assert_eq!(lines[0]["payload"]["memberAccount"], member.as_str());
+        assert_eq!(lines[0]["payload"]["role"], "Member");
+        assert_eq!(lines[1]["payload"]["toVersion"], "0.2.0");
+        let sub = env
+            .node
+            .requests()
+            .into_iter()
+            .find(|r| r.path == "/sse/subscription")
+            .unwrap()
+            .json();
+        assert_eq!(
+            sub["params"],
+            json!({"contextIds": [], "groupIds": [group]}),
+            "{p}"
+        );
+    }
+}
+
+/// An app and a group at once (rc.83): the app's events decoded, the
+/// group's as the node sent them, in one stream.
+#[test]
+fn an_app_and_a_group_are_watched_together() {
+    let group = "ef".repeat(32);
+    let env = Env::on(Profile::Rc83);
+    let w = env.watch(&[
+        "kv-store",
+        "-c",
+        "prod",
+        "--group",
+        &group,
+        "--json",
+        "--count",
+        "2",
+        "--stop-after",
+        "60",
+    ]);
+    env.call(&["kv_store_set", "--key", "a", "--value", "1", "-c", "prod"]);
+    env.node.emit_group(
+        &group,
+        "MigrationCompleted",
+        &json!({"toVersion": "0.2.0", "completedAt": 1}),
+    );
+    let (code, lines, err) = w.finish();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines[0]["event"], "Inserted", "{lines:?}");
+    assert_eq!(lines[0]["context"], env.node.id(CTX_KV));
+    assert!(lines[0].get("group").is_none(), "{}", lines[0]);
+    assert_eq!(lines[1]["event"], "MigrationCompleted");
+    assert_eq!(lines[1]["group"], group.as_str());
+}
+
+/// rc.4's subscription has no `groupIds` and ignores the key, so a group
+/// watch would wait for ever: refused (exit 2), naming the version. A group
+/// id that is not 64 hex is bad input before the node is asked.
+#[test]
+fn a_group_watch_on_a_node_without_group_events_is_refused() {
+    for profile in [Profile::Rc4, Profile::V010] {
+        let env = Env::on(profile);
+        let a = env
+            .cmd()
+            .args([
+                "watch",
+                "--group",
+                &"ab".repeat(32),
+                "--json",
+                "--stop-after",
+                "30",
+            ])
+            .assert()
+            .code(2);
+        let err = support::stderr_of(&a);
+        let e: Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+        assert_eq!(e["error"]["code"], "group_events_unsupported", "{e}");
+        let msg = e["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("0.11.0-rc.18") && msg.contains("rc.4"),
+            "{msg}"
+        );
+    }
+    let env = Env::on(Profile::Rc25);
+    let a = env
+        .cmd()
+        .args(["watch", "--group", "not-a-group"])
+        .assert()
+        .code(2);
+    assert!(support::stderr_of(&a).contains("is not a group id"));
+    assert!(
+        env.node
+            .requests()
+            .iter()
+            .all(|r| !r.path.starts_with("/sse"))
     );
 }

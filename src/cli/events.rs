@@ -14,13 +14,15 @@ use calimcp_catalog::events::{Item, Subscription, span};
 use calimcp_catalog::ids;
 use calimcp_core::abi::Manifest;
 use calimcp_core::error::Result;
-use calimcp_core::mapping::events::{Decoded, Decoder, record};
+use calimcp_core::mapping::events::{Decoded, Decoder, group_record, record};
 use calimcp_core::text::{clock, json_inert, rfc3339, sanitize_line};
 
 /// One line of output.
 pub(super) struct Line {
     pub(super) time: SystemTime,
     pub(super) context: String,
+    /// The group of a group's event (`watch --group`).
+    pub(super) group: Option<String>,
     pub(super) event: String,
     pub(super) payload: Value,
     pub(super) valid: Option<bool>,
@@ -34,6 +36,7 @@ impl Line {
         Line {
             time,
             context: context.to_string(),
+            group: None,
             event: d.event,
             payload: d.payload,
             valid: Some(d.valid),
@@ -43,6 +46,9 @@ impl Line {
     }
 
     pub(super) fn json(&self) -> Value {
+        if let Some(group) = &self.group {
+            return group_record(&rfc3339(self.time), group, &self.event, &self.payload);
+        }
         record(
             &rfc3339(self.time),
             &self.context,
@@ -56,7 +62,10 @@ impl Line {
 
     pub(super) fn text(&self, color: bool) -> String {
         let time = clock(self.time);
-        let ctx: String = sanitize_line(&self.context).chars().take(8).collect();
+        let ctx: String = sanitize_line(self.group.as_deref().unwrap_or(&self.context))
+            .chars()
+            .take(8)
+            .collect();
         let name = sanitize_line(&self.event);
         let payload = if self.payload.is_null() && self.valid == Some(true) {
             String::new()

@@ -15,7 +15,7 @@ use super::args::parse_secs;
 use super::events::Line;
 use super::{GlobalArgs, output};
 use calimcp_catalog::context::NodeContext;
-use calimcp_catalog::events::{Item, NodeEvent, Reconnect, Subscription, span};
+use calimcp_catalog::events::{Item, NodeEvent, Reconnect, Subscription, group_id, span};
 use calimcp_catalog::ids;
 use calimcp_core::abi::{App, Manifest};
 use calimcp_core::error::{Code, Error, ErrorKind, Result};
@@ -37,6 +37,15 @@ use calimcp_core::text::sanitize_line;
 /// plus "problem" when not valid and "raw" (the bytes) when the data is not
 /// JSON. --all adds the node's own events (SyncStatus, AppVersionChanged, …)
 /// in the same shape, their type as the event name.
+///
+/// --group GROUP_ID (a group or namespace, 64 hex; repeatable) adds that
+/// group's membership and migration events (MemberJoined, MemberAdded,
+/// MemberRemoved, MigrationStarted, MigrationProgress, CascadeProgress,
+/// MigrationCompleted), which merod 0.11.0-rc.18 and later send: the node's
+/// payload as is, "context" empty and "group" the group's id (the text
+/// output shows the group's first 8 characters where a context's would be).
+/// Without APP only the groups are watched. A node before rc.18 (such as
+/// 0.11.0-rc.4) has no group subscriptions: refused (exit 2).
 #[derive(Debug, Args)]
 #[command(
     after_help = "Without --count, --until or --stop-after a watch runs until Ctrl-C; the global --timeout bounds each request to the node, not the watch.
@@ -50,9 +59,15 @@ Examples:
   calimcp watch kv-store --event 'Insert*' --exec 'sh -c \"jq -c .payload >> log.ndjson\"'"
 )]
 pub struct WatchArgs {
-    /// The app: a path or a name among the local apps and the node's
-    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
-    pub app: String,
+    /// The app: a path or a name among the local apps and the node's (none with --group: the groups only)
+    #[arg(
+        add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates),
+        required_unless_present = "groups"
+    )]
+    pub app: Option<String>,
+    /// Also watch a group or namespace (its id, 64 hex): its membership and migration events (merod 0.11.0-rc.18 and later; repeatable)
+    #[arg(long = "group", value_name = "GROUP_ID")]
+    pub groups: Vec<String>,
     /// A context to watch: an id (base58 or 64 hex) or an alias (repeatable)
     #[arg(short = 'c', long = "context", value_name = "ID|ALIAS")]
     pub contexts: Vec<String>,
@@ -145,9 +160,17 @@ fn empty_manifest() -> &'static Manifest {
 pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
     let exec_max = super::node::size_env("CALIMCP_MAX_EXEC_QUEUE", DEFAULT_MAX_EXEC_QUEUE)?;
+    let groups: Vec<String> = args
+        .groups
+        .iter()
+        .map(|g| group_id(g))
+        .collect::<Result<_>>()?;
     let session = g.session()?;
     session.node("`watch` (it reads the node's event stream)")?;
-    let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
+    let Some(app_name) = args.app.clone() else {
+        return run_groups(g, &args, &session, &groups, exec, exec_max);
+    };
+    let sel = g.select(&session, std::slice::from_ref(&app_name), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     super::report_warnings(&g.ui(), &sel.catalog, &sel.apps);
     let service = g.service.as_deref();
@@ -164,10 +187,10 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
     let deadline = args.stop_after.map(|t| tokio::time::Instant::now() + t);
     let opening = async {
         match deadline {
-            Some(d) => tokio::time::timeout_at(d, session.subscribe(&ids))
+            Some(d) => tokio::time::timeout_at(d, session.subscribe_groups(&ids, &groups))
                 .await
                 .ok(),
-            None => Some(session.subscribe(&ids).await),
+            None => Some(session.subscribe_groups(&ids, &groups).await),
         }
     };
     let Some(sub) = rt.block_on(opening) else {
@@ -206,6 +229,62 @@ pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
         session.url()?
     ));
     rt.block_on(stream(g, &args, &watched, sub, deadline, interrupt))
+}
+
+/// `watch --group GROUP_ID` without an app: the groups' events only.
+fn run_groups(
+    g: &GlobalArgs,
+    args: &WatchArgs,
+    session: &calimcp_catalog::session::Session,
+    groups: &[String],
+    exec: Option<Vec<String>>,
+    exec_max: u64,
+) -> Result<()> {
+    let rt = session.runtime()?;
+    let watched = Watched {
+        app_name: "",
+        exec,
+        exec_max,
+        by_context: ids::ById::new(std::iter::empty()),
+        fallback: empty_manifest(),
+    };
+    let deadline = args.stop_after.map(|t| tokio::time::Instant::now() + t);
+    let opening = async {
+        match deadline {
+            Some(d) => tokio::time::timeout_at(d, session.subscribe_groups(&[], groups))
+                .await
+                .ok(),
+            None => Some(session.subscribe_groups(&[], groups).await),
+        }
+    };
+    let Some(sub) = rt.block_on(opening) else {
+        return Err(Error::new(
+            ErrorKind::Timeout,
+            Code::Timeout,
+            format!(
+                "no event arrived within {} s: the node at {} did not even open its event stream in that time",
+                args.stop_after.map_or(0.0, |t| t.as_secs_f64()),
+                session.url()?
+            ),
+        ));
+    };
+    let mut sub = sub?;
+    sub.set_reconnect(Reconnect {
+        for_: args.reconnect_for,
+    });
+    let interrupt = {
+        let _rt = rt.enter();
+        crate::signals::interrupt()
+    };
+    g.ui().status(format_args!(
+        "watching {} on {} (Ctrl-C to stop)",
+        match groups {
+            [one] => format!("group {}", sanitize_line(one)),
+            more => format!("{} groups", more.len()),
+        },
+        session.url()?
+    ));
+    rt.block_on(stream(g, args, &watched, sub, deadline, interrupt))
 }
 
 /// A watched context as the user gave it: the id in the form they typed it
@@ -311,8 +390,9 @@ async fn stream(
             }
             Item::Event(e) => e,
         };
-        // Only the watched contexts count (a node may send others' events).
-        if !w.watches(&event.context_id) {
+        // Only the watched contexts count (a node may send others' events);
+        // a group's event came for a group the subscription named.
+        if event.group_id.is_none() && !w.watches(&event.context_id) {
             continue;
         }
         for line in lines(w, &mut decoders, &event, args.all) {
@@ -456,6 +536,18 @@ fn lines<'m>(
     all: bool,
 ) -> Vec<Line> {
     let time = SystemTime::now();
+    if let Some(group) = &event.group_id {
+        return vec![Line {
+            time,
+            context: String::new(),
+            group: Some(group.clone()),
+            event: event.kind.clone(),
+            payload: event.data.clone(),
+            valid: None,
+            problem: None,
+            raw: None,
+        }];
+    }
     let app_events = event.app_events();
     if event.kind != "StateMutation" || app_events.is_empty() {
         if !all {
@@ -464,6 +556,7 @@ fn lines<'m>(
         return vec![Line {
             time,
             context: event.context_id.clone(),
+            group: None,
             event: event.kind.clone(),
             payload: event.data.clone(),
             valid: None,

@@ -25,7 +25,7 @@ use calimcp_catalog::events::{Item, NodeEvent, span};
 use calimcp_catalog::ids;
 use calimcp_core::abi::Manifest;
 use calimcp_core::error::{Error, Result};
-use calimcp_core::mapping::events::{Decoder, record};
+use calimcp_core::mapping::events::{Decoder, group_record, record};
 use calimcp_core::mapping::filter::glob_match;
 use calimcp_core::text::rfc3339;
 
@@ -99,10 +99,17 @@ impl Hub {
         &self,
         backend: &Arc<dyn Backend>,
         context: &str,
+        groups: &[String],
     ) -> Result<(Arc<Feed>, Receiver)> {
         let mut feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
         feeds.retain(|_, w| w.strong_count() > 0);
-        let key = context_key(context);
+        // A wait that also names groups has a subscription of its own.
+        let mut key = context_key(context);
+        if !groups.is_empty() {
+            let mut sorted = groups.to_vec();
+            sorted.sort();
+            key = format!("{key}+{}", sorted.join("+"));
+        }
         if let Some(feed) = feeds
             .get(&key)
             .and_then(Weak::upgrade)
@@ -124,12 +131,20 @@ impl Hub {
             let uninit = uninit.clone();
             let backend = backend.clone();
             let context = context.to_string();
+            let groups = groups.to_vec();
             tokio::spawn(async move {
                 let fail = |e: Error| {
                     dead.store(true, Ordering::SeqCst);
                     let _ = sender.send(Message::Failed(e));
                 };
-                let mut events = match backend.subscribe(std::slice::from_ref(&context)).await {
+                let subscribed = if groups.is_empty() {
+                    backend.subscribe(std::slice::from_ref(&context)).await
+                } else {
+                    backend
+                        .subscribe_groups(std::slice::from_ref(&context), &groups)
+                        .await
+                };
+                let mut events = match subscribed {
                     Ok(events) => events,
                     Err(e) => return fail(e),
                 };
@@ -253,7 +268,7 @@ pub fn tool() -> Value {
     json!({
         "name": WAIT_FOR_EVENTS,
         "title": "Wait for an app's events",
-        "description": format!("Waits for the events an app emits in a context and returns them, each decoded and checked against the app's ABI (`valid`, and `problem` when it does not match). Returns as soon as `max` events came, else after `timeout` seconds (default {DEFAULT_WAIT}, at most {MAX_WAIT}) with what came (`timedOut`: true). Only events emitted while waiting are seen: to see what a call causes, start waiting first, then call. The context: `context` (an id or alias), else the one select_app pinned, else the app's only context."),
+        "description": format!("Waits for the events an app emits in a context and returns them, each decoded and checked against the app's ABI (`valid`, and `problem` when it does not match). Returns as soon as `max` events came, else after `timeout` seconds (default {DEFAULT_WAIT}, at most {MAX_WAIT}) with what came (`timedOut`: true). Only events emitted while waiting are seen: to see what a call causes, start waiting first, then call. The context: `context` (an id or alias), else the one select_app pinned, else the app's only context. `groups` (group or namespace ids) adds their membership and migration events (merod 0.11.0-rc.18 and later; an older node is refused)."),
         "inputSchema": super::fixed::args::schema_of(WAIT_FOR_EVENTS),
         "outputSchema": output_schema(),
         "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}
@@ -291,6 +306,8 @@ pub struct WaitArgs {
     pub context: Option<String>,
     pub service: Option<String>,
     pub events: Vec<String>,
+    /// Groups (64 hex, lowercase) whose events count too.
+    pub groups: Vec<String>,
     pub timeout: Duration,
     pub max: u64,
 }
@@ -307,7 +324,19 @@ pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String>
             ["_context: names another context than `context`; give one of them".to_string()],
         ));
     }
+    let mut groups = Vec::new();
+    let mut bad = Vec::new();
+    for g in a.groups.unwrap_or_default() {
+        match calimcp_catalog::events::group_id(&g) {
+            Ok(id) => groups.push(id),
+            Err(e) => bad.push(format!("groups: {}", e.message)),
+        }
+    }
+    if !bad.is_empty() {
+        return Err(super::fixed::args::invalid(WAIT_FOR_EVENTS, bad));
+    }
     Ok(WaitArgs {
+        groups,
         app: a.app,
         context: a.context.or(a.context_alias),
         service: a.service,
@@ -383,6 +412,27 @@ async fn collect_within(
             }
         };
         let (time, event) = (rfc3339(arrived.at), &arrived.event);
+        // A group's event, of a group asked for: the node's payload as is.
+        if let Some(group) = &event.group_id {
+            if !args.groups.iter().any(|g| g.eq_ignore_ascii_case(group))
+                || (!args.events.is_empty()
+                    && !args.events.iter().any(|p| glob_match(p, &event.kind)))
+            {
+                continue;
+            }
+            let rec = group_record(&time, group, &event.kind, &event.data);
+            let size = json_len(&rec);
+            if kept + size > max_bytes && !events.is_empty() {
+                notes.push(format!(
+                    "stopped after {} events: they take {kept} bytes of JSON, and one wait returns at most {max_bytes}; wait again for the next ones",
+                    events.len()
+                ));
+                break 'wait;
+            }
+            kept += size;
+            events.push(rec);
+            continue;
+        }
         // Only the asked context counts (a node may send others' events).
         if !ids::same(&event.context_id, context) {
             continue;
@@ -527,6 +577,16 @@ mod tests {
         > {
             self.subscribe(contexts)
         }
+        fn subscribe_groups<'a>(
+            &'a self,
+            contexts: &'a [String],
+            _: &'a [String],
+        ) -> calimcp_catalog::backend::BoxFuture<
+            'a,
+            Result<Box<dyn calimcp_catalog::backend::Events>>,
+        > {
+            self.subscribe(contexts)
+        }
         fn subscribe<'a>(
             &'a self,
             contexts: &'a [String],
@@ -570,6 +630,7 @@ mod tests {
             .collect();
         NodeEvent {
             context_id: "C".into(),
+            group_id: None,
             kind: "StateMutation".into(),
             data: json!({"newRoot": "R", "events": [{"kind": "Inserted", "data": data, "handler": null}]}),
             events: Vec::new(),
@@ -584,8 +645,8 @@ mod tests {
     async fn waiters_share_one_subscription_per_context_and_none_is_held_after() {
         use std::sync::atomic::Ordering::SeqCst;
         let (fake, backend, hub) = fake_hub(16);
-        let (f1, mut r1) = hub.join(&backend, "C").await.unwrap();
-        let (f2, mut r2) = hub.join(&backend, "C").await.unwrap();
+        let (f1, mut r1) = hub.join(&backend, "C", &[]).await.unwrap();
+        let (f2, mut r2) = hub.join(&backend, "C", &[]).await.unwrap();
         settle(|| fake.opened.load(SeqCst) == 1).await;
         assert_eq!(
             fake.opened.load(SeqCst),
@@ -631,7 +692,7 @@ mod tests {
         );
         assert_eq!(hub.open(), 0);
         // A new waiter opens a new one; a short wait with nothing times out.
-        let (_f, mut r) = hub.join(&backend, "C").await.unwrap();
+        let (_f, mut r) = hub.join(&backend, "C", &[]).await.unwrap();
         settle(|| fake.opened.load(SeqCst) == 2).await;
         assert_eq!(fake.opened.load(SeqCst), 2);
         let short = parse(&args(json!({"app": "a", "timeout": 0.05}))).unwrap();
@@ -675,8 +736,8 @@ mod tests {
         use std::sync::atomic::Ordering::SeqCst;
         let (fake, backend, hub) = fake_hub(64);
         let manifest = kv_manifest();
-        let (_stalled, mut rs) = hub.join(&backend, "STALL").await.unwrap();
-        let (_f, mut r) = hub.join(&backend, "C").await.unwrap();
+        let (_stalled, mut rs) = hub.join(&backend, "STALL", &[]).await.unwrap();
+        let (_f, mut r) = hub.join(&backend, "C", &[]).await.unwrap();
         settle(|| fake.opened.load(SeqCst) == 1).await;
         let mut foreign = inserted(1);
         foreign.context_id = "NotAContext".into();

@@ -238,6 +238,7 @@ mod tests {
     fn change(ctx: &str, to: &str) -> NodeEvent {
         NodeEvent {
             context_id: ctx.into(),
+            group_id: None,
             kind: "AppVersionChanged".into(),
             data: serde_json::json!({"toVersion": to}),
             events: Vec::new(),

@@ -285,7 +285,7 @@ impl Connection {
             Ok(t) => t.id,
             Err(e) => return error_result(error_text(&e)),
         };
-        let (feed, mut rx) = match self.live.hub.join(backend, &context).await {
+        let (feed, mut rx) = match self.live.hub.join(backend, &context, &parsed.groups).await {
             Ok(joined) => joined,
             Err(e) => return error_result(error_text(&e)),
         };
@@ -972,11 +972,17 @@ pub fn error_text(e: &Error) -> String {
     }
 }
 
-/// A failed call on the node: the error's text, then whether trying again
-/// may succeed (`retryable: true` for a group key not yet delivered, an
-/// upgrade in progress, a node that answered 503 or did not answer).
+/// A failed call on the node: the error's text, its stable code (as the
+/// CLI's `--json` prints it), then whether trying again may succeed
+/// (`retryable: true` for a group key not yet delivered, an upgrade in
+/// progress, a node that answered 503 or did not answer).
 fn node_error_result(e: &Error) -> CallToolResult {
-    error_result(format!("{}\nretryable: {}", error_text(e), e.retryable))
+    error_result(format!(
+        "{}\ncode: {}\nretryable: {}",
+        error_text(e),
+        e.code,
+        e.retryable
+    ))
 }
 
 fn error_result(text: String) -> CallToolResult {

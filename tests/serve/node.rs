@@ -826,3 +826,33 @@ async fn serve_honours_the_pins_of_calimcp_use_as_the_cli_does() {
     assert_eq!(last_context(), other);
     client.cancel().await.unwrap();
 }
+
+/// rc.83's `ReadOnlyWriteRefused` on the MCP face: an error result with the
+/// words the CLI gives, the stable code and `retryable: false`.
+#[tokio::test]
+async fn a_write_the_node_discarded_read_only_is_an_error_result_with_its_code() {
+    let node = FakeNode::with_profile(Profile::Rc83);
+    let ctx = node.id(fake_node::CTX_KV);
+    let client = stdio_client(&["--node", &node.url]).await;
+    node.refuse_next_write_read_only(&ctx);
+    let r = call(
+        &client,
+        "kv_store_set",
+        json!({"key": "k", "value": "v", "_context": ctx}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    for words in [
+        "ran `set` read-only",
+        "discarded its write",
+        "read-only member",
+        "hint: call the method through a node that is a writing member",
+        "code: read_only_write_refused",
+    ] {
+        assert!(t.contains(words), "{words}: {t}");
+    }
+    assert!(t.ends_with("retryable: false"), "{t}");
+    client.cancel().await.unwrap();
+}

@@ -179,7 +179,7 @@ async fn wait_subscribed(node: &FakeNode, n: usize) {
 /// subscribes to every served context, and only then.
 #[tokio::test]
 async fn a_served_contexts_version_change_is_announced_at_once() {
-    for p in [Profile::Rc4, Profile::Rc25] {
+    for p in [Profile::Rc4, Profile::Rc25, Profile::Rc83] {
         let node = FakeNode::with_profile(p);
         let watcher = Watcher::default();
         let (client, mut stderr) = stdio_client_with(

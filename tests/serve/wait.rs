@@ -445,3 +445,72 @@ async fn wait_for_events_payloads_carry_64_bit_integers_exactly() {
     over_http.cancel().await.unwrap();
     assert_eq!(http.stop(), Some(0));
 }
+
+/// `wait_for_events` with `groups` (issue 48): a group's membership event
+/// comes back in the shape `watch --group --json` prints (rc.83's recorded
+/// wire); on rc.4, whose subscription has no `groupIds`, an error result
+/// naming the version.
+#[tokio::test]
+async fn wait_for_events_takes_groups_where_the_node_sends_group_events() {
+    use support::fake_node::Profile;
+    let group = "ab".repeat(32);
+    let node = FakeNode::with_profile(Profile::Rc83);
+    let client = stdio_client(&["--node", &node.url]).await;
+    let wait = call(
+        &client,
+        "wait_for_events",
+        json!({"app": "kv-store", "groups": [group.to_uppercase()], "events": ["Member*"], "max": 1, "timeout": 30}),
+    );
+    let emit = async {
+        loop {
+            node.emit_group(
+                &group,
+                "MemberAdded",
+                &json!({"memberAccount": "12".repeat(32), "role": "ReadOnly"}),
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    let r = tokio::select! {
+        r = wait => r.unwrap(),
+        () = emit => unreachable!(),
+    };
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let v = structured(&r);
+    let e = &v["events"][0];
+    assert_eq!(e["event"], "MemberAdded", "{v}");
+    assert_eq!(e["group"], group.as_str(), "{v}");
+    assert_eq!(e["context"], "", "{v}");
+    assert_eq!(e["payload"]["role"], "ReadOnly", "{v}");
+    let sub = node
+        .requests()
+        .into_iter()
+        .find(|r| r.path == "/sse/subscription")
+        .unwrap()
+        .json();
+    assert_eq!(sub["params"]["groupIds"], json!([group]), "{sub}");
+    client.cancel().await.unwrap();
+
+    let old = FakeNode::with_profile(Profile::Rc4);
+    let client = stdio_client(&["--node", &old.url]).await;
+    let r = call(
+        &client,
+        "wait_for_events",
+        json!({"app": "kv-store", "groups": [group], "timeout": 5}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(text(&r).contains("0.11.0-rc.18"), "{}", text(&r));
+    // A group id that is not one: refused with the other argument problems.
+    let r = call(
+        &client,
+        "wait_for_events",
+        json!({"app": "kv-store", "groups": ["nope"]}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("is not a group id"), "{}", text(&r));
+    client.cancel().await.unwrap();
+}

@@ -98,10 +98,22 @@ pub enum Profile {
     Rc25,
     /// A newer core writing 64-hex ids (otherwise rc25).
     Hex,
+    /// 0.11.0-rc.83, built from its recorded wire
+    /// (../shared/reference/merod-rc83-wire.md; no rc.83 binary can be built
+    /// here): hex ids, strict request bodies, `key_id` tokens,
+    /// `POST /auth/logout`, typed refusals. Its parts are in the "rc.83"
+    /// region at the end of this file.
+    Rc83,
 }
 
 impl Profile {
-    pub const ALL: [Profile; 4] = [Profile::V010, Profile::Rc4, Profile::Rc25, Profile::Hex];
+    pub const ALL: [Profile; 5] = [
+        Profile::V010,
+        Profile::Rc4,
+        Profile::Rc25,
+        Profile::Hex,
+        Profile::Rc83,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -109,6 +121,7 @@ impl Profile {
             Profile::Rc4 => "rc4",
             Profile::Rc25 => "rc25",
             Profile::Hex => "hex",
+            Profile::Rc83 => "rc83",
         }
     }
 
@@ -117,7 +130,7 @@ impl Profile {
     }
 
     pub fn abi_route(self) -> bool {
-        matches!(self, Profile::Rc25 | Profile::Hex)
+        matches!(self, Profile::Rc25 | Profile::Hex | Profile::Rc83)
     }
 
     /// `GET /admin-api/contexts/:id/group` and `GET /admin-api/groups/:id`:
@@ -136,7 +149,7 @@ impl Profile {
     }
 
     pub fn hex_ids(self) -> bool {
-        self == Profile::Hex
+        matches!(self, Profile::Hex | Profile::Rc83)
     }
 
     /// A replayed refresh token: 500 (up to rc.18) or 401 `token_reuse`.
@@ -146,7 +159,19 @@ impl Profile {
 
     /// A revoked token: 403 `token_revoked` (rc.19 on) or a plain 401.
     pub fn revoked_403(self) -> bool {
-        matches!(self, Profile::Rc25 | Profile::Hex)
+        matches!(self, Profile::Rc25 | Profile::Hex | Profile::Rc83)
+    }
+
+    /// The SSE subscription takes `groupIds` and answers with the contexts
+    /// the caller may observe and the groups (0.11.0-rc.18 on).
+    pub fn sse_groups(self) -> bool {
+        matches!(self, Profile::Rc25 | Profile::Hex | Profile::Rc83)
+    }
+
+    /// 0.11.0-rc.83's wire: request bodies refuse unknown keys, tokens carry
+    /// `key_id`, `POST /auth/logout`, a trailing slash is no route.
+    pub fn rc83(self) -> bool {
+        self == Profile::Rc83
     }
 
     /// 32 bytes from `seed`, written as this node writes ids.
@@ -290,6 +315,10 @@ struct Tokens {
     counter: u64,
     logins: usize,
     refreshes: usize,
+    /// rc.83: tokens carry a `key_id` claim (see [`issue`]).
+    key_id: bool,
+    /// rc.83: refresh tokens retired by `POST /auth/logout`.
+    logged_out: Vec<String>,
 }
 
 struct Auth {
@@ -408,6 +437,8 @@ pub struct SseFaults {
 struct Stream {
     session: u64,
     contexts: Vec<String>,
+    /// Groups subscribed with `groupIds` (rc.18 on).
+    groups: Vec<String>,
     frames: std::sync::mpsc::Sender<String>,
     sent: u64,
 }
@@ -475,7 +506,10 @@ impl Builder {
                 user,
                 password,
                 others: self.other_users,
-                tokens: Mutex::new(Tokens::default()),
+                tokens: Mutex::new(Tokens {
+                    key_id: profile.rc83(),
+                    ..Tokens::default()
+                }),
             }),
             stop: AtomicBool::new(false),
             down: AtomicBool::new(false),
@@ -715,7 +749,9 @@ impl FakeNode {
         let p = self.state.profile;
         let (package, version, source) = match (listed, p) {
             (Some((package, version)), _) => (package, version, "file:///apps/app.wasm"),
-            (None, Profile::Rc25 | Profile::Hex) => ("", "", "calimero://pending-blob-share"),
+            (None, Profile::Rc25 | Profile::Hex | Profile::Rc83) => {
+                ("", "", "calimero://pending-blob-share")
+            }
             (None, _) => ("unknown", "0.0.0", "calimero://pending-blob-share"),
         };
         let mut apps = self.state.apps.write().unwrap();
@@ -1390,6 +1426,7 @@ fn event_stream(state: &State, req: &Request, writer: &mut TcpStream) {
     state.streams.lock().unwrap().push(Stream {
         session,
         contexts: Vec::new(),
+        groups: Vec::new(),
         frames: tx,
         sent: 1,
     });
@@ -1437,6 +1474,13 @@ fn event_stream(state: &State, req: &Request, writer: &mut TcpStream) {
 /// `POST /sse/subscription`: `{"id":"<session>","method":"subscribe","params":{"contextIds":[…]}}`.
 fn sse_subscription(state: &State, req: &Request) -> Response {
     let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
+    if let Some(refused) = rc83_subscription_refused(state.profile, &body) {
+        return refused;
+    }
+    let groups = match subscription_groups(state.profile, &body) {
+        Ok(g) => g,
+        Err(refused) => return refused,
+    };
     let session: Option<u64> = body["id"].as_str().and_then(|s| s.parse().ok());
     let contexts: Vec<String> = body["params"]["contextIds"]
         .as_array()
@@ -1452,7 +1496,7 @@ fn sse_subscription(state: &State, req: &Request) -> Response {
         return Response::wire(404, wire::sse_no_session());
     };
     // rc.18 and later subscribe only to what the caller may observe.
-    let filters = matches!(state.profile, Profile::Rc25 | Profile::Hex);
+    let filters = state.profile.sse_groups();
     let denied = state.sse.lock().unwrap().denied.clone();
     let contexts: Vec<String> = contexts
         .into_iter()
@@ -1465,13 +1509,22 @@ fn sse_subscription(state: &State, req: &Request) -> Response {
                     stream.contexts.push(c.clone());
                 }
             }
+            for g in &groups {
+                if !stream.groups.contains(g) {
+                    stream.groups.push(g.clone());
+                }
+            }
         }
-        Some("unsubscribe") => stream.contexts.retain(|c| !contexts.contains(c)),
+        Some("unsubscribe") => {
+            stream.contexts.retain(|c| !contexts.contains(c));
+            stream.groups.retain(|g| !groups.contains(g));
+        }
         _ => return Response::wire(400, wire::sse_no_session()),
     }
     let ids: Vec<&str> = contexts.iter().map(String::as_str).collect();
+    let group_ids: Vec<&str> = groups.iter().map(String::as_str).collect();
     if filters {
-        Response::wire(200, wire::sse_subscribed_groups(&ids, &[]))
+        Response::wire(200, wire::sse_subscribed_groups(&ids, &group_ids))
     } else {
         Response::wire(200, wire::sse_subscribed(&ids))
     }
@@ -1525,6 +1578,9 @@ fn percent_decode(s: &str, plus_is_space: bool) -> String {
 
 fn route(state: &State, req: &Request) -> Response {
     let p = state.profile;
+    if p.rc83() && req.path.len() > 1 && req.path.ends_with('/') {
+        return rc83_trailing_slash();
+    }
     // mero-auth is merged at the server root, whatever the base path.
     if let Some(auth) = &state.auth
         && let Some(rest) = req.path.strip_prefix("/auth/")
@@ -1972,7 +2028,11 @@ pub fn jwt(iat: u64, n: u64, user: &str) -> String {
 
 fn issue(t: &mut Tokens, family: u64, iat: u64, user: &str) -> (String, String) {
     t.counter += 1;
-    let access = jwt(iat, t.counter, user);
+    let access = if t.key_id {
+        rc83_jwt(iat, t.counter, user, family)
+    } else {
+        jwt(iat, t.counter, user)
+    };
     let refresh = format!("refresh-{family}-{}", t.counter);
     t.access.insert(access.clone(), (family, false));
     t.refresh.insert(refresh.clone(), (family, false));
@@ -1989,6 +2049,11 @@ fn envelope(status: u16, message: &str) -> Response {
 
 fn auth_route(state: &State, auth: &Auth, req: &Request, rest: &str) -> Response {
     let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
+    if state.profile.rc83()
+        && let Some(refused) = rc83_auth_refused(auth, req, rest, &body)
+    {
+        return refused;
+    }
     let mut t = auth.tokens.lock().unwrap();
     match (req.method.as_str(), rest) {
         ("POST", "token") => {
@@ -2072,6 +2137,10 @@ fn check_token(p: Profile, auth: &Auth, req: &Request) -> Option<Response> {
     let Some(token) = header.and_then(|h| h.strip_prefix("Bearer ")) else {
         return Some(Response::empty(401));
     };
+    if p.rc83() && !rc83_has_key_id(token) {
+        // REC §1 "Guard": missing `key_id` → 401, empty body, no X-Auth-Error.
+        return Some(Response::empty(401));
+    }
     let t = auth.tokens.lock().unwrap();
     match t.access.get(token) {
         None => Some(Response::empty(401)),
@@ -2172,6 +2241,9 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
     }
     let p = state.profile;
     let params = &body["params"];
+    if let Some(refused) = rc83_execute_refused(p, params) {
+        return reply(Err(refused));
+    }
     let ctx_id = params["contextId"].as_str().unwrap_or_default();
     let method = params["method"].as_str().unwrap_or_default();
     let args = params["argsJson"].clone();
@@ -2849,4 +2921,224 @@ fn lifecycle_route(state: &State, req: &Request, segs: &[&str]) -> Option<Respon
         }
         _ => return None,
     })
+}
+
+// ---- rc.83 (issue 48) ----
+//
+// merod 0.11.0-rc.83 as its recorded wire says
+// (../shared/reference/merod-rc83-wire.md, "REC" with its section); the
+// bodies are `wire::rc83_*`, each citing its source. Kept apart from the
+// routes above so that versions of the fake can be merged region by region.
+
+impl FakeNode {
+    /// A valid pair issued before the node was upgraded to rc.83: its
+    /// tokens are in the node's store, but the access token has no `key_id`
+    /// claim, so the rc.83 guard answers it with a bare 401 (REC §1 "JWT").
+    pub fn mint_before_upgrade(&self, iat: u64) -> (String, String) {
+        let a = self.state.auth.as_ref().expect("auth enabled");
+        let mut t = a.tokens.lock().unwrap();
+        let key_id = std::mem::replace(&mut t.key_id, false);
+        t.counter += 1;
+        let family = t.counter;
+        let pair = issue(&mut t, family, iat, &a.user);
+        t.key_id = key_id;
+        pair
+    }
+
+    /// The next `execute` is a write the node runs read-only and discards:
+    /// the node is a read-only member of `context` (REC §5, EXEC83
+    /// `refuse_discarded_write`); its answer is [`wire::rc83_read_only_write_refused`].
+    pub fn refuse_next_write_read_only(&self, context: &str) {
+        self.fail_next_execute(
+            json!({"type": "ReadOnlyWriteRefused", "data": {"context_id": context}}),
+        );
+    }
+
+    /// The refresh tokens `POST /auth/logout` retired, in order.
+    pub fn logged_out(&self) -> Vec<String> {
+        self.state
+            .auth
+            .as_ref()
+            .map_or_else(Vec::new, |a| a.tokens.lock().unwrap().logged_out.clone())
+    }
+
+    /// Sends a group-keyed event (`MemberJoined`, `MigrationStarted`, …) to
+    /// every stream subscribed to `group` with `groupIds` (rc.18 on).
+    pub fn emit_group(&self, group: &str, kind: &str, data: &Value) {
+        let event = wire::event_group(group, kind, data);
+        let body = wire::sse_event(&event);
+        let mut streams = self.state.streams.lock().unwrap();
+        for s in streams
+            .iter_mut()
+            .filter(|s| s.groups.iter().any(|g| g == group))
+        {
+            let frame = wire::sse_frame(&format!("{}-{}", s.session, s.sent), &body);
+            s.sent += 1;
+            let _ = s.frames.send(frame);
+        }
+    }
+}
+
+/// An rc.83 access token: the older claims and `key_id` (REC §1 "JWT":
+/// AUTH83 reads `claims.key_id`, which binds access to refresh).
+fn rc83_jwt(iat: u64, n: u64, user: &str, family: u64) -> String {
+    format!(
+        "{}.{}.fake-signature",
+        b64url(br#"{"alg":"HS256","typ":"JWT"}"#),
+        b64url(
+            json!({"iat": iat, "sub": user, "n": n, "key_id": format!("key-{family}")})
+                .to_string()
+                .as_bytes()
+        )
+    )
+}
+
+fn b64url_decode(s: &str) -> Option<Vec<u8>> {
+    base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, s).ok()
+}
+
+/// Whether a token carries the `key_id` claim rc.83 requires.
+fn rc83_has_key_id(token: &str) -> bool {
+    token
+        .split('.')
+        .nth(1)
+        .and_then(b64url_decode)
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .is_some_and(|v| v.get("key_id").is_some())
+}
+
+/// A trailing slash is no route on rc.83 (axum 0.8, rc.30 #3744): 404 with
+/// an empty body, `content-length: 0` (REC §0 "Routing", "404 body").
+fn rc83_trailing_slash() -> Response {
+    Response::empty(404)
+}
+
+/// The first key of `body` (an object) that `allowed` lacks, and the serde
+/// path message with its position: `key: unknown field ... at line 1 column
+/// C`, C the 1-based column of the key's closing quote in `raw` (REC §0
+/// "Unknown-key error"; the position rule from the live rc.32 fixture).
+fn unknown_key(raw: &[u8], body: &Value, allowed: &[&str]) -> Option<(String, String)> {
+    let key = body
+        .as_object()?
+        .keys()
+        .find(|k| !allowed.contains(&k.as_str()))?
+        .clone();
+    let text = String::from_utf8_lossy(raw);
+    let column = text
+        .find(&format!("\"{key}\""))
+        .map_or(1, |at| at + key.len() + 2);
+    let detail = format!(
+        "{key}: {} at line 1 column {column}",
+        wire::serde_unknown_field(&key, allowed)
+    );
+    Some((key, detail))
+}
+
+/// `POST /auth/token`, `/auth/refresh` and `/auth/logout` on rc.83: exact
+/// keys (AUTH83 `#[serde(deny_unknown_fields)]` on `BaseTokenRequest`,
+/// `RefreshTokenRequest`, `LogoutRequest`), 400 with the auth crate's body;
+/// and the logout route itself (REC §1 "POST /auth/logout").
+fn rc83_auth_refused(auth: &Auth, req: &Request, rest: &str, body: &Value) -> Option<Response> {
+    let allowed: &[&str] = match (req.method.as_str(), rest) {
+        ("POST", "token") => &[
+            "auth_method",
+            "public_key",
+            "client_name",
+            "permissions",
+            "timestamp",
+            "provider_data",
+        ],
+        ("POST", "refresh") => &["access_token", "refresh_token"],
+        ("POST", "logout") => &["refresh_token"],
+        _ => return None,
+    };
+    if let Some((_, detail)) = unknown_key(&req.body, body, allowed) {
+        return Some(Response::wire(400, wire::rc83_auth_invalid_json(&detail)));
+    }
+    if rest != "logout" {
+        return None;
+    }
+    let refresh = body["refresh_token"].as_str().unwrap_or_default();
+    let mut t = auth.tokens.lock().unwrap();
+    match t.refresh.get(refresh).copied() {
+        Some((family, false)) if !t.revoked.contains(&family) => {
+            // The refresh token is retired; the access token, a stateless
+            // JWT, lives until it expires (REC §1, *inferred*).
+            t.refresh.insert(refresh.to_string(), (family, true));
+            t.logged_out.push(refresh.to_string());
+            Some(Response::wire(200, wire::rc83_logout_ok()))
+        }
+        // REC §1: 401 `Invalid refresh token: <err>` (the error text is
+        // the JWT library's; this one is *inferred*).
+        _ => Some(envelope(401, "Invalid refresh token: InvalidToken")),
+    }
+}
+
+/// `execute`'s `params` on rc.83: exactly `contextId`, `method`, `argsJson`
+/// (`deny_unknown_fields`; `executorPublicKey` is refused: REC §5, SWCL
+/// "Changed"); the ParseError's text comes from a `Value`, so it has no
+/// position (*inferred*, REC §5 "bad `params`").
+fn rc83_execute_refused(p: Profile, params: &Value) -> Option<Value> {
+    if !p.rc83() {
+        return None;
+    }
+    const FIELDS: [&str; 3] = ["contextId", "method", "argsJson"];
+    let key = params
+        .as_object()?
+        .keys()
+        .find(|k| !FIELDS.contains(&k.as_str()))?;
+    Some(json!({"type": "ParseError", "data": wire::serde_unknown_field(key, &FIELDS)}))
+}
+
+/// `POST /sse/subscription` on rc.83: `params` takes `contextIds` and
+/// `groupIds` only (SSEP83 `deny_unknown_fields`); 400 ParseError otherwise
+/// (REC §6 "Bad payload").
+fn rc83_subscription_refused(p: Profile, body: &Value) -> Option<Response> {
+    if !p.rc83() {
+        return None;
+    }
+    const FIELDS: [&str; 2] = ["contextIds", "groupIds"];
+    let key = body["params"]
+        .as_object()?
+        .keys()
+        .find(|k| !FIELDS.contains(&k.as_str()))?;
+    Some(Response::wire(
+        400,
+        wire::sse_parse_error(&wire::serde_unknown_field(key, &FIELDS)),
+    ))
+}
+
+/// The groups a subscription asks for. rc.18 and later take `groupIds`
+/// (hex; a bad one is a 400 ParseError, LIVE on rc.25); older nodes ignore
+/// the key, and without `contextIds` refuse the body ("missing field
+/// `contextIds`", LIVE on rc.4: research note §9).
+fn subscription_groups(p: Profile, body: &Value) -> Result<Vec<String>, Response> {
+    let params = &body["params"];
+    if !p.sse_groups() {
+        if params.get("contextIds").is_none() {
+            return Err(Response::wire(
+                400,
+                wire::sse_parse_error("missing field `contextIds`"),
+            ));
+        }
+        return Ok(Vec::new());
+    }
+    let groups: Vec<String> = params["groupIds"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    for g in &groups {
+        if let Some((at, c)) = g.chars().enumerate().find(|(_, c)| !c.is_ascii_hexdigit()) {
+            return Err(Response::wire(
+                400,
+                wire::sse_parse_error(&format!("Invalid character '{c}' at position {at}")),
+            ));
+        }
+    }
+    Ok(groups)
 }

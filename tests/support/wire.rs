@@ -800,3 +800,83 @@ pub fn namespace_identity(namespace_id: &str, public_key: &str) -> String {
 pub fn data_null() -> String {
     json!({"data": null}).to_string()
 }
+
+// ---- rc.83: the recorded wire ----
+//
+// merod 0.11.0-rc.83 cannot be built here, and no conformance golden comes
+// from its types: every body below is the one the record gives
+// (../shared/reference/merod-rc83-wire.md, "REC" below, with its section),
+// each with the record's own source. What the record marks *inferred* is
+// marked so here too.
+
+/// `POST /auth/logout` that retired the refresh token (HTTP 200).
+/// REC §1 "POST /auth/logout": AUTH83 `logout_handler`; the request field
+/// confirmed by swift-sdk Rc83SurfaceTests `testLogoutPostsTheRefreshToken`.
+pub fn rc83_logout_ok() -> String {
+    json!({"data": {"success": true}, "error": null}).to_string()
+}
+
+/// serde's message for an unknown key of a `deny_unknown_fields` struct
+/// whose fields are `expected`: "unknown field `k`, expected `a`",
+/// "… expected `a` or `b`", "… expected one of `a`, `b`, `c`" (serde's
+/// `de::Error::unknown_field`).
+pub fn serde_unknown_field(key: &str, expected: &[&str]) -> String {
+    let quoted: Vec<String> = expected.iter().map(|f| format!("`{f}`")).collect();
+    let list = match quoted.as_slice() {
+        [] => "there are no fields".to_string(),
+        [one] => format!("expected {one}"),
+        [a, b] => format!("expected {a} or {b}"),
+        more => format!("expected one of {}", more.join(", ")),
+    };
+    format!("unknown field `{key}`, {list}")
+}
+
+/// An `/auth/*` body with an unknown key (HTTP 400). REC §0 "Unknown-key
+/// error, `/auth/*`": C25 `crates/auth/src/auth/validation.rs:16,27-35`
+/// (`{"error","status"}`); the message tail is *inferred* from axum-core
+/// 0.5.6 `src/macros.rs:135-139` (`detail` = `path: serde message at line L
+/// column C`).
+pub fn rc83_auth_invalid_json(detail: &str) -> String {
+    json!({
+        "error": format!("Invalid JSON: Failed to deserialize the JSON body into the target type: {detail}"),
+        "status": 400,
+    })
+    .to_string()
+}
+
+/// An admin `ValidatedJson` body with an unknown key (HTTP 400). REC §0
+/// "Unknown-key error, admin `ValidatedJson` routes": the exact text of the
+/// live fixture swift-sdk `Fixtures/rc32-install-application-url-refused.json`.
+pub fn rc83_admin_invalid_json(detail: &str) -> String {
+    admin_error(&format!(
+        "Invalid JSON data: Failed to deserialize the JSON body into the target type: {detail}"
+    ))
+}
+
+/// `POST /sse/subscription` whose payload does not parse (HTTP 400):
+/// `{"error":{"type":"ParseError","data":…}}`. REC §6 "Bad payload": C25
+/// `sse/handlers.rs:187-418`; research note §9 (LIVE on rc.4: "missing field
+/// `contextIds`"; LIVE on rc.25: a bad group id).
+pub fn sse_parse_error(message: &str) -> String {
+    json!({"error": {"type": "ParseError", "data": message}}).to_string()
+}
+
+/// A write the node ran read-only and discarded (JSON-RPC, HTTP 200). REC §5
+/// "read-only refusal — new rc.83": EXEC83 `refuse_discarded_write`; the
+/// exact body of swift-sdk Rc83SurfaceTests `testReadOnlyWriteRefusedIsRecognised`.
+pub fn rc83_read_only_write_refused(id: &Value, context_id: &str) -> String {
+    rpc_error(
+        id,
+        "ReadOnlyWriteRefused",
+        Some(&json!({"context_id": context_id})),
+    )
+}
+
+/// A group-keyed event (rc.18 on; `memberAccount` rc.21): `{"groupId",
+/// "type","data"}`, no `contextId`. REC §6 "Group-keyed"; the research note
+/// (../../research/node-lifecycle-routes.md §9) has the live rc.25 frames
+/// `MigrationStarted`, `MigrationProgress`, `MemberJoined`
+/// (`{"memberAccount","role"}`; `role` left out for removals).
+pub fn event_group(group_id: &str, kind: &str, data: &Value) -> Value {
+    json!({"groupId": group_id, "type": kind, "data": data})
+}

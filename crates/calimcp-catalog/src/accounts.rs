@@ -34,6 +34,23 @@ impl Session {
         self.client()?.checked_token().await
     }
 
+    /// `calimcp logout`: ends the session of a cached login on the node
+    /// where the node can (merod 0.11.0-rc.83 and later retire its refresh
+    /// token); what the node made of it, never an error. `--offline` asks
+    /// nothing ([`auth::NodeLogout::NotAsked`]).
+    pub async fn end_login(&self, tokens: &auth::Tokens) -> auth::NodeLogout {
+        let Some(refresh) = tokens.refresh.as_deref() else {
+            return auth::NodeLogout::NoRefreshToken;
+        };
+        if self.offline() {
+            return auth::NodeLogout::NotAsked;
+        }
+        match self.client() {
+            Ok(c) => c.end_session(refresh).await,
+            Err(e) => auth::NodeLogout::Unreachable(e.message),
+        }
+    }
+
     /// When the node ended a cached login of this node, the error that says
     /// so and how to log in again.
     pub fn dead_login(&self) -> Option<Error> {

@@ -55,6 +55,14 @@ pub trait Backend: Send + Sync + 'static {
         &'a self,
         contexts: &'a [String],
     ) -> BoxFuture<'a, Result<Box<dyn Events>>>;
+
+    /// [`Backend::subscribe`] with groups too (their membership and
+    /// migration events; refused by a node before merod 0.11.0-rc.18).
+    fn subscribe_groups<'a>(
+        &'a self,
+        contexts: &'a [String],
+        groups: &'a [String],
+    ) -> BoxFuture<'a, Result<Box<dyn Events>>>;
 }
 
 /// An open event subscription.
@@ -108,6 +116,17 @@ impl Backend for Session {
     ) -> BoxFuture<'a, Result<Box<dyn Events>>> {
         Box::pin(async move {
             let sub = Session::subscribe_only(self, contexts).await?;
+            Ok(Box::new(sub) as Box<dyn Events>)
+        })
+    }
+
+    fn subscribe_groups<'a>(
+        &'a self,
+        contexts: &'a [String],
+        groups: &'a [String],
+    ) -> BoxFuture<'a, Result<Box<dyn Events>>> {
+        Box::pin(async move {
+            let sub = Session::subscribe_groups(self, contexts, groups).await?;
             Ok(Box::new(sub) as Box<dyn Events>)
         })
     }

@@ -15,7 +15,7 @@ use calimcp_node::ids::{self, error_as_typed};
 use super::call::{self, Ask};
 use super::context;
 
-pub use calimcp_node::events::{Item, NodeEvent, Reconnect, Subscription, span};
+pub use calimcp_node::events::{Item, NodeEvent, Reconnect, Subscription, group_id, span};
 
 use super::session::Session;
 
@@ -30,6 +30,18 @@ impl Session {
     /// asked about the contexts beyond the subscription.
     pub async fn subscribe_only(&self, contexts: &[String]) -> Result<Subscription> {
         self.client()?.subscribe_only(contexts).await
+    }
+
+    /// [`Session::subscribe`] with groups too (`watch --group`,
+    /// `wait_for_events` `groups`): their membership and migration events
+    /// come as events with a `group_id`. A node whose subscription has no
+    /// groups (before merod 0.11.0-rc.18) is refused (`group_events_unsupported`).
+    pub async fn subscribe_groups(
+        &self,
+        contexts: &[String],
+        groups: &[String],
+    ) -> Result<Subscription> {
+        self.client()?.subscribe_groups(contexts, groups).await
     }
 
     /// The contexts `watch` follows for `app`: the `given` ones (ids or

@@ -336,6 +336,8 @@ codes! {
         ForeignContext = "foreign_context",
         /// The context's group key has not reached the node yet; nothing ran (retryable).
         GroupKeyPending = "group_key_pending",
+        /// `watch --group`, `wait_for_events` `groups`: the node's event subscription has no groups (merod before 0.11.0-rc.18, such as rc.4), so no group event would arrive.
+        GroupEventsUnsupported = "group_events_unsupported",
         /// The node answered an HTTP status outside 2xx (other than 401/403).
         HttpError = "http_error",
         /// `--as ALIAS`: the node has no identity aliases (merod 0.11.0-rc.25 and later).
@@ -396,6 +398,8 @@ codes! {
         NotSubscribed = "not_subscribed",
         /// `--offline` was given but the command needs the node.
         Offline = "offline",
+        /// The node ran a write read-only and discarded it (merod 0.11.0-rc.83: it is a read-only member of the context); nothing was written.
+        ReadOnlyWriteRefused = "read_only_write_refused",
         /// The node redirected to another origin; calimcp does not follow.
         RedirectRefused = "redirect_refused",
         /// `app install PACKAGE@VERSION`: the node installs from no registry (merod 0.11.0-rc.31 and later do); install from a file or URL instead.

@@ -235,6 +235,26 @@ pub fn forget(state_dir: &Path, shown: &str, username: Option<&str>) -> Result<V
     Ok(gone)
 }
 
+/// What the node made of `calimcp logout` ending a login there
+/// (`POST /auth/logout`, merod 0.11.0-rc.83 and later).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeLogout {
+    /// The node retired the refresh token: the session is over there.
+    Ended,
+    /// The node has no `/auth/logout` (merod before 0.11.0-rc.83): the
+    /// refresh token stays valid on the node until it expires.
+    Unsupported,
+    /// The node answered with a refusal (its words, or the status).
+    Refused(String),
+    /// The node could not be reached (why).
+    Unreachable(String),
+    /// The login held no refresh token (a token given in the environment):
+    /// there is no session on the node to end.
+    NoRefreshToken,
+    /// `--offline`: the node was not asked.
+    NotAsked,
+}
+
 /// Picks the tokens to start with, from the cache and the environment.
 pub fn choose(cached: Tokens, env: Tokens) -> (Tokens, bool) {
     // Returns the tokens and whether the cache must be rewritten with them.
@@ -272,6 +292,26 @@ pub fn issued_at(jwt: &str) -> Option<u64> {
     v.get("iat")?.as_u64()
 }
 
+/// Whether `jwt` is a readable JWT whose claims have no `key_id`: merod
+/// 0.11.0-rc.83 puts one in every token it issues and answers any token
+/// without it with a bare 401 (no `X-Auth-Error`), so a token issued before
+/// a node's upgrade is refused there. An unreadable token is not judged.
+pub fn lacks_key_id(jwt: &str) -> bool {
+    let Some(payload) = jwt.split('.').nth(1) else {
+        return false;
+    };
+    let Ok(bytes) = URL_SAFE_PAD_INDIFFERENT
+        .decode(payload)
+        .or_else(|_| STANDARD_PAD_INDIFFERENT.decode(payload))
+    else {
+        return false;
+    };
+    serde_json::from_slice::<Value>(&bytes)
+        .ok()
+        .and_then(|v| v.as_object().map(|o| !o.contains_key("key_id")))
+        .unwrap_or(false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,6 +346,15 @@ mod tests {
         assert_eq!(issued_at("h.eyJpYXQiOjQsImsiOiJ+fiJ9.s"), Some(4));
         assert_eq!(issued_at("h.eyJpYXQiOjUsImsiOiI_PiJ9.s"), Some(5));
         assert_eq!(issued_at("h.eyJpYXQiOjUsImsiOiI/PiJ9.s"), Some(5));
+    }
+
+    #[test]
+    fn a_token_without_key_id_is_told_apart() {
+        let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        let with = format!("h.{}.s", b64(br#"{"iat":1,"key_id":"k"}"#));
+        assert!(!lacks_key_id(&with));
+        assert!(lacks_key_id(&jwt(1)));
+        assert!(!lacks_key_id("opaque-token"));
     }
 
     #[test]

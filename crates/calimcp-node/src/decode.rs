@@ -160,6 +160,21 @@ fn typed_refusal(kind: &str, method: &str, context: &str, data: &Value) -> Error
             ),
         )
         .with_hint("mark the target method `#[app::xcall]` in the called app, or call it directly"),
+        // merod 0.11.0-rc.83 (`execute.rs` `refuse_discarded_write`): the
+        // node is a read-only member of the context (a ReadOnly role, a
+        // read-only replica): it ran the method, and dropped what it wrote.
+        "ReadOnlyWriteRefused" => remote(
+            Code::ReadOnlyWriteRefused,
+            format!(
+                "the node ran `{method}` read-only in context {} and discarded its write: the node is a read-only member of that context (its identity holds a read-only role in the context's group, as a read-only replica does), so it keeps no change a method makes there; nothing was written",
+                sanitize_line(
+                    data.get("context_id")
+                        .and_then(Value::as_str)
+                        .unwrap_or(context)
+                )
+            ),
+        )
+        .with_hint("call the method through a node that is a writing member of the context, or have an admin of the context's group give this node's identity a writing role (Member or Admin); repeating the call here changes nothing"),
         "InternalError" => {
             let what = match data.get("kind").and_then(Value::as_str) {
                 Some("context") => "loading the context, its config or its identity failed",
@@ -354,6 +369,34 @@ mod tests {
         let obj = format!("x {}", debug_bytes("{\"code\":7}"));
         assert_eq!(function_call_error(&json!(obj)), "{\"code\":7}");
         assert_eq!(function_call_error(&json!("x []")), "");
+    }
+
+    /// merod 0.11.0-rc.83's read-only refusal (the body of the wire record,
+    /// ../shared/reference/merod-rc83-wire.md §5, `execute.rs`
+    /// `refuse_discarded_write`): its own code, never retryable, and words
+    /// that say the write ran read-only and was discarded, and why.
+    #[test]
+    fn a_discarded_read_only_write_has_its_own_code() {
+        let ctx = "ab".repeat(32);
+        let e = rpc_error(
+            "set",
+            &ctx,
+            &json!({"type": "ReadOnlyWriteRefused", "data": {"context_id": ctx}}),
+        );
+        assert_eq!(
+            (e.kind, e.code, e.retryable),
+            (ErrorKind::Remote, Code::ReadOnlyWriteRefused, false)
+        );
+        for words in [
+            "read-only",
+            "discarded",
+            "read-only member",
+            "nothing was written",
+            &ctx,
+        ] {
+            assert!(e.message.contains(words), "{words}: {}", e.message);
+        }
+        assert!(e.hint.as_deref().unwrap().contains("writing member"));
     }
 
     /// rc.25's transient and refused answers (calimero-context-primitives

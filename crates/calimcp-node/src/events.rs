@@ -100,8 +100,13 @@ const ERROR_BODY: u64 = 64 << 10;
 /// One event the node pushed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeEvent {
-    /// The context, as the node wrote it (base58 on every released node).
+    /// The context, as the node wrote it (base58 up to rc.25, hex from
+    /// rc.27); empty for a group's event.
     pub context_id: String,
+    /// The group (hex) of a group-keyed event (`MemberJoined`,
+    /// `MigrationStarted`, …: 0.11.0-rc.18 on, for a subscription that
+    /// named the group), which names no context.
+    pub group_id: Option<String>,
     /// `StateMutation`, `SyncStatus`, `AppVersionChanged`, … (passed through).
     pub kind: String,
     /// The type's payload; for a `StateMutation` read off the stream, without
@@ -501,6 +506,7 @@ fn event_message(data: &str) -> Option<NodeEvent> {
             .collect();
         return Some(NodeEvent {
             context_id: r.context_id,
+            group_id: None,
             kind: r.kind,
             data: Value::Object(data),
             events,
@@ -508,6 +514,7 @@ fn event_message(data: &str) -> Option<NodeEvent> {
     }
     Some(NodeEvent {
         context_id: r.context_id,
+        group_id: None,
         kind: r.kind,
         data: serde_json::from_str(raw).unwrap_or(Value::Null),
         events: Vec::new(),
@@ -546,6 +553,18 @@ pub fn message(data: &str) -> Message {
         if let (Some(context_id), Some(kind)) = (context_id, kind) {
             return Message::Event(NodeEvent {
                 context_id: context_id.to_string(),
+                group_id: None,
+                kind: kind.to_string(),
+                data: r.get("data").cloned().unwrap_or(Value::Null),
+                events: Vec::new(),
+            });
+        }
+        // A group-keyed event: `{"groupId","type","data"}`, no context.
+        let group_id = r.get("groupId").and_then(Value::as_str);
+        if let (Some(group_id), Some(kind)) = (group_id, kind) {
+            return Message::Event(NodeEvent {
+                context_id: String::new(),
+                group_id: Some(group_id.to_string()),
                 kind: kind.to_string(),
                 data: r.get("data").cloned().unwrap_or(Value::Null),
                 events: Vec::new(),
@@ -568,6 +587,24 @@ pub fn message(data: &str) -> Message {
     Message::Other
 }
 
+/// A group (or namespace) id as `watch --group` and `wait_for_events`
+/// take it: 64 hex characters (every node writes group ids in hex),
+/// lowercased; anything else is bad input.
+pub fn group_id(given: &str) -> Result<String> {
+    let g = given.trim();
+    if g.len() == 64 && g.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(g.to_ascii_lowercase());
+    }
+    Err(Error::input(
+        Code::Usage,
+        format!(
+            "`{}` is not a group id: a group (or namespace) id is 64 hex characters",
+            sanitize_line(given)
+        ),
+    )
+    .with_hint("`meroctl namespace list` and `meroctl group list` show the ids"))
+}
+
 /// An open subscription to some contexts' events.
 pub struct Subscription {
     client: Client,
@@ -579,6 +616,8 @@ pub struct Subscription {
     pending: VecDeque<Frame>,
     session: String,
     contexts: Vec<String>,
+    /// Groups subscribed with `groupIds` (hex, lowercase).
+    groups: Vec<String>,
     /// The same contexts by their bytes, for the check of each event.
     keys: std::collections::HashSet<ids::IdKey>,
     last_id: Option<String>,
@@ -624,6 +663,40 @@ impl Client {
     /// state (no request but the stream's own): for `serve`, which follows
     /// the served contexts' version changes.
     pub async fn subscribe_only(&self, contexts: &[String]) -> Result<Subscription> {
+        self.subscribe_with_groups(contexts, &[]).await
+    }
+
+    /// Opens the event stream and subscribes to `contexts` and to the
+    /// groups `groups` (64 hex: a namespace or a group), whose membership and
+    /// migration events (`MemberJoined`, `MemberAdded`, `MemberRemoved`,
+    /// `MigrationStarted`, `MigrationProgress`, `CascadeProgress`,
+    /// `MigrationCompleted`) the node sends from 0.11.0-rc.18 on. An older
+    /// node (rc.4) has no `groupIds` in its subscription and ignores the key,
+    /// so it would never send one: that is an error naming the version,
+    /// before anything is read.
+    pub async fn subscribe_groups(
+        &self,
+        contexts: &[String],
+        groups: &[String],
+    ) -> Result<Subscription> {
+        let mut sub = self.subscribe_with_groups(contexts, groups).await?;
+        for ctx in sub.contexts.iter().take(MAX_STATUS_CHECKS) {
+            if let Some(why) = self.uninitialized_why(ctx, false).await {
+                sub.notices.push_back(Item::Uninitialized {
+                    context: ctx.clone(),
+                    why,
+                });
+            }
+        }
+        Ok(sub)
+    }
+
+    async fn subscribe_with_groups(
+        &self,
+        contexts: &[String],
+        groups: &[String],
+    ) -> Result<Subscription> {
+        let groups: Vec<String> = groups.iter().map(|g| g.to_ascii_lowercase()).collect();
         let contexts: Vec<String> = contexts.iter().map(|c| self.node_id(c)).collect();
         let (url, shown) = self.endpoint(&["sse"], None);
         let mut place = (url, shown);
@@ -667,6 +740,7 @@ impl Client {
             session: String::new(),
             keys: contexts.iter().map(|c| ids::key(c)).collect(),
             contexts,
+            groups,
             last_id: None,
             policy: Reconnect::default(),
             opened_at: Instant::now(),
@@ -729,7 +803,8 @@ impl Client {
                 var: "CALIMCP_MAX_RESPONSE",
                 bound: self.inner.timeout,
             };
-            let reply = self.reply(resp, shown, cap).await?;
+            let mut reply = self.reply(resp, shown, cap).await?;
+            reply.key_id_missing = token.as_deref().is_some_and(super::auth::lacks_key_id);
             if attempt == 0
                 && let Some(t) = self
                     .renewed(reply.status, reply.auth_error.as_deref(), token.as_deref())
@@ -791,10 +866,17 @@ impl Subscription {
                 }
             },
         };
+        // `groupIds` only when asked, as the node's SDKs send it (rc.83:
+        // the params refuse unknown keys; rc.4 has no such key).
+        let params = if self.groups.is_empty() {
+            json!({"contextIds": self.contexts})
+        } else {
+            json!({"contextIds": self.contexts, "groupIds": self.groups})
+        };
         let body = json!({
             "id": self.session,
             "method": "subscribe",
-            "params": {"contextIds": self.contexts},
+            "params": params,
         });
         let url = format!("{}/subscription", self.url.trim_end_matches('/'));
         let shown = format!("{}/subscription", self.shown.trim_end_matches('/'));
@@ -803,6 +885,11 @@ impl Subscription {
             .request(Method::POST, &url, &shown, Some(&body))
             .await
             .map_err(|e| c.scrub_err(e))?;
+        // rc.4 refuses a subscription without `contextIds` (400 "missing
+        // field `contextIds`"): it has no group subscriptions.
+        if !self.groups.is_empty() && reply.status == 400 && self.contexts.is_empty() {
+            return Err(self.no_group_events());
+        }
         let v = c.check(reply, &shown).map_err(|e| c.scrub_err(e))?;
         if let Some(e) = v.get("error").filter(|e| !e.is_null()) {
             let why = match e {
@@ -818,9 +905,66 @@ impl Subscription {
         self.check_ack(&v)
     }
 
+    /// A node whose subscription has no `groupIds` (before 0.11.0-rc.18:
+    /// rc.4 ignores the key).
+    fn no_group_events(&self) -> Error {
+        Error::new(
+            ErrorKind::Input,
+            Code::GroupEventsUnsupported,
+            format!(
+                "the node at {} sends no group events: its event subscription has no `groupIds` (merod before 0.11.0-rc.18, such as 0.11.0-rc.4, ignores them), so no membership or migration event would ever arrive",
+                self.client.url()
+            ),
+        )
+        .with_hint("watch a group on merod 0.11.0-rc.18 or later; on this node, watch the contexts of the group (their AppVersionChanged and SyncStatus events come with --all)")
+    }
+
+    /// The groups the node subscribed to (rc.18 on: `groups` in its answer,
+    /// without those the caller may not see); an answer without `groups`
+    /// is a node that has no group subscriptions.
+    fn check_groups(&self, v: &Value) -> Result<()> {
+        if self.groups.is_empty() {
+            return Ok(());
+        }
+        let Some(listed) = v
+            .get("result")
+            .and_then(|r| r.get("groups"))
+            .and_then(Value::as_array)
+        else {
+            return Err(self.no_group_events());
+        };
+        let left_out: Vec<String> = self
+            .groups
+            .iter()
+            .filter(|g| {
+                !listed
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .any(|l| l.eq_ignore_ascii_case(g))
+            })
+            .map(|g| sanitize_line(g))
+            .collect();
+        if left_out.is_empty() {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::Auth,
+            Code::NotSubscribed,
+            format!(
+                "the node at {} did not subscribe to group{} {}: a node leaves out the groups the caller may not see (it is not a member, or the group does not exist), so no event of {} would ever arrive",
+                self.client.url(),
+                if left_out.len() == 1 { "" } else { "s" },
+                left_out.join(", "),
+                if left_out.len() == 1 { "it" } else { "them" },
+            ),
+        )
+        .with_hint("name a group or namespace this node is a member of (its id, 64 hex), or watch through a node that is a member"))
+    }
+
     /// The node answers with the contexts it subscribed to; rc.18 and later
     /// leave out those the caller may not observe. Compared by bytes.
     fn check_ack(&self, v: &Value) -> Result<()> {
+        self.check_groups(v)?;
         let Some(listed) = v
             .get("result")
             .and_then(|r| r.get("contexts"))
@@ -999,6 +1143,18 @@ impl Subscription {
                 return Ok(Item::Dropped);
             };
             match message(&frame.data) {
+                Message::Event(e) if e.group_id.is_some() => {
+                    self.delivered = true;
+                    let g = e.group_id.as_deref().unwrap_or_default();
+                    if !self.groups.iter().any(|s| s.eq_ignore_ascii_case(g)) {
+                        self.client.log(format_args!(
+                            "  (skipped an event of group {}, which is not subscribed)",
+                            sanitize_line(g)
+                        ));
+                        continue;
+                    }
+                    return Ok(Item::Event(e));
+                }
                 Message::Event(e) => {
                     self.delivered = true;
                     // Only the subscribed contexts count: a node (or whatever

@@ -130,6 +130,15 @@ impl Client {
             Some(i) => Some(self.identity(&ctx, i).await?),
             None => self.remembered_executor(&ctx),
         };
+        // Nodes writing hex ids (0.11.0-rc.27 on) run as their own identity
+        // (as every node from 0.10.1-rc.19 does), and rc.83 refuses the field
+        // as an unknown key; their SDKs never send it, nor does calimcp.
+        if executor.is_some() && self.executor_ignored() {
+            self.log(format_args!(
+                "= this node (merod 0.11.0-rc.27 or later: it writes hex ids) executes as its own identity: executorPublicKey is not sent"
+            ));
+            executor = None;
+        }
         let mut asked_owned = false;
         let mut converted = false;
         loop {
@@ -146,6 +155,14 @@ impl Client {
                 Outcome::RpcError(err) => err,
             };
             if let Some(text) = parse_error_text(&err) {
+                // rc.83 refuses the key (`deny_unknown_fields`); nothing ran.
+                if text.contains("unknown field `executorPublicKey`") && executor.is_some() {
+                    self.log(format_args!(
+                        "= the node refuses executorPublicKey (merod 0.11.0-rc.83 and later); sending the call without it"
+                    ));
+                    executor = None;
+                    continue;
+                }
                 if text.contains("executorPublicKey") && executor.is_none() && !asked_owned {
                     asked_owned = true;
                     let who = self.owned_identity(&ctx, context_id).await?;
@@ -262,6 +279,13 @@ impl Client {
 
     fn remembered_executor(&self, ctx: &str) -> Option<String> {
         self.executors().get(&key(ctx)).cloned()
+    }
+
+    /// Whether `executorPublicKey` is left out: the node writes hex ids
+    /// (0.11.0-rc.27 and later, which all execute as their own identity;
+    /// rc.83 refuses the key).
+    fn executor_ignored(&self) -> bool {
+        self.id_form() == Some(IdForm::Hex)
     }
 
     /// The identities the node owns in a context.

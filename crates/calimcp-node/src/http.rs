@@ -43,6 +43,10 @@ pub(super) struct Reply {
     /// Sent with no token at all (none given, cached or logged in with): a
     /// 401 then means "not logged in" ([`Code::NotLoggedIn`]).
     pub without_token: bool,
+    /// Sent with a JWT that has no `key_id` claim, which merod 0.11.0-rc.83
+    /// requires: a bare 401 then means a token issued before the node's
+    /// upgrade ([`super::auth::lacks_key_id`]).
+    pub key_id_missing: bool,
 }
 
 impl Reply {
@@ -338,13 +342,18 @@ impl Client {
                     "its token was revoked".to_string()
                 }
                 (401, Some(other)) => format!("it refused the token ({})", sanitize_line(other)),
+                (401, None) if reply.key_id_missing => {
+                    "it no longer accepts the token calimcp sent, which was issued before the node was upgraded: merod 0.11.0-rc.83 and later refuse every token without a `key_id` claim, so a login made before the upgrade must be made again".to_string()
+                }
                 (401, None) => "it needs a valid access token".to_string(),
                 (_, Some("permission_denied")) | (_, None) => {
                     "the token lacks a permission this request needs".to_string()
                 }
                 (_, Some(other)) => format!("it refused the token ({})", sanitize_line(other)),
             };
-            let hint = if reply.status == 403
+            let hint = if reply.status == 401 && reply.key_id_missing {
+                "log in again: `calimcp login` (the login stays for later commands), or a new --token (or CALIMERO_AUTH_TOKEN) issued by the upgraded node"
+            } else if reply.status == 403
                 && !matches!(reply.auth_error.as_deref(), Some("token_revoked"))
             {
                 "log in with a user that has the permission (CALIMERO_USERNAME and CALIMERO_PASSWORD), or pass a token that has it (--token)"
@@ -628,6 +637,7 @@ impl Client {
             retry_after,
             body,
             without_token: false,
+            key_id_missing: false,
         })
     }
 
@@ -713,6 +723,7 @@ mod tests {
             retry_after: None,
             body: Vec::new(),
             without_token: false,
+            key_id_missing: false,
         }
     }
 

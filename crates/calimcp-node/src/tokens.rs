@@ -85,6 +85,7 @@ impl Client {
             .send_capped(method.clone(), url, shown, body, token.as_deref(), cap)
             .await?;
         reply.without_token = token.is_none();
+        reply.key_id_missing = token.as_deref().is_some_and(auth::lacks_key_id);
         let renewed = self
             .renewed(reply.status, reply.auth_error.as_deref(), token.as_deref())
             .await?;
@@ -481,6 +482,34 @@ impl Client {
             self.inner.auth_at.store(AUTH_AT_BASE, Ordering::Relaxed);
         }
         Ok((reply, shown))
+    }
+
+    /// `calimcp logout`: ends the session of `refresh` on the node
+    /// (`POST /auth/logout {"refresh_token"}`, merod 0.11.0-rc.83: the node
+    /// retires the refresh token; the access token, a stateless JWT, lives
+    /// until it expires). A node without the route (404 or 405: every node
+    /// before rc.83) cannot end it. Never fails: what happened is the answer.
+    pub async fn end_session(&self, refresh: &str) -> auth::NodeLogout {
+        use auth::NodeLogout;
+        self.add_secret(Some(refresh));
+        let body = json!({"refresh_token": refresh});
+        let (reply, _shown) = match self.auth_post("logout", &body).await {
+            Ok(r) => r,
+            Err(e) if e.kind == ErrorKind::Unreachable => {
+                return NodeLogout::Unreachable(self.scrub_err(e).message);
+            }
+            Err(e) => return NodeLogout::Refused(self.scrub_err(e).message),
+        };
+        match reply.status {
+            200..=299 => NodeLogout::Ended,
+            404 | 405 => NodeLogout::Unsupported,
+            status => {
+                let said = decode::node_message(&reply.body)
+                    .map(|m| format!(": {}", truncate(&self.scrub(&m), 200)))
+                    .unwrap_or_default();
+                NodeLogout::Refused(format!("HTTP {status} {}{said}", reply.reason))
+            }
+        }
     }
 
     /// `POST /auth/token` with the username and password.

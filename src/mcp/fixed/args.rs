@@ -101,6 +101,8 @@ pub struct WaitForEventsInput {
     pub service: Option<String>,
     /// Only events with these names (`*` and `?` globs); default: all. describe_app lists an app's events.
     pub events: Option<Vec<String>>,
+    /// Also these groups' or namespaces' (ids, 64 hex) membership and migration events (MemberJoined, MemberAdded, MemberRemoved, MigrationStarted, MigrationProgress, CascadeProgress, MigrationCompleted; merod 0.11.0-rc.18 and later), returned with `group` set and `context` empty.
+    pub groups: Option<Vec<String>>,
     #[schemars(
         description = format!("Seconds to wait at most (default {DEFAULT_WAIT})."),
         extend("exclusiveMinimum" = 0, "maximum" = MAX_WAIT)

@@ -45,8 +45,12 @@ pub struct Decoded {
 pub struct EventLine<'a> {
     /// When calimcp received it (RFC 3339, UTC).
     pub time: &'a str,
-    /// The context it happened in.
+    /// The context it happened in (empty for a group's event).
     pub context: &'a str,
+    /// The group (64 hex) of a group's membership or migration event
+    /// (`watch --group`, `wait_for_events` `groups`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<&'a str>,
     /// The event's name (the node's event kind for the node's own events).
     pub event: &'a str,
     /// The payload, decoded (`null` without one).
@@ -76,11 +80,28 @@ pub fn record(
     let line = EventLine {
         time,
         context,
+        group: None,
         event,
         payload,
         valid,
         problem,
         raw: raw.map(|r| base64::engine::general_purpose::STANDARD.encode(r)),
+    };
+    serde_json::to_value(line).unwrap_or_default()
+}
+
+/// A group's event (`MemberJoined`, `MigrationStarted`, …) as an
+/// [`EventLine`]: no context, the group, the node's payload, `valid` null.
+pub fn group_record(time: &str, group: &str, event: &str, payload: &Value) -> Value {
+    let line = EventLine {
+        time,
+        context: "",
+        group: Some(group),
+        event,
+        payload,
+        valid: None,
+        problem: None,
+        raw: None,
     };
     serde_json::to_value(line).unwrap_or_default()
 }
