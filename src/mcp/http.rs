@@ -220,14 +220,15 @@ impl Drop for Counted {
     }
 }
 
-/// An answer's body that keeps its POST counted until it ends; its size and
-/// end are the inner body's (so a JSON answer keeps its Content-Length).
-struct WhileCounted {
+/// An answer's body that keeps a count held (`G`: its POST counted, or a
+/// `subscriptions/listen` stream held) until the body ends; its size and end
+/// are the inner body's (so a JSON answer keeps its Content-Length).
+struct WhileCounted<G> {
     body: axum::body::Body,
-    _guard: Counted,
+    _guard: G,
 }
 
-impl axum::body::HttpBody for WhileCounted {
+impl<G: Send + Unpin + 'static> axum::body::HttpBody for WhileCounted<G> {
     type Data = axum::body::Bytes;
     type Error = axum::Error;
 
@@ -436,34 +437,6 @@ impl Drop for Held {
     }
 }
 
-/// An answer's body that keeps a count held until it ends: a
-/// `subscriptions/listen` stream counts while the client reads it.
-struct HeldBody {
-    body: axum::body::Body,
-    _held: Held,
-}
-
-impl axum::body::HttpBody for HeldBody {
-    type Data = axum::body::Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<std::result::Result<hyper::body::Frame<Self::Data>, Self::Error>>>
-    {
-        std::pin::Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> hyper::body::SizeHint {
-        self.body.size_hint()
-    }
-}
-
 /// Before rmcp sees a request: a `DELETE` of a session that does not exist
 /// is 404 (protocol 2025-11-25; rmcp accepts it), and an `initialize` or a
 /// `subscriptions/listen` past the [`Capacity`] of sessions and listen
@@ -572,7 +545,7 @@ async fn gate(
         // A session now, counted by `sessions` (or refused).
         return response;
     }
-    response.map(|body| axum::body::Body::new(HeldBody { body, _held: held }))
+    response.map(|body| axum::body::Body::new(WhileCounted { body, _guard: held }))
 }
 
 /// Where rmcp's answer is not what clients expect: a body that is not JSON is
