@@ -1624,6 +1624,11 @@ fn route(state: &State, req: &Request) -> Response {
         let body = format!("{} {token} {}", "x".repeat(at), "y".repeat(5000));
         return Response::text(502, "text/plain", &body);
     }
+    if p.rc83()
+        && let Some(refused) = rc83_admin_refused(req, &segs)
+    {
+        return refused;
+    }
     if let Some(resp) = lifecycle_route(state, req, &segs) {
         return resp;
     }
@@ -3141,4 +3146,54 @@ fn subscription_groups(p: Profile, body: &Value) -> Result<Vec<String>, Response
         }
     }
     Ok(groups)
+}
+
+/// The keys each admin-API body rc.83 reads takes (`None`: not one of the
+/// bodies calimcp sends, or one the node reads nothing of). REC §0 "Unknown
+/// keys": refused on ~37 admin bodies since rc.38 and on every body at
+/// rc.83. Only `POST /admin-api/contexts` has a row in the record (REC §3,
+/// SW38 `testContextCreateCarriesNoProtocolOrAlias`); the rest are
+/// *inferred*: the record has no rows for install, namespaces, invitations
+/// or joins, so each takes the fields of its rc.25 struct — the fields
+/// calimcp-node's `lifecycle.rs` sends and the rc.25 binary's serde tables
+/// name (`InstallDevApplicationRequest` 4 fields, `InstallApplicationRequest`
+/// 5, `CreateNamespaceApiRequest` 3 without `upgradePolicy`, which no rc.25
+/// struct has, `JoinGroupApiRequest` 2, the invitation's
+/// `expirationTimestamp`/`recursive`). Not here: the alias body is
+/// `#[serde(flatten)]`, which serde cannot combine with
+/// `deny_unknown_fields` (REC §4, unknown keys ignored, *inferred*); a
+/// context join or delete reads no body on rc.25 (lifecycle.rs).
+fn rc83_admin_keys(method: &str, segs: &[&str]) -> Option<&'static [&'static str]> {
+    Some(match (method, segs) {
+        ("POST", ["admin-api", "install-dev-application"]) => {
+            &["path", "metadata", "package", "version"]
+        }
+        ("POST", ["admin-api", "install-application"]) => {
+            &["url", "hash", "metadata", "package", "version"]
+        }
+        ("POST", ["admin-api", "namespaces"]) => &["applicationId", "name"],
+        ("POST", ["admin-api", "contexts"]) => &[
+            "applicationId",
+            "groupId",
+            "initializationParams",
+            "serviceName",
+            "contextSeed",
+            "identitySecret",
+            "name",
+        ],
+        ("POST", ["admin-api", "namespaces", _, "invite"]) => &["expirationTimestamp", "recursive"],
+        ("POST", ["admin-api", "namespaces", _, "join"]) => &["invitation", "groupName"],
+        _ => return None,
+    })
+}
+
+/// An admin-API body with a key rc.83 does not take: 400 with the
+/// `ValidatedJson` text and serde's message at the key's position (REC §0
+/// "Unknown-key error, admin `ValidatedJson` routes", the live rc.32 fixture
+/// `rc32-install-application-url-refused.json`).
+fn rc83_admin_refused(req: &Request, segs: &[&str]) -> Option<Response> {
+    let allowed = rc83_admin_keys(&req.method, segs)?;
+    let body: Value = serde_json::from_slice(&req.body).ok()?;
+    let (_, detail) = unknown_key(&req.body, &body, allowed)?;
+    Some(Response::wire(400, wire::rc83_admin_invalid_json(&detail)))
 }

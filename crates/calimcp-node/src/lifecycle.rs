@@ -13,7 +13,8 @@
 //!   (idempotent, no check that contexts use it).
 //! - `POST /admin-api/namespaces` `{"applicationId","upgradePolicy":"LazyOnAccess","name"?}`
 //!   → `{"data":{"namespaceId"}}`: rc.4 requires `upgradePolicy`, rc.25
-//!   ignores it.
+//!   ignores it, and a node writing hex ids (rc.27 on; rc.38 on refuse a
+//!   body's unknown keys) is not sent it.
 //! - `POST /admin-api/contexts` `{"applicationId","groupId","initializationParams":[bytes],
 //!   "serviceName"?,"name"?}` → `{"data":{"contextId","memberPublicKey","groupId"?}}`.
 //! - `POST /admin-api/namespaces/:id/invite` `{}` → `{"data":{"invitation":{…}}}`:
@@ -38,6 +39,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use super::http::Cap;
+use super::ids::IdForm;
 use super::{Client, data, ids, str_field};
 use calimcp_core::error::{Code, Error, ErrorKind, Result};
 use calimcp_core::text::sanitize_line;
@@ -179,24 +181,45 @@ impl Client {
     }
 
     /// Creates a namespace (the root group a context needs on rc.4 and
-    /// rc.25) whose contexts run `app_id`; returns its id (64 hex).
+    /// later) whose contexts run `app_id`; returns its id (64 hex).
     pub async fn create_namespace(&self, app_id: &str, name: Option<&str>) -> Result<String> {
         let app_id = self.node_id(app_id);
-        // rc.4 requires the policy, rc.25 ignores it.
-        let mut body = json!({"applicationId": app_id, "upgradePolicy": "LazyOnAccess"});
-        if let Some(n) = name {
-            body["name"] = json!(n);
+        // rc.4 requires `upgradePolicy`; rc.25 has no such field and ignores
+        // it; nodes writing hex ids (0.11.0-rc.27 on) are not sent it, since
+        // from rc.38 a body's unknown key is refused (rc.83: every body,
+        // `deny_unknown_fields`). A refusal naming it (the id form not yet
+        // known) is answered by sending the body without it; nothing was
+        // created.
+        let mut policy = self.id_form() != Some(IdForm::Hex);
+        loop {
+            let mut body = json!({ "applicationId": app_id });
+            if policy {
+                body["upgradePolicy"] = json!("LazyOnAccess");
+            }
+            if let Some(n) = name {
+                body["name"] = json!(n);
+            }
+            let v = match self
+                .send_json(
+                    Method::POST,
+                    &["admin-api", "namespaces"],
+                    Some(&body),
+                    None,
+                )
+                .await
+            {
+                Err(e) if policy && e.message.contains("unknown field `upgradePolicy`") => {
+                    self.log(format_args!(
+                        "= the node refuses upgradePolicy (merod 0.11.0-rc.38 and later); sending the namespace without it"
+                    ));
+                    policy = false;
+                    continue;
+                }
+                r => r?,
+            };
+            return str_field(&v, "namespaceId")
+                .ok_or_else(|| self.unexpected("admin-api/namespaces", "no `namespaceId`"));
         }
-        let v = self
-            .send_json(
-                Method::POST,
-                &["admin-api", "namespaces"],
-                Some(&body),
-                None,
-            )
-            .await?;
-        str_field(&v, "namespaceId")
-            .ok_or_else(|| self.unexpected("admin-api/namespaces", "no `namespaceId`"))
     }
 
     /// Creates a context in a namespace (or group).
