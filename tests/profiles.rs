@@ -1,8 +1,10 @@
 //! `calimcp` against every merod version the fake node speaks as (0.10, rc4,
-//! rc25, hex ids): listing and describing node apps, calls with and without a
-//! context (given in hex and in base58), 32-byte id arguments, the executor
-//! 0.10 needs, error decoding, and auth (login at the root under a base path,
-//! token expiry and refresh, replayed refresh tokens, revoked tokens).
+//! rc25, hex ids, rc83): listing and describing node apps, calls with and
+//! without a context (given in hex and in base58), 32-byte id arguments, the
+//! executor 0.10 needs, error decoding, auth (login at the root under a base
+//! path, token expiry and refresh, replayed refresh tokens, revoked tokens),
+//! every request body (the lifecycle's too) held to the keys its version
+//! takes, and rc.83's typed refusals.
 
 mod support;
 
@@ -219,31 +221,51 @@ fn the_executor_of_a_0_10_node() {
         .stderr(predicate::str::contains("owns no identity in context"))
         .stderr(predicate::str::contains("join the context"));
     // Newer nodes execute as their own identity, and say when they own none.
-    let env = Env::with(FakeNode::with_profile(Profile::Rc4));
-    env.node.disown(fake_node::CTX_KV);
-    env.cmd()
-        .args(["call", "kv_store_len"])
-        .assert()
-        .code(5)
-        .stderr(predicate::str::contains("owns no identity in context"))
-        .stderr(predicate::str::contains("join the context"));
-    // rc25 removed identity aliases: an alias for --as is refused, a key is sent.
-    let env = Env::with(FakeNode::with_profile(Profile::Rc25));
-    env.cmd()
-        .args(["call", "kv_store_len", "--as", "me"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("has no identity aliases"));
-    // ... and a key is sent, but the node ignores it: said, not silent.
+    for p in [Profile::Rc4, Profile::Rc83] {
+        let env = Env::with(FakeNode::with_profile(p));
+        env.node.disown(fake_node::CTX_KV);
+        env.cmd()
+            .args(["call", "kv_store_len"])
+            .assert()
+            .code(5)
+            .stderr(predicate::str::contains("owns no identity in context"))
+            .stderr(predicate::str::contains("join the context"));
+    }
+    // rc25 removed identity aliases: an alias for --as is refused, a key is
+    // sent; rc.83 the same, and it never sends the key (its `execute`
+    // refuses `executorPublicKey`), so calimcp never needs the identities
+    // the node owns (`identities-owned`, whose `identitiesOf` rc.41 added).
     let key = fake_node::hex_id(fake_node::owner_seed(fake_node::CTX_KV));
-    env.cmd()
-        .args(["call", "kv_store_len", "--as", &key])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("was ignored"))
-        .stderr(predicate::str::contains(
-            "runs every call as its own identity",
-        ));
+    for p in [Profile::Rc25, Profile::Rc83] {
+        let env = Env::with(FakeNode::with_profile(p));
+        env.cmd()
+            .args(["call", "kv_store_len", "--as", "me"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("has no identity aliases"));
+        // ... and a key is sent, but the node ignores it: said, not silent.
+        env.cmd()
+            .args(["call", "kv_store_len", "--as", &key])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("was ignored"))
+            .stderr(predicate::str::contains(
+                "runs every call as its own identity",
+            ));
+        let sent = env.last();
+        assert_eq!(
+            sent["params"].get("executorPublicKey").is_some(),
+            !p.rc83(),
+            "{p:?}: {sent}"
+        );
+        assert!(
+            !env.node
+                .requests()
+                .iter()
+                .any(|r| r.path.ends_with("/identities-owned")),
+            "{p:?}"
+        );
+    }
     // A node that honours --as (0.10.x) gets no such warning.
     let env = Env::with(FakeNode::with_profile(Profile::V010));
     env.cmd()
@@ -792,4 +814,56 @@ fn every_lifecycle_body_carries_only_the_keys_its_node_version_takes() {
             assert!(seen.contains(route), "{p:?}: no {route} body in {seen:?}");
         }
     }
+}
+
+/// merod 0.11.0-rc.83 answers most refusals with a typed status instead of a
+/// blanket 500 (400 bad proof, 403 not a member, 404 unknown, 409 stale
+/// counter, 503 not yet; the body stays `{"error"}`: the wire record §0).
+/// Each is said in words with a stable code, never as raw JSON: a 403 is
+/// `not_a_member` (exit 3), a 409 the node's words (`http_error`, exit 5),
+/// a 503 retryable, a context the node does not know `unknown_context`.
+#[test]
+fn rc83_typed_refusals_are_said_with_their_code() {
+    let env = Env::on(Profile::Rc83);
+    let n = &env.node;
+    let ctx = n.id(fake_node::CTX_KV);
+    let json_err = |args: &[&str], code: i32| -> Value {
+        let a = env.cmd().arg("--json").args(args).assert().code(code);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        let e: Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+        let msg = e["error"]["message"].as_str().unwrap();
+        assert!(!msg.contains(r#"{"error""#), "raw JSON: {msg}");
+        support::json_schema::assert_valid("error", &e);
+        e["error"].clone()
+    };
+    n.refuse_next_typed("/invite", 403, "not a member of this group");
+    let e = json_err(&["context", "invite", &ctx], 3);
+    assert_eq!(e["code"], "not_a_member", "{e}");
+    let msg = e["message"].as_str().unwrap();
+    assert!(
+        msg.contains("HTTP 403") && msg.contains("not a member of this group"),
+        "{msg}"
+    );
+    assert!(e["hint"].as_str().unwrap().contains("member"), "{e}");
+    assert_eq!(e["retryable"], false);
+    n.refuse_next_typed("/invite", 409, "stale governance counter");
+    let e = json_err(&["context", "invite", &ctx], 5);
+    assert_eq!(e["code"], "http_error", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("stale governance counter"),
+        "{e}"
+    );
+    n.refuse_next_typed("/invite", 503, "group state not yet synced");
+    let e = json_err(&["context", "invite", &ctx], 5);
+    assert_eq!(e["retryable"], true, "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("not yet synced"),
+        "{e}"
+    );
+    // 404 `{"error":"Context not found"}` (REC §3).
+    let e = json_err(&["call", "kv_store_len", "-c", &fake_node::hex_id(99)], 2);
+    assert_eq!(e["code"], "unknown_context", "{e}");
 }

@@ -379,6 +379,9 @@ struct State {
     hostile: Mutex<Hostile>,
     /// Namespaces, invitations and joins (the lifecycle routes).
     life: Mutex<Life>,
+    /// rc.83: the next request to a path ending so answers this typed
+    /// refusal ([`FakeNode::refuse_next_typed`]).
+    typed_refusal: Mutex<Option<(String, u16, String)>>,
 }
 
 /// What the lifecycle routes keep.
@@ -528,6 +531,7 @@ impl Builder {
             code_pending: Mutex::new(HashSet::new()),
             hostile: Mutex::new(Hostile::default()),
             life: Mutex::new(Life::default()),
+            typed_refusal: Mutex::new(None),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -1625,7 +1629,7 @@ fn route(state: &State, req: &Request) -> Response {
         return Response::text(502, "text/plain", &body);
     }
     if p.rc83()
-        && let Some(refused) = rc83_admin_refused(req, &segs)
+        && let Some(refused) = rc83_admin_refused(req, &segs).or_else(|| rc83_typed(state, req))
     {
         return refused;
     }
@@ -2959,6 +2963,18 @@ impl FakeNode {
         );
     }
 
+    /// The next admin-API request to a path ending in `route_end` is
+    /// refused as rc.83 refuses: `status` (400 bad proof, 403 not a member,
+    /// 404 unknown, 409 stale counter, 503 not yet) with the body
+    /// `{"error": message}` (REC §0 "Typed refusals": KTHTTP, SVC83
+    /// `parse_api_error`; the statuses and the body's shape are recorded,
+    /// a message's text is not, so the test's text is *inferred*).
+    pub fn refuse_next_typed(&self, route_end: &str, status: u16, message: &str) {
+        assert!(self.state.profile.rc83(), "typed refusals are rc.83's");
+        *self.state.typed_refusal.lock().unwrap() =
+            Some((route_end.to_string(), status, message.to_string()));
+    }
+
     /// The refresh tokens `POST /auth/logout` retired, in order.
     pub fn logged_out(&self) -> Vec<String> {
         self.state
@@ -3196,4 +3212,17 @@ fn rc83_admin_refused(req: &Request, segs: &[&str]) -> Option<Response> {
     let body: Value = serde_json::from_slice(&req.body).ok()?;
     let (_, detail) = unknown_key(&req.body, &body, allowed)?;
     Some(Response::wire(400, wire::rc83_admin_invalid_json(&detail)))
+}
+
+/// The typed refusal [`FakeNode::refuse_next_typed`] set, once.
+fn rc83_typed(state: &State, req: &Request) -> Option<Response> {
+    let mut slot = state.typed_refusal.lock().unwrap();
+    if !slot
+        .as_ref()
+        .is_some_and(|(end, ..)| req.path.ends_with(end.as_str()))
+    {
+        return None;
+    }
+    let (_, status, message) = slot.take()?;
+    Some(Response::error(status, &message))
 }

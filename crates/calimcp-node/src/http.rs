@@ -376,6 +376,9 @@ impl Client {
         }
         // Masked before the message quotes (and cuts) the body.
         let body = self.scrub(&String::from_utf8_lossy(&reply.body));
+        if let Some(refused) = self.not_a_member(reply.status, &body, shown) {
+            return refused;
+        }
         let mut err = decode::http_error(
             reply.status,
             &reply.reason,
@@ -400,6 +403,28 @@ impl Client {
             ));
         }
         err
+    }
+
+    /// A 403 with the handler's `{"error"}` (the guard's have no body):
+    /// merod 0.11.0-rc.83's typed refusal of a caller that is not a member
+    /// of the context or group the request acts on (KTHTTP, the wire record
+    /// ../shared/reference/merod-rc83-wire.md §0 "Typed refusals").
+    fn not_a_member(&self, status: u16, body: &str, shown: &str) -> Option<Error> {
+        if status != 403 {
+            return None;
+        }
+        let words = decode::node_message(body.as_bytes())?;
+        Some(
+            Error::new(
+                ErrorKind::Auth,
+                Code::NotAMember,
+                format!(
+                    "the node at {} refused {shown} (HTTP 403): the caller is not a member of the context or group it acts on; the node said: {words}",
+                    self.inner.shown
+                ),
+            )
+            .with_hint("join the context's namespace on this node first, or use the token of a member (or of the node's owner)"),
+        )
     }
 
     pub(super) fn transport_error(&self, e: &reqwest::Error, shown: &str) -> Error {
