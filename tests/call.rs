@@ -1,4 +1,6 @@
-//! `calimcp call` and `calimcp use` against the fake node, driving the real binary.
+//! `calimcp call` and `calimcp use` against the fake node, driving the real binary;
+//! what depends on the node's version (the execute body, `--as`, error decoding,
+//! choosing a context, the ABI's source) on rc.4, rc.25 and rc.83 ([`VERSIONS`]).
 
 mod support;
 
@@ -8,6 +10,10 @@ use support::calimcp;
 use support::fake_node::{self, FakeNode, Profile, hex_id, id};
 
 use support::{Env, stderr_of};
+
+/// The versions the call suite runs on where a call's wire differs: rc.4
+/// and rc.25 (real nodes) and rc.83 (its recorded wire).
+const VERSIONS: [Profile; 3] = [Profile::Rc4, Profile::Rc25, Profile::Rc83];
 
 /// What the call tests ask of [`Env`].
 trait CallEnv {
@@ -44,21 +50,25 @@ impl CallEnv for Env {
 
 #[test]
 fn a_call_sets_and_gets_through_the_node() {
-    let env = Env::new();
-    assert_eq!(
-        env.ok(&["call", "kv_store_set", "--key", "a", "--value", "b"]),
-        Value::Null
-    );
-    assert_eq!(env.ok(&["call", "kv_store_get", "--key", "a"]), json!("b"));
-    assert_eq!(env.node.kv(&id(fake_node::CTX_KV))["a"], "b");
-    let body = env.node.executes()[0].json();
-    assert_eq!(body["jsonrpc"], "2.0");
-    assert_eq!(body["method"], "execute");
-    assert!(body["id"].is_u64());
-    assert_eq!(
-        body["params"],
-        json!({"contextId": id(fake_node::CTX_KV), "method": "set", "argsJson": {"key": "a", "value": "b"}})
-    );
+    for p in VERSIONS {
+        let env = Env::on(p);
+        assert_eq!(
+            env.ok(&["call", "kv_store_set", "--key", "a", "--value", "b"]),
+            Value::Null
+        );
+        assert_eq!(env.ok(&["call", "kv_store_get", "--key", "a"]), json!("b"));
+        let ctx = env.node.id(fake_node::CTX_KV);
+        assert_eq!(env.node.kv(&ctx)["a"], "b", "{p:?}");
+        let body = env.node.executes()[0].json();
+        assert_eq!(body["jsonrpc"], "2.0");
+        assert_eq!(body["method"], "execute");
+        assert!(body["id"].is_u64());
+        assert_eq!(
+            body["params"],
+            json!({"contextId": ctx, "method": "set", "argsJson": {"key": "a", "value": "b"}}),
+            "{p:?}"
+        );
+    }
 }
 
 #[test]
@@ -776,88 +786,119 @@ fn the_injected_context_never_reaches_the_app() {
 
 #[test]
 fn contexts_are_chosen_in_order() {
-    let env = Env::new();
-    let alias_lookups = |env: &Env| {
-        env.node
-            .requests()
+    for p in VERSIONS {
+        let env = Env::on(p);
+        let alias_lookups = |env: &Env| {
+            env.node
+                .requests()
+                .iter()
+                .filter(|r| r.path.contains("/alias/lookup/"))
+                .count()
+        };
+        // the only context
+        env.ok(&["call", "kv_store_len"]);
+        assert_eq!(
+            env.last_context(),
+            json!(env.node.id(fake_node::CTX_KV)),
+            "{p:?}"
+        );
+        // several: the one aliased `default`, when it belongs to the app
+        // (The second kv-store app's tool names carry a prefix of its id,
+        // which is written in the version's form.)
+        let tools = env.ok(&["tools", "--json"]);
+        let kv2_len = tools
+            .as_array()
+            .unwrap()
             .iter()
-            .filter(|r| r.path.contains("/alias/lookup/"))
-            .count()
-    };
-    // the only context
-    env.ok(&["call", "kv_store_len"]);
-    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV)));
-    // several: the one aliased `default`, when it belongs to the app
-    env.ok(&["call", "kv_store_8qbhbw_len"]);
-    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV2_2)));
-    // several and no default among them: an error listing them
-    let a = env
-        .cmd()
-        .args(["call", "notebook_pages_words"])
-        .assert()
-        .code(2);
-    let err = stderr_of(&a);
-    assert!(
-        err.contains("has 2 contexts")
-            && err.contains(&id(fake_node::CTX_PAGES_1))
-            && err.contains(&id(fake_node::CTX_PAGES_2)),
-        "{err}"
-    );
-    // none: says so and how to create one
-    env.cmd()
-        .args(["call", "lonely_len"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("has no context"))
-        .stderr(predicate::str::contains("create one"));
-    // an id is used as is (hex or base58): no alias lookup
-    let before = alias_lookups(&env);
-    env.ok(&[
-        "call",
-        "notebook_pages_words",
-        "--context",
-        &id(fake_node::CTX_PAGES_2),
-    ]);
-    assert_eq!(env.last_context(), json!(id(fake_node::CTX_PAGES_2)));
-    env.ok(&["call", "typed_noop", "-c", &hex_id(fake_node::CTX_TYPED)]);
-    assert_eq!(alias_lookups(&env), before);
-    // anything else is an alias
-    env.ok(&["call", "notebook_pages_words", "--context", "pages-main"]);
-    assert_eq!(env.last_context(), json!(id(fake_node::CTX_PAGES_1)));
-    env.cmd()
-        .args(["call", "notebook_pages_words", "--context", "nope"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "neither a context id nor an alias",
-        ));
-    // An alias for a local app the node does not have: said so, not "(unknown)" (issue 32).
-    let every_kind = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/every-kind.json");
-    let a = env
-        .cmd()
-        .args([
+            .filter_map(|t| t["name"].as_str())
+            .find(|n| n.starts_with("kv_store_") && n.ends_with("_len") && *n != "kv_store_len")
+            .unwrap()
+            .to_string();
+        if p == Profile::Rc25 {
+            assert_eq!(kv2_len, "kv_store_8qbhbw_len");
+        }
+        env.ok(&["call", &kv2_len]);
+        assert_eq!(env.last_context(), json!(env.node.id(fake_node::CTX_KV2_2)));
+        // several and no default among them: an error listing them
+        let a = env
+            .cmd()
+            .args(["call", "notebook_pages_words"])
+            .assert()
+            .code(2);
+        let err = stderr_of(&a);
+        assert!(
+            err.contains("has 2 contexts")
+                && err.contains(&env.node.id(fake_node::CTX_PAGES_1))
+                && err.contains(&env.node.id(fake_node::CTX_PAGES_2)),
+            "{err}"
+        );
+        // none: says so and how to create one
+        env.cmd()
+            .args(["call", "lonely_len"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("has no context"))
+            .stderr(predicate::str::contains("create one"));
+        // an id is used as is (hex or base58): no alias lookup
+        let before = alias_lookups(&env);
+        env.ok(&[
             "call",
-            &format!("{every_kind}.state"),
+            "notebook_pages_words",
+            "--context",
+            &env.node.id(fake_node::CTX_PAGES_2),
+        ]);
+        assert_eq!(
+            env.last_context(),
+            json!(env.node.id(fake_node::CTX_PAGES_2))
+        );
+        env.ok(&[
+            "call",
+            "typed_noop",
             "-c",
-            "nope",
-            "--dry-run",
-        ])
-        .assert()
-        .code(2);
-    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
-    assert!(err.contains("neither a context id nor an alias"), "{err}");
-    assert!(err.contains("is not installed there"), "{err}");
-    assert!(!err.contains("(unknown)"), "{err}");
-    // --context wins over _context in --args
-    env.ok(&[
-        "call",
-        "kv_store_len",
-        "--args",
-        r#"{"_context":"nope"}"#,
-        "-c",
-        "prod",
-    ]);
-    assert_eq!(env.last_context(), json!(id(fake_node::CTX_KV)));
+            &env.node.other_id(fake_node::CTX_TYPED),
+        ]);
+        assert_eq!(alias_lookups(&env), before);
+        // anything else is an alias
+        env.ok(&["call", "notebook_pages_words", "--context", "pages-main"]);
+        assert_eq!(
+            env.last_context(),
+            json!(env.node.id(fake_node::CTX_PAGES_1))
+        );
+        env.cmd()
+            .args(["call", "notebook_pages_words", "--context", "nope"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "neither a context id nor an alias",
+            ));
+        // An alias for a local app the node does not have: said so, not "(unknown)" (issue 32).
+        let every_kind = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/every-kind.json");
+        let a = env
+            .cmd()
+            .args([
+                "call",
+                &format!("{every_kind}.state"),
+                "-c",
+                "nope",
+                "--dry-run",
+            ])
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(err.contains("neither a context id nor an alias"), "{err}");
+        assert!(err.contains("is not installed there"), "{err}");
+        assert!(!err.contains("(unknown)"), "{err}");
+        // --context wins over _context in --args
+        env.ok(&[
+            "call",
+            "kv_store_len",
+            "--args",
+            r#"{"_context":"nope"}"#,
+            "-c",
+            "prod",
+        ]);
+        assert_eq!(env.last_context(), json!(env.node.id(fake_node::CTX_KV)));
+    }
 }
 
 #[test]
@@ -1007,68 +1048,80 @@ fn a_dry_run_of_a_local_app_with_a_context_id_needs_no_network() {
 
 #[test]
 fn as_adds_the_executor_public_key() {
-    let env = Env::new();
-    let me = id(fake_node::owner_seed(fake_node::CTX_KV));
-    env.ok(&["call", "kv_store_len", "--as", &me]);
-    assert_eq!(
-        env.node.executes()[0].json()["params"]["executorPublicKey"],
-        me.as_str()
-    );
-    env.ok(&["call", "kv_store_len"]);
-    assert!(
-        env.node.executes()[1].json()["params"]
-            .get("executorPublicKey")
-            .is_none()
-    );
+    for p in VERSIONS {
+        let env = Env::on(p);
+        let me = env.node.id(fake_node::owner_seed(fake_node::CTX_KV));
+        let a = env
+            .cmd()
+            .args(["call", "kv_store_len", "--as", &me])
+            .assert()
+            .success();
+        let sent = &env.node.executes()[0].json()["params"];
+        if p.rc83() {
+            // rc.83 refuses the key (`deny_unknown_fields`) and runs every
+            // call as its own identity: not sent, and said.
+            assert!(sent.get("executorPublicKey").is_none(), "{sent}");
+            assert!(stderr_of(&a).contains("was ignored"), "{}", stderr_of(&a));
+        } else {
+            assert_eq!(sent["executorPublicKey"], me.as_str(), "{p:?}");
+        }
+        env.ok(&["call", "kv_store_len"]);
+        assert!(
+            env.node.executes()[1].json()["params"]
+                .get("executorPublicKey")
+                .is_none()
+        );
+    }
 }
 
 #[test]
 fn failures_are_decoded_with_exit_code_5() {
-    let env = Env::new();
-    let cases = [
-        (
-            "faults_boom",
-            "error: `boom` returned an error: the key is missing",
-        ),
-        (
-            "faults_panic",
-            "error: `panic` failed: guest panicked: index out of bounds: the len is 0 but the index is 3 at src/lib.rs:10:5",
-        ),
-        ("faults_html", "- the node said: Internal Server Error"),
-        ("faults_uninit", "has no state on this node yet"),
-    ];
-    for (tool, expected) in cases {
+    for env in VERSIONS.map(Env::on) {
+        let cases = [
+            (
+                "faults_boom",
+                "error: `boom` returned an error: the key is missing",
+            ),
+            (
+                "faults_panic",
+                "error: `panic` failed: guest panicked: index out of bounds: the len is 0 but the index is 3 at src/lib.rs:10:5",
+            ),
+            ("faults_html", "- the node said: Internal Server Error"),
+            ("faults_uninit", "has no state on this node yet"),
+        ];
+        for (tool, expected) in cases {
+            env.cmd()
+                .args(["call", tool])
+                .assert()
+                .code(5)
+                .stdout("")
+                .stderr(predicate::str::contains(expected));
+        }
+        // What the node is doing about it, from its sync_status.
         env.cmd()
-            .args(["call", tool])
-            .assert()
-            .code(5)
-            .stdout("")
-            .stderr(predicate::str::contains(expected));
-    }
-    // What the node is doing about it, from its sync_status.
-    env.cmd()
         .args(["call", "faults_uninit"])
         .assert()
         .stderr(predicate::str::contains(
             "has no state on this node yet (the node answered Uninitialized; nothing ran): the node's last sync attempt failed; it tries again in 30 s (3 failed attempts; last error: No peers to sync with)",
         ))
         .stderr(predicate::str::contains("hint: no peer that is a member of the context is reachable"));
-    // A node with no peers at all says that instead, and it is not worth a retry.
-    env.node.set_peers(0);
-    let a = env
-        .cmd()
-        .args(["call", "faults_uninit", "--json"])
-        .assert()
-        .code(5);
-    let err = stderr_of(&a);
-    assert!(err.contains("connected to no peers"), "{err}");
-    assert!(err.contains("\"retryable\":false"), "{err}");
-    env.node.set_peers(2);
-    env.cmd()
+        // A node with no peers at all says that instead, and it is not worth a retry.
+        env.node.set_peers(0);
+        let a = env
+            .cmd()
+            .args(["call", "faults_uninit", "--json"])
+            .assert()
+            .code(5);
+        let err = stderr_of(&a);
+        assert!(err.contains("connected to no peers"), "{err}");
+        assert!(err.contains("\"retryable\":false"), "{err}");
+        env.node.set_peers(2);
+        env.cmd()
         .args(["call", "faults_boom", "--json"])
         .assert()
         .code(5)
         .stderr("{\"error\":{\"code\":\"app_error\",\"message\":\"`boom` returned an error: the key is missing\",\"retryable\":false}}\n");
+    }
 }
 
 #[test]
@@ -1117,21 +1170,22 @@ fn an_unreachable_node_is_exit_4_and_says_what_was_tried() {
 
 #[test]
 fn an_app_without_an_embedded_abi_says_what_to_do() {
-    // rc25: the ABI route says so itself.
-    let env = Env::new();
-    let a = env
-        .cmd()
-        .args(["call", "com.old.legacy.get", "--key", "a"])
-        .assert()
-        .code(5)
-        .stderr(predicate::str::contains("no usable embedded ABI"))
-        // Both ways out: the ABI file with --apps, or a rebuild (issue 32).
-        .stderr(predicate::str::contains("abi.json"))
-        .stderr(predicate::str::contains("--apps DIR"))
-        .stderr(predicate::str::contains("cargo mero build"));
-    // The node's message says to rebuild: it is not said again (issue 44).
-    let first = stderr_of(&a).lines().next().unwrap_or_default().to_string();
-    assert_eq!(first.matches("cargo mero build").count(), 1, "{first}");
+    // rc25 and rc83: the ABI route says so itself.
+    for env in [Profile::Rc25, Profile::Rc83].map(Env::on) {
+        let a = env
+            .cmd()
+            .args(["call", "com.old.legacy.get", "--key", "a"])
+            .assert()
+            .code(5)
+            .stderr(predicate::str::contains("no usable embedded ABI"))
+            // Both ways out: the ABI file with --apps, or a rebuild (issue 32).
+            .stderr(predicate::str::contains("abi.json"))
+            .stderr(predicate::str::contains("--apps DIR"))
+            .stderr(predicate::str::contains("cargo mero build"));
+        // The node's message says to rebuild: it is not said again (issue 44).
+        let first = stderr_of(&a).lines().next().unwrap_or_default().to_string();
+        assert_eq!(first.matches("cargo mero build").count(), 1, "{first}");
+    }
     // rc4: no route; the module is read, and has no section.
     let env = Env::with(FakeNode::with_profile(Profile::Rc4));
     for name in ["com.old.legacy.get", "legacy_get"] {
@@ -1177,13 +1231,14 @@ fn verbose_shows_where_each_abi_came_from() {
         err.contains("ABI of com.calimero.kv-store: from the cache"),
         "{err}"
     );
-    let env = Env::new();
-    let a = env
-        .cmd()
-        .args(["call", "kv_store_len", "-v"])
-        .assert()
-        .success();
-    assert!(stderr_of(&a).contains("ABI of com.calimero.kv-store: from the node's ABI route"));
+    for env in [Profile::Rc25, Profile::Rc83].map(Env::on) {
+        let a = env
+            .cmd()
+            .args(["call", "kv_store_len", "-v"])
+            .assert()
+            .success();
+        assert!(stderr_of(&a).contains("ABI of com.calimero.kv-store: from the node's ABI route"));
+    }
 }
 
 #[test]
@@ -1507,43 +1562,44 @@ fn indirect_arguments_are_bounded_and_never_hang() {
 /// a member is an authorization error (issue 20.5).
 #[test]
 fn transient_node_errors_are_retryable_and_membership_is_exit_3() {
-    let env = Env::new();
-    let ctx = env.node.id(fake_node::CTX_KV);
-    let set = [
-        "call",
-        "kv_store_set",
-        "--key",
-        "a",
-        "--value",
-        "1",
-        "-c",
-        "prod",
-        "--json",
-    ];
-    let error_of = |a: &assert_cmd::assert::Assert| -> Value {
-        serde_json::from_str(stderr_of(a).lines().last().unwrap()).unwrap()
-    };
-    env.node
-        .fail_next_execute(json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}));
-    let a = env.cmd().args(set).assert().code(5);
-    let e = error_of(&a);
-    assert_eq!(e["error"]["code"], "group_key_pending", "{e}");
-    assert_eq!(e["error"]["retryable"], true);
-    env.node.fail_next_execute(
-        json!({"type": "UpgradeInProgress", "data": {"group_id": "ab".repeat(32)}}),
-    );
-    let a = env.cmd().args(set).assert().code(5);
-    assert_eq!(error_of(&a)["error"]["retryable"], true);
-    env.node.fail_next_execute(
-        json!({"type": "FunctionCallError", "data": "Caller is not a member of this context"}),
-    );
-    let a = env.cmd().args(set).assert().code(3);
-    let e = error_of(&a);
-    assert_eq!(e["error"]["code"], "not_a_member", "{e}");
-    assert_eq!(e["error"]["retryable"], false);
-    // Nothing ran: the store is untouched, and the next call goes through.
-    assert!(env.node.kv(&ctx).is_empty());
-    env.cmd().args(set).assert().success();
+    for env in VERSIONS.map(Env::on) {
+        let ctx = env.node.id(fake_node::CTX_KV);
+        let set = [
+            "call",
+            "kv_store_set",
+            "--key",
+            "a",
+            "--value",
+            "1",
+            "-c",
+            "prod",
+            "--json",
+        ];
+        let error_of = |a: &assert_cmd::assert::Assert| -> Value {
+            serde_json::from_str(stderr_of(a).lines().last().unwrap()).unwrap()
+        };
+        env.node
+            .fail_next_execute(json!({"type": "GroupKeyPending", "data": {"context_id": ctx}}));
+        let a = env.cmd().args(set).assert().code(5);
+        let e = error_of(&a);
+        assert_eq!(e["error"]["code"], "group_key_pending", "{e}");
+        assert_eq!(e["error"]["retryable"], true);
+        env.node.fail_next_execute(
+            json!({"type": "UpgradeInProgress", "data": {"group_id": "ab".repeat(32)}}),
+        );
+        let a = env.cmd().args(set).assert().code(5);
+        assert_eq!(error_of(&a)["error"]["retryable"], true);
+        env.node.fail_next_execute(
+            json!({"type": "FunctionCallError", "data": "Caller is not a member of this context"}),
+        );
+        let a = env.cmd().args(set).assert().code(3);
+        let e = error_of(&a);
+        assert_eq!(e["error"]["code"], "not_a_member", "{e}");
+        assert_eq!(e["error"]["retryable"], false);
+        // Nothing ran: the store is untouched, and the next call goes through.
+        assert!(env.node.kv(&ctx).is_empty());
+        env.cmd().args(set).assert().success();
+    }
 }
 
 /// `--wait-event` when the stream ends after the call ran: the result is
