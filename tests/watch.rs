@@ -14,6 +14,10 @@ use serde_json::{Value, json};
 use support::fake_node::{CTX_KV, Profile};
 use support::{Env, wire};
 
+/// The versions the watch tests whose wire differs run on: rc.4 and rc.25
+/// (real nodes) and rc.83 (its recorded wire).
+const VERSIONS: [Profile; 3] = [Profile::Rc4, Profile::Rc25, Profile::Rc83];
+
 /// What the watch tests ask of [`Env`].
 trait WatchEnv {
     fn call(&self, args: &[&str]);
@@ -147,59 +151,61 @@ fn the_kv_stores_events_are_decoded_on_every_node_version() {
 
 #[test]
 fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
-    let env = Env::on(Profile::Rc25);
-    let ctx = env.node.id(CTX_KV);
-    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--all", "--count", "4"]);
-    env.node.emit(&ctx, &[("Inserted", b"not json")]);
-    env.node.emit(&ctx, &[("Inserted", &[0xff, 0xfe])]);
-    env.node.emit_node_event(&wire::event_sync_status(
-        &ctx,
-        &json!({"state": "syncing"}),
-        0,
-        None,
-    ));
-    env.node
-        .emit_node_event(&json!({"contextId": ctx, "type": "FutureThing", "data": {"x": 1}}));
-    let (code, lines, err) = w.finish();
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(lines[0]["payload"], "not json");
-    // `raw`: the bytes in base64 (issue 28.6: never a number per byte).
-    assert_eq!(lines[0]["raw"], "bm90IGpzb24=");
-    assert!(lines[0]["problem"].as_str().unwrap().contains("not JSON"));
-    assert_eq!(lines[1]["raw"], "//4=");
-    assert_eq!(lines[1]["payload"], Value::Null);
-    assert!(lines[1]["problem"].as_str().unwrap().contains("UTF-8"));
-    assert_eq!(lines[2]["event"], "SyncStatus");
-    assert_eq!(lines[2]["valid"], Value::Null);
-    assert_eq!(lines[2]["payload"]["syncState"]["state"], "syncing");
-    assert_eq!(lines[3]["event"], "FutureThing");
-    assert_eq!(lines[3]["payload"], json!({"x": 1}));
-    // Every shape of line is the published one (docs/json/watch.schema.json).
-    for l in &lines {
-        support::json_schema::assert_valid("watch", l);
+    for env in VERSIONS.map(Env::on) {
+        let ctx = env.node.id(CTX_KV);
+        let w = env.watch(&["kv-store", "-c", "prod", "--json", "--all", "--count", "4"]);
+        env.node.emit(&ctx, &[("Inserted", b"not json")]);
+        env.node.emit(&ctx, &[("Inserted", &[0xff, 0xfe])]);
+        env.node.emit_node_event(&wire::event_sync_status(
+            &ctx,
+            &json!({"state": "syncing"}),
+            0,
+            None,
+        ));
+        env.node
+            .emit_node_event(&json!({"contextId": ctx, "type": "FutureThing", "data": {"x": 1}}));
+        let (code, lines, err) = w.finish();
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(lines[0]["payload"], "not json");
+        // `raw`: the bytes in base64 (issue 28.6: never a number per byte).
+        assert_eq!(lines[0]["raw"], "bm90IGpzb24=");
+        assert!(lines[0]["problem"].as_str().unwrap().contains("not JSON"));
+        assert_eq!(lines[1]["raw"], "//4=");
+        assert_eq!(lines[1]["payload"], Value::Null);
+        assert!(lines[1]["problem"].as_str().unwrap().contains("UTF-8"));
+        assert_eq!(lines[2]["event"], "SyncStatus");
+        assert_eq!(lines[2]["valid"], Value::Null);
+        assert_eq!(lines[2]["payload"]["syncState"]["state"], "syncing");
+        assert_eq!(lines[3]["event"], "FutureThing");
+        assert_eq!(lines[3]["payload"], json!({"x": 1}));
+        // Every shape of line is the published one (docs/json/watch.schema.json).
+        for l in &lines {
+            support::json_schema::assert_valid("watch", l);
+        }
     }
 }
 
 #[test]
 fn a_dropped_stream_is_reopened_with_a_warning() {
-    let env = Env::on(Profile::Rc25);
-    let ctx = env.node.id(CTX_KV);
-    let mut w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "2"]);
-    env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
-    env.node.drop_event_streams();
-    // Said when it drops, and again when it is back.
-    w.wait_for("the event stream dropped; reopening it");
-    w.wait_for("the event stream is back: opened again");
-    env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
-    let (code, lines, err) = w.finish();
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["payload"], "one");
-    assert_eq!(lines[1]["payload"], "two");
-    assert!(
-        err.contains("events the node produced in between are lost"),
-        "{err}"
-    );
+    for env in VERSIONS.map(Env::on) {
+        let ctx = env.node.id(CTX_KV);
+        let mut w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "2"]);
+        env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+        env.node.drop_event_streams();
+        // Said when it drops, and again when it is back.
+        w.wait_for("the event stream dropped; reopening it");
+        w.wait_for("the event stream is back: opened again");
+        env.node.emit(&ctx, &[("Inserted", b"\"two\"")]);
+        let (code, lines, err) = w.finish();
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["payload"], "one");
+        assert_eq!(lines[1]["payload"], "two");
+        assert!(
+            err.contains("events the node produced in between are lost"),
+            "{err}"
+        );
+    }
 }
 
 #[test]
@@ -260,22 +266,24 @@ fn ctrl_c_and_a_closed_stdout_end_it_quietly() {
 // ---- hostile and unusual nodes (issues 20 and 24) ----
 
 /// rc.18+ leave out of the subscription the contexts the caller may not
-/// observe: that is an error before "watching", not a silent wait (20.3).
+/// observe (rc.25 and rc.83): that is an error before "watching", not a
+/// silent wait (20.3).
 #[test]
 fn a_context_the_node_leaves_out_is_an_error_before_watching() {
-    let env = Env::on(Profile::Rc25);
-    let ctx = env.node.id(CTX_KV);
-    env.node.sse_faults(|f| f.denied.push(ctx.clone()));
-    let a = env
-        .cmd()
-        .args(["watch", "kv-store", "-c", "prod", "--stop-after", "30"])
-        .assert()
-        .code(3);
-    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
-    assert!(err.contains("did not subscribe to context"), "{err}");
-    assert!(err.contains(&ctx), "{err}");
-    assert!(err.contains("not a member"), "{err}");
-    assert!(!err.contains("watching"), "{err}");
+    for env in [Profile::Rc25, Profile::Rc83].map(Env::on) {
+        let ctx = env.node.id(CTX_KV);
+        env.node.sse_faults(|f| f.denied.push(ctx.clone()));
+        let a = env
+            .cmd()
+            .args(["watch", "kv-store", "-c", "prod", "--stop-after", "30"])
+            .assert()
+            .code(3);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(err.contains("did not subscribe to context"), "{err}");
+        assert!(err.contains(&ctx), "{err}");
+        assert!(err.contains("not a member"), "{err}");
+        assert!(!err.contains("watching"), "{err}");
+    }
 }
 
 /// A node that never sends `connect`: --stop-after bounds the opening, and
@@ -348,24 +356,25 @@ fn watch_json_writes_only_json_lines_on_stderr() {
 /// Events of contexts that were not asked for never count (24.7).
 #[test]
 fn events_of_other_contexts_do_not_count() {
-    let env = Env::on(Profile::Rc25);
-    let ctx = env.node.id(CTX_KV);
-    let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Inserted"]);
-    for other in [
-        env.node.id(support::fake_node::CTX_KV2_2),
-        "not-a-context".to_string(),
-    ] {
-        env.node.emit_to_all(&wire::event_state_mutation(
-            &other,
-            "R",
-            &[("Inserted", b"\"theirs\"")],
-        ));
+    for env in VERSIONS.map(Env::on) {
+        let ctx = env.node.id(CTX_KV);
+        let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Inserted"]);
+        for other in [
+            env.node.id(support::fake_node::CTX_KV2_2),
+            "not-a-context".to_string(),
+        ] {
+            env.node.emit_to_all(&wire::event_state_mutation(
+                &other,
+                "R",
+                &[("Inserted", b"\"theirs\"")],
+            ));
+        }
+        env.node.emit(&ctx, &[("Inserted", b"\"mine\"")]);
+        let (code, lines, err) = w.finish();
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert_eq!(lines[0]["payload"], "mine");
     }
-    env.node.emit(&ctx, &[("Inserted", b"\"mine\"")]);
-    let (code, lines, err) = w.finish();
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert_eq!(lines[0]["payload"], "mine");
 }
 
 /// A stream that closes right after each opening is reopened with backoff,
@@ -595,19 +604,20 @@ fn wait_event_for_an_undeclared_event_warns_the_same_way() {
 /// base58 node stays hex, an alias shows its id beside it (issue 22.16).
 #[test]
 fn the_watched_context_is_named_as_typed() {
-    let env = Env::on(Profile::Rc25);
-    let hex = support::fake_node::hex_id(CTX_KV);
-    for (typed, shown) in [
-        (hex.clone(), format!("watching context {hex} of")),
-        (
-            "prod".to_string(),
-            format!("watching context prod ({}) of", env.node.id(CTX_KV)),
-        ),
-    ] {
-        let w = env.watch(&["kv-store", "-c", &typed, "--stop-after", "0.5"]);
-        let (code, _, err) = w.finish();
-        assert_eq!(code, 124, "{err}");
-        assert!(err.contains(&shown), "{typed}: {err}");
+    for env in VERSIONS.map(Env::on) {
+        let hex = support::fake_node::hex_id(CTX_KV);
+        for (typed, shown) in [
+            (hex.clone(), format!("watching context {hex} of")),
+            (
+                "prod".to_string(),
+                format!("watching context prod ({}) of", env.node.id(CTX_KV)),
+            ),
+        ] {
+            let w = env.watch(&["kv-store", "-c", &typed, "--stop-after", "0.5"]);
+            let (code, _, err) = w.finish();
+            assert_eq!(code, 124, "{err}");
+            assert!(err.contains(&shown), "{typed}: {err}");
+        }
     }
 }
 
@@ -845,4 +855,46 @@ fn a_group_watch_on_a_node_without_group_events_is_refused() {
             .iter()
             .all(|r| !r.path.starts_with("/sse"))
     );
+}
+
+/// With a login, the event stream is opened with the bearer token in the
+/// `Authorization` header, never in the URL: what rc.83's SDKs send (the
+/// wire record §1 "Guard", §6; whether rc.83 still reads `?token=` is not
+/// known), and what rc.4 and rc.25 take too.
+#[test]
+fn a_logged_in_watch_sends_the_bearer_in_the_header() {
+    for p in VERSIONS {
+        let env = Env::with(
+            support::fake_node::FakeNode::builder()
+                .profile(p)
+                .auth("admin", "s3cret-pass")
+                .start(),
+        );
+        let vars = [
+            ("CALIMERO_USERNAME", "admin"),
+            ("CALIMERO_PASSWORD", "s3cret-pass"),
+        ];
+        let ctx = env.node.id(CTX_KV);
+        let w = env.watch_with(&["kv-store", "-c", "prod", "--json", "--count", "1"], &vars);
+        env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
+        let (code, lines, err) = w.finish();
+        assert_eq!(code, 0, "{p:?}: {err}");
+        assert_eq!(lines[0]["payload"], "one", "{p:?}");
+        let opens: Vec<_> = env
+            .node
+            .requests()
+            .into_iter()
+            .filter(|r| r.path.ends_with("/sse"))
+            .collect();
+        assert!(!opens.is_empty(), "{p:?}");
+        for r in opens {
+            assert!(
+                r.header("authorization")
+                    .is_some_and(|h| h.starts_with("Bearer ")),
+                "{p:?}: {:?}",
+                r.headers
+            );
+            assert!(!r.query.contains("token"), "{p:?}: {}", r.query);
+        }
+    }
 }
