@@ -250,31 +250,37 @@ async fn several_contexts_need_a_choice_and_select_app_pins_one() {
 
 #[tokio::test]
 async fn node_and_app_errors_are_error_results_with_the_decoded_message() {
-    let node = FakeNode::start();
-    let client = stdio_client(&["--node", &node.url]).await;
-    let r = call(&client, "faults_boom", json!({})).await.unwrap();
-    assert_eq!(r.is_error, Some(true));
-    assert!(text(&r).contains("the key is missing"), "{}", text(&r));
-    let r = call(&client, "faults_panic", json!({})).await.unwrap();
-    assert_eq!(r.is_error, Some(true));
-    assert!(text(&r).contains("index out of bounds"), "{}", text(&r));
-    let r = call(&client, "faults_html", json!({})).await.unwrap();
-    assert_eq!(r.is_error, Some(true));
-    assert!(!text(&r).contains("<html"), "{}", text(&r));
-    // Uninitialized: what the node's sync_status says comes with it.
-    let r = call(&client, "faults_uninit", json!({})).await.unwrap();
-    assert_eq!(r.is_error, Some(true));
-    assert!(
-        text(&r).contains(
-            "it tries again in 30 s (3 failed attempts; last error: No peers to sync with)"
-        ),
-        "{}",
-        text(&r)
-    );
-    let r = call(&client, "lonely_len", json!({})).await.unwrap();
-    assert_eq!(r.is_error, Some(true));
-    assert!(text(&r).contains("no context"), "{}", text(&r));
-    client.cancel().await.unwrap();
+    for p in [Profile::Rc4, Profile::Rc25, Profile::Rc83] {
+        let node = FakeNode::with_profile(p);
+        let client = stdio_client(&["--node", &node.url]).await;
+        let r = call(&client, "faults_boom", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(
+            text(&r).contains("the key is missing"),
+            "{p:?}: {}",
+            text(&r)
+        );
+        let r = call(&client, "faults_panic", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(text(&r).contains("index out of bounds"), "{}", text(&r));
+        let r = call(&client, "faults_html", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(!text(&r).contains("<html"), "{}", text(&r));
+        // Uninitialized: what the node's sync_status says comes with it.
+        let r = call(&client, "faults_uninit", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(
+            text(&r).contains(
+                "it tries again in 30 s (3 failed attempts; last error: No peers to sync with)"
+            ),
+            "{}",
+            text(&r)
+        );
+        let r = call(&client, "lonely_len", json!({})).await.unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(text(&r).contains("no context"), "{}", text(&r));
+        client.cancel().await.unwrap();
+    }
 }
 
 #[test]
@@ -754,29 +760,32 @@ async fn serve_as_executes_every_call_as_that_identity_on_a_0_10_node() {
 /// again — not as a node that does not answer.
 #[tokio::test]
 async fn a_revoked_login_is_said_to_be_refused_not_unanswered() {
-    let node = FakeNode::builder().auth("admin", "pw").start();
-    let (access, refresh) = node.mint(1_800_000_000);
-    node.revoke_tokens();
-    let ex = examples();
-    let (client, mut stderr) = stdio_client_env(
-        &["--apps", &ex, "--node", &node.url, "--refresh", "3600"],
-        &[
-            ("CALIMERO_AUTH_TOKEN", access.as_str()),
-            ("CALIMERO_REFRESH_TOKEN", refresh.as_str()),
-        ],
-        Watcher::default(),
-    )
-    .await;
-    let line = stderr_line(&mut stderr, &node.url).await;
-    assert!(line.contains("refuses calimcp's login"), "{line}");
-    assert!(line.contains("revoked"), "{line}");
-    assert!(line.contains("calimcp login"), "{line}");
-    assert!(!line.contains("not answering"), "{line}");
-    assert!(
-        !line.contains(&access) && !line.contains(&refresh),
-        "{line}"
-    );
-    client.cancel().await.unwrap();
+    // rc.19 on answer a revoked token 403 `token_revoked` (rc.4: a bare 401).
+    for p in [Profile::Rc25, Profile::Rc83] {
+        let node = FakeNode::builder().profile(p).auth("admin", "pw").start();
+        let (access, refresh) = node.mint(1_800_000_000);
+        node.revoke_tokens();
+        let ex = examples();
+        let (client, mut stderr) = stdio_client_env(
+            &["--apps", &ex, "--node", &node.url, "--refresh", "3600"],
+            &[
+                ("CALIMERO_AUTH_TOKEN", access.as_str()),
+                ("CALIMERO_REFRESH_TOKEN", refresh.as_str()),
+            ],
+            Watcher::default(),
+        )
+        .await;
+        let line = stderr_line(&mut stderr, &node.url).await;
+        assert!(line.contains("refuses calimcp's login"), "{p:?}: {line}");
+        assert!(line.contains("revoked"), "{line}");
+        assert!(line.contains("calimcp login"), "{line}");
+        assert!(!line.contains("not answering"), "{line}");
+        assert!(
+            !line.contains(&access) && !line.contains(&refresh),
+            "{line}"
+        );
+        client.cancel().await.unwrap();
+    }
 }
 
 /// One session under both faces: a context pinned with `calimcp use` is
