@@ -2,13 +2,14 @@
 //! with embedded auth: a login stays for later commands, the one cached user
 //! of a node is used without being named, several are named in a hint, and
 //! the terminal prompt reads the password without echo (under a
-//! pseudo-terminal).
+//! pseudo-terminal); what differs between versions on rc.4, rc.25 and rc.83
+//! ([`VERSIONS`]).
 
 mod support;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use support::fake_node::FakeNode;
+use support::fake_node::{FakeNode, Profile};
 use support::{Env, calimcp};
 
 const USER: &str = "admin";
@@ -17,6 +18,16 @@ const PASS: &str = "s3cret-pass";
 /// A fake node with embedded auth (user [`USER`], password [`PASS`]).
 fn auth_env() -> Env {
     Env::with(FakeNode::builder().auth(USER, PASS).start())
+}
+
+/// The versions the login tests whose wire differs run on: rc.4 and rc.25
+/// (real nodes) and rc.83 (its recorded wire: `key_id` tokens, strict auth
+/// bodies, `POST /auth/logout`).
+const VERSIONS: [Profile; 3] = [Profile::Rc4, Profile::Rc25, Profile::Rc83];
+
+/// [`auth_env`] on the node version `p`.
+fn auth_env_on(p: Profile) -> Env {
+    Env::with(FakeNode::builder().profile(p).auth(USER, PASS).start())
 }
 
 /// What the login tests ask of [`Env`].
@@ -67,42 +78,43 @@ impl LoginEnv for Env {
 
 #[test]
 fn a_login_from_the_environment_stays_for_later_commands() {
-    let env = auth_env();
-    let n = &env.node;
-    let a = env
-        .cmd()
-        .env("CALIMERO_USERNAME", USER)
-        .env("CALIMERO_PASSWORD", PASS)
-        .arg("login")
-        .assert()
-        .success();
-    assert!(
-        Env::stdout(&a).contains(&format!("logged in to {} as admin", n.url)),
-        "{}",
-        Env::stdout(&a)
-    );
-    assert_eq!(n.logins(), 1);
-    assert!(
-        !env.state_text().contains(PASS),
-        "the password is never kept"
-    );
-    // No variables: the one cached user of the node is used, no new login.
-    env.cmd().args(["call", "kv_store_len"]).assert().success();
-    assert_eq!(n.logins(), 1);
-    // Expired: refreshed with the cached pair.
-    n.expire_tokens();
-    env.cmd().args(["call", "kv_store_len"]).assert().success();
-    assert_eq!((n.refreshes(), n.logins()), (1, 1));
-    // A login with calimcp's call-time variables (as before) stays too.
-    let env2 = auth_env();
-    env2.cmd()
-        .env("CALIMERO_USERNAME", USER)
-        .env("CALIMERO_PASSWORD", PASS)
-        .args(["call", "kv_store_len"])
-        .assert()
-        .success();
-    env2.cmd().args(["call", "kv_store_len"]).assert().success();
-    assert_eq!(env2.node.logins(), 1);
+    for env in VERSIONS.map(auth_env_on) {
+        let n = &env.node;
+        let a = env
+            .cmd()
+            .env("CALIMERO_USERNAME", USER)
+            .env("CALIMERO_PASSWORD", PASS)
+            .arg("login")
+            .assert()
+            .success();
+        assert!(
+            Env::stdout(&a).contains(&format!("logged in to {} as admin", n.url)),
+            "{}",
+            Env::stdout(&a)
+        );
+        assert_eq!(n.logins(), 1);
+        assert!(
+            !env.state_text().contains(PASS),
+            "the password is never kept"
+        );
+        // No variables: the one cached user of the node is used, no new login.
+        env.cmd().args(["call", "kv_store_len"]).assert().success();
+        assert_eq!(n.logins(), 1);
+        // Expired: refreshed with the cached pair.
+        n.expire_tokens();
+        env.cmd().args(["call", "kv_store_len"]).assert().success();
+        assert_eq!((n.refreshes(), n.logins()), (1, 1));
+        // A login with calimcp's call-time variables (as before) stays too.
+        let env2 = auth_env_on(env.node.profile());
+        env2.cmd()
+            .env("CALIMERO_USERNAME", USER)
+            .env("CALIMERO_PASSWORD", PASS)
+            .args(["call", "kv_store_len"])
+            .assert()
+            .success();
+        env2.cmd().args(["call", "kv_store_len"]).assert().success();
+        assert_eq!(env2.node.logins(), 1);
+    }
 }
 
 #[test]
@@ -158,93 +170,98 @@ fn login_reads_the_password_from_stdin_or_a_file() {
 
 #[test]
 fn auth_token_prints_only_the_token_and_refreshes_it() {
-    let env = auth_env();
-    let n = &env.node;
-    // Not logged in: exit 3 with the command that logs in.
-    let a = env.cmd().args(["auth", "token"]).assert().code(3);
-    assert!(Env::stdout(&a).is_empty());
-    let err = Env::stderr(&a);
-    assert!(err.contains("not logged in to"), "{err}");
-    assert!(err.contains("calimcp login --node"), "{err}");
-    env.cmd()
-        .args(["login", "-u", USER, "--password-stdin"])
-        .write_stdin(PASS)
-        .assert()
-        .success();
-    let a = env.cmd().args(["auth", "token"]).assert().success();
-    let first = Env::stdout(&a);
-    assert_eq!(first.lines().count(), 1, "{first}");
-    let first = first.trim().to_string();
-    assert_eq!(first.split('.').count(), 3, "a JWT: {first}");
-    assert!(env.state_text().contains(&first));
-    // The token works as a bearer token for another tool.
-    calimcp(env.home.path())
-        .env("CALIMERO_NODE_URL", &n.url)
-        .env("CALIMCP_STATE_DIR", env.home.path().join("other-state"))
-        .env("CALIMERO_AUTH_TOKEN", &first)
-        .args(["call", "kv_store_len"])
-        .assert()
-        .success();
-    // Expired: refreshed once, the new token printed.
-    n.expire_tokens();
-    let a = env.cmd().args(["auth", "token"]).assert().success();
-    let second = Env::stdout(&a).trim().to_string();
-    assert_ne!(first, second);
-    assert_eq!(n.refreshes(), 1);
-    assert_eq!(n.logins(), 1);
-    let a = env.cmd().args(["auth", "token"]).assert().success();
-    assert_eq!(Env::stdout(&a).trim(), second);
-    assert_eq!(n.refreshes(), 1);
-    // --json: one object holding the token, as every command's --json output.
-    let a = env
-        .cmd()
-        .args(["auth", "token", "--json"])
-        .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_str(&Env::stdout(&a)).expect("JSON");
-    assert_eq!(v, serde_json::json!({ "token": second }));
+    for env in VERSIONS.map(auth_env_on) {
+        let n = &env.node;
+        // Not logged in: exit 3 with the command that logs in.
+        let a = env.cmd().args(["auth", "token"]).assert().code(3);
+        assert!(Env::stdout(&a).is_empty());
+        let err = Env::stderr(&a);
+        assert!(err.contains("not logged in to"), "{err}");
+        assert!(err.contains("calimcp login --node"), "{err}");
+        env.cmd()
+            .args(["login", "-u", USER, "--password-stdin"])
+            .write_stdin(PASS)
+            .assert()
+            .success();
+        let a = env.cmd().args(["auth", "token"]).assert().success();
+        let first = Env::stdout(&a);
+        assert_eq!(first.lines().count(), 1, "{first}");
+        let first = first.trim().to_string();
+        assert_eq!(first.split('.').count(), 3, "a JWT: {first}");
+        assert!(env.state_text().contains(&first));
+        // The token works as a bearer token for another tool.
+        calimcp(env.home.path())
+            .env("CALIMERO_NODE_URL", &n.url)
+            .env("CALIMCP_STATE_DIR", env.home.path().join("other-state"))
+            .env("CALIMERO_AUTH_TOKEN", &first)
+            .args(["call", "kv_store_len"])
+            .assert()
+            .success();
+        // Expired: refreshed once, the new token printed.
+        n.expire_tokens();
+        let a = env.cmd().args(["auth", "token"]).assert().success();
+        let second = Env::stdout(&a).trim().to_string();
+        assert_ne!(first, second);
+        assert_eq!(n.refreshes(), 1);
+        assert_eq!(n.logins(), 1);
+        let a = env.cmd().args(["auth", "token"]).assert().success();
+        assert_eq!(Env::stdout(&a).trim(), second);
+        assert_eq!(n.refreshes(), 1);
+        // --json: one object holding the token, as every command's --json output.
+        let a = env
+            .cmd()
+            .args(["auth", "token", "--json"])
+            .assert()
+            .success();
+        let v: serde_json::Value = serde_json::from_str(&Env::stdout(&a)).expect("JSON");
+        assert_eq!(v, serde_json::json!({ "token": second }));
+    }
 }
 
 #[test]
 fn logout_removes_the_cached_login() {
-    let env = auth_env();
-    env.cmd()
-        .args(["login", "-u", USER, "--password-stdin"])
-        .write_stdin(PASS)
-        .assert()
-        .success();
-    let a = env.cmd().arg("logout").assert().success();
-    assert!(
-        Env::stdout(&a).contains("logged out of"),
-        "{}",
-        Env::stdout(&a)
-    );
-    assert!(!env.state_text().contains("access_token"));
-    let a = env.cmd().args(["call", "kv_store_len"]).assert().code(3);
-    let err = Env::stderr(&a);
-    assert!(err.contains("calimcp login"), "{err}");
-    env.cmd().args(["auth", "token"]).assert().code(3);
-    // Not logged in has its own code, for scripts that then run `calimcp login`;
-    // a token the node refuses stays `auth`.
-    for args in [
-        &["call", "kv_store_len", "--json"][..],
-        &["auth", "token", "--json"],
-    ] {
-        let a = env.cmd().args(args).assert().code(3);
-        assert_eq!(Env::code(&a), "not_logged_in", "{args:?}");
+    for env in VERSIONS.map(auth_env_on) {
+        env.cmd()
+            .args(["login", "-u", USER, "--password-stdin"])
+            .write_stdin(PASS)
+            .assert()
+            .success();
+        let a = env.cmd().arg("logout").assert().success();
+        assert!(
+            Env::stdout(&a).contains("logged out of"),
+            "{}",
+            Env::stdout(&a)
+        );
+        assert!(!env.state_text().contains("access_token"));
+        // rc.83 ended the session on the node too (its refresh token retired).
+        let ended = env.node.logged_out().len();
+        assert_eq!(ended, usize::from(env.node.profile() == Profile::Rc83));
+        let a = env.cmd().args(["call", "kv_store_len"]).assert().code(3);
+        let err = Env::stderr(&a);
+        assert!(err.contains("calimcp login"), "{err}");
+        env.cmd().args(["auth", "token"]).assert().code(3);
+        // Not logged in has its own code, for scripts that then run `calimcp login`;
+        // a token the node refuses stays `auth`.
+        for args in [
+            &["call", "kv_store_len", "--json"][..],
+            &["auth", "token", "--json"],
+        ] {
+            let a = env.cmd().args(args).assert().code(3);
+            assert_eq!(Env::code(&a), "not_logged_in", "{args:?}");
+        }
+        let a = env
+            .cmd()
+            .args(["call", "kv_store_len", "--json", "--token", "not-a-token"])
+            .assert()
+            .code(3);
+        assert_eq!(Env::code(&a), "auth");
+        // Nobody logged in: says so, exit 0.
+        env.cmd()
+            .arg("logout")
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("nobody was logged in"));
     }
-    let a = env
-        .cmd()
-        .args(["call", "kv_store_len", "--json", "--token", "not-a-token"])
-        .assert()
-        .code(3);
-    assert_eq!(Env::code(&a), "auth");
-    // Nobody logged in: says so, exit 0.
-    env.cmd()
-        .arg("logout")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("nobody was logged in"));
 }
 
 #[test]
@@ -530,55 +547,56 @@ fn parallel_commands_sharing_a_login_refresh_it_once() {
 /// that meets it and by every later one, not as "not logged in".
 #[test]
 fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
-    let env = auth_env();
-    let n = &env.node;
-    env.login();
-    // Another program's copy of the login.
-    let copy = env.home.path().join("copy");
-    std::fs::create_dir(&copy).unwrap();
-    for f in std::fs::read_dir(env.home.path().join("state"))
-        .unwrap()
-        .flatten()
-    {
-        if f.file_name().to_string_lossy().starts_with("tokens-") {
-            std::fs::copy(f.path(), copy.join(f.file_name())).unwrap();
+    for env in [Profile::Rc25, Profile::Rc83].map(auth_env_on) {
+        let n = &env.node;
+        env.login();
+        // Another program's copy of the login.
+        let copy = env.home.path().join("copy");
+        std::fs::create_dir(&copy).unwrap();
+        for f in std::fs::read_dir(env.home.path().join("state"))
+            .unwrap()
+            .flatten()
+        {
+            if f.file_name().to_string_lossy().starts_with("tokens-") {
+                std::fs::copy(f.path(), copy.join(f.file_name())).unwrap();
+            }
         }
-    }
-    n.expire_tokens();
-    env.cmd().args(["call", "kv_store_len"]).assert().success();
-    // The copy's refresh token is spent: the node revokes the family.
-    let a = env
-        .cmd()
-        .env("CALIMCP_STATE_DIR", &copy)
-        .args(["call", "kv_store_len", "--json"])
-        .assert()
-        .code(3);
-    assert_eq!(Env::code(&a), "token_dead");
-    assert!(Env::stderr(&a).contains("revoked the whole token family"));
-    // calimcp's own login is dead too: said when met, and after.
-    for _ in 0..2 {
+        n.expire_tokens();
+        env.cmd().args(["call", "kv_store_len"]).assert().success();
+        // The copy's refresh token is spent: the node revokes the family.
         let a = env
             .cmd()
+            .env("CALIMCP_STATE_DIR", &copy)
             .args(["call", "kv_store_len", "--json"])
             .assert()
             .code(3);
-        assert_eq!(Env::code(&a), "token_revoked", "{}", Env::stderr(&a));
+        assert_eq!(Env::code(&a), "token_dead");
+        assert!(Env::stderr(&a).contains("revoked the whole token family"));
+        // calimcp's own login is dead too: said when met, and after.
+        for _ in 0..2 {
+            let a = env
+                .cmd()
+                .args(["call", "kv_store_len", "--json"])
+                .assert()
+                .code(3);
+            assert_eq!(Env::code(&a), "token_revoked", "{}", Env::stderr(&a));
+            assert!(
+                Env::stderr(&a).contains("calimcp login"),
+                "{}",
+                Env::stderr(&a)
+            );
+        }
+        let a = env.cmd().args(["auth", "token", "--json"]).assert().code(3);
+        assert_eq!(Env::code(&a), "token_revoked");
         assert!(
-            Env::stderr(&a).contains("calimcp login"),
+            Env::stderr(&a).contains("ended calimcp's login of admin"),
             "{}",
             Env::stderr(&a)
         );
+        // A new login ends that.
+        env.login();
+        env.cmd().args(["call", "kv_store_len"]).assert().success();
     }
-    let a = env.cmd().args(["auth", "token", "--json"]).assert().code(3);
-    assert_eq!(Env::code(&a), "token_revoked");
-    assert!(
-        Env::stderr(&a).contains("ended calimcp's login of admin"),
-        "{}",
-        Env::stderr(&a)
-    );
-    // A new login ends that.
-    env.login();
-    env.cmd().args(["call", "kv_store_len"]).assert().success();
 }
 
 /// The one token cache file of the env's state directory.
@@ -600,7 +618,6 @@ fn token_file(env: &Env) -> std::path::PathBuf {
 /// valid on the node until it expires.
 #[test]
 fn logout_ends_the_session_on_the_node_where_the_node_can() {
-    use support::fake_node::Profile;
     for p in [Profile::Rc83, Profile::Rc25, Profile::Rc4] {
         let env = Env::with(FakeNode::builder().profile(p).auth(USER, PASS).start());
         env.login();
@@ -654,7 +671,6 @@ fn logout_ends_the_session_on_the_node_where_the_node_can() {
 /// node's side.
 #[test]
 fn logout_removes_the_local_copy_when_the_node_refuses_or_is_gone() {
-    use support::fake_node::Profile;
     let env = Env::with(
         FakeNode::builder()
             .profile(Profile::Rc83)
@@ -698,7 +714,7 @@ fn logout_removes_the_local_copy_when_the_node_refuses_or_is_gone() {
 #[test]
 fn a_token_from_before_the_upgrade_to_rc83_says_to_log_in_again() {
     use calimcp_node::auth::{Tokens, cache_path, write_cache};
-    use support::fake_node::Profile;
+
     let env = Env::with(
         FakeNode::builder()
             .profile(Profile::Rc83)
