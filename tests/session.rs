@@ -1,13 +1,18 @@
 //! The session layer on the fake node (issue 18): a context is used only with
 //! its own app, by every entry point of both faces, and nothing is sent
 //! otherwise; `contexts` and `describe_app` list an app's contexts with their
-//! aliases. (Real nodes: tests/realnode_session.rs.)
+//! aliases; the CLI's on rc.4, rc.25 and rc.83 ([`VERSIONS`]). (Real
+//! nodes: tests/realnode_session.rs.)
 
 mod support;
 
 use serde_json::{Value, json};
 use support::calimcp;
-use support::fake_node::{self, FakeNode, id};
+use support::fake_node::{self, FakeNode, Profile, id};
+
+/// The versions the CLI's context tests run on: rc.4 and rc.25 (real
+/// nodes) and rc.83 (its recorded wire: hex ids only).
+const VERSIONS: [Profile; 3] = [Profile::Rc4, Profile::Rc25, Profile::Rc83];
 
 fn cmd(node: &FakeNode, home: &std::path::Path) -> assert_cmd::Command {
     let mut c = calimcp(home);
@@ -24,65 +29,66 @@ fn refused(node: &FakeNode, home: &std::path::Path, args: &[&str]) -> String {
 
 #[test]
 fn a_context_of_another_app_is_refused_by_every_cli_entry_point() {
-    let node = FakeNode::start();
-    let home = tempfile::tempdir().unwrap();
-    let h = home.path();
-    // `pages-main` is an alias of a context of com.example.notebook.
-    let err = refused(
-        &node,
-        h,
-        &["call", "kv_store_get", "--key", "a", "-c", "pages-main"],
-    );
-    assert!(
+    for node in VERSIONS.map(FakeNode::with_profile) {
+        let home = tempfile::tempdir().unwrap();
+        let h = home.path();
+        // `pages-main` is an alias of a context of com.example.notebook.
+        let err = refused(
+            &node,
+            h,
+            &["call", "kv_store_get", "--key", "a", "-c", "pages-main"],
+        );
+        assert!(
         err.contains(
             "context pages-main runs com.example.notebook 0.3.0, not com.calimero.kv-store: nothing was sent"
         ),
         "{err}"
     );
-    // The tool's app's own contexts are listed with their aliases.
-    assert!(
-        err.contains(&format!(
-            "{} (alias prod, name main)",
-            id(fake_node::CTX_KV)
-        )),
-        "{err}"
-    );
-    let args = json!({"key": "a", "_context": "pages-main"}).to_string();
-    refused(&node, h, &["call", "kv-store.get", "--args", &args]);
-    // By id, in the other id form, and pinned.
-    let hex = fake_node::hex_id(fake_node::CTX_PAGES_1);
-    refused(
-        &node,
-        h,
-        &["call", "kv_store_get", "--key", "a", "-c", &hex],
-    );
-    refused(&node, h, &["use", "kv-store", "-c", "pages-main"]);
-    refused(&node, h, &["watch", "kv-store", "-c", "pages-main"]);
-    // --json: the stable code.
-    let out = cmd(&node, h)
-        .args([
-            "call",
-            "kv_store_get",
-            "--key",
-            "a",
-            "-c",
-            "pages-main",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    let line: Value = serde_json::from_slice(&out.stderr).unwrap();
-    assert_eq!(line["error"]["code"], "foreign_context", "{line}");
-    assert!(
-        node.executes().is_empty(),
-        "nothing reached the node's jsonrpc"
-    );
-    // The app's own context runs.
-    cmd(&node, h)
-        .args(["call", "kv_store_get", "--key", "a", "-c", "prod"])
-        .assert()
-        .success();
-    assert_eq!(node.executes().len(), 1);
+        // The tool's app's own contexts are listed with their aliases.
+        assert!(
+            err.contains(&format!(
+                "{} (alias prod, name main)",
+                node.id(fake_node::CTX_KV)
+            )),
+            "{err}"
+        );
+        let args = json!({"key": "a", "_context": "pages-main"}).to_string();
+        refused(&node, h, &["call", "kv-store.get", "--args", &args]);
+        // By id, in the other id form, and pinned.
+        let hex = node.other_id(fake_node::CTX_PAGES_1);
+        refused(
+            &node,
+            h,
+            &["call", "kv_store_get", "--key", "a", "-c", &hex],
+        );
+        refused(&node, h, &["use", "kv-store", "-c", "pages-main"]);
+        refused(&node, h, &["watch", "kv-store", "-c", "pages-main"]);
+        // --json: the stable code.
+        let out = cmd(&node, h)
+            .args([
+                "call",
+                "kv_store_get",
+                "--key",
+                "a",
+                "-c",
+                "pages-main",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let line: Value = serde_json::from_slice(&out.stderr).unwrap();
+        assert_eq!(line["error"]["code"], "foreign_context", "{line}");
+        assert!(
+            node.executes().is_empty(),
+            "nothing reached the node's jsonrpc"
+        );
+        // The app's own context runs.
+        cmd(&node, h)
+            .args(["call", "kv_store_get", "--key", "a", "-c", "prod"])
+            .assert()
+            .success();
+        assert_eq!(node.executes().len(), 1);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -134,42 +140,43 @@ async fn a_context_of_another_app_is_an_error_result_for_agents() {
 
 #[test]
 fn contexts_lists_each_context_with_its_aliases_version_and_state() {
-    let node = FakeNode::start();
-    let home = tempfile::tempdir().unwrap();
-    let out = cmd(&node, home.path())
-        .args(["contexts", "notebook", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = rows.as_array().unwrap();
-    assert_eq!(rows.len(), 3, "{rows:?}");
-    let main = rows
-        .iter()
-        .find(|r| r["id"] == id(fake_node::CTX_PAGES_1))
-        .expect("pages-main");
-    assert_eq!(main["aliases"], json!(["pages-main"]));
-    assert_eq!(main["service"], "pages");
-    assert_eq!(main["app"], "com.example.notebook");
-    assert_eq!(main["initialized"], true);
-    // Every app's, as a table.
-    let out = cmd(&node, home.path()).args(["contexts"]).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success());
-    assert!(text.starts_with("CONTEXT"), "{text}");
-    assert!(
-        text.contains(&id(fake_node::CTX_KV)) && text.contains("prod"),
-        "{text}"
-    );
-    // Offline there are none to list.
-    cmd(&node, home.path())
-        .args(["contexts", "--offline"])
-        .assert()
-        .code(2);
+    for node in VERSIONS.map(FakeNode::with_profile) {
+        let home = tempfile::tempdir().unwrap();
+        let out = cmd(&node, home.path())
+            .args(["contexts", "notebook", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = rows.as_array().unwrap();
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        let main = rows
+            .iter()
+            .find(|r| r["id"] == node.id(fake_node::CTX_PAGES_1))
+            .expect("pages-main");
+        assert_eq!(main["aliases"], json!(["pages-main"]));
+        assert_eq!(main["service"], "pages");
+        assert_eq!(main["app"], "com.example.notebook");
+        assert_eq!(main["initialized"], true);
+        // Every app's, as a table.
+        let out = cmd(&node, home.path()).args(["contexts"]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success());
+        assert!(text.starts_with("CONTEXT"), "{text}");
+        assert!(
+            text.contains(&node.id(fake_node::CTX_KV)) && text.contains("prod"),
+            "{text}"
+        );
+        // Offline there are none to list.
+        cmd(&node, home.path())
+            .args(["contexts", "--offline"])
+            .assert()
+            .code(2);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
