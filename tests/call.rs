@@ -788,117 +788,127 @@ fn the_injected_context_never_reaches_the_app() {
 fn contexts_are_chosen_in_order() {
     for p in VERSIONS {
         let env = Env::on(p);
-        let alias_lookups = |env: &Env| {
-            env.node
-                .requests()
-                .iter()
-                .filter(|r| r.path.contains("/alias/lookup/"))
-                .count()
-        };
-        // the only context
-        env.ok(&["call", "kv_store_len"]);
-        assert_eq!(
-            env.last_context(),
-            json!(env.node.id(fake_node::CTX_KV)),
-            "{p:?}"
-        );
-        // several: the one aliased `default`, when it belongs to the app
-        // (The second kv-store app's tool names carry a prefix of its id,
-        // which is written in the version's form.)
-        let tools = env.ok(&["tools", "--json"]);
-        let kv2_len = tools
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|t| t["name"].as_str())
-            .find(|n| n.starts_with("kv_store_") && n.ends_with("_len") && *n != "kv_store_len")
-            .unwrap()
-            .to_string();
-        if p == Profile::Rc25 {
-            assert_eq!(kv2_len, "kv_store_8qbhbw_len");
-        }
-        env.ok(&["call", &kv2_len]);
-        assert_eq!(env.last_context(), json!(env.node.id(fake_node::CTX_KV2_2)));
-        // several and no default among them: an error listing them
-        let a = env
-            .cmd()
-            .args(["call", "notebook_pages_words"])
-            .assert()
-            .code(2);
-        let err = stderr_of(&a);
-        assert!(
-            err.contains("has 2 contexts")
-                && err.contains(&env.node.id(fake_node::CTX_PAGES_1))
-                && err.contains(&env.node.id(fake_node::CTX_PAGES_2)),
-            "{err}"
-        );
-        // none: says so and how to create one
-        env.cmd()
-            .args(["call", "lonely_len"])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("has no context"))
-            .stderr(predicate::str::contains("create one"));
-        // an id is used as is (hex or base58): no alias lookup
-        let before = alias_lookups(&env);
-        env.ok(&[
-            "call",
-            "notebook_pages_words",
-            "--context",
-            &env.node.id(fake_node::CTX_PAGES_2),
-        ]);
-        assert_eq!(
-            env.last_context(),
-            json!(env.node.id(fake_node::CTX_PAGES_2))
-        );
-        env.ok(&[
-            "call",
-            "typed_noop",
-            "-c",
-            &env.node.other_id(fake_node::CTX_TYPED),
-        ]);
-        assert_eq!(alias_lookups(&env), before);
-        // anything else is an alias
-        env.ok(&["call", "notebook_pages_words", "--context", "pages-main"]);
-        assert_eq!(
-            env.last_context(),
-            json!(env.node.id(fake_node::CTX_PAGES_1))
-        );
-        env.cmd()
-            .args(["call", "notebook_pages_words", "--context", "nope"])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(
-                "neither a context id nor an alias",
-            ));
-        // An alias for a local app the node does not have: said so, not "(unknown)" (issue 32).
-        let every_kind = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/every-kind.json");
-        let a = env
-            .cmd()
-            .args([
-                "call",
-                &format!("{every_kind}.state"),
-                "-c",
-                "nope",
-                "--dry-run",
-            ])
-            .assert()
-            .code(2);
-        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
-        assert!(err.contains("neither a context id nor an alias"), "{err}");
-        assert!(err.contains("is not installed there"), "{err}");
-        assert!(!err.contains("(unknown)"), "{err}");
-        // --context wins over _context in --args
-        env.ok(&[
-            "call",
-            "kv_store_len",
-            "--args",
-            r#"{"_context":"nope"}"#,
-            "-c",
-            "prod",
-        ]);
-        assert_eq!(env.last_context(), json!(env.node.id(fake_node::CTX_KV)));
+        contexts_chosen_without_a_name(&env, p);
+        contexts_named_by_id_or_alias(&env);
     }
+}
+
+/// The only context, the one aliased `default`, several without one, none.
+fn contexts_chosen_without_a_name(env: &Env, p: Profile) {
+    // the only context
+    env.ok(&["call", "kv_store_len"]);
+    assert_eq!(
+        env.last_context(),
+        json!(env.node.id(fake_node::CTX_KV)),
+        "{p:?}"
+    );
+    // several: the one aliased `default`, when it belongs to the app
+    // (The second kv-store app's tool names carry a prefix of its id,
+    // which is written in the version's form.)
+    let tools = env.ok(&["tools", "--json"]);
+    let kv2_len = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .find(|n| n.starts_with("kv_store_") && n.ends_with("_len") && *n != "kv_store_len")
+        .unwrap()
+        .to_string();
+    if p == Profile::Rc25 {
+        assert_eq!(kv2_len, "kv_store_8qbhbw_len");
+    }
+    env.ok(&["call", &kv2_len]);
+    assert_eq!(env.last_context(), json!(env.node.id(fake_node::CTX_KV2_2)));
+    // several and no default among them: an error listing them
+    let a = env
+        .cmd()
+        .args(["call", "notebook_pages_words"])
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("has 2 contexts")
+            && err.contains(&env.node.id(fake_node::CTX_PAGES_1))
+            && err.contains(&env.node.id(fake_node::CTX_PAGES_2)),
+        "{err}"
+    );
+    // none: says so and how to create one
+    env.cmd()
+        .args(["call", "lonely_len"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no context"))
+        .stderr(predicate::str::contains("create one"));
+}
+
+/// An id is used as is, anything else is an alias; `--context` wins.
+fn contexts_named_by_id_or_alias(env: &Env) {
+    let alias_lookups = |env: &Env| {
+        env.node
+            .requests()
+            .iter()
+            .filter(|r| r.path.contains("/alias/lookup/"))
+            .count()
+    };
+    // an id is used as is (hex or base58): no alias lookup
+    let before = alias_lookups(env);
+    env.ok(&[
+        "call",
+        "notebook_pages_words",
+        "--context",
+        &env.node.id(fake_node::CTX_PAGES_2),
+    ]);
+    assert_eq!(
+        env.last_context(),
+        json!(env.node.id(fake_node::CTX_PAGES_2))
+    );
+    env.ok(&[
+        "call",
+        "typed_noop",
+        "-c",
+        &env.node.other_id(fake_node::CTX_TYPED),
+    ]);
+    assert_eq!(alias_lookups(env), before);
+    // anything else is an alias
+    env.ok(&["call", "notebook_pages_words", "--context", "pages-main"]);
+    assert_eq!(
+        env.last_context(),
+        json!(env.node.id(fake_node::CTX_PAGES_1))
+    );
+    env.cmd()
+        .args(["call", "notebook_pages_words", "--context", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "neither a context id nor an alias",
+        ));
+    // An alias for a local app the node does not have: said so, not "(unknown)" (issue 32).
+    let every_kind = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/every-kind.json");
+    let a = env
+        .cmd()
+        .args([
+            "call",
+            &format!("{every_kind}.state"),
+            "-c",
+            "nope",
+            "--dry-run",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("neither a context id nor an alias"), "{err}");
+    assert!(err.contains("is not installed there"), "{err}");
+    assert!(!err.contains("(unknown)"), "{err}");
+    // --context wins over _context in --args
+    env.ok(&[
+        "call",
+        "kv_store_len",
+        "--args",
+        r#"{"_context":"nope"}"#,
+        "-c",
+        "prod",
+    ]);
+    assert_eq!(env.last_context(), json!(env.node.id(fake_node::CTX_KV)));
 }
 
 #[test]

@@ -703,117 +703,83 @@ fn every_request_body_carries_only_the_keys_its_node_version_takes() {
 fn every_lifecycle_body_carries_only_the_keys_its_node_version_takes() {
     let abi: Value = serde_json::from_str(include_str!("../testapps/registry/abi.json")).unwrap();
     let module = fake_node::wasm_module(Some(&abi));
-    for p in Profile::ALL {
-        let (n1, n2) = (FakeNode::with_profile(p), FakeNode::with_profile(p));
-        let home = tempfile::tempdir().unwrap();
-        let wasm = home.path().join("registry.wasm");
-        std::fs::write(&wasm, &module).unwrap();
-        let on = |n: &FakeNode, args: &[&str]| {
-            let out = support::calimcp(home.path())
-                .env("CALIMERO_NODE_URL", &n.url)
-                .args(args)
-                .output()
-                .unwrap();
-            let err = String::from_utf8_lossy(&out.stderr).into_owned();
-            (
-                out.status.code(),
-                String::from_utf8_lossy(&out.stdout).into_owned(),
-                err,
-            )
-        };
-        let ok = |n: &FakeNode, args: &[&str]| -> Value {
-            let (code, out, err) = on(n, args);
-            assert_eq!(code, Some(0), "{p:?} {args:?}: {err}");
-            serde_json::from_str(&out).unwrap_or(Value::Null)
-        };
-        let w = wasm.to_str().unwrap();
-        ok(
-            &n1,
-            &[
-                "app",
-                "install",
-                w,
-                "--package",
-                "com.example.registry",
-                "--version",
-                "0.1.0",
-                "--json",
-            ],
-        );
-        // A URL the node cannot fetch: refused by the node, the body sent.
-        let (code, _, err) = on(
-            &n1,
-            &["app", "install", "https://apps.example/registry.wasm"],
-        );
-        assert_eq!(code, Some(5), "{p:?}: {err}");
-        assert!(!err.contains("unknown field"), "{p:?}: {err}");
-        let v = ok(
-            &n1,
-            &[
-                "--json",
-                "context",
-                "create",
-                "com.example.registry",
-                "--owner",
-                "o",
-                "--limit",
-                "1",
-                "--alias",
-                "reg",
-            ],
-        );
-        let ctx = v["contextId"].as_str().unwrap().to_string();
-        let ns = v["namespaceId"].as_str().unwrap().to_string();
-        // Invitations need the group routes (0.10.1-rc.7 on, not 0.10.0).
-        if p.groups() {
-            let file = home.path().join("inv.json");
-            ok(
-                &n1,
-                &["context", "invite", &ctx, "-o", file.to_str().unwrap()],
-            );
-            n2.offer(&ns, &ctx, module.clone(), abi.clone());
-            ok(
-                &n2,
-                &[
-                    "context",
-                    "join",
-                    file.to_str().unwrap(),
-                    "--alias",
-                    "reg2",
-                    "--json",
-                ],
-            );
+    // The profiles side by side: a join waits for the context's state.
+    std::thread::scope(|s| {
+        let (abi, module) = (&abi, &module);
+        for p in Profile::ALL {
+            s.spawn(move || lifecycle_bodies_on(p, abi, module));
         }
-        ok(&n1, &["context", "alias", "add", "again", &ctx, "--json"]);
-        ok(&n1, &["context", "alias", "remove", "again", "--json"]);
-        ok(&n1, &["context", "delete", &ctx, "--yes", "--json"]);
-        ok(
-            &n1,
-            &[
-                "app",
-                "uninstall",
-                "com.example.registry",
-                "--yes",
-                "--json",
-            ],
-        );
-        let mut seen = check_bodies(p, &n1);
-        seen.extend(check_bodies(p, &n2));
-        for route in [
-            "install-dev-application",
-            "install-application",
-            "namespaces",
-            "contexts",
-            "invite",
-            "join",
-            "alias create",
-        ] {
-            if !p.groups() && matches!(route, "invite" | "join") {
-                continue;
-            }
-            assert!(seen.contains(route), "{p:?}: no {route} body in {seen:?}");
-        }
+    });
+}
+
+/// [`every_lifecycle_body_carries_only_the_keys_its_node_version_takes`] on `p`.
+fn lifecycle_bodies_on(p: Profile, abi: &Value, module: &[u8]) {
+    let (n1, n2) = (FakeNode::with_profile(p), FakeNode::with_profile(p));
+    let home = tempfile::tempdir().unwrap();
+    let wasm = home.path().join("registry.wasm");
+    std::fs::write(&wasm, module).unwrap();
+    let ok = |n: &FakeNode, line: &str| -> Value {
+        let (code, out, err) = lifecycle_run(home.path(), n, line);
+        assert_eq!(code, Some(0), "{p:?} {line}: {err}");
+        serde_json::from_str(&out).unwrap_or(Value::Null)
+    };
+    let w = wasm.to_str().unwrap();
+    ok(
+        &n1,
+        &format!("app install {w} --package com.example.registry --version 0.1.0 --json"),
+    );
+    // A URL the node cannot fetch: refused by the node, the body sent.
+    let (code, _, err) = lifecycle_run(home.path(), &n1, "app install https://apps.example/r.wasm");
+    assert_eq!(code, Some(5), "{p:?}: {err}");
+    assert!(!err.contains("unknown field"), "{p:?}: {err}");
+    let v = ok(
+        &n1,
+        "--json context create com.example.registry --owner o --limit 1 --alias reg",
+    );
+    let ctx = v["contextId"].as_str().unwrap().to_string();
+    let ns = v["namespaceId"].as_str().unwrap();
+    // Invitations need the group routes (0.10.1-rc.7 on, not 0.10.0).
+    if p.groups() {
+        let file = home.path().join("inv.json");
+        let file = file.to_str().unwrap();
+        ok(&n1, &format!("context invite {ctx} -o {file}"));
+        n2.offer(ns, &ctx, module.to_vec(), abi.clone());
+        ok(&n2, &format!("context join {file} --alias reg2 --json"));
     }
+    ok(&n1, &format!("context alias add again {ctx} --json"));
+    ok(&n1, "context alias remove again --json");
+    ok(&n1, &format!("context delete {ctx} --yes --json"));
+    ok(&n1, "app uninstall com.example.registry --yes --json");
+    let mut seen = check_bodies(p, &n1);
+    seen.extend(check_bodies(p, &n2));
+    let mut routes = vec![
+        "install-dev-application",
+        "install-application",
+        "namespaces",
+    ];
+    routes.extend(["contexts", "alias create"]);
+    if p.groups() {
+        routes.extend(["invite", "join"]);
+    }
+    for route in routes {
+        assert!(seen.contains(route), "{p:?}: no {route} body in {seen:?}");
+    }
+}
+
+/// `calimcp WORDS…` (the line split at spaces) against `n`: its exit code,
+/// stdout and stderr.
+fn lifecycle_run(
+    home: &std::path::Path,
+    n: &FakeNode,
+    line: &str,
+) -> (Option<i32>, String, String) {
+    let out = support::calimcp(home)
+        .env("CALIMERO_NODE_URL", &n.url)
+        .args(line.split(' '))
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
 }
 
 /// merod 0.11.0-rc.83 answers most refusals with a typed status instead of a

@@ -3178,7 +3178,11 @@ fn subscription_groups(p: Profile, body: &Value) -> Result<Vec<String>, Response
 /// `expirationTimestamp`/`recursive`). Not here: the alias body is
 /// `#[serde(flatten)]`, which serde cannot combine with
 /// `deny_unknown_fields` (REC §4, unknown keys ignored, *inferred*); a
-/// context join or delete reads no body on rc.25 (lifecycle.rs).
+/// context join or delete reads no body on rc.25 (lifecycle.rs). The
+/// install routes may be stricter than this: the name of the swift-sdk
+/// fixture REC §0 cites, `rc32-install-application-url-refused`, says an
+/// rc.32 node refused `url` there (docs/reference/merod-versions.md, row
+/// rc.31); no body of it is in the record, so rc.25's keys stand.
 fn rc83_admin_keys(method: &str, segs: &[&str]) -> Option<&'static [&'static str]> {
     Some(match (method, segs) {
         ("POST", ["admin-api", "install-dev-application"]) => {
