@@ -81,27 +81,7 @@ pub async fn run(
     let local = listener
         .local_addr()
         .map_err(|e| Error::internal(format!("listening socket: {e}")))?;
-    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
-    if !local.ip().is_loopback() {
-        if !local.ip().is_unspecified() {
-            hosts.push(local.ip().to_string());
-        }
-        log::warn!(
-            "listening on {local}, which is not a loopback address: anyone who can reach it can run this server's tools (there is no authentication)"
-        );
-        if opts.allow_hosts.is_empty() {
-            log::warn!(
-                "only requests whose Host is {} are accepted; add the names clients use with --allow-host",
-                hosts.join(", ")
-            );
-        }
-    }
-    hosts.extend(opts.allow_hosts.iter().cloned());
-    let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
-        .iter()
-        .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
-        .collect();
-    origins.extend(opts.allow_origins.iter().cloned());
+    let (hosts, origins) = allowed(local, opts);
     let pages = super::pages::routes(live.clone(), hosts.clone());
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
@@ -170,6 +150,34 @@ pub async fn run(
     // Open SSE streams end with the token; bound the wait for the rest anyway.
     let _ = tokio::time::timeout(Duration::from_secs(3), done).await;
     Ok(())
+}
+
+/// The `Host` names and `Origin`s the server answers: loopback's, the
+/// listening address's, and `--allow-host`/`--allow-origin`'s. A
+/// non-loopback address is warned about (there is no authentication).
+fn allowed(local: std::net::SocketAddr, opts: &HttpOptions) -> (Vec<String>, Vec<String>) {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    if !local.ip().is_loopback() {
+        if !local.ip().is_unspecified() {
+            hosts.push(local.ip().to_string());
+        }
+        log::warn!(
+            "listening on {local}, which is not a loopback address: anyone who can reach it can run this server's tools (there is no authentication)"
+        );
+        if opts.allow_hosts.is_empty() {
+            log::warn!(
+                "only requests whose Host is {} are accepted; add the names clients use with --allow-host",
+                hosts.join(", ")
+            );
+        }
+    }
+    hosts.extend(opts.allow_hosts.iter().cloned());
+    let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+        .iter()
+        .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
+        .collect();
+    origins.extend(opts.allow_origins.iter().cloned());
+    (hosts, origins)
 }
 
 /// How long a shutdown waits for the requests in flight.
