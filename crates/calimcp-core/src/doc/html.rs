@@ -1,5 +1,5 @@
 //! HTML pieces: ids, types written with links to their definitions, doc text
-//! as paragraphs, and the two kinds of JSON a page holds.
+//! as paragraphs, and the kinds of text a page holds.
 //!
 //! The page is written with maud's `html!`, which checks the markup when
 //! calimcp is compiled and escapes every value put into it (`&`, `<`, `>`
@@ -7,8 +7,11 @@
 //! manifest cannot become markup unless the code says so. Only three things
 //! say so, each once: the page's own style and script (`page::document`),
 //! JSON inside a `<script>` element ([`ScriptJson`]) and JSON shown as text
-//! ([`JsonText`], escaped by a library, not by maud). Names are also
-//! sanitised as signatures sanitise them.
+//! ([`JsonText`], escaped by a library, not by maud). Text from a manifest
+//! or a request goes in as [`Text`] (or [`line`]), escaped by
+//! pulldown-cmark-escape's `escape_html`, which also writes `'` as `&#39;`,
+//! as the page always has. Names are also sanitised as signatures sanitise
+//! them.
 
 use maud::{Markup, Render, html};
 use serde_json::Value;
@@ -16,6 +19,24 @@ use serde_json::Value;
 use crate::abi::{Manifest, TypeRef};
 use crate::mapping::signature::type_name;
 use crate::text::sanitize_line;
+
+/// Text from a manifest or a request, escaped by pulldown-cmark-escape's
+/// `escape_html`: `&`, `<`, `>`, `"` and `'`. maud's own escaping (which a
+/// bare string spliced into the page still gets: safe either way) leaves
+/// `'` as it is; this keeps the page byte for byte what it has always been.
+pub struct Text<S>(pub S);
+
+impl<S: AsRef<str>> Render for Text<S> {
+    fn render_to(&self, buffer: &mut String) {
+        // Writing to a String cannot fail.
+        let _ = pulldown_cmark_escape::escape_html(buffer, self.0.as_ref());
+    }
+}
+
+/// A manifest string on one line, sanitised as signatures sanitise it.
+pub fn line(s: &str) -> Text<String> {
+    Text(sanitize_line(s))
+}
 
 /// JSON pretty-printed as an element's text (a schema, an example). Escaped
 /// by pulldown-cmark's body-text escaper: `&`, `<` and `>`, which is all
@@ -73,7 +94,7 @@ pub fn type_id(prefix: &str, name: &str) -> String {
 pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
     match t {
         TypeRef::Ref(name) if m.types.contains_key(name) => html! {
-            a class="ty" href={ "#" (type_id(prefix, name)) } { (sanitize_line(name)) }
+            a class="ty" href={ "#" (type_id(prefix, name)) } { (line(name)) }
         },
         TypeRef::List { items, .. } => html! { (linked_type(m, prefix, items)) "[]" },
         TypeRef::Map { key, value, .. } => html! {
@@ -83,9 +104,9 @@ pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
         TypeRef::Record(r) => match (&r.crdt, &r.inner) {
             (Some(_), Some(inner)) => linked_type(m, prefix, inner),
             (None, _) if r.is_positional() => tuple(m, prefix, r.fields.iter().map(|f| &f.ty)),
-            _ => html! { (type_name(t)) },
+            _ => html! { (Text(type_name(t))) },
         },
-        _ => html! { (type_name(t)) },
+        _ => html! { (Text(type_name(t))) },
     }
 }
 
@@ -104,7 +125,7 @@ fn tuple<'a>(m: &Manifest, prefix: &str, elements: impl Iterator<Item = &'a Type
 pub fn doc_paragraphs(doc: &str) -> Markup {
     html! {
         @for p in doc.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
-            p { (p) }
+            p { (Text(p)) }
         }
     }
 }
@@ -126,6 +147,7 @@ pub fn text_of(html: &str) -> String {
     out.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
+        .replace("&#39;", "'")
         .replace("&amp;", "&")
 }
 

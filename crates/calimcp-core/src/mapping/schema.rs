@@ -1050,90 +1050,104 @@ impl<'m> Builder<'m> {
                 60 + 2 * c.name.len() + c.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4))
             })
             .sum::<usize>();
-        let mut members = Vec::new();
         match &v.tagging {
-            Tagging::External => {
-                let units: Vec<&VariantCase> =
-                    v.variants.iter().filter(|c| c.payload.is_none()).collect();
-                if units.iter().any(|c| c.doc.is_some()) {
-                    for c in &units {
-                        let mut s = node! {"type" => "string", "const" => c.name.as_str()};
-                        apply_doc(&mut s, c.doc.as_deref());
-                        members.push(s);
-                    }
-                } else if !units.is_empty() {
-                    let names: Vec<&str> = units.iter().map(|c| c.name.as_str()).collect();
-                    let names: Vec<Node<'m>> = names.into_iter().map(Node::from).collect();
-                    members.push(node! {"type" => "string", "enum" => names});
-                }
-                for c in v.variants.iter() {
-                    let Some(p) = &c.payload else { continue };
-                    let mut s = node! {
-                        "type" => "object",
-                        "properties" => node! {c.name.as_str() => self.ty(p, ctx)},
-                        "required" => vec![Node::from(c.name.as_str())],
-                        "additionalProperties" => false,
-                    };
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "oneOf")
-            }
-            Tagging::Internal { tag } => {
-                for c in &v.variants {
-                    let mut props = Obj::new();
-                    let mut required = Vec::new();
-                    let mut extra = None;
-                    if let Some(p) = &c.payload {
-                        let mut inner_ctx = ctx;
-                        if let Some(r) = self.resolve_record(p, &mut inner_ctx) {
-                            let (fp, fr) = self.fields_of(r, inner_ctx);
-                            props = fp;
-                            required = fr;
-                        } else if let TypeRef::Map { value, .. } = p {
-                            extra = Some(self.ty(value, ctx));
-                        }
-                    }
-                    props.insert(tag.as_str(), node! {"const" => c.name.as_str()});
-                    required.retain(|r| r.as_str() != Some(tag.as_str()));
-                    required.push(Node::from(tag.as_str()));
-                    let mut s =
-                        node! {"type" => "object", "properties" => props, "required" => required};
-                    if let (Some(extra), Some(o)) = (extra, s.obj_mut()) {
-                        o.insert("additionalProperties", extra);
-                    }
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "oneOf")
-            }
-            Tagging::Adjacent { tag, content } => {
-                for c in &v.variants {
-                    let mut props = Obj::new();
-                    props.insert(tag.as_str(), node! {"const" => c.name.as_str()});
-                    let mut required = vec![Node::from(tag.as_str())];
-                    if let Some(p) = &c.payload {
-                        props.insert(content.as_str(), self.ty(p, ctx));
-                        required.push(Node::from(content.as_str()));
-                    }
-                    let mut s = node! {"type" => "object", "properties" => props, "required" => required, "additionalProperties" => false};
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "oneOf")
-            }
-            Tagging::Untagged => {
-                for c in &v.variants {
-                    let mut s = match &c.payload {
-                        Some(p) => self.ty(p, Ctx { raw: true, ..ctx }),
-                        None => Node::Shared(&NULL),
-                    };
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "anyOf")
-            }
+            Tagging::External => self.external(v, ctx),
+            Tagging::Internal { tag } => self.internal(v, tag, ctx),
+            Tagging::Adjacent { tag, content } => self.adjacent(v, tag, content, ctx),
+            Tagging::Untagged => self.untagged(v, ctx),
         }
+    }
+
+    /// Externally tagged (serde's default): a unit case is its name, a case
+    /// with a payload an object of one key, the name.
+    fn external(&mut self, v: &'m Variant, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        let units: Vec<&VariantCase> = v.variants.iter().filter(|c| c.payload.is_none()).collect();
+        if units.iter().any(|c| c.doc.is_some()) {
+            for c in &units {
+                let mut s = node! {"type" => "string", "const" => c.name.as_str()};
+                apply_doc(&mut s, c.doc.as_deref());
+                members.push(s);
+            }
+        } else if !units.is_empty() {
+            let names: Vec<&str> = units.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<Node<'m>> = names.into_iter().map(Node::from).collect();
+            members.push(node! {"type" => "string", "enum" => names});
+        }
+        for c in v.variants.iter() {
+            let Some(p) = &c.payload else { continue };
+            let mut s = node! {
+                "type" => "object",
+                "properties" => node! {c.name.as_str() => self.ty(p, ctx)},
+                "required" => vec![Node::from(c.name.as_str())],
+                "additionalProperties" => false,
+            };
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "oneOf")
+    }
+
+    /// Internally tagged: the tag beside the payload's own fields.
+    fn internal(&mut self, v: &'m Variant, tag: &'m str, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        for c in &v.variants {
+            let mut props = Obj::new();
+            let mut required = Vec::new();
+            let mut extra = None;
+            if let Some(p) = &c.payload {
+                let mut inner_ctx = ctx;
+                if let Some(r) = self.resolve_record(p, &mut inner_ctx) {
+                    let (fp, fr) = self.fields_of(r, inner_ctx);
+                    props = fp;
+                    required = fr;
+                } else if let TypeRef::Map { value, .. } = p {
+                    extra = Some(self.ty(value, ctx));
+                }
+            }
+            props.insert(tag, node! {"const" => c.name.as_str()});
+            required.retain(|r| r.as_str() != Some(tag));
+            required.push(Node::from(tag));
+            let mut s = node! {"type" => "object", "properties" => props, "required" => required};
+            if let (Some(extra), Some(o)) = (extra, s.obj_mut()) {
+                o.insert("additionalProperties", extra);
+            }
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "oneOf")
+    }
+
+    /// Adjacently tagged: the tag and the payload under their two keys.
+    fn adjacent(&mut self, v: &'m Variant, tag: &'m str, content: &'m str, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        for c in &v.variants {
+            let mut props = Obj::new();
+            props.insert(tag, node! {"const" => c.name.as_str()});
+            let mut required = vec![Node::from(tag)];
+            if let Some(p) = &c.payload {
+                props.insert(content, self.ty(p, ctx));
+                required.push(Node::from(content));
+            }
+            let mut s = node! {"type" => "object", "properties" => props, "required" => required, "additionalProperties" => false};
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "oneOf")
+    }
+
+    /// Untagged: any case's payload (a unit case is null).
+    fn untagged(&mut self, v: &'m Variant, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        for c in &v.variants {
+            let mut s = match &c.payload {
+                Some(p) => self.ty(p, Ctx { raw: true, ..ctx }),
+                None => Node::Shared(&NULL),
+            };
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "anyOf")
     }
 }
 
