@@ -78,7 +78,8 @@ impl LoginEnv for Env {
 
 #[test]
 fn a_login_from_the_environment_stays_for_later_commands() {
-    for env in VERSIONS.map(auth_env_on) {
+    support::side_by_side(&VERSIONS, |p| {
+        let env = auth_env_on(p);
         let n = &env.node;
         let a = env
             .cmd()
@@ -114,7 +115,7 @@ fn a_login_from_the_environment_stays_for_later_commands() {
             .success();
         env2.cmd().args(["call", "kv_store_len"]).assert().success();
         assert_eq!(env2.node.logins(), 1);
-    }
+    });
 }
 
 #[test]
@@ -170,7 +171,8 @@ fn login_reads_the_password_from_stdin_or_a_file() {
 
 #[test]
 fn auth_token_prints_only_the_token_and_refreshes_it() {
-    for env in VERSIONS.map(auth_env_on) {
+    support::side_by_side(&VERSIONS, |p| {
+        let env = auth_env_on(p);
         let n = &env.node;
         // Not logged in: exit 3 with the command that logs in.
         let a = env.cmd().args(["auth", "token"]).assert().code(3);
@@ -215,12 +217,13 @@ fn auth_token_prints_only_the_token_and_refreshes_it() {
             .success();
         let v: serde_json::Value = serde_json::from_str(&Env::stdout(&a)).expect("JSON");
         assert_eq!(v, serde_json::json!({ "token": second }));
-    }
+    });
 }
 
 #[test]
 fn logout_removes_the_cached_login() {
-    for env in VERSIONS.map(auth_env_on) {
+    support::side_by_side(&VERSIONS, |p| {
+        let env = auth_env_on(p);
         env.cmd()
             .args(["login", "-u", USER, "--password-stdin"])
             .write_stdin(PASS)
@@ -261,7 +264,7 @@ fn logout_removes_the_cached_login() {
             .assert()
             .success()
             .stdout(predicate::str::contains("nobody was logged in"));
-    }
+    });
 }
 
 #[test]
@@ -547,7 +550,8 @@ fn parallel_commands_sharing_a_login_refresh_it_once() {
 /// that meets it and by every later one, not as "not logged in".
 #[test]
 fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
-    for env in [Profile::Rc25, Profile::Rc83].map(auth_env_on) {
+    support::side_by_side(&[Profile::Rc25, Profile::Rc83], |p| {
+        let env = auth_env_on(p);
         let n = &env.node;
         env.login();
         // Another program's copy of the login.
@@ -596,7 +600,7 @@ fn a_login_the_node_revoked_is_reported_as_such_until_logged_in_again() {
         // A new login ends that.
         env.login();
         env.cmd().args(["call", "kv_store_len"]).assert().success();
-    }
+    });
 }
 
 /// The one token cache file of the env's state directory.

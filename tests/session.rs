@@ -29,7 +29,8 @@ fn refused(node: &FakeNode, home: &std::path::Path, args: &[&str]) -> String {
 
 #[test]
 fn a_context_of_another_app_is_refused_by_every_cli_entry_point() {
-    for node in VERSIONS.map(FakeNode::with_profile) {
+    support::side_by_side(&VERSIONS, |p| {
+        let node = FakeNode::with_profile(p);
         let home = tempfile::tempdir().unwrap();
         let h = home.path();
         // `pages-main` is an alias of a context of com.example.notebook.
@@ -88,7 +89,7 @@ fn a_context_of_another_app_is_refused_by_every_cli_entry_point() {
             .assert()
             .success();
         assert_eq!(node.executes().len(), 1);
-    }
+    });
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,7 +141,8 @@ async fn a_context_of_another_app_is_an_error_result_for_agents() {
 
 #[test]
 fn contexts_lists_each_context_with_its_aliases_version_and_state() {
-    for node in VERSIONS.map(FakeNode::with_profile) {
+    support::side_by_side(&VERSIONS, |p| {
+        let node = FakeNode::with_profile(p);
         let home = tempfile::tempdir().unwrap();
         let out = cmd(&node, home.path())
             .args(["contexts", "notebook", "--json"])
@@ -176,7 +178,7 @@ fn contexts_lists_each_context_with_its_aliases_version_and_state() {
             .args(["contexts", "--offline"])
             .assert()
             .code(2);
-    }
+    });
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -151,7 +151,8 @@ fn the_kv_stores_events_are_decoded_on_every_node_version() {
 
 #[test]
 fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
-    for env in VERSIONS.map(Env::on) {
+    support::side_by_side(&VERSIONS, |p| {
+        let env = Env::on(p);
         let ctx = env.node.id(CTX_KV);
         let w = env.watch(&["kv-store", "-c", "prod", "--json", "--all", "--count", "4"]);
         env.node.emit(&ctx, &[("Inserted", b"not json")]);
@@ -182,12 +183,13 @@ fn undecodable_data_and_the_nodes_own_events_are_shown_in_the_same_shape() {
         for l in &lines {
             support::json_schema::assert_valid("watch", l);
         }
-    }
+    });
 }
 
 #[test]
 fn a_dropped_stream_is_reopened_with_a_warning() {
-    for env in VERSIONS.map(Env::on) {
+    support::side_by_side(&VERSIONS, |p| {
+        let env = Env::on(p);
         let ctx = env.node.id(CTX_KV);
         let mut w = env.watch(&["kv-store", "-c", "prod", "--json", "--count", "2"]);
         env.node.emit(&ctx, &[("Inserted", b"\"one\"")]);
@@ -205,7 +207,7 @@ fn a_dropped_stream_is_reopened_with_a_warning() {
             err.contains("events the node produced in between are lost"),
             "{err}"
         );
-    }
+    });
 }
 
 #[test]
@@ -270,7 +272,8 @@ fn ctrl_c_and_a_closed_stdout_end_it_quietly() {
 /// silent wait (20.3).
 #[test]
 fn a_context_the_node_leaves_out_is_an_error_before_watching() {
-    for env in [Profile::Rc25, Profile::Rc83].map(Env::on) {
+    support::side_by_side(&[Profile::Rc25, Profile::Rc83], |p| {
+        let env = Env::on(p);
         let ctx = env.node.id(CTX_KV);
         env.node.sse_faults(|f| f.denied.push(ctx.clone()));
         let a = env
@@ -283,7 +286,7 @@ fn a_context_the_node_leaves_out_is_an_error_before_watching() {
         assert!(err.contains(&ctx), "{err}");
         assert!(err.contains("not a member"), "{err}");
         assert!(!err.contains("watching"), "{err}");
-    }
+    });
 }
 
 /// A node that never sends `connect`: --stop-after bounds the opening, and
@@ -356,7 +359,8 @@ fn watch_json_writes_only_json_lines_on_stderr() {
 /// Events of contexts that were not asked for never count (24.7).
 #[test]
 fn events_of_other_contexts_do_not_count() {
-    for env in VERSIONS.map(Env::on) {
+    support::side_by_side(&VERSIONS, |p| {
+        let env = Env::on(p);
         let ctx = env.node.id(CTX_KV);
         let w = env.watch(&["kv-store", "-c", "prod", "--json", "--until", "Inserted"]);
         for other in [
@@ -374,7 +378,7 @@ fn events_of_other_contexts_do_not_count() {
         assert_eq!(code, 0, "{err}");
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert_eq!(lines[0]["payload"], "mine");
-    }
+    });
 }
 
 /// A stream that closes right after each opening is reopened with backoff,
@@ -604,7 +608,8 @@ fn wait_event_for_an_undeclared_event_warns_the_same_way() {
 /// base58 node stays hex, an alias shows its id beside it (issue 22.16).
 #[test]
 fn the_watched_context_is_named_as_typed() {
-    for env in VERSIONS.map(Env::on) {
+    support::side_by_side(&VERSIONS, |p| {
+        let env = Env::on(p);
         let hex = support::fake_node::hex_id(CTX_KV);
         for (typed, shown) in [
             (hex.clone(), format!("watching context {hex} of")),
@@ -618,7 +623,7 @@ fn the_watched_context_is_named_as_typed() {
             assert_eq!(code, 124, "{err}");
             assert!(err.contains(&shown), "{typed}: {err}");
         }
-    }
+    });
 }
 
 /// Issue 28.6: a 3 MB event whose data is not JSON is held as its bytes and
@@ -863,7 +868,7 @@ fn a_group_watch_on_a_node_without_group_events_is_refused() {
 /// known), and what rc.4 and rc.25 take too.
 #[test]
 fn a_logged_in_watch_sends_the_bearer_in_the_header() {
-    for p in VERSIONS {
+    support::side_by_side(&VERSIONS, |p| {
         let env = Env::with(
             support::fake_node::FakeNode::builder()
                 .profile(p)
@@ -896,5 +901,5 @@ fn a_logged_in_watch_sends_the_bearer_in_the_header() {
             );
             assert!(!r.query.contains("token"), "{p:?}: {}", r.query);
         }
-    }
+    });
 }

@@ -135,3 +135,15 @@ pub fn tool_names(tools: &serde_json::Value) -> Vec<String> {
         .map(|t| t["name"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// Runs `f` once for each of `items` side by side (scoped threads), for a
+/// test repeated on several node versions whose steps mostly wait (for a
+/// stream, a reconnection, a deadline); a panic in one fails the test.
+pub fn side_by_side<T: Copy + Send>(items: &[T], f: impl Fn(T) + Sync) {
+    std::thread::scope(|s| {
+        for &item in items {
+            let f = &f;
+            s.spawn(move || f(item));
+        }
+    });
+}
