@@ -1723,6 +1723,9 @@ fn route(state: &State, req: &Request) -> Response {
             match contexts.iter().find(|c| c.id == *ctx) {
                 Some(c) => {
                     let owned: Vec<&str> = c.owned.iter().map(String::as_str).collect();
+                    if p.rc83() {
+                        return Response::wire(200, wire::rc83_identities_owned(&owned));
+                    }
                     Response::wire(200, wire::identities_owned(&owned))
                 }
                 None => Response::error(404, "Context not found"),

@@ -861,6 +861,14 @@ pub fn sse_parse_error(message: &str) -> String {
     json!({"error": {"type": "ParseError", "data": message}}).to_string()
 }
 
+/// `GET /admin-api/contexts/:id/identities-owned` from rc.41 on: the list
+/// and whose identities they are, `identitiesOf` (REC §3: SW41, core
+/// fixture `contexts/identities.res.json`, which says `"caller"`; `"node"`
+/// for the node owner's session is *inferred* from SW41's comment).
+pub fn rc83_identities_owned(identities: &[&str]) -> String {
+    json!({"data": {"identities": identities, "identitiesOf": "node"}}).to_string()
+}
+
 /// A write the node ran read-only and discarded (JSON-RPC, HTTP 200). REC §5
 /// "read-only refusal — new rc.83": EXEC83 `refuse_discarded_write`; the
 /// exact body of swift-sdk Rc83SurfaceTests `testReadOnlyWriteRefusedIsRecognised`.
