@@ -424,6 +424,67 @@ pub fn invitation_group(invitation: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    /// A loopback server answering each request with the next of
+    /// `answers` (status, JSON body); the bodies it was sent.
+    fn node_answering(answers: Vec<(u16, String)>) -> (String, std::sync::mpsc::Receiver<String>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for (status, body) in answers {
+                let (stream, _) = listener.accept().unwrap();
+                let mut reader = BufReader::new(stream);
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap();
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut sent = vec![0; length];
+                reader.read_exact(&mut sent).unwrap();
+                let _ = tx.send(String::from_utf8(sent).unwrap());
+                let mut stream = reader.into_inner();
+                write!(
+                    stream,
+                    "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .unwrap();
+            }
+        });
+        (url, rx)
+    }
+
+    /// A node that refuses `upgradePolicy` (rc.38 on refuse a body's
+    /// unknown keys; the wire record's §0 text) before calimcp knows its id
+    /// form: the namespace is asked for again without the key.
+    #[tokio::test]
+    async fn a_refused_upgrade_policy_is_dropped_and_the_namespace_asked_again() {
+        let ns = "ab".repeat(32);
+        let refused = json!({"error": "Invalid JSON data: Failed to deserialize the JSON body into the target type: upgradePolicy: unknown field `upgradePolicy`, expected `applicationId` or `name` at line 1 column 62"});
+        let (url, sent) = node_answering(vec![
+            (400, refused.to_string()),
+            (200, json!({"data": {"namespaceId": ns}}).to_string()),
+        ]);
+        let opts = super::super::NodeOptions::new(
+            &url,
+            std::env::temp_dir().join("calimcp-unit-never-written"),
+        );
+        let client = Client::new(opts).unwrap();
+        let app = "cd".repeat(32);
+        assert_eq!(client.create_namespace(&app, None).await.unwrap(), ns);
+        let first: Value = serde_json::from_str(&sent.recv().unwrap()).unwrap();
+        let second: Value = serde_json::from_str(&sent.recv().unwrap()).unwrap();
+        assert_eq!(first["upgradePolicy"], "LazyOnAccess");
+        assert_eq!(second, json!({"applicationId": app}));
+    }
 
     #[test]
     fn bytes_go_as_a_number_array() {
