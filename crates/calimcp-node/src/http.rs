@@ -405,12 +405,14 @@ impl Client {
         err
     }
 
-    /// A 403 with the handler's `{"error"}` (the guard's have no body):
-    /// merod 0.11.0-rc.83's typed refusal of a caller that is not a member
-    /// of the context or group the request acts on (KTHTTP, the wire record
-    /// ../shared/reference/merod-rc83-wire.md §0 "Typed refusals").
+    /// A 403 from an admin-API handler, with its `{"error"}` (the guard's
+    /// have no body): merod 0.11.0-rc.83's typed refusal of a caller that is
+    /// not a member of the context or group the request acts on (KTHTTP,
+    /// the wire record ../shared/reference/merod-rc83-wire.md §0 "Typed
+    /// refusals"). The SSE subscription's 403 (another principal's session)
+    /// is not one.
     fn not_a_member(&self, status: u16, body: &str, shown: &str) -> Option<Error> {
-        if status != 403 {
+        if status != 403 || !shown.contains("/admin-api/") {
             return None;
         }
         let words = decode::node_message(body.as_bytes())?;
