@@ -532,45 +532,7 @@ fn accepted_keys(
         ),
         ["", "auth", "refresh"] => ("/auth/refresh", vec!["access_token", "refresh_token"]),
         ["", "auth", "logout"] => ("/auth/logout", vec!["refresh_token"]),
-        ["", "admin-api", "install-dev-application"] => (
-            "install-dev-application",
-            vec!["path", "metadata", "package", "version"],
-        ),
-        ["", "admin-api", "install-application"] => (
-            "install-application",
-            vec!["url", "hash", "metadata", "package", "version"],
-        ),
-        // rc.4 requires `upgradePolicy`; rc.25 has no such field (ignored);
-        // hex-id nodes (rc.27 on) would refuse it from rc.38.
-        ["", "admin-api", "namespaces"] => {
-            let mut keys = vec!["applicationId", "name"];
-            if !p.hex_ids() {
-                keys.push("upgradePolicy");
-            }
-            ("namespaces", keys)
-        }
-        ["", "admin-api", "contexts"] => (
-            "contexts",
-            vec![
-                "applicationId",
-                "groupId",
-                "initializationParams",
-                "serviceName",
-                "contextSeed",
-                "identitySecret",
-                "name",
-            ],
-        ),
-        ["", "admin-api", "namespaces", _, "invite"] => {
-            ("invite", vec!["expirationTimestamp", "recursive"])
-        }
-        ["", "admin-api", "namespaces", _, "join"] => ("join", vec!["invitation", "groupName"]),
-        ["", "admin-api", "alias", "create", "context"] => {
-            ("alias create", vec!["alias", "contextId"])
-        }
-        // rc.4 deletes a context in a group as `requester`; later nodes read
-        // no body, and calimcp sends none there.
-        ["", "admin-api", "contexts", _] if p == Profile::Rc4 => ("delete", vec!["requester"]),
+        ["", "admin-api", rest @ ..] => return admin_keys(p, rest),
         _ => return None,
     };
     // The nested objects' keys, prefixed with their parent's.
@@ -590,6 +552,36 @@ fn accepted_keys(
         top.extend(["provider_data.username", "provider_data.password"]);
     }
     Some((route, top))
+}
+
+/// The keys of the admin-API bodies calimcp sends: the fake's rc.83 table
+/// (rc.25's structs' fields, *inferred* after rc.25) on every version, and
+/// `upgradePolicy` where the node takes it (rc.4 requires it; rc.25 has no
+/// such field and ignores it; hex-id nodes, rc.27 on, would refuse it from
+/// rc.38); the alias body (`flatten`ed, so never strict) and rc.4's
+/// `requester` on a delete (later nodes read no body there).
+fn admin_keys(p: Profile, rest: &[&str]) -> Option<(&'static str, Vec<&'static str>)> {
+    let route = match rest {
+        ["install-dev-application"] => "install-dev-application",
+        ["install-application"] => "install-application",
+        ["namespaces"] => "namespaces",
+        ["contexts"] => "contexts",
+        ["namespaces", _, "invite"] => "invite",
+        ["namespaces", _, "join"] => "join",
+        ["alias", "create", "context"] => {
+            return Some(("alias create", vec!["alias", "contextId"]));
+        }
+        ["contexts", _] if p == Profile::Rc4 => return Some(("delete", vec!["requester"])),
+        _ => return None,
+    };
+    let segs: Vec<&str> = std::iter::once("admin-api")
+        .chain(rest.iter().copied())
+        .collect();
+    let mut keys = fake_node::rc83_admin_keys("POST", &segs)?.to_vec();
+    if route == "namespaces" && !p.hex_ids() {
+        keys.push("upgradePolicy");
+    }
+    Some((route, keys))
 }
 
 /// Holds every body `node` was sent to [`accepted_keys`] for `p`; the

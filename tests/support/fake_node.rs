@@ -3186,7 +3186,7 @@ fn subscription_groups(p: Profile, body: &Value) -> Result<Vec<String>, Response
 /// fixture REC §0 cites, `rc32-install-application-url-refused`, says an
 /// rc.32 node refused `url` there (docs/reference/merod-versions.md, row
 /// rc.31); no body of it is in the record, so rc.25's keys stand.
-fn rc83_admin_keys(method: &str, segs: &[&str]) -> Option<&'static [&'static str]> {
+pub fn rc83_admin_keys(method: &str, segs: &[&str]) -> Option<&'static [&'static str]> {
     Some(match (method, segs) {
         ("POST", ["admin-api", "install-dev-application"]) => {
             &["path", "metadata", "package", "version"]
