@@ -519,19 +519,14 @@ fn accepted_keys(
     let (route, mut top): (&str, Vec<&str>) = match segs.as_slice() {
         ["", "jsonrpc"] => ("/jsonrpc", vec!["jsonrpc", "id", "method", "params"]),
         ["", "sse", "subscription"] => ("/sse/subscription", vec!["id", "method", "params"]),
-        ["", "auth", "token"] => (
-            "/auth/token",
-            vec![
-                "auth_method",
-                "public_key",
-                "client_name",
-                "permissions",
-                "timestamp",
-                "provider_data",
-            ],
-        ),
-        ["", "auth", "refresh"] => ("/auth/refresh", vec!["access_token", "refresh_token"]),
-        ["", "auth", "logout"] => ("/auth/logout", vec!["refresh_token"]),
+        ["", "auth", rest] => {
+            let keys = fake_node::rc83_auth_keys(rest)?.to_vec();
+            match *rest {
+                "token" => ("/auth/token", keys),
+                "refresh" => ("/auth/refresh", keys),
+                _ => ("/auth/logout", keys),
+            }
+        }
         ["", "admin-api", rest @ ..] => return admin_keys(p, rest),
         _ => return None,
     };

@@ -3058,13 +3058,12 @@ fn unknown_key(raw: &[u8], body: &Value, allowed: &[&str]) -> Option<(String, St
     Some((key, detail))
 }
 
-/// `POST /auth/token`, `/auth/refresh` and `/auth/logout` on rc.83: exact
-/// keys (AUTH83 `#[serde(deny_unknown_fields)]` on `BaseTokenRequest`,
-/// `RefreshTokenRequest`, `LogoutRequest`), 400 with the auth crate's body;
-/// and the logout route itself (REC §1 "POST /auth/logout").
-fn rc83_auth_refused(auth: &Auth, req: &Request, rest: &str, body: &Value) -> Option<Response> {
-    let allowed: &[&str] = match (req.method.as_str(), rest) {
-        ("POST", "token") => &[
+/// The keys `POST /auth/REST` takes on rc.83 (AUTH83
+/// `#[serde(deny_unknown_fields)]` on `BaseTokenRequest`,
+/// `RefreshTokenRequest`, `LogoutRequest`; REC §1).
+pub fn rc83_auth_keys(rest: &str) -> Option<&'static [&'static str]> {
+    Some(match rest {
+        "token" => &[
             "auth_method",
             "public_key",
             "client_name",
@@ -3072,10 +3071,21 @@ fn rc83_auth_refused(auth: &Auth, req: &Request, rest: &str, body: &Value) -> Op
             "timestamp",
             "provider_data",
         ],
-        ("POST", "refresh") => &["access_token", "refresh_token"],
-        ("POST", "logout") => &["refresh_token"],
+        "refresh" => &["access_token", "refresh_token"],
+        "logout" => &["refresh_token"],
         _ => return None,
-    };
+    })
+}
+
+/// `POST /auth/token`, `/auth/refresh` and `/auth/logout` on rc.83: exact
+/// keys (AUTH83 `#[serde(deny_unknown_fields)]` on `BaseTokenRequest`,
+/// `RefreshTokenRequest`, `LogoutRequest`), 400 with the auth crate's body;
+/// and the logout route itself (REC §1 "POST /auth/logout").
+fn rc83_auth_refused(auth: &Auth, req: &Request, rest: &str, body: &Value) -> Option<Response> {
+    if req.method != "POST" {
+        return None;
+    }
+    let allowed = rc83_auth_keys(rest)?;
     if let Some((_, detail)) = unknown_key(&req.body, body, allowed) {
         return Some(Response::wire(400, wire::rc83_auth_invalid_json(&detail)));
     }
