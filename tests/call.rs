@@ -1395,29 +1395,36 @@ fn credentials_log_in_refresh_once_and_never_show() {
 
 #[test]
 fn auth_failures_are_exit_3_without_secrets() {
-    let env = Env::with(FakeNode::builder().auth("admin", "right").start());
-    let a = env
-        .cmd()
-        .env("CALIMERO_USERNAME", "admin")
-        .env("CALIMERO_PASSWORD", "wrong-password")
-        .args(["call", "kv_store_len", "-v"])
-        .assert()
-        .code(3);
-    let out = all_output(&a);
-    assert!(out.contains("Invalid username or password"), "{out}");
-    assert!(!out.contains("wrong-password"), "{out}");
-    env.cmd()
-        .args(["call", "kv_store_len"])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("CALIMERO_AUTH_TOKEN"));
-    let a = env
-        .cmd()
-        .env("CALIMERO_AUTH_TOKEN", "not-a-real-token")
-        .args(["call", "kv_store_len", "-v"])
-        .assert()
-        .code(3);
-    assert!(!all_output(&a).contains("not-a-real-token"));
+    support::side_by_side(&VERSIONS, |p| {
+        let env = Env::with(
+            FakeNode::builder()
+                .profile(p)
+                .auth("admin", "right")
+                .start(),
+        );
+        let a = env
+            .cmd()
+            .env("CALIMERO_USERNAME", "admin")
+            .env("CALIMERO_PASSWORD", "wrong-password")
+            .args(["call", "kv_store_len", "-v"])
+            .assert()
+            .code(3);
+        let out = all_output(&a);
+        assert!(out.contains("Invalid username or password"), "{p:?}: {out}");
+        assert!(!out.contains("wrong-password"), "{out}");
+        env.cmd()
+            .args(["call", "kv_store_len"])
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains("CALIMERO_AUTH_TOKEN"));
+        let a = env
+            .cmd()
+            .env("CALIMERO_AUTH_TOKEN", "not-a-real-token")
+            .args(["call", "kv_store_len", "-v"])
+            .assert()
+            .code(3);
+        assert!(!all_output(&a).contains("not-a-real-token"));
+    });
 }
 
 #[test]
