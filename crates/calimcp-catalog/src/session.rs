@@ -840,28 +840,8 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
     if app_q.is_empty() || method.is_empty() {
         return Ok(None);
     }
-    let (index, service) = match catalog.resolve(app_q) {
-        Ok(i) => (i, service.map(str::to_string)),
-        Err(e) if e.code != Code::UnknownApp => return Err(e),
-        Err(_) => {
-            // APP.SERVICE.METHOD
-            let Some((app_q2, svc)) = app_q.rsplit_once('.') else {
-                return Ok(None);
-            };
-            match catalog.resolve(app_q2) {
-                Ok(i)
-                    if catalog.apps[i]
-                        .services
-                        .iter()
-                        .any(|s| s.name.as_deref() == Some(svc)) =>
-                {
-                    (i, Some(svc.to_string()))
-                }
-                Ok(_) => return Ok(None),
-                Err(e) if e.code != Code::UnknownApp => return Err(e),
-                Err(_) => return Ok(None),
-            }
-        }
+    let Some((index, service)) = app_and_service(catalog, app_q, service)? else {
+        return Ok(None);
     };
     let app = &catalog.apps[index];
     let in_app: Vec<&Tool> = catalog.tools.for_app(index, service.as_deref()).collect();
@@ -913,6 +893,36 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
             )
             .with_hint("pass --service NAME, or write APP.SERVICE.METHOD"))
         }
+    }
+}
+
+/// The app (and service) of `APP` or `APP.SERVICE` in a tool token, if the
+/// catalog has it: an app's name first, then an app and one of its services.
+fn app_and_service(
+    catalog: &Catalog,
+    app_q: &str,
+    service: Option<&str>,
+) -> Result<Option<(usize, Option<String>)>> {
+    match catalog.resolve(app_q) {
+        Ok(i) => return Ok(Some((i, service.map(str::to_string)))),
+        Err(e) if e.code != Code::UnknownApp => return Err(e),
+        Err(_) => {}
+    }
+    let Some((app_q2, svc)) = app_q.rsplit_once('.') else {
+        return Ok(None);
+    };
+    match catalog.resolve(app_q2) {
+        Ok(i)
+            if catalog.apps[i]
+                .services
+                .iter()
+                .any(|s| s.name.as_deref() == Some(svc)) =>
+        {
+            Ok(Some((i, Some(svc.to_string()))))
+        }
+        Ok(_) => Ok(None),
+        Err(e) if e.code != Code::UnknownApp => Err(e),
+        Err(_) => Ok(None),
     }
 }
 
