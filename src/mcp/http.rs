@@ -24,7 +24,7 @@ pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
 use super::server::Connection;
-use super::sessions::Sessions;
+use super::session_table::SessionTable;
 use calimcp_core::error::{Code, Error, Result};
 
 /// `--http` and the host/origin allowances.
@@ -37,7 +37,7 @@ pub struct HttpOptions {
     /// Extra browser origins to accept (`https://app.example:443`, `http://x:*`).
     pub allow_origins: Vec<String>,
     /// A session with no request in flight and no stream open for this long
-    /// is closed and its memory reclaimed ([`Sessions`]).
+    /// is closed and its memory reclaimed ([`SessionTable`]).
     pub session_idle: Duration,
 }
 
@@ -88,14 +88,14 @@ pub async fn run(
         .with_allowed_origins(origins)
         .enforce_origin_validation();
     let ct = config.cancellation_token.clone();
-    let sessions = Arc::new(Sessions::new(opts.session_idle));
+    let sessions = Arc::new(SessionTable::new(opts.session_idle));
     let capacity = Capacity::of_process(limits().max_sessions);
     if let Some(why) = capacity.lowered_by() {
         log::warn!("{why}");
     }
     let reaper = tokio::spawn(sessions.clone().reap());
     let served = live.clone();
-    let service: StreamableHttpService<Connection, Sessions> = StreamableHttpService::new(
+    let service: StreamableHttpService<Connection, SessionTable> = StreamableHttpService::new(
         move || Ok(Connection::new(served.clone())),
         sessions.clone(),
         config,
@@ -422,7 +422,7 @@ impl Capacity {
 /// `subscriptions/listen` streams are open, and the cap on them all.
 #[derive(Clone)]
 struct Gate {
-    sessions: Arc<Sessions>,
+    sessions: Arc<SessionTable>,
     opening: Arc<std::sync::atomic::AtomicUsize>,
     listens: Arc<std::sync::atomic::AtomicUsize>,
     capacity: Capacity,

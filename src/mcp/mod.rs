@@ -27,7 +27,7 @@ pub(crate) mod pages;
 pub(crate) mod reread;
 pub(crate) mod resources;
 pub(crate) mod server;
-mod sessions;
+mod session_table;
 pub mod stdio;
 
 use std::path::PathBuf;
