@@ -33,11 +33,12 @@ use serde_json::Value;
 use super::AbortOnDrop;
 use super::log;
 use calimcp_catalog::Catalog;
+use calimcp_catalog::assemble::Served;
 use calimcp_catalog::backend::{Backend, NodeApps};
 use calimcp_catalog::events::Item;
 use calimcp_catalog::ids;
 use calimcp_catalog::session::Session;
-use calimcp_core::abi::{App, Warning};
+use calimcp_core::abi::App;
 use calimcp_core::error::ErrorKind;
 use calimcp_core::error::{Code, Error, Result};
 use calimcp_core::mapping::Tool;
@@ -367,10 +368,9 @@ pub struct Live {
     /// The server's catalog session: options, pins, the node client (calls
     /// and the re-reads alike), the one "needs the node" check.
     pub session: Arc<Session>,
-    local: Vec<App>,
-    local_skipped: Vec<Warning>,
-    /// The names given out so far: a name keeps its app for the server's life.
-    naming: Mutex<calimcp_catalog::assemble::Naming>,
+    /// The local apps and the names given out so far (a name keeps its app
+    /// for the server's life): each read of the node is assembled with them.
+    served: Served,
     pub scope: Scope,
     /// The node, read through the session ([`Backend`] for [`Session`]);
     /// none with `--offline`.
@@ -427,15 +427,12 @@ impl Live {
         startup_wait: Duration,
     ) -> Arc<Live> {
         let backend = (!session.offline()).then(|| Arc::clone(&session) as Arc<dyn Backend>);
-        let (apps, skipped) = (local.apps.clone(), local.skipped.clone());
+        let served = Served::new(local.clone());
         let view = View::build(local, &scope);
-        let (local, local_skipped) = (apps, skipped);
         let (ready, _) = tokio::sync::watch::channel(backend.is_none());
         Arc::new(Live {
             session,
-            local,
-            local_skipped,
-            naming: Mutex::new(calimcp_catalog::assemble::Naming::sticky()),
+            served,
             scope,
             backend,
             refresh_every,
@@ -612,11 +609,7 @@ impl Live {
             return false;
         }
         self.reads.fetch_add(1, Ordering::AcqRel);
-        let skip: std::collections::HashSet<String> = self
-            .local
-            .iter()
-            .filter_map(|a| a.package.clone())
-            .collect();
+        let skip = self.served.local_packages();
         // Listings the calls read since the last refresh are as old as it.
         backend.forget();
         let result = backend.apps_except(&skip).await;
@@ -624,15 +617,9 @@ impl Live {
         let Some((apps, unusable)) = self.took(result, &url) else {
             return false;
         };
-        let base = Catalog {
-            apps: self.local.clone(),
-            skipped: self.local_skipped.clone(),
-            ..Catalog::default()
-        };
-        let catalog = {
-            let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
-            base.with_node_apps_named(apps, unusable, &self.session.settings.tools, &mut naming)
-        };
+        let catalog = self
+            .served
+            .with_node_apps((apps, unusable), &self.session.settings.tools);
         let (changed, seen) = self.install(View::build(catalog, &self.scope));
         calimcp_core::memory::release_freed_memory();
         if changed && seen {

@@ -56,6 +56,48 @@ impl Naming {
     }
 }
 
+/// The catalog a server keeps for its whole life: its local apps (read
+/// once) and the names it has given out, so that every re-read of the
+/// node's apps is assembled as the first was and a name never moves to
+/// another app.
+pub struct Served {
+    local: Catalog,
+    naming: std::sync::Mutex<Naming>,
+}
+
+impl Served {
+    /// A server's catalog starting from its local apps.
+    pub fn new(local: Catalog) -> Served {
+        Served {
+            local: Catalog {
+                apps: local.apps,
+                skipped: local.skipped,
+                ..Catalog::default()
+            },
+            naming: std::sync::Mutex::new(Naming::sticky()),
+        }
+    }
+
+    /// The packages of the local apps: the node's apps of these packages
+    /// are shadowed, so their ABIs need not be read.
+    pub fn local_packages(&self) -> HashSet<String> {
+        self.local.packages()
+    }
+
+    /// The local apps and the node's `apps` (and those `unusable`), as one
+    /// catalog with its tools.
+    pub fn with_node_apps(
+        &self,
+        (apps, unusable): (Vec<App>, Vec<(App, Error)>),
+        opts: &ToolOptions,
+    ) -> Catalog {
+        let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
+        self.local
+            .clone()
+            .with_node_apps_named(apps, unusable, opts, &mut naming)
+    }
+}
+
 /// Compares two versions the way semver orders them, leniently: numeric dot
 /// parts numerically, a pre-release before its release, anything that is not
 /// a version after every version (then by text).
