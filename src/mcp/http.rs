@@ -42,7 +42,7 @@ pub struct HttpOptions {
 }
 
 /// The address `--http` names.
-pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
+pub(crate) async fn bind_addr(spec: &str) -> Result<SocketAddr> {
     let bad = |why: String| {
         Error::input(Code::Usage, format!("--http {spec}: {why}"))
             .with_hint("pass PORT (on 127.0.0.1), HOST:PORT or IP:PORT, e.g. --http 127.0.0.1:8765")
@@ -63,7 +63,7 @@ pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
 
 /// Opens the listening socket `--http` names (before anything else, so a bad
 /// address fails fast).
-pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
+pub(crate) async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
     let addr = bind_addr(&opts.addr).await?;
     tokio::net::TcpListener::bind(addr).await.map_err(|e| {
         Error::input(Code::Bind, format!("cannot listen on {addr}: {e}"))
@@ -72,7 +72,7 @@ pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
 }
 
 /// Serves until `shutdown` completes; prints the URL on stderr once listening.
-pub async fn run(
+pub(crate) async fn run(
     live: Arc<Live>,
     listener: tokio::net::TcpListener,
     opts: &HttpOptions,

@@ -37,7 +37,7 @@ struct Use {
 type Uses = Arc<Mutex<HashMap<SessionId, Use>>>;
 
 /// The table of one server's HTTP sessions, and how each is used.
-pub struct SessionTable {
+pub(crate) struct SessionTable {
     inner: LocalSessionManager,
     uses: Uses,
     idle: Duration,
@@ -45,7 +45,7 @@ pub struct SessionTable {
 
 impl SessionTable {
     /// Sessions closed after `idle` without use (rmcp's keep-alive is off).
-    pub fn new(idle: Duration) -> SessionTable {
+    pub(crate) fn new(idle: Duration) -> SessionTable {
         let mut inner = LocalSessionManager::default();
         inner.session_config.keep_alive = None;
         SessionTable {
@@ -56,12 +56,12 @@ impl SessionTable {
     }
 
     /// Whether `id` is a live session.
-    pub async fn contains(&self, id: &str) -> bool {
+    pub(crate) async fn contains(&self, id: &str) -> bool {
         self.inner.sessions.read().await.contains_key(id)
     }
 
     /// How many sessions are live.
-    pub async fn len(&self) -> usize {
+    pub(crate) async fn len(&self) -> usize {
         self.inner.sessions.read().await.len()
     }
 
@@ -98,7 +98,7 @@ impl SessionTable {
     }
 
     /// Closes the idle sessions now and then, forever (run it as a task).
-    pub async fn reap(self: Arc<Self>) {
+    pub(crate) async fn reap(self: Arc<Self>) {
         // Often enough that a session outlives its idle time by at most a
         // quarter of it (and at most 30 s).
         let every = (self.idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(30));

@@ -31,7 +31,7 @@ use calimcp_core::text::sanitize_line;
 
 /// How a node joins a context, as current nodes do it (rc.25 has no
 /// `meroctl context join`: joins go through the context's group).
-pub const JOIN_HINT: &str = "join the context on this node first: `meroctl group join-context CONTEXT_ID` when the node is in the context's group, else `meroctl namespace join NAMESPACE_ID INVITATION_JSON` with an invitation from a member (nodes before 0.11: `meroctl context join`); or call through a node that is a member of it";
+pub(crate) const JOIN_HINT: &str = "join the context on this node first: `meroctl group join-context CONTEXT_ID` when the node is in the context's group, else `meroctl namespace join NAMESPACE_ID INVITATION_JSON` with an invitation from a member (nodes before 0.11: `meroctl context join`); or call through a node that is a member of it";
 
 /// What a JSON-RPC exchange came to.
 enum Outcome {
@@ -309,7 +309,7 @@ impl Client {
     }
 
     /// The identities the node owns in a context.
-    pub async fn identities_owned(&self, ctx: &str) -> Result<Vec<String>> {
+    pub(crate) async fn identities_owned(&self, ctx: &str) -> Result<Vec<String>> {
         let v = self
             .get_json(&["admin-api", "contexts", ctx, "identities-owned"], None)
             .await
