@@ -20,12 +20,12 @@ use calimcp_core::text::sanitize_line;
 #[command(after_help = "Examples:
   calimcp apps --apps examples
   CALIMCP_APPS=examples calimcp apps --json")]
-pub struct AppsArgs {
+pub(crate) struct AppsArgs {
     /// Extra app paths to include
     pub paths: Vec<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
     // A node that answered with no apps is an empty listing, not an error;

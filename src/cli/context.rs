@@ -27,13 +27,13 @@ use calimcp_core::text::sanitize_line;
   calimcp context invite kv -o invitation.json
   calimcp context join invitation.json --alias kv
   calimcp context alias list")]
-pub struct ContextArgs {
+pub(crate) struct ContextArgs {
     #[command(subcommand)]
     pub command: ContextCommand,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ContextCommand {
+pub(crate) enum ContextCommand {
     Create(CreateArgs),
     Invite(InviteArgs),
     Join(JoinArgs),
@@ -59,7 +59,7 @@ pub enum ContextCommand {
   calimcp context create com.example.kv
   calimcp context create com.example.registry --alias reg --owner alice --limit 10
   calimcp context create com.example.registry --args '{\"owner\":\"alice\",\"limit\":10}' --json")]
-pub struct CreateArgs {
+pub(crate) struct CreateArgs {
     /// The app: a name, APP@VERSION or an application id
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
@@ -93,7 +93,7 @@ pub struct CreateArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp context invite kv -o invitation.json")]
-pub struct InviteArgs {
+pub(crate) struct InviteArgs {
     /// The context: an id or an alias
     pub context: String,
     /// Write it to FILE instead of stdout
@@ -111,7 +111,7 @@ pub struct InviteArgs {
 #[command(after_help = "Examples:
   calimcp context join invitation.json --alias kv
   calimcp --node http://127.0.0.1:2529 context join - < invitation.json")]
-pub struct JoinArgs {
+pub(crate) struct JoinArgs {
     /// The invitation file `context invite` wrote, or - for stdin
     #[arg(value_name = "FILE|-", value_hint = clap::ValueHint::FilePath)]
     pub file: String,
@@ -129,7 +129,7 @@ pub struct JoinArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp context delete kv --yes")]
-pub struct DeleteArgs {
+pub(crate) struct DeleteArgs {
     /// The context: an id or an alias
     pub context: String,
     /// Do not ask
@@ -139,13 +139,13 @@ pub struct DeleteArgs {
 
 /// Context aliases on this node (as meroctl's `context alias`).
 #[derive(Debug, Args)]
-pub struct AliasArgs {
+pub(crate) struct AliasArgs {
     #[command(subcommand)]
     pub command: AliasCommand,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum AliasCommand {
+pub(crate) enum AliasCommand {
     /// Name a context on this node
     #[command(after_help = "Examples:\n  calimcp context alias add kv 5Hq…")]
     Add {
@@ -163,7 +163,7 @@ pub enum AliasCommand {
     List,
 }
 
-pub fn run(g: &GlobalArgs, args: ContextArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: ContextArgs) -> Result<()> {
     match args.command {
         ContextCommand::Create(a) => create(g, a),
         ContextCommand::Invite(a) => invite(g, a),

@@ -21,7 +21,7 @@ use calimcp_core::mapping::schema::SchemaBudget;
   calimcp tools examples/kv-store
   calimcp tools --apps examples --json
   calimcp tools --apps examples --read-only --deny '*_clear'")]
-pub struct ToolsArgs {
+pub(crate) struct ToolsArgs {
     /// Apps to list (paths, names, or `-`: a manifest on stdin); none means every app: the --apps directories' and the node's
     #[arg(value_name = "APP", value_hint = clap::ValueHint::AnyPath)]
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
@@ -30,7 +30,7 @@ pub struct ToolsArgs {
     pub filter: FilterArgs,
 }
 
-pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
     let ui = g.ui();
     let mut names = args.targets.clone();
     names.extend(args.filter.app.iter().cloned());

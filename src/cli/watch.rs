@@ -58,7 +58,7 @@ Examples:
   calimcp watch kv-store --until Removed --stop-after 30 && echo removed
   calimcp watch kv-store --event 'Insert*' --exec 'sh -c \"jq -c .payload >> log.ndjson\"'"
 )]
-pub struct WatchArgs {
+pub(crate) struct WatchArgs {
     /// The app: a path or a name among the local apps and the node's (none with --group: the groups only)
     #[arg(
         add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates),
@@ -157,7 +157,7 @@ fn empty_manifest() -> &'static Manifest {
     EMPTY.get_or_init(Manifest::default)
 }
 
-pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
     let exec_max = super::node::size_env("CALIMCP_MAX_EXEC_QUEUE", DEFAULT_MAX_EXEC_QUEUE)?;
     let groups: Vec<String> = args
@@ -447,7 +447,7 @@ struct Job {
 /// Commands not yet run that `--exec` holds before skipping events.
 const EXEC_QUEUE: usize = 1024;
 /// Bytes those runs may hold (`CALIMCP_MAX_EXEC_QUEUE`).
-pub const DEFAULT_MAX_EXEC_QUEUE: u64 = 64 << 20;
+pub(crate) const DEFAULT_MAX_EXEC_QUEUE: u64 = 64 << 20;
 
 /// `--exec`'s commands, run one after another on a thread of their own, so
 /// the stream, `--stop-after` and Ctrl-C are serviced while one runs. At

@@ -24,7 +24,7 @@ pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
 use super::server::Connection;
-use super::sessions::Sessions;
+use super::session_table::SessionTable;
 use calimcp_core::error::{Code, Error, Result};
 
 /// `--http` and the host/origin allowances.
@@ -37,12 +37,12 @@ pub struct HttpOptions {
     /// Extra browser origins to accept (`https://app.example:443`, `http://x:*`).
     pub allow_origins: Vec<String>,
     /// A session with no request in flight and no stream open for this long
-    /// is closed and its memory reclaimed ([`Sessions`]).
+    /// is closed and its memory reclaimed ([`SessionTable`]).
     pub session_idle: Duration,
 }
 
 /// The address `--http` names.
-pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
+pub(crate) async fn bind_addr(spec: &str) -> Result<SocketAddr> {
     let bad = |why: String| {
         Error::input(Code::Usage, format!("--http {spec}: {why}"))
             .with_hint("pass PORT (on 127.0.0.1), HOST:PORT or IP:PORT, e.g. --http 127.0.0.1:8765")
@@ -63,7 +63,7 @@ pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
 
 /// Opens the listening socket `--http` names (before anything else, so a bad
 /// address fails fast).
-pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
+pub(crate) async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
     let addr = bind_addr(&opts.addr).await?;
     tokio::net::TcpListener::bind(addr).await.map_err(|e| {
         Error::input(Code::Bind, format!("cannot listen on {addr}: {e}"))
@@ -72,7 +72,7 @@ pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
 }
 
 /// Serves until `shutdown` completes; prints the URL on stderr once listening.
-pub async fn run(
+pub(crate) async fn run(
     live: Arc<Live>,
     listener: tokio::net::TcpListener,
     opts: &HttpOptions,
@@ -88,14 +88,14 @@ pub async fn run(
         .with_allowed_origins(origins)
         .enforce_origin_validation();
     let ct = config.cancellation_token.clone();
-    let sessions = Arc::new(Sessions::new(opts.session_idle));
+    let sessions = Arc::new(SessionTable::new(opts.session_idle));
     let capacity = Capacity::of_process(limits().max_sessions);
     if let Some(why) = capacity.lowered_by() {
         log::warn!("{why}");
     }
     let reaper = tokio::spawn(sessions.clone().reap());
     let served = live.clone();
-    let service: StreamableHttpService<Connection, Sessions> = StreamableHttpService::new(
+    let service: StreamableHttpService<Connection, SessionTable> = StreamableHttpService::new(
         move || Ok(Connection::new(served.clone())),
         sessions.clone(),
         config,
@@ -422,7 +422,7 @@ impl Capacity {
 /// `subscriptions/listen` streams are open, and the cap on them all.
 #[derive(Clone)]
 struct Gate {
-    sessions: Arc<Sessions>,
+    sessions: Arc<SessionTable>,
     opening: Arc<std::sync::atomic::AtomicUsize>,
     listens: Arc<std::sync::atomic::AtomicUsize>,
     capacity: Capacity,

@@ -153,7 +153,7 @@ pub struct CreateRequest {
 }
 
 /// The `init` method of `app` (of `service`), if it declares one.
-pub fn init_method<'a>(
+pub(crate) fn init_method<'a>(
     app: &'a App,
     service: Option<&str>,
 ) -> Result<
@@ -189,7 +189,10 @@ pub fn init_method<'a>(
 }
 
 /// The input schema of `init`: its parameters, without the injected `_context`.
-pub fn init_schema(m: &calimcp_core::abi::Manifest, method: &calimcp_core::abi::Method) -> Value {
+pub(crate) fn init_schema(
+    m: &calimcp_core::abi::Manifest,
+    method: &calimcp_core::abi::Method,
+) -> Value {
     let mut input = schema::method_schemas(m, method, RefMode::Inline).input;
     if let Some(props) = input.get_mut("properties").and_then(Value::as_object_mut) {
         props.remove(CONTEXT_PARAM);
@@ -210,7 +213,7 @@ pub fn init_signature(app: &App, service: Option<&str>) -> String {
 /// `call` applies to a method's arguments) and returns the bytes the node
 /// gets as `initializationParams`: the JSON of the declared parameters, or
 /// nothing for an `init` that takes none. Nothing is sent on failure.
-pub fn init_arguments(
+pub(crate) fn init_arguments(
     app: &App,
     service: Option<&str>,
     args: &Map<String, Value>,
@@ -268,7 +271,7 @@ fn init_error(app: &App, method: &calimcp_core::abi::Method, problems: Vec<Probl
 
 /// Which installed version of `app` to use: the one `version` names (a
 /// version or an application id), else the newest.
-pub async fn chosen_install(
+pub(crate) async fn chosen_install(
     client: &Client,
     app: &App,
     version: Option<&str>,
@@ -564,7 +567,7 @@ impl Session {
     }
 
     /// The context `value` names (an id or an alias), as the node writes it.
-    pub async fn context_id_of(&self, value: &str) -> Result<String> {
+    pub(crate) async fn context_id_of(&self, value: &str) -> Result<String> {
         let client = self.client()?;
         let target = super::call::bind_named(client, value).await?;
         Ok(client.node_id(&target.info.id))

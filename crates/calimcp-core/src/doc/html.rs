@@ -24,7 +24,7 @@ use crate::text::sanitize_line;
 /// `escape_html`: `&`, `<`, `>`, `"` and `'`. maud's own escaping (which a
 /// bare string spliced into the page still gets: safe either way) leaves
 /// `'` as it is; this keeps the page byte for byte what it has always been.
-pub struct Text<S>(pub S);
+pub(crate) struct Text<S>(pub S);
 
 impl<S: AsRef<str>> Render for Text<S> {
     fn render_to(&self, buffer: &mut String) {
@@ -34,7 +34,7 @@ impl<S: AsRef<str>> Render for Text<S> {
 }
 
 /// A manifest string on one line, sanitised as signatures sanitise it.
-pub fn line(s: &str) -> Text<String> {
+pub(crate) fn line(s: &str) -> Text<String> {
     Text(sanitize_line(s))
 }
 
@@ -42,7 +42,7 @@ pub fn line(s: &str) -> Text<String> {
 /// by pulldown-cmark's body-text escaper: `&`, `<` and `>`, which is all
 /// element content needs, so the quotes JSON is full of stay quotes (maud
 /// would write each as `&quot;`: a page a third longer).
-pub struct JsonText<'a>(pub &'a Value);
+pub(crate) struct JsonText<'a>(pub &'a Value);
 
 impl Render for JsonText<'_> {
     fn render_to(&self, buffer: &mut String) {
@@ -59,7 +59,7 @@ impl Render for JsonText<'_> {
 /// ends). `<` can only occur inside a JSON string, where `\u003c` is the
 /// same character, so after that replacement neither can appear. This is
 /// the one place JSON reaches a page unescaped.
-pub struct ScriptJson<'a>(pub &'a Value);
+pub(crate) struct ScriptJson<'a>(pub &'a Value);
 
 impl Render for ScriptJson<'_> {
     fn render_to(&self, buffer: &mut String) {
@@ -70,7 +70,7 @@ impl Render for ScriptJson<'_> {
 /// An id fragment for any name: ASCII letters, digits, `-` and `_` kept,
 /// anything else as `.` and its code point in hex, so that different names
 /// never share an id (and an id needs no escaping).
-pub fn id_part(s: &str) -> String {
+pub(crate) fn id_part(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -84,14 +84,14 @@ pub fn id_part(s: &str) -> String {
 
 /// The id of the definition of named type `name` in the section whose ids
 /// start with `prefix`.
-pub fn type_id(prefix: &str, name: &str) -> String {
+pub(crate) fn type_id(prefix: &str, name: &str) -> String {
     format!("{prefix}t-{}", id_part(name))
 }
 
 /// A type as `type_name` writes it, with every named type the manifest
 /// defines linked to its definition. Its text is exactly `type_name(t)`
 /// (a test checks it on every fixture).
-pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
+pub(crate) fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
     match t {
         TypeRef::Ref(name) if m.types.contains_key(name) => html! {
             a class="ty" href={ "#" (type_id(prefix, name)) } { (line(name)) }
@@ -122,7 +122,7 @@ fn tuple<'a>(m: &Manifest, prefix: &str, elements: impl Iterator<Item = &'a Type
 }
 
 /// Doc text as paragraphs (split at blank lines).
-pub fn doc_paragraphs(doc: &str) -> Markup {
+pub(crate) fn doc_paragraphs(doc: &str) -> Markup {
     html! {
         @for p in doc.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
             p { (Text(p)) }
@@ -133,7 +133,7 @@ pub fn doc_paragraphs(doc: &str) -> Markup {
 /// The text of an HTML fragment: tags dropped, the entities maud and the
 /// JSON escaper write undone.
 #[cfg(test)]
-pub fn text_of(html: &str) -> String {
+pub(crate) fn text_of(html: &str) -> String {
     let mut out = String::new();
     let mut in_tag = false;
     for c in html.chars() {
