@@ -2,7 +2,7 @@
 //! hidden by `--read-only`, `destructiveHint` on uninstall and delete;
 //! `create_context` checks `args` against the app's init before anything is
 //! sent, and its answer is the typed result; after it the server reads the
-//! node again.
+//! node again; rc.83's typed refusals are error results with their code.
 
 use crate::support;
 
@@ -147,4 +147,29 @@ async fn install_application_never_reads_a_path_outside_install_from() {
     .unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(text(&r).contains("registry"), "{}", text(&r));
+}
+
+/// merod 0.11.0-rc.83's typed refusal of a caller that is not a member (an
+/// admin-API 403 with `{"error"}`: the wire record §0) is an error result
+/// with its code and the node's words on the MCP face too, never raw JSON.
+#[tokio::test]
+async fn a_typed_refusal_is_an_error_result_with_its_code() {
+    let node = FakeNode::with_profile(Profile::Rc83);
+    let client = stdio_client(&["--node", &node.url, "--toolsets", "lifecycle"]).await;
+    node.refuse_next_typed("/invite", 403, "not a member of this group");
+    let r = call(&client, "invite_to_context", json!({"context": "prod"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    for words in [
+        "not a member of this group",
+        "HTTP 403",
+        "code: not_a_member",
+    ] {
+        assert!(t.contains(words), "{words}: {t}");
+    }
+    assert!(!t.contains(r#"{"error""#), "{t}");
+    assert!(t.ends_with("retryable: false"), "{t}");
+    client.cancel().await.unwrap();
 }
