@@ -446,6 +446,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
             cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
             cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --no-input 'Never prompt for missing init arguments'
             cand --json 'Machine-readable output; errors become one JSON line on stderr'
             cand -q 'Hide warnings'
             cand --quiet 'Hide warnings'

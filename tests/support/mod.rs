@@ -135,3 +135,33 @@ pub fn tool_names(tools: &serde_json::Value) -> Vec<String> {
         .map(|t| t["name"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// Runs `calimcp ARGS` on a pseudo-terminal (util-linux `script`), typing `input`.
+pub fn on_a_terminal(home: &std::path::Path, args: &str, input: &str) -> Option<String> {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin!("calimcp");
+    let line = format!(
+        "env -i HOME={h} CALIMCP_STATE_DIR={h}/state NO_COLOR=1 {} {args}",
+        bin.display(),
+        h = home.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}

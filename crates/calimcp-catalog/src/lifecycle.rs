@@ -242,13 +242,15 @@ pub fn init_arguments(
         args::check_values(manifest, method, args),
     );
     if !problems.is_empty() {
-        return Err(init_error(app, method, problems));
+        return Err(invalid_init(app, &signature::signature(method), problems));
     }
     let out = args::outgoing(manifest, method, args);
     serde_json::to_vec(&out).map_err(|e| Error::internal(e.to_string()))
 }
 
-fn init_error(app: &App, method: &calimcp_core::abi::Method, problems: Vec<Problem>) -> Error {
+/// The error for invalid init arguments of `app` (whose init is
+/// `signature`): each problem on a line, nothing sent.
+pub fn invalid_init(app: &App, signature: &str, problems: Vec<Problem>) -> Error {
     let lines: Vec<String> = problems.iter().map(|p| format!("\n  {p}")).collect();
     let mut e = Error::input(
         Code::InvalidArguments,
@@ -258,10 +260,7 @@ fn init_error(app: &App, method: &calimcp_core::abi::Method, problems: Vec<Probl
             lines.concat()
         ),
     )
-    .with_hint(format!(
-        "its init is {}",
-        sanitize_line(&signature::signature(method))
-    ));
+    .with_hint(format!("its init is {}", sanitize_line(signature)));
     e.problems = problems;
     e
 }
