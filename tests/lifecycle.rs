@@ -34,11 +34,11 @@ struct Run {
 }
 
 fn run(home: &std::path::Path, node: &FakeNode, args: &[&str]) -> Run {
-    let out = calimcp(home)
-        .env("CALIMERO_NODE_URL", &node.url)
-        .args(args)
-        .output()
-        .unwrap();
+    outcome(calimcp(home).env("CALIMERO_NODE_URL", &node.url).args(args))
+}
+
+fn outcome(cmd: &mut assert_cmd::Command) -> Run {
+    let out = cmd.output().unwrap();
     Run {
         code: out.status.code(),
         out: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -293,12 +293,7 @@ fn an_init_without_parameters_refuses_arguments() {
 
 /// `calimcp ARGS` with no node in the environment (the line names it).
 fn run_bare(home: &std::path::Path, args: &[&str]) -> Run {
-    let out = calimcp(home).args(args).output().unwrap();
-    Run {
-        code: out.status.code(),
-        out: String::from_utf8_lossy(&out.stdout).into_owned(),
-        err: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    outcome(calimcp(home).args(args))
 }
 
 /// calimcp's global options work anywhere on a `context create` line, as on

@@ -11,7 +11,7 @@ use std::time::Duration;
 use clap::{Args, FromArgMatches, Subcommand};
 use serde_json::{Map, Value};
 
-use super::app::{confirm, split_version};
+use super::app::confirm;
 use super::args::parse_secs;
 use super::toolcmd::input::{self, Given};
 use super::toolcmd::params::{self, ParamSpec};
@@ -340,10 +340,9 @@ fn read_line(
 fn create(g: &GlobalArgs, args: CreateArgs, argv: &[OsString]) -> Result<()> {
     let session = g.session()?;
     session.answering("creating a context")?;
-    let (name, version) = split_version(&args.app);
+    let (name, version) = lifecycle::app_and_version(&args.app);
     let sel = g.select(&session, std::slice::from_ref(&name), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
-    let version = version.or_else(|| calimcp_catalog::ids::is_id(&name).then(|| name.clone()));
     // --help after the init arguments: shown, nothing else done.
     let Some((flags, init)) = read_line(g, app, argv)? else {
         return Ok(());
