@@ -250,7 +250,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         }
         'calimcp;app;install' {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The app''s version, as the node lists it (a local app''s own by default)')
-            [CompletionResult]::new('--metadata', '--metadata', [CompletionResultType]::ParameterName, 'A JSON object stored as the app''s metadata (name, description, …), or @FILE')
+            [CompletionResult]::new('--metadata', '--metadata', [CompletionResultType]::ParameterName, 'A JSON object stored as the app''s metadata (name, description, …), or @FILE; a bundle''s (directory or .mpk) manifest `metadata` by default')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')

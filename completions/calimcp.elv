@@ -239,7 +239,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         }
         &'calimcp;app;install'= {
             cand --version 'The app''s version, as the node lists it (a local app''s own by default)'
-            cand --metadata 'A JSON object stored as the app''s metadata (name, description, …), or @FILE'
+            cand --metadata 'A JSON object stored as the app''s metadata (name, description, …), or @FILE; a bundle''s (directory or .mpk) manifest `metadata` by default'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'

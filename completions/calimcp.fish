@@ -217,7 +217,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l version -d 'The app\'s version, as the node lists it (a local app\'s own by default)' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l metadata -d 'A JSON object stored as the app\'s metadata (name, description, …), or @FILE' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l metadata -d 'A JSON object stored as the app\'s metadata (name, description, …), or @FILE; a bundle\'s (directory or .mpk) manifest `metadata` by default' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -98,6 +98,64 @@ fn install_by_path_sends_the_nodes_body_and_the_same_bytes_give_the_same_id() {
     }
 }
 
+/// A bundle (.mpk) installed without --metadata: its manifest's `metadata`
+/// is what the node stores; --metadata, when given, wins.
+#[test]
+fn a_bundles_metadata_is_the_default_and_metadata_overrides_it() {
+    let node = FakeNode::with_profile(Profile::Rc4);
+    let home = tempfile::tempdir().unwrap();
+    let own = json!({"name": "Registry", "description": "keeps an owner"});
+    let manifest = json!({
+        "version": "1.0",
+        "package": REGISTRY,
+        "appVersion": "0.2.0",
+        "metadata": own,
+        "wasm": {"path": "app.wasm"},
+        "abi": {"path": "abi.json"}
+    });
+    let bundle = home.path().join("registry.mpk");
+    let bytes = support::mpk(&[
+        ("manifest.json", manifest.to_string().into_bytes()),
+        ("app.wasm", fake_node::wasm_module(Some(&registry_abi()))),
+        ("abi.json", registry_abi().to_string().into_bytes()),
+    ]);
+    std::fs::write(&bundle, bytes).unwrap();
+    let sent_metadata = |args: &[&str]| -> Value {
+        node.clear_requests();
+        let r = run(home.path(), &node, args);
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.err);
+        let req = node
+            .requests()
+            .into_iter()
+            .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
+            .unwrap();
+        let bytes: Vec<u8> = serde_json::from_value(req.json()["metadata"].clone()).unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    };
+    let path = bundle.to_str().unwrap();
+    assert_eq!(sent_metadata(&["app", "install", path]), own);
+    let given = json!({"name": "Mine"});
+    assert_eq!(
+        sent_metadata(&["app", "install", path, "--metadata", &given.to_string()]),
+        given
+    );
+    // A module has no manifest: no metadata unless given.
+    let wasm = registry_wasm(home.path());
+    node.clear_requests();
+    let r = run(
+        home.path(),
+        &node,
+        &["app", "install", wasm.to_str().unwrap()],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let req = node
+        .requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
+        .unwrap();
+    assert_eq!(req.json()["metadata"], json!([]));
+}
+
 #[test]
 fn install_says_why_when_the_node_cannot_read_the_path_or_has_no_registry() {
     let node = FakeNode::with_profile(Profile::Rc25);

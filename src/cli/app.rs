@@ -54,7 +54,7 @@ pub struct InstallArgs {
     /// The app's version, as the node lists it (a local app's own by default)
     #[arg(long = "version", id = "app_version", value_name = "V")]
     pub version: Option<String>,
-    /// A JSON object stored as the app's metadata (name, description, …), or @FILE
+    /// A JSON object stored as the app's metadata (name, description, …), or @FILE; a bundle's (directory or .mpk) manifest `metadata` by default
     #[arg(long, value_name = "JSON|@FILE")]
     pub metadata: Option<String>,
 }

@@ -165,3 +165,19 @@ pub fn on_a_terminal(home: &std::path::Path, args: &str, input: &str) -> Option<
         .unwrap();
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+/// An `.mpk`: a gzipped tar of these files.
+pub fn mpk(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    for (path, data) in files {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, path, data.as_slice()).unwrap();
+    }
+    let mut gz = tar.into_inner().unwrap();
+    std::io::Write::flush(&mut gz).unwrap();
+    gz.finish().unwrap()
+}

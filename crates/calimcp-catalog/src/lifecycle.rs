@@ -440,7 +440,8 @@ const PATH_HINT: &str = "the node reads the path on its own machine: it must run
 impl Session {
     /// Installs an app from SOURCE. A local module or bundle is loaded
     /// first (an invalid one is refused before anything is sent) and the
-    /// node is given its absolute path.
+    /// node is given its absolute path; a bundle's manifest `metadata` is the
+    /// app's metadata unless `metadata` is given.
     pub async fn install_app(
         &self,
         source: &Source,
@@ -461,6 +462,11 @@ impl Session {
                     )
                 })?;
                 let loaded = self.checked_local(&abs, package)?;
+                // A bundle's own metadata, unless --metadata was given.
+                let meta = match (metadata, calimcp_core::abi::load::bundle_metadata(&abs)?) {
+                    (None, Some(own)) => metadata_bytes(Some(&own))?,
+                    _ => meta,
+                };
                 let package = package
                     .map(str::to_string)
                     .or_else(|| loaded.as_ref().and_then(|a| a.package.clone()));
