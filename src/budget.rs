@@ -10,37 +10,37 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// At most `limit` bytes held at once.
 #[derive(Debug)]
-pub struct Budget {
+pub(crate) struct Budget {
     limit: u64,
     held: AtomicU64,
 }
 
 /// A share of a [`Budget`], given back when dropped.
 #[derive(Debug)]
-pub struct Held {
+pub(crate) struct Held {
     budget: Arc<Budget>,
     bytes: u64,
 }
 
 impl Budget {
-    pub fn new(limit: u64) -> Arc<Budget> {
+    pub(crate) fn new(limit: u64) -> Arc<Budget> {
         Arc::new(Budget {
             limit,
             held: AtomicU64::new(0),
         })
     }
 
-    pub fn limit(&self) -> u64 {
+    pub(crate) fn limit(&self) -> u64 {
         self.limit
     }
 
     /// Bytes held now.
-    pub fn held(&self) -> u64 {
+    pub(crate) fn held(&self) -> u64 {
         self.held.load(Ordering::Acquire)
     }
 
     /// Takes `bytes` of the budget, or `None` when they do not fit.
-    pub fn take(self: &Arc<Self>, bytes: u64) -> Option<Held> {
+    pub(crate) fn take(self: &Arc<Self>, bytes: u64) -> Option<Held> {
         self.held
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
                 held.checked_add(bytes).filter(|&n| n <= self.limit)
@@ -54,7 +54,7 @@ impl Budget {
 }
 
 /// `n` bytes for messages, rounded: `2.0 MiB`, `512.0 KiB`, `100 bytes`.
-pub fn approx(n: u64) -> String {
+pub(crate) fn approx(n: u64) -> String {
     match n {
         n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / f64::from(1u32 << 30)),
         n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20)),

@@ -7,12 +7,12 @@
 use std::future::Future;
 
 /// Completes on Ctrl-C (SIGINT).
-pub fn interrupt() -> impl Future<Output = ()> + Send + 'static {
+pub(crate) fn interrupt() -> impl Future<Output = ()> + Send + 'static {
     any_of(&[Kind::Interrupt])
 }
 
 /// Completes on SIGTERM or Ctrl-C.
-pub fn termination() -> impl Future<Output = ()> + Send + 'static {
+pub(crate) fn termination() -> impl Future<Output = ()> + Send + 'static {
     any_of(&[Kind::Terminate, Kind::Interrupt])
 }
 

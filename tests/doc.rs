@@ -179,6 +179,89 @@ fn manifest_strings_cannot_inject_markup() {
     assert_eq!(html.matches("<script>").count(), 1);
 }
 
+/// A `'` in manifest text is written `&#39;` wherever the page shows text
+/// (names, docs, signatures, types, attributes, a form's fields and its
+/// example), as the page always has; only JSON keeps it as it is (in a
+/// `<script type="application/json">` and in the schemas and examples shown
+/// as text, where element content needs only `&`, `<` and `>` escaped).
+#[test]
+fn a_quote_in_manifest_text_is_written_as_a_character_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let abi = dir.path().join("quotes.json");
+    std::fs::write(
+        &abi,
+        r#"{"schema_version":"wasm-abi/1",
+            "types":{"Q'Rec":{"kind":"record","doc":"a Q'Q doc",
+                "fields":[{"name":"q'f","type":{"kind":"string"},"doc":"field Q'Q"}]},
+              "Q'Var":{"kind":"variant","variants":[{"name":"Q'V","doc":"case Q'Q"}]}},
+            "methods":[{"name":"set","doc":"it's Q'Q","returns_doc":"Q'Q back",
+                "params":[{"name":"q'p","type":{"$ref":"Q'Rec"},"doc":"param Q'Q"},
+                          {"name":"v","type":{"$ref":"Q'Var"}}],
+                "returns":{"kind":"string"}}],
+            "events":[{"name":"Q'Ev","payload":{"$ref":"Q'Rec"}}]}"#,
+    )
+    .unwrap();
+    let apps = load_path(&abi, &LoadOptions::default(), &mut Vec::new()).unwrap();
+    let set = build(&apps, &ToolOptions::default());
+    let d = AppDoc {
+        app: &apps[0],
+        tools: set.for_app(0, None).collect(),
+        key: set.slugs[0].clone(),
+        contexts_uri: Some("calimcp://Q'Q/contexts".into()),
+    };
+    let try_it = Options {
+        try_it: Some(doc::TryIt {
+            transport: doc::Transport::Bridge,
+            callable: d.tools.iter().map(|t| t.name.clone()).collect(),
+        }),
+    };
+    for opts in [Options::default(), try_it] {
+        let html = doc::page(std::slice::from_ref(&d), &opts);
+        let shown = without_json(&html);
+        let raw: Vec<&str> = shown
+            .lines()
+            .filter(|l| l.contains("Q'") || l.contains("q'"))
+            .collect();
+        assert!(raw.is_empty(), "a raw ' in the page's text: {raw:#?}");
+        for text in [
+            "it&#39;s Q&#39;Q",
+            "a Q&#39;Q doc",
+            "field Q&#39;Q",
+            "case Q&#39;Q",
+            "Q&#39;Q back",
+            "param Q&#39;Q",
+            "Q&#39;Ev",
+            "Q&#39;Rec",
+            "q&#39;p",
+        ] {
+            assert!(shown.contains(text), "{text} missing from the page");
+        }
+        if opts.try_it.is_some() {
+            assert!(shown.contains("name=\"q&#39;p\""), "the form's field name");
+            assert!(shown.contains("data-uri=\"calimcp://Q&#39;Q/contexts\""));
+        }
+    }
+}
+
+/// The page without its JSON: `<script>` elements and the schemas and
+/// examples shown as text (`<pre><code>`; a signature's `pre` has a class).
+fn without_json(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    loop {
+        let next = [("<script", "</script>"), ("<pre><code", "</code></pre>")]
+            .into_iter()
+            .filter_map(|(open, close)| rest.find(open).map(|at| (at, close)))
+            .min();
+        let Some((at, close)) = next else { break };
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find(close).expect("an element left open") + at + close.len();
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Over the corpus: each page holds every method; each example validates
 /// against its schema; each linked type's text is the signature's.
 #[test]

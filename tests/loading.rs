@@ -9,7 +9,6 @@
 mod support;
 
 use std::borrow::Cow;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;

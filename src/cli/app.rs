@@ -17,13 +17,13 @@ use calimcp_core::text::sanitize_line;
   calimcp app install ./target/kv.wasm --package com.example.kv --version 0.1.0
   calimcp app list
   calimcp app uninstall com.example.kv --yes")]
-pub struct AppArgs {
+pub(crate) struct AppArgs {
     #[command(subcommand)]
     pub command: AppCommand,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum AppCommand {
+pub(crate) enum AppCommand {
     Install(InstallArgs),
     Uninstall(UninstallArgs),
     /// List the apps (the same as `calimcp apps`)
@@ -47,7 +47,7 @@ pub enum AppCommand {
   calimcp app install ./kv.wasm --package com.example.kv --version 0.1.0
   calimcp app install https://example.com/kv.wasm --json"
 )]
-pub struct InstallArgs {
+pub(crate) struct InstallArgs {
     /// A .wasm, .mpk or bundle directory; an http(s) URL; or PACKAGE@VERSION
     #[arg(value_name = "SOURCE", value_hint = clap::ValueHint::AnyPath)]
     pub source: String,
@@ -68,7 +68,7 @@ pub struct InstallArgs {
 #[command(after_help = "Examples:
   calimcp app uninstall com.example.kv
   calimcp app uninstall com.example.kv@0.1.0 --yes --json")]
-pub struct UninstallArgs {
+pub(crate) struct UninstallArgs {
     /// The app: a name, APP@VERSION or an application id
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
@@ -80,7 +80,7 @@ pub struct UninstallArgs {
     pub force: bool,
 }
 
-pub fn run(g: &GlobalArgs, args: AppArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: AppArgs) -> Result<()> {
     match args.command {
         AppCommand::Install(a) => install(g, a),
         AppCommand::Uninstall(a) => uninstall(g, a),

@@ -20,12 +20,12 @@ use calimcp_core::text::sanitize_line;
 #[command(after_help = "Examples:
   calimcp apps --apps examples
   CALIMCP_APPS=examples calimcp apps --json")]
-pub struct AppsArgs {
+pub(crate) struct AppsArgs {
     /// Extra app paths to include
     pub paths: Vec<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
     // A node that answered with no apps is an empty listing, not an error;
@@ -62,51 +62,40 @@ pub fn run(g: &GlobalArgs, args: AppsArgs) -> Result<()> {
     }
     let all: Vec<usize> = (0..catalog.apps.len()).collect();
     report_warnings(&ui, catalog, &all);
-    let methods = |i: usize| {
-        catalog.apps[i]
-            .services
-            .iter()
-            .map(|s| s.manifest.methods.len())
-            .sum::<usize>()
-    };
-    let services = |i: usize| {
-        catalog.apps[i]
-            .services
-            .iter()
-            .filter_map(|s| s.name.clone())
-            .collect::<Vec<_>>()
-    };
     if g.json {
-        let list: Vec<AppRow> = all.iter().map(|&i| AppRow::of(&catalog.apps[i])).collect();
-        output::print_json(&list)?;
-        return Ok(());
+        let list: Vec<AppRow> = catalog.apps.iter().map(AppRow::of).collect();
+        return output::print_json(&list);
     }
+    print_table(&catalog.apps)
+}
+
+/// The apps as a table, one row each.
+fn print_table(apps: &[App]) -> Result<()> {
     let mut table = Table::new();
     table.load_style(presets::NOTHING).set_header(vec![
         "PACKAGE", "VERSION", "SERVICES", "METHODS", "ID", "SOURCE",
     ]);
     output::fit_to_terminal(&mut table, &[0, 4]);
-    for &i in &all {
-        let a = &catalog.apps[i];
-        let svcs = services(i);
+    for a in apps {
+        let services: Vec<String> = a.services.iter().filter_map(|s| s.name.clone()).collect();
+        let methods: usize = a.services.iter().map(|s| s.manifest.methods.len()).sum();
         table.add_row(vec![
             sanitize_line(a.package_or_id()),
             sanitize_line(
                 &several_versions(a)
                     .unwrap_or_else(|| a.version.clone().unwrap_or_else(|| "-".into())),
             ),
-            if svcs.is_empty() {
+            if services.is_empty() {
                 "-".into()
             } else {
-                sanitize_line(&svcs.join(","))
+                sanitize_line(&services.join(","))
             },
-            methods(i).to_string(),
+            methods.to_string(),
             a.id.to_string(),
             sanitize_line(&a.source),
         ]);
     }
-    output::print(&output::table_text(&table))?;
-    Ok(())
+    output::print(&output::table_text(&table))
 }
 
 /// The versions the node has of `app`, newest first (its installs; `?`

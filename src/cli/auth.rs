@@ -17,13 +17,13 @@ use calimcp_core::text::sanitize_line;
 #[command(after_help = "Examples:
   curl -H \"Authorization: Bearer $(calimcp auth token --node local)\" …
   calimcp auth status")]
-pub struct AuthArgs {
+pub(crate) struct AuthArgs {
     #[command(subcommand)]
     pub action: AuthAction,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum AuthAction {
+pub(crate) enum AuthAction {
     /// Print the access token of the node's login (refreshed when it has expired) and nothing else; with --json, {"token": …}
     ///
     /// One cheap request to the node proves the token (and refreshes it when
@@ -33,7 +33,7 @@ pub enum AuthAction {
     Status,
 }
 
-pub fn run(g: &GlobalArgs, args: AuthArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: AuthArgs) -> Result<()> {
     match args.action {
         AuthAction::Token => token(g),
         AuthAction::Status => status(g),
@@ -89,7 +89,7 @@ fn token(g: &GlobalArgs) -> Result<()> {
 
 /// A cached login, as `auth status --json` lists it (no token is shown).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct LoginRow {
+pub(crate) struct LoginRow {
     /// The node's URL.
     pub node: String,
     /// The names `calimcp node add` gave that URL.
@@ -162,7 +162,7 @@ fn status(g: &GlobalArgs) -> Result<()> {
 
 /// What `auth token --json` prints.
 #[derive(Serialize, JsonSchema)]
-pub struct Token<'a> {
+pub(crate) struct Token<'a> {
     /// The node's access token, proven by one request (refreshed when it had expired).
     pub token: &'a str,
 }

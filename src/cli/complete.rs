@@ -38,7 +38,7 @@ tools of those apps and that node."
 }
 
 /// The long help of `calimcp completions`: the static scripts, then the dynamic completer.
-pub const COMPLETIONS_LONG_HELP: &str = concat!(
+pub(crate) const COMPLETIONS_LONG_HELP: &str = concat!(
     "Examples:
   mkdir -p ~/.local/share/bash-completion/completions
   calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp
@@ -53,7 +53,7 @@ pub const COMPLETIONS_LONG_HELP: &str = concat!(
 static ARGV: OnceLock<Vec<OsString>> = OnceLock::new();
 
 /// Answers a completion request when COMPLETE is set; returns the exit code then.
-pub fn complete(argv: &[OsString]) -> Option<u8> {
+pub(crate) fn complete(argv: &[OsString]) -> Option<u8> {
     if std::env::var_os("COMPLETE").is_none_or(|v| v.is_empty() || v == "0") {
         return None;
     }
@@ -119,7 +119,7 @@ fn loaded() -> &'static Loaded {
 
 /// Candidates for TOOL: every tool name, described by its signature; once a
 /// `.` is typed, the `APP.METHOD` forms too (`kv-store.get`).
-pub fn tool_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
+pub(crate) fn tool_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
     let cur = current.to_string_lossy();
     let l = loaded();
     let mut out: Vec<CompletionCandidate> = l
@@ -152,7 +152,7 @@ pub fn tool_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
 
 /// Candidates for an APP argument: the apps' names (a package's last
 /// segment, and the package), then paths, as a shell completes them.
-pub fn app_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
+pub(crate) fn app_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
     let cur = current.to_string_lossy();
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -172,7 +172,7 @@ pub fn app_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
 }
 
 /// Candidates for `schema APP METHOD`: the methods of the APP on the line.
-pub fn method_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
+pub(crate) fn method_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
     let cur = current.to_string_lossy();
     let words = words();
     let words: Vec<&str> = words.iter().filter_map(|w| w.to_str()).collect();

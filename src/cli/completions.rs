@@ -18,13 +18,13 @@ use calimcp_core::error::Result;
   calimcp completions bash > ~/.local/share/bash-completion/completions/calimcp   # static
 
 Every shell, and what each kind completes: see --help.", after_long_help = super::complete::COMPLETIONS_LONG_HELP)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell
     #[arg(value_enum)]
     pub shell: Shell,
 }
 
-pub fn run(args: CompletionsArgs) -> Result<()> {
+pub(crate) fn run(args: CompletionsArgs) -> Result<()> {
     let mut cmd = super::command();
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "calimcp", &mut buf);

@@ -31,13 +31,13 @@ use calimcp_core::text::sanitize_line;
   calimcp context invite kv -o invitation.json
   calimcp context join invitation.json --alias kv
   calimcp context alias list")]
-pub struct ContextArgs {
+pub(crate) struct ContextArgs {
     #[command(subcommand)]
     pub command: ContextCommand,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ContextCommand {
+pub(crate) enum ContextCommand {
     Create(CreateArgs),
     Invite(InviteArgs),
     Join(JoinArgs),
@@ -67,7 +67,7 @@ pub enum ContextCommand {
   calimcp context create com.example.kv
   calimcp context create com.example.registry --alias reg --owner alice --limit 10
   calimcp context create com.example.registry --args '{\"owner\":\"alice\",\"limit\":10}' --json")]
-pub struct CreateArgs {
+pub(crate) struct CreateArgs {
     /// The app: a name, APP@VERSION or an application id
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
@@ -85,7 +85,7 @@ pub struct CreateArgs {
 /// The options of `context create`, accepted anywhere on its line (before
 /// or after APP and the init arguments), as calimcp's global options are.
 #[derive(Debug, Clone, Args)]
-pub struct CreateFlags {
+pub(crate) struct CreateFlags {
     /// A name for the context (shown in the namespace's listing)
     #[arg(long, value_name = "N")]
     pub name: Option<String>,
@@ -116,7 +116,7 @@ pub struct CreateFlags {
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp context invite kv -o invitation.json")]
-pub struct InviteArgs {
+pub(crate) struct InviteArgs {
     /// The context: an id or an alias
     pub context: String,
     /// Write it to FILE instead of stdout
@@ -134,7 +134,7 @@ pub struct InviteArgs {
 #[command(after_help = "Examples:
   calimcp context join invitation.json --alias kv
   calimcp --node http://127.0.0.1:2529 context join - < invitation.json")]
-pub struct JoinArgs {
+pub(crate) struct JoinArgs {
     /// The invitation file `context invite` wrote, or - for stdin
     #[arg(value_name = "FILE|-", value_hint = clap::ValueHint::FilePath)]
     pub file: String,
@@ -152,7 +152,7 @@ pub struct JoinArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp context delete kv --yes")]
-pub struct DeleteArgs {
+pub(crate) struct DeleteArgs {
     /// The context: an id or an alias
     pub context: String,
     /// Do not ask
@@ -162,13 +162,13 @@ pub struct DeleteArgs {
 
 /// Context aliases on this node (as meroctl's `context alias`).
 #[derive(Debug, Args)]
-pub struct AliasArgs {
+pub(crate) struct AliasArgs {
     #[command(subcommand)]
     pub command: AliasCommand,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum AliasCommand {
+pub(crate) enum AliasCommand {
     /// Name a context on this node
     #[command(after_help = "Examples:\n  calimcp context alias add kv 5Hq…")]
     Add {
@@ -188,7 +188,7 @@ pub enum AliasCommand {
 
 /// `argv` is the whole line: `create` parses it again once the app's
 /// `init` is known (the global options in `g` were read from all of it).
-pub fn run(g: &GlobalArgs, args: ContextArgs, argv: &[OsString]) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: ContextArgs, argv: &[OsString]) -> Result<()> {
     match args.command {
         ContextCommand::Create(a) => create(g, a, argv),
         ContextCommand::Invite(a) => invite(g, a),

@@ -18,13 +18,13 @@ use comfy_table::{Table, presets};
 #[command(after_help = "Examples:
   calimcp contexts kv-store
   calimcp contexts --json")]
-pub struct ContextsArgs {
+pub(crate) struct ContextsArgs {
     /// The app: a name among the local apps and the node's (all apps without it)
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: Option<String>,
 }
 
-pub fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<()> {
     let session = g.session()?;
     // Contexts live on the node: one that does not answer is an error
     // (exit 4), never an empty list, whether or not its address was given.

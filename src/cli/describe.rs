@@ -22,7 +22,7 @@ use calimcp_core::text::sanitize_line;
   calimcp describe examples/kv-store
   calimcp describe kv-store --apps examples
   calimcp describe examples/multi-service --service pages --json")]
-pub struct DescribeArgs {
+pub(crate) struct DescribeArgs {
     /// The app: a path, a name among the --apps directories or the node's apps, or `-` (a manifest on stdin)
     #[arg(value_hint = clap::ValueHint::AnyPath, add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
@@ -33,7 +33,7 @@ pub struct DescribeArgs {
 /// node, for a node app).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum DescribeOutput {
+pub(crate) enum DescribeOutput {
     Service(Box<ServiceDescription>),
     Services(Vec<ServiceDescription>),
 }
@@ -102,7 +102,7 @@ fn method_lines(rows: &[(String, String, String)], c: bool) -> String {
 /// none (`init`).
 type ServiceMethods<'a> = (Option<&'a str>, Vec<&'a Tool>, Vec<&'a Method>);
 
-pub fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: DescribeArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
     let sel = super::stdin::select(g, &session, std::slice::from_ref(&args.app), true)?;

@@ -34,7 +34,7 @@ use calimcp_core::text::sanitize_line;
   calimcp diff examples/older/kv-store.json examples/kv-store --fail-on warning --format markdown
   calimcp diff com.calimero.kv-store examples/kv-store   # the node's version → the local one
   calimcp diff examples/multi-service examples/multi-service --service pages --json")]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// The version callers use today (`-`: a manifest on stdin)
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub old: String,
@@ -55,7 +55,7 @@ pub struct DiffArgs {
 
 /// `--fail-on` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
+pub(crate) enum FailOn {
     /// Breaking findings fail
     Breaking,
     /// Breaking and warning findings fail
@@ -88,7 +88,7 @@ impl FailOn {
 
 /// `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Grouped by level, one line per finding, then a summary
     Text,
     /// The JSON document described in docs/reference/diff.md
@@ -102,7 +102,7 @@ pub enum Format {
 /// Text that a GitHub Actions runner does not act on: it reads `::` at the
 /// start of a line and (legacy commands) `##[` anywhere in it. Names from a
 /// manifest can carry either; a space breaks both without hiding anything.
-pub fn inert(line: &str) -> String {
+pub(crate) fn inert(line: &str) -> String {
     let s = sanitize_line(line).replace("##[", "## [");
     let lead = s.len() - s.trim_start().len();
     if s[lead..].starts_with("::") {
@@ -221,7 +221,7 @@ fn node_refusals(app: &App) -> Vec<String> {
 /// `diff --json`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "from", rename_all = "lowercase")]
-pub enum Origin {
+pub(crate) enum Origin {
     /// The node's app: its URL, application id and version.
     Node {
         #[serde(rename = "node")]
@@ -239,7 +239,7 @@ pub enum Origin {
 
 /// Where each side of a diff came from.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Sides {
+pub(crate) struct Sides {
     pub old: Origin,
     pub new: Origin,
 }
@@ -247,7 +247,7 @@ pub struct Sides {
 /// `diff --json`: the two sides as given and where they came from, the
 /// findings, those a policy ignored, and the summary.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct DiffOutput<'a> {
+pub(crate) struct DiffOutput<'a> {
     /// OLD as given.
     pub old: &'a str,
     /// NEW as given.
@@ -395,7 +395,7 @@ fn side(
     Ok((app, origin))
 }
 
-pub fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
     let ui = g.ui();
     if args.old == "-" && args.new == "-" {
         return Err(Error::input(Code::Usage, "OLD and NEW cannot both be `-` (stdin)")

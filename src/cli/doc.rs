@@ -21,7 +21,7 @@ use calimcp_core::text::sanitize_line;
   calimcp doc examples/kv-store -o site        # site/kv_store.html
   calimcp doc --apps examples -o site          # every app, and site/index.html
   calimcp doc examples/kv-store -o - > kv.html # one page on stdout")]
-pub struct DocArgs {
+pub(crate) struct DocArgs {
     /// Apps (paths, names, or `-`: a manifest on stdin); none means every app of the --apps directories
     #[arg(value_name = "APP", value_hint = clap::ValueHint::AnyPath)]
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
@@ -31,7 +31,7 @@ pub struct DocArgs {
     pub out: PathBuf,
 }
 
-pub fn run(g: &GlobalArgs, args: DocArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: DocArgs) -> Result<()> {
     let ui = g.ui();
     let session = g.session()?;
     let sel = super::stdin::select(g, &session, &args.targets, false)?;

@@ -27,6 +27,16 @@ pub struct Published {
 
 /// Every published schema, in file-name order.
 pub fn all() -> Vec<Published> {
+    let mut all: Vec<Published> = [lifecycle(), accounts(), inspect(), calls()]
+        .into_iter()
+        .flatten()
+        .collect();
+    all.sort_by_key(|p| p.name);
+    all
+}
+
+/// The app's life on a node: `app` and `context` (install, create, invite, join, aliases, delete).
+fn lifecycle() -> Vec<Published> {
     vec![
         one::<calimcp_catalog::lifecycle::Installed>(
             "app-install",
@@ -37,36 +47,6 @@ pub fn all() -> Vec<Published> {
             "app-uninstall",
             "calimcp app uninstall APP --json",
             "The application ids removed, and the contexts that still ran the app (with --force).",
-        ),
-        one::<Vec<AppRow>>(
-            "apps",
-            "calimcp apps --json",
-            "The apps found, one row each.",
-        ),
-        one::<Vec<LoginRow>>(
-            "auth-status",
-            "calimcp auth status --json",
-            "The cached logins (no token is shown).",
-        ),
-        one::<super::auth::Token<'static>>(
-            "auth-token",
-            "calimcp auth token --json",
-            "The node's access token, proven by one request.",
-        ),
-        one::<Value>(
-            "call",
-            "calimcp call TOOL --json",
-            "The method's result (also with --until: the result that matched), as the ABI types it: `calimcp schema APP METHOD --output` gives its schema; null for a method that returns nothing.",
-        ),
-        one::<super::call::DryRun<'static>>(
-            "call-dry-run",
-            "calimcp call TOOL --dry-run --json",
-            "The request that would be sent to the node.",
-        ),
-        one::<super::call::WithEvent<'static>>(
-            "call-wait-event",
-            "calimcp call TOOL --wait-event NAME --json",
-            "The call's result and the event waited for.",
         ),
         one::<calimcp_catalog::lifecycle::AliasRow>(
             "context-alias",
@@ -98,25 +78,21 @@ pub fn all() -> Vec<Published> {
             "calimcp context join FILE --json",
             "The context joined and ready on this node.",
         ),
-        one::<Vec<ContextRow>>(
-            "contexts",
-            "calimcp contexts --json",
-            "The contexts of the apps on the node, one row each.",
+    ]
+}
+
+/// Logins and named nodes: `auth`, `login`, `logout`, `node`.
+fn accounts() -> Vec<Published> {
+    vec![
+        one::<Vec<LoginRow>>(
+            "auth-status",
+            "calimcp auth status --json",
+            "The cached logins (no token is shown).",
         ),
-        one::<super::describe::DescribeOutput>(
-            "describe",
-            "calimcp describe APP --json",
-            "The app's service described, or (an app with several services, no --service) an array of them.",
-        ),
-        one::<super::diff::DiffOutput<'static>>(
-            "diff",
-            "calimcp diff OLD NEW --json",
-            "What NEW breaks for OLD's callers, agents and stored state.",
-        ),
-        one::<calimcp_core::error::ErrorLine>(
-            "error",
-            "calimcp … --json (stderr)",
-            "The line a command that fails writes on stderr with --json.",
+        one::<super::auth::Token<'static>>(
+            "auth-token",
+            "calimcp auth token --json",
+            "The node's access token, proven by one request.",
         ),
         one::<super::login::LoggedIn<'static>>(
             "login",
@@ -153,10 +129,31 @@ pub fn all() -> Vec<Published> {
             "calimcp node use NAME|--clear --json",
             "The current node now.",
         ),
-        one::<super::output::NoteLine<'static>>(
-            "note",
-            "calimcp … --json (stderr)",
-            "A status line a command writes on stderr with --json (`watch`: what it watches).",
+    ]
+}
+
+/// What apps, contexts and tools there are: `apps`, `contexts`, `describe`, `diff`, `schema`, `tools`, `use`.
+fn inspect() -> Vec<Published> {
+    vec![
+        one::<Vec<AppRow>>(
+            "apps",
+            "calimcp apps --json",
+            "The apps found, one row each.",
+        ),
+        one::<Vec<ContextRow>>(
+            "contexts",
+            "calimcp contexts --json",
+            "The contexts of the apps on the node, one row each.",
+        ),
+        one::<super::describe::DescribeOutput>(
+            "describe",
+            "calimcp describe APP --json",
+            "The app's service described, or (an app with several services, no --service) an array of them.",
+        ),
+        one::<super::diff::DiffOutput<'static>>(
+            "diff",
+            "calimcp diff OLD NEW --json",
+            "What NEW breaks for OLD's callers, agents and stored state.",
         ),
         one::<SchemaOutput>(
             "schema",
@@ -172,6 +169,37 @@ pub fn all() -> Vec<Published> {
             "use",
             "calimcp use APP --json",
             "The context calls of the app use on the node.",
+        ),
+    ]
+}
+
+/// Calls, waits and events, and the lines every command may write on stderr.
+fn calls() -> Vec<Published> {
+    vec![
+        one::<Value>(
+            "call",
+            "calimcp call TOOL --json",
+            "The method's result (also with --until: the result that matched), as the ABI types it: `calimcp schema APP METHOD --output` gives its schema; null for a method that returns nothing.",
+        ),
+        one::<super::call::DryRun<'static>>(
+            "call-dry-run",
+            "calimcp call TOOL --dry-run --json",
+            "The request that would be sent to the node.",
+        ),
+        one::<super::call::WithEvent<'static>>(
+            "call-wait-event",
+            "calimcp call TOOL --wait-event NAME --json",
+            "The call's result and the event waited for.",
+        ),
+        one::<calimcp_core::error::ErrorLine>(
+            "error",
+            "calimcp … --json (stderr)",
+            "The line a command that fails writes on stderr with --json.",
+        ),
+        one::<super::output::NoteLine<'static>>(
+            "note",
+            "calimcp … --json (stderr)",
+            "A status line a command writes on stderr with --json (`watch`: what it watches).",
         ),
         one::<ContextReady>(
             "wait",

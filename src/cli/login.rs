@@ -26,7 +26,7 @@ use calimcp_core::text::sanitize_line;
   calimcp login --node local                       # asks for the user and password
   echo \"$PASS\" | calimcp login -u admin --password-stdin
   CALIMERO_USERNAME=admin CALIMERO_PASSWORD_FILE=pw calimcp login")]
-pub struct LoginArgs {
+pub(crate) struct LoginArgs {
     /// The user [default: CALIMERO_USERNAME, else asked on the terminal]
     #[arg(long, short = 'u', value_name = "USER")]
     pub username: Option<String>,
@@ -35,7 +35,7 @@ pub struct LoginArgs {
     pub password_stdin: bool,
 }
 
-pub fn run(g: &GlobalArgs, args: LoginArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: LoginArgs) -> Result<()> {
     let mut session = g.session()?;
     session.node("logging in")?;
     let (_, shown) = calimcp_catalog::accounts::normalize_url(session.node_url()?)?;
@@ -247,7 +247,7 @@ fn without_echo<T>(
 
 /// What `login --json` prints.
 #[derive(Serialize, JsonSchema)]
-pub struct LoggedIn<'a> {
+pub(crate) struct LoggedIn<'a> {
     /// The node's URL (without credentials).
     pub node: &'a str,
     /// The node's name when it was named (`--node NAME`, or the current

@@ -30,7 +30,7 @@ use calimcp_core::text::sanitize_line;
 #[command(after_help = "Examples:
   calimcp logout --node local
   calimcp logout --username alice")]
-pub struct LogoutArgs {
+pub(crate) struct LogoutArgs {
     /// Only this user's login (as `login --username`; `--user` is accepted too)
     #[arg(long = "username", short = 'u', alias = "user", value_name = "USER")]
     pub user: Option<String>,
@@ -39,7 +39,7 @@ pub struct LogoutArgs {
 /// What `stays valid` means for a refresh token the node keeps.
 const STAYS: &str = "its refresh token stays valid on the node until it expires (30 days after it was issued, by merod's default)";
 
-pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
     let (_, shown) = node::normalize_url(g.node.checked_url()?)?;
     let state = state_dir()?;
     let user_of = |u: Option<&str>| sanitize_line(u.unwrap_or("(a token without a user)"));
@@ -124,7 +124,7 @@ pub fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
 
 /// What `logout --json` prints.
 #[derive(Serialize, JsonSchema)]
-pub struct LoggedOut<'a> {
+pub(crate) struct LoggedOut<'a> {
     /// The node's URL (without credentials).
     pub node: &'a str,
     /// The users whose cached login was removed (empty when nobody was
@@ -136,7 +136,7 @@ pub struct LoggedOut<'a> {
 
 /// What the node made of ending one login's session.
 #[derive(Serialize, JsonSchema)]
-pub struct OnNode {
+pub(crate) struct OnNode {
     /// The user (as in `logged_out`).
     pub user: String,
     /// `ended` (the node retired the refresh token: merod 0.11.0-rc.83 and

@@ -202,7 +202,7 @@ pub(crate) enum Command {
 }
 
 impl GlobalArgs {
-    pub fn tool_options(&self) -> ToolOptions {
+    pub(crate) fn tool_options(&self) -> ToolOptions {
         ToolOptions {
             refs: match self.refs {
                 Refs::Inline => RefMode::Inline,
@@ -213,7 +213,7 @@ impl GlobalArgs {
         }
     }
 
-    pub fn ui(&self) -> Ui {
+    pub(crate) fn ui(&self) -> Ui {
         Ui::new(self.json, self.quiet, self.color)
     }
 }
@@ -221,7 +221,7 @@ impl GlobalArgs {
 impl GlobalArgs {
     /// The session of this command: the options read once, the node made
     /// on first use ([`catalog::session`]).
-    pub fn session(&self) -> Result<Session> {
+    pub(crate) fn session(&self) -> Result<Session> {
         Ok(Session::new(Settings {
             apps_dirs: self.apps.clone(),
             load: LoadOptions {
@@ -245,14 +245,19 @@ impl GlobalArgs {
 
     /// The apps `args` name ([`Session::select`]); what the session noted is
     /// shown as warnings.
-    pub fn select(&self, session: &Session, args: &[String], one: bool) -> Result<Selection> {
+    pub(crate) fn select(
+        &self,
+        session: &Session,
+        args: &[String],
+        one: bool,
+    ) -> Result<Selection> {
         let sel = session.select(args, one);
         self.say(session);
         sel
     }
 
     /// Shows what the session noted, as warnings.
-    pub fn say(&self, session: &Session) {
+    pub(crate) fn say(&self, session: &Session) {
         let ui = self.ui();
         for note in session.take_notes() {
             ui.warn(note);
@@ -278,7 +283,7 @@ pub(crate) struct FilterArgs {
 }
 
 impl FilterArgs {
-    pub fn filter(&self) -> Filter {
+    pub(crate) fn filter(&self) -> Filter {
         Filter {
             read_only: self.read_only,
             allow: self.allow.clone(),
@@ -325,7 +330,7 @@ pub(crate) struct SchemaWarnings {
 impl SchemaWarnings {
     const LIMIT: usize = 20;
 
-    pub fn report(&mut self, ui: &Ui, tool: &str, warnings: &[String]) {
+    pub(crate) fn report(&mut self, ui: &Ui, tool: &str, warnings: &[String]) {
         for w in warnings {
             if self.shown < Self::LIMIT {
                 ui.warn(format_args!("{tool}: {w}"));
@@ -336,7 +341,7 @@ impl SchemaWarnings {
         }
     }
 
-    pub fn finish(self, ui: &Ui) {
+    pub(crate) fn finish(self, ui: &Ui) {
         if self.hidden > 0 {
             ui.warn(format_args!(
                 "… and {} more schema warnings like these (--quiet hides them)",

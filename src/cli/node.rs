@@ -24,7 +24,7 @@ use calimcp_core::text::sanitize_line;
 
 /// `--node`, `--timeout`, `--token`, `-v`, `--offline`.
 #[derive(Debug, Clone, Args)]
-pub struct NodeArgs {
+pub(crate) struct NodeArgs {
     /// The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]
     #[arg(
         long = "node",
@@ -89,7 +89,7 @@ pub(crate) fn env(name: &str) -> Option<String> {
 }
 
 /// A size limit from the environment (bytes, or with K, M, G); unset or empty: `default`.
-pub fn size_env(name: &str, default: u64) -> Result<u64> {
+pub(crate) fn size_env(name: &str, default: u64) -> Result<u64> {
     match env(name) {
         None => Ok(default),
         Some(v) => calimcp_core::text::parse_size(&v).ok_or_else(|| {
@@ -107,7 +107,7 @@ pub fn size_env(name: &str, default: u64) -> Result<u64> {
 /// Where tokens, cached ABIs and pinned contexts live: CALIMCP_STATE_DIR, else
 /// $XDG_STATE_HOME/calimcp, else ~/.local/state/calimcp. Without any of
 /// them (no HOME): the error `no_home`, never a shared place such as /tmp.
-pub fn state_dir() -> Result<PathBuf> {
+pub(crate) fn state_dir() -> Result<PathBuf> {
     if let Some(dir) = env("CALIMCP_STATE_DIR") {
         return Ok(PathBuf::from(dir));
     }
@@ -125,7 +125,7 @@ pub fn state_dir() -> Result<PathBuf> {
 
 /// Where calimcp's configuration (the named nodes) lives:
 /// $XDG_CONFIG_HOME/calimcp, else ~/.config/calimcp; without either, `no_home`.
-pub fn config_dir() -> Result<PathBuf> {
+pub(crate) fn config_dir() -> Result<PathBuf> {
     if let Some(dir) = env("XDG_CONFIG_HOME").filter(|d| PathBuf::from(d).is_absolute()) {
         return Ok(PathBuf::from(dir).join("calimcp"));
     }
@@ -148,29 +148,31 @@ fn no_home(what: &str, instead: &str) -> Error {
 }
 
 /// The profile file of named nodes.
-pub fn profiles_path() -> Result<PathBuf> {
+pub(crate) fn profiles_path() -> Result<PathBuf> {
     Ok(config_dir()?.join(profiles::FILE_NAME))
 }
 
 /// The largest configuration or state file read (`CALIMCP_MAX_STATE`).
-pub fn max_state() -> Result<u64> {
+pub(crate) fn max_state() -> Result<u64> {
     size_env("CALIMCP_MAX_STATE", node::DEFAULT_MAX_STATE)
 }
 
 /// The named nodes ([`Profiles::load`] of the profile file).
-pub fn profiles() -> Result<Profiles> {
+pub(crate) fn profiles() -> Result<Profiles> {
     Profiles::load(&profiles_path()?, max_state()?)
 }
 
 /// The pinned contexts (`calimcp use`) of the state directory.
-pub fn pins() -> Result<Pins> {
+pub(crate) fn pins() -> Result<Pins> {
     Pins::load(&state_dir()?, max_state()?)
 }
 
 /// Dynamic completion of a node name: the named nodes, each with its URL
 /// (without credentials). Names are checked when added, so they are
 /// shell-safe.
-pub fn node_name_candidates(current: &std::ffi::OsStr) -> Vec<clap_complete::CompletionCandidate> {
+pub(crate) fn node_name_candidates(
+    current: &std::ffi::OsStr,
+) -> Vec<clap_complete::CompletionCandidate> {
     let cur = current.to_string_lossy();
     let Ok(p) = profiles() else {
         return Vec::new();
@@ -233,7 +235,7 @@ impl NodeArgs {
     /// [`NodeArgs::checked_url`]), so `describe ./abi.json`, `schema`, `diff`
     /// and `--offline` work, while nothing is sent to the default address in
     /// place of a current node that may be another one.
-    pub fn resolve(&mut self) -> Result<()> {
+    pub(crate) fn resolve(&mut self) -> Result<()> {
         if self.name.is_some() || self.deferred.is_some() {
             return Ok(());
         }
@@ -295,18 +297,18 @@ impl NodeArgs {
     }
 
     /// Whether a node was named (flag or CALIMERO_NODE_URL) rather than assumed.
-    pub fn explicit(&self) -> bool {
+    pub(crate) fn explicit(&self) -> bool {
         self.url.is_some()
     }
 
     /// The node URL as given, or the default.
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         self.url.as_deref().unwrap_or(node::DEFAULT_URL)
     }
 
     /// The node URL, for a command that uses the node (or keys something by
     /// it): the profile file's error when the current node is unknown.
-    pub fn checked_url(&self) -> Result<&str> {
+    pub(crate) fn checked_url(&self) -> Result<&str> {
         match &self.deferred {
             Some(e) => Err(e.clone()),
             None => Ok(self.url()),
@@ -317,7 +319,7 @@ impl NodeArgs {
     /// CALIMERO_PASSWORD or CALIMERO_PASSWORD_FILE, CALIMERO_REFRESH_TOKEN and
     /// the state directory. Without a username or token, the one user with a
     /// cached login for the node is the user (`calimcp login` stays).
-    pub fn options(&self) -> Result<NodeOptions> {
+    pub(crate) fn options(&self) -> Result<NodeOptions> {
         self.checked_url()?;
         self.options_unchecked()
     }
@@ -325,7 +327,7 @@ impl NodeArgs {
     /// [`NodeArgs::options`] also when the current node is unknown (then for
     /// the default URL): for a session, which returns [`NodeArgs::deferred`]
     /// before it uses them.
-    pub fn options_unchecked(&self) -> Result<NodeOptions> {
+    pub(crate) fn options_unchecked(&self) -> Result<NodeOptions> {
         let mut username = env("CALIMERO_USERNAME");
         let password = match &username {
             None => None,

@@ -28,13 +28,13 @@ use calimcp_core::text::sanitize_line;
   calimcp node list
   calimcp call kv_store_get --key a --node staging
   calimcp node import                 # the URLs of meroctl's nodes.toml")]
-pub struct NodeCmdArgs {
+pub(crate) struct NodeCmdArgs {
     #[command(subcommand)]
     pub action: NodeAction,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum NodeAction {
+pub(crate) enum NodeAction {
     /// Name a node's URL (1–64 letters, digits, `.`, `_`, `-`)
     Add {
         /// The name
@@ -74,7 +74,7 @@ pub enum NodeAction {
     },
 }
 
-pub fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: NodeCmdArgs) -> Result<()> {
     let file = File {
         path: profiles_path()?,
         max: max_state()?,
@@ -360,7 +360,7 @@ fn unknown(p: &Profiles, name: &str) -> Error {
 
 /// What `node add --json` prints, and each node `node import --json` added.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct NodeAdded {
+pub(crate) struct NodeAdded {
     /// The name.
     pub name: String,
     /// Its URL (without credentials).
@@ -369,7 +369,7 @@ pub struct NodeAdded {
 
 /// What `node use --json` prints: `{"current":null}` after `node use --clear`.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct NodeUsed<'a> {
+pub(crate) struct NodeUsed<'a> {
     /// The current node's name now.
     pub current: Option<&'a str>,
     /// Its URL (without credentials); absent after `--clear`.
@@ -379,7 +379,7 @@ pub struct NodeUsed<'a> {
 
 /// What `node remove --json` prints.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct NodeRemoved<'a> {
+pub(crate) struct NodeRemoved<'a> {
     /// The name removed.
     pub removed: &'a str,
     /// The URL it had (without credentials).
@@ -390,7 +390,7 @@ pub struct NodeRemoved<'a> {
 
 /// What `node import --json` prints.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct NodesImported {
+pub(crate) struct NodesImported {
     /// The nodes added (or, with --force, whose URL was replaced).
     pub imported: Vec<NodeAdded>,
     /// meroctl's active node, when it became the current one (there was
@@ -400,7 +400,7 @@ pub struct NodesImported {
 
 /// A named node, as `node list --json` lists it.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct NodeRow<'a> {
+pub(crate) struct NodeRow<'a> {
     /// The name `calimcp node add` gave it.
     pub name: &'a str,
     /// Its URL (without credentials).

@@ -11,7 +11,7 @@ use calimcp_core::error::{Code, Error, ErrorKind, ErrorLine};
 
 /// `--color` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
@@ -19,7 +19,7 @@ pub enum ColorChoice {
 
 /// Output settings resolved once from the global flags and the environment.
 #[derive(Debug, Clone, Copy)]
-pub struct Ui {
+pub(crate) struct Ui {
     pub json: bool,
     pub quiet: bool,
     pub color_out: bool,
@@ -32,7 +32,7 @@ fn env_allows_color() -> bool {
 }
 
 impl Ui {
-    pub fn new(json: bool, quiet: bool, color: ColorChoice) -> Self {
+    pub(crate) fn new(json: bool, quiet: bool, color: ColorChoice) -> Self {
         let pick = |tty: bool| match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -47,7 +47,7 @@ impl Ui {
     }
 
     /// A warning on stderr, unless `--quiet`.
-    pub fn warn(&self, message: impl Display) {
+    pub(crate) fn warn(&self, message: impl Display) {
         if self.quiet {
             return;
         }
@@ -61,7 +61,7 @@ impl Ui {
     }
 
     /// A note on stderr (progress, the equivalent command), unless `--quiet`.
-    pub fn note(&self, message: impl Display) {
+    pub(crate) fn note(&self, message: impl Display) {
         if !self.quiet {
             let _ = writeln!(std::io::stderr().lock(), "{message}");
         }
@@ -69,7 +69,7 @@ impl Ui {
 
     /// A status note on stderr, unless `--quiet`: text, or with `--json` one
     /// JSON line `{"note": …}`, so stderr holds JSON lines only.
-    pub fn status(&self, message: impl Display) {
+    pub(crate) fn status(&self, message: impl Display) {
         if self.quiet {
             return;
         }
@@ -88,7 +88,7 @@ impl Ui {
     /// ([`ErrorLine`]). Messages may quote manifest strings (service names,
     /// bundle paths), so control characters are removed here, whatever built
     /// the message.
-    pub fn error(&self, err: &Error) {
+    pub(crate) fn error(&self, err: &Error) {
         let line = ErrorLine::new(err);
         let mut stderr = std::io::stderr().lock();
         if self.json {
@@ -116,18 +116,18 @@ impl Ui {
 
 /// A status note on stderr with `--json` ([`Ui::status`]).
 #[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct NoteLine<'a> {
+pub(crate) struct NoteLine<'a> {
     /// What calimcp is doing or did (progress, a default it chose).
     pub note: &'a str,
 }
 
 /// The error `print` returns when stdout was closed early: exit quietly with 0.
-pub fn is_broken_pipe(err: &Error) -> bool {
+pub(crate) fn is_broken_pipe(err: &Error) -> bool {
     err.code == Code::BrokenPipe
 }
 
 /// Writes `text` to stdout.
-pub fn print(text: &str) -> calimcp_core::Result<()> {
+pub(crate) fn print(text: &str) -> calimcp_core::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
@@ -142,7 +142,7 @@ pub fn print(text: &str) -> calimcp_core::Result<()> {
 
 /// JSON and a newline on stdout: pretty on a terminal, compact otherwise (for
 /// pipes, files and programs: smaller and faster; `| jq .` pretty-prints).
-pub fn print_json(value: &(impl serde::Serialize + ?Sized)) -> calimcp_core::Result<()> {
+pub(crate) fn print_json(value: &(impl serde::Serialize + ?Sized)) -> calimcp_core::Result<()> {
     let text = if std::io::stdout().is_terminal() {
         serde_json::to_string_pretty(value)
     } else {
@@ -154,13 +154,15 @@ pub fn print_json(value: &(impl serde::Serialize + ?Sized)) -> calimcp_core::Res
 }
 
 /// Compact JSON and a newline on stdout.
-pub fn print_json_compact(value: &(impl serde::Serialize + ?Sized)) -> calimcp_core::Result<()> {
+pub(crate) fn print_json_compact(
+    value: &(impl serde::Serialize + ?Sized),
+) -> calimcp_core::Result<()> {
     let text = serde_json::to_string(value).map_err(|e| Error::internal(e.to_string()))?;
     print(&(calimcp_core::text::json_inert(text) + "\n"))
 }
 
 /// `[view]` green, `[mut]` yellow, when colour is on.
-pub fn paint_signature(signature: &str, color: bool) -> String {
+pub(crate) fn paint_signature(signature: &str, color: bool) -> String {
     if !color {
         return signature.to_string();
     }
@@ -173,7 +175,7 @@ pub fn paint_signature(signature: &str, color: bool) -> String {
     }
 }
 
-pub fn dim(text: &str, color: bool) -> String {
+pub(crate) fn dim(text: &str, color: bool) -> String {
     if color {
         text.dimmed().to_string()
     } else {
@@ -181,7 +183,7 @@ pub fn dim(text: &str, color: bool) -> String {
     }
 }
 
-pub fn bold(text: &str, color: bool) -> String {
+pub(crate) fn bold(text: &str, color: bool) -> String {
     if color {
         text.bold().to_string()
     } else {
@@ -192,7 +194,7 @@ pub fn bold(text: &str, color: bool) -> String {
 /// A borderless table as text: no padding at the line starts or ends.
 /// On a terminal, fits `table` to its width (comfy-table reads it), wrapping
 /// the other columns and never the `keep` ones (names are never cut).
-pub fn fit_to_terminal(table: &mut comfy_table::Table, keep: &[usize]) {
+pub(crate) fn fit_to_terminal(table: &mut comfy_table::Table, keep: &[usize]) {
     if !std::io::stdout().is_terminal() {
         return;
     }
@@ -204,7 +206,7 @@ pub fn fit_to_terminal(table: &mut comfy_table::Table, keep: &[usize]) {
     }
 }
 
-pub fn table_text(table: &comfy_table::Table) -> String {
+pub(crate) fn table_text(table: &comfy_table::Table) -> String {
     let mut out = String::new();
     for line in table.lines() {
         out.push_str(line.strip_prefix(' ').unwrap_or(&line).trim_end());
@@ -215,7 +217,7 @@ pub fn table_text(table: &comfy_table::Table) -> String {
 
 /// Formats a value as [`JsonStream`] writes it at one nesting depth.
 #[derive(Debug, Clone)]
-pub struct Renderer {
+pub(crate) struct Renderer {
     pretty: bool,
     indent: String,
 }
@@ -223,7 +225,7 @@ pub struct Renderer {
 impl Renderer {
     /// A `Value`, or a typed object written straight out (its keys strings,
     /// like a `Value`'s, so serialising it cannot fail).
-    pub fn render(&self, value: &impl serde::Serialize) -> String {
+    pub(crate) fn render(&self, value: &impl serde::Serialize) -> String {
         let text = if self.pretty {
             serde_json::to_string_pretty(value).map(|t| t.replace('\n', &self.indent))
         } else {
@@ -239,7 +241,7 @@ impl Renderer {
 /// further item is built spent. Workers learn it as they go; an item one of
 /// them built in full after that point is built again, spent, so the output
 /// is the same on any number of cores.
-pub fn par_map_listing<T: Sync, R: Send>(
+pub(crate) fn par_map_listing<T: Sync, R: Send>(
     items: &[T],
     budget: &mut calimcp_core::mapping::schema::SchemaBudget,
     build: impl Fn(&T, bool) -> (R, usize) + Sync,
@@ -265,7 +267,7 @@ pub fn par_map_listing<T: Sync, R: Send>(
 
 /// Maps `items` with every core, handing each item and its result to `sink`
 /// in item order. Workers take chunks as they go, so at most a few chunks wait.
-pub fn par_map<T: Sync, R: Send>(
+pub(crate) fn par_map<T: Sync, R: Send>(
     items: &[T],
     map: impl Fn(&T) -> R + Sync,
     mut sink: impl FnMut(&T, R),
@@ -319,7 +321,7 @@ pub fn par_map<T: Sync, R: Send>(
 /// (every schema of a 5,000-method app) never has to exist in memory at once.
 /// Pretty on a terminal (identical to `serde_json::to_string_pretty` of the
 /// whole value), compact otherwise.
-pub struct JsonStream {
+pub(crate) struct JsonStream {
     out: std::io::BufWriter<std::io::Stdout>,
     pretty: bool,
     /// One entry per open container: whether it has no item yet.
@@ -334,7 +336,7 @@ impl Default for JsonStream {
 }
 
 impl JsonStream {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         JsonStream {
             // 16 KiB: each 4 KiB page of the buffer is a page fault the first
             // time it is written (~1.7 us each here), and a 64 KiB buffer was
@@ -374,13 +376,13 @@ impl JsonStream {
     }
 
     /// Opens `{` or `[` (as an item of the enclosing container, after any key).
-    pub fn open(&mut self, bracket: char) {
+    pub(crate) fn open(&mut self, bracket: char) {
         self.raw(&bracket.to_string());
         self.open.push(true);
     }
 
     /// Closes the innermost container with `}` or `]`.
-    pub fn close(&mut self, bracket: char) {
+    pub(crate) fn close(&mut self, bracket: char) {
         let empty = self.open.pop().unwrap_or(true);
         if self.pretty && !empty {
             let indent = self.indent();
@@ -390,7 +392,7 @@ impl JsonStream {
     }
 
     /// Starts an object member: writes `"key": `; follow with `value` or `open`.
-    pub fn key(&mut self, key: &str) {
+    pub(crate) fn key(&mut self, key: &str) {
         self.separate();
         let quoted = calimcp_core::text::json_inert(Value::String(key.to_string()).to_string());
         self.raw(&quoted);
@@ -398,13 +400,13 @@ impl JsonStream {
     }
 
     /// Starts an array item; follow with `value` or `open`.
-    pub fn item(&mut self) {
+    pub(crate) fn item(&mut self) {
         self.separate();
     }
 
     /// How [`JsonStream::value`] would write `value` here; safe to call from any
     /// thread, so items can be rendered in parallel and written in order.
-    pub fn renderer(&self) -> Renderer {
+    pub(crate) fn renderer(&self) -> Renderer {
         Renderer {
             pretty: self.pretty,
             indent: self.indent(),
@@ -412,12 +414,12 @@ impl JsonStream {
     }
 
     /// Writes a value [`Renderer::render`] produced for this position.
-    pub fn rendered(&mut self, text: &str) {
+    pub(crate) fn rendered(&mut self, text: &str) {
         self.raw(text);
     }
 
     /// The final newline and flush; a closed stdout becomes the quiet broken-pipe error.
-    pub fn finish(mut self) -> calimcp_core::Result<()> {
+    pub(crate) fn finish(mut self) -> calimcp_core::Result<()> {
         self.raw("\n");
         let result = match self.error.take() {
             Some(e) => Err(e),

@@ -23,7 +23,7 @@ use calimcp_core::text::{did_you_mean, sanitize_line};
   calimcp schema com.calimero.kv-store --apps examples
   calimcp schema examples/kv-store get --output
   calimcp schema examples/every-kind.json --refs defs")]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// The app: a path, a name among the --apps directories or the node's apps, or `-` (a manifest on stdin)
     #[arg(value_hint = clap::ValueHint::AnyPath, add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
@@ -43,7 +43,7 @@ fn pick(s: MethodTrees<'_>, output: bool) -> Node<'_> {
     }
 }
 
-pub fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: SchemaArgs) -> Result<()> {
     let ui = g.ui();
     let sel = super::stdin::select(g, &g.session()?, std::slice::from_ref(&args.app), true)?;
     let index = sel.apps[0];
@@ -150,7 +150,7 @@ fn one<'s>(
 }
 
 /// `unknown_method`, with a did-you-mean among the app's methods.
-pub fn unknown_method(app: &App, method: &str) -> Error {
+pub(crate) fn unknown_method(app: &App, method: &str) -> Error {
     let names: Vec<&str> = app
         .services
         .iter()

@@ -23,7 +23,7 @@ use calimcp_core::error::{Code, Result};
   calimcp serve --apps examples
   calimcp serve --apps examples --read-only --app kv-store
   calimcp serve --apps examples --http 127.0.0.1:8765")]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub filter: FilterArgs,
     /// Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio
@@ -57,7 +57,7 @@ pub struct ServeArgs {
 
 /// `--log-level` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LogLevelArg {
+pub(crate) enum LogLevelArg {
     Off,
     Error,
     Warn,
@@ -79,7 +79,7 @@ impl From<LogLevelArg> for LogLevel {
     }
 }
 
-pub fn run(g: &GlobalArgs, args: ServeArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: ServeArgs) -> Result<()> {
     let (paths, names): (Vec<String>, Vec<String>) = args
         .filter
         .app

@@ -24,7 +24,7 @@ use params::ParamSpec;
 
 /// The options of `call`, accepted before or after TOOL.
 #[derive(Debug, Clone, Args)]
-pub struct CallFlags {
+pub(crate) struct CallFlags {
     /// The whole argument object: JSON, @FILE, or - for stdin
     #[arg(
         long = "args",

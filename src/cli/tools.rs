@@ -21,7 +21,7 @@ use calimcp_core::mapping::schema::SchemaBudget;
   calimcp tools examples/kv-store
   calimcp tools --apps examples --json
   calimcp tools --apps examples --read-only --deny '*_clear'")]
-pub struct ToolsArgs {
+pub(crate) struct ToolsArgs {
     /// Apps to list (paths, names, or `-`: a manifest on stdin); none means every app: the --apps directories' and the node's
     #[arg(value_name = "APP", value_hint = clap::ValueHint::AnyPath)]
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
@@ -30,7 +30,7 @@ pub struct ToolsArgs {
     pub filter: FilterArgs,
 }
 
-pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
     let ui = g.ui();
     let mut names = args.targets.clone();
     names.extend(args.filter.app.iter().cloned());
@@ -74,35 +74,47 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
         ));
     }
     if g.json {
-        let mut warnings = SchemaWarnings::default();
-        let mut out = JsonStream::new();
-        out.open('[');
-        let renderer = out.renderer();
-        let build = |t: &&Tool, spent: bool| {
-            let mut schemas = t.listed_trees(spent);
-            let warnings = std::mem::take(&mut schemas.warnings);
-            let size = schemas.size;
-            ((renderer.render(&t.mcp(schemas)), warnings), size)
-        };
-        let mut budget = SchemaBudget::new(g.tool_options().listing_budget);
-        output::par_map_listing(&tools, &mut budget, build, |t, (text, w)| {
-            out.item();
-            out.rendered(&text);
-            warnings.report(&ui, &t.name, &w);
-        });
-        out.close(']');
-        warnings.finish(&ui);
-        out.finish()?;
-        return Ok(());
+        return print_json(g, &tools);
     }
-    // Laid out in plain text (colour codes would count as width), fitted to
-    // the terminal, tool names never wrapped; the tags are coloured after.
+    print_table(g, &tools)
+}
+
+/// `--json`: the tools as MCP `tools/list` describes them, a JSON array
+/// written as its items are built.
+fn print_json(g: &GlobalArgs, tools: &[&Tool]) -> Result<()> {
+    let ui = g.ui();
+    let mut warnings = SchemaWarnings::default();
+    let mut out = JsonStream::new();
+    out.open('[');
+    let renderer = out.renderer();
+    let build = |t: &&Tool, spent: bool| {
+        let mut schemas = t.listed_trees(spent);
+        let warnings = std::mem::take(&mut schemas.warnings);
+        let size = schemas.size;
+        ((renderer.render(&t.mcp(schemas)), warnings), size)
+    };
+    let mut budget = SchemaBudget::new(g.tool_options().listing_budget);
+    output::par_map_listing(tools, &mut budget, build, |t, (text, w)| {
+        out.item();
+        out.rendered(&text);
+        warnings.report(&ui, &t.name, &w);
+    });
+    out.close(']');
+    warnings.finish(&ui);
+    out.finish()
+}
+
+/// The tools as a table: laid out in plain text (colour codes would count as
+/// width), fitted to the terminal, tool names never wrapped; the tags are
+/// coloured after.
+fn print_table(g: &GlobalArgs, tools: &[&Tool]) -> Result<()> {
+    let ui = g.ui();
     let mut table = Table::new();
     table
         .load_style(presets::NOTHING)
         .set_header(vec!["TOOL", "KIND", "SIGNATURE"]);
     output::fit_to_terminal(&mut table, &[0, 1]);
-    for t in &tools {
+    for t in tools {
         table.add_row(vec![
             t.name.clone(),
             t.kind().to_string(),
@@ -120,6 +132,5 @@ pub fn run(g: &GlobalArgs, args: ToolsArgs) -> Result<()> {
     } else {
         text
     };
-    output::print(&text)?;
-    Ok(())
+    output::print(&text)
 }

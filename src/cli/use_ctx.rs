@@ -28,7 +28,7 @@ use calimcp_core::text::sanitize_line;
   calimcp use kv-store --context my-alias
   calimcp use kv-store                      # shows the pinned context
   calimcp use kv-store --clear")]
-pub struct UseArgs {
+pub(crate) struct UseArgs {
     /// The app: a name among the local apps and the node's
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
@@ -42,7 +42,7 @@ pub struct UseArgs {
 
 /// `use --json`: the app, the node and the context its calls use there.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct UseAnswer<'a> {
+pub(crate) struct UseAnswer<'a> {
     /// The app: its package, else its id.
     pub app: &'a str,
     /// The service (with --service), else `null`.
@@ -59,7 +59,7 @@ pub struct UseAnswer<'a> {
     pub contexts: Option<&'a [ContextRow]>,
 }
 
-pub fn run(g: &GlobalArgs, args: UseArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: UseArgs) -> Result<()> {
     let session = g.session()?;
     let sel = g.select(&session, std::slice::from_ref(&args.app), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];

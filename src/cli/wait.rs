@@ -35,7 +35,7 @@ const DEFAULT_EVERY: Duration = Duration::from_secs(1);
 
 Exit codes: 0 initialized, 2 unknown context, 4 the node is unreachable,
 5 the node has no such context, 124 not initialized within --within.")]
-pub struct WaitArgs {
+pub(crate) struct WaitArgs {
     /// The context: an id (64 hex or base58) or an alias
     #[arg(value_name = "CONTEXT")]
     pub context: String,
@@ -47,7 +47,7 @@ pub struct WaitArgs {
     pub every: Option<Duration>,
 }
 
-pub fn run(g: &GlobalArgs, args: WaitArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: WaitArgs) -> Result<()> {
     let session = g.session()?;
     let what = "waiting for a context";
     session.node(what)?;

@@ -58,7 +58,7 @@ Examples:
   calimcp watch kv-store --until Removed --stop-after 30 && echo removed
   calimcp watch kv-store --event 'Insert*' --exec 'sh -c \"jq -c .payload >> log.ndjson\"'"
 )]
-pub struct WatchArgs {
+pub(crate) struct WatchArgs {
     /// The app: a path or a name among the local apps and the node's (none with --group: the groups only)
     #[arg(
         add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates),
@@ -157,7 +157,7 @@ fn empty_manifest() -> &'static Manifest {
     EMPTY.get_or_init(Manifest::default)
 }
 
-pub fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: WatchArgs) -> Result<()> {
     let exec = args.exec.as_deref().map(exec_words).transpose()?;
     let exec_max = super::node::size_env("CALIMCP_MAX_EXEC_QUEUE", DEFAULT_MAX_EXEC_QUEUE)?;
     let groups: Vec<String> = args
@@ -345,50 +345,14 @@ async fn stream(
             () = &mut interrupt => return Ok(()),
         };
         let Some(item) = item else {
-            let met = match (args.count, &args.until) {
-                (None, None) => progress.matched > 0,
-                _ => false,
-            };
-            if met {
-                return Ok(());
-            }
-            let want = match (args.count, &args.until) {
-                (_, Some(name)) => format!("no `{}` event", sanitize_line(name)),
-                (Some(n), None) => format!("{} of {n} events", progress.matched),
-                (None, None) => "no event".to_string(),
-            };
-            let secs = args.stop_after.map_or(0.0, |t| t.as_secs_f64());
-            return Err(Error::new(
-                ErrorKind::Timeout,
-                Code::Timeout,
-                format!("{want} arrived within {secs} s"),
-            ));
+            return ended(args, &progress);
         };
         let item = item.map_err(|e| match e.code {
             Code::StreamLost => e.context("the watch stopped"),
             _ => e,
         })?;
-        let event = match item {
-            Item::Dropped => {
-                ui.warn(format_args!(
-                    "the event stream dropped; reopening it (events the node produces meanwhile are lost)"
-                ));
-                continue;
-            }
-            Item::Reconnected { down } => {
-                ui.warn(format_args!("the event stream is back: opened again after {}; events the node produced in between are lost", span(down)));
-                continue;
-            }
-            Item::Uninitialized { context, why } => {
-                ui.warn(format_args!(
-                    "context {} has no state on this node yet: {}; its events come once the node has synced it, in bursts at each sync (hint: {})",
-                    sanitize_line(&context),
-                    why.why,
-                    why.hint
-                ));
-                continue;
-            }
-            Item::Event(e) => e,
+        let Some(event) = announce(ui, item) else {
+            continue;
         };
         // Only the watched contexts count (a node may send others' events);
         // a group's event came for a group the subscription named.
@@ -399,25 +363,75 @@ async fn stream(
             match handle(g, args, &mut progress, runner.as_mut(), line)? {
                 Step::Go => {}
                 Step::Stop => {
-                    // The commands of the printed events still run (Ctrl-C
-                    // and --stop-after stop waiting for them).
                     if let Some(r) = runner.take() {
-                        let until = async {
-                            match deadline {
-                                Some(d) => tokio::time::sleep_until(d).await,
-                                None => std::future::pending().await,
-                            }
-                        };
-                        tokio::select! {
-                            () = r.finish() => {}
-                            () = &mut interrupt => {}
-                            () = until => {}
-                        }
+                        finish(r, deadline, &mut interrupt).await;
                     }
                     return Ok(());
                 }
             }
         }
+    }
+}
+
+/// The stream ended at `--stop-after`: done if what was asked for came
+/// (any event, without `--count` or `--until`), else a timeout saying what
+/// did not arrive.
+fn ended(args: &WatchArgs, progress: &Progress) -> Result<()> {
+    if args.count.is_none() && args.until.is_none() && progress.matched > 0 {
+        return Ok(());
+    }
+    let want = match (args.count, &args.until) {
+        (_, Some(name)) => format!("no `{}` event", sanitize_line(name)),
+        (Some(n), None) => format!("{} of {n} events", progress.matched),
+        (None, None) => "no event".to_string(),
+    };
+    let secs = args.stop_after.map_or(0.0, |t| t.as_secs_f64());
+    Err(Error::new(
+        ErrorKind::Timeout,
+        Code::Timeout,
+        format!("{want} arrived within {secs} s"),
+    ))
+}
+
+/// An item of the stream: an event to handle, or what happened to the
+/// stream (dropped, back, a context without state yet), said as a warning.
+fn announce(ui: output::Ui, item: Item) -> Option<NodeEvent> {
+    match item {
+        Item::Dropped => ui.warn(format_args!(
+            "the event stream dropped; reopening it (events the node produces meanwhile are lost)"
+        )),
+        Item::Reconnected { down } => ui.warn(format_args!(
+            "the event stream is back: opened again after {}; events the node produced in between are lost",
+            span(down)
+        )),
+        Item::Uninitialized { context, why } => ui.warn(format_args!(
+            "context {} has no state on this node yet: {}; its events come once the node has synced it, in bursts at each sync (hint: {})",
+            sanitize_line(&context),
+            why.why,
+            why.hint
+        )),
+        Item::Event(e) => return Some(e),
+    }
+    None
+}
+
+/// After the last event: the commands of the printed events still run
+/// (Ctrl-C and `--stop-after` stop waiting for them).
+async fn finish(
+    runner: Runner,
+    deadline: Option<tokio::time::Instant>,
+    interrupt: &mut std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+) {
+    let until = async {
+        match deadline {
+            Some(d) => tokio::time::sleep_until(d).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        () = runner.finish() => {}
+        () = interrupt => {}
+        () = until => {}
     }
 }
 
@@ -433,7 +447,7 @@ struct Job {
 /// Commands not yet run that `--exec` holds before skipping events.
 const EXEC_QUEUE: usize = 1024;
 /// Bytes those runs may hold (`CALIMCP_MAX_EXEC_QUEUE`).
-pub const DEFAULT_MAX_EXEC_QUEUE: u64 = 64 << 20;
+pub(crate) const DEFAULT_MAX_EXEC_QUEUE: u64 = 64 << 20;
 
 /// `--exec`'s commands, run one after another on a thread of their own, so
 /// the stream, `--stop-after` and Ctrl-C are serviced while one runs. At

@@ -20,14 +20,14 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 
 /// How long an answer may take and still be sent as JSON.
-pub const QUICK: Duration = Duration::from_millis(500);
+pub(crate) const QUICK: Duration = Duration::from_millis(500);
 
 /// Most bytes read ahead looking for the answer.
 const MAX_AHEAD: usize = 4 << 20;
 
 /// `response` (rmcp's answer to one POSTed request) as JSON when its first
 /// message is the answer and comes within [`QUICK`]; else as it was.
-pub async fn json_when_quick(response: Response) -> Response {
+pub(crate) async fn json_when_quick(response: Response) -> Response {
     let sse = response
         .headers()
         .get(header::CONTENT_TYPE)

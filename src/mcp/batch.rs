@@ -58,7 +58,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub const DEFAULT: Limits = Limits {
+    pub(crate) const DEFAULT: Limits = Limits {
         max_batch: 100,
         max_answer: 32 << 20,
         max_sessions: 1000,
@@ -85,7 +85,7 @@ pub fn limits() -> Limits {
 }
 
 /// Hands a POSTed batch to `svc` message by message; anything else passes through.
-pub async fn handle<S>(svc: S, req: axum::extract::Request) -> Response
+pub(crate) async fn handle<S>(svc: S, req: axum::extract::Request) -> Response
 where
     S: tower::Service<axum::extract::Request, Response = Response> + Clone + Send + 'static,
     S::Future: Send,

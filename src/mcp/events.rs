@@ -29,22 +29,22 @@ use calimcp_core::mapping::events::{Decoder, group_record, record};
 use calimcp_core::mapping::filter::glob_match;
 use calimcp_core::text::rfc3339;
 
-pub const WAIT_FOR_EVENTS: &str = "wait_for_events";
+pub(crate) const WAIT_FOR_EVENTS: &str = "wait_for_events";
 /// How long a wait lasts without `timeout`, and at most.
-pub const DEFAULT_WAIT: f64 = 10.0;
-pub const MAX_WAIT: f64 = 60.0;
+pub(crate) const DEFAULT_WAIT: f64 = 10.0;
+pub(crate) const MAX_WAIT: f64 = 60.0;
 /// Events returned without `max`, and at most.
-pub const DEFAULT_MAX: u64 = 100;
-pub const MAX_MAX: u64 = 1000;
+pub(crate) const DEFAULT_MAX: u64 = 100;
+pub(crate) const MAX_MAX: u64 = 1000;
 /// The most JSON one wait returns (its events' records); the wait ends
 /// early, with a note, when the next event would pass it (the first event is
 /// always returned; one event is itself capped by `CALIMCP_MAX_RESPONSE`).
-pub const MAX_WAIT_BYTES: usize = 8 << 20;
+pub(crate) const MAX_WAIT_BYTES: usize = 8 << 20;
 /// Events a slow waiter may fall behind by before it is told some were dropped.
 const BACKLOG: usize = 4096;
 
 /// An event and when it arrived from the node (the same time for every waiter).
-pub struct Arrived {
+pub(crate) struct Arrived {
     at: SystemTime,
     event: NodeEvent,
 }
@@ -60,7 +60,7 @@ enum Message {
 }
 
 /// One context's subscription, alive while someone waits on it.
-pub struct Feed {
+pub(crate) struct Feed {
     tx: broadcast::Sender<Message>,
     task: tokio::task::AbortHandle,
     /// The node accepted the subscription.
@@ -78,7 +78,7 @@ impl Drop for Feed {
 }
 
 /// A waiter's end of a feed.
-pub struct Receiver {
+pub(crate) struct Receiver {
     rx: broadcast::Receiver<Message>,
     opened: Arc<AtomicBool>,
     uninit: Arc<Mutex<Option<String>>>,
@@ -86,7 +86,7 @@ pub struct Receiver {
 
 /// The subscriptions of the server, one per context.
 #[derive(Default)]
-pub struct Hub {
+pub(crate) struct Hub {
     feeds: Mutex<HashMap<String, Weak<Feed>>>,
 }
 
@@ -95,7 +95,7 @@ impl Hub {
     /// holds it; returns at once (opening is the feed's task's work, and
     /// counts against each waiter's own timeout). Keep the `Arc` for as long
     /// as the receiver is read.
-    pub async fn join(
+    pub(crate) async fn join(
         &self,
         backend: &Arc<dyn Backend>,
         context: &str,
@@ -186,7 +186,7 @@ impl Hub {
 
     /// How many contexts have a subscription open (for tests).
     #[cfg(test)]
-    pub fn open(&self) -> usize {
+    pub(crate) fn open(&self) -> usize {
         self.feeds
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -224,7 +224,7 @@ fn context_key(context: &str) -> String {
 /// The events that came while waiting, and why the wait ended.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct EventsWaited<'a> {
+pub(crate) struct EventsWaited<'a> {
     /// The context waited in.
     pub context: &'a str,
     /// The events that came, in order, as `calimcp watch --json` prints
@@ -264,7 +264,7 @@ fn output_schema() -> Value {
 }
 
 /// The tool as listed.
-pub fn tool() -> Value {
+pub(crate) fn tool() -> Value {
     json!({
         "name": WAIT_FOR_EVENTS,
         "title": "Wait for an app's events",
@@ -279,7 +279,7 @@ pub fn tool() -> Value {
 /// exact for every JSON client ([`calimcp_core::mapping::exact`]: a 64-bit integer
 /// beyond ±(2^53−1) where the ABI types one becomes a decimal string), as
 /// tool results are. Events the ABI does not type stay as they came.
-pub fn exact_payloads(manifest: &Manifest, out: &Value) -> Value {
+pub(crate) fn exact_payloads(manifest: &Manifest, out: &Value) -> Value {
     let mut out = out.clone();
     if let Some(events) = out.get_mut("events").and_then(Value::as_array_mut) {
         for rec in events {
@@ -301,7 +301,7 @@ pub fn exact_payloads(manifest: &Manifest, out: &Value) -> Value {
 }
 
 /// The tool's arguments.
-pub struct WaitArgs {
+pub(crate) struct WaitArgs {
     pub app: String,
     pub context: Option<String>,
     pub service: Option<String>,
@@ -313,7 +313,7 @@ pub struct WaitArgs {
 }
 
 /// Reads and checks the arguments ([`super::fixed::args`]); every problem at once.
-pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String> {
+pub(crate) fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String> {
     let a: super::fixed::args::WaitForEventsInput =
         super::fixed::args::parse(WAIT_FOR_EVENTS, args)?;
     if let (Some(x), Some(y)) = (&a.context, &a.context_alias)
@@ -350,7 +350,7 @@ pub fn parse(args: &Map<String, Value>) -> std::result::Result<WaitArgs, String>
 /// the subscription included) or the events kept reach [`MAX_WAIT_BYTES`];
 /// the structured result. An error from the stream ends the wait: with events
 /// already received it becomes a note, otherwise it is returned.
-pub async fn collect(
+pub(crate) async fn collect(
     rx: &mut Receiver,
     manifest: &Manifest,
     context: &str,

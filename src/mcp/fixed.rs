@@ -21,13 +21,13 @@ use super::live::View;
 
 pub mod args;
 
-pub const DESCRIBE_APP: &str = "describe_app";
-pub const SELECT_APP: &str = "select_app";
-pub const WAIT_FOR_CONTEXT: &str = "wait_for_context";
-pub const CALL_UNTIL: &str = "call_until";
+pub(crate) const DESCRIBE_APP: &str = "describe_app";
+pub(crate) const SELECT_APP: &str = "select_app";
+pub(crate) const WAIT_FOR_CONTEXT: &str = "wait_for_context";
+pub(crate) const CALL_UNTIL: &str = "call_until";
 
 /// The fixed tools' names.
-pub const NAMES: [&str; 5] = [
+pub(crate) const NAMES: [&str; 5] = [
     DESCRIBE_APP,
     SELECT_APP,
     super::events::WAIT_FOR_EVENTS,
@@ -40,7 +40,7 @@ pub const NAMES: [&str; 5] = [
 /// them). A lifecycle tool ([`super::lifecycle`]) is served only with its
 /// toolset on (`--toolsets lifecycle`) and never under `--read-only`: each
 /// changes the node. `None` when it is served, or `name` is no fixed tool.
-pub fn refused(scope: &super::live::Scope, name: &str) -> Option<String> {
+pub(crate) fn refused(scope: &super::live::Scope, name: &str) -> Option<String> {
     let filter = &scope.filter;
     if super::lifecycle::NAMES.contains(&name) {
         if !scope.lifecycle {
@@ -65,15 +65,15 @@ pub fn refused(scope: &super::live::Scope, name: &str) -> Option<String> {
 }
 
 /// Seconds `wait_for_context` and `call_until` wait by default, and at most.
-pub const DEFAULT_WITHIN: f64 = 60.0;
-pub const MAX_WITHIN: f64 = 600.0;
+pub(crate) const DEFAULT_WITHIN: f64 = 60.0;
+pub(crate) const MAX_WITHIN: f64 = 600.0;
 /// Seconds between their tries by default, and at least.
-pub const DEFAULT_EVERY: f64 = 1.0;
-pub const MIN_EVERY: f64 = 0.01;
+pub(crate) const DEFAULT_EVERY: f64 = 1.0;
+pub(crate) const MIN_EVERY: f64 = 0.01;
 
 /// The fixed tools, as listed: each `inputSchema` generated from the type
 /// its arguments are parsed into ([`args`]).
-pub fn tools() -> Vec<rmcp::model::Tool> {
+pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
     static TOOLS: OnceLock<Vec<rmcp::model::Tool>> = OnceLock::new();
     TOOLS
         .get_or_init(|| {
@@ -119,19 +119,21 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
 pub use args::{DescribeAppArgs, SelectAppArgs};
 
 /// `wait_for_context`'s arguments, read.
-pub struct WaitContextArgs {
+pub(crate) struct WaitContextArgs {
     pub context: String,
     pub within: std::time::Duration,
     pub every: std::time::Duration,
 }
 
 /// `describe_app`'s arguments; the text of an `isError` result when they are bad.
-pub fn parse_describe(raw: &Map<String, Value>) -> std::result::Result<DescribeAppArgs, String> {
+pub(crate) fn parse_describe(
+    raw: &Map<String, Value>,
+) -> std::result::Result<DescribeAppArgs, String> {
     args::parse(DESCRIBE_APP, raw)
 }
 
 /// `select_app`'s arguments.
-pub fn parse_select(raw: &Map<String, Value>) -> std::result::Result<SelectAppArgs, String> {
+pub(crate) fn parse_select(raw: &Map<String, Value>) -> std::result::Result<SelectAppArgs, String> {
     args::parse(SELECT_APP, raw)
 }
 
@@ -140,7 +142,7 @@ fn seconds(secs: Option<f64>, default: f64) -> std::time::Duration {
 }
 
 /// `wait_for_context`'s arguments.
-pub fn parse_wait_context(
+pub(crate) fn parse_wait_context(
     raw: &Map<String, Value>,
 ) -> std::result::Result<WaitContextArgs, String> {
     let a: args::WaitForContextInput = args::parse(WAIT_FOR_CONTEXT, raw)?;
@@ -152,7 +154,7 @@ pub fn parse_wait_context(
 }
 
 /// `call_until`'s arguments, read.
-pub struct CallUntilArgs {
+pub(crate) struct CallUntilArgs {
     pub tool: String,
     pub arguments: Map<String, Value>,
     pub expect: calimcp_catalog::wait::Expect,
@@ -161,7 +163,9 @@ pub struct CallUntilArgs {
 }
 
 /// `call_until`'s arguments.
-pub fn parse_call_until(raw: &Map<String, Value>) -> std::result::Result<CallUntilArgs, String> {
+pub(crate) fn parse_call_until(
+    raw: &Map<String, Value>,
+) -> std::result::Result<CallUntilArgs, String> {
     let a: args::CallUntilInput = args::parse(CALL_UNTIL, raw)?;
     Ok(CallUntilArgs {
         expect: calimcp_catalog::wait::Expect::from_json(a.until_path.as_deref(), &a.until),
@@ -174,7 +178,7 @@ pub fn parse_call_until(raw: &Map<String, Value>) -> std::result::Result<CallUnt
 
 /// Which service of `app` a request means: the one named, the server's
 /// `--service`, or the only one.
-pub fn pick_service(
+pub(crate) fn pick_service(
     view: &View,
     app: usize,
     requested: Option<&str>,
@@ -217,7 +221,7 @@ pub fn pick_service(
 /// `describe_app` without an app: the apps served, those left out and why,
 /// and the node's state.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct AppListing {
+pub(crate) struct AppListing {
     pub apps: Vec<ServedApp>,
     /// The node's apps that are not served, each with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -231,7 +235,7 @@ pub struct AppListing {
 
 /// An app served: the app's row and how many tools this server has for it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ServedApp {
+pub(crate) struct ServedApp {
     #[serde(flatten)]
     pub app: AppRow,
     /// How many of its tools this server lists.
@@ -240,7 +244,7 @@ pub struct ServedApp {
 
 /// A node app that is not served.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct LeftOut {
+pub(crate) struct LeftOut {
     /// Its package, else its id.
     pub app: String,
     pub id: String,
@@ -250,14 +254,14 @@ pub struct LeftOut {
 
 /// The node a server runs on.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct NodeState {
+pub(crate) struct NodeState {
     pub url: String,
     /// `answering`, `not answering` or `not read yet`.
     pub status: String,
 }
 
 /// `describe_app` without an app: the apps served.
-pub fn list_apps(view: &View, node: Option<(String, Option<bool>)>) -> AppListing {
+pub(crate) fn list_apps(view: &View, node: Option<(String, Option<bool>)>) -> AppListing {
     let apps: Vec<ServedApp> = view
         .apps
         .iter()
@@ -299,7 +303,7 @@ pub fn list_apps(view: &View, node: Option<(String, Option<bool>)>) -> AppListin
 }
 
 /// The node's apps that are not served, each with why.
-pub fn left_out(view: &View) -> Vec<LeftOut> {
+pub(crate) fn left_out(view: &View) -> Vec<LeftOut> {
     view.catalog
         .unusable
         .iter()
@@ -314,7 +318,7 @@ pub fn left_out(view: &View) -> Vec<LeftOut> {
 /// `describe_app` for an app: its service, or each of its services, with a
 /// note on how its tools are called, and its contexts on the node.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct AppDescribed {
+pub(crate) struct AppDescribed {
     #[serde(flatten)]
     pub described: Described,
     /// How the tools are called.
@@ -330,14 +334,14 @@ pub struct AppDescribed {
 /// One service described, or (an app with several) each of them.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum Described {
+pub(crate) enum Described {
     Service(Box<DescribedService>),
     Services { services: Vec<DescribedService> },
 }
 
 /// A service described, with the context pinned for it in this session.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DescribedService {
+pub(crate) struct DescribedService {
     #[serde(flatten)]
     pub service: ServiceDescription,
     /// The context `select_app` pinned for this session.
@@ -347,7 +351,7 @@ pub struct DescribedService {
 
 /// `describe_app` for one app: per service, each method's signature and tool
 /// (`null` where this server exposes none).
-pub fn describe(
+pub(crate) fn describe(
     view: &View,
     app: usize,
     service: Option<&str>,

@@ -24,7 +24,7 @@ pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
 use super::server::Connection;
-use super::sessions::Sessions;
+use super::session_table::SessionTable;
 use calimcp_core::error::{Code, Error, Result};
 
 /// `--http` and the host/origin allowances.
@@ -37,12 +37,12 @@ pub struct HttpOptions {
     /// Extra browser origins to accept (`https://app.example:443`, `http://x:*`).
     pub allow_origins: Vec<String>,
     /// A session with no request in flight and no stream open for this long
-    /// is closed and its memory reclaimed ([`Sessions`]).
+    /// is closed and its memory reclaimed ([`SessionTable`]).
     pub session_idle: Duration,
 }
 
 /// The address `--http` names.
-pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
+pub(crate) async fn bind_addr(spec: &str) -> Result<SocketAddr> {
     let bad = |why: String| {
         Error::input(Code::Usage, format!("--http {spec}: {why}"))
             .with_hint("pass PORT (on 127.0.0.1), HOST:PORT or IP:PORT, e.g. --http 127.0.0.1:8765")
@@ -63,7 +63,7 @@ pub async fn bind_addr(spec: &str) -> Result<SocketAddr> {
 
 /// Opens the listening socket `--http` names (before anything else, so a bad
 /// address fails fast).
-pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
+pub(crate) async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
     let addr = bind_addr(&opts.addr).await?;
     tokio::net::TcpListener::bind(addr).await.map_err(|e| {
         Error::input(Code::Bind, format!("cannot listen on {addr}: {e}"))
@@ -72,7 +72,7 @@ pub async fn listen(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
 }
 
 /// Serves until `shutdown` completes; prints the URL on stderr once listening.
-pub async fn run(
+pub(crate) async fn run(
     live: Arc<Live>,
     listener: tokio::net::TcpListener,
     opts: &HttpOptions,
@@ -81,41 +81,21 @@ pub async fn run(
     let local = listener
         .local_addr()
         .map_err(|e| Error::internal(format!("listening socket: {e}")))?;
-    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
-    if !local.ip().is_loopback() {
-        if !local.ip().is_unspecified() {
-            hosts.push(local.ip().to_string());
-        }
-        log::warn!(
-            "listening on {local}, which is not a loopback address: anyone who can reach it can run this server's tools (there is no authentication)"
-        );
-        if opts.allow_hosts.is_empty() {
-            log::warn!(
-                "only requests whose Host is {} are accepted; add the names clients use with --allow-host",
-                hosts.join(", ")
-            );
-        }
-    }
-    hosts.extend(opts.allow_hosts.iter().cloned());
-    let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
-        .iter()
-        .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
-        .collect();
-    origins.extend(opts.allow_origins.iter().cloned());
+    let (hosts, origins) = allowed(local, opts);
     let pages = super::pages::routes(live.clone(), hosts.clone());
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .enforce_origin_validation();
     let ct = config.cancellation_token.clone();
-    let sessions = Arc::new(Sessions::new(opts.session_idle));
+    let sessions = Arc::new(SessionTable::new(opts.session_idle));
     let capacity = Capacity::of_process(limits().max_sessions);
     if let Some(why) = capacity.lowered_by() {
         log::warn!("{why}");
     }
     let reaper = tokio::spawn(sessions.clone().reap());
     let served = live.clone();
-    let service: StreamableHttpService<Connection, Sessions> = StreamableHttpService::new(
+    let service: StreamableHttpService<Connection, SessionTable> = StreamableHttpService::new(
         move || Ok(Connection::new(served.clone())),
         sessions.clone(),
         config,
@@ -170,6 +150,34 @@ pub async fn run(
     // Open SSE streams end with the token; bound the wait for the rest anyway.
     let _ = tokio::time::timeout(Duration::from_secs(3), done).await;
     Ok(())
+}
+
+/// The `Host` names and `Origin`s the server answers: loopback's, the
+/// listening address's, and `--allow-host`/`--allow-origin`'s. A
+/// non-loopback address is warned about (there is no authentication).
+fn allowed(local: std::net::SocketAddr, opts: &HttpOptions) -> (Vec<String>, Vec<String>) {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    if !local.ip().is_loopback() {
+        if !local.ip().is_unspecified() {
+            hosts.push(local.ip().to_string());
+        }
+        log::warn!(
+            "listening on {local}, which is not a loopback address: anyone who can reach it can run this server's tools (there is no authentication)"
+        );
+        if opts.allow_hosts.is_empty() {
+            log::warn!(
+                "only requests whose Host is {} are accepted; add the names clients use with --allow-host",
+                hosts.join(", ")
+            );
+        }
+    }
+    hosts.extend(opts.allow_hosts.iter().cloned());
+    let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+        .iter()
+        .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
+        .collect();
+    origins.extend(opts.allow_origins.iter().cloned());
+    (hosts, origins)
 }
 
 /// How long a shutdown waits for the requests in flight.
@@ -414,7 +422,7 @@ impl Capacity {
 /// `subscriptions/listen` streams are open, and the cap on them all.
 #[derive(Clone)]
 struct Gate {
-    sessions: Arc<Sessions>,
+    sessions: Arc<SessionTable>,
     opening: Arc<std::sync::atomic::AtomicUsize>,
     listens: Arc<std::sync::atomic::AtomicUsize>,
     capacity: Capacity,
@@ -448,7 +456,7 @@ async fn gate(
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::http::{Method, StatusCode};
+    use axum::http::Method;
     use std::sync::atomic::Ordering;
     let session = req
         .headers()
@@ -466,33 +474,9 @@ async fn gate(
     }
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, 4 << 20).await else {
-        return axum::response::Response::builder()
-            .status(StatusCode::PAYLOAD_TOO_LARGE)
-            .body(axum::body::Body::from(
-                "Payload Too Large: the body is longer than 4 MiB",
-            ))
-            .unwrap_or_default();
+        return too_large();
     };
-    #[derive(serde::Deserialize)]
-    struct Probe<'a> {
-        #[serde(borrow)]
-        method: Option<&'a str>,
-        #[serde(borrow)]
-        id: Option<&'a serde_json::value::RawValue>,
-    }
-    const LISTEN: &str = "subscriptions/listen";
-    let (probe, listens) = match serde_json::from_slice::<Probe>(&bytes) {
-        Ok(p) => {
-            let listens = usize::from(p.method == Some(LISTEN));
-            (Some(p), listens)
-        }
-        Err(_) => {
-            let listens = serde_json::from_slice::<Vec<Probe>>(&bytes)
-                .map(|all| all.iter().filter(|p| p.method == Some(LISTEN)).count())
-                .unwrap_or(0);
-            (None, listens)
-        }
-    };
+    let (probe, listens) = Probe::read(&bytes);
     let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes.clone()));
     let initialize =
         session.is_none() && probe.as_ref().and_then(|p| p.method) == Some("initialize");
@@ -512,33 +496,13 @@ async fn gate(
         gate.opening.load(Ordering::Acquire),
     );
     if live + open + starting > most {
-        let cap = gate.capacity.named();
-        let what = if initialize {
-            "a new session"
-        } else {
-            "a subscriptions/listen stream"
-        };
         let open_now = open.saturating_sub(if initialize { 0 } else { listens });
-        log::warn!(
-            "refused {what}: {live} sessions and {open_now} listen streams are open, the most this server keeps ({cap})"
-        );
         let id = probe
             .and_then(|p| p.id)
             .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
             .unwrap_or_default();
-        let hint = if initialize {
-            "end a session with DELETE, or retry once idle ones have closed"
-        } else {
-            "cancel a listen stream or end a session, or retry later"
-        };
-        let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": format!("Server busy: {live} sessions and {open_now} subscriptions/listen streams are open, the most this server keeps ({cap}); {hint}")}});
         drop(held);
-        return axum::response::Response::builder()
-            .status(StatusCode::SERVICE_UNAVAILABLE)
-            .header(axum::http::header::CONTENT_TYPE, "application/json")
-            .header(axum::http::header::RETRY_AFTER, "5")
-            .body(axum::body::Body::from(body.to_string()))
-            .unwrap_or_default();
+        return busy(&gate.capacity, initialize, live, open_now, id);
     }
     let response = next.run(req).await;
     if initialize {
@@ -546,6 +510,83 @@ async fn gate(
         return response;
     }
     response.map(|body| axum::body::Body::new(WhileCounted { body, _guard: held }))
+}
+
+/// What the gate reads of a POST's body: the method and id of a request,
+/// and how many `subscriptions/listen` requests it holds (a batch too).
+#[derive(serde::Deserialize)]
+struct Probe<'a> {
+    #[serde(borrow)]
+    method: Option<&'a str>,
+    #[serde(borrow)]
+    id: Option<&'a serde_json::value::RawValue>,
+}
+
+impl<'a> Probe<'a> {
+    const LISTEN: &'static str = "subscriptions/listen";
+
+    /// The request (none for a batch or a body that is not JSON-RPC) and
+    /// the number of listens in the body.
+    fn read(bytes: &'a [u8]) -> (Option<Self>, usize) {
+        match serde_json::from_slice::<Probe>(bytes) {
+            Ok(p) => {
+                let listens = usize::from(p.method == Some(Self::LISTEN));
+                (Some(p), listens)
+            }
+            Err(_) => {
+                let listens = serde_json::from_slice::<Vec<Probe>>(bytes)
+                    .map(|all| {
+                        all.iter()
+                            .filter(|p| p.method == Some(Self::LISTEN))
+                            .count()
+                    })
+                    .unwrap_or(0);
+                (None, listens)
+            }
+        }
+    }
+}
+
+/// 413 for a body over 4 MiB.
+fn too_large() -> axum::response::Response {
+    axum::response::Response::builder()
+        .status(axum::http::StatusCode::PAYLOAD_TOO_LARGE)
+        .body(axum::body::Body::from(
+            "Payload Too Large: the body is longer than 4 MiB",
+        ))
+        .unwrap_or_default()
+}
+
+/// 503 with `Retry-After` and a JSON-RPC error for request `id`: a new
+/// session (`initialize`) or a listen stream past the server's capacity.
+fn busy(
+    capacity: &Capacity,
+    initialize: bool,
+    live: usize,
+    open_now: usize,
+    id: serde_json::Value,
+) -> axum::response::Response {
+    let cap = capacity.named();
+    let what = if initialize {
+        "a new session"
+    } else {
+        "a subscriptions/listen stream"
+    };
+    log::warn!(
+        "refused {what}: {live} sessions and {open_now} listen streams are open, the most this server keeps ({cap})"
+    );
+    let hint = if initialize {
+        "end a session with DELETE, or retry once idle ones have closed"
+    } else {
+        "cancel a listen stream or end a session, or retry later"
+    };
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": format!("Server busy: {live} sessions and {open_now} subscriptions/listen streams are open, the most this server keeps ({cap}); {hint}")}});
+    axum::response::Response::builder()
+        .status(axum::http::StatusCode::SERVICE_UNAVAILABLE)
+        .header(axum::http::header::CONTENT_TYPE, "application/json")
+        .header(axum::http::header::RETRY_AFTER, "5")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap_or_default()
 }
 
 /// Where rmcp's answer is not what clients expect: a body that is not JSON is

@@ -17,17 +17,17 @@ use serde_json::{Map, Value, json};
 
 use calimcp_core::mapping::args::Validator;
 
-pub const INSTALL_APPLICATION: &str = "install_application";
-pub const UNINSTALL_APPLICATION: &str = "uninstall_application";
-pub const CREATE_CONTEXT: &str = "create_context";
-pub const INVITE_TO_CONTEXT: &str = "invite_to_context";
-pub const JOIN_CONTEXT: &str = "join_context";
-pub const DELETE_CONTEXT: &str = "delete_context";
-pub const SET_ALIAS: &str = "set_alias";
-pub const REMOVE_ALIAS: &str = "remove_alias";
+pub(crate) const INSTALL_APPLICATION: &str = "install_application";
+pub(crate) const UNINSTALL_APPLICATION: &str = "uninstall_application";
+pub(crate) const CREATE_CONTEXT: &str = "create_context";
+pub(crate) const INVITE_TO_CONTEXT: &str = "invite_to_context";
+pub(crate) const JOIN_CONTEXT: &str = "join_context";
+pub(crate) const DELETE_CONTEXT: &str = "delete_context";
+pub(crate) const SET_ALIAS: &str = "set_alias";
+pub(crate) const REMOVE_ALIAS: &str = "remove_alias";
 
 /// The lifecycle tools' names.
-pub const NAMES: [&str; 8] = [
+pub(crate) const NAMES: [&str; 8] = [
     INSTALL_APPLICATION,
     UNINSTALL_APPLICATION,
     CREATE_CONTEXT,
@@ -39,15 +39,15 @@ pub const NAMES: [&str; 8] = [
 ];
 
 /// The toolsets `serve --toolsets` takes.
-pub const TOOLSETS: [&str; 3] = ["apps", "lifecycle", "all"];
+pub(crate) const TOOLSETS: [&str; 3] = ["apps", "lifecycle", "all"];
 
 /// How long `join_context` waits at most for the context to be ready.
-pub const JOIN_WITHIN: std::time::Duration = std::time::Duration::from_secs(180);
+pub(crate) const JOIN_WITHIN: std::time::Duration = std::time::Duration::from_secs(180);
 
 /// `install_application`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct InstallArgs {
+pub(crate) struct InstallArgs {
     /// PACKAGE@VERSION (from the node's registry, where it has one) or an https URL the node fetches; a path only inside the directory the server was started with --install-from.
     #[schemars(length(min = 1))]
     pub source: String,
@@ -60,7 +60,7 @@ pub struct InstallArgs {
 /// `uninstall_application`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct UninstallArgs {
+pub(crate) struct UninstallArgs {
     /// The app, named as for describe_app; APP@VERSION or an application id for one version.
     #[schemars(length(min = 1))]
     pub app: String,
@@ -71,7 +71,7 @@ pub struct UninstallArgs {
 /// `create_context`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct CreateArgs {
+pub(crate) struct CreateArgs {
     /// The app, named as for describe_app; APP@VERSION or an application id for one version (default: the newest).
     #[schemars(length(min = 1))]
     pub app: String,
@@ -90,7 +90,7 @@ pub struct CreateArgs {
 /// `invite_to_context` and `delete_context`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ContextArgs {
+pub(crate) struct ContextArgs {
     /// Context id or alias.
     #[schemars(length(min = 1))]
     pub context: String,
@@ -99,7 +99,7 @@ pub struct ContextArgs {
 /// `join_context`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct JoinArgs {
+pub(crate) struct JoinArgs {
     /// The object invite_to_context returned on the inviting node, unchanged.
     pub invitation: calimcp_catalog::lifecycle::Invitation,
     /// An alias to set for the context on this node.
@@ -109,7 +109,7 @@ pub struct JoinArgs {
 /// `set_alias`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SetAliasArgs {
+pub(crate) struct SetAliasArgs {
     /// The alias: 1 to 50 of A-Z a-z 0-9 . _ -
     #[schemars(length(min = 1))]
     pub alias: String,
@@ -121,7 +121,7 @@ pub struct SetAliasArgs {
 /// `remove_alias`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RemoveAliasArgs {
+pub(crate) struct RemoveAliasArgs {
     #[schemars(length(min = 1))]
     pub alias: String,
 }
@@ -149,7 +149,7 @@ fn schema_of(name: &str) -> Value {
 
 /// Reads a lifecycle tool's arguments: checked against its schema (every
 /// problem at once), then read into its type.
-pub fn parse<T: serde::de::DeserializeOwned>(
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(
     name: &str,
     raw: &Map<String, Value>,
 ) -> std::result::Result<T, String> {
@@ -167,7 +167,7 @@ pub fn parse<T: serde::de::DeserializeOwned>(
 
 /// The lifecycle tools as listed (never `readOnlyHint`; `destructiveHint`
 /// on uninstall and delete).
-pub fn tools() -> Vec<rmcp::model::Tool> {
+pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
     static TOOLS: OnceLock<Vec<rmcp::model::Tool>> = OnceLock::new();
     TOOLS
         .get_or_init(|| {
@@ -201,7 +201,7 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
 }
 
 /// `--toolsets` values, read: whether `lifecycle` is on.
-pub fn parse_toolsets(values: &[String]) -> std::result::Result<bool, String> {
+pub(crate) fn parse_toolsets(values: &[String]) -> std::result::Result<bool, String> {
     let mut lifecycle = false;
     for v in values.iter().flat_map(|v| v.split(',')).map(str::trim) {
         match v {
@@ -221,7 +221,7 @@ pub fn parse_toolsets(values: &[String]) -> std::result::Result<bool, String> {
 }
 
 /// Whether `path` may be installed by path: inside `dir` (both resolved).
-pub fn inside(dir: Option<&Path>, path: &Path) -> std::result::Result<PathBuf, String> {
+pub(crate) fn inside(dir: Option<&Path>, path: &Path) -> std::result::Result<PathBuf, String> {
     let Some(dir) = dir else {
         return Err("install_application takes PACKAGE@VERSION or an https URL: this server was not started with --install-from DIR, so it never makes the node read a path of this machine".into());
     };

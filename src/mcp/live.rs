@@ -33,11 +33,12 @@ use serde_json::Value;
 use super::AbortOnDrop;
 use super::log;
 use calimcp_catalog::Catalog;
+use calimcp_catalog::assemble::Served;
 use calimcp_catalog::backend::{Backend, NodeApps};
 use calimcp_catalog::events::Item;
 use calimcp_catalog::ids;
 use calimcp_catalog::session::Session;
-use calimcp_core::abi::{App, Warning};
+use calimcp_core::abi::App;
 use calimcp_core::error::ErrorKind;
 use calimcp_core::error::{Code, Error, Result};
 use calimcp_core::mapping::Tool;
@@ -69,7 +70,7 @@ impl Scope {
 }
 
 /// One immutable state of the catalog.
-pub struct View {
+pub(crate) struct View {
     pub catalog: Catalog,
     /// Apps in scope, as indexes into `catalog.apps`.
     pub apps: Vec<usize>,
@@ -92,12 +93,12 @@ pub struct View {
 
 /// Tools per tools/list page. Smaller lists come whole; a 5,000-method app
 /// comes in pages, so a list never materialises all its schemas at once.
-pub const PAGE_SIZE: usize = 1000;
+pub(crate) const PAGE_SIZE: usize = 1000;
 
 static GENERATION: AtomicU64 = AtomicU64::new(1);
 
 /// Why a tool cannot be called.
-pub enum Lookup<'a> {
+pub(crate) enum Lookup<'a> {
     Found(&'a Tool),
     /// Exists but is not exposed (read-only, allow/deny, --app, --service).
     Refused(String),
@@ -105,7 +106,7 @@ pub enum Lookup<'a> {
 }
 
 impl View {
-    pub fn build(catalog: Catalog, scope: &Scope) -> View {
+    pub(crate) fn build(catalog: Catalog, scope: &Scope) -> View {
         let mut in_scope: Vec<usize> = Vec::new();
         let mut unmatched = Vec::new();
         if scope.narrows() {
@@ -163,7 +164,7 @@ impl View {
     /// ones, by name) and the cursor of the next page. Schemas are computed
     /// for this page only and not kept, so memory stays bounded however many
     /// methods the apps have.
-    pub fn mcp_page(
+    pub(crate) fn mcp_page(
         &self,
         cursor: Option<&str>,
     ) -> std::result::Result<(Vec<rmcp::model::Tool>, Option<String>), String> {
@@ -213,12 +214,12 @@ impl View {
 
     /// Marks this view as given to a client (resources/list): replacing it
     /// then calls for the list_changed notifications.
-    pub fn mark_listed(&self) {
+    pub(crate) fn mark_listed(&self) {
         self.served.store(true, Ordering::Release);
     }
 
     /// One listed tool (or a fixed one), as tools/list shows it.
-    pub fn mcp_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+    pub(crate) fn mcp_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
         if let Some(t) = super::fixed::tools()
             .into_iter()
             .chain(super::lifecycle::tools())
@@ -271,7 +272,7 @@ impl View {
     }
 
     /// The tool called `name`, if it is listed; why not otherwise.
-    pub fn lookup(&self, name: &str, scope: &Scope) -> Lookup<'_> {
+    pub(crate) fn lookup(&self, name: &str, scope: &Scope) -> Lookup<'_> {
         let tools = &self.catalog.tools.tools;
         let Ok(i) = tools.binary_search_by(|t| t.name.as_str().cmp(name)) else {
             return Lookup::Unknown;
@@ -290,7 +291,7 @@ impl View {
     }
 
     /// The app `query` names, among the apps in scope.
-    pub fn resolve(&self, query: &str) -> Result<usize> {
+    pub(crate) fn resolve(&self, query: &str) -> Result<usize> {
         let i = self.catalog.resolve(query)?;
         if self.apps.binary_search(&i).is_ok() {
             return Ok(i);
@@ -306,7 +307,7 @@ impl View {
     }
 
     /// Package (or id) of every app in scope, for messages.
-    pub fn app_names(&self) -> Vec<String> {
+    pub(crate) fn app_names(&self) -> Vec<String> {
         self.apps
             .iter()
             .map(|&i| sanitize_line(self.catalog.apps[i].package_or_id()))
@@ -314,7 +315,7 @@ impl View {
     }
 
     /// The listed tools of one app (and service), by name.
-    pub fn listed_for(&self, app: usize, service: Option<&str>) -> Vec<&Tool> {
+    pub(crate) fn listed_for(&self, app: usize, service: Option<&str>) -> Vec<&Tool> {
         self.listed
             .iter()
             .map(|&i| &self.catalog.tools.tools[i])
@@ -323,7 +324,7 @@ impl View {
     }
 
     /// The compiled output schema of a tool (`{"result": …}`), compiled on first use.
-    pub fn output_validator(&self, tool: &Tool) -> Option<Arc<jsonschema::Validator>> {
+    pub(crate) fn output_validator(&self, tool: &Tool) -> Option<Arc<jsonschema::Validator>> {
         let tools = &self.catalog.tools.tools;
         let i = tools
             .binary_search_by(|t| t.name.as_str().cmp(&tool.name))
@@ -363,14 +364,13 @@ struct NodeState {
 }
 
 /// The shared catalog every session reads.
-pub struct Live {
+pub(crate) struct Live {
     /// The server's catalog session: options, pins, the node client (calls
     /// and the re-reads alike), the one "needs the node" check.
     pub session: Arc<Session>,
-    local: Vec<App>,
-    local_skipped: Vec<Warning>,
-    /// The names given out so far: a name keeps its app for the server's life.
-    naming: Mutex<calimcp_catalog::assemble::Naming>,
+    /// The local apps and the names given out so far (a name keeps its app
+    /// for the server's life): each read of the node is assembled with them.
+    served: Served,
     pub scope: Scope,
     /// The node, read through the session ([`Backend`] for [`Session`]);
     /// none with `--offline`.
@@ -419,7 +419,7 @@ impl Drop for Following {
 impl Live {
     /// A live catalog of `session`, starting from the local apps of
     /// `local`; the node's are read through the session.
-    pub fn new(
+    pub(crate) fn new(
         session: Arc<Session>,
         local: Catalog,
         scope: Scope,
@@ -427,15 +427,12 @@ impl Live {
         startup_wait: Duration,
     ) -> Arc<Live> {
         let backend = (!session.offline()).then(|| Arc::clone(&session) as Arc<dyn Backend>);
-        let (apps, skipped) = (local.apps.clone(), local.skipped.clone());
+        let served = Served::new(local.clone());
         let view = View::build(local, &scope);
-        let (local, local_skipped) = (apps, skipped);
         let (ready, _) = tokio::sync::watch::channel(backend.is_none());
         Arc::new(Live {
             session,
-            local,
-            local_skipped,
-            naming: Mutex::new(calimcp_catalog::assemble::Naming::sticky()),
+            served,
             scope,
             backend,
             refresh_every,
@@ -456,28 +453,28 @@ impl Live {
     }
 
     /// The current view.
-    pub fn view(&self) -> Arc<View> {
+    pub(crate) fn view(&self) -> Arc<View> {
         self.view.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    pub fn has_node(&self) -> bool {
+    pub(crate) fn has_node(&self) -> bool {
         self.backend.is_some()
     }
 
-    pub fn backend(&self) -> Option<&Arc<dyn Backend>> {
+    pub(crate) fn backend(&self) -> Option<&Arc<dyn Backend>> {
         self.backend.as_ref()
     }
 
     /// Waits for the first node read, but never past the startup deadline, so
     /// a hanging node cannot hold the first tools/list for long.
-    pub async fn wait_ready(&self) {
+    pub(crate) async fn wait_ready(&self) {
         let mut rx = self.ready.subscribe();
         let deadline = tokio::time::Instant::from_std(self.ready_by);
         let _ = tokio::time::timeout_at(deadline, rx.wait_for(|r| *r)).await;
     }
 
     /// Starts the background reader: a first read now, then one every `--refresh`.
-    pub fn start(self: &Arc<Self>) {
+    pub(crate) fn start(self: &Arc<Self>) {
         if self.backend.is_none() {
             return;
         }
@@ -525,7 +522,7 @@ impl Live {
     /// shared since the last read — the node's apps are read again now
     /// (paced as the re-reads of requests, [`super::reread`]), so its tools
     /// are listed without waiting for `--refresh`.
-    pub fn saw_application(self: &Arc<Self>, id: &str) {
+    pub(crate) fn saw_application(self: &Arc<Self>, id: &str) {
         if self.backend.is_none() || id.is_empty() {
             return;
         }
@@ -561,7 +558,7 @@ impl Live {
     /// callers share one read, and within the re-read interval of the last
     /// one ([`super::reread`]) none is started: the caller only waits for a
     /// read in flight.
-    pub async fn refresh(&self) -> bool {
+    pub(crate) async fn refresh(&self) -> bool {
         if !self.pacer.demand_due() {
             let _shared = self.reading.lock().await;
             return false;
@@ -575,7 +572,7 @@ impl Live {
     /// A lifecycle tool changed the node: its apps are read again now and
     /// both lists announced (`list_changed`), so a new context's tools work
     /// at once.
-    pub async fn reread_now(&self) {
+    pub(crate) async fn reread_now(&self) {
         self.read(true).await;
     }
 
@@ -584,7 +581,7 @@ impl Live {
     /// again and both lists announced, as for an `AppVersionChanged` and
     /// paced as those re-reads are ([`super::reread`]), without waiting for
     /// the node's event.
-    pub fn version_moved(self: &Arc<Self>, id: &str) {
+    pub(crate) fn version_moved(self: &Arc<Self>, id: &str) {
         log::info!(
             "context {} moves to its group's version on a call; reading the node's apps again",
             sanitize_line(id)
@@ -612,11 +609,7 @@ impl Live {
             return false;
         }
         self.reads.fetch_add(1, Ordering::AcqRel);
-        let skip: std::collections::HashSet<String> = self
-            .local
-            .iter()
-            .filter_map(|a| a.package.clone())
-            .collect();
+        let skip = self.served.local_packages();
         // Listings the calls read since the last refresh are as old as it.
         backend.forget();
         let result = backend.apps_except(&skip).await;
@@ -624,15 +617,9 @@ impl Live {
         let Some((apps, unusable)) = self.took(result, &url) else {
             return false;
         };
-        let base = Catalog {
-            apps: self.local.clone(),
-            skipped: self.local_skipped.clone(),
-            ..Catalog::default()
-        };
-        let catalog = {
-            let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
-            base.with_node_apps_named(apps, unusable, &self.session.settings.tools, &mut naming)
-        };
+        let catalog = self
+            .served
+            .with_node_apps((apps, unusable), &self.session.settings.tools);
         let (changed, seen) = self.install(View::build(catalog, &self.scope));
         calimcp_core::memory::release_freed_memory();
         if changed && seen {
@@ -770,7 +757,7 @@ impl Live {
     /// the served apps: opened when there are contexts, opened again when
     /// they change or the last one ended, dropped when there are none.
     /// Called after each periodic read.
-    pub async fn follow_versions(self: &Arc<Self>) {
+    pub(crate) async fn follow_versions(self: &Arc<Self>) {
         let Some(backend) = &self.backend else {
             return;
         };
@@ -943,7 +930,7 @@ impl Live {
     }
 
     /// Registers a session that began with `initialize`.
-    pub fn subscribe_peer(&self, peer: Peer<RoleServer>) {
+    pub(crate) fn subscribe_peer(&self, peer: Peer<RoleServer>) {
         let mut subs = self.subscribers.lock().unwrap_or_else(|e| e.into_inner());
         subs.retain(|s| match s {
             Subscriber::Peer(p) => !p.is_transport_closed(),
@@ -953,7 +940,7 @@ impl Live {
     }
 
     /// Registers a `subscriptions/listen` stream; returns its key.
-    pub fn subscribe_sink(&self, sink: SubscriptionSink) -> u64 {
+    pub(crate) fn subscribe_sink(&self, sink: SubscriptionSink) -> u64 {
         let key = self.next_sink.fetch_add(1, Ordering::Relaxed);
         self.subscribers
             .lock()
@@ -962,7 +949,7 @@ impl Live {
         key
     }
 
-    pub fn unsubscribe_sink(&self, key: u64) {
+    pub(crate) fn unsubscribe_sink(&self, key: u64) {
         self.subscribers
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -973,18 +960,18 @@ impl Live {
     /// gracefully (its handler returns, so the client gets the final
     /// `SubscriptionsListenResult` the 2026-07-28 revision describes for a
     /// server's teardown, instead of a cut stream).
-    pub fn end_listens(&self) {
+    pub(crate) fn end_listens(&self) {
         self.closing.send_replace(true);
     }
 
     /// Resolves once [`Live::end_listens`] was called.
-    pub async fn closing(&self) {
+    pub(crate) async fn closing(&self) {
         let mut rx = self.closing.subscribe();
         let _ = rx.wait_for(|c| *c).await;
     }
 
     /// Whether the node answered its last read (`None`: no node, or not yet read).
-    pub fn node_up(&self) -> Option<bool> {
+    pub(crate) fn node_up(&self) -> Option<bool> {
         self.backend.as_ref()?;
         self.node.lock().unwrap_or_else(|e| e.into_inner()).up
     }
@@ -1042,6 +1029,6 @@ fn mcp_tool(tool: &Tool, spent: bool) -> Option<rmcp::model::Tool> {
 }
 
 /// Compact JSON of a value, for text content blocks.
-pub fn compact(v: &Value) -> String {
+pub(crate) fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }

@@ -44,21 +44,21 @@ impl Level {
 static LEVEL: AtomicU8 = AtomicU8::new(Level::Warn as u8);
 
 /// Sets the process-wide level (once, at start).
-pub fn set_level(level: Level) {
+pub(crate) fn set_level(level: Level) {
     LEVEL.store(level as u8, Ordering::Relaxed);
 }
 
-pub fn level() -> Level {
+pub(crate) fn level() -> Level {
     Level::from_u8(LEVEL.load(Ordering::Relaxed))
 }
 
-pub fn enabled(level: Level) -> bool {
+pub(crate) fn enabled(level: Level) -> bool {
     level != Level::Off && level <= self::level()
 }
 
 /// Writes one line `calimcp: <level>: <message>` to stderr if `level` is enabled.
 /// A closed stderr is ignored: diagnostics must never take the server down.
-pub fn write(level: Level, message: fmt::Arguments<'_>) {
+pub(crate) fn write(level: Level, message: fmt::Arguments<'_>) {
     if !enabled(level) {
         return;
     }
@@ -67,7 +67,7 @@ pub fn write(level: Level, message: fmt::Arguments<'_>) {
 }
 
 /// A line the user needs whatever the level (e.g. the URL served), unless `off`.
-pub fn announce(message: fmt::Arguments<'_>) {
+pub(crate) fn announce(message: fmt::Arguments<'_>) {
     if level() != Level::Off {
         let line = format!("calimcp: {message}\n");
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
@@ -77,7 +77,7 @@ pub fn announce(message: fmt::Arguments<'_>) {
 /// Forwards rmcp's own diagnostics (`tracing` events) to stderr: errors at
 /// every level but `off`, warnings and up from `debug`, everything at `trace`.
 /// rmcp logs each ordinary protocol error as a warning, hence the offset.
-pub fn forward_rmcp(level: Level) {
+pub(crate) fn forward_rmcp(level: Level) {
     let max = match level {
         Level::Off => return,
         Level::Error | Level::Warn | Level::Info => tracing_core::Level::ERROR,

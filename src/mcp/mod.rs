@@ -27,7 +27,7 @@ pub(crate) mod pages;
 pub(crate) mod reread;
 pub(crate) mod resources;
 pub(crate) mod server;
-mod sessions;
+mod session_table;
 pub mod stdio;
 
 use std::path::PathBuf;
@@ -47,13 +47,13 @@ pub use log::Level as LogLevel;
 
 /// How clients reach the server.
 #[derive(Debug, Clone)]
-pub enum Transport {
+pub(crate) enum Transport {
     Stdio,
     Http(HttpOptions),
 }
 
 /// Everything `serve` needs, resolved by the caller.
-pub struct Settings {
+pub(crate) struct Settings {
     /// The server's session: `--apps`, `--service`, the tool options, the
     /// node (none with `--offline`), the pins, the runtime.
     pub session: Session,
@@ -74,14 +74,12 @@ pub struct Settings {
     pub install_from: Option<PathBuf>,
 }
 
-/// The default `--refresh`.
-pub const DEFAULT_REFRESH: Duration = Duration::from_secs(30);
 /// How long the first tools/list waits for a slow node.
-pub const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
+pub(crate) const DEFAULT_STARTUP_WAIT: Duration = Duration::from_secs(2);
 
 /// Loads the local apps and serves until stdin closes (stdio), or SIGTERM or
 /// Ctrl-C arrives. Returns the exit code.
-pub fn serve(settings: Settings) -> Result<()> {
+pub(crate) fn serve(settings: Settings) -> Result<()> {
     log::set_level(settings.log_level);
     log::forward_rmcp(settings.log_level);
     let mut session = settings.session;

@@ -20,12 +20,12 @@ use super::resources::{self, Kind};
 use calimcp_core::doc::{self, AppDoc, Options, Transport, TryIt};
 
 /// The MCP App resource: the reference of every served app.
-pub const UI_URI: &str = "ui://calimcp/reference";
+pub(crate) const UI_URI: &str = "ui://calimcp/reference";
 /// The MCP Apps HTML profile (SEP-1865).
-pub const UI_MIME: &str = "text/html;profile=mcp-app";
+pub(crate) const UI_MIME: &str = "text/html;profile=mcp-app";
 /// What a page may load and reach: nothing but itself (its style and script
 /// are inline) and, for try-it, this server.
-pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+pub(crate) const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 fn docs(view: &View) -> Vec<AppDoc<'_>> {
     view.apps
@@ -63,7 +63,7 @@ fn fetch() -> Transport {
 }
 
 /// `GET /`: the served apps, each linked to its page.
-pub fn index(view: &View) -> String {
+pub(crate) fn index(view: &View) -> String {
     let docs = docs(view);
     doc::index(
         &docs,
@@ -74,7 +74,7 @@ pub fn index(view: &View) -> String {
 
 /// `GET /apps/NAME`: the page of the served app whose resource key is NAME
 /// (its tool prefix, as the index links it); `None` for another name.
-pub fn app(view: &View, name: &str) -> Option<String> {
+pub(crate) fn app(view: &View, name: &str) -> Option<String> {
     let i = resources::by_key(view, name)?;
     let docs = docs(view);
     let d = docs
@@ -84,7 +84,7 @@ pub fn app(view: &View, name: &str) -> Option<String> {
 }
 
 /// The `resources/list` entry of the MCP App.
-pub fn ui_entry() -> Value {
+pub(crate) fn ui_entry() -> Value {
     json!({
         "uri": UI_URI,
         "name": "calimcp/reference",
@@ -97,7 +97,7 @@ pub fn ui_entry() -> Value {
 
 /// `resources/read` of the MCP App: the page, every served app on it, its
 /// forms calling through the host.
-pub fn ui_contents(view: &View) -> Value {
+pub(crate) fn ui_contents(view: &View) -> Value {
     let docs = docs(view);
     let html = doc::page(&docs, &options(view, Transport::Bridge));
     json!({"contents": [{"uri": UI_URI, "mimeType": UI_MIME, "text": html, "_meta": {"ui": {"prefersBorder": true}}}]})
@@ -105,7 +105,7 @@ pub fn ui_contents(view: &View) -> Value {
 
 /// `GET /` and `GET /apps/{name}`, answering for `live`'s current apps to
 /// requests whose `Host` is one of `hosts`.
-pub fn routes(live: Arc<Live>, hosts: Vec<String>) -> axum::Router {
+pub(crate) fn routes(live: Arc<Live>, hosts: Vec<String>) -> axum::Router {
     let hosts = Arc::new(hosts);
     let index_route = {
         let (live, hosts) = (live.clone(), hosts.clone());
@@ -164,7 +164,7 @@ fn forbidden() -> Response {
 
 /// Whether a page request's `Host` is one the server answers (the same
 /// names `/mcp` accepts; DNS-rebinding protection), with or without a port.
-pub fn host_allowed(host: Option<&str>, allowed: &[String]) -> bool {
+pub(crate) fn host_allowed(host: Option<&str>, allowed: &[String]) -> bool {
     let Some(host) = host else { return false };
     let name = if let Some(rest) = host.strip_prefix('[') {
         rest.split(']').next().unwrap_or_default()

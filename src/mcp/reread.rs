@@ -42,7 +42,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub const DEFAULT: Limits = Limits {
+    pub(crate) const DEFAULT: Limits = Limits {
         interval: Duration::from_secs(2),
         backlog: 1 << 20,
     };
@@ -61,7 +61,7 @@ pub fn limits() -> Limits {
 
 /// When the re-reads that requests and version changes ask for may start.
 #[derive(Debug)]
-pub struct Pacer {
+pub(crate) struct Pacer {
     interval: Duration,
     /// When the last request's re-read that reached the node started.
     demand: Mutex<Option<Instant>>,
@@ -70,7 +70,7 @@ pub struct Pacer {
 }
 
 impl Pacer {
-    pub fn new(interval: Duration) -> Pacer {
+    pub(crate) fn new(interval: Duration) -> Pacer {
         Pacer {
             interval,
             demand: Mutex::new(None),
@@ -79,31 +79,31 @@ impl Pacer {
     }
 
     /// The least time between two re-reads of requests (`CALIMCP_REREAD_INTERVAL`).
-    pub fn interval(&self) -> Duration {
+    pub(crate) fn interval(&self) -> Duration {
         self.interval
     }
 
     /// Whether a request may re-read the node now (none did within the interval).
-    pub fn demand_due(&self) -> bool {
+    pub(crate) fn demand_due(&self) -> bool {
         let last = *self.demand.lock().unwrap_or_else(|e| e.into_inner());
         last.is_none_or(|t| t.elapsed() >= self.interval)
     }
 
     /// Records a request's re-read that started at `at`; `ok`: the node answered.
-    pub fn demand_done(&self, at: Instant, ok: bool) {
+    pub(crate) fn demand_done(&self, at: Instant, ok: bool) {
         if ok {
             *self.demand.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
         }
     }
 
     /// When the next version-change re-read may start (now or in the past: at once).
-    pub fn versions_due(&self) -> Instant {
+    pub(crate) fn versions_due(&self) -> Instant {
         let last = *self.versions.lock().unwrap_or_else(|e| e.into_inner());
         last.map_or_else(Instant::now, |t| t + self.interval)
     }
 
     /// Records that a version-change re-read starts now.
-    pub fn versions_started(&self) {
+    pub(crate) fn versions_started(&self) {
         *self.versions.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
     }
 }
@@ -114,7 +114,7 @@ const FIELD: usize = 128;
 /// One version change of a served context, as the log says it; it holds
 /// its share of the backlog until dropped.
 #[derive(Debug)]
-pub struct Change {
+pub(crate) struct Change {
     pub context: String,
     pub from: String,
     pub to: String,
@@ -123,7 +123,7 @@ pub struct Change {
 
 impl Change {
     /// The log line of this change.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         format!(
             "context {} now runs version {} of its app (was {})",
             self.context, self.to, self.from
@@ -133,7 +133,7 @@ impl Change {
 
 /// The version changes waiting for a re-read, bounded in bytes.
 #[derive(Debug)]
-pub struct Backlog {
+pub(crate) struct Backlog {
     budget: Arc<Budget>,
     /// Changes dropped since the last re-read started.
     dropped: AtomicU64,
@@ -142,7 +142,7 @@ pub struct Backlog {
 }
 
 impl Backlog {
-    pub fn new(bytes: u64) -> Backlog {
+    pub(crate) fn new(bytes: u64) -> Backlog {
         Backlog {
             budget: Budget::new(bytes),
             dropped: AtomicU64::new(0),
@@ -151,7 +151,7 @@ impl Backlog {
     }
 
     /// `e`'s summary, or `None` (noted) when the backlog is full.
-    pub fn keep(&self, e: &NodeEvent) -> Option<Change> {
+    pub(crate) fn keep(&self, e: &NodeEvent) -> Option<Change> {
         let field = |s: &str| sanitize_line(s).chars().take(FIELD).collect::<String>();
         let version = |k: &str| {
             e.data
@@ -187,19 +187,19 @@ impl Backlog {
 
     /// How many changes were dropped since the last call (a re-read
     /// starting now covers them); the next drop is said again.
-    pub fn take_dropped(&self) -> u64 {
+    pub(crate) fn take_dropped(&self) -> u64 {
         self.told.store(false, Ordering::Release);
         self.dropped.swap(0, Ordering::AcqRel)
     }
 }
 
 /// What the stream reader passes on: a version change, or the stream's end.
-pub type Message = calimcp_core::error::Result<Change>;
+pub(crate) type Message = calimcp_core::error::Result<Change>;
 
 /// Gathers into `changes` what comes on `rx` until `until` (the settle time
 /// of a burst, or the pacer's next due time, whichever is later); `true`
 /// when the stream ended meanwhile.
-pub async fn gather(
+pub(crate) async fn gather(
     rx: &mut tokio::sync::mpsc::UnboundedReceiver<Message>,
     changes: &mut Vec<Change>,
     until: Instant,
@@ -221,7 +221,7 @@ pub async fn gather(
 const SAID: usize = 10;
 
 /// Logs a change set (and the changes dropped from it) before its re-read.
-pub fn say(changes: &[Change], dropped: u64) {
+pub(crate) fn say(changes: &[Change], dropped: u64) {
     for c in changes.iter().take(SAID) {
         super::log::info!("{}", c.line());
     }

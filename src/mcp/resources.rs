@@ -25,18 +25,18 @@ use calimcp_core::text::sanitize_line;
 
 use super::live::View;
 
-pub const SCHEME: &str = "calimero://app/";
-pub const ABI_TEMPLATE: &str = "calimero://app/{app}/abi{?service}";
-pub const CONTEXTS_TEMPLATE: &str = "calimero://app/{app}/contexts{?service}";
-pub const CONTEXT_TEMPLATE: &str = "calimero://app/{app}/contexts/{context}";
+pub(crate) const SCHEME: &str = "calimero://app/";
+pub(crate) const ABI_TEMPLATE: &str = "calimero://app/{app}/abi{?service}";
+pub(crate) const CONTEXTS_TEMPLATE: &str = "calimero://app/{app}/contexts{?service}";
+pub(crate) const CONTEXT_TEMPLATE: &str = "calimero://app/{app}/contexts/{context}";
 /// Every template, for messages and completion.
-pub const TEMPLATES: [&str; 3] = [ABI_TEMPLATE, CONTEXTS_TEMPLATE, CONTEXT_TEMPLATE];
+pub(crate) const TEMPLATES: [&str; 3] = [ABI_TEMPLATE, CONTEXTS_TEMPLATE, CONTEXT_TEMPLATE];
 /// At most this many completion values (the MCP limit).
-pub const MAX_COMPLETIONS: usize = 100;
+pub(crate) const MAX_COMPLETIONS: usize = 100;
 
 /// What a resource URI names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Abi,
     Contexts,
     /// One context, by id or alias.
@@ -45,7 +45,7 @@ pub enum Kind {
 
 /// A parsed resource URI.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
     pub kind: Kind,
     pub app: String,
     pub service: Option<String>,
@@ -54,7 +54,7 @@ pub struct Target {
 }
 
 /// The URI of an app's ABI or contexts list.
-pub fn uri(kind: Kind, app: &str, service: Option<&str>) -> String {
+pub(crate) fn uri(kind: Kind, app: &str, service: Option<&str>) -> String {
     let segment = match kind {
         Kind::Abi => "abi",
         Kind::Contexts | Kind::Context => "contexts",
@@ -69,7 +69,7 @@ pub fn uri(kind: Kind, app: &str, service: Option<&str>) -> String {
 
 /// Parses `calimero://app/APP/(abi|contexts)[?service=NAME]`; the error says
 /// which URIs exist.
-pub fn parse(uri: &str) -> Result<Target, String> {
+pub(crate) fn parse(uri: &str) -> Result<Target, String> {
     let bad = || {
         format!(
             "unknown resource `{}`: calimcp serves {ABI_TEMPLATE}, {CONTEXTS_TEMPLATE} and {CONTEXT_TEMPLATE} (see resources/list)",
@@ -170,7 +170,7 @@ fn tool_prefix(view: &View, i: usize) -> Option<String> {
 
 /// How URIs name app `i`: its tool prefix (unique among the apps), else its
 /// package when that names it alone, else its id.
-pub fn app_key(view: &View, i: usize) -> String {
+pub(crate) fn app_key(view: &View, i: usize) -> String {
     let app = &view.catalog.apps[i];
     tool_prefix(view, i)
         .or_else(|| {
@@ -185,12 +185,12 @@ pub fn app_key(view: &View, i: usize) -> String {
 /// The served app whose URI key is exactly `key` (a tool prefix is not
 /// always something [`View::resolve`] tells apart, e.g. `kv_store` when
 /// other apps' packages end in `kv-store`).
-pub fn by_key(view: &View, key: &str) -> Option<usize> {
+pub(crate) fn by_key(view: &View, key: &str) -> Option<usize> {
     view.apps.iter().copied().find(|&i| app_key(view, i) == key)
 }
 
 /// The resource templates (resources/templates/list).
-pub fn templates() -> Vec<Value> {
+pub(crate) fn templates() -> Vec<Value> {
     vec![
         json!({
             "uriTemplate": ABI_TEMPLATE,
@@ -218,7 +218,7 @@ pub fn templates() -> Vec<Value> {
 
 /// The concrete resources of the served apps (resources/list): per app, one
 /// ABI per service and one contexts list.
-pub fn list(view: &View) -> Vec<Value> {
+pub(crate) fn list(view: &View) -> Vec<Value> {
     let mut out = Vec::new();
     for &i in &view.apps {
         let app = &view.catalog.apps[i];
@@ -260,7 +260,7 @@ pub fn list(view: &View) -> Vec<Value> {
 
 /// The manifest of `service` of app `i`, as `wasm-abi/1` JSON; an error
 /// message when the app has no such service or needs one named.
-pub fn abi(view: &View, i: usize, service: Option<&str>) -> Result<Value, String> {
+pub(crate) fn abi(view: &View, i: usize, service: Option<&str>) -> Result<Value, String> {
     let app = &view.catalog.apps[i];
     let named: Vec<&str> = app
         .services
@@ -295,7 +295,7 @@ pub fn abi(view: &View, i: usize, service: Option<&str>) -> Result<Value, String
 
 /// Candidates starting with `prefix` (case-insensitively), sorted and
 /// deduplicated, at most [`MAX_COMPLETIONS`]; also the total.
-pub fn matching(candidates: Vec<String>, prefix: &str) -> (Vec<String>, usize) {
+pub(crate) fn matching(candidates: Vec<String>, prefix: &str) -> (Vec<String>, usize) {
     let lower = prefix.to_lowercase();
     let mut v: Vec<String> = candidates
         .into_iter()
@@ -309,7 +309,7 @@ pub fn matching(candidates: Vec<String>, prefix: &str) -> (Vec<String>, usize) {
 }
 
 /// Completions of `{app}`: the served apps' URI keys, packages and names.
-pub fn complete_app(view: &View, prefix: &str) -> (Vec<String>, usize) {
+pub(crate) fn complete_app(view: &View, prefix: &str) -> (Vec<String>, usize) {
     let mut all = Vec::new();
     for &i in &view.apps {
         let app = &view.catalog.apps[i];
@@ -324,7 +324,11 @@ pub fn complete_app(view: &View, prefix: &str) -> (Vec<String>, usize) {
 }
 
 /// Completions of `{service}` for the app `app` names (none if it names none).
-pub fn complete_service(view: &View, app: Option<&str>, prefix: &str) -> (Vec<String>, usize) {
+pub(crate) fn complete_service(
+    view: &View,
+    app: Option<&str>,
+    prefix: &str,
+) -> (Vec<String>, usize) {
     let services = app
         .and_then(|a| by_key(view, a).or_else(|| view.resolve(a).ok()))
         .map(|i| {
@@ -339,12 +343,12 @@ pub fn complete_service(view: &View, app: Option<&str>, prefix: &str) -> (Vec<St
 }
 
 /// The row of `context` (an id or an alias) among an app's context rows.
-pub fn find_context<'a>(rows: &'a [ContextRow], context: &str) -> Option<&'a ContextRow> {
+pub(crate) fn find_context<'a>(rows: &'a [ContextRow], context: &str) -> Option<&'a ContextRow> {
     rows.iter().find(|r| r.answers_to(context))
 }
 
 /// Completion values from the rows of an app's contexts: ids and aliases.
-pub fn context_values(rows: &[ContextRow]) -> Vec<String> {
+pub(crate) fn context_values(rows: &[ContextRow]) -> Vec<String> {
     let mut out = Vec::new();
     for r in rows {
         out.extend(r.aliases.iter().cloned());
@@ -360,7 +364,7 @@ pub fn context_values(rows: &[ContextRow]) -> Vec<String> {
 /// docs), kinds this version does not know are written as `{"kind": NAME}`
 /// with their details dropped, and docs are the sanitised ones. Reading it
 /// back gives the same manifest.
-pub fn manifest_json(m: &Manifest) -> Value {
+pub(crate) fn manifest_json(m: &Manifest) -> Value {
     let mut out = Map::new();
     out.insert("schema_version".into(), m.schema_version.clone().into());
     let types: Map<String, Value> = m

@@ -39,7 +39,7 @@ use calimcp_core::mapping::args::Problem;
 use calimcp_core::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
-pub const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value.";
+pub(crate) const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value.";
 
 /// True on a Streamable HTTP request that belongs to no session (the
 /// 2026-07-28 protocol, or a stateless client): state does not outlive it.
@@ -52,14 +52,14 @@ fn sessionless(context: &RequestContext<RoleServer>) -> bool {
 
 /// One MCP connection's handler: what the server answers one client with
 /// (stdio: the one client; Streamable HTTP: one per MCP session).
-pub struct Connection {
+pub(crate) struct Connection {
     live: Arc<Live>,
     /// The contexts select_app chose for this session.
     chosen: Chosen,
 }
 
 impl Connection {
-    pub fn new(live: Arc<Live>) -> Connection {
+    pub(crate) fn new(live: Arc<Live>) -> Connection {
         Connection {
             live,
             chosen: Chosen::default(),
@@ -987,7 +987,7 @@ fn to_value(v: impl serde::Serialize) -> Result<Value, Error> {
 }
 
 /// An error message with its hint, as an agent reads it.
-pub fn error_text(e: &Error) -> String {
+pub(crate) fn error_text(e: &Error) -> String {
     match &e.hint {
         Some(h) => format!("{}\nhint: {h}", e.message),
         None => e.message.clone(),
@@ -1029,7 +1029,7 @@ fn json_result(v: &impl serde::Serialize) -> CallToolResult {
 }
 
 /// Server info and capabilities.
-pub fn info() -> ServerConfig {
+pub(crate) fn info() -> ServerConfig {
     ServerConfig::new(
         ServerCapabilities::builder()
             .enable_completions()

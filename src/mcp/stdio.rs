@@ -29,23 +29,23 @@ use super::log;
 use calimcp_core::text::sanitize_line;
 
 /// Longest message accepted on one line (the limit rmcp uses too).
-pub const MAX_LINE: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// Lines to write, in order; `None` asks the writer to stop.
 type Out = std::sync::mpsc::Sender<Option<Vec<u8>>>;
 
 /// The stdio transport and the two threads behind it.
-pub struct Stdio {
+pub(crate) struct Stdio {
     rx: tokio::sync::mpsc::Receiver<RxJsonRpcMessage<RoleServer>>,
     out: Option<Out>,
     closed: Arc<AtomicBool>,
 }
 
 /// Stops the writer once everything queued so far is written.
-pub struct Flush(Out, Option<JoinHandle<()>>);
+pub(crate) struct Flush(Out, Option<JoinHandle<()>>);
 
 impl Flush {
-    pub fn wait(mut self) {
+    pub(crate) fn wait(mut self) {
         let _ = self.0.send(None);
         if let Some(h) = self.1.take() {
             let _ = h.join();
@@ -118,7 +118,7 @@ fn batched(batches: &Batches, line: Vec<u8>) -> Option<Vec<u8>> {
 }
 
 /// Starts the reader and writer threads.
-pub fn stdio() -> (Stdio, Flush) {
+pub(crate) fn stdio() -> (Stdio, Flush) {
     let (out, lines) = std::sync::mpsc::channel::<Option<Vec<u8>>>();
     let closed = Arc::new(AtomicBool::new(false));
     let batches: Batches = Arc::default();

@@ -37,7 +37,7 @@ use calimcp_core::mapping::{self, ToolOptions, ToolSet};
 /// and the slugs it has given out. A CLI command starts empty; a server keeps
 /// one for its whole life, so a name never moves to another app.
 #[derive(Debug, Clone, Default)]
-pub struct Naming {
+pub(crate) struct Naming {
     /// Node app keys ([`mapping::toolset::slug_key`]) in first-seen order.
     seen: Vec<String>,
     /// Slugs given out, by app key.
@@ -48,7 +48,7 @@ pub struct Naming {
 
 impl Naming {
     /// Naming for a server: names, once given out, stay with their app.
-    pub fn sticky() -> Naming {
+    pub(crate) fn sticky() -> Naming {
         Naming {
             sticky: true,
             ..Naming::default()
@@ -56,10 +56,52 @@ impl Naming {
     }
 }
 
+/// The catalog a server keeps for its whole life: its local apps (read
+/// once) and the names it has given out, so that every re-read of the
+/// node's apps is assembled as the first was and a name never moves to
+/// another app.
+pub struct Served {
+    local: Catalog,
+    naming: std::sync::Mutex<Naming>,
+}
+
+impl Served {
+    /// A server's catalog starting from its local apps.
+    pub fn new(local: Catalog) -> Served {
+        Served {
+            local: Catalog {
+                apps: local.apps,
+                skipped: local.skipped,
+                ..Catalog::default()
+            },
+            naming: std::sync::Mutex::new(Naming::sticky()),
+        }
+    }
+
+    /// The packages of the local apps: the node's apps of these packages
+    /// are shadowed, so their ABIs need not be read.
+    pub fn local_packages(&self) -> HashSet<String> {
+        self.local.packages()
+    }
+
+    /// The local apps and the node's `apps` (and those `unusable`), as one
+    /// catalog with its tools.
+    pub fn with_node_apps(
+        &self,
+        (apps, unusable): (Vec<App>, Vec<(App, Error)>),
+        opts: &ToolOptions,
+    ) -> Catalog {
+        let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
+        self.local
+            .clone()
+            .with_node_apps_named(apps, unusable, opts, &mut naming)
+    }
+}
+
 /// Compares two versions the way semver orders them, leniently: numeric dot
 /// parts numerically, a pre-release before its release, anything that is not
 /// a version after every version (then by text).
-pub fn compare_versions(a: Option<&str>, b: Option<&str>) -> Ordering {
+pub(crate) fn compare_versions(a: Option<&str>, b: Option<&str>) -> Ordering {
     fn parse(v: &str) -> Option<(Vec<u64>, Option<&str>)> {
         let v = v.trim().trim_start_matches('v');
         let v = v.split('+').next()?;
@@ -210,7 +252,7 @@ fn group_versions(node: Vec<App>, unusable: Vec<(App, Error)>) -> Listing {
 impl Catalog {
     /// Adds the node's apps after the local ones ([the module's rules](self))
     /// and builds the tool set, with names from a fresh [`Naming`].
-    pub fn with_node_apps(
+    pub(crate) fn with_node_apps(
         self,
         node: Vec<App>,
         unusable: Vec<(App, Error)>,
@@ -221,7 +263,7 @@ impl Catalog {
 
     /// [`Catalog::with_node_apps`] naming with `naming` (and recording in it
     /// the names given out, when it is sticky).
-    pub fn with_node_apps_named(
+    pub(crate) fn with_node_apps_named(
         self,
         mut node: Vec<App>,
         unusable: Vec<(App, Error)>,

@@ -101,7 +101,7 @@ impl<'a> Ask<'a> {
     }
 
     /// Exactly the context `typed` (`watch -c`, `use`): no pin, no default.
-    pub fn named(typed: &'a str) -> Ask<'a> {
+    pub(crate) fn named(typed: &'a str) -> Ask<'a> {
         Ask {
             typed: Some(typed),
             ..Ask::default()
@@ -109,7 +109,7 @@ impl<'a> Ask<'a> {
     }
 
     /// Exactly the `pinned` context (`watch` with a pin and no `-c`).
-    pub fn pinned(pinned: &'a str) -> Ask<'a> {
+    pub(crate) fn pinned(pinned: &'a str) -> Ask<'a> {
         Ask {
             pinned: Some(pinned),
             ..Ask::default()
@@ -139,7 +139,7 @@ pub struct Bound {
 
 /// Steps 1 and 2: the context `ask` means for `tool`'s app, and the tool as
 /// the version that context runs has it.
-pub async fn bind(
+pub(crate) async fn bind(
     client: &Client,
     catalog: &Catalog,
     tool: &Tool,
@@ -167,7 +167,7 @@ pub async fn bind(
 /// context that is not the app's (`unknown_context`, `foreign_context`) is an
 /// error carrying the app's contexts ([`Error::contexts`]), as
 /// `ambiguous_context` carries them. Also what `watch -c` and `use` bind with.
-pub async fn bind_context(
+pub(crate) async fn bind_context(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -200,7 +200,7 @@ pub async fn bind_context(
 /// The bind step for a context named without an app (`calimcp wait`, MCP
 /// `wait_for_context`): an id as is, else an alias looked up on the node,
 /// and what the node says of it; no app to check it against.
-pub async fn bind_named(client: &Client, value: &str) -> Result<Target> {
+pub(crate) async fn bind_named(client: &Client, value: &str) -> Result<Target> {
     let id = if context::looks_like_context_id(value) {
         client.node_id(value)
     } else {
@@ -239,7 +239,7 @@ pub async fn bind_named(client: &Client, value: &str) -> Result<Target> {
 
 /// The contexts of `app` (its `service`) as rows with their aliases and
 /// versions ([`context::context_rows`]), for `describe_app` and resources.
-pub async fn app_contexts(
+pub(crate) async fn app_contexts(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -250,7 +250,7 @@ pub async fn app_contexts(
 
 /// `e` naming context `id` as the caller typed it: an id in the form typed
 /// ([`error_as_typed`]), an alias beside the id it stands for.
-pub fn as_typed(e: Error, id: &str, typed: Option<&str>) -> Error {
+pub(crate) fn as_typed(e: Error, id: &str, typed: Option<&str>) -> Error {
     match typed {
         Some(alias) if !calimcp_node::ids::is_id(alias) => {
             e.renamed(id, &format!("{} ({id})", sanitize_line(alias)))
@@ -314,7 +314,7 @@ impl Bound {
 
     /// Whether a failed try may be repeated ([`may_retry`]), by the kind the
     /// method has in the context's version.
-    pub fn may_retry(&self, listed: &Tool, e: &Error) -> bool {
+    pub(crate) fn may_retry(&self, listed: &Tool, e: &Error) -> bool {
         may_retry(e, self.tool(listed).read_only)
     }
 
@@ -334,7 +334,7 @@ impl Bound {
     /// Step 4: the call sent; a failed one explained (the app's contexts when
     /// the context was not usable, the 32-byte form hint, the context named
     /// as typed).
-    pub async fn execute(
+    pub(crate) async fn execute(
         &self,
         client: &Client,
         app: &App,
@@ -356,7 +356,7 @@ impl Bound {
     }
 
     /// A failed call's error as [`Bound::execute`] gives it.
-    pub async fn explain(
+    pub(crate) async fn explain(
         &self,
         client: &Client,
         app: &App,
@@ -377,7 +377,7 @@ impl Bound {
     /// says it runs another version than when it was bound (a context that
     /// moved back for a while after a group upgrade) — that is what the
     /// error says: nothing ran, and trying again may succeed.
-    pub async fn between_versions(
+    pub(crate) async fn between_versions(
         &self,
         client: &Client,
         app: &App,
@@ -468,7 +468,7 @@ pub fn check_use(tool: &Tool, u: Use, audience: Audience, version: &str) -> Resu
 /// error says nothing ran (the request never reached the node, or the node
 /// refused it before running it); a call that timed out never is (it may
 /// still have run).
-pub fn may_retry(e: &Error, view: bool) -> bool {
+pub(crate) fn may_retry(e: &Error, view: bool) -> bool {
     if !e.retryable {
         return false;
     }
@@ -479,7 +479,7 @@ pub fn may_retry(e: &Error, view: bool) -> bool {
 }
 
 /// The pause before retry `n` (1-based): 0.5 s, doubling, at most 8 s.
-pub fn pause(n: u32) -> Duration {
+pub(crate) fn pause(n: u32) -> Duration {
     Duration::from_millis(500u64 << n.saturating_sub(1).min(4))
 }
 

@@ -49,7 +49,7 @@ pub struct Target {
 /// Resolves the context to execute in and checks that it runs `app`.
 /// `explicit` is `--context` (or the injected `_context`); `pinned` the one
 /// `calimcp use` stored. A context of another app is refused (nothing is sent).
-pub async fn resolve_context(
+pub(crate) async fn resolve_context(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -130,7 +130,7 @@ async fn by_value(
 /// What the node says of context `id`, when it runs `app` (any of its
 /// versions); otherwise an error naming the app it runs and listing the
 /// app's own contexts. `shown` is the context as the user wrote it.
-pub async fn check_context(
+pub(crate) async fn check_context(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -265,15 +265,15 @@ impl Listing {
 
 /// Context aliases by the context they name (each id decoded once), so
 /// listing n contexts with m aliases is O(n + m).
-pub type AliasIndex<'a> = ids::ById<&'a str>;
+pub(crate) type AliasIndex<'a> = ids::ById<&'a str>;
 
 /// The [`AliasIndex`] of `(alias, context id)` pairs.
-pub fn alias_index(aliases: &[(String, String)]) -> AliasIndex<'_> {
+pub(crate) fn alias_index(aliases: &[(String, String)]) -> AliasIndex<'_> {
     ids::ById::new(aliases.iter().map(|(a, id)| (id.as_str(), a.as_str())))
 }
 
 /// One context a line: its id, then its aliases and name.
-pub fn list_contexts(list: &[NodeContext], aliases: &[(String, String)]) -> String {
+pub(crate) fn list_contexts(list: &[NodeContext], aliases: &[(String, String)]) -> String {
     let aliases = alias_index(aliases);
     list.iter()
         .map(|c| {
@@ -337,7 +337,7 @@ async fn choose_error(
 /// same app by [`super::identity`]: its package, its module's bytes, or —
 /// with no module at hand — its ABI (an ABI several apps have is
 /// `ambiguous_identity`).
-pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
+pub(crate) async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
     if !app.installs.is_empty() {
         return Ok(app.installs.clone());
     }
@@ -384,7 +384,7 @@ pub async fn installs_of(client: &Client, app: &App) -> Result<Vec<Install>> {
 /// have) or no such context (`context_not_found`): when the context is not
 /// one of the app's on this node, the error says so and lists them, so the
 /// user can pick one. Other errors pass through unchanged.
-pub async fn explain_context_error(
+pub(crate) async fn explain_context_error(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -413,7 +413,7 @@ pub async fn explain_context_error(
 
 /// The contexts of `app` (of `service`, when given) on the node: those of
 /// every version of it.
-pub async fn app_contexts(
+pub(crate) async fn app_contexts(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -450,7 +450,7 @@ pub async fn app_contexts(
 /// each), for following their version changes: one application listing at
 /// most, then one request per installed version. Apps the node does not
 /// have add none.
-pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<String>> {
+pub(crate) async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<String>> {
     let mut installs: Vec<String> = Vec::new();
     for app in apps {
         match installs_of(client, app).await {
@@ -479,7 +479,7 @@ pub async fn contexts_of_apps(client: &Client, apps: &[App]) -> Result<Vec<Strin
 /// The contexts of `app` as `calimcp contexts --json` and MCP `describe_app`
 /// list them: id, aliases, name, app, version, application id, service and
 /// whether the node has their state yet.
-pub async fn context_rows(
+pub(crate) async fn context_rows(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -490,7 +490,7 @@ pub async fn context_rows(
 
 /// [`context_rows`] with the aliases indexed already (once for every app
 /// `calimcp contexts` lists).
-pub async fn context_rows_with(
+pub(crate) async fn context_rows_with(
     client: &Client,
     app: &App,
     service: Option<&str>,
@@ -589,7 +589,7 @@ impl Pins {
     }
 
     /// The key of an app (its package, else its id) and service.
-    pub fn key(app: &App, service: Option<&str>) -> String {
+    pub(crate) fn key(app: &App, service: Option<&str>) -> String {
         match service {
             Some(s) => format!("{}#{s}", app.package_or_id()),
             None => app.package_or_id().to_string(),

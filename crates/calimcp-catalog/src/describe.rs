@@ -127,7 +127,7 @@ impl EventRow {
 }
 
 impl AppInfo {
-    pub fn of(app: &App) -> Self {
+    pub(crate) fn of(app: &App) -> Self {
         AppInfo {
             app: app
                 .name

@@ -28,7 +28,7 @@ impl Session {
 
     /// [`Session::subscribe`] for following version changes: nothing is
     /// asked about the contexts beyond the subscription.
-    pub async fn subscribe_only(&self, contexts: &[String]) -> Result<Subscription> {
+    pub(crate) async fn subscribe_only(&self, contexts: &[String]) -> Result<Subscription> {
         self.client()?.subscribe_only(contexts).await
     }
 

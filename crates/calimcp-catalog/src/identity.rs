@@ -32,7 +32,7 @@ use calimcp_core::text::sanitize_line;
 
 /// The rows of a local app among the node's.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Found {
+pub(crate) enum Found {
     /// Indexes of its rows (none: the node does not have the app).
     Rows(Vec<usize>),
     /// No module at hand and rows of several apps have its ABI: the rows
@@ -42,7 +42,7 @@ pub enum Found {
 
 /// The rows (node apps, one row each, with `code_blob` and — for rule 3 —
 /// their services) that are `local`.
-pub fn rows_of(local: &App, rows: &[&App]) -> Found {
+pub(crate) fn rows_of(local: &App, rows: &[&App]) -> Found {
     let mut found: Vec<usize> = (0..rows.len())
         .filter(|&i| local.package.is_some() && rows[i].package == local.package)
         .collect();
@@ -70,7 +70,7 @@ pub fn rows_of(local: &App, rows: &[&App]) -> Found {
 
 /// Whether rule 3 may be needed for `local`: no module at hand and no row
 /// of its package (then the rows' ABIs must be read to compare).
-pub fn needs_abis(local: &App, rows: &[&App]) -> bool {
+pub(crate) fn needs_abis(local: &App, rows: &[&App]) -> bool {
     module_blob(local).is_none()
         && !rows
             .iter()
@@ -140,7 +140,7 @@ fn with_their_app(rows: &[&App], same: &[usize]) -> Vec<usize> {
 
 /// The error for [`Found::Ambiguous`]: the file's app cannot be told among
 /// `candidates` (rows of the node at `url`).
-pub fn ambiguous_error(local: &App, candidates: &[&App], url: &str) -> Error {
+pub(crate) fn ambiguous_error(local: &App, candidates: &[&App], url: &str) -> Error {
     let list: Vec<String> = candidates
         .iter()
         .map(|a| {

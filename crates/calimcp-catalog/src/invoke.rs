@@ -49,7 +49,7 @@ impl Prepared {
 
 impl Catalog {
     /// The compiled input schema of a tool (compiled once, on first use).
-    pub fn validator(&self, tool: &Tool) -> Result<Arc<Validator>, String> {
+    pub(crate) fn validator(&self, tool: &Tool) -> Result<Arc<Validator>, String> {
         let index = self
             .tools
             .tools

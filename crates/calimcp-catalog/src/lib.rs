@@ -125,7 +125,7 @@ impl Catalog {
 
     /// A catalog whose first `local` apps are named before the others (see
     /// [`mapping::toolset::build_ranked`]).
-    pub fn ranked(
+    pub(crate) fn ranked(
         apps: Vec<App>,
         local: usize,
         skipped: Vec<Warning>,
@@ -136,7 +136,7 @@ impl Catalog {
     }
 
     /// A catalog of `apps` and the tool set built for them.
-    pub fn from_parts(apps: Vec<App>, tools: ToolSet, skipped: Vec<Warning>) -> Catalog {
+    pub(crate) fn from_parts(apps: Vec<App>, tools: ToolSet, skipped: Vec<Warning>) -> Catalog {
         let validators = tools
             .tools
             .iter()

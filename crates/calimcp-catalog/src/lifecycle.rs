@@ -167,7 +167,7 @@ pub fn app_and_version(app: &str) -> (String, Option<String>) {
 }
 
 /// The `init` method of `app` (of `service`), if it declares one.
-pub fn init_method<'a>(
+pub(crate) fn init_method<'a>(
     app: &'a App,
     service: Option<&str>,
 ) -> Result<
@@ -203,7 +203,10 @@ pub fn init_method<'a>(
 }
 
 /// The input schema of `init`: its parameters, without the injected `_context`.
-pub fn init_schema(m: &calimcp_core::abi::Manifest, method: &calimcp_core::abi::Method) -> Value {
+pub(crate) fn init_schema(
+    m: &calimcp_core::abi::Manifest,
+    method: &calimcp_core::abi::Method,
+) -> Value {
     let mut input = schema::method_schemas(m, method, RefMode::Inline).input;
     if let Some(props) = input.get_mut("properties").and_then(Value::as_object_mut) {
         props.remove(CONTEXT_PARAM);
@@ -281,7 +284,7 @@ pub fn invalid_init(app: &App, signature: &str, problems: Vec<Problem>) -> Error
 
 /// Which installed version of `app` to use: the one `version` names (a
 /// version or an application id), else the newest.
-pub async fn chosen_install(
+pub(crate) async fn chosen_install(
     client: &Client,
     app: &App,
     version: Option<&str>,
@@ -666,7 +669,7 @@ impl Session {
     }
 
     /// The context `value` names (an id or an alias), as the node writes it.
-    pub async fn context_id_of(&self, value: &str) -> Result<String> {
+    pub(crate) async fn context_id_of(&self, value: &str) -> Result<String> {
         let client = self.client()?;
         let target = super::call::bind_named(client, value).await?;
         Ok(client.node_id(&target.info.id))

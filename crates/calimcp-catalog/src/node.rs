@@ -18,7 +18,7 @@ use calimcp_node::{Client, NodeApp};
 impl Catalog {
     /// The packages of the apps loaded so far (those a node app of the same
     /// package is shadowed by).
-    pub fn packages(&self) -> HashSet<String> {
+    pub(crate) fn packages(&self) -> HashSet<String> {
         self.apps.iter().filter_map(|a| a.package.clone()).collect()
     }
 }
@@ -45,14 +45,14 @@ type Fetched = (usize, Option<String>, Result<serde_json::Value>);
 
 /// Every app of the node: those whose ABIs could be read, and the others
 /// (without services) with the reason.
-pub async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
+pub(crate) async fn load(client: &Client) -> Result<(Vec<App>, Vec<(App, Error)>)> {
     load_except(client, &HashSet::new()).await
 }
 
 /// [`load`] without reading the ABIs of the apps whose package is in `skip`
 /// (those a local app shadows): they come back without services, so the
 /// local app learns its installs on the node, and nothing is said of them.
-pub async fn load_except(
+pub(crate) async fn load_except(
     client: &Client,
     skip: &HashSet<String>,
 ) -> Result<(Vec<App>, Vec<(App, Error)>)> {

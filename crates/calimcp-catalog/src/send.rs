@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::call::{self, Bound};
-use super::context::{ContextRow, Target};
+use super::context::ContextRow;
 use super::invoke::Prepared;
 use super::session::Session;
 use calimcp_core::abi::App;
@@ -47,17 +47,6 @@ impl Session {
     /// versions ([`call::app_contexts`]).
     pub async fn app_contexts(&self, app: &App, service: Option<&str>) -> Result<Vec<ContextRow>> {
         call::app_contexts(self.client()?, app, service).await
-    }
-
-    /// The context `ask` means for `app` ([`call::bind_context`]), for a
-    /// face that is async already.
-    pub async fn bind_context_async(
-        &self,
-        app: &App,
-        service: Option<&str>,
-        ask: call::Ask<'_>,
-    ) -> Result<Target> {
-        call::bind_context(self.client()?, app, service, ask).await
     }
 
     /// The call sent once and explained when it fails ([`Bound::execute`]).

@@ -71,7 +71,7 @@ pub struct Settings {
 }
 
 /// What a face may say besides its answer: warnings, one a line.
-pub type Notes = Vec<String>;
+pub(crate) type Notes = Vec<String>;
 
 /// The catalog and the apps a command's APP arguments name, in argument order.
 pub struct Selection {
@@ -244,7 +244,7 @@ impl Session {
     }
 
     /// The local sources: the apps directories and `paths`.
-    pub fn sources(&self, paths: Vec<PathBuf>) -> Sources {
+    pub(crate) fn sources(&self, paths: Vec<PathBuf>) -> Sources {
         Sources {
             apps_dirs: self.settings.apps_dirs.clone(),
             paths,
@@ -265,7 +265,7 @@ impl Session {
 
     /// The error for a name neither the local apps nor the node could answer,
     /// because the node could not be asked.
-    pub fn both_tried(&self, what: &str, e: Error) -> Error {
+    pub(crate) fn both_tried(&self, what: &str, e: Error) -> Error {
         let local = if self.settings.apps_dirs.is_empty() {
             "no local apps (--apps)".to_string()
         } else {
@@ -534,7 +534,12 @@ impl Session {
 
     /// The context `ask` means for `app` ([`call::bind_context`]): what
     /// `watch -c` and `use` bind with.
-    pub fn bind_context(&self, app: &App, service: Option<&str>, ask: Ask<'_>) -> Result<Target> {
+    pub(crate) fn bind_context(
+        &self,
+        app: &App,
+        service: Option<&str>,
+        ask: Ask<'_>,
+    ) -> Result<Target> {
         self.block_on(self.context_for(app, service, ask, Audience::Cli))?
     }
 
@@ -657,7 +662,7 @@ impl Session {
     /// wait's deadline bounds it (an error that it ran out: [`Pace::ran_out`]).
     /// What the version's catalog says (a context that moves on this call)
     /// is noted for the face.
-    pub fn bind(
+    pub(crate) fn bind(
         &self,
         catalog: &Catalog,
         tool: &Tool,
@@ -746,7 +751,7 @@ impl Chosen {
     }
 
     /// The context chosen for `app`'s `service` (exactly).
-    pub fn get(&self, app: &App, service: Option<&str>) -> Option<String> {
+    pub(crate) fn get(&self, app: &App, service: Option<&str>) -> Option<String> {
         self.map()
             .get(&(app.id.to_string(), service.map(str::to_string)))
             .cloned()
@@ -794,7 +799,7 @@ pub fn check_service(app: &App, service: &str) -> Result<()> {
 /// `PATH.METHOD` or `PATH.SERVICE.METHOD` with PATH an existing file or
 /// directory: (path, service, method). A token whose app part looks like a
 /// path but names nothing is an error saying what TOOL may be.
-pub fn path_method(token: &str) -> Result<Option<(PathBuf, Option<String>, String)>> {
+pub(crate) fn path_method(token: &str) -> Result<Option<(PathBuf, Option<String>, String)>> {
     let Some((app, method)) = token.rsplit_once('.') else {
         return Ok(None);
     };
@@ -840,28 +845,8 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
     if app_q.is_empty() || method.is_empty() {
         return Ok(None);
     }
-    let (index, service) = match catalog.resolve(app_q) {
-        Ok(i) => (i, service.map(str::to_string)),
-        Err(e) if e.code != Code::UnknownApp => return Err(e),
-        Err(_) => {
-            // APP.SERVICE.METHOD
-            let Some((app_q2, svc)) = app_q.rsplit_once('.') else {
-                return Ok(None);
-            };
-            match catalog.resolve(app_q2) {
-                Ok(i)
-                    if catalog.apps[i]
-                        .services
-                        .iter()
-                        .any(|s| s.name.as_deref() == Some(svc)) =>
-                {
-                    (i, Some(svc.to_string()))
-                }
-                Ok(_) => return Ok(None),
-                Err(e) if e.code != Code::UnknownApp => return Err(e),
-                Err(_) => return Ok(None),
-            }
-        }
+    let Some((index, service)) = app_and_service(catalog, app_q, service)? else {
+        return Ok(None);
     };
     let app = &catalog.apps[index];
     let in_app: Vec<&Tool> = catalog.tools.for_app(index, service.as_deref()).collect();
@@ -916,6 +901,36 @@ pub fn find_tool(catalog: &Catalog, token: &str, service: Option<&str>) -> Resul
     }
 }
 
+/// The app (and service) of `APP` or `APP.SERVICE` in a tool token, if the
+/// catalog has it: an app's name first, then an app and one of its services.
+fn app_and_service(
+    catalog: &Catalog,
+    app_q: &str,
+    service: Option<&str>,
+) -> Result<Option<(usize, Option<String>)>> {
+    match catalog.resolve(app_q) {
+        Ok(i) => return Ok(Some((i, service.map(str::to_string)))),
+        Err(e) if e.code != Code::UnknownApp => return Err(e),
+        Err(_) => {}
+    }
+    let Some((app_q2, svc)) = app_q.rsplit_once('.') else {
+        return Ok(None);
+    };
+    match catalog.resolve(app_q2) {
+        Ok(i)
+            if catalog.apps[i]
+                .services
+                .iter()
+                .any(|s| s.name.as_deref() == Some(svc)) =>
+        {
+            Ok(Some((i, Some(svc.to_string()))))
+        }
+        Ok(_) => Ok(None),
+        Err(e) if e.code != Code::UnknownApp => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
 /// The tools whose method `token` names: the bare method (meroctl's habit),
 /// or a tool name of another node or app set (`events_insert` where the app
 /// is named differently): `<anything>_<method>`.
@@ -950,7 +965,7 @@ fn tools_with_method<'a>(catalog: &'a Catalog, token: &str) -> Vec<&'a Tool> {
 }
 
 /// The error for a tool name no app has, with the best suggestion.
-pub fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
+pub(crate) fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
     // A tool of a node app whose ABI could not be read: say why.
     for (app, err) in &catalog.unusable {
         if token.starts_with(&format!(
@@ -1010,7 +1025,7 @@ pub fn unknown_tool(catalog: &Catalog, token: &str) -> Error {
 
 /// Whether the local tools offer a suggestion for `token` (a close name, or
 /// tools with that method).
-pub fn has_suggestion(catalog: &Catalog, token: &str) -> bool {
+pub(crate) fn has_suggestion(catalog: &Catalog, token: &str) -> bool {
     let names = catalog.tools.tools.iter().map(|t| t.name.as_str());
     !tools_with_method(catalog, token).is_empty() || !did_you_mean(token, names).is_empty()
 }

@@ -31,7 +31,7 @@ use calimcp_node::{Client, ids};
 
 /// `tool` rebuilt from the ABI of the version `target` runs, in a catalog of
 /// its own; `None` when the tool's own ABI is that version's.
-pub async fn tool_for_target(
+pub(crate) async fn tool_for_target(
     client: &Client,
     catalog: &Catalog,
     tool: &Tool,

@@ -84,7 +84,7 @@ impl Expect {
     }
 
     /// Whether `result` is what is waited for.
-    pub fn matches(&self, result: &Value) -> bool {
+    pub(crate) fn matches(&self, result: &Value) -> bool {
         let Some(actual) = result.pointer(&self.pointer) else {
             return false;
         };
@@ -115,7 +115,7 @@ fn pointer(path: &str) -> String {
 }
 
 /// Whether the node has the context's state; `None` when it does not say.
-pub async fn initialized(client: &Client, info: &ContextInfo) -> Result<Option<bool>> {
+pub(crate) async fn initialized(client: &Client, info: &ContextInfo) -> Result<Option<bool>> {
     let listed = client
         .contexts_for_application(&info.application_id)
         .await?;
@@ -179,7 +179,7 @@ pub struct Pace {
 }
 
 /// How long a try in flight at the deadline may still take.
-pub const GRACE: Duration = Duration::from_secs(2);
+pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
 impl Pace {
     /// A wait starting now.
@@ -200,13 +200,13 @@ impl Pace {
     }
 
     /// One try, bounded by the deadline and [`GRACE`]; `None` when cut short.
-    pub async fn attempt<F: std::future::Future>(&self, f: F) -> Option<F::Output> {
+    pub(crate) async fn attempt<F: std::future::Future>(&self, f: F) -> Option<F::Output> {
         tokio::time::timeout_at(self.deadline + GRACE, f).await.ok()
     }
 
     /// Waits for the next try: `every` from now, but no later than the
     /// deadline; `false` once the deadline has passed (the last try was made).
-    pub async fn next(&self) -> bool {
+    pub(crate) async fn next(&self) -> bool {
         let now = tokio::time::Instant::now();
         if now >= self.deadline {
             return false;
@@ -231,12 +231,12 @@ impl Pace {
     }
 
     /// `--within` as given.
-    pub fn within(&self) -> Duration {
+    pub(crate) fn within(&self) -> Duration {
         self.within
     }
 
     /// How long the wait has taken so far, for messages: `4.0 s`.
-    pub fn elapsed(&self) -> String {
+    pub(crate) fn elapsed(&self) -> String {
         format!("{:.1} s", self.started.elapsed().as_secs_f64())
     }
 }
@@ -301,7 +301,7 @@ where
 /// until the node has its state; `on_check` is told each check's answer. A
 /// retryable error is checked again; any other ends the wait. Finding the
 /// context counts against the deadline too.
-pub async fn until_initialized(
+pub(crate) async fn until_initialized(
     client: &Client,
     value: &str,
     pace: &Pace,
@@ -347,7 +347,7 @@ pub async fn until_initialized(
 }
 
 /// Why a context is still not initialized, as the node explains it.
-pub async fn not_initialized(
+pub(crate) async fn not_initialized(
     client: &Client,
     info: &ContextInfo,
     unknown: bool,

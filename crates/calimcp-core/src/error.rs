@@ -151,7 +151,7 @@ impl Problem {
     }
 
     /// `missing required argument (expected EXPECTED)`.
-    pub fn missing(path: impl Into<String>, expected: String) -> Self {
+    pub(crate) fn missing(path: impl Into<String>, expected: String) -> Self {
         let mut p = Problem::new(
             path,
             format!("missing required argument (expected {expected})"),
@@ -162,7 +162,7 @@ impl Problem {
     }
 
     /// The message with `more` after it (why, or how to fix it).
-    pub fn followed_by(mut self, more: impl fmt::Display) -> Self {
+    pub(crate) fn followed_by(mut self, more: impl fmt::Display) -> Self {
         self.message.push_str(&more.to_string());
         self
     }

@@ -53,7 +53,7 @@ pub fn release_freed_memory() {
 /// (1.65 µs against 0.73 µs a page on this project's CI machine,
 /// BENCHMARKS.md "Start-up, sixth pass"). Only a hint: on an older kernel
 /// (before 5.14) or elsewhere, nothing happens.
-pub fn prefault_spare(buf: &mut Vec<u8>) {
+pub(crate) fn prefault_spare(buf: &mut Vec<u8>) {
     #[cfg(target_os = "linux")]
     {
         const MADV_POPULATE_WRITE: libc::c_int = 23;

@@ -84,7 +84,7 @@ pub fn sanitize_doc(s: &str) -> String {
 
 /// [`sanitize_doc`] of a string the caller owns: kept as it is (no copy)
 /// when there is nothing to take out.
-pub fn sanitize_doc_owned(s: String) -> String {
+pub(crate) fn sanitize_doc_owned(s: String) -> String {
     if plain(&s) {
         return s;
     }

@@ -44,7 +44,7 @@ impl std::fmt::Debug for Tokens {
 }
 
 impl Tokens {
-    pub fn is_pair(&self) -> bool {
+    pub(crate) fn is_pair(&self) -> bool {
         self.access.is_some() && self.refresh.is_some()
     }
 }
@@ -66,7 +66,7 @@ pub fn cache_path(state_dir: &Path, url: &str, username: Option<&str>) -> PathBu
 
 /// Reads a cache file; a missing, invalid or oversized one is empty. One
 /// in a place others may write is an error (`untrusted_path`).
-pub fn read_cache(path: &Path) -> Result<Tokens> {
+pub(crate) fn read_cache(path: &Path) -> Result<Tokens> {
     Ok(read_value(path)?.map(|v| tokens_of(&v)).unwrap_or_default())
 }
 
@@ -120,7 +120,7 @@ pub fn write_cache(
 /// node, the user and `why` but no token, so a later command that finds no
 /// login says that the node ended this one (and how to log in again) rather
 /// than that there is none. A new login writes over it; `logout` removes it.
-pub fn write_dead(
+pub(crate) fn write_dead(
     path: &Path,
     url: &str,
     username: Option<&str>,
@@ -152,7 +152,7 @@ pub fn cached_logins(state_dir: &Path) -> Result<Vec<CachedLogin>> {
 }
 
 /// The logins of the node `shown` that the node ended ([`write_dead`]).
-pub fn dead_logins(state_dir: &Path, shown: &str) -> Result<Vec<CachedLogin>> {
+pub(crate) fn dead_logins(state_dir: &Path, shown: &str) -> Result<Vec<CachedLogin>> {
     Ok(cache_files(state_dir)?
         .into_iter()
         .filter(|l| l.node == shown && l.dead.is_some())
@@ -256,7 +256,7 @@ pub enum NodeLogout {
 }
 
 /// Picks the tokens to start with, from the cache and the environment.
-pub fn choose(cached: Tokens, env: Tokens) -> (Tokens, bool) {
+pub(crate) fn choose(cached: Tokens, env: Tokens) -> (Tokens, bool) {
     // Returns the tokens and whether the cache must be rewritten with them.
     if cached.is_pair() {
         let newer = match (
@@ -282,7 +282,7 @@ pub fn choose(cached: Tokens, env: Tokens) -> (Tokens, bool) {
 /// The `iat` claim of a JWT, if it has a readable one. A JWT's parts are
 /// base64url without padding (RFC 7519); a padded part, or one in the
 /// standard alphabet, is read too.
-pub fn issued_at(jwt: &str) -> Option<u64> {
+pub(crate) fn issued_at(jwt: &str) -> Option<u64> {
     let payload = jwt.split('.').nth(1)?;
     let bytes = URL_SAFE_PAD_INDIFFERENT
         .decode(payload)
@@ -296,7 +296,7 @@ pub fn issued_at(jwt: &str) -> Option<u64> {
 /// 0.11.0-rc.83 puts one in every token it issues and answers any token
 /// without it with a bare 401 (no `X-Auth-Error`), so a token issued before
 /// a node's upgrade is refused there. An unreadable token is not judged.
-pub fn lacks_key_id(jwt: &str) -> bool {
+pub(crate) fn lacks_key_id(jwt: &str) -> bool {
     let Some(payload) = jwt.split('.').nth(1) else {
         return false;
     };

@@ -18,7 +18,7 @@ const QUOTE_LIMIT: usize = 300;
 /// `"the method call returned an error: [34, 110, 111, 34]"` is the Debug
 /// form of the error's JSON bytes: decoded to UTF-8, and a JSON string is
 /// unquoted (`no`). Data without a byte list (a guest panic) is kept verbatim.
-pub fn function_call_error(data: &Value) -> String {
+pub(crate) fn function_call_error(data: &Value) -> String {
     let text = match data {
         Value::String(s) => s.as_str(),
         Value::Null => return String::new(),
@@ -50,7 +50,7 @@ fn byte_list(text: &str) -> Option<String> {
 /// but for a caller who is not a member, [`ErrorKind::Auth`]): the app's own
 /// failure ([`function_call_failed`]), a refusal the node types
 /// ([`typed_refusal`]), else the node's words as they came.
-pub fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
+pub(crate) fn rpc_error(method: &str, context_id: &str, error: &Value) -> Error {
     let method = sanitize_line(method);
     let context = sanitize_line(context_id);
     let data = error.get("data").unwrap_or(&Value::Null);
@@ -224,7 +224,13 @@ fn compact(v: &Value) -> String {
 /// The error for an HTTP response outside 2xx, from `url` (query already stripped).
 ///
 /// 401 and 403 are [`ErrorKind::Auth`]; everything else is [`ErrorKind::Remote`].
-pub fn http_error(status: u16, reason: &str, content_type: &str, body: &[u8], url: &str) -> Error {
+pub(crate) fn http_error(
+    status: u16,
+    reason: &str,
+    content_type: &str,
+    body: &[u8],
+    url: &str,
+) -> Error {
     let kind = if status == 401 || status == 403 {
         ErrorKind::Auth
     } else {
@@ -274,7 +280,7 @@ pub fn http_error(status: u16, reason: &str, content_type: &str, body: &[u8], ur
 }
 
 /// The node's own `{"error": "…"}` message, if the body is one.
-pub fn node_message(body: &[u8]) -> Option<String> {
+pub(crate) fn node_message(body: &[u8]) -> Option<String> {
     let v: Value = serde_json::from_slice(body).ok()?;
     let msg = without_repeated_prefix(v.get("error")?.as_str()?.trim());
     (!msg.is_empty()).then(|| sanitize_doc(msg))
@@ -323,7 +329,7 @@ fn html_text(html: &str) -> String {
 
 /// An application's `metadata`: a JSON array of byte values holding UTF-8 JSON.
 /// Returns the JSON object, or `None` when it is absent or not an object.
-pub fn metadata(value: &Value) -> Option<serde_json::Map<String, Value>> {
+pub(crate) fn metadata(value: &Value) -> Option<serde_json::Map<String, Value>> {
     let bytes: Vec<u8> = match value {
         Value::Array(items) => items
             .iter()

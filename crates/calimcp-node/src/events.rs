@@ -48,7 +48,7 @@ use calimcp_core::text::sanitize_line;
 use calimcp_core::text::size;
 
 /// The shortest wait for one read of the stream: three of the node's keep-alives.
-pub const MIN_READ_TIMEOUT: Duration = Duration::from_secs(45);
+pub(crate) const MIN_READ_TIMEOUT: Duration = Duration::from_secs(45);
 /// How long a dropped stream is tried again, and how fast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reconnect {
@@ -65,7 +65,7 @@ impl Default for Reconnect {
 }
 
 /// How long a dropped stream is tried again by default.
-pub const DEFAULT_RECONNECT_FOR: Duration = Duration::from_secs(300);
+pub(crate) const DEFAULT_RECONNECT_FOR: Duration = Duration::from_secs(300);
 
 impl Reconnect {
     /// The first wait between tries: 1 s, less for a short `for_`.
@@ -80,7 +80,7 @@ impl Reconnect {
 
     /// The wait before try `n` (1-based) of one outage: none before the
     /// first, then doubling from [`Reconnect::first`] up to [`Reconnect::most`].
-    pub fn backoff(self, n: u32) -> Duration {
+    pub(crate) fn backoff(self, n: u32) -> Duration {
         if n <= 1 {
             return Duration::ZERO;
         }
@@ -206,7 +206,7 @@ pub fn span(d: Duration) -> String {
 
 /// One Server-Sent Events frame.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Frame {
+pub(crate) struct Frame {
     pub event: Option<String>,
     pub id: Option<String>,
     pub data: String,
@@ -216,7 +216,7 @@ pub struct Frame {
 /// end lines, a blank line ends a frame, `:` lines are comments), holding at
 /// most `cap` bytes of one frame.
 #[derive(Debug)]
-pub struct Parser {
+pub(crate) struct Parser {
     line: Vec<u8>,
     frame: Frame,
     has_data: bool,
@@ -226,7 +226,7 @@ pub struct Parser {
 }
 
 impl Parser {
-    pub fn new(cap: usize) -> Parser {
+    pub(crate) fn new(cap: usize) -> Parser {
         Parser {
             line: Vec::new(),
             frame: Frame::default(),
@@ -238,7 +238,7 @@ impl Parser {
     }
 
     /// Feeds bytes; returns the frames they complete, or the size problem.
-    pub fn push(&mut self, bytes: &[u8]) -> std::result::Result<Vec<Frame>, String> {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> std::result::Result<Vec<Frame>, String> {
         let mut out = Vec::new();
         for &b in bytes {
             if self.after_cr {
@@ -319,7 +319,7 @@ impl Parser {
 
 /// What a frame's data says.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Message {
+pub(crate) enum Message {
     Connect {
         session: String,
     },
@@ -522,7 +522,7 @@ fn event_message(data: &str) -> Option<NodeEvent> {
 }
 
 /// Reads one frame's data.
-pub fn message(data: &str) -> Message {
+pub(crate) fn message(data: &str) -> Message {
     if data.contains("\"result\"")
         && let Some(e) = event_message(data)
     {
@@ -823,11 +823,6 @@ impl Subscription {
     /// How long a dropped stream is tried again ([`Reconnect::default`]).
     pub fn set_reconnect(&mut self, policy: Reconnect) {
         self.policy = policy;
-    }
-
-    /// The contexts subscribed to, in the node's form.
-    pub fn contexts(&self) -> &[String] {
-        &self.contexts
     }
 
     /// Reads the session id and subscribes, within the request bound.

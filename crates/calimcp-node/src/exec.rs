@@ -31,7 +31,7 @@ use calimcp_core::text::sanitize_line;
 
 /// How a node joins a context, as current nodes do it (rc.25 has no
 /// `meroctl context join`: joins go through the context's group).
-pub const JOIN_HINT: &str = "join the context on this node first: `meroctl group join-context CONTEXT_ID` when the node is in the context's group, else `meroctl namespace join NAMESPACE_ID INVITATION_JSON` with an invitation from a member (nodes before 0.11: `meroctl context join`); or call through a node that is a member of it";
+pub(crate) const JOIN_HINT: &str = "join the context on this node first: `meroctl group join-context CONTEXT_ID` when the node is in the context's group, else `meroctl namespace join NAMESPACE_ID INVITATION_JSON` with an invitation from a member (nodes before 0.11: `meroctl context join`); or call through a node that is a member of it";
 
 /// What a JSON-RPC exchange came to.
 enum Outcome {
@@ -125,7 +125,7 @@ impl Client {
         args_json: &Value,
         identity: Option<&str>,
     ) -> Result<Value> {
-        let mut ctx = self.node_id(context_id);
+        let ctx = self.node_id(context_id);
         let mut executor = match identity {
             Some(i) => Some(self.identity(&ctx, i).await?),
             None => self.remembered_executor(&ctx),
@@ -139,60 +139,31 @@ impl Client {
             ));
             executor = None;
         }
-        let mut asked_owned = false;
-        let mut converted = false;
+        let mut a = Attempt {
+            ctx,
+            executor,
+            asked_owned: false,
+            converted: false,
+        };
         loop {
             let err = match self
-                .execute_once(&ctx, method, args_json, executor.as_deref())
+                .execute_once(&a.ctx, method, args_json, a.executor.as_deref())
                 .await?
             {
                 Outcome::Output(v) => {
-                    if converted {
-                        self.saw_id(&ctx);
+                    if a.converted {
+                        self.saw_id(&a.ctx);
                     }
                     return Ok(v);
                 }
                 Outcome::RpcError(err) => err,
             };
-            if let Some(text) = parse_error_text(&err) {
-                // rc.83 refuses the key (`deny_unknown_fields`); nothing ran.
-                if text.contains("unknown field `executorPublicKey`") && executor.is_some() {
-                    self.log(format_args!(
-                        "= the node refuses executorPublicKey (merod 0.11.0-rc.83 and later); sending the call without it"
-                    ));
-                    executor = None;
-                    continue;
-                }
-                if text.contains("executorPublicKey") && executor.is_none() && !asked_owned {
-                    asked_owned = true;
-                    let who = self.owned_identity(&ctx, context_id).await?;
-                    self.log(format_args!(
-                        "= the node needs executorPublicKey (merod 0.10.x); executing as {}, the first identity it owns in the context",
-                        sanitize_line(&who)
-                    ));
-                    self.executors().insert(key(&ctx), who.clone());
-                    executor = Some(who);
-                    continue;
-                }
-                // A parse error means nothing ran: an id in the other form is
-                // worth one more try while the node's form is not known.
-                if !converted
-                    && self.inner.ids.get().is_none()
-                    && let Some(form) = IdForm::of(&ctx)
-                {
-                    converted = true;
-                    let other = form.other();
-                    self.log(format_args!(
-                        "= the node could not parse the request; retrying with ids in {} form",
-                        match other {
-                            IdForm::Base58 => "base58",
-                            IdForm::Hex => "hex",
-                        }
-                    ));
-                    ctx = ids::to_form(&ctx, other);
-                    executor = executor.map(|e| ids::to_form(&e, other));
-                    continue;
-                }
+            if let Some(text) = parse_error_text(&err)
+                && self
+                    .retry_after_parse_error(&mut a, context_id, &text)
+                    .await?
+            {
+                continue;
             }
             // Newer nodes execute as their own first identity and say so
             // when they own none.
@@ -206,6 +177,55 @@ impl Client {
             }
             return Err(decode::rpc_error(method, context_id, &err));
         }
+    }
+
+    /// After the node could not parse an `execute` (`text`, nothing ran):
+    /// whether to send it again, and how (`a` changed accordingly).
+    async fn retry_after_parse_error(
+        &self,
+        a: &mut Attempt,
+        context_id: &str,
+        text: &str,
+    ) -> Result<bool> {
+        // rc.83 refuses the key (`deny_unknown_fields`); nothing ran.
+        if text.contains("unknown field `executorPublicKey`") && a.executor.is_some() {
+            self.log(format_args!(
+                "= the node refuses executorPublicKey (merod 0.11.0-rc.83 and later); sending the call without it"
+            ));
+            a.executor = None;
+            return Ok(true);
+        }
+        if text.contains("executorPublicKey") && a.executor.is_none() && !a.asked_owned {
+            a.asked_owned = true;
+            let who = self.owned_identity(&a.ctx, context_id).await?;
+            self.log(format_args!(
+                "= the node needs executorPublicKey (merod 0.10.x); executing as {}, the first identity it owns in the context",
+                sanitize_line(&who)
+            ));
+            self.executors().insert(key(&a.ctx), who.clone());
+            a.executor = Some(who);
+            return Ok(true);
+        }
+        // An id in the other form is worth one more try while the node's
+        // form is not known.
+        if !a.converted
+            && self.inner.ids.get().is_none()
+            && let Some(form) = IdForm::of(&a.ctx)
+        {
+            a.converted = true;
+            let other = form.other();
+            self.log(format_args!(
+                "= the node could not parse the request; retrying with ids in {} form",
+                match other {
+                    IdForm::Base58 => "base58",
+                    IdForm::Hex => "hex",
+                }
+            ));
+            a.ctx = ids::to_form(&a.ctx, other);
+            a.executor = a.executor.take().map(|e| ids::to_form(&e, other));
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// An `execute` that timed out may still run to completion on the node:
@@ -289,7 +309,7 @@ impl Client {
     }
 
     /// The identities the node owns in a context.
-    pub async fn identities_owned(&self, ctx: &str) -> Result<Vec<String>> {
+    pub(crate) async fn identities_owned(&self, ctx: &str) -> Result<Vec<String>> {
         let v = self
             .get_json(&["admin-api", "contexts", ctx, "identities-owned"], None)
             .await
@@ -404,4 +424,14 @@ fn key(ctx: &str) -> String {
         Some(b) => IdForm::Hex.encode(&b),
         None => ctx.to_string(),
     }
+}
+
+/// One `execute` as it is sent: the context id in the form tried, the
+/// executor (if any), and which of the retries after a parse error were
+/// already made.
+struct Attempt {
+    ctx: String,
+    executor: Option<String>,
+    asked_owned: bool,
+    converted: bool,
 }

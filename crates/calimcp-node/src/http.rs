@@ -50,11 +50,11 @@ pub(super) struct Reply {
 }
 
 impl Reply {
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         (200..300).contains(&self.status)
     }
 
-    pub fn bodyless(&self) -> bool {
+    pub(crate) fn bodyless(&self) -> bool {
         self.body.iter().all(u8::is_ascii_whitespace)
     }
 }
@@ -241,7 +241,7 @@ impl Client {
     }
 
     /// `text` with every known secret replaced by `***`.
-    pub fn scrub(&self, text: &str) -> String {
+    pub(crate) fn scrub(&self, text: &str) -> String {
         let list = self.inner.secrets.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = text.to_string();
         for s in list.iter() {

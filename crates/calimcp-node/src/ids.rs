@@ -18,7 +18,7 @@ pub enum IdForm {
 
 impl IdForm {
     /// The form `s` is written in, when it is a 32-byte id at all.
-    pub fn of(s: &str) -> Option<IdForm> {
+    pub(crate) fn of(s: &str) -> Option<IdForm> {
         if is_hex64(s) {
             Some(IdForm::Hex)
         } else if base58_32(s).is_some() {
@@ -29,7 +29,7 @@ impl IdForm {
     }
 
     /// The other form.
-    pub fn other(self) -> IdForm {
+    pub(crate) fn other(self) -> IdForm {
         match self {
             IdForm::Base58 => IdForm::Hex,
             IdForm::Hex => IdForm::Base58,
@@ -37,7 +37,7 @@ impl IdForm {
     }
 
     /// `bytes` written in this form.
-    pub fn encode(self, bytes: &[u8; 32]) -> String {
+    pub(crate) fn encode(self, bytes: &[u8; 32]) -> String {
         match self {
             IdForm::Base58 => bs58::encode(bytes).into_string(),
             IdForm::Hex => bytes.iter().map(|b| format!("{b:02x}")).collect(),
@@ -145,11 +145,11 @@ pub fn to_form(s: &str, form: IdForm) -> String {
 
 /// What one node has told this process about its id form.
 #[derive(Debug, Default)]
-pub struct Learnt(AtomicU8);
+pub(crate) struct Learnt(AtomicU8);
 
 impl Learnt {
     /// The node's form, when an answer has shown it.
-    pub fn get(&self) -> Option<IdForm> {
+    pub(crate) fn get(&self) -> Option<IdForm> {
         match self.0.load(Ordering::Relaxed) {
             1 => Some(IdForm::Base58),
             2 => Some(IdForm::Hex),
@@ -158,13 +158,13 @@ impl Learnt {
     }
 
     /// Records the form of an id the node wrote.
-    pub fn saw(&self, id: &str) {
+    pub(crate) fn saw(&self, id: &str) {
         if let Some(f) = IdForm::of(id) {
             self.set(f);
         }
     }
 
-    pub fn set(&self, form: IdForm) {
+    pub(crate) fn set(&self, form: IdForm) {
         let v = match form {
             IdForm::Base58 => 1,
             IdForm::Hex => 2,

@@ -407,7 +407,7 @@ impl Client {
     }
 
     /// The bound on each request but `execute`.
-    pub fn timeout(&self) -> Duration {
+    pub(crate) fn timeout(&self) -> Duration {
         self.inner.timeout
     }
 

@@ -44,7 +44,7 @@ use calimcp_core::text::sanitize_line;
 
 /// The longest a namespace join may take: the node looks for a member to
 /// join through for up to 130 s (rc.4's deadline), then answers.
-pub const JOIN_BOUND: Duration = Duration::from_secs(150);
+pub(crate) const JOIN_BOUND: Duration = Duration::from_secs(150);
 
 /// A context the node created.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -299,7 +299,7 @@ impl Client {
     /// The node's own key in namespace `ns` on nodes that have the route
     /// (rc.4: `GET /admin-api/namespaces/:id/identity` →
     /// `{"namespaceId","publicKey"}`, not enveloped); `None` elsewhere.
-    pub async fn namespace_identity(&self, ns: &str) -> Result<Option<String>> {
+    pub(crate) async fn namespace_identity(&self, ns: &str) -> Result<Option<String>> {
         let (url, shown) = self.endpoint(&["admin-api", "namespaces", ns, "identity"], None);
         let reply = self
             .request(Method::GET, &url, &shown, None)

@@ -254,7 +254,7 @@ fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::Fil
 /// Refuses a directory others may write to (group or world writable, sticky
 /// or not) or that another user owns. A symlink is followed: its target is
 /// checked, and messages name both.
-pub fn check_private_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn check_private_dir(dir: &Path) -> std::io::Result<()> {
     let link = std::fs::symlink_metadata(dir)?;
     let (meta, shown) = if link.file_type().is_symlink() {
         let target = std::fs::canonicalize(dir)?;

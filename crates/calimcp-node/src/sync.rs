@@ -41,7 +41,7 @@ impl Client {
 
     /// How many peers the node is connected to (`GET /admin-api/peers`);
     /// `None` when it does not say.
-    pub async fn peer_count(&self) -> Option<u64> {
+    pub(crate) async fn peer_count(&self) -> Option<u64> {
         let v = self.get_json(&["admin-api", "peers"], None).await.ok()?;
         v.get("count").and_then(Value::as_u64)
     }
@@ -77,7 +77,7 @@ pub struct Diagnosis {
 
 /// The case of an uninitialized context from its `sync_status` (absent on
 /// nodes before 0.11.0-rc.4) and the node's peer count.
-pub fn diagnose(status: Option<&Value>, peers: Option<u64>) -> Diagnosis {
+pub(crate) fn diagnose(status: Option<&Value>, peers: Option<u64>) -> Diagnosis {
     let d = |why: String, hint: &str, transient: bool| Diagnosis {
         why,
         hint: hint.to_string(),
@@ -143,7 +143,7 @@ pub fn diagnose(status: Option<&Value>, peers: Option<u64>) -> Diagnosis {
 
 /// What a `sync_status` result says, as a clause: "the node is waiting for
 /// peers to sync it from". `None` when it says nothing useful.
-pub fn describe(status: &Value) -> Option<String> {
+pub(crate) fn describe(status: &Value) -> Option<String> {
     let state = status.get("syncState")?;
     let n = |k: &str| state.get(k).and_then(Value::as_u64);
     let phase = match state.get("state").and_then(Value::as_str)? {

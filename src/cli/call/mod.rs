@@ -113,7 +113,7 @@ within --within.";
 // which only the run-time command knows.
 #[derive(Debug, Args)]
 #[command(long_about = ABOUT, after_long_help = AFTER, disable_help_flag = true)]
-pub struct CallArgs {
+pub(crate) struct CallArgs {
     /// A tool name (kv_store_get) or APP.METHOD (kv-store.get)
     #[arg(value_name = "TOOL", add = clap_complete::ArgValueCompleter::new(super::complete::tool_candidates))]
     tool: Option<String>,
@@ -136,7 +136,7 @@ pub struct CallArgs {
 /// after TOOL they are part of the tool's line, which the static parse leaves
 /// to this command). The steps are the engine's ([`calimcp_catalog::call`]):
 /// locate the tool, bind its context, take that version's tool, check, send.
-pub fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<()> {
+pub(crate) fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<()> {
     let Some(token) = args.tool.clone() else {
         return no_tool(g, args.help);
     };
@@ -342,7 +342,7 @@ impl Call<'_> {
 
 /// What `call --dry-run --json` prints: the request that would be sent.
 #[derive(Serialize, JsonSchema)]
-pub struct DryRun<'a> {
+pub(crate) struct DryRun<'a> {
     /// The HTTP method (always `POST`).
     pub method: &'a str,
     /// The node's JSON-RPC URL (without credentials).
@@ -354,7 +354,7 @@ pub struct DryRun<'a> {
 /// What `call --wait-event NAME --json` prints: the call's result and the
 /// event waited for, in one object.
 #[derive(Serialize, JsonSchema)]
-pub struct WithEvent<'a> {
+pub(crate) struct WithEvent<'a> {
     /// The method's result, as `call --json` prints it.
     pub result: &'a Value,
     /// The event, as `watch --json` prints it; `null` when none came in

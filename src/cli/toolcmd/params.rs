@@ -26,7 +26,7 @@ use calimcp_core::text::{sanitize_doc, sanitize_line};
 
 /// How a parameter's command-line value is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueKind {
+pub(crate) enum ValueKind {
     Str,
     Int(Scalar),
     Float,
@@ -55,7 +55,7 @@ fn bytes_kind(b: &calimcp_core::abi::Bytes) -> ValueKind {
 const MAX_HOPS: usize = 64;
 
 /// The kind of a type, through aliases and CRDT cells.
-pub fn kind_of(m: &Manifest, t: &TypeRef) -> ValueKind {
+pub(crate) fn kind_of(m: &Manifest, t: &TypeRef) -> ValueKind {
     let mut t = t;
     for _ in 0..MAX_HOPS {
         match t {
@@ -81,7 +81,7 @@ pub fn kind_of(m: &Manifest, t: &TypeRef) -> ValueKind {
 
 /// One declared parameter and its flag.
 #[derive(Debug, Clone)]
-pub struct ParamSpec {
+pub(crate) struct ParamSpec {
     /// The name as the ABI declares it (the `argsJson` key).
     pub name: String,
     /// The clap argument id.
@@ -101,7 +101,7 @@ pub struct ParamSpec {
 
 impl ParamSpec {
     /// `--name`, or how to pass the parameter when it has no flag.
-    pub fn flag(&self) -> String {
+    pub(crate) fn flag(&self) -> String {
         match &self.long {
             Some(l) => format!("--{l}"),
             None => format!("--args '{{\"{}\": …}}'", sanitize_line(&self.name)),
@@ -120,7 +120,7 @@ fn valid_flag(name: &str) -> bool {
 /// The parameters of `tool` with their flags. A name that is also a global or
 /// `call` flag (in `reserved`) is spelled `--param-NAME`; a name that cannot
 /// be a flag is reachable through `--args` only.
-pub fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
+pub(crate) fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
     let m = &tool.manifest;
     let method = tool.abi_method();
     let mut taken: HashSet<String> = HashSet::new();
@@ -159,7 +159,7 @@ pub fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
 }
 
 /// What values a kind takes, for `--help`.
-pub fn accepted(kind: ValueKind) -> &'static str {
+pub(crate) fn accepted(kind: ValueKind) -> &'static str {
     match kind {
         ValueKind::Str => "taken literally",
         ValueKind::Int(Scalar::U32) => "an integer from 0 to 4294967295, exact",
@@ -195,7 +195,7 @@ fn value_name(spec: &ParamSpec) -> String {
 }
 
 /// The clap argument of a parameter (none when it has no flag).
-pub fn arg(spec: &ParamSpec) -> Option<Arg> {
+pub(crate) fn arg(spec: &ParamSpec) -> Option<Arg> {
     let long = spec.long.clone()?;
     let need = if spec.required {
         "required"
@@ -256,14 +256,14 @@ pub fn arg(spec: &ParamSpec) -> Option<Arg> {
 }
 
 /// The most `--args`, `@FILE` or `-` is read of (`CALIMCP_MAX_ARGS`).
-pub const MAX_ARGS: u64 = 16 << 20;
+pub(crate) const MAX_ARGS: u64 = 16 << 20;
 
 /// What a value past [`MAX_ARGS`] is told.
 const ARGS_LIMIT: &str = "the most read of one value (raise CALIMCP_MAX_ARGS)";
 
 /// Standard input, readable once: by `--args -` or one parameter's `-`;
 /// also carries the byte limit of every indirect value (`-`, `@FILE`).
-pub struct Stdin {
+pub(crate) struct Stdin {
     read: Box<dyn FnMut() -> std::io::Result<String>>,
     used_by: Option<String>,
     /// The most read of stdin or of a file, in bytes.
@@ -277,7 +277,7 @@ impl Default for Stdin {
 }
 
 impl Stdin {
-    pub fn new(read: Box<dyn FnMut() -> std::io::Result<String>>) -> Stdin {
+    pub(crate) fn new(read: Box<dyn FnMut() -> std::io::Result<String>>) -> Stdin {
         Stdin {
             read,
             used_by: None,
@@ -286,7 +286,7 @@ impl Stdin {
     }
 
     /// The process's stdin, read up to `max` bytes.
-    pub fn bounded(max: u64) -> Stdin {
+    pub(crate) fn bounded(max: u64) -> Stdin {
         let mut stdin = Stdin::new(Box::new(move || {
             textfile::read_bounded(std::io::stdin().lock(), max, "stdin", ARGS_LIMIT)
         }));
@@ -377,7 +377,7 @@ fn integer(raw: &str, scalar: Scalar) -> Result<Value, Problem> {
 }
 
 /// Parses one flag value by kind. `who` names the flag in messages.
-pub fn parse_value(
+pub(crate) fn parse_value(
     kind: ValueKind,
     raw: &str,
     stdin: &mut Stdin,
@@ -449,7 +449,7 @@ pub fn parse_value(
 }
 
 /// The `--args` value: a JSON object, from the text, `@FILE` or `-`.
-pub fn parse_args(raw: &str, stdin: &mut Stdin) -> Result<Map<String, Value>, String> {
+pub(crate) fn parse_args(raw: &str, stdin: &mut Stdin) -> Result<Map<String, Value>, String> {
     let v = match indirect(raw, stdin, "--args") {
         Some(v) => v?,
         None => json_text(raw, "--args")?,

@@ -45,7 +45,7 @@ pub struct SelectAppArgs {
 /// `wait_for_context`'s arguments, as sent.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct WaitForContextInput {
+pub(crate) struct WaitForContextInput {
     /// Context id or alias.
     #[schemars(length(min = 1))]
     pub context: String,
@@ -64,7 +64,7 @@ pub struct WaitForContextInput {
 /// `call_until`'s arguments, as sent.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct CallUntilInput {
+pub(crate) struct CallUntilInput {
     /// The [view] tool to call.
     #[schemars(length(min = 1))]
     pub tool: String,
@@ -89,7 +89,7 @@ pub struct CallUntilInput {
 /// `wait_for_events`'s arguments, as sent.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct WaitForEventsInput {
+pub(crate) struct WaitForEventsInput {
     /// The app, named as for describe_app.
     pub app: String,
     /// Context id or alias; default: the pinned one, else the app's only context.
@@ -186,7 +186,7 @@ fn fixed() -> &'static HashMap<&'static str, Fixed> {
 }
 
 /// The input schema of the fixed tool `tool`.
-pub fn schema_of(tool: &str) -> Value {
+pub(crate) fn schema_of(tool: &str) -> Value {
     fixed()
         .get(tool)
         .map(|f| f.schema.clone())
@@ -195,7 +195,10 @@ pub fn schema_of(tool: &str) -> Value {
 
 /// `raw` read as `T`, the arguments of `tool`: checked against its schema
 /// first; the text of an `isError` result naming every problem otherwise.
-pub fn parse<T: DeserializeOwned>(tool: &str, raw: &Map<String, Value>) -> Result<T, String> {
+pub(crate) fn parse<T: DeserializeOwned>(
+    tool: &str,
+    raw: &Map<String, Value>,
+) -> Result<T, String> {
     let Some(f) = fixed().get(tool) else {
         return Err(format!("{tool} is no fixed tool"));
     };
@@ -213,7 +216,7 @@ pub fn parse<T: DeserializeOwned>(tool: &str, raw: &Map<String, Value>) -> Resul
 }
 
 /// The text of an `isError` result for bad arguments of `tool`.
-pub fn invalid(tool: &str, problems: impl IntoIterator<Item = String>) -> String {
+pub(crate) fn invalid(tool: &str, problems: impl IntoIterator<Item = String>) -> String {
     let lines: Vec<String> = problems.into_iter().map(|p| format!("  - {p}")).collect();
     format!("Invalid arguments for {tool}:\n{}", lines.join("\n"))
 }

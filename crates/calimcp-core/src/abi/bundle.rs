@@ -14,12 +14,12 @@ use super::load::{App, Service, load_wasm_bytes, manifest_from_json};
 use crate::error::{Code, Error, Result};
 
 /// Unpacked bundles are read through this: a path inside the bundle → bytes.
-pub trait BundleFiles {
+pub(crate) trait BundleFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String>;
 }
 
 /// A bundle directory on disk.
-pub struct DirFiles<'a>(pub &'a Path);
+pub(crate) struct DirFiles<'a>(pub &'a Path);
 
 impl BundleFiles for DirFiles<'_> {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
@@ -47,7 +47,7 @@ impl BundleFiles for DirFiles<'_> {
 }
 
 /// An `.mpk` read into memory.
-pub struct MpkFiles(HashMap<String, Vec<u8>>);
+pub(crate) struct MpkFiles(HashMap<String, Vec<u8>>);
 
 /// Upper bound on what an `.mpk` may unpack to, against gzip bombs.
 const MAX_MPK_BYTES: u64 = 512 * 1024 * 1024;
@@ -77,7 +77,7 @@ impl MpkFiles {
     /// Reads an archive in two streaming passes: `manifest.json` first, then
     /// only the files it names (every other entry is skipped unread), the
     /// whole unpacking capped at [`MAX_MPK_BYTES`].
-    pub fn open(bytes: &[u8]) -> Result<Self, String> {
+    pub(crate) fn open(bytes: &[u8]) -> Result<Self, String> {
         Self::open_capped(bytes, MAX_MPK_BYTES)
     }
 
@@ -177,7 +177,7 @@ fn field_path<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
 }
 
 /// Loads a bundle whose files are reachable through `files`; `source` names it in messages.
-pub fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
+pub(crate) fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> {
     let bad = |msg: String| Error::input(Code::InvalidBundle, format!("{source}: {msg}"));
     let raw = files
         .read("manifest.json")

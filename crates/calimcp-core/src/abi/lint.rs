@@ -4,7 +4,7 @@ use super::model::*;
 use super::{JsonPath, Seg, Warning};
 
 /// A schema major the node's `validate_manifest` supports (`wasm-abi/1`).
-pub fn supported_schema(version: &str) -> bool {
+pub(crate) fn supported_schema(version: &str) -> bool {
     version == "wasm-abi/1" || version.starts_with("wasm-abi/1.")
 }
 

@@ -94,7 +94,7 @@ struct LocalSource {
 
 impl AppId {
     /// A local app's id ([`local_id`]), hashed when first read.
-    pub fn local(package: Option<&str>, abis: Vec<Vec<u8>>) -> AppId {
+    pub(crate) fn local(package: Option<&str>, abis: Vec<Vec<u8>>) -> AppId {
         AppId {
             id: OnceLock::new(),
             from: Some(Arc::new(LocalSource {
@@ -185,7 +185,7 @@ impl PartialEq<&str> for AppId {
 }
 
 /// The local application id: 16 hex digits of SHA-256 over the package and the ABI bytes.
-pub fn local_id(package: Option<&str>, abis: &[Vec<u8>]) -> String {
+pub(crate) fn local_id(package: Option<&str>, abis: &[Vec<u8>]) -> String {
     let mut h = Sha256::new();
     h.update(package.unwrap_or_default().as_bytes());
     for abi in abis {
@@ -352,7 +352,7 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// The id a Calimero node gives `bytes` when it stores them as a blob:
 /// SHA-256 over the SHA-256 of each 1 MiB chunk (calimero-blobstore `put`).
-pub fn blob_id(bytes: &[u8]) -> [u8; 32] {
+pub(crate) fn blob_id(bytes: &[u8]) -> [u8; 32] {
     let mut outer = Sha256::new();
     for chunk in bytes.chunks(1 << 20) {
         outer.update(Sha256::digest(chunk));

@@ -100,7 +100,7 @@ pub struct AbiError {
 }
 
 impl AbiError {
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
         AbiError {
             path: path.into(),
             message: message.into(),

@@ -76,7 +76,7 @@ pub struct Param {
 }
 
 /// Records use the same shape as parameters.
-pub type Field = Param;
+pub(crate) type Field = Param;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Event {
@@ -109,7 +109,7 @@ pub enum Scalar {
 }
 
 impl Scalar {
-    pub fn parse(kind: &str) -> Option<Scalar> {
+    pub(crate) fn parse(kind: &str) -> Option<Scalar> {
         Some(match kind {
             "bool" => Scalar::Bool,
             "i32" => Scalar::I32,
@@ -150,7 +150,7 @@ pub struct Crdt(pub String);
 
 impl Crdt {
     /// Tags known to this version of calimcp; any other is kept and warned about.
-    pub const KNOWN: &'static [&'static str] = &[
+    pub(crate) const KNOWN: &'static [&'static str] = &[
         "lww_register",
         "shared_storage",
         "unordered_map",
@@ -208,7 +208,7 @@ pub struct Record {
 
 impl Record {
     /// The record is a tuple on the wire: fields `field_0..field_{n-1}` or all `unnamed`.
-    pub fn is_positional(&self) -> bool {
+    pub(crate) fn is_positional(&self) -> bool {
         !self.fields.is_empty()
             && (self.fields.iter().all(|f| f.name == "unnamed")
                 || self

@@ -11,7 +11,7 @@ use super::model::Migration;
 
 /// The state version and migration edges of a manifest's top level; anything
 /// malformed is dropped with a warning.
-pub fn state_meta(
+pub(crate) fn state_meta(
     state_version: Option<&Value>,
     migrations: Option<&Value>,
     warnings: &mut Vec<Warning>,

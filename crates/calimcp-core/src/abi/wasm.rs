@@ -5,10 +5,10 @@
 //! values and sizes that run past the end are errors, never panics.
 
 /// The custom section the Calimero toolchain embeds the manifest in.
-pub const SECTION: &str = "calimero_abi_v1";
+pub(crate) const SECTION: &str = "calimero_abi_v1";
 
 /// Returns the payloads of every `calimero_abi_v1` section, in module order.
-pub fn abi_sections(module: &[u8]) -> Result<Vec<&[u8]>, String> {
+pub(crate) fn abi_sections(module: &[u8]) -> Result<Vec<&[u8]>, String> {
     if module.len() < 8 || &module[..4] != b"\0asm" {
         return Err("not a WebAssembly module (missing the \\0asm header)".into());
     }

@@ -1,5 +1,5 @@
 //! HTML pieces: ids, types written with links to their definitions, doc text
-//! as paragraphs, and the two kinds of JSON a page holds.
+//! as paragraphs, and the kinds of text a page holds.
 //!
 //! The page is written with maud's `html!`, which checks the markup when
 //! calimcp is compiled and escapes every value put into it (`&`, `<`, `>`
@@ -7,8 +7,11 @@
 //! manifest cannot become markup unless the code says so. Only three things
 //! say so, each once: the page's own style and script (`page::document`),
 //! JSON inside a `<script>` element ([`ScriptJson`]) and JSON shown as text
-//! ([`JsonText`], escaped by a library, not by maud). Names are also
-//! sanitised as signatures sanitise them.
+//! ([`JsonText`], escaped by a library, not by maud). Text from a manifest
+//! or a request goes in as [`Text`] (or [`line`]), escaped by
+//! pulldown-cmark-escape's `escape_html`, which also writes `'` as `&#39;`,
+//! as the page always has. Names are also sanitised as signatures sanitise
+//! them.
 
 use maud::{Markup, Render, html};
 use serde_json::Value;
@@ -17,11 +20,29 @@ use crate::abi::{Manifest, TypeRef};
 use crate::mapping::signature::type_name;
 use crate::text::sanitize_line;
 
+/// Text from a manifest or a request, escaped by pulldown-cmark-escape's
+/// `escape_html`: `&`, `<`, `>`, `"` and `'`. maud's own escaping (which a
+/// bare string spliced into the page still gets: safe either way) leaves
+/// `'` as it is; this keeps the page byte for byte what it has always been.
+pub(crate) struct Text<S>(pub S);
+
+impl<S: AsRef<str>> Render for Text<S> {
+    fn render_to(&self, buffer: &mut String) {
+        // Writing to a String cannot fail.
+        let _ = pulldown_cmark_escape::escape_html(buffer, self.0.as_ref());
+    }
+}
+
+/// A manifest string on one line, sanitised as signatures sanitise it.
+pub(crate) fn line(s: &str) -> Text<String> {
+    Text(sanitize_line(s))
+}
+
 /// JSON pretty-printed as an element's text (a schema, an example). Escaped
 /// by pulldown-cmark's body-text escaper: `&`, `<` and `>`, which is all
 /// element content needs, so the quotes JSON is full of stay quotes (maud
 /// would write each as `&quot;`: a page a third longer).
-pub struct JsonText<'a>(pub &'a Value);
+pub(crate) struct JsonText<'a>(pub &'a Value);
 
 impl Render for JsonText<'_> {
     fn render_to(&self, buffer: &mut String) {
@@ -38,7 +59,7 @@ impl Render for JsonText<'_> {
 /// ends). `<` can only occur inside a JSON string, where `\u003c` is the
 /// same character, so after that replacement neither can appear. This is
 /// the one place JSON reaches a page unescaped.
-pub struct ScriptJson<'a>(pub &'a Value);
+pub(crate) struct ScriptJson<'a>(pub &'a Value);
 
 impl Render for ScriptJson<'_> {
     fn render_to(&self, buffer: &mut String) {
@@ -49,7 +70,7 @@ impl Render for ScriptJson<'_> {
 /// An id fragment for any name: ASCII letters, digits, `-` and `_` kept,
 /// anything else as `.` and its code point in hex, so that different names
 /// never share an id (and an id needs no escaping).
-pub fn id_part(s: &str) -> String {
+pub(crate) fn id_part(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -63,17 +84,17 @@ pub fn id_part(s: &str) -> String {
 
 /// The id of the definition of named type `name` in the section whose ids
 /// start with `prefix`.
-pub fn type_id(prefix: &str, name: &str) -> String {
+pub(crate) fn type_id(prefix: &str, name: &str) -> String {
     format!("{prefix}t-{}", id_part(name))
 }
 
 /// A type as `type_name` writes it, with every named type the manifest
 /// defines linked to its definition. Its text is exactly `type_name(t)`
 /// (a test checks it on every fixture).
-pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
+pub(crate) fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
     match t {
         TypeRef::Ref(name) if m.types.contains_key(name) => html! {
-            a class="ty" href={ "#" (type_id(prefix, name)) } { (sanitize_line(name)) }
+            a class="ty" href={ "#" (type_id(prefix, name)) } { (line(name)) }
         },
         TypeRef::List { items, .. } => html! { (linked_type(m, prefix, items)) "[]" },
         TypeRef::Map { key, value, .. } => html! {
@@ -83,9 +104,9 @@ pub fn linked_type(m: &Manifest, prefix: &str, t: &TypeRef) -> Markup {
         TypeRef::Record(r) => match (&r.crdt, &r.inner) {
             (Some(_), Some(inner)) => linked_type(m, prefix, inner),
             (None, _) if r.is_positional() => tuple(m, prefix, r.fields.iter().map(|f| &f.ty)),
-            _ => html! { (type_name(t)) },
+            _ => html! { (Text(type_name(t))) },
         },
-        _ => html! { (type_name(t)) },
+        _ => html! { (Text(type_name(t))) },
     }
 }
 
@@ -101,10 +122,10 @@ fn tuple<'a>(m: &Manifest, prefix: &str, elements: impl Iterator<Item = &'a Type
 }
 
 /// Doc text as paragraphs (split at blank lines).
-pub fn doc_paragraphs(doc: &str) -> Markup {
+pub(crate) fn doc_paragraphs(doc: &str) -> Markup {
     html! {
         @for p in doc.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
-            p { (p) }
+            p { (Text(p)) }
         }
     }
 }
@@ -112,7 +133,7 @@ pub fn doc_paragraphs(doc: &str) -> Markup {
 /// The text of an HTML fragment: tags dropped, the entities maud and the
 /// JSON escaper write undone.
 #[cfg(test)]
-pub fn text_of(html: &str) -> String {
+pub(crate) fn text_of(html: &str) -> String {
     let mut out = String::new();
     let mut in_tag = false;
     for c in html.chars() {
@@ -126,6 +147,7 @@ pub fn text_of(html: &str) -> String {
     out.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
+        .replace("&#39;", "'")
         .replace("&amp;", "&")
 }
 

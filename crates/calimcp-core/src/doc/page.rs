@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde_json::{Value, json};
 
-use super::html::{JsonText, ScriptJson, doc_paragraphs, id_part, linked_type, type_id};
+use super::html::{
+    JsonText, ScriptJson, Text, doc_paragraphs, id_part, line, linked_type, type_id,
+};
 use super::{AppDoc, Options, Transport};
 use crate::abi::{Manifest, Method, Scalar, TypeDefKind, TypeRef};
 use crate::mapping::Tool;
@@ -118,9 +120,9 @@ pub fn index(apps: &[AppDoc<'_>], href: &dyn Fn(&AppDoc<'_>) -> String, opts: &O
                         "\n"
                         @for doc in apps {
                             tr {
-                                td { a href=(href(doc)) { (app_title(doc)) } }
-                                td { (sanitize_line(doc.app.package.as_deref().unwrap_or("-"))) }
-                                td { (sanitize_line(doc.app.version.as_deref().unwrap_or("-"))) }
+                                td { a href=(Text(href(doc))) { (Text(app_title(doc))) } }
+                                td { (line(doc.app.package.as_deref().unwrap_or("-"))) }
+                                td { (line(doc.app.version.as_deref().unwrap_or("-"))) }
                                 td { (doc.app.services.iter().map(|s| s.manifest.methods.len()).sum::<usize>()) }
                                 td { code { (doc.app.id) } }
                             }
@@ -146,7 +148,7 @@ pub fn not_found(name: &str) -> String {
             body { main {
                 h1 { "Not found" }
                 p {
-                    "No served app is called " code { (name) } ". "
+                    "No served app is called " code { (Text(name)) } ". "
                     a href="/" { "The served apps" } "."
                 }
             } }
@@ -187,7 +189,7 @@ fn document(title: &str, body: Markup, opts: &Options) -> String {
                 "\n" meta http-equiv="Content-Security-Policy" content=(csp);
                 "\n" meta name="color-scheme" content="light dark";
                 "\n" meta name="generator" content={ "calimcp " (env!("CARGO_PKG_VERSION")) };
-                "\n" title { (title) }
+                "\n" title { (Text(title)) }
                 // The page's own style and script, raw: constants compiled
                 // into calimcp from page.css and page.js, never text from a
                 // manifest or a request (the one place each is inserted).
@@ -219,14 +221,14 @@ fn nav(u: &Unit<'_>) -> Markup {
         _ => (app_title(u.doc), "app"),
     };
     html! {
-        h2 class="nav-app" { a href={ "#" (u.prefix) (target) } { (label) } } "\n"
+        h2 class="nav-app" { a href={ "#" (Text(&u.prefix)) (target) } { (Text(label)) } } "\n"
         ul {
             "\n"
             @for (m, _) in &u.methods {
                 @let kind = kind(m);
-                li data-name=(m.name.to_lowercase()) {
+                li data-name=(Text(m.name.to_lowercase())) {
                     a href={ "#" (method_id(u, m)) } {
-                        span class={ "k " (kind) } { (kind) } " " (sanitize_line(&m.name))
+                        span class={ "k " (kind) } { (kind) } " " (line(&m.name))
                     }
                 }
                 "\n"
@@ -262,12 +264,12 @@ fn article(doc: &AppDoc<'_>, units: &[&Unit<'_>], opts: &Options) -> Markup {
     } else {
         "1 (single service)".into()
     };
-    let field = |k: &str, v: &str| html! { dt { (k) } dd { (sanitize_line(v)) } "\n" };
+    let field = |k: &str, v: &str| html! { dt { (k) } dd { (line(v)) } "\n" };
     html! {
-        article class="app" data-app=(doc.key) {
+        article class="app" data-app=(Text(&doc.key)) {
             "\n"
             header id={ (first) "app" } {
-                "\n" h1 { (app_title(doc)) } "\n"
+                "\n" h1 { (Text(app_title(doc))) } "\n"
                 dl class="meta" {
                     "\n"
                     (field("package", app.package.as_deref().unwrap_or("-")))
@@ -281,7 +283,7 @@ fn article(doc: &AppDoc<'_>, units: &[&Unit<'_>], opts: &Options) -> Markup {
                 @if let (Some(_), Some(uri)) = (&opts.try_it, &doc.contexts_uri) {
                     p class="ctx-row" { label {
                         "Context for calls "
-                        select class="ctx" data-uri=(uri) {
+                        select class="ctx" data-uri=(Text(uri)) {
                             option value="" { "default: the pinned or only context" }
                         }
                     } }
@@ -302,7 +304,7 @@ fn unit(u: &Unit<'_>, opts: &Options) -> Markup {
         section class="service" {
             "\n"
             @if let Some(s) = u.service.filter(|_| multi) {
-                h2 id={ (p) "service" } { "service " (sanitize_line(s)) } "\n"
+                h2 id={ (p) "service" } { "service " (line(s)) } "\n"
             }
             h2 id={ (p) "methods" } { "Methods" } "\n"
             @if u.methods.is_empty() {
@@ -322,15 +324,15 @@ fn method(u: &Unit<'_>, m: &Method, tool: Option<&Tool>, opts: &Options) -> Mark
     let id = method_id(u, m);
     let sig = tool.map_or_else(|| signature::signature(m), |t| t.signature.clone());
     html! {
-        section class="method" id=(id) data-name=(m.name.to_lowercase()) tabindex="-1" {
+        section class="method" id=(id) data-name=(Text(m.name.to_lowercase())) tabindex="-1" {
             "\n"
             h3 {
-                a class="anchor" href={ "#" (id) } { (sanitize_line(&m.name)) }
+                a class="anchor" href={ "#" (id) } { (line(&m.name)) }
                 " " span class={ "k " (kind) } { "[" (kind) "]" }
             }
-            "\n" pre class="sig" { code { (sig) } } "\n"
+            "\n" pre class="sig" { code { (Text(&sig)) } } "\n"
             @match tool {
-                Some(t) => { p class="tool" { "tool " code { (t.name) } } "\n" }
+                Some(t) => { p class="tool" { "tool " code { (Text(&t.name)) } } "\n" }
                 None => { p class="tool" { "no tool: runs at context creation" } "\n" }
             }
             (flags(m))
@@ -391,7 +393,7 @@ fn params(u: &Unit<'_>, m: &Method) -> Markup {
                     "\n"
                     @for p in &m.params {
                         tr {
-                            td { code { (sanitize_line(&p.name)) @if p.nullable { "?" } } }
+                            td { code { (line(&p.name)) @if p.nullable { "?" } } }
                             (type_cell(u.manifest, &u.prefix, &p.ty, p.nullable))
                             td { (docs(p.doc.as_deref())) }
                         }
@@ -472,33 +474,33 @@ fn input_kind(m: &Manifest, t: &TypeRef) -> &'static str {
 fn form(u: &Unit<'_>, m: &Method, t: &Tool, input: &Value, example: &Value) -> Markup {
     let fid = |name: &str| format!("{}f-{}-{}", u.prefix, id_part(&t.name), id_part(name));
     html! {
-        form class="try" data-tool=(t.name) {
+        form class="try" data-tool=(Text(&t.name)) {
             "\n"
             fieldset {
-                "\n" legend { "Try " code { (t.name) } } "\n"
+                "\n" legend { "Try " code { (Text(&t.name)) } } "\n"
                 @for p in &m.params {
                     @let id = fid(&p.name);
                     div class="field" {
                         label for=(id) {
-                            code { (sanitize_line(&p.name)) @if p.nullable { "?" } }
-                            " " span class="ty" { (type_name(&p.ty)) }
+                            code { (line(&p.name)) @if p.nullable { "?" } }
+                            " " span class="ty" { (Text(type_name(&p.ty))) }
                         }
                         @match input_kind(u.manifest, &p.ty) {
                             "bool" => {
-                                select id=(id) name=(p.name) data-kind="bool" data-optional[p.nullable] {
+                                select id=(id) name=(Text(&p.name)) data-kind="bool" data-optional[p.nullable] {
                                     option value="" { "(none)" } option { "true" } option { "false" }
                                 }
                             }
                             "json" => {
-                                textarea id=(id) name=(p.name) data-kind="json" rows="3"
+                                textarea id=(id) name=(Text(&p.name)) data-kind="json" rows="3"
                                     spellcheck="false" data-optional[p.nullable] {
                                     @if let Some(v) = example.get(&p.name) {
-                                        (serde_json::to_string_pretty(v).unwrap_or_default())
+                                        (Text(serde_json::to_string_pretty(v).unwrap_or_default()))
                                     }
                                 }
                             }
                             k => {
-                                input id=(id) name=(p.name) data-kind=(k) autocomplete="off"
+                                input id=(id) name=(Text(&p.name)) data-kind=(k) autocomplete="off"
                                     spellcheck="false" data-optional[p.nullable];
                             }
                         }
@@ -526,7 +528,7 @@ fn events(u: &Unit<'_>) -> Markup {
                 @for e in &u.manifest.events {
                     li id={ (p) "e-" (id_part(&e.name)) } {
                         code {
-                            (sanitize_line(&e.name))
+                            (line(&e.name))
                             @if let Some(t) = &e.payload { "(" (linked_type(u.manifest, p, t)) ")" }
                         }
                     }
@@ -565,7 +567,7 @@ fn state(u: &Unit<'_>) -> Markup {
             }
             @for e in &m.migrations {
                 dt { "migration" }
-                dd { code { (sanitize_line(&e.method)) } ": " (e.from_version) " → " (u64::from(e.from_version) + 1) }
+                dd { code { (line(&e.method)) } ": " (e.from_version) " → " (u64::from(e.from_version) + 1) }
                 "\n"
             }
         }
@@ -579,9 +581,9 @@ fn state(u: &Unit<'_>) -> Markup {
                     "\n"
                     @for f in &r.fields {
                         tr {
-                            td { code { (sanitize_line(&f.name)) } }
+                            td { code { (line(&f.name)) } }
                             td { code { (linked_type(m, p, &f.ty)) } }
-                            td { (crdt_of(&f.ty)) }
+                            td { (Text(crdt_of(&f.ty))) }
                         }
                         "\n"
                     }
@@ -614,11 +616,11 @@ fn types(u: &Unit<'_>) -> Markup {
             @for (name, def) in &m.types {
                 section class="type" id=(type_id(p, name)) tabindex="-1" {
                     "\n"
-                    h3 { (sanitize_line(name)) " " span class="k" { (type_kind(&def.kind)) } }
+                    h3 { (line(name)) " " span class="k" { (type_kind(&def.kind)) } }
                     "\n"
                     @if let Some(d) = &def.doc { div class="doc" { (doc_paragraphs(d)) } }
                     @if let Some(s) = signature::shape(m, &TypeRef::Ref(name.clone())) {
-                        p class="shape" { "looks like " code { (s) } }
+                        p class="shape" { "looks like " code { (Text(s)) } }
                     }
                     (type_body(m, p, &def.kind))
                     "\n"
@@ -648,7 +650,7 @@ fn type_body(m: &Manifest, p: &str, kind: &TypeDefKind) -> Markup {
                     "\n"
                     @for f in &r.fields {
                         tr {
-                            td { code { (sanitize_line(&f.name)) } }
+                            td { code { (line(&f.name)) } }
                             (type_cell(m, p, &f.ty, f.nullable))
                             td { (docs(f.doc.as_deref())) }
                         }
@@ -663,7 +665,7 @@ fn type_body(m: &Manifest, p: &str, kind: &TypeDefKind) -> Markup {
                 @for c in &v.variants {
                     li {
                         code {
-                            (sanitize_line(&c.name))
+                            (line(&c.name))
                             @if let Some(t) = &c.payload { "(" (linked_type(m, p, t)) ")" }
                         }
                         (docs(c.doc.as_deref()))
@@ -677,11 +679,11 @@ fn type_body(m: &Manifest, p: &str, kind: &TypeDefKind) -> Markup {
             p {
                 "bytes"
                 @if let Some(n) = b.size { ", " (n) " long" }
-                @if let Some(e) = &b.encoding { ", " (sanitize_line(e)) " encoded" }
+                @if let Some(e) = &b.encoding { ", " (line(e)) " encoded" }
             }
         },
         TypeDefKind::Unknown(k) => html! {
-            p { "a kind this calimcp does not know (" code { (sanitize_line(k)) } "): accepted unvalidated" }
+            p { "a kind this calimcp does not know (" code { (line(k)) } "): accepted unvalidated" }
         },
     }
 }

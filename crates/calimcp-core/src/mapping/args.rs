@@ -93,7 +93,7 @@ fn variant_word(v: &Value) -> Option<String> {
 }
 
 /// A short human description of what a schema accepts.
-pub fn summary(s: &Value) -> String {
+pub(crate) fn summary(s: &Value) -> String {
     if let Some(d) = s.get("description").and_then(Value::as_str) {
         for prefix in ["bytes: ", "u64: ", "i64: "] {
             let inner = format!("({prefix}");
@@ -433,7 +433,7 @@ fn strip_0x(s: &str) -> &str {
 
 /// Whether `s` is a 32-byte value in string form: 64 hex digits (`0x`
 /// optional) or base58 that decodes to exactly 32 bytes.
-pub fn is_id32_string(s: &str) -> bool {
+pub(crate) fn is_id32_string(s: &str) -> bool {
     let hex = strip_0x(s);
     if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return true;
@@ -467,7 +467,7 @@ fn exact_decimal(s: &str) -> Option<i128> {
 }
 
 /// The range of an integer kind, exactly.
-pub fn int_range(s: Scalar) -> (i128, i128) {
+pub(crate) fn int_range(s: Scalar) -> (i128, i128) {
     match s {
         Scalar::U32 => (0, u32::MAX.into()),
         Scalar::U64 => (0, u64::MAX.into()),
@@ -478,7 +478,7 @@ pub fn int_range(s: Scalar) -> (i128, i128) {
 
 /// Whether the kind also takes a decimal string (u64 and i64: JavaScript
 /// hosts round numbers above 2^53 before calimcp sees them).
-pub fn takes_decimal_string(s: Scalar) -> bool {
+pub(crate) fn takes_decimal_string(s: Scalar) -> bool {
     matches!(s, Scalar::U64 | Scalar::I64)
 }
 

@@ -15,11 +15,11 @@ use serde_json::{Map, Value};
 use crate::abi::{Manifest, Method, Record, Scalar, Tagging, TypeDefKind, TypeRef, Variant};
 
 /// The largest integer a JSON number carries exactly in every client (2^53−1).
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// Nesting followed into a value; deeper parts are left as they are (the
 /// node's JSON is parsed with a smaller depth limit anyway).
-pub const MAX_DEPTH: usize = 512;
+pub(crate) const MAX_DEPTH: usize = 512;
 
 /// Levels [`fits`] looks into when choosing an untagged enum's member.
 const FIT_DEPTH: usize = 4;
@@ -62,7 +62,7 @@ impl Fits {
 }
 
 /// Whether a JSON number is an integer a JavaScript client would round.
-pub fn unsafe_integer(n: &serde_json::Number) -> bool {
+pub(crate) fn unsafe_integer(n: &serde_json::Number) -> bool {
     match (n.as_u64(), n.as_i64()) {
         (Some(u), _) => u > MAX_SAFE_INTEGER,
         (None, Some(i)) => i.unsigned_abs() > MAX_SAFE_INTEGER,

@@ -53,7 +53,7 @@ pub fn id_prefix(id: &str, len: usize) -> String {
 
 /// Shortens a name longer than `max` to `max - 7` characters, `_` and 6 hex of
 /// SHA-256 of the full name; shorter names are returned as they are.
-pub fn shorten(full: &str, max: usize) -> String {
+pub(crate) fn shorten(full: &str, max: usize) -> String {
     if full.len() <= max {
         return full.to_string();
     }

@@ -36,14 +36,14 @@ pub enum Direction {
 }
 
 /// Nested `$ref` expansions allowed on one path before degrading to unknown.
-pub const MAX_REF_DEPTH: u32 = 8;
+pub(crate) const MAX_REF_DEPTH: u32 = 8;
 /// Schema nodes one inline schema may grow to before further expansions degrade.
-pub const MAX_INLINE_NODES: usize = 20_000;
+pub(crate) const MAX_INLINE_NODES: usize = 20_000;
 /// Bytes (names, docs and structure, estimated) one inline schema may grow to
 /// before further expansions degrade: repeated expansion of a type with long
 /// names must not multiply them. One type met past it still expands once, so
 /// a schema stays within this plus the size of the manifest's largest type.
-pub const MAX_INLINE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_INLINE_BYTES: usize = 1 << 20;
 /// Bytes (estimated as for [`MAX_INLINE_BYTES`]) the schemas of one listing
 /// may add up to: a `schema` or `tools --json` run, the tools a server lists.
 /// Past it, each further method's schemas are built without expanding named
@@ -51,14 +51,14 @@ pub const MAX_INLINE_BYTES: usize = 1 << 20;
 /// small multiple of the manifest, however many methods share a large type.
 pub const MAX_LISTING_BYTES: usize = 16 << 20;
 /// Longest doc kept in a description, in characters; longer ones end in a marker.
-pub const MAX_DOC_CHARS: usize = 4_000;
+pub(crate) const MAX_DOC_CHARS: usize = 4_000;
 /// In `--refs defs` mode, named types first met this many definitions deep are
 /// built after the current one instead of inside it, so a long `$ref` chain
 /// cannot exhaust the stack. Shallower graphs keep the first-met `$defs` order.
 const MAX_DEF_NESTING: u32 = 16;
 
 /// The description of the injected `_context` argument, as the spec words it.
-pub const CONTEXT_DESCRIPTION: &str =
+pub(crate) const CONTEXT_DESCRIPTION: &str =
     "Context id or alias to execute against; defaults to the selected context.";
 /// The injected argument's name.
 pub const CONTEXT_PARAM: &str = "_context";
@@ -88,7 +88,7 @@ pub struct MethodTrees<'m> {
 }
 
 impl MethodTrees<'_> {
-    pub fn into_values(self) -> MethodSchemas {
+    pub(crate) fn into_values(self) -> MethodSchemas {
         MethodSchemas {
             input: self.input.into_value(),
             output: self.output.map(Node::into_value),
@@ -106,7 +106,7 @@ pub fn method_schemas(m: &Manifest, method: &Method, mode: RefMode) -> MethodSch
 /// [`method_schemas`] as a listing shows them: in full, or, once its budget
 /// is `spent` ([`SchemaBudget`]), with named types not expanded (each is
 /// unknown, `{}`) and a warning.
-pub fn listed_method_schemas(
+pub(crate) fn listed_method_schemas(
     m: &Manifest,
     method: &Method,
     mode: RefMode,
@@ -211,7 +211,7 @@ fn input_schema<'m>(
 }
 
 /// True when `t` (through aliases) is unit, i.e. the method returns nothing.
-pub fn is_unit(m: &Manifest, t: &TypeRef) -> bool {
+pub(crate) fn is_unit(m: &Manifest, t: &TypeRef) -> bool {
     let mut t = t;
     for _ in 0..=MAX_REF_DEPTH {
         match t {
@@ -251,7 +251,7 @@ fn output_schema<'m>(
 /// The schema of an event's payload, read as a method result is (output
 /// mode: bytes as the SDK writes them, variants, `$ref`s). `None` for an event
 /// without a payload (or a unit one).
-pub fn event_schema<'m>(
+pub(crate) fn event_schema<'m>(
     m: &'m Manifest,
     event: &'m Event,
     mode: RefMode,
@@ -279,7 +279,7 @@ fn as_root(s: Node<'_>) -> Obj<'_> {
 
 /// MCP wants an object output schema: the return travels as `{"result": value}`,
 /// its `$defs` moved up to the wrapper.
-pub fn wrap_output(output: Node<'_>) -> Node<'_> {
+pub(crate) fn wrap_output(output: Node<'_>) -> Node<'_> {
     let mut result = output;
     let defs = result.obj_mut().and_then(|o| o.remove("$defs"));
     let mut root = Obj::new();
@@ -428,11 +428,11 @@ fn scalar_input(s: Scalar) -> Node<'static> {
 
 /// The decimal-string form of a u64: `0`, or 1 to 20 digits without a leading
 /// zero (u64::MAX has 20).
-pub const U64_DIGITS: &str = "^(?:0|[1-9][0-9]{0,19})$";
+pub(crate) const U64_DIGITS: &str = "^(?:0|[1-9][0-9]{0,19})$";
 
 /// The decimal-string form of an i64: `0`, or 1 to 19 digits without a leading
 /// zero, optionally after `-` (i64::MIN and i64::MAX have 19; no `-0`).
-pub const I64_DIGITS: &str = "^(?:0|-?[1-9][0-9]{0,18})$";
+pub(crate) const I64_DIGITS: &str = "^(?:0|-?[1-9][0-9]{0,18})$";
 
 fn with_string(s: Scalar, pattern: &'static str) -> Node<'static> {
     let (lo, hi) = match s {
@@ -481,7 +481,7 @@ fn integer_only(s: Scalar) -> Node<'static> {
 /// (`--refs defs`, input schemas): the type without the forms calimcp
 /// converts (hex for bytes, decimal strings for u64 and i64), since nothing
 /// is converted there.
-pub const UNCONVERTED_SUFFIX: &str = ".unconverted";
+pub(crate) const UNCONVERTED_SUFFIX: &str = ".unconverted";
 
 fn byte_array(size: Option<u64>) -> Node<'static> {
     static BYTE: Constant =
@@ -505,9 +505,9 @@ pub fn is_id32(b: &Bytes) -> bool {
 }
 
 /// Base58 characters (Bitcoin alphabet); a 32-byte value takes 32 to 44 of them.
-pub const BASE58_32_PATTERN: &str = "^[1-9A-HJ-NP-Za-km-z]{32,44}$";
+pub(crate) const BASE58_32_PATTERN: &str = "^[1-9A-HJ-NP-Za-km-z]{32,44}$";
 /// 64 hex digits, `0x` optional.
-pub const HEX_32_PATTERN: &str = "^(?:0[xX])?[0-9a-fA-F]{64}$";
+pub(crate) const HEX_32_PATTERN: &str = "^(?:0[xX])?[0-9a-fA-F]{64}$";
 
 /// The description of a 32-byte value without an encoding.
 pub const ID32_DESCRIPTION: &str = "bytes: a 32-byte value, sent exactly as given: a base58 string (ids such as PublicKey or ContextId), a 64-hex string (0x optional) or an array of 32 integers 0-255 ([u8; 32])";
@@ -585,7 +585,7 @@ fn bytes(b: &Bytes, dir: Direction, raw: bool) -> Node<'static> {
 }
 
 /// Whether a description is calimcp's hint on the value's form (kept beside a doc).
-pub fn is_form_hint(description: &str) -> bool {
+pub(crate) fn is_form_hint(description: &str) -> bool {
     ["bytes: ", "u64: ", "i64: "]
         .iter()
         .any(|p| description.starts_with(p))
@@ -1050,90 +1050,104 @@ impl<'m> Builder<'m> {
                 60 + 2 * c.name.len() + c.doc.as_ref().map_or(0, |d| d.len().min(MAX_DOC_CHARS * 4))
             })
             .sum::<usize>();
-        let mut members = Vec::new();
         match &v.tagging {
-            Tagging::External => {
-                let units: Vec<&VariantCase> =
-                    v.variants.iter().filter(|c| c.payload.is_none()).collect();
-                if units.iter().any(|c| c.doc.is_some()) {
-                    for c in &units {
-                        let mut s = node! {"type" => "string", "const" => c.name.as_str()};
-                        apply_doc(&mut s, c.doc.as_deref());
-                        members.push(s);
-                    }
-                } else if !units.is_empty() {
-                    let names: Vec<&str> = units.iter().map(|c| c.name.as_str()).collect();
-                    let names: Vec<Node<'m>> = names.into_iter().map(Node::from).collect();
-                    members.push(node! {"type" => "string", "enum" => names});
-                }
-                for c in v.variants.iter() {
-                    let Some(p) = &c.payload else { continue };
-                    let mut s = node! {
-                        "type" => "object",
-                        "properties" => node! {c.name.as_str() => self.ty(p, ctx)},
-                        "required" => vec![Node::from(c.name.as_str())],
-                        "additionalProperties" => false,
-                    };
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "oneOf")
-            }
-            Tagging::Internal { tag } => {
-                for c in &v.variants {
-                    let mut props = Obj::new();
-                    let mut required = Vec::new();
-                    let mut extra = None;
-                    if let Some(p) = &c.payload {
-                        let mut inner_ctx = ctx;
-                        if let Some(r) = self.resolve_record(p, &mut inner_ctx) {
-                            let (fp, fr) = self.fields_of(r, inner_ctx);
-                            props = fp;
-                            required = fr;
-                        } else if let TypeRef::Map { value, .. } = p {
-                            extra = Some(self.ty(value, ctx));
-                        }
-                    }
-                    props.insert(tag.as_str(), node! {"const" => c.name.as_str()});
-                    required.retain(|r| r.as_str() != Some(tag.as_str()));
-                    required.push(Node::from(tag.as_str()));
-                    let mut s =
-                        node! {"type" => "object", "properties" => props, "required" => required};
-                    if let (Some(extra), Some(o)) = (extra, s.obj_mut()) {
-                        o.insert("additionalProperties", extra);
-                    }
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "oneOf")
-            }
-            Tagging::Adjacent { tag, content } => {
-                for c in &v.variants {
-                    let mut props = Obj::new();
-                    props.insert(tag.as_str(), node! {"const" => c.name.as_str()});
-                    let mut required = vec![Node::from(tag.as_str())];
-                    if let Some(p) = &c.payload {
-                        props.insert(content.as_str(), self.ty(p, ctx));
-                        required.push(Node::from(content.as_str()));
-                    }
-                    let mut s = node! {"type" => "object", "properties" => props, "required" => required, "additionalProperties" => false};
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "oneOf")
-            }
-            Tagging::Untagged => {
-                for c in &v.variants {
-                    let mut s = match &c.payload {
-                        Some(p) => self.ty(p, Ctx { raw: true, ..ctx }),
-                        None => Node::Shared(&NULL),
-                    };
-                    apply_doc(&mut s, c.doc.as_deref());
-                    members.push(s);
-                }
-                one_of(members, "anyOf")
-            }
+            Tagging::External => self.external(v, ctx),
+            Tagging::Internal { tag } => self.internal(v, tag, ctx),
+            Tagging::Adjacent { tag, content } => self.adjacent(v, tag, content, ctx),
+            Tagging::Untagged => self.untagged(v, ctx),
         }
+    }
+
+    /// Externally tagged (serde's default): a unit case is its name, a case
+    /// with a payload an object of one key, the name.
+    fn external(&mut self, v: &'m Variant, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        let units: Vec<&VariantCase> = v.variants.iter().filter(|c| c.payload.is_none()).collect();
+        if units.iter().any(|c| c.doc.is_some()) {
+            for c in &units {
+                let mut s = node! {"type" => "string", "const" => c.name.as_str()};
+                apply_doc(&mut s, c.doc.as_deref());
+                members.push(s);
+            }
+        } else if !units.is_empty() {
+            let names: Vec<&str> = units.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<Node<'m>> = names.into_iter().map(Node::from).collect();
+            members.push(node! {"type" => "string", "enum" => names});
+        }
+        for c in v.variants.iter() {
+            let Some(p) = &c.payload else { continue };
+            let mut s = node! {
+                "type" => "object",
+                "properties" => node! {c.name.as_str() => self.ty(p, ctx)},
+                "required" => vec![Node::from(c.name.as_str())],
+                "additionalProperties" => false,
+            };
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "oneOf")
+    }
+
+    /// Internally tagged: the tag beside the payload's own fields.
+    fn internal(&mut self, v: &'m Variant, tag: &'m str, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        for c in &v.variants {
+            let mut props = Obj::new();
+            let mut required = Vec::new();
+            let mut extra = None;
+            if let Some(p) = &c.payload {
+                let mut inner_ctx = ctx;
+                if let Some(r) = self.resolve_record(p, &mut inner_ctx) {
+                    let (fp, fr) = self.fields_of(r, inner_ctx);
+                    props = fp;
+                    required = fr;
+                } else if let TypeRef::Map { value, .. } = p {
+                    extra = Some(self.ty(value, ctx));
+                }
+            }
+            props.insert(tag, node! {"const" => c.name.as_str()});
+            required.retain(|r| r.as_str() != Some(tag));
+            required.push(Node::from(tag));
+            let mut s = node! {"type" => "object", "properties" => props, "required" => required};
+            if let (Some(extra), Some(o)) = (extra, s.obj_mut()) {
+                o.insert("additionalProperties", extra);
+            }
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "oneOf")
+    }
+
+    /// Adjacently tagged: the tag and the payload under their two keys.
+    fn adjacent(&mut self, v: &'m Variant, tag: &'m str, content: &'m str, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        for c in &v.variants {
+            let mut props = Obj::new();
+            props.insert(tag, node! {"const" => c.name.as_str()});
+            let mut required = vec![Node::from(tag)];
+            if let Some(p) = &c.payload {
+                props.insert(content, self.ty(p, ctx));
+                required.push(Node::from(content));
+            }
+            let mut s = node! {"type" => "object", "properties" => props, "required" => required, "additionalProperties" => false};
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "oneOf")
+    }
+
+    /// Untagged: any case's payload (a unit case is null).
+    fn untagged(&mut self, v: &'m Variant, ctx: Ctx) -> Node<'m> {
+        let mut members = Vec::new();
+        for c in &v.variants {
+            let mut s = match &c.payload {
+                Some(p) => self.ty(p, Ctx { raw: true, ..ctx }),
+                None => Node::Shared(&NULL),
+            };
+            apply_doc(&mut s, c.doc.as_deref());
+            members.push(s);
+        }
+        one_of(members, "anyOf")
     }
 }
 

@@ -9,7 +9,7 @@ use crate::abi::*;
 use crate::text::sanitize_line;
 
 /// `[view]` or `[mut]`.
-pub fn tag(method: &Method) -> &'static str {
+pub(crate) fn tag(method: &Method) -> &'static str {
     if method.is_view() { "[view]" } else { "[mut]" }
 }
 

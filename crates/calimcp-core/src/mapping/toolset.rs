@@ -19,7 +19,7 @@ use crate::abi::{App, Manifest, Method};
 use crate::text::sanitize_line;
 
 /// Fixed tools of the MCP server; generated names never take these.
-pub const RESERVED_NAMES: &[&str] = &[
+pub(crate) const RESERVED_NAMES: &[&str] = &[
     "describe_app",
     "select_app",
     "wait_for_events",

@@ -13,7 +13,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Number, Value};
 
 /// Text of a tree: a key or a string value.
-pub type Text<'a> = Cow<'a, str>;
+pub(crate) type Text<'a> = Cow<'a, str>;
 
 /// One JSON value of a schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +47,7 @@ impl PartialEq for Obj<'_> {
 }
 
 impl<'a> Obj<'a> {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Obj::default()
     }
 
@@ -59,7 +59,7 @@ impl<'a> Obj<'a> {
     }
 
     /// Sets `key`; returns whether it was there already (its value replaced in place).
-    pub fn insert(&mut self, key: impl Into<Text<'a>>, value: impl Into<Node<'a>>) -> bool {
+    pub(crate) fn insert(&mut self, key: impl Into<Text<'a>>, value: impl Into<Node<'a>>) -> bool {
         let (key, value) = (key.into(), value.into());
         if let Some(at) = self.position(&key) {
             self.entries[at].1 = value;
@@ -81,16 +81,16 @@ impl<'a> Obj<'a> {
         false
     }
 
-    pub fn get(&self, key: &str) -> Option<&Node<'a>> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Node<'a>> {
         self.position(key).map(|at| &self.entries[at].1)
     }
 
-    pub fn contains_key(&self, key: &str) -> bool {
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
         self.position(key).is_some()
     }
 
     /// Takes `key` out; the entries after it keep their order.
-    pub fn remove(&mut self, key: &str) -> Option<Node<'a>> {
+    pub(crate) fn remove(&mut self, key: &str) -> Option<Node<'a>> {
         let at = self.position(key)?;
         let (_, value) = self.entries.remove(at);
         if let Some(index) = &mut self.index {
@@ -102,22 +102,22 @@ impl<'a> Obj<'a> {
         Some(value)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(k, _)| k.as_ref())
     }
 
     /// Appends (or replaces) every entry of `other`, in its order.
-    pub fn extend(&mut self, other: Obj<'a>) {
+    pub(crate) fn extend(&mut self, other: Obj<'a>) {
         for (k, v) in other.entries {
             self.insert(k, v);
         }
     }
 
-    pub fn into_value(self) -> Map<String, Value> {
+    pub(crate) fn into_value(self) -> Map<String, Value> {
         self.entries
             .into_iter()
             .map(|(k, v)| (k.into_owned(), v.into_value()))
@@ -127,7 +127,7 @@ impl<'a> Obj<'a> {
 
 impl<'a> Node<'a> {
     /// The object this is, if it is one (a shared one read in place).
-    pub fn as_obj(&self) -> Option<&Obj<'a>> {
+    pub(crate) fn as_obj(&self) -> Option<&Obj<'a>> {
         match self {
             Node::Obj(o) => Some(o),
             Node::Shared(n) => n.as_obj(),
@@ -136,7 +136,7 @@ impl<'a> Node<'a> {
     }
 
     /// The object this is, to change (a shared one copied first).
-    pub fn obj_mut(&mut self) -> Option<&mut Obj<'a>> {
+    pub(crate) fn obj_mut(&mut self) -> Option<&mut Obj<'a>> {
         if let Node::Shared(n) = *self {
             *self = n.clone();
         }
@@ -147,7 +147,7 @@ impl<'a> Node<'a> {
     }
 
     /// This node as an object to own (a shared one copied).
-    pub fn into_obj(self) -> Result<Obj<'a>, Node<'a>> {
+    pub(crate) fn into_obj(self) -> Result<Obj<'a>, Node<'a>> {
         match self {
             Node::Obj(o) => Ok(o),
             Node::Shared(n) if matches!(n, Node::Obj(_) | Node::Shared(_)) => n.clone().into_obj(),
@@ -155,7 +155,7 @@ impl<'a> Node<'a> {
         }
     }
 
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Node::Str(s) => Some(s),
             Node::Shared(n) => n.as_str(),
@@ -164,7 +164,7 @@ impl<'a> Node<'a> {
     }
 
     /// Element `i` of an array.
-    pub fn at(&self, i: usize) -> Option<&Node<'a>> {
+    pub(crate) fn at(&self, i: usize) -> Option<&Node<'a>> {
         match self {
             Node::Arr(a) => a.get(i),
             Node::Shared(n) => n.at(i),
@@ -173,7 +173,7 @@ impl<'a> Node<'a> {
     }
 
     /// The same value as a `serde_json::Value`.
-    pub fn into_value(self) -> Value {
+    pub(crate) fn into_value(self) -> Value {
         match self {
             Node::Null => Value::Null,
             Node::Bool(b) => Value::Bool(b),

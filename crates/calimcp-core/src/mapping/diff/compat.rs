@@ -23,7 +23,7 @@ use crate::abi::*;
 
 /// Which way values flow; only bytes' string forms depend on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     /// Arguments: the string form of bytes (hex, or the declared encoding) is accepted.
     Input,
     /// Results and event payloads: bytes are byte arrays.
@@ -32,7 +32,7 @@ pub enum Flow {
 
 /// A value of A that B rejects, where it sits, and why.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Incompat {
+pub(crate) struct Incompat {
     /// Path segments inside the type, outermost first: `.field`, `[]`, `{}`, `[0]`, `<Case>`.
     pub path: String,
     /// A whole value of the outer type A that B rejects.
@@ -49,7 +49,7 @@ pub struct Incompat {
 
 /// Nested type comparisons followed before the comparison stops and reports
 /// the limit (a chain of distinct named types this long is not a real app).
-pub const MAX_DEPTH: u32 = 512;
+pub(crate) const MAX_DEPTH: u32 = 512;
 /// Values an example may hold before it is given up (types that share a
 /// record many times over would otherwise make it exponential).
 const EXAMPLE_BUDGET: usize = 4096;
@@ -131,7 +131,7 @@ fn int_value(n: i128) -> Value {
 /// answers from memory. A failure found anywhere fails the whole check, so
 /// assumptions that failed are only trusted inside a check that failed: its
 /// undecided memories are dropped with it.
-pub struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     a: &'a Manifest,
     b: &'a Manifest,
     flow: Flow,
@@ -152,7 +152,7 @@ pub struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    pub fn new(a: &'a Manifest, b: &'a Manifest, flow: Flow) -> Self {
+    pub(crate) fn new(a: &'a Manifest, b: &'a Manifest, flow: Flow) -> Self {
         Checker {
             a,
             b,
@@ -168,13 +168,13 @@ impl<'a> Checker<'a> {
 
     /// Skips pairs of a named type with itself when it is in `same` (types
     /// identical in both manifests, down to everything they reach).
-    pub fn with_unchanged(mut self, same: &'a HashSet<String>) -> Self {
+    pub(crate) fn with_unchanged(mut self, same: &'a HashSet<String>) -> Self {
         self.same = Some(same);
         self
     }
 
     /// `None` when every value of `ta` is a value of `tb`.
-    pub fn check(&mut self, ta: &'a TypeRef, tb: &'a TypeRef) -> Option<Incompat> {
+    pub(crate) fn check(&mut self, ta: &'a TypeRef, tb: &'a TypeRef) -> Option<Incompat> {
         if self.depth > 0 {
             return self.pair(ta, tb);
         }
@@ -784,7 +784,7 @@ pub fn example(m: &Manifest, t: &TypeRef) -> Value {
 /// recurses without end (no finite value exists) or the value would exceed
 /// [`EXAMPLE_BUDGET`] (a part is then `null`, so it must not be shown as a
 /// value of the type).
-pub fn example_exact(m: &Manifest, t: &TypeRef) -> (Value, bool) {
+pub(crate) fn example_exact(m: &Manifest, t: &TypeRef) -> (Value, bool) {
     let mut ex = Example {
         m,
         budget: EXAMPLE_BUDGET,

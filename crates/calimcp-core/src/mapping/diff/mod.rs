@@ -379,26 +379,6 @@ fn tool_names(app: &App, opts: &ToolOptions) -> ToolNames {
     out
 }
 
-/// Compares two manifests of one service (no tool names, no gate).
-pub fn diff_manifests(old: &Manifest, new: &Manifest) -> Vec<Finding> {
-    on_big_stack(|| {
-        let mut out = Out {
-            service: None,
-            findings: Vec::new(),
-        };
-        let unchanged = Unchanged::new(old, new);
-        diff_manifests_into(
-            old,
-            new,
-            &(HashMap::new(), HashMap::new()),
-            &unchanged,
-            &mut out,
-        );
-        diff_state(old, new, &unchanged, &mut out);
-        out.findings
-    })
-}
-
 type Names = (HashMap<String, String>, HashMap<String, String>);
 
 fn by_name<T>(items: &[T], name: impl Fn(&T) -> &str) -> BTreeMap<&str, &T> {

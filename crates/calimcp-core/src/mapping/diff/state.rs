@@ -59,7 +59,7 @@ enum Top {
 }
 
 /// `collection_category(..) == IdentityGated` (calimero-wasm-abi 1.0.0-rc.8).
-pub fn is_identity_gated_tag(tag: &str) -> bool {
+pub(crate) fn is_identity_gated_tag(tag: &str) -> bool {
     matches!(
         tag,
         "authored_map" | "authored_sorted_map" | "authored_vector" | "shared_storage"
@@ -108,7 +108,7 @@ fn label(top: &Top) -> String {
 }
 
 /// The fields of the state root record, if the manifest has one.
-pub fn root_fields(m: &Manifest) -> Option<&[Field]> {
+pub(crate) fn root_fields(m: &Manifest) -> Option<&[Field]> {
     let root = m.state_root.as_deref()?;
     match &m.types.get(root)?.kind {
         TypeDefKind::Record(r) => Some(&r.fields),
@@ -118,14 +118,14 @@ pub fn root_fields(m: &Manifest) -> Option<&[Field]> {
 
 /// One top-level state field whose identity gating is stripped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Downgrade {
+pub(crate) struct Downgrade {
     pub field: String,
     pub from: String,
     pub to: String,
 }
 
 /// `identity_downgrades(old, new)` of calimero-wasm-abi 1.0.0-rc.8, on calimcp's model.
-pub fn identity_downgrades(old: &Manifest, new: &Manifest) -> Vec<Downgrade> {
+pub(crate) fn identity_downgrades(old: &Manifest, new: &Manifest) -> Vec<Downgrade> {
     let new_fields = root_fields(new).unwrap_or(&[]);
     let mut out = Vec::new();
     for f in root_fields(old).unwrap_or(&[]) {
@@ -163,7 +163,7 @@ pub fn identity_downgrades(old: &Manifest, new: &Manifest) -> Vec<Downgrade> {
 
 /// What a node does with the release, per `plan_upgrade`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     CodeOnly,
     Migrate { method: String, from: u32, to: u32 },
     Behind { from: u32, to: u32 },
@@ -172,7 +172,7 @@ pub enum Action {
 }
 
 /// `plan_upgrade(current, target)` of calimero-context 0.11.0-rc.4.
-pub fn plan_upgrade(old: &Manifest, new: &Manifest) -> Action {
+pub(crate) fn plan_upgrade(old: &Manifest, new: &Manifest) -> Action {
     let from = old.state_version.unwrap_or(1);
     let to = new.state_version.unwrap_or(1);
     if from == to {
@@ -198,12 +198,12 @@ pub fn plan_upgrade(old: &Manifest, new: &Manifest) -> Action {
 
 /// Nested type comparisons followed before the comparison stops and says so
 /// (a chain of distinct named types this long is not a real app).
-pub const MAX_LAYOUT_DEPTH: u32 = 512;
+pub(crate) const MAX_LAYOUT_DEPTH: u32 = 512;
 
 /// How a stored value changed, by position: what the new code reads from
 /// bytes the old code wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LayoutChange {
+pub(crate) struct LayoutChange {
     /// Path segments inside the field, outermost first: `.field`, `[]`,
     /// `{}` (map value), `{key}`, `[i]`, `<Case>`.
     pub path: String,
@@ -214,7 +214,7 @@ pub struct LayoutChange {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LayoutKind {
+pub(crate) enum LayoutKind {
     /// Old bytes no longer decode, or decode into something else.
     Breaking,
     /// A name changed where borsh stores none (a field, an enum case).
@@ -263,7 +263,10 @@ fn zero_size(m: &Manifest, t: &TypeRef, depth: u32) -> bool {
 
 /// `fields` without those borsh writes as zero bytes (they read nothing, so
 /// they cannot move another field's bytes), and the ones left out.
-pub fn stored_fields<'f>(m: &Manifest, fields: &'f [Field]) -> (Vec<&'f Field>, Vec<&'f Field>) {
+pub(crate) fn stored_fields<'f>(
+    m: &Manifest,
+    fields: &'f [Field],
+) -> (Vec<&'f Field>, Vec<&'f Field>) {
     let (zero, kept): (Vec<&Field>, Vec<&Field>) = fields
         .iter()
         .partition(|f| !f.nullable && zero_size(m, &f.ty, 0));
@@ -341,7 +344,7 @@ fn stored_kind(s: &Stored) -> String {
 /// named pairs already compared are not compared again (a pair met again
 /// is assumed unchanged while it is being compared, and its breaking change,
 /// if any, is remembered), so every pair is compared once.
-pub struct Layout<'a> {
+pub(crate) struct Layout<'a> {
     a: &'a Manifest,
     b: &'a Manifest,
     /// Named pairs compared or being compared; `Some` is their breaking change
@@ -359,7 +362,7 @@ pub struct Layout<'a> {
 }
 
 impl<'a> Layout<'a> {
-    pub fn new(a: &'a Manifest, b: &'a Manifest) -> Self {
+    pub(crate) fn new(a: &'a Manifest, b: &'a Manifest) -> Self {
         Layout {
             a,
             b,
@@ -373,14 +376,14 @@ impl<'a> Layout<'a> {
     }
 
     /// Skips a named type against itself when it is in `same`.
-    pub fn with_unchanged(mut self, same: &'a std::collections::HashSet<String>) -> Self {
+    pub(crate) fn with_unchanged(mut self, same: &'a std::collections::HashSet<String>) -> Self {
         self.same = Some(same);
         self
     }
 
     /// The first breaking change of `ta` → `tb` (path relative to them);
     /// renames and appended cases are added to `notes` with `prefix`.
-    pub fn compare(
+    pub(crate) fn compare(
         &mut self,
         prefix: &str,
         ta: &'a TypeRef,
@@ -791,7 +794,7 @@ impl<'a> Layout<'a> {
 
 /// Why two fields whose names swapped places read as moved, not renamed in
 /// place, when their types are equal (the bytes decode either way).
-pub fn swap_why(a: &Field, b: &Field) -> String {
+pub(crate) fn swap_why(a: &Field, b: &Field) -> String {
     if a.ty != b.ty || a.nullable != b.nullable {
         return String::new();
     }

@@ -6,7 +6,7 @@
 //! Here a session is busy while any of its streams is open — the answer
 //! stream of each request in flight, the GET stream, a resumed one — and
 //! idle only once none is, counting from the moment the last one closed or
-//! the last request came; [`Sessions::reap`] closes those idle for longer than
+//! the last request came; [`SessionTable::reap`] closes those idle for longer than
 //! `--session-idle`. A closed or ended session is unknown: 404, never 500
 //! ([`super::http`] mends the race where rmcp reports a session whose worker
 //! has just ended as an internal error).
@@ -36,19 +36,19 @@ struct Use {
 
 type Uses = Arc<Mutex<HashMap<SessionId, Use>>>;
 
-/// The sessions of one server, and how each is used.
-pub struct Sessions {
+/// The table of one server's HTTP sessions, and how each is used.
+pub(crate) struct SessionTable {
     inner: LocalSessionManager,
     uses: Uses,
     idle: Duration,
 }
 
-impl Sessions {
+impl SessionTable {
     /// Sessions closed after `idle` without use (rmcp's keep-alive is off).
-    pub fn new(idle: Duration) -> Sessions {
+    pub(crate) fn new(idle: Duration) -> SessionTable {
         let mut inner = LocalSessionManager::default();
         inner.session_config.keep_alive = None;
-        Sessions {
+        SessionTable {
             inner,
             uses: Arc::default(),
             idle,
@@ -56,12 +56,12 @@ impl Sessions {
     }
 
     /// Whether `id` is a live session.
-    pub async fn contains(&self, id: &str) -> bool {
+    pub(crate) async fn contains(&self, id: &str) -> bool {
         self.inner.sessions.read().await.contains_key(id)
     }
 
     /// How many sessions are live.
-    pub async fn len(&self) -> usize {
+    pub(crate) async fn len(&self) -> usize {
         self.inner.sessions.read().await.len()
     }
 
@@ -98,7 +98,7 @@ impl Sessions {
     }
 
     /// Closes the idle sessions now and then, forever (run it as a task).
-    pub async fn reap(self: Arc<Self>) {
+    pub(crate) async fn reap(self: Arc<Self>) {
         // Often enough that a session outlives its idle time by at most a
         // quarter of it (and at most 30 s).
         let every = (self.idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(30));
@@ -142,7 +142,7 @@ impl<S: Stream + Unpin> Stream for Held<S> {
     }
 }
 
-impl SessionManager for Sessions {
+impl SessionManager for SessionTable {
     type Error = LocalSessionManagerError;
     type Transport = WorkerTransport<LocalSessionWorker>;
 
