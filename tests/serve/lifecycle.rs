@@ -313,3 +313,46 @@ async fn uninstalled_as_the_cli_uninstalls(c1: &Client, n1: &FakeNode, ctx: &str
     );
     assert_eq!(n1.app_ids().len(), before.len() - 1, "{}", p.name());
 }
+
+/// `install_application` of a bundle inside `--install-from`: its manifest's
+/// `metadata` is what the node stores, as with `app install`.
+#[tokio::test]
+async fn install_application_stores_a_bundles_own_metadata() {
+    let node = FakeNode::with_profile(Profile::Rc4);
+    let dir = tempfile::tempdir().unwrap();
+    let own = json!({"name": "Registry", "description": "keeps an owner"});
+    let manifest = json!({
+        "version": "1.0", "package": "com.example.registry", "appVersion": "0.2.0",
+        "metadata": own, "wasm": {"path": "app.wasm"}, "abi": {"path": "abi.json"}
+    });
+    let bundle = dir.path().join("registry.mpk");
+    let bytes = support::mpk(&[
+        ("manifest.json", manifest.to_string().into_bytes()),
+        (
+            "app.wasm",
+            support::fake_node::wasm_module(Some(&registry_abi())),
+        ),
+        ("abi.json", registry_abi().to_string().into_bytes()),
+    ]);
+    std::fs::write(&bundle, bytes).unwrap();
+    let from = dir.path().to_str().unwrap();
+    let client = stdio_client(&[
+        "--node",
+        &node.url,
+        "--toolsets",
+        "lifecycle",
+        "--install-from",
+        from,
+    ])
+    .await;
+    let done = ok(&client, "install_application", json!({"source": bundle})).await;
+    assert_eq!(done["package"], "com.example.registry", "{done}");
+    let req = node
+        .requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
+        .unwrap();
+    let bytes: Vec<u8> = serde_json::from_value(req.json()["metadata"].clone()).unwrap();
+    assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap(), own);
+    client.cancel().await.unwrap();
+}
