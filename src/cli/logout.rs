@@ -63,24 +63,7 @@ pub(crate) fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
         .iter()
         .map(|l| user_of(l.username.as_deref()))
         .collect();
-    let on_node: Vec<OnNode> = outcomes
-        .iter()
-        .map(|(user, o)| OnNode {
-            user: user.clone(),
-            session: match o {
-                NodeLogout::Ended => "ended",
-                NodeLogout::Unsupported => "not_ended_unsupported",
-                NodeLogout::Refused(_) => "not_ended_refused",
-                NodeLogout::Unreachable(_) => "not_ended_unreachable",
-                NodeLogout::NoRefreshToken => "no_session",
-                NodeLogout::NotAsked => "not_asked",
-            },
-            detail: match o {
-                NodeLogout::Refused(w) | NodeLogout::Unreachable(w) => Some(sanitize_line(w)),
-                _ => None,
-            },
-        })
-        .collect();
+    let on_node: Vec<OnNode> = outcomes.iter().map(OnNode::of).collect();
     // What happened on the node's side, in words, for each user.
     let ui = g.ui();
     let mut said = Vec::new();
@@ -120,6 +103,27 @@ pub(crate) fn run(g: &GlobalArgs, args: LogoutArgs) -> Result<()> {
     }
     output::print(&format!("{text}\n"))?;
     Ok(())
+}
+
+impl OnNode {
+    /// The `--json` row of what happened to `user`'s session on the node.
+    fn of((user, o): &(String, NodeLogout)) -> OnNode {
+        OnNode {
+            user: user.clone(),
+            session: match o {
+                NodeLogout::Ended => "ended",
+                NodeLogout::Unsupported => "not_ended_unsupported",
+                NodeLogout::Refused(_) => "not_ended_refused",
+                NodeLogout::Unreachable(_) => "not_ended_unreachable",
+                NodeLogout::NoRefreshToken => "no_session",
+                NodeLogout::NotAsked => "not_asked",
+            },
+            detail: match o {
+                NodeLogout::Refused(w) | NodeLogout::Unreachable(w) => Some(sanitize_line(w)),
+                _ => None,
+            },
+        }
+    }
 }
 
 /// What `logout --json` prints.
