@@ -152,11 +152,7 @@ fn typed_refusal(kind: &str, method: &str, context: &str, data: &Value) -> Error
             Code::XcallNotPermitted,
             format!(
                 "`{method}` made a cross-context call to a method of context {} that is not an `#[app::xcall]` entry point, and the node refused it",
-                sanitize_line(
-                    data.get("context_id")
-                        .and_then(Value::as_str)
-                        .unwrap_or(context)
-                )
+                named_context(data, context)
             ),
         )
         .with_hint("mark the target method `#[app::xcall]` in the called app, or call it directly"),
@@ -167,30 +163,11 @@ fn typed_refusal(kind: &str, method: &str, context: &str, data: &Value) -> Error
             Code::ReadOnlyWriteRefused,
             format!(
                 "the node ran `{method}` read-only in context {} and discarded its write: the node is a read-only member of that context (its identity holds a read-only role in the context's group, as a read-only replica does), so it keeps no change a method makes there; nothing was written",
-                sanitize_line(
-                    data.get("context_id")
-                        .and_then(Value::as_str)
-                        .unwrap_or(context)
-                )
+                named_context(data, context)
             ),
         )
         .with_hint("call the method through a node that is a writing member of the context, or have an admin of the context's group give this node's identity a writing role (Member or Admin); repeating the call here changes nothing"),
-        "InternalError" => {
-            let what = match data.get("kind").and_then(Value::as_str) {
-                Some("context") => "loading the context, its config or its identity failed",
-                Some("group") => "loading the context's group or upgrade metadata failed",
-                Some("encryption") => "loading a state encryption key failed",
-                Some("runtime") => "the WASM runtime failed",
-                Some("merge") => "merging the root state failed",
-                Some("ipc") => "an internal channel of the node closed",
-                _ => "the node did not say what",
-            };
-            remote(
-                Code::NodeInternalError,
-                format!("the node failed internally while running `{method}` in context {context}: {what}"),
-            )
-            .with_hint("the node's log says more (merod's output); this is not a problem of the call's arguments")
-        }
+        "InternalError" => internal_error(method, context, data),
         "ApplicationNotInstalled" => remote(
             Code::ApplicationNotInstalled,
             format!(
@@ -198,20 +175,53 @@ fn typed_refusal(kind: &str, method: &str, context: &str, data: &Value) -> Error
                 sanitize_line(&compact(data))
             ),
         ),
-        other => {
-            let other = sanitize_line(other);
-            let detail = match data {
-                Value::Null => String::new(),
-                Value::Object(o) if o.is_empty() => String::new(),
-                Value::String(s) => format!(": {}", sanitize_doc(s.trim())),
-                d => format!(": {}", sanitize_line(&d.to_string())),
-            };
-            remote(
-                Code::RpcError,
-                format!("the node refused `{method}`: {other}{detail}"),
-            )
-        }
+        other => untyped_refusal(other, method, data),
     }
+}
+
+/// The context a refusal's `data` names, else the one called.
+fn named_context(data: &Value, context: &str) -> String {
+    sanitize_line(
+        data.get("context_id")
+            .and_then(Value::as_str)
+            .unwrap_or(context),
+    )
+}
+
+/// The node failed internally; its `data.kind` says where.
+fn internal_error(method: &str, context: &str, data: &Value) -> Error {
+    let what = match data.get("kind").and_then(Value::as_str) {
+        Some("context") => "loading the context, its config or its identity failed",
+        Some("group") => "loading the context's group or upgrade metadata failed",
+        Some("encryption") => "loading a state encryption key failed",
+        Some("runtime") => "the WASM runtime failed",
+        Some("merge") => "merging the root state failed",
+        Some("ipc") => "an internal channel of the node closed",
+        _ => "the node did not say what",
+    };
+    remote(
+        Code::NodeInternalError,
+        format!("the node failed internally while running `{method}` in context {context}: {what}"),
+    )
+    .with_hint(
+        "the node's log says more (merod's output); this is not a problem of the call's arguments",
+    )
+}
+
+/// A refusal of a type calimcp does not know: the type and its data as
+/// they came (sanitised).
+fn untyped_refusal(kind: &str, method: &str, data: &Value) -> Error {
+    let kind = sanitize_line(kind);
+    let detail = match data {
+        Value::Null => String::new(),
+        Value::Object(o) if o.is_empty() => String::new(),
+        Value::String(s) => format!(": {}", sanitize_doc(s.trim())),
+        d => format!(": {}", sanitize_line(&d.to_string())),
+    };
+    remote(
+        Code::RpcError,
+        format!("the node refused `{method}`: {kind}{detail}"),
+    )
 }
 
 fn compact(v: &Value) -> String {
