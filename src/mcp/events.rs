@@ -126,53 +126,16 @@ impl Hub {
         let opened = Arc::new(AtomicBool::new(false));
         let dead = Arc::new(AtomicBool::new(false));
         let uninit = Arc::new(Mutex::new(None));
-        let task = {
-            let (sender, opened, dead) = (tx.clone(), opened.clone(), dead.clone());
-            let uninit = uninit.clone();
-            let backend = backend.clone();
-            let context = context.to_string();
-            let groups = groups.to_vec();
-            tokio::spawn(async move {
-                let fail = |e: Error| {
-                    dead.store(true, Ordering::SeqCst);
-                    let _ = sender.send(Message::Failed(e));
-                };
-                let subscribed = if groups.is_empty() {
-                    backend.subscribe(std::slice::from_ref(&context)).await
-                } else {
-                    backend
-                        .subscribe_groups(std::slice::from_ref(&context), &groups)
-                        .await
-                };
-                let mut events = match subscribed {
-                    Ok(events) => events,
-                    Err(e) => return fail(e),
-                };
-                opened.store(true, Ordering::SeqCst);
-                loop {
-                    match events.next().await {
-                        Ok(Item::Event(event)) => {
-                            let at = SystemTime::now();
-                            let _ = sender.send(Message::Event(Arc::new(Arrived { at, event })));
-                        }
-                        // Waiters are told once it is back (or failed).
-                        Ok(Item::Dropped) => {}
-                        Ok(Item::Reconnected { down }) => {
-                            let _ = sender.send(Message::Reconnected(down));
-                        }
-                        Ok(Item::Uninitialized { why, .. }) => {
-                            let note = format!(
-                                "the context has no state on this node yet: {}; its events come once the node has synced it, in bursts at each sync ({})",
-                                why.why, why.hint
-                            );
-                            *uninit.lock().unwrap_or_else(|e| e.into_inner()) = Some(note);
-                        }
-                        Err(e) => return fail(e),
-                    }
-                }
-            })
-            .abort_handle()
-        };
+        let task = tokio::spawn(pump(
+            backend.clone(),
+            context.to_string(),
+            groups.to_vec(),
+            tx.clone(),
+            opened.clone(),
+            dead.clone(),
+            uninit.clone(),
+        ))
+        .abort_handle();
         let feed = Arc::new(Feed {
             tx,
             task,
@@ -193,6 +156,57 @@ impl Hub {
             .values()
             .filter(|w| w.strong_count() > 0)
             .count()
+    }
+}
+
+/// A feed's task: opens the subscription to `context` (and `groups`), then
+/// hands what arrives to the waiters until the stream fails; a failure is
+/// the last message, and marks the feed dead.
+async fn pump(
+    backend: Arc<dyn Backend>,
+    context: String,
+    groups: Vec<String>,
+    sender: broadcast::Sender<Message>,
+    opened: Arc<AtomicBool>,
+    dead: Arc<AtomicBool>,
+    uninit: Arc<Mutex<Option<String>>>,
+) {
+    let fail = |e: Error| {
+        dead.store(true, Ordering::SeqCst);
+        let _ = sender.send(Message::Failed(e));
+    };
+    let subscribed = if groups.is_empty() {
+        backend.subscribe(std::slice::from_ref(&context)).await
+    } else {
+        backend
+            .subscribe_groups(std::slice::from_ref(&context), &groups)
+            .await
+    };
+    let mut events = match subscribed {
+        Ok(events) => events,
+        Err(e) => return fail(e),
+    };
+    opened.store(true, Ordering::SeqCst);
+    loop {
+        match events.next().await {
+            Ok(Item::Event(event)) => {
+                let at = SystemTime::now();
+                let _ = sender.send(Message::Event(Arc::new(Arrived { at, event })));
+            }
+            // Waiters are told once it is back (or failed).
+            Ok(Item::Dropped) => {}
+            Ok(Item::Reconnected { down }) => {
+                let _ = sender.send(Message::Reconnected(down));
+            }
+            Ok(Item::Uninitialized { why, .. }) => {
+                let note = format!(
+                    "the context has no state on this node yet: {}; its events come once the node has synced it, in bursts at each sync ({})",
+                    why.why, why.hint
+                );
+                *uninit.lock().unwrap_or_else(|e| e.into_inner()) = Some(note);
+            }
+            Err(e) => return fail(e),
+        }
     }
 }
 
