@@ -23,6 +23,7 @@ pub(crate) mod http;
 pub(crate) mod lifecycle;
 pub(crate) mod live;
 pub(crate) mod log;
+pub(crate) mod many;
 pub(crate) mod pages;
 pub(crate) mod reread;
 pub(crate) mod resources;

@@ -24,7 +24,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
 use super::events::{self, WAIT_FOR_EVENTS};
-use super::fixed::{self, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT};
+use super::fixed::{self, CALL_MANY, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT};
 use super::live::{Live, Lookup, View, compact};
 use super::log;
 use super::resources::{self, Kind};
@@ -370,8 +370,8 @@ impl Connection {
                 return Ok(error_result(format!("{}\ntimedOut: true", error_text(&e))));
             }
             Some(Ok(call)) => call,
-            Some(Err(Stop::Protocol(e))) => return Err(e),
-            Some(Err(Stop::Answer(r))) => return Ok(*r),
+            Some(Err(Stop::Protocol(e, _))) => return Err(e),
+            Some(Err(Stop::Answer(r))) => return Ok(r.0),
         };
         let client = match self.node(CALL_UNTIL, audience) {
             Ok(c) => c,
@@ -398,6 +398,34 @@ impl Connection {
         )))
     }
 
+    /// `call_many` ([`super::many`]): each group of calls after the one
+    /// before, the calls of a group (consecutive [view] calls) together.
+    async fn call_many(&self, args: &Map<String, Value>, audience: Audience) -> CallToolResult {
+        use super::many;
+        let calls = match fixed::parse_call_many(args) {
+            Ok(c) => c,
+            Err(text) => return error_result(text),
+        };
+        if let Some(why) = many::refused(&calls) {
+            return error_result(why);
+        }
+        self.live.wait_ready().await;
+        let view = self.live.view();
+        let is_view: Vec<bool> = calls
+            .iter()
+            .map(|(n, _)| matches!(view.lookup(n, &self.live.scope), Lookup::Found(t) if t.read_only))
+            .collect();
+        let mut results = Vec::with_capacity(calls.len());
+        for group in many::groups(&is_view) {
+            let runs = calls[group].iter().map(|(name, args)| async move {
+                let r = self.run_method(name, args, audience).await;
+                many::Outcome::of(r.map_err(Stop::into_error))
+            });
+            results.extend(many::join_all(runs.collect()).await);
+        }
+        many::result(&many::Answered { results })
+    }
+
     /// An app tool's call: the engine's steps, then the call sent and the
     /// node's answer explained.
     async fn call_method(
@@ -406,15 +434,25 @@ impl Connection {
         args: &Map<String, Value>,
         audience: Audience,
     ) -> Result<CallToolResult, McpError> {
-        let call = match self.prepare_call(name, args, false, audience).await {
-            Ok(call) => call,
-            Err(Stop::Protocol(e)) => return Err(e),
-            Err(Stop::Answer(r)) => return Ok(*r),
-        };
-        let client = match self.node(&call.tool.name, audience) {
-            Ok(c) => c,
-            Err(e) => return Ok(error_result(error_text(&e))),
-        };
+        match self.run_method(name, args, audience).await {
+            Ok(r) => Ok(r),
+            Err(Stop::Protocol(e, _)) => Err(e),
+            Err(Stop::Answer(r)) => Ok(r.0),
+        }
+    }
+
+    /// [`Connection::call_method`]'s work; a failure with its [`Error`]
+    /// (what `call_many` answers for each call).
+    pub(super) async fn run_method(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+        audience: Audience,
+    ) -> Result<CallToolResult, Stop> {
+        let call = self.prepare_call(name, args, false, audience).await?;
+        let client = self
+            .node(&call.tool.name, audience)
+            .map_err(|e| Stop::answer(error_result(error_text(&e)), e))?;
         let app = &call.view.catalog.apps[call.tool.app];
         log::debug!(
             "{} → execute {} in {}",
@@ -424,7 +462,7 @@ impl Connection {
         );
         match client.execute(&call.bound, app, &call.prepared, None).await {
             Ok(output) => Ok(self.ran(&call, output)),
-            Err(e) => Ok(node_error_result(&e)),
+            Err(e) => Err(Stop::answer(node_error_result(&e), e)),
         }
     }
 
@@ -483,11 +521,11 @@ impl Connection {
                     .await?
                 {
                     Prep::Ready(call) => Ok(*call),
-                    Prep::Stale(e) => Err(Stop::answer(node_error_result(&e))),
+                    Prep::Stale(e) => Err(Stop::answer(node_error_result(&e), e)),
                 };
             }
         }
-        Err(Stop::answer(node_error_result(&stale)))
+        Err(Stop::answer(node_error_result(&stale), stale))
     }
 
     /// [`Connection::prepare_call`]'s steps on `view`.
@@ -503,17 +541,16 @@ impl Connection {
         let tool = match view.lookup(name, &self.live.scope) {
             Lookup::Found(t) => t.clone(),
             Lookup::Refused(why) => {
-                return Err(Stop::Protocol(McpError::invalid_params(why, None)));
+                // Refused by the server's flags, as `call --read-only` refuses (`usage`).
+                return Err(Stop::protocol(Error::input(Code::Usage, why)));
             }
-            Lookup::Unknown => return Err(Stop::Protocol(unknown_tool(&view, name))),
+            Lookup::Unknown => return Err(Stop::protocol(unknown_tool(&view, name))),
         };
         let arguments = Value::Object(args.clone());
         let prepared = view
             .catalog
             .prepare(&tool, &arguments)
-            .map_err(|problems| {
-                Stop::answer(invalid_arguments(&tool, &tool.signature, None, &problems))
-            })?;
+            .map_err(|problems| invalid_arguments(&tool, &tool.signature, None, problems))?;
         if let Err(offline) = self.node(&tool.name, audience) {
             // Still refused by kind: a read-only server never runs a [mut] tool.
             check_use(
@@ -525,15 +562,15 @@ impl Connection {
                 audience,
                 "",
             )
-            .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
-            return Err(Stop::answer(error_result(error_text(&offline))));
+            .map_err(Stop::error)?;
+            return Err(Stop::error(offline));
         }
         let app = &view.catalog.apps[tool.app];
         let typed = prepared.context.as_deref();
         let pinned = self
             .catalog()
             .call_pin(typed, Some(&self.chosen), app, tool.service.as_deref())
-            .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
+            .map_err(Stop::error)?;
         let ask = Ask::call(typed, pinned.as_deref());
         let bound = match self
             .catalog()
@@ -544,7 +581,7 @@ impl Connection {
             Err(e) if matches!(e.code, Code::UnknownContext | Code::ForeignContext) => {
                 return Ok(Prep::Stale(e));
             }
-            Err(e) => return Err(Stop::answer(node_error_result(&e))),
+            Err(e) => return Err(Stop::answer(node_error_result(&e), e)),
         };
         // The context may run an install the view does not list yet.
         self.live.saw_application(&bound.target.info.application_id);
@@ -554,12 +591,12 @@ impl Connection {
             repeated: false,
             read_only,
         })
-        .map_err(|e| Stop::Protocol(McpError::invalid_params(e.message, None)))?;
+        .map_err(Stop::protocol)?;
         kind(Use {
             repeated,
             read_only: false,
         })
-        .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
+        .map_err(Stop::error)?;
         let prepared = match bound.version() {
             Some(_) => versioned(&bound, &view, &tool, &arguments)?,
             None => prepared,
@@ -687,7 +724,7 @@ fn versioned(bound: &Bound, view: &View, tool: &Tool, arguments: &Value) -> Resu
                 .map_or((&view.catalog, tool), |(c, t)| (c, t));
             let version = vcat.apps[0].version.as_deref().unwrap_or("?");
             let at = Some((version, bound.target.id.as_str()));
-            Stop::answer(invalid_arguments(tool, &vtool.signature, at, &problems))
+            invalid_arguments(tool, &vtool.signature, at, problems)
         })
 }
 
@@ -709,16 +746,38 @@ struct AppCall {
 }
 
 impl Stop {
-    fn answer(r: CallToolResult) -> Stop {
-        Stop::Answer(Box::new(r))
+    fn answer(r: CallToolResult, e: Error) -> Stop {
+        Stop::Answer(Box::new((r, e)))
+    }
+
+    /// An answer with `e`'s text.
+    fn error(e: Error) -> Stop {
+        Stop::answer(error_result(error_text(&e)), e)
+    }
+
+    /// A protocol error with `e`'s message.
+    fn protocol(e: Error) -> Stop {
+        Stop::Protocol(
+            McpError::invalid_params(e.message.clone(), None),
+            Box::new(e),
+        )
+    }
+
+    /// The error this stop is about, as `call_many` answers it.
+    pub(super) fn into_error(self) -> Error {
+        match self {
+            Stop::Protocol(_, e) => *e,
+            Stop::Answer(r) => r.1,
+        }
     }
 }
 
-/// Why an app tool's call stops before it is sent: a protocol error (an
-/// unknown or refused tool), or an answer saying why.
-enum Stop {
-    Protocol(McpError),
-    Answer(Box<CallToolResult>),
+/// Why an app tool's call stops (before it is sent, or the node's failure):
+/// a protocol error (an unknown or refused tool), or an answer saying why;
+/// each with the error it is about.
+pub(super) enum Stop {
+    Protocol(McpError, Box<Error>),
+    Answer(Box<(CallToolResult, Error)>),
 }
 
 /// Bad arguments of `tool`; `at`: the version and context whose ABI the
@@ -727,8 +786,8 @@ fn invalid_arguments(
     tool: &Tool,
     signature: &str,
     at: Option<(&str, &str)>,
-    problems: &[Problem],
-) -> CallToolResult {
+    problems: Vec<Problem>,
+) -> Stop {
     let lines: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
     let from = match at {
         Some((version, context)) => format!(
@@ -738,11 +797,17 @@ fn invalid_arguments(
         ),
         None => String::new(),
     };
-    error_result(format!(
+    let text = format!(
         "Invalid arguments for {} ({signature}{from}):\n{}",
         tool.name,
         lines.join("\n")
-    ))
+    );
+    let mut e = Error::input(
+        Code::InvalidArguments,
+        format!("invalid arguments for {} ({signature}{from})", tool.name),
+    );
+    e.problems = problems;
+    Stop::answer(error_result(text), e)
 }
 
 /// The result of a method that ran: the compact JSON of its output, and
@@ -785,7 +850,7 @@ fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
     result
 }
 
-fn unknown_tool(view: &View, name: &str) -> McpError {
+fn unknown_tool(view: &View, name: &str) -> Error {
     let mut names: Vec<&str> = view
         .listed
         .iter()
@@ -813,7 +878,7 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
             names.len()
         ),
     };
-    McpError::invalid_params(message, None)
+    Error::input(Code::UnknownTool, message)
 }
 
 impl Connection {
@@ -1090,6 +1155,7 @@ impl ServerHandler for Connection {
                 WAIT_FOR_EVENTS => self.wait_for_events(&args, audience).await,
                 WAIT_FOR_CONTEXT => self.wait_for_context(&args, audience).await,
                 CALL_UNTIL => self.call_until(&args, audience).await?,
+                CALL_MANY => self.call_many(&args, audience).await,
                 name if super::lifecycle::NAMES.contains(&name) => {
                     self.lifecycle_call(name, &args).await
                 }
