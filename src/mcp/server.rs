@@ -1054,6 +1054,16 @@ fn error_result(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+/// A `resources/read` answer, every resource's (`ui://` included) from
+/// here: `result` (`{"contents": …}`) with `resultType` as every result has
+/// it under 2026-07-28 (rmcp strips it for peers of earlier revisions, and
+/// fills the caching hints).
+fn read_result(mut result: Value) -> Result<ReadResourceResponse, McpError> {
+    result["resultType"] = json!("complete");
+    let result: ReadResourceResult = from_json(result)?;
+    Ok(result.into())
+}
+
 /// An rmcp model value from its JSON.
 fn from_json<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
     serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
@@ -1205,9 +1215,7 @@ impl ServerHandler for Connection {
         let uri = request.uri;
         if uri == super::pages::UI_URI {
             self.live.wait_ready().await;
-            let result: ReadResourceResult =
-                from_json(super::pages::ui_contents(&self.live.view()))?;
-            return Ok(result.into());
+            return read_result(super::pages::ui_contents(&self.live.view()));
         }
         let target = resources::parse(&uri).map_err(|m| McpError::resource_not_found(m, None))?;
         self.live.wait_ready().await;
@@ -1233,13 +1241,9 @@ impl ServerHandler for Connection {
             }
         };
         let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "null".into());
-        // `resultType` as every result has it (rmcp strips it for peers of
-        // revisions before 2026-07-28, and fills the caching hints).
-        let result: ReadResourceResult = from_json(json!({
-            "resultType": "complete",
+        read_result(json!({
             "contents": [{ "uri": uri, "mimeType": "application/json", "text": text }]
-        }))?;
-        Ok(result.into())
+        }))
     }
 
     async fn complete(

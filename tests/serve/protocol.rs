@@ -209,6 +209,41 @@ async fn every_2026_07_28_answer_is_valid_against_the_schema() {
     }
 }
 
+/// Every kind of resource (an ABI, an app's contexts, one context, the
+/// `ui://` reference page) is read with `resultType` under 2026-07-28, and
+/// without it under an earlier revision, over both transports: the Python
+/// SDK's default client refuses a result without it.
+#[tokio::test]
+async fn every_resource_kind_is_read_with_its_result_type() {
+    let node = support::fake_node::FakeNode::start();
+    let uris = [
+        "calimero://app/kv_store/abi",
+        "calimero://app/kv_store/contexts",
+        "calimero://app/kv_store/contexts/prod",
+        "ui://calimcp/reference",
+    ];
+    for transport in ["stdio", "http"] {
+        for version in [NEWEST, "2025-11-25"] {
+            let mut client = Client::start(transport, version, &["--node", &node.url]).await;
+            for uri in uris {
+                let what = format!("{transport} {version} {uri}");
+                let answer = client.ask("resources/read", json!({"uri": uri})).await;
+                assert!(
+                    answer["result"]["contents"][0]["text"].is_string(),
+                    "{what}: {answer}"
+                );
+                let result_type = answer["result"].get("resultType");
+                if version == NEWEST {
+                    assert_valid("ReadResourceResultResponse", &answer, &what);
+                    assert_eq!(result_type, Some(&json!("complete")), "{what}: {answer}");
+                } else {
+                    assert_eq!(result_type, None, "{what}: {answer}");
+                }
+            }
+        }
+    }
+}
+
 /// `resources/read` and `completion/complete` answer with `resultType` under
 /// 2026-07-28 only (earlier revisions have no such field), and bad params
 /// are −32602 (not "method not found") under every revision.
