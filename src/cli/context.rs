@@ -287,7 +287,7 @@ fn init_arguments(
             ));
             continue;
         }
-        match params::parse_value(spec.kind, &raw, &mut stdin, &spec.flag()) {
+        match spec.parse(&raw, &mut stdin) {
             Ok(v) => {
                 obj.insert(spec.name.clone(), v);
             }

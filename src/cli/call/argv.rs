@@ -92,7 +92,7 @@ pub(super) fn arguments(
             ));
             continue;
         }
-        match params::parse_value(spec.kind, raw, &mut stdin, &spec.flag()) {
+        match spec.parse(raw, &mut stdin) {
             Ok(v) => {
                 obj.insert(spec.name.clone(), v);
             }
