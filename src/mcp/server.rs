@@ -40,6 +40,33 @@ use calimcp_core::text::{did_you_mean, sanitize_line};
 /// What an agent reads first.
 pub(crate) const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value.";
 
+/// −32601 for `method`: which one, and the requests the server answers.
+fn not_found(method: &str) -> McpError {
+    McpError::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "Method not found: `{}`; this server answers {}",
+            sanitize_line(method),
+            ANSWERED.join(", ")
+        ),
+        None,
+    )
+}
+
+/// The requests this server answers (a −32601 lists them).
+const ANSWERED: [&str; 10] = [
+    "initialize",
+    "ping (before 2026-07-28)",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "completion/complete",
+    "server/discover",
+    "subscriptions/listen",
+];
+
 /// True on a Streamable HTTP request that belongs to no session (the
 /// 2026-07-28 protocol, or a stateless client): state does not outlive it.
 fn sessionless(context: &RequestContext<RoleServer>) -> bool {
@@ -1330,8 +1357,33 @@ impl ServerHandler for Connection {
                 format!("Invalid params for `{method}`: {why}"),
                 None,
             )),
-            None => Err(McpError::new(ErrorCode::METHOD_NOT_FOUND, method, None)),
+            None => Err(not_found(&method)),
         }
+    }
+
+    // rmcp's own answers to these name the method alone.
+    async fn set_level(
+        &self,
+        _request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Err(not_found("logging/setLevel"))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
+        Err(not_found("prompts/list"))
+    }
+
+    async fn get_prompt(
+        &self,
+        _request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        Err(not_found("prompts/get"))
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -209,6 +209,44 @@ async fn every_2026_07_28_answer_is_valid_against_the_schema() {
     }
 }
 
+/// −32601 says which method is unknown and which ones the server answers;
+/// each one it names is answered (never −32601), over both transports.
+#[tokio::test]
+async fn an_unknown_method_is_answered_with_the_methods_there_are() {
+    let ex = examples();
+    let listed = [
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "completion/complete",
+        "server/discover",
+    ];
+    for transport in ["stdio", "http"] {
+        let mut client = Client::start(transport, NEWEST, &["--apps", &ex, "--offline"]).await;
+        for unknown in ["no/such/method", "prompts/list", "logging/setLevel"] {
+            let answer = client.ask(unknown, json!({"level": "info"})).await;
+            assert_eq!(answer["error"]["code"], -32601, "{answer}");
+            let message = answer["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains(&format!("`{unknown}`")), "{message}");
+            for method in listed
+                .iter()
+                .chain(&["initialize", "ping", "subscriptions/listen"])
+            {
+                assert!(message.contains(method), "{method} not named: {message}");
+            }
+        }
+        for method in listed {
+            let answer = client.ask(method, json!({})).await;
+            assert_ne!(
+                answer["error"]["code"], -32601,
+                "{transport} {method}: {answer}"
+            );
+        }
+    }
+}
+
 /// Every kind of resource (an ABI, an app's contexts, one context, the
 /// `ui://` reference page) is read with `resultType` under 2026-07-28, and
 /// without it under an earlier revision, over both transports: the Python
