@@ -1362,6 +1362,7 @@ impl ServerHandler for Connection {
     }
 
     // rmcp's own answers to these name the method alone.
+    #[allow(deprecated)]
     async fn set_level(
         &self,
         _request: rmcp::model::SetLevelRequestParams,
