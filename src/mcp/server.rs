@@ -5,9 +5,10 @@
 //! server's catalog session first ([`Live::session`]): the pins (those
 //! chosen, then those of `calimcp use`), the node client and the one check
 //! that something needs the node come from it, as they do for a command.
-//! App tools, `call_until`, `select_app` and `wait_for_events` take the
-//! engine's steps ([`calimcp_catalog::call`]) through that session with an
-//! agent [`Audience`]; the waits pace as the CLI's do
+//! App tools (one by one, or several through `call_many`), `call_until`,
+//! `select_app` and `wait_for_events` take the engine's steps
+//! ([`calimcp_catalog::call`]) through that session with an agent
+//! [`Audience`]; the waits pace as the CLI's do
 //! ([`calimcp_catalog::wait::Pace`]).
 
 use std::sync::Arc;
@@ -38,7 +39,7 @@ use calimcp_core::mapping::args::Problem;
 use calimcp_core::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
-pub(crate) const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value.";
+pub(crate) const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value. For several calls at once, call_many runs up to 32 app tool calls and answers each in order, one failure not failing the others.";
 
 /// −32601 for `method`: which one, and the requests the server answers.
 fn not_found(method: &str) -> McpError {
