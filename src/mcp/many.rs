@@ -39,6 +39,10 @@ pub(crate) enum Outcome {
         #[schemars(extend("const" = true))]
         ok: bool,
         result: Value,
+        /// What the engine says besides the result (the context moved to its
+        /// group's upgraded version on this call).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        notes: Vec<String>,
     },
     /// The call failed: the error `calimcp call --json` prints for it.
     Failed {
@@ -69,13 +73,20 @@ impl Outcome {
         match r {
             Ok(r) => Outcome::Ran {
                 ok: true,
+                notes: r
+                    .content
+                    .iter()
+                    .filter_map(|c| c.as_text()?.text.strip_prefix("note: ").map(str::to_string))
+                    .collect(),
                 result: match r.structured_content {
                     Some(Value::Object(mut o)) if o.contains_key("result") => {
                         o.remove("result").unwrap_or_default()
                     }
                     Some(v) => v,
                     None => {
-                        let text = text_of(&r);
+                        // The output is the first block; notes follow it.
+                        let text = r.content.first().and_then(|c| c.as_text());
+                        let text = text.map(|t| t.text.clone()).unwrap_or_default();
                         serde_json::from_str(&text).unwrap_or(Value::String(text))
                     }
                 },
@@ -180,6 +191,25 @@ mod tests {
         let g = groups(&[true, true, false, true, false, false, true]);
         assert_eq!(g, vec![0..2, 2..3, 3..4, 4..5, 5..6, 6..7]);
         assert_eq!(groups(&[false, true, true, true]), vec![0..1, 1..4]);
+    }
+
+    #[test]
+    fn a_result_without_structured_content_is_its_first_block_and_notes_follow() {
+        let r = CallToolResult::success(vec![
+            ContentBlock::text("[1,2]"),
+            ContentBlock::text("note: the context moves"),
+        ]);
+        let v = serde_json::to_value(Outcome::of(Ok(r))).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"ok": true, "result": [1, 2], "notes": ["the context moves"]})
+        );
+        let e = Error::input(Code::UnknownTool, "unknown tool `x`").with_hint("see tools/list");
+        let v = serde_json::to_value(Outcome::of(Err(e))).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"ok": false, "error": {"code": "unknown_tool", "message": "unknown tool `x`", "hint": "see tools/list", "retryable": false}})
+        );
     }
 
     #[test]
