@@ -250,7 +250,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         }
         'calimcp;app;install' {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The app''s version, as the node lists it (a local app''s own by default)')
-            [CompletionResult]::new('--metadata', '--metadata', [CompletionResultType]::ParameterName, 'A JSON object stored as the app''s metadata (name, description, …), or @FILE')
+            [CompletionResult]::new('--metadata', '--metadata', [CompletionResultType]::ParameterName, 'A JSON object stored as the app''s metadata (name, description, …), or @FILE; a bundle''s (directory or .mpk) manifest `metadata` by default')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
             [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
@@ -469,6 +469,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt for missing init arguments')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')

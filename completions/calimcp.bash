@@ -1519,7 +1519,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__context__subcmd__create)
-            opts="-q -v -h -V --name --alias --namespace --args --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
+            opts="-q -v -h -V --name --alias --namespace --args --no-input --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -239,7 +239,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         }
         &'calimcp;app;install'= {
             cand --version 'The app''s version, as the node lists it (a local app''s own by default)'
-            cand --metadata 'A JSON object stored as the app''s metadata (name, description, …), or @FILE'
+            cand --metadata 'A JSON object stored as the app''s metadata (name, description, …), or @FILE; a bundle''s (directory or .mpk) manifest `metadata` by default'
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
             cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
@@ -446,6 +446,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]'
             cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
             cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --no-input 'Never prompt for missing init arguments'
             cand --json 'Machine-readable output; errors become one JSON line on stderr'
             cand -q 'Hide warnings'
             cand --quiet 'Hide warnings'

@@ -217,7 +217,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l version -d 'The app\'s version, as the node lists it (a local app\'s own by default)' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l metadata -d 'A JSON object stored as the app\'s metadata (name, description, …), or @FILE' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l metadata -d 'A JSON object stored as the app\'s metadata (name, description, …), or @FILE; a bundle\'s (directory or .mpk) manifest `metadata` by default' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -386,6 +386,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen
 complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt for missing init arguments'
 complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
 complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Hide warnings'
 complete -c calimcp -n "__fish_calimcp_using_subcommand context; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use support::calimcp;
 use support::fake_node::{self, FakeNode, Profile, hex_id, id};
 
-use support::{Env, stderr_of};
+use support::{Env, on_a_terminal, stderr_of};
 
 /// The versions the call suite runs on where a call's wire differs: rc.4
 /// and rc.25 (real nodes) and rc.83 (its recorded wire).
@@ -455,36 +455,6 @@ fn missing_parameters_are_listed_at_once_when_not_on_a_terminal() {
         );
     }
     assert!(env.node.executes().is_empty());
-}
-
-/// Runs `calimcp ARGS` on a pseudo-terminal (util-linux `script`), typing `input`.
-fn on_a_terminal(home: &std::path::Path, args: &str, input: &str) -> Option<String> {
-    if std::process::Command::new("script")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipped: `script` (util-linux) is not installed");
-        return None;
-    }
-    let bin = assert_cmd::cargo::cargo_bin!("calimcp");
-    let line = format!(
-        "env -i HOME={h} CALIMCP_STATE_DIR={h}/state NO_COLOR=1 {} {args}",
-        bin.display(),
-        h = home.display()
-    );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &line, "/dev/null"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(input.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 #[test]

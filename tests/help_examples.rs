@@ -11,7 +11,9 @@
 //! stopped (`watch`, `serve --http`) are shown an event or asked for their
 //! address, then stopped with Ctrl-C or SIGTERM, and must exit 0. The MCP
 //! host configurations in docs/ (`json` blocks with `mcpServers` or
-//! `servers`) start their server command as a host would.
+//! `servers`) start their server command as a host would. A file whose
+//! lines install `./target/registry.wasm` finds the registry test app's
+//! module there.
 
 mod support;
 
@@ -488,6 +490,15 @@ fn run_markdown(path: &Path) -> usize {
     let work = env.scratch.path();
     for dir in ["examples", "man"] {
         std::os::unix::fs::symlink(root().join(dir), work.join(dir)).unwrap();
+    }
+    // The module a reader builds (docs/guides/from-wasm-to-two-nodes.md):
+    // the registry test app's ABI in a module, where the guide has it.
+    if lines.iter().any(|l| l.contains("./target/registry.wasm")) {
+        let abi: serde_json::Value =
+            serde_json::from_str(include_str!("../testapps/registry/abi.json")).unwrap();
+        std::fs::create_dir_all(work.join("target")).unwrap();
+        let module = support::fake_node::wasm_module(Some(&abi));
+        std::fs::write(work.join("target/registry.wasm"), module).unwrap();
     }
     let git = in_git_checkout();
     let mut ran = 0;

@@ -35,11 +35,11 @@ struct Run {
 }
 
 fn run(home: &std::path::Path, node: &FakeNode, args: &[&str]) -> Run {
-    let out = calimcp(home)
-        .env("CALIMERO_NODE_URL", &node.url)
-        .args(args)
-        .output()
-        .unwrap();
+    outcome(calimcp(home).env("CALIMERO_NODE_URL", &node.url).args(args))
+}
+
+fn outcome(cmd: &mut assert_cmd::Command) -> Run {
+    let out = cmd.output().unwrap();
     Run {
         code: out.status.code(),
         out: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -98,6 +98,64 @@ fn install_by_path_sends_the_nodes_body_and_the_same_bytes_give_the_same_id() {
         let r = run(home.path(), &node, &["describe", REGISTRY]);
         assert_eq!(r.code, Some(0), "{}", r.err);
     }
+}
+
+/// A bundle (.mpk) installed without --metadata: its manifest's `metadata`
+/// is what the node stores; --metadata, when given, wins.
+#[test]
+fn a_bundles_metadata_is_the_default_and_metadata_overrides_it() {
+    let node = FakeNode::with_profile(Profile::Rc4);
+    let home = tempfile::tempdir().unwrap();
+    let own = json!({"name": "Registry", "description": "keeps an owner"});
+    let manifest = json!({
+        "version": "1.0",
+        "package": REGISTRY,
+        "appVersion": "0.2.0",
+        "metadata": own,
+        "wasm": {"path": "app.wasm"},
+        "abi": {"path": "abi.json"}
+    });
+    let bundle = home.path().join("registry.mpk");
+    let bytes = support::mpk(&[
+        ("manifest.json", manifest.to_string().into_bytes()),
+        ("app.wasm", fake_node::wasm_module(Some(&registry_abi()))),
+        ("abi.json", registry_abi().to_string().into_bytes()),
+    ]);
+    std::fs::write(&bundle, bytes).unwrap();
+    let sent_metadata = |args: &[&str]| -> Value {
+        node.clear_requests();
+        let r = run(home.path(), &node, args);
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.err);
+        let req = node
+            .requests()
+            .into_iter()
+            .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
+            .unwrap();
+        let bytes: Vec<u8> = serde_json::from_value(req.json()["metadata"].clone()).unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    };
+    let path = bundle.to_str().unwrap();
+    assert_eq!(sent_metadata(&["app", "install", path]), own);
+    let given = json!({"name": "Mine"});
+    assert_eq!(
+        sent_metadata(&["app", "install", path, "--metadata", &given.to_string()]),
+        given
+    );
+    // A module has no manifest: no metadata unless given.
+    let wasm = registry_wasm(home.path());
+    node.clear_requests();
+    let r = run(
+        home.path(),
+        &node,
+        &["app", "install", wasm.to_str().unwrap()],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let req = node
+        .requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
+        .unwrap();
+    assert_eq!(req.json()["metadata"], json!([]));
 }
 
 #[test]
@@ -294,6 +352,129 @@ fn an_init_without_parameters_refuses_arguments() {
     );
     assert_eq!(r.code, Some(2), "{}", r.err);
     assert!(r.err.contains("takes no arguments"), "{}", r.err);
+}
+
+/// `calimcp ARGS` with no node in the environment (the line names it).
+fn run_bare(home: &std::path::Path, args: &[&str]) -> Run {
+    outcome(calimcp(home).args(args))
+}
+
+/// calimcp's global options work anywhere on a `context create` line, as on
+/// `call`'s: after APP, between the init flags, at the end; so do
+/// `create`'s own options (the line is parsed by the rule `call` uses).
+#[test]
+fn global_options_work_anywhere_on_a_create_line() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let home = tempfile::tempdir().unwrap();
+    install(home.path(), &node);
+    let url = node.url.as_str();
+    let r = run_bare(
+        home.path(),
+        &[
+            "context", "create", REGISTRY, "--owner", "alice", "--node", url, "--limit", "7",
+            "--alias", "reg", "--json",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let v: Value = serde_json::from_str(&r.out).unwrap_or_else(|e| panic!("{e}: {}", r.out));
+    assert_valid("context-create", &v);
+    assert_eq!(v["alias"], "reg");
+    let ctx = v["contextId"].as_str().unwrap();
+    let sent: Value = serde_json::from_slice(&node.init_params(ctx).unwrap()).unwrap();
+    assert_eq!(sent, json!({"owner": "alice", "limit": 7}));
+    // `--node=URL` right after APP, `--args` after a global one, `--json` first.
+    let r = run_bare(
+        home.path(),
+        &[
+            "--json",
+            "context",
+            "create",
+            REGISTRY,
+            &format!("--node={url}"),
+            "--args",
+            r#"{"owner":"bob","limit":1}"#,
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    // Errors follow a `--json` given after the init arguments too.
+    let before = node.context_count();
+    let r = run_bare(
+        home.path(),
+        &[
+            "context", "create", REGISTRY, "--owner", "a", "--limit", "x", "--node", url, "--json",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(
+        r.err.contains("\"invalid_arguments\"") && r.err.contains("--limit"),
+        "{}",
+        r.err
+    );
+    // An init that takes none: an init flag is a usage error, wherever --node is.
+    let r = run_bare(
+        home.path(),
+        &[
+            "context",
+            "create",
+            "com.calimero.kv-store",
+            "--node",
+            url,
+            "--x",
+            "1",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(
+        r.err.contains("`--x`") && r.err.contains("takes no arguments"),
+        "{}",
+        r.err
+    );
+    assert_eq!(node.context_count(), before, "nothing created");
+}
+
+/// On a terminal, the required init arguments not given are asked for (an
+/// answer `init`'s schema refuses is asked again) and the command without
+/// prompts is shown; `--no-input` and `--json` never ask; off a terminal a
+/// missing one is the error it always was
+/// (`init_arguments_are_checked_before_anything_is_sent`).
+#[test]
+fn missing_init_arguments_are_asked_for_on_a_terminal() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let home = tempfile::tempdir().unwrap();
+    install(home.path(), &node);
+    let before = node.context_count();
+    let args = format!(
+        "--node {} context create {REGISTRY} --owner alice --alias reg",
+        node.url
+    );
+    // `-1` is refused for a u32 and asked again.
+    let Some(out) = support::on_a_terminal(home.path(), &args, "-1\n12\n") else {
+        return;
+    };
+    assert!(out.contains("limit (u32)"), "{out}");
+    assert!(out.contains("-1"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "the same command without prompts:\r\n  calimcp {args} --limit 12"
+        )),
+        "{out}"
+    );
+    assert_eq!(node.context_count(), before + 1, "{out}");
+    let ctx = node.aliases().get("reg").cloned().unwrap();
+    let sent: Value = serde_json::from_slice(&node.init_params(&ctx).unwrap()).unwrap();
+    assert_eq!(sent, json!({"owner": "alice", "limit": 12}));
+    for flag in ["--no-input", "--json"] {
+        let out = support::on_a_terminal(home.path(), &format!("{args} {flag}"), "12\n").unwrap();
+        assert!(
+            out.contains("limit") && !out.contains("limit (u32)"),
+            "{flag}: {out}"
+        );
+        assert_eq!(
+            node.context_count(),
+            before + 1,
+            "{flag}: nothing created: {out}"
+        );
+    }
 }
 
 #[test]

@@ -9,13 +9,13 @@
 mod support;
 
 use std::borrow::Cow;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
+use support::mpk;
 use tempfile::TempDir;
 
 // ---------------------------------------------------------------- helpers
@@ -130,22 +130,6 @@ fn wasm(abi_sections: &[&[u8]]) -> Vec<u8> {
         });
     }
     module.finish()
-}
-
-/// An `.mpk`: a gzipped tar of these files.
-fn mpk(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let mut tar = tar::Builder::new(gz);
-    for (path, data) in files {
-        let mut header = tar::Header::new_gnu();
-        header.set_size(data.len() as u64);
-        header.set_mode(0o644);
-        header.set_cksum();
-        tar.append_data(&mut header, path, data.as_slice()).unwrap();
-    }
-    let mut gz = tar.into_inner().unwrap();
-    gz.flush().unwrap();
-    gz.finish().unwrap()
 }
 
 /// No control character (but newline) and no bidi override anywhere.

@@ -579,7 +579,185 @@ fn every_request() -> Vec<(&'static str, Value)> {
         "refresh",
         request("POST", &path, body, &["access_token", "refresh_token"]),
     ));
+    out.extend(lifecycle_requests());
     out
+}
+
+/// The app lifecycle's requests (issue 43), as calimcp sends them to an rc.4
+/// node (the one whose bodies differ most: `requester` on delete): install
+/// by path, the namespace and the context of `context create`, the alias,
+/// the invitation, the namespace and context joins on a second node, the
+/// alias removed, the context deleted, the app uninstalled. The module's
+/// temporary path and the application id the fake derives from it change
+/// from run to run; they are replaced by fixed values of their types.
+fn lifecycle_requests() -> Vec<(&'static str, Value)> {
+    let (n1, n2) = (
+        FakeNode::with_profile(support::fake_node::Profile::Rc4),
+        FakeNode::with_profile(support::fake_node::Profile::Rc4),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let ns = lifecycle_run(&n1, &n2, home.path());
+    let module = home.path().join("registry.wasm");
+    let app_id = n1
+        .requests()
+        .into_iter()
+        .find(|r| r.path == "/admin-api/namespaces" && r.method == "POST")
+        .and_then(|r| serde_json::from_str::<Value>(&r.body).ok())
+        .and_then(|v| v["applicationId"].as_str().map(str::to_string))
+        .expect("a namespace was created");
+    let varying = Varying {
+        app_id,
+        path: module.to_str().unwrap().to_string(),
+    };
+    let fixed = |name, node, method, prefix: &str, nth| {
+        (name, varying.fixed(name, node, method, prefix, nth))
+    };
+    let install = "/admin-api/install-dev-application";
+    let namespace = format!("/admin-api/namespaces/{ns}");
+    let alias_delete = "/admin-api/alias/delete/context/";
+    vec![
+        fixed("install-dev-application", &n1, "POST", install, 0),
+        fixed("install-dev-application-metadata", &n1, "POST", install, 1),
+        fixed("create-namespace", &n1, "POST", "/admin-api/namespaces", 0),
+        fixed("create-context", &n1, "POST", "/admin-api/contexts", 0),
+        fixed(
+            "create-context-named",
+            &n1,
+            "POST",
+            "/admin-api/contexts",
+            1,
+        ),
+        fixed(
+            "alias-create-context",
+            &n1,
+            "POST",
+            "/admin-api/alias/create/context",
+            0,
+        ),
+        fixed(
+            "namespace-invite",
+            &n1,
+            "POST",
+            &format!("{namespace}/invite"),
+            0,
+        ),
+        fixed(
+            "namespace-join",
+            &n2,
+            "POST",
+            &format!("{namespace}/join"),
+            0,
+        ),
+        fixed("context-join", &n2, "POST", "/admin-api/contexts/", 0),
+        fixed("alias-delete-context", &n1, "POST", alias_delete, 0),
+        fixed("delete-context", &n1, "DELETE", "/admin-api/contexts/", 0),
+        fixed(
+            "uninstall-application",
+            &n1,
+            "DELETE",
+            "/admin-api/applications/",
+            0,
+        ),
+    ]
+}
+
+/// The lifecycle with the CLI: node 1 from install to uninstall, node 2
+/// joining; returns the namespace id.
+fn lifecycle_run(n1: &FakeNode, n2: &FakeNode, home: &Path) -> String {
+    let abi: Value = serde_json::from_str(include_str!("../testapps/registry/abi.json")).unwrap();
+    let module = home.join("registry.wasm");
+    std::fs::write(&module, support::fake_node::wasm_module(Some(&abi))).unwrap();
+    let module = module.to_str().unwrap().to_string();
+    let file = home.join("invitation.json").to_str().unwrap().to_string();
+    let cli = |node: &FakeNode, args: &[&str]| {
+        support::calimcp(home)
+            .args(["--node", &node.url])
+            .args(args)
+            .assert()
+            .success();
+    };
+    let registry = "com.example.registry";
+    let version = format!("{registry}@0.1.0");
+    cli(
+        n1,
+        &[
+            "app",
+            "install",
+            &module,
+            "--package",
+            registry,
+            "--version",
+            "0.1.0",
+        ],
+    );
+    cli(
+        n1,
+        &[
+            "app",
+            "install",
+            &module,
+            "--metadata",
+            r#"{"name":"Registry"}"#,
+        ],
+    );
+    cli(
+        n1,
+        &[
+            "context", "create", registry, "--owner", "alice", "--limit", "10",
+        ],
+    );
+    let args = r#"{"owner":"bob","limit":1}"#;
+    let named = ["--name", "main", "--alias", "reg"];
+    cli(
+        n1,
+        &[&["context", "create", registry, "--args", args][..], &named].concat(),
+    );
+    let ctx = n1.aliases()["reg"].clone();
+    cli(n1, &["context", "invite", "reg", "-o", &file]);
+    let inv: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let ns = inv["namespaceId"].as_str().unwrap().to_string();
+    n2.offer(&ns, &ctx, support::fake_node::wasm_module(Some(&abi)), abi);
+    cli(n2, &["context", "join", &file]);
+    cli(n1, &["context", "alias", "remove", "reg"]);
+    cli(n1, &["context", "delete", &ctx, "--yes"]);
+    cli(n1, &["app", "uninstall", &version, "--force", "--yes"]);
+    ns
+}
+
+/// What changes from run to run in the lifecycle's requests.
+struct Varying {
+    app_id: String,
+    path: String,
+}
+
+impl Varying {
+    /// The `nth` request `method PREFIX…` that `node` saw, with the
+    /// application id and the module's path replaced by fixed values.
+    fn fixed(&self, name: &str, node: &FakeNode, method: &str, prefix: &str, nth: usize) -> Value {
+        let r = node
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == method && r.path.starts_with(prefix))
+            .nth(nth)
+            .unwrap_or_else(|| panic!("{name}: calimcp sent no {method} {prefix}…"));
+        let text = serde_json::json!({"path": r.path, "body": r.body}).to_string();
+        let mut normalised = Vec::new();
+        if text.contains(&self.app_id) {
+            normalised.push("applicationId");
+        }
+        if text.contains(&self.path) {
+            normalised.push("path");
+        }
+        let text = text
+            .replace(&self.app_id, &support::fake_node::id(77))
+            .replace(&self.path, "/home/user/registry.wasm");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let body = match v["body"].as_str().unwrap() {
+            "" => Value::Null,
+            b => serde_json::from_str(b).expect("a JSON body"),
+        };
+        request(method, v["path"].as_str().unwrap(), body, &normalised)
+    }
 }
 
 #[test]

@@ -7,10 +7,13 @@
 //!   by the main suite's `tests/wire_goldens.rs`);
 //! - a request body calimcp sends (`tests/golden/requests/`, written by that
 //!   same main-suite test) does not parse with the node's request types the way
-//!   the node parses it, or parses differently than this project expects.
+//!   the node parses it, or parses differently than this project expects
+//!   (`requests`: JSON-RPC, socket, alias and auth bodies; `lifecycle`: the
+//!   admin requests of the app lifecycle).
 //!
 //! `cargo run -- --write` rewrites the response goldens.
 
+mod lifecycle;
 mod mirror;
 mod requests;
 mod responses;

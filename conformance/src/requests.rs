@@ -325,6 +325,7 @@ pub fn check(name: &str, golden: &Value) -> Vec<String> {
                     .collect(),
             }
         }
-        _ => vec![format!("{name}: the node has no route {method} {path}")],
+        _ => crate::lifecycle::check(name, method, &segments, body)
+            .unwrap_or_else(|| vec![format!("{name}: the node has no route {method} {path}")]),
     }
 }

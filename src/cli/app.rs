@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use serde_json::Value;
 
 use super::{GlobalArgs, output};
-use calimcp_catalog::lifecycle::{Installed, Source, Uninstalled};
+use calimcp_catalog::lifecycle::{self, Installed, Source, Uninstalled};
 use calimcp_core::error::{Code, Error, Result};
 use calimcp_core::text::sanitize_line;
 
@@ -54,7 +54,7 @@ pub(crate) struct InstallArgs {
     /// The app's version, as the node lists it (a local app's own by default)
     #[arg(long = "version", id = "app_version", value_name = "V")]
     pub version: Option<String>,
-    /// A JSON object stored as the app's metadata (name, description, …), or @FILE
+    /// A JSON object stored as the app's metadata (name, description, …), or @FILE; a bundle's (directory or .mpk) manifest `metadata` by default
     #[arg(long, value_name = "JSON|@FILE")]
     pub metadata: Option<String>,
 }
@@ -141,24 +141,12 @@ fn install(g: &GlobalArgs, args: InstallArgs) -> Result<()> {
     Ok(())
 }
 
-/// `APP@VERSION` → (APP, VERSION); a path or a plain name as is.
-pub(crate) fn split_version(app: &str) -> (String, Option<String>) {
-    match app.rsplit_once('@') {
-        Some((name, v)) if !name.is_empty() && !v.is_empty() && !app.contains('/') => {
-            (name.to_string(), Some(v.to_string()))
-        }
-        _ => (app.to_string(), None),
-    }
-}
-
 fn uninstall(g: &GlobalArgs, args: UninstallArgs) -> Result<()> {
     let session = g.session()?;
     session.answering("uninstalling an app")?;
-    let (name, version) = split_version(&args.app);
+    let (name, version) = lifecycle::app_and_version(&args.app);
     let sel = g.select(&session, std::slice::from_ref(&name), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
-    // An application id names that version.
-    let version = version.or_else(|| calimcp_catalog::ids::is_id(&name).then(|| name.clone()));
     confirm(
         g,
         &format!(

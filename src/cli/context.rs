@@ -4,19 +4,23 @@
 //! (meroctl's `context` words); `context list` is `calimcp contexts`.
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::io::{IsTerminal, Read};
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
+use clap::{Args, FromArgMatches, Subcommand};
 use serde_json::{Map, Value};
 
-use super::app::{confirm, split_version};
+use super::app::confirm;
 use super::args::parse_secs;
-use super::toolcmd::params::{self, ParamSpec, Stdin};
+use super::toolcmd::input::{self, Given};
+use super::toolcmd::params::{self, ParamSpec};
+use super::toolcmd::prompt::answer_check;
+use super::toolcmd::reserved_in;
 use super::{GlobalArgs, output};
 use calimcp_catalog::lifecycle::{self, CreateRequest, Invitation};
 use calimcp_core::abi::App;
-use calimcp_core::error::{Code, Error, Problem, Result};
+use calimcp_core::error::{Code, Error, Result};
 use calimcp_core::mapping::{RefMode, Tool};
 use calimcp_core::text::sanitize_line;
 
@@ -47,9 +51,13 @@ pub(crate) enum ContextCommand {
 ///
 /// The init arguments are given as `call` takes a method's: one flag per
 /// parameter of the app's `init` after APP (`--owner alice --limit 10`),
-/// or the whole object with --args. They are checked against `init`'s
-/// schema before anything is sent; arguments for an `init` that takes none
-/// are refused. The node puts every context in a namespace (merod
+/// or the whole object with --args; every option (calimcp's own, --node,
+/// --json, … too) may come anywhere on the line. Required ones not given
+/// are asked for when stdin and stderr are terminals (not with --json or
+/// --no-input), and the command without prompts is printed on stderr;
+/// otherwise they are an error. They are checked against `init`'s schema
+/// before anything is sent; arguments for an `init` that takes none are
+/// refused. The node puts every context in a namespace (merod
 /// 0.11.0-rc.4 and rc.25): without --namespace a new one is made for it
 /// first, with it the context goes into that one. With several versions
 /// installed the newest is used, unless APP is APP@VERSION or an
@@ -63,6 +71,21 @@ pub(crate) struct CreateArgs {
     /// The app: a name, APP@VERSION or an application id
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub app: String,
+    #[command(flatten)]
+    pub flags: CreateFlags,
+    /// The init arguments as flags: --PARAM VALUE for each parameter of `init`
+    #[arg(
+        value_name = "INIT ARGUMENTS",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub init: Vec<String>,
+}
+
+/// The options of `context create`, accepted anywhere on its line (before
+/// or after APP and the init arguments), as calimcp's global options are.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CreateFlags {
     /// A name for the context (shown in the namespace's listing)
     #[arg(long, value_name = "N")]
     pub name: Option<String>,
@@ -75,13 +98,13 @@ pub(crate) struct CreateArgs {
     /// The whole init argument object: JSON, @FILE, or - for stdin
     #[arg(long = "args", value_name = "JSON|@FILE|-")]
     pub args_json: Option<String>,
-    /// The init arguments as flags: --PARAM VALUE for each parameter of `init`
+    /// Never prompt for missing init arguments
     #[arg(
-        value_name = "INIT ARGUMENTS",
-        trailing_var_arg = true,
-        allow_hyphen_values = true
+        long,
+        env = "CALIMCP_NO_INPUT",
+        value_parser = clap::builder::FalseyValueParser::new()
     )]
-    pub init: Vec<String>,
+    pub no_input: bool,
 }
 
 /// Write an invitation for another node into a context's namespace.
@@ -163,9 +186,11 @@ pub(crate) enum AliasCommand {
     List,
 }
 
-pub(crate) fn run(g: &GlobalArgs, args: ContextArgs) -> Result<()> {
+/// `argv` is the whole line: `create` parses it again once the app's
+/// `init` is known (the global options in `g` were read from all of it).
+pub(crate) fn run(g: &GlobalArgs, args: ContextArgs, argv: &[OsString]) -> Result<()> {
     match args.command {
-        ContextCommand::Create(a) => create(g, a),
+        ContextCommand::Create(a) => create(g, a, argv),
         ContextCommand::Invite(a) => invite(g, a),
         ContextCommand::Join(a) => join(g, a),
         ContextCommand::Delete(a) => delete(g, a),
@@ -203,184 +228,133 @@ fn init_tool(app: &App, service: Option<&str>) -> Result<Option<Tool>> {
     }))
 }
 
-/// The init argument object: --args, then each `--PARAM VALUE` word.
-fn init_arguments(
+/// `context create`'s run-time command: the global options, then `context
+/// create` with its own options, APP and one flag per parameter of the
+/// app's `init` (as `call` builds a method's), so every option works
+/// anywhere on the line.
+fn create_command(specs: &[ParamSpec]) -> clap::Command {
+    let create = CreateFlags::augment_args(clap::Command::new("create"))
+        .arg(clap::Arg::new("app").required(true).value_name("APP"))
+        .allow_negative_numbers(true)
+        .args(specs.iter().filter_map(params::arg));
+    let context = clap::Command::new("context")
+        .subcommand(create)
+        .subcommand_required(true);
+    let cmd = GlobalArgs::augment_args(
+        clap::Command::new("calimcp")
+            .bin_name("calimcp")
+            .max_term_width(100)
+            .subcommand(context),
+    );
+    super::without_empty_env(cmd)
+}
+
+/// Flags an init parameter's flag must not take: calimcp's global options
+/// and `create`'s own (such a parameter is `--param-NAME`).
+fn create_reserved() -> HashSet<String> {
+    reserved_in(&CreateFlags::augment_args(GlobalArgs::augment_args(
+        clap::Command::new("x"),
+    )))
+}
+
+/// An argument the app's `init` does not take: says what it takes.
+fn unexpected(
+    e: &clap::Error,
     app: &App,
     service: Option<&str>,
-    args_json: Option<&str>,
-    words: &[String],
-) -> Result<Map<String, Value>> {
-    let mut stdin = Stdin::bounded(super::node::size_env("CALIMCP_MAX_ARGS", params::MAX_ARGS)?);
-    let mut obj = match args_json {
-        Some(raw) => params::parse_args(raw, &mut stdin)
-            .map_err(|e| Error::input(Code::InvalidArguments, e))?,
-        None => Map::new(),
-    };
-    if words.is_empty() {
-        return Ok(obj);
+    specs: &[ParamSpec],
+) -> Option<Error> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
     }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let what = if specs.is_empty() {
+        "its init takes no arguments".to_string()
+    } else {
+        format!(
+            "its init is {}; init arguments are flags (--PARAM VALUE)",
+            sanitize_line(&lifecycle::init_signature(app, service))
+        )
+    };
+    Some(Error::input(
+        Code::Usage,
+        format!(
+            "unexpected argument `{}` for {}: {what}",
+            sanitize_line(given),
+            sanitize_line(app.package_or_id())
+        ),
+    ))
+}
+
+/// The line of `context create` parsed with `app`'s `init`: its options and
+/// the init argument object (`--args`, the flags, then prompts on a terminal
+/// for required ones still missing: the rule `call` reads a method's
+/// arguments by, [`input::arguments`]).
+fn read_line(
+    g: &GlobalArgs,
+    app: &App,
+    argv: &[OsString],
+) -> Result<Option<(CreateFlags, Map<String, Value>)>> {
+    let service = g.service.as_deref();
     let tool = init_tool(app, service)?;
     let specs: Vec<ParamSpec> = tool
         .as_ref()
-        .map(|t| params::specs(t, &HashSet::new()))
+        .map(|t| params::specs(t, &create_reserved()))
         .unwrap_or_default();
-    let signature = lifecycle::init_signature(app, service);
-    let mut problems: Vec<Problem> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let word = &words[i];
-        let Some(flag) = word.strip_prefix("--") else {
-            return Err(Error::input(
-                Code::Usage,
-                format!(
-                    "unexpected `{}`: init arguments are flags (--PARAM VALUE); its init is {}",
-                    sanitize_line(word),
-                    sanitize_line(&signature)
-                ),
-            ));
-        };
-        let (flag, inline) = match flag.split_once('=') {
-            Some((f, v)) => (f, Some(v.to_string())),
-            None => (flag, None),
-        };
-        let Some(spec) = specs
-            .iter()
-            .find(|s| s.long.as_deref() == Some(flag) || s.alias.as_deref() == Some(flag))
-        else {
-            let what = if specs.is_empty() {
-                "its init takes no arguments".to_string()
-            } else {
-                format!("its init is {}", sanitize_line(&signature))
-            };
-            return Err(Error::input(
-                Code::Usage,
-                format!(
-                    "unexpected argument `--{}` for {}: {what}",
-                    sanitize_line(flag),
-                    sanitize_line(app.package_or_id())
-                ),
-            ));
-        };
-        let raw = match inline {
-            Some(v) => v,
-            None if spec.kind == params::ValueKind::Bool
-                && words.get(i + 1).is_none_or(|w| w.starts_with("--")) =>
-            {
-                "true".to_string()
+    let matches = match create_command(&specs).try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) => {
+            if let Some(err) = unexpected(&e, app, service, &specs) {
+                return Err(err);
             }
-            None => {
-                i += 1;
-                words.get(i).cloned().ok_or_else(|| {
-                    Error::input(Code::Usage, format!("{} needs a value", spec.flag()))
-                })?
-            }
-        };
-        i += 1;
-        if obj.contains_key(&spec.name) {
-            problems.push(Problem::new(
-                spec.name.clone(),
-                format!(
-                    "{}: given both in --args and as {}",
-                    sanitize_line(&spec.name),
-                    spec.flag()
-                ),
-            ));
-            continue;
+            return super::clap_result(&e, g.json).map(|()| None);
         }
-        match spec.parse(&raw, &mut stdin) {
-            Ok(v) => {
-                obj.insert(spec.name.clone(), v);
-            }
-            Err(p) => problems.push(p.at(spec.name.clone(), &spec.flag())),
-        }
-    }
+    };
+    let m = matches
+        .subcommand_matches("context")
+        .and_then(|m| m.subcommand_matches("create"))
+        .ok_or_else(|| Error::internal("the create matches are missing"))?;
+    let flags = CreateFlags::from_arg_matches(m).map_err(|e| Error::internal(e.to_string()))?;
+    let given = Given {
+        args_json: flags.args_json.as_deref(),
+        no_input: flags.no_input,
+        what: "command",
+    };
+    let check = answer_check(|v: &Value| {
+        let obj = v.as_object().cloned().unwrap_or_default();
+        lifecycle::init_arguments(app, service, &obj)
+            .map(|_| ())
+            .map_err(|e| e.problems)
+    });
+    let (obj, problems) = input::arguments(g, &given, &specs, m, argv, &check, &mut |_| Ok(()))?;
     if !problems.is_empty() {
-        let lines: Vec<String> = problems.iter().map(|p| format!("\n  {p}")).collect();
-        let mut e = Error::input(
-            Code::InvalidArguments,
-            format!(
-                "invalid init arguments for {} (nothing was sent):{}",
-                sanitize_line(app.package_or_id()),
-                lines.concat()
-            ),
-        )
-        .with_hint(format!("its init is {}", sanitize_line(&signature)));
-        e.problems = problems;
-        return Err(e);
+        let signature = lifecycle::init_signature(app, service);
+        return Err(lifecycle::invalid_init(app, &signature, problems));
     }
-    Ok(obj)
+    Ok(Some((flags, obj)))
 }
 
-/// Takes `create`'s own options out of the words after APP (they may come
-/// after the init arguments); a global option there is a usage error that
-/// says where it goes.
-fn own_options(args: &mut CreateArgs) -> Result<()> {
-    let words = std::mem::take(&mut args.init);
-    let mut rest = Vec::new();
-    let globals: Vec<String> = super::command()
-        .get_arguments()
-        .filter(|a| a.is_global_set())
-        .filter_map(|a| a.get_long().map(str::to_string))
-        .collect();
-    let mut it = words.into_iter();
-    while let Some(w) = it.next() {
-        let (flag, inline) = match w.split_once('=') {
-            Some((f, v)) if w.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (w.clone(), None),
-        };
-        let slot = match flag.as_str() {
-            "--name" => Some(&mut args.name),
-            "--alias" => Some(&mut args.alias),
-            "--namespace" => Some(&mut args.namespace),
-            "--args" => Some(&mut args.args_json),
-            _ => None,
-        };
-        if let Some(slot) = slot {
-            let value = inline
-                .or_else(|| it.next())
-                .ok_or_else(|| Error::input(Code::Usage, format!("{flag} needs a value")))?;
-            *slot = Some(value);
-            continue;
-        }
-        if let Some(g) = flag
-            .strip_prefix("--")
-            .filter(|g| globals.iter().any(|x| x == g))
-        {
-            return Err(Error::input(
-                Code::Usage,
-                format!(
-                    "--{g} is calimcp's own option: give it before APP (calimcp --{g} … context create APP …)"
-                ),
-            ));
-        }
-        rest.push(w);
-    }
-    args.init = rest;
-    Ok(())
-}
-
-fn create(g: &GlobalArgs, mut args: CreateArgs) -> Result<()> {
-    own_options(&mut args)?;
+fn create(g: &GlobalArgs, args: CreateArgs, argv: &[OsString]) -> Result<()> {
     let session = g.session()?;
     session.answering("creating a context")?;
-    let (name, version) = split_version(&args.app);
+    let (name, version) = lifecycle::app_and_version(&args.app);
     let sel = g.select(&session, std::slice::from_ref(&name), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
-    let version = version.or_else(|| calimcp_catalog::ids::is_id(&name).then(|| name.clone()));
-    if let Some(a) = &args.alias {
+    // --help after the init arguments: shown, nothing else done.
+    let Some((flags, init)) = read_line(g, app, argv)? else {
+        return Ok(());
+    };
+    if let Some(a) = &flags.alias {
         lifecycle::check_alias(a)?;
     }
-    let init = init_arguments(
-        app,
-        g.service.as_deref(),
-        args.args_json.as_deref(),
-        &args.init,
-    )?;
     let req = CreateRequest {
         args: init,
-        name: args.name,
-        alias: args.alias,
-        namespace: args.namespace,
+        name: flags.name,
+        alias: flags.alias,
+        namespace: flags.namespace,
         service: g.service.clone(),
         version,
     };

@@ -374,7 +374,7 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
         Command::Call(args) => call::run(&cli.global, args, argv),
         Command::Use(args) => use_ctx::run(&cli.global, args),
         Command::Contexts(args) => contexts::run(&cli.global, args),
-        Command::Context(args) => context::run(&cli.global, args),
+        Command::Context(args) => context::run(&cli.global, args, argv),
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Watch(args) => watch::run(&cli.global, args),
         Command::Wait(args) => wait::run(&cli.global, args),
@@ -729,8 +729,17 @@ pub fn main() -> ExitCode {
     }
     // A call's global flags may come after its parameters (`call T --a 1 --json`),
     // where the static parse leaves them to the tool's own line: they are read
-    // from the whole line, once, here (and errors follow them too).
-    if matches!(cli.command, Command::Call(_)) {
+    // from the whole line, once, here (and errors follow them too). The same
+    // for `context create APP`'s init arguments.
+    let create = |c: &Command| {
+        matches!(
+            c,
+            Command::Context(context::ContextArgs {
+                command: context::ContextCommand::Create(_)
+            })
+        )
+    };
+    if matches!(cli.command, Command::Call(_)) || create(&cli.command) {
         match args::prescan_globals(&argv) {
             Ok(g) => cli.global = g,
             Err(e) => return ExitCode::from(report_clap_error(&e, json_requested)),

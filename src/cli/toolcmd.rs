@@ -1,10 +1,14 @@
 //! The run-time command of a tool: the global flags, `call` with its own
 //! flags ([`CallFlags`]) and TOOL with one flag per declared parameter
 //! ([`params`]), built once the tool is known. `call` parses its line with
-//! it; the completer (`complete`) completes a tool's flags with it. Both use
-//! this module, so neither command file imports the other.
+//! it; the completer (`complete`) completes a tool's flags with it.
+//! `input` reads the argument object from the parsed line (with `prompt` on
+//! a terminal): `call` for a method, `context create` for `init`. They all
+//! use this module, so no command file imports another.
 
+pub(super) mod input;
 pub(super) mod params;
+pub(super) mod prompt;
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -129,7 +133,13 @@ pub(crate) struct CallFlags {
 
 /// Flags a parameter flag must not take: global and call flags, help.
 pub(super) fn reserved_flags() -> HashSet<String> {
-    let cmd = CallFlags::augment_args(GlobalArgs::augment_args(clap::Command::new("x")));
+    reserved_in(&CallFlags::augment_args(GlobalArgs::augment_args(
+        clap::Command::new("x"),
+    )))
+}
+
+/// The flags of `cmd` (and help, version): a parameter flag must not take them.
+pub(super) fn reserved_in(cmd: &clap::Command) -> HashSet<String> {
     let mut set: HashSet<String> = ["help", "version"].map(String::from).into();
     for a in cmd.get_arguments() {
         set.extend(a.get_long().map(String::from));

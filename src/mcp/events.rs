@@ -368,114 +368,179 @@ async fn collect_within(
 ) -> Result<Value> {
     let deadline = tokio::time::Instant::now() + args.timeout;
     let mut decoder = Decoder::new(manifest);
-    let mut events = Vec::new();
-    let mut kept = 0usize;
-    let mut notes: Vec<String> = Vec::new();
+    let mut kept = Kept {
+        events: Vec::new(),
+        bytes: 0,
+        max_bytes,
+        notes: Vec::new(),
+    };
     let mut timed_out = false;
-    'wait: while (events.len() as u64) < args.max {
-        let message = match tokio::time::timeout_at(deadline, rx.rx.recv()).await {
-            Err(_) => {
+    while (kept.events.len() as u64) < args.max {
+        let arrived = match next_arrival(rx, deadline, args, &mut kept).await? {
+            Next::Arrived(a) => a,
+            Next::Skip => continue,
+            Next::TimedOut => {
                 timed_out = true;
-                if !rx.opened.load(Ordering::SeqCst) {
-                    notes.push(format!(
-                        "the node did not open its event stream within the {} s waited",
-                        args.timeout.as_secs_f64()
-                    ));
-                }
                 break;
             }
-            Ok(Ok(m)) => m,
-            Ok(Err(broadcast::error::RecvError::Lagged(n))) => {
-                notes.push(format!(
-                    "{n} events came faster than they were read and were skipped"
-                ));
-                continue;
-            }
-            Ok(Err(broadcast::error::RecvError::Closed)) => {
-                notes.push("the node's event stream ended".into());
-                break;
-            }
-        };
-        let arrived = match message {
-            Message::Event(a) => a,
-            Message::Reconnected(down) => {
-                notes.push(format!(
-                    "the event stream dropped and was opened again after {}; events in between are lost",
-                    span(down)
-                ));
-                continue;
-            }
-            Message::Failed(e) if events.is_empty() => return Err(e),
-            Message::Failed(e) => {
-                notes.push(format!("the node's event stream ended: {}", e.message));
-                break;
-            }
+            Next::Ended => break,
         };
         let (time, event) = (rfc3339(arrived.at), &arrived.event);
         // A group's event, of a group asked for: the node's payload as is.
         if let Some(group) = &event.group_id {
             if !args.groups.iter().any(|g| g.eq_ignore_ascii_case(group))
-                || (!args.events.is_empty()
-                    && !args.events.iter().any(|p| glob_match(p, &event.kind)))
+                || !wanted(args, &event.kind)
             {
                 continue;
             }
-            let rec = group_record(&time, group, &event.kind, &event.data);
-            let size = json_len(&rec);
-            if kept + size > max_bytes && !events.is_empty() {
-                notes.push(format!(
-                    "stopped after {} events: they take {kept} bytes of JSON, and one wait returns at most {max_bytes}; wait again for the next ones",
-                    events.len()
-                ));
-                break 'wait;
+            if !kept.push(group_record(&time, group, &event.kind, &event.data)) {
+                break;
             }
-            kept += size;
-            events.push(rec);
             continue;
         }
         // Only the asked context counts (a node may send others' events).
         if !ids::same(&event.context_id, context) {
             continue;
         }
-        for e in event.app_events().iter() {
-            if !args.events.is_empty() && !args.events.iter().any(|p| glob_match(p, &e.kind)) {
-                continue;
-            }
-            let d = decoder.decode(&e.kind, &e.data);
-            let rec = record(
-                &time,
-                &event.context_id,
-                &d.event,
-                &d.payload,
-                Some(d.valid),
-                d.problem.as_deref(),
-                d.raw.as_deref(),
-            );
-            let size = json_len(&rec);
-            if kept + size > max_bytes && !events.is_empty() {
-                notes.push(format!(
-                    "stopped after {} events: they take {kept} bytes of JSON, and one wait returns at most {max_bytes}; wait again for the next ones",
-                    events.len()
-                ));
-                break 'wait;
-            }
-            kept += size;
-            events.push(rec);
-            if events.len() as u64 >= args.max {
-                break;
-            }
+        if !keep_app_events(&mut kept, &mut decoder, &time, event, args) {
+            break;
         }
     }
+    let mut notes = kept.notes;
     if let Some(note) = rx.uninit.lock().unwrap_or_else(|e| e.into_inner()).clone() {
         notes.insert(0, note);
     }
     let out = EventsWaited {
         context,
-        events,
+        events: kept.events,
         timed_out,
         note: (!notes.is_empty()).then(|| notes.join("; ")),
     };
     Ok(serde_json::to_value(out).unwrap_or_default())
+}
+
+/// Whether an event called `kind` is one the wait asks for.
+fn wanted(args: &WaitArgs, kind: &str) -> bool {
+    args.events.is_empty() || args.events.iter().any(|p| glob_match(p, kind))
+}
+
+/// The app events of one node event that the wait asks for, decoded and
+/// kept; `false` when the wait is over (enough events, or too many bytes).
+fn keep_app_events(
+    kept: &mut Kept,
+    decoder: &mut Decoder,
+    time: &str,
+    event: &NodeEvent,
+    args: &WaitArgs,
+) -> bool {
+    for e in event.app_events().iter() {
+        if !wanted(args, &e.kind) {
+            continue;
+        }
+        let d = decoder.decode(&e.kind, &e.data);
+        let rec = record(
+            time,
+            &event.context_id,
+            &d.event,
+            &d.payload,
+            Some(d.valid),
+            d.problem.as_deref(),
+            d.raw.as_deref(),
+        );
+        if !kept.push(rec) {
+            return false;
+        }
+        if kept.events.len() as u64 >= args.max {
+            break;
+        }
+    }
+    true
+}
+
+/// The events a wait keeps, within its byte budget, and its notes.
+struct Kept {
+    events: Vec<Value>,
+    bytes: usize,
+    max_bytes: usize,
+    notes: Vec<String>,
+}
+
+impl Kept {
+    /// Keeps `rec`, unless it would take the events kept past the budget
+    /// (with some kept already): then says so in a note and returns `false`.
+    fn push(&mut self, rec: Value) -> bool {
+        let size = json_len(&rec);
+        if self.bytes + size > self.max_bytes && !self.events.is_empty() {
+            self.notes.push(format!(
+                "stopped after {} events: they take {} bytes of JSON, and one wait returns at most {}; wait again for the next ones",
+                self.events.len(),
+                self.bytes,
+                self.max_bytes
+            ));
+            return false;
+        }
+        self.bytes += size;
+        self.events.push(rec);
+        true
+    }
+}
+
+/// What the next message of a feed means for a wait.
+enum Next {
+    Arrived(Arc<Arrived>),
+    /// Nothing to keep (noted when worth saying): read on.
+    Skip,
+    TimedOut,
+    /// The stream ended (noted).
+    Ended,
+}
+
+/// The next message of `rx` before `deadline`, noted in `kept` when it is
+/// no event; an error opening the stream before any event is returned.
+async fn next_arrival(
+    rx: &mut Receiver,
+    deadline: tokio::time::Instant,
+    args: &WaitArgs,
+    kept: &mut Kept,
+) -> Result<Next> {
+    let notes = &mut kept.notes;
+    let message = match tokio::time::timeout_at(deadline, rx.rx.recv()).await {
+        Err(_) => {
+            if !rx.opened.load(Ordering::SeqCst) {
+                notes.push(format!(
+                    "the node did not open its event stream within the {} s waited",
+                    args.timeout.as_secs_f64()
+                ));
+            }
+            return Ok(Next::TimedOut);
+        }
+        Ok(Ok(m)) => m,
+        Ok(Err(broadcast::error::RecvError::Lagged(n))) => {
+            notes.push(format!(
+                "{n} events came faster than they were read and were skipped"
+            ));
+            return Ok(Next::Skip);
+        }
+        Ok(Err(broadcast::error::RecvError::Closed)) => {
+            notes.push("the node's event stream ended".into());
+            return Ok(Next::Ended);
+        }
+    };
+    Ok(match message {
+        Message::Event(a) => Next::Arrived(a),
+        Message::Reconnected(down) => {
+            notes.push(format!(
+                "the event stream dropped and was opened again after {}; events in between are lost",
+                span(down)
+            ));
+            Next::Skip
+        }
+        Message::Failed(e) if kept.events.is_empty() => return Err(e),
+        Message::Failed(e) => {
+            notes.push(format!("the node's event stream ended: {}", e.message));
+            Next::Ended
+        }
+    })
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ use serde_json::{Map, Value, json};
 
 use super::events::{self, WAIT_FOR_EVENTS};
 use super::fixed::{self, CALL_MANY, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT};
+use super::lifecycle as lc;
 use super::live::{Live, Lookup, View, compact};
 use super::log;
 use super::resources::{self, Kind};
@@ -885,7 +886,7 @@ fn unknown_tool(view: &View, name: &str) -> Error {
         .map(|&i| view.catalog.tools.tools[i].name.as_str())
         .collect();
     names.extend(fixed::NAMES);
-    names.extend(super::lifecycle::NAMES);
+    names.extend(lc::NAMES);
     let shown = sanitize_line(name);
     let suffix = format!("_{name}");
     let ending: Vec<&str> = names
@@ -913,130 +914,130 @@ impl Connection {
     /// A lifecycle tool ([`super::lifecycle`]): the catalog's engine, as the
     /// CLI's `app` and `context` commands run it; then the node is read again.
     async fn lifecycle_call(&self, name: &str, args: &Map<String, Value>) -> CallToolResult {
-        use super::lifecycle as lc;
-        use calimcp_catalog::lifecycle::{CreateRequest, Source, check_alias};
-        let session = self.catalog();
-        if let Err(e) = session.node(name) {
+        if let Err(e) = self.catalog().node(name) {
             return error_result(error_text(&e));
         }
-        macro_rules! parsed {
-            ($ty:ty) => {
-                match lc::parse::<$ty>(name, args) {
-                    Ok(p) => p,
-                    Err(text) => return error_result(text),
-                }
-            };
+        let step = match name {
+            lc::INSTALL_APPLICATION => self.install_application(args).await,
+            lc::UNINSTALL_APPLICATION => self.uninstall_application(args).await,
+            lc::CREATE_CONTEXT => self.create_context(args).await,
+            lc::INVITE_TO_CONTEXT => self.invite_to_context(args).await,
+            lc::JOIN_CONTEXT => self.join_context(args).await,
+            lc::DELETE_CONTEXT => self.delete_context(args).await,
+            lc::SET_ALIAS => self.set_alias(args).await,
+            _ => self.remove_alias(args).await,
+        };
+        match step {
+            Ok(result) => self.finish(result).await,
+            Err(answer) => *answer,
         }
-        let split = |app: &str| match app.rsplit_once('@') {
-            Some((n, v)) if !n.is_empty() && !v.is_empty() => (n.to_string(), Some(v.to_string())),
-            _ => (app.to_string(), None),
+    }
+
+    /// The installed app `app` names (`APP`, `APP@VERSION` or an id) and the
+    /// version it names.
+    async fn installed(&self, app: &str) -> Lifecycle<(calimcp_core::abi::App, Option<String>)> {
+        let (name, version) = calimcp_catalog::lifecycle::app_and_version(app);
+        match self.resolve_app(&name).await {
+            Ok((view, i)) => Ok((view.catalog.apps[i].clone(), version)),
+            Err(e) => Err(Box::new(error_result(error_text(&e)))),
+        }
+    }
+
+    async fn install_application(&self, args: &Map<String, Value>) -> Step {
+        use calimcp_catalog::lifecycle::Source;
+        let a: lc::InstallArgs = parsed(lc::INSTALL_APPLICATION, args)?;
+        let source = match Source::parse(&a.source) {
+            Source::Path(p) => {
+                let dir = self.live.scope.install_from.as_deref();
+                Source::Path(lc::inside(dir, &p).map_err(|t| Box::new(error_result(t)))?)
+            }
+            Source::Url(u) if !u.to_ascii_lowercase().starts_with("https://") => {
+                return Err(Box::new(error_result(format!(
+                    "`{}`: install_application fetches only https URLs",
+                    sanitize_line(&u)
+                ))));
+            }
+            s => s,
         };
-        let result: Result<Value, Error> = match name {
-            lc::INSTALL_APPLICATION => {
-                let a = parsed!(lc::InstallArgs);
-                let source = match Source::parse(&a.source) {
-                    Source::Path(p) => {
-                        match lc::inside(self.live.scope.install_from.as_deref(), &p) {
-                            Ok(full) => Source::Path(full),
-                            Err(text) => return error_result(text),
-                        }
-                    }
-                    Source::Url(u) if !u.to_ascii_lowercase().starts_with("https://") => {
-                        return error_result(format!(
-                            "`{}`: install_application fetches only https URLs",
-                            sanitize_line(&u)
-                        ));
-                    }
-                    s => s,
-                };
-                session
-                    .install_app(&source, a.package.as_deref(), a.version.as_deref(), None)
-                    .await
-                    .and_then(to_value)
-            }
-            lc::UNINSTALL_APPLICATION => {
-                let a = parsed!(lc::UninstallArgs);
-                let (n, version) = split(&a.app);
-                let (view, i) = match self.resolve_app(&n).await {
-                    Ok(found) => found,
-                    Err(e) => return error_result(error_text(&e)),
-                };
-                let version =
-                    version.or_else(|| calimcp_catalog::ids::is_id(&n).then(|| n.clone()));
-                let app = view.catalog.apps[i].clone();
-                session
-                    .uninstall_app(&app, version.as_deref(), a.force.unwrap_or(false))
-                    .await
-                    .and_then(to_value)
-            }
-            lc::CREATE_CONTEXT => {
-                let a = parsed!(lc::CreateArgs);
-                let (n, version) = split(&a.app);
-                let (view, i) = match self.resolve_app(&n).await {
-                    Ok(found) => found,
-                    Err(e) => return error_result(error_text(&e)),
-                };
-                let version =
-                    version.or_else(|| calimcp_catalog::ids::is_id(&n).then(|| n.clone()));
-                if let Some(al) = &a.alias
-                    && let Err(e) = check_alias(al)
-                {
-                    return error_result(error_text(&e));
-                }
-                let app = view.catalog.apps[i].clone();
-                let req = CreateRequest {
-                    args: a.args.unwrap_or_default(),
-                    name: a.name,
-                    alias: a.alias,
-                    namespace: a.namespace,
-                    service: a.service.or_else(|| self.live.scope.service.clone()),
-                    version,
-                };
-                session.create_context(&app, &req).await.and_then(to_value)
-            }
-            lc::INVITE_TO_CONTEXT => {
-                let a = parsed!(lc::ContextArgs);
-                let r = session.invite(&a.context).await;
-                return match r {
-                    Ok(v) => json_result(&v),
-                    Err(e) => node_error_result(&e),
-                };
-            }
-            lc::JOIN_CONTEXT => {
-                let a = parsed!(lc::JoinArgs);
-                if let Some(al) = &a.alias
-                    && let Err(e) = check_alias(al)
-                {
-                    return error_result(error_text(&e));
-                }
-                let mut progress = |stage: &str| log::info!("join_context: {stage}");
-                session
-                    .join(
-                        &a.invitation,
-                        a.alias.as_deref(),
-                        lc::JOIN_WITHIN,
-                        &mut progress,
-                    )
-                    .await
-                    .and_then(to_value)
-            }
-            lc::DELETE_CONTEXT => {
-                let a = parsed!(lc::ContextArgs);
-                session.delete_context(&a.context).await.and_then(to_value)
-            }
-            lc::SET_ALIAS => {
-                let a = parsed!(lc::SetAliasArgs);
-                session
-                    .set_alias(&a.alias, &a.context)
-                    .await
-                    .and_then(to_value)
-            }
-            _ => {
-                let a = parsed!(lc::RemoveAliasArgs);
-                session.remove_alias(&a.alias).await.and_then(to_value)
-            }
+        let done = self
+            .catalog()
+            .install_app(&source, a.package.as_deref(), a.version.as_deref(), None)
+            .await;
+        Ok(done.and_then(to_value))
+    }
+
+    async fn uninstall_application(&self, args: &Map<String, Value>) -> Step {
+        let a: lc::UninstallArgs = parsed(lc::UNINSTALL_APPLICATION, args)?;
+        let (app, version) = self.installed(&a.app).await?;
+        let done = self
+            .catalog()
+            .uninstall_app(&app, version.as_deref(), a.force.unwrap_or(false))
+            .await;
+        Ok(done.and_then(to_value))
+    }
+
+    async fn create_context(&self, args: &Map<String, Value>) -> Step {
+        let a: lc::CreateArgs = parsed(lc::CREATE_CONTEXT, args)?;
+        let (app, version) = self.installed(&a.app).await?;
+        alias_ok(a.alias.as_deref())?;
+        let req = calimcp_catalog::lifecycle::CreateRequest {
+            args: a.args.unwrap_or_default(),
+            name: a.name,
+            alias: a.alias,
+            namespace: a.namespace,
+            service: a.service.or_else(|| self.live.scope.service.clone()),
+            version,
         };
-        self.finish(result).await
+        Ok(self
+            .catalog()
+            .create_context(&app, &req)
+            .await
+            .and_then(to_value))
+    }
+
+    /// The invitation, answered as it is: nothing changed on the node.
+    async fn invite_to_context(&self, args: &Map<String, Value>) -> Step {
+        let a: lc::ContextArgs = parsed(lc::INVITE_TO_CONTEXT, args)?;
+        Err(Box::new(match self.catalog().invite(&a.context).await {
+            Ok(v) => json_result(&v),
+            Err(e) => node_error_result(&e),
+        }))
+    }
+
+    async fn join_context(&self, args: &Map<String, Value>) -> Step {
+        let a: lc::JoinArgs = parsed(lc::JOIN_CONTEXT, args)?;
+        alias_ok(a.alias.as_deref())?;
+        let mut progress = |stage: &str| log::info!("join_context: {stage}");
+        let within = lc::JOIN_WITHIN;
+        let done = self
+            .catalog()
+            .join(&a.invitation, a.alias.as_deref(), within, &mut progress)
+            .await;
+        Ok(done.and_then(to_value))
+    }
+
+    async fn delete_context(&self, args: &Map<String, Value>) -> Step {
+        let a: lc::ContextArgs = parsed(lc::DELETE_CONTEXT, args)?;
+        Ok(self
+            .catalog()
+            .delete_context(&a.context)
+            .await
+            .and_then(to_value))
+    }
+
+    async fn set_alias(&self, args: &Map<String, Value>) -> Step {
+        let a: lc::SetAliasArgs = parsed(lc::SET_ALIAS, args)?;
+        let done = self.catalog().set_alias(&a.alias, &a.context).await;
+        Ok(done.and_then(to_value))
+    }
+
+    async fn remove_alias(&self, args: &Map<String, Value>) -> Step {
+        let a: lc::RemoveAliasArgs = parsed(lc::REMOVE_ALIAS, args)?;
+        Ok(self
+            .catalog()
+            .remove_alias(&a.alias)
+            .await
+            .and_then(to_value))
     }
 
     /// A lifecycle tool's answer; after a change the node is read again
@@ -1049,6 +1050,27 @@ impl Connection {
             }
             Err(e) => node_error_result(&e),
         }
+    }
+}
+
+/// A lifecycle tool's step: `Ok` with what the node did (the answer comes
+/// after the node is read again), or `Err` with the answer already (a
+/// refusal before anything is sent, or a reading that changes nothing).
+type Step = Lifecycle<Result<Value, Error>>;
+
+/// A part of a lifecycle tool's step, or the answer already.
+type Lifecycle<T> = std::result::Result<T, Box<CallToolResult>>;
+
+/// The arguments of lifecycle tool `name`, or the agent-worded refusal.
+fn parsed<T: serde::de::DeserializeOwned>(name: &str, args: &Map<String, Value>) -> Lifecycle<T> {
+    lc::parse::<T>(name, args).map_err(|t| Box::new(error_result(t)))
+}
+
+/// An alias checked before anything is sent.
+fn alias_ok(alias: Option<&str>) -> Lifecycle<()> {
+    match alias.map(calimcp_catalog::lifecycle::check_alias) {
+        Some(Err(e)) => Err(Box::new(error_result(error_text(&e)))),
+        _ => Ok(()),
     }
 }
 
@@ -1194,9 +1216,7 @@ impl ServerHandler for Connection {
                 WAIT_FOR_CONTEXT => self.wait_for_context(&args, audience).await,
                 CALL_UNTIL => self.call_until(&args, audience).await?,
                 CALL_MANY => self.call_many(&args, audience).await,
-                name if super::lifecycle::NAMES.contains(&name) => {
-                    self.lifecycle_call(name, &args).await
-                }
+                name if lc::NAMES.contains(&name) => self.lifecycle_call(name, &args).await,
                 name => self.call_method(name, &args, audience).await?,
             })
         };

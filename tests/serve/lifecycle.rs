@@ -171,5 +171,213 @@ async fn a_typed_refusal_is_an_error_result_with_its_code() {
     }
     assert!(!t.contains(r#"{"error""#), "{t}");
     assert!(t.ends_with("retryable: false"), "{t}");
+}
+
+/// `calimcp --node URL ARGS --json` as a user would run it: the exit code
+/// and stdout (else stderr) as JSON.
+fn cli_json(node: &FakeNode, args: &[&str]) -> (Option<i32>, Value) {
+    let home = tempfile::tempdir().unwrap();
+    let out = support::calimcp(home.path())
+        .args(["--node", &node.url, "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = if out.status.success() {
+        out.stdout
+    } else {
+        out.stderr
+    };
+    let v = serde_json::from_slice(&text)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&text)));
+    (out.status.code(), v)
+}
+
+/// The tool's structured answer (it must have succeeded).
+async fn ok(client: &Client, name: &str, args: Value) -> Value {
+    let r = call(client, name, args).await.unwrap();
+    assert_ne!(r.is_error, Some(true), "{name}: {}", text(&r));
+    r.structured_content
+        .unwrap_or_else(|| panic!("{name}: no structured content"))
+}
+
+/// The tool's refusal text (it must have failed).
+async fn refused(client: &Client, name: &str, args: Value) -> String {
+    let r = call(client, name, args).await.unwrap();
+    assert_eq!(r.is_error, Some(true), "{name}: {}", text(&r));
+    text(&r)
+}
+
+/// invite_to_context on node 1, join_context on node 2 (the invitation
+/// passed on byte for byte), set_alias / remove_alias there, and
+/// uninstall_application refused while a context runs the app, then with
+/// `force`; each outcome the same as the CLI's for the same scenario
+/// (`context invite`, `context join` on a third node, `context alias add`,
+/// `app uninstall`).
+#[tokio::test]
+async fn invite_join_alias_and_uninstall_as_tools_match_the_cli() {
+    for p in [Profile::Rc4, Profile::Rc25] {
+        let (n1, n2, n3) = (
+            FakeNode::with_profile(p),
+            FakeNode::with_profile(p),
+            FakeNode::with_profile(p),
+        );
+        n1.install("com.example.registry", registry_abi());
+        let c1 = stdio_client(&["--node", &n1.url, "--toolsets", "lifecycle"]).await;
+        let inv = created_and_invited(&c1, &n1).await;
+        let ctx = inv["contextId"].as_str().unwrap().to_string();
+        let c2 = stdio_client(&["--node", &n2.url, "--toolsets", "lifecycle"]).await;
+        joined_as_the_cli_joins(&c2, &n2, &n3, &inv, p).await;
+        aliases_as_the_cli_sets_them(&c2, &n2, &n3, &ctx).await;
+        uninstalled_as_the_cli_uninstalls(&c1, &n1, &ctx, p).await;
+        c1.cancel().await.unwrap();
+        c2.cancel().await.unwrap();
+    }
+}
+
+/// A context made on node 1 and its invitation, which is the CLI's object
+/// (keys and ids alike).
+async fn created_and_invited(c1: &Client, n1: &FakeNode) -> Value {
+    let created = ok(
+        c1,
+        "create_context",
+        json!({"app": "com.example.registry", "args": {"owner": "o", "limit": 1}}),
+    )
+    .await;
+    let ctx = created["contextId"].as_str().unwrap().to_string();
+    let inv = ok(c1, "invite_to_context", json!({"context": ctx})).await;
+    assert_eq!(inv["contextId"], ctx.as_str(), "{inv}");
+    assert_eq!(inv["namespaceId"], created["namespaceId"], "{inv}");
+    let (code, cli_inv) = cli_json(n1, &["context", "invite", &ctx]);
+    assert_eq!(code, Some(0), "{cli_inv}");
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&inv), keys(&cli_inv));
+    assert_eq!(keys(&inv["invitation"]), keys(&cli_inv["invitation"]));
+    inv
+}
+
+/// Joined on node 2 through the tool (the invitation passed on byte for
+/// byte), on node 3 through the CLI: the same outcome.
+async fn joined_as_the_cli_joins(
+    c2: &Client,
+    n2: &FakeNode,
+    n3: &FakeNode,
+    inv: &Value,
+    p: Profile,
+) {
+    let (ns, ctx) = (
+        inv["namespaceId"].as_str().unwrap(),
+        inv["contextId"].as_str().unwrap(),
+    );
+    for n in [n2, n3] {
+        let module = support::fake_node::wasm_module(Some(&registry_abi()));
+        n.offer(ns, ctx, module, registry_abi());
+    }
+    let joined = ok(
+        c2,
+        "join_context",
+        json!({"invitation": inv, "alias": "reg2"}),
+    )
+    .await;
+    let sent = n2
+        .requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("/join") && r.path.contains("namespaces"))
+        .unwrap()
+        .json();
+    assert_eq!(sent["invitation"], inv["invitation"], "byte for byte");
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), inv.to_string()).unwrap();
+    let path = file.path().to_str().unwrap();
+    let (code, cli_joined) = cli_json(n3, &["context", "join", path, "--alias", "reg2"]);
+    assert_eq!(code, Some(0), "{cli_joined}");
+    let same = |v: &Value| json!([v["contextId"], v["namespaceId"], v["alias"], v["ready"]]);
+    assert_eq!(same(&joined), same(&cli_joined), "{}", p.name());
+    assert_eq!(joined["ready"], true);
+}
+
+/// Aliases on node 2: set, a duplicate refused (as the CLI refuses it on
+/// node 3), a bad name refused before sending, removed.
+async fn aliases_as_the_cli_sets_them(c2: &Client, n2: &FakeNode, n3: &FakeNode, ctx: &str) {
+    let row = ok(c2, "set_alias", json!({"alias": "other", "context": ctx})).await;
+    assert_eq!(row["alias"], "other");
+    assert_eq!(n2.aliases().get("other").map(String::as_str), Some(ctx));
+    let t = refused(c2, "set_alias", json!({"alias": "reg2", "context": ctx})).await;
+    assert!(t.contains("reg2"), "{t}");
+    let (code, cli) = cli_json(n3, &["context", "alias", "add", "reg2", ctx]);
+    assert_eq!(code, Some(2), "{cli}");
+    assert_eq!(cli["error"]["code"], "alias_taken", "{cli}");
+    let t = refused(
+        c2,
+        "set_alias",
+        json!({"alias": "bad alias!", "context": ctx}),
+    )
+    .await;
+    assert!(t.contains("alias"), "checked before anything is sent: {t}");
+    let row = ok(c2, "remove_alias", json!({"alias": "other"})).await;
+    assert_eq!(row["alias"], "other");
+    assert!(!n2.aliases().contains_key("other"));
+}
+
+/// Uninstall on node 1: refused while contexts run the app (each named), as
+/// the CLI refuses it; then removed with `force`.
+async fn uninstalled_as_the_cli_uninstalls(c1: &Client, n1: &FakeNode, ctx: &str, p: Profile) {
+    let before = n1.app_ids();
+    let app = json!({"app": "com.example.registry"});
+    let t = refused(c1, "uninstall_application", app).await;
+    assert!(t.contains(ctx), "the context is named: {t}");
+    let (code, cli) = cli_json(n1, &["app", "uninstall", "com.example.registry", "--yes"]);
+    assert_eq!(code, Some(2), "{cli}");
+    assert_eq!(cli["error"]["code"], "app_in_use", "{cli}");
+    assert_eq!(n1.app_ids(), before, "nothing removed");
+    let forced = json!({"app": "com.example.registry", "force": true});
+    let done = ok(c1, "uninstall_application", forced).await;
+    assert_eq!(
+        done["applicationIds"].as_array().unwrap().len(),
+        1,
+        "{done}"
+    );
+    assert_eq!(n1.app_ids().len(), before.len() - 1, "{}", p.name());
+}
+
+/// `install_application` of a bundle inside `--install-from`: its manifest's
+/// `metadata` is what the node stores, as with `app install`.
+#[tokio::test]
+async fn install_application_stores_a_bundles_own_metadata() {
+    let node = FakeNode::with_profile(Profile::Rc4);
+    let dir = tempfile::tempdir().unwrap();
+    let own = json!({"name": "Registry", "description": "keeps an owner"});
+    let manifest = json!({
+        "version": "1.0", "package": "com.example.registry", "appVersion": "0.2.0",
+        "metadata": own, "wasm": {"path": "app.wasm"}, "abi": {"path": "abi.json"}
+    });
+    let bundle = dir.path().join("registry.mpk");
+    let bytes = support::mpk(&[
+        ("manifest.json", manifest.to_string().into_bytes()),
+        (
+            "app.wasm",
+            support::fake_node::wasm_module(Some(&registry_abi())),
+        ),
+        ("abi.json", registry_abi().to_string().into_bytes()),
+    ]);
+    std::fs::write(&bundle, bytes).unwrap();
+    let from = dir.path().to_str().unwrap();
+    let client = stdio_client(&[
+        "--node",
+        &node.url,
+        "--toolsets",
+        "lifecycle",
+        "--install-from",
+        from,
+    ])
+    .await;
+    let done = ok(&client, "install_application", json!({"source": bundle})).await;
+    assert_eq!(done["package"], "com.example.registry", "{done}");
+    let req = node
+        .requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
+        .unwrap();
+    let bytes: Vec<u8> = serde_json::from_value(req.json()["metadata"].clone()).unwrap();
+    assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap(), own);
     client.cancel().await.unwrap();
 }

@@ -147,3 +147,49 @@ pub fn side_by_side<T: Copy + Send>(items: &[T], f: impl Fn(T) + Sync) {
         }
     });
 }
+
+/// Runs `calimcp ARGS` on a pseudo-terminal (util-linux `script`), typing `input`.
+pub fn on_a_terminal(home: &std::path::Path, args: &str, input: &str) -> Option<String> {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin!("calimcp");
+    let line = format!(
+        "env -i HOME={h} CALIMCP_STATE_DIR={h}/state NO_COLOR=1 {} {args}",
+        bin.display(),
+        h = home.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// An `.mpk`: a gzipped tar of these files.
+pub fn mpk(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    for (path, data) in files {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, path, data.as_slice()).unwrap();
+    }
+    let mut gz = tar.into_inner().unwrap();
+    std::io::Write::flush(&mut gz).unwrap();
+    gz.finish().unwrap()
+}

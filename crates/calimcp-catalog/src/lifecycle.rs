@@ -152,6 +152,20 @@ pub struct CreateRequest {
     pub version: Option<String>,
 }
 
+/// An app as `app uninstall` and `context create` take it (`APP`,
+/// `APP@VERSION` or an application id): the name to find it by, and the
+/// installed version it names (the version, or the id itself), if any.
+pub fn app_and_version(app: &str) -> (String, Option<String>) {
+    let (name, version) = match app.rsplit_once('@') {
+        Some((name, v)) if !name.is_empty() && !v.is_empty() && !app.contains('/') => {
+            (name.to_string(), Some(v.to_string()))
+        }
+        _ => (app.to_string(), None),
+    };
+    let version = version.or_else(|| super::ids::is_id(&name).then(|| name.clone()));
+    (name, version)
+}
+
 /// The `init` method of `app` (of `service`), if it declares one.
 pub(crate) fn init_method<'a>(
     app: &'a App,
@@ -213,7 +227,7 @@ pub fn init_signature(app: &App, service: Option<&str>) -> String {
 /// `call` applies to a method's arguments) and returns the bytes the node
 /// gets as `initializationParams`: the JSON of the declared parameters, or
 /// nothing for an `init` that takes none. Nothing is sent on failure.
-pub(crate) fn init_arguments(
+pub fn init_arguments(
     app: &App,
     service: Option<&str>,
     args: &Map<String, Value>,
@@ -245,13 +259,15 @@ pub(crate) fn init_arguments(
         args::check_values(manifest, method, args),
     );
     if !problems.is_empty() {
-        return Err(init_error(app, method, problems));
+        return Err(invalid_init(app, &signature::signature(method), problems));
     }
     let out = args::outgoing(manifest, method, args);
     serde_json::to_vec(&out).map_err(|e| Error::internal(e.to_string()))
 }
 
-fn init_error(app: &App, method: &calimcp_core::abi::Method, problems: Vec<Problem>) -> Error {
+/// The error for invalid init arguments of `app` (whose init is
+/// `signature`): each problem on a line, nothing sent.
+pub fn invalid_init(app: &App, signature: &str, problems: Vec<Problem>) -> Error {
     let lines: Vec<String> = problems.iter().map(|p| format!("\n  {p}")).collect();
     let mut e = Error::input(
         Code::InvalidArguments,
@@ -261,10 +277,7 @@ fn init_error(app: &App, method: &calimcp_core::abi::Method, problems: Vec<Probl
             lines.concat()
         ),
     )
-    .with_hint(format!(
-        "its init is {}",
-        sanitize_line(&signature::signature(method))
-    ));
+    .with_hint(format!("its init is {}", sanitize_line(signature)));
     e.problems = problems;
     e
 }
@@ -313,13 +326,125 @@ pub(crate) async fn chosen_install(
     }
 }
 
+/// `--metadata` as the node stores it: the object's JSON bytes (none when
+/// not given); anything but an object is refused.
+fn metadata_bytes(metadata: Option<&Value>) -> Result<Vec<u8>> {
+    match metadata {
+        Some(v) if !v.is_object() => Err(Error::input(
+            Code::Usage,
+            "--metadata must be a JSON object (name, description, …)",
+        )),
+        Some(v) => serde_json::to_vec(v).map_err(|e| Error::internal(e.to_string())),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// `PACKAGE@VERSION` on a node without a registry (rc.4, rc.25).
+fn no_registry(client: &Client, package: &str, version: &str) -> Error {
+    Error::input(
+        Code::RegistryUnavailable,
+        format!(
+            "`{}@{}`: the node at {} installs from no registry (merod 0.11.0-rc.4 and rc.25 install only by path or URL; rc.31 and later install PACKAGE@VERSION from the registry the node is configured with)",
+            sanitize_line(package),
+            sanitize_line(version),
+            client.url()
+        ),
+    )
+    .with_hint("install from a file (calimcp app install ./app.wasm) or an https URL")
+}
+
+/// The node's install-from-URL route.
+async fn install_url(client: &Client, url: &str, meta: &[u8]) -> Result<Installed> {
+    let id = client
+        .install_application_url(url, meta, None)
+        .await
+        .map_err(|e| {
+            if e.message.contains("non-public address") {
+                e.with_hint("this node (merod 0.11.0-rc.25 and later) fetches only from public hosts: serve the file from one, or install it by path when the node runs on this machine")
+            } else {
+                e
+            }
+        })?;
+    // A wasm from a URL is listed as package "unknown", version "0.0.0".
+    Ok(Installed {
+        application_id: id,
+        package: None,
+        version: None,
+    })
+}
+
+/// Step 1 of a join: the namespace. The node looks for a member to join
+/// through; it may find none at first (peers still connecting). Returns the
+/// last error it was retried after.
+async fn join_namespace(client: &Client, inv: &Invitation, pace: &Pace) -> Result<Option<Error>> {
+    let (ns, ctx) = (&inv.namespace_id, &inv.context_id);
+    let mut last: Option<Error> = None;
+    loop {
+        match pace
+            .attempt(client.join_namespace(ns, &inv.invitation))
+            .await
+        {
+            Some(Ok(_)) => return Ok(last),
+            Some(Err(e)) if no_member_yet(&e) => last = Some(e),
+            Some(Err(e)) => {
+                return Err(Error {
+                    message: format!(
+                        "joining namespace {ns} failed (nothing was joined): {}",
+                        e.message
+                    ),
+                    ..e
+                });
+            }
+            None => last = None,
+        }
+        if !pace.next().await {
+            return Err(incomplete(
+                "the namespace was not joined: no member of it could be reached",
+                last,
+                ns,
+                ctx,
+                pace,
+            ));
+        }
+    }
+}
+
+/// Step 2 of a join: the context, known once the namespace's state arrived.
+/// Returns the member key and the last error retried after.
+async fn join_context(
+    client: &Client,
+    inv: &Invitation,
+    pace: &Pace,
+    mut last: Option<Error>,
+) -> Result<(String, Option<Error>)> {
+    let (ns, ctx) = (&inv.namespace_id, &inv.context_id);
+    loop {
+        match pace.attempt(client.join_context(ctx)).await {
+            Some(Ok(key)) => return Ok((key, last)),
+            Some(Err(e)) if e.kind == ErrorKind::Remote => last = Some(e),
+            Some(Err(e)) => return Err(e),
+            None => last = None,
+        }
+        if !pace.next().await {
+            return Err(incomplete(
+                "the namespace was joined, but the node does not know the context yet",
+                last,
+                ns,
+                ctx,
+                pace,
+            ));
+        }
+    }
+}
+
 /// The hint for an install-by-path the node could not read.
 const PATH_HINT: &str = "the node reads the path on its own machine: it must run on this machine and see the file (a node in a container or on another host does not). Otherwise serve the file over https and pass its URL, or copy it where the node can read it";
 
 impl Session {
     /// Installs an app from SOURCE. A local module or bundle is loaded
     /// first (an invalid one is refused before anything is sent) and the
-    /// node is given its absolute path.
+    /// node is given its absolute path; a bundle's manifest `metadata` is the
+    /// app's metadata unless `metadata` is given.
     pub async fn install_app(
         &self,
         source: &Source,
@@ -328,45 +453,10 @@ impl Session {
         metadata: Option<&Value>,
     ) -> Result<Installed> {
         let client = self.client_for("installing an app")?;
-        let meta = match metadata {
-            Some(v) if !v.is_object() => {
-                return Err(Error::input(
-                    Code::Usage,
-                    "--metadata must be a JSON object (name, description, …)",
-                ));
-            }
-            Some(v) => serde_json::to_vec(v).map_err(|e| Error::internal(e.to_string()))?,
-            None => Vec::new(),
-        };
+        let meta = metadata_bytes(metadata)?;
         match source {
-            Source::Registry { package, version } => Err(Error::input(
-                Code::RegistryUnavailable,
-                format!(
-                    "`{}@{}`: the node at {} installs from no registry (merod 0.11.0-rc.4 and rc.25 install only by path or URL; rc.31 and later install PACKAGE@VERSION from the registry the node is configured with)",
-                    sanitize_line(package),
-                    sanitize_line(version),
-                    client.url()
-                ),
-            )
-            .with_hint("install from a file (calimcp app install ./app.wasm) or an https URL")),
-            Source::Url(url) => {
-                let id = client
-                    .install_application_url(url, &meta, None)
-                    .await
-                    .map_err(|e| {
-                        if e.message.contains("non-public address") {
-                            e.with_hint("this node (merod 0.11.0-rc.25 and later) fetches only from public hosts: serve the file from one, or install it by path when the node runs on this machine")
-                        } else {
-                            e
-                        }
-                    })?;
-                // A wasm from a URL is listed as package "unknown", version "0.0.0".
-                Ok(Installed {
-                    application_id: id,
-                    package: None,
-                    version: None,
-                })
-            }
+            Source::Registry { package, version } => Err(no_registry(client, package, version)),
+            Source::Url(url) => install_url(client, url, &meta).await,
             Source::Path(path) => {
                 let abs = std::path::absolute(path).map_err(|e| {
                     Error::input(
@@ -374,42 +464,12 @@ impl Session {
                         format!("cannot read {}: {e}", path.display()),
                     )
                 })?;
-                let mut skipped = Vec::new();
-                let opts = LoadOptions {
-                    package: package.map(str::to_string),
+                let loaded = self.checked_local(&abs, package)?;
+                // A bundle's own metadata, unless --metadata was given.
+                let meta = match (metadata, calimcp_core::abi::load::bundle_metadata(&abs)?) {
+                    (None, Some(own)) => metadata_bytes(Some(&own))?,
+                    _ => meta,
                 };
-                // What the node will store must be an app calimcp can read.
-                let loaded = match calimcp_core::abi::load::load_path(&abs, &opts, &mut skipped) {
-                    Ok(apps) => apps.into_iter().next(),
-                    Err(e) if e.code == Code::NoEmbeddedAbi => {
-                        self.note(format!(
-                            "{}: the module carries no ABI: calimcp cannot describe or call it (build it with the ABI embedded)",
-                            abs.display()
-                        ));
-                        None
-                    }
-                    Err(e) => return Err(e),
-                };
-                // The ABI as the node checks it (the rules `diff` applies): an
-                // embedded ABI the node refuses is one it silently ignores.
-                if let Some(app) = &loaded {
-                    let refused: Vec<String> = app
-                        .services
-                        .iter()
-                        .flat_map(|s| calimcp_core::abi::lint::refusals(&s.manifest))
-                        .collect();
-                    if !refused.is_empty() {
-                        return Err(Error::input(
-                            Code::InvalidAbi,
-                            format!(
-                                "{}: the node would ignore this app's ABI, so nothing could describe or call it; nothing was sent: {}",
-                                abs.display(),
-                                sanitize_line(&refused.join("; "))
-                            ),
-                        )
-                        .with_hint("fix the manifest (rebuild the app with the SDK) and install again"));
-                    }
-                }
                 let package = package
                     .map(str::to_string)
                     .or_else(|| loaded.as_ref().and_then(|a| a.package.clone()));
@@ -435,6 +495,48 @@ impl Session {
                 })
             }
         }
+    }
+
+    /// The app at `abs` as calimcp reads it (what the node will store must
+    /// be an app calimcp can read), its ABI checked as the node checks it
+    /// (the rules `diff` applies): an embedded ABI the node refuses is one it
+    /// silently ignores. `None` (with a note) for a module without an ABI.
+    fn checked_local(&self, abs: &Path, package: Option<&str>) -> Result<Option<App>> {
+        let mut skipped = Vec::new();
+        let opts = LoadOptions {
+            package: package.map(str::to_string),
+        };
+        let app = match calimcp_core::abi::load::load_path(abs, &opts, &mut skipped) {
+            Ok(apps) => apps.into_iter().next(),
+            Err(e) if e.code == Code::NoEmbeddedAbi => {
+                self.note(format!(
+                    "{}: the module carries no ABI: calimcp cannot describe or call it (build it with the ABI embedded)",
+                    abs.display()
+                ));
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        let Some(app) = app else {
+            return Ok(None);
+        };
+        let refused: Vec<String> = app
+            .services
+            .iter()
+            .flat_map(|s| calimcp_core::abi::lint::refusals(&s.manifest))
+            .collect();
+        if refused.is_empty() {
+            return Ok(Some(app));
+        }
+        Err(Error::input(
+            Code::InvalidAbi,
+            format!(
+                "{}: the node would ignore this app's ABI, so nothing could describe or call it; nothing was sent: {}",
+                abs.display(),
+                sanitize_line(&refused.join("; "))
+            ),
+        )
+        .with_hint("fix the manifest (rebuild the app with the SDK) and install again"))
     }
 
     /// Removes the installed versions of `app` (the one `version` names, or
@@ -608,66 +710,45 @@ impl Session {
         check_invitation(inv)?;
         let client = self.client_for("joining a context")?;
         let pace = Pace::new(Duration::from_secs(2), within);
-        let ns = &inv.namespace_id;
         let ctx = &inv.context_id;
-        // 1. The namespace: the node looks for a member to join through; it
-        //    may find none at first (peers still connecting).
         progress("joining the namespace");
-        let mut last: Option<Error> = None;
-        loop {
-            match pace
-                .attempt(client.join_namespace(ns, &inv.invitation))
-                .await
-            {
-                Some(Ok(_)) => break,
-                Some(Err(e)) if no_member_yet(&e) => last = Some(e),
-                Some(Err(e)) => {
-                    return Err(Error {
-                        message: format!(
-                            "joining namespace {ns} failed (nothing was joined): {}",
-                            e.message
-                        ),
-                        ..e
-                    });
-                }
-                None => last = None,
-            }
-            if !pace.next().await {
-                return Err(incomplete(
-                    "the namespace was not joined: no member of it could be reached",
-                    last,
-                    ns,
-                    ctx,
-                    &pace,
-                ));
-            }
-        }
-        // 2. The context: it is known once the namespace's state arrived.
+        let last = join_namespace(client, inv, &pace).await?;
         progress("joining the context");
-        let member_public_key = loop {
-            match pace.attempt(client.join_context(ctx)).await {
-                Some(Ok(key)) => break key,
-                Some(Err(e)) if e.kind == ErrorKind::Remote => last = Some(e),
-                Some(Err(e)) => return Err(e),
-                None => last = None,
-            }
-            if !pace.next().await {
-                return Err(incomplete(
-                    "the namespace was joined, but the node does not know the context yet",
-                    last,
-                    ns,
-                    ctx,
-                    &pace,
-                ));
-            }
-        };
-        // 3. Ready: the app's code and the context's state.
+        let (member_public_key, last) = join_context(client, inv, &pace, last).await?;
         progress("waiting for the app's code and the context's state");
+        self.until_ready(client, inv, &pace, last).await?;
+        if let Some(a) = alias {
+            client.create_context_alias(a, ctx).await.map_err(|e| {
+                let msg = format!(
+                    "context {ctx} was joined and is ready, but its alias was not set: {}",
+                    e.message
+                );
+                Error { message: msg, ..e }
+                    .with_hint(format!("set it with: calimcp context alias add NAME {ctx}"))
+            })?;
+        }
+        Ok(Joined {
+            context_id: client.node_id(ctx),
+            namespace_id: inv.namespace_id.clone(),
+            member_public_key,
+            alias: alias.map(str::to_string),
+            ready: true,
+        })
+    }
+
+    /// Step 3 of a join: waits until the app's code and the context's state
+    /// have arrived (`last`: the last error of the steps before).
+    async fn until_ready(
+        &self,
+        client: &Client,
+        inv: &Invitation,
+        pace: &Pace,
+        mut last: Option<Error>,
+    ) -> Result<()> {
         let mut waiting_for = "the context";
         loop {
-            let state = pace.attempt(self.ready(client, ctx)).await;
-            match state {
-                Some(Ok(None)) => break,
+            match pace.attempt(self.ready(client, &inv.context_id)).await {
+                Some(Ok(None)) => return Ok(()),
                 Some(Ok(Some(what))) => waiting_for = what,
                 Some(Err(e)) if e.retryable || e.kind == ErrorKind::Remote => {
                     last = Some(e);
@@ -681,33 +762,12 @@ impl Session {
                         "the namespace and the context were joined, but {waiting_for} has not arrived on this node yet"
                     ),
                     last.take(),
-                    ns,
-                    ctx,
-                    &pace,
+                    &inv.namespace_id,
+                    &inv.context_id,
+                    pace,
                 ));
             }
         }
-        let alias = match alias {
-            Some(a) => {
-                client.create_context_alias(a, ctx).await.map_err(|e| {
-                    let msg = format!(
-                        "context {ctx} was joined and is ready, but its alias was not set: {}",
-                        e.message
-                    );
-                    Error { message: msg, ..e }
-                        .with_hint(format!("set it with: calimcp context alias add NAME {ctx}"))
-                })?;
-                Some(a.to_string())
-            }
-            None => None,
-        };
-        Ok(Joined {
-            context_id: client.node_id(ctx),
-            namespace_id: ns.clone(),
-            member_public_key,
-            alias,
-            ready: true,
-        })
     }
 
     /// `None` when context `ctx` can be used on this node; else what has
@@ -879,6 +939,21 @@ mod tests {
             Source::Path("./dir/a@1.wasm".into())
         );
         assert_eq!(Source::parse("app.wasm"), Source::Path("app.wasm".into()));
+    }
+
+    #[test]
+    fn apps_name_their_version_by_at_or_by_id() {
+        let id = "1".repeat(64);
+        assert_eq!(
+            app_and_version("com.x.kv@1.2.0"),
+            ("com.x.kv".into(), Some("1.2.0".into()))
+        );
+        assert_eq!(app_and_version("com.x.kv"), ("com.x.kv".into(), None));
+        assert_eq!(app_and_version(&id), (id.clone(), Some(id.clone())));
+        assert_eq!(
+            app_and_version("./dir@x/abi.json"),
+            ("./dir@x/abi.json".into(), None)
+        );
     }
 
     #[test]

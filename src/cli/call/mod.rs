@@ -12,24 +12,22 @@
 //! tools carry — so a bad argument is exit 2 and nothing is sent.
 //!
 //! Here: the command's arguments and `run`; `locate` finds the context,
-//! `argv` reads the argument object from the parsed line, `prompt` asks for
-//! missing ones.
+//! `argv` reports the problems of the parsed line.
 
 mod argv;
 mod locate;
-mod prompt;
 mod until;
 
 use std::ffi::OsString;
-use std::io::IsTerminal;
 
-use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::toolcmd::params::{self, ParamSpec, Stdin, ValueKind};
+use super::toolcmd::input::{Given, arguments};
+use super::toolcmd::params::{self, ParamSpec};
+use super::toolcmd::prompt::answer_check;
 use super::toolcmd::{CallFlags, command, reserved_flags, unknown_flag};
 use super::{GlobalArgs, output};
 use argv::*;
@@ -46,7 +44,6 @@ use calimcp_core::mapping::Tool;
 use calimcp_core::mapping::args::Problem;
 use calimcp_core::text::sanitize_line;
 use locate::*;
-use prompt::*;
 
 const ABOUT: &str = "\
 Call a method on a Calimero node, checking every argument against the ABI first.
@@ -282,10 +279,15 @@ impl Call<'_> {
     /// the arguments checked with the ABI of the version it runs.
     fn ready(&self, specs: &[ParamSpec], tool_m: &ArgMatches, argv: &[OsString]) -> Result<Ready> {
         let mut early: Option<Found> = None;
-        let check = answer_check(self.catalog, self.tool);
+        let check = answer_check(|v| self.catalog.prepare(self.tool, v).map(|_| ()));
         let flags = self.flags;
+        let given = Given {
+            args_json: flags.args_json.as_deref(),
+            no_input: flags.no_input,
+            what: "call",
+        };
         let (obj, flag_problems) =
-            arguments(self.g, flags, specs, tool_m, argv, &check, &mut |obj| {
+            arguments(self.g, &given, specs, tool_m, argv, &check, &mut |obj| {
                 let explicit = flags.context.clone().or_else(|| {
                     obj.get(calimcp_core::mapping::schema::CONTEXT_PARAM)
                         .and_then(Value::as_str)
@@ -525,6 +527,8 @@ const DEFAULT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::cli::toolcmd::prompt::equivalent;
 
     #[test]
     fn equivalent_commands_quote_and_hide_the_token() {

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use sha2::{Digest, Sha256};
 
-use super::bundle::{DirFiles, MpkFiles, load_bundle};
+use super::bundle::{BundleFiles, DirFiles, MpkFiles, load_bundle};
 use super::model::Manifest;
 use super::{Warning, lint, parse};
 use crate::error::{Code, Error, Result};
@@ -487,6 +487,27 @@ fn load_one(path: &Path, opts: &LoadOptions) -> Result<App> {
         });
     }
     Ok(app)
+}
+
+/// The `metadata` object of the bundle at `path` (a bundle directory or an
+/// `.mpk`): what `app install` stores as the app's metadata when none is
+/// given. `None` for anything else, or a bundle whose manifest has none.
+pub fn bundle_metadata(path: &Path) -> Result<Option<serde_json::Value>> {
+    let raw = match kind(path)? {
+        Kind::BundleDir => DirFiles(path).read("manifest.json"),
+        Kind::Mpk => MpkFiles::open(&read(path)?).and_then(|f| f.read("manifest.json")),
+        Kind::File | Kind::AppsDir => return Ok(None),
+    };
+    let bad = |e: String| {
+        Error::input(
+            Code::InvalidBundle,
+            format!("{}: manifest.json: {e}", path.display()),
+        )
+    };
+    let raw = raw.map_err(bad)?;
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&raw).map_err(|e| bad(e.to_string()))?;
+    Ok(manifest.get("metadata").filter(|m| m.is_object()).cloned())
 }
 
 /// Loads what `path` holds: one app, or for a directory of apps every app in it.

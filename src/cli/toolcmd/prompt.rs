@@ -1,11 +1,17 @@
 //! Prompting for missing parameters on a terminal, and the equivalent
-//! command line to print afterwards.
+//! command line to print afterwards (for `call`'s parameters and `context
+//! create`'s init arguments).
 
-use super::*;
-use calimcp_core::error::Code;
+use std::ffi::OsString;
+
+use serde_json::{Map, Value};
+
+use super::params::{self, ParamSpec, Stdin, ValueKind};
+use calimcp_core::error::{Code, Error, Problem, Result};
+use calimcp_core::text::sanitize_line;
 
 /// Quotes a word for a POSIX shell when it needs it.
-pub(super) fn shell_quote(s: &str) -> String {
+pub(in crate::cli) fn shell_quote(s: &str) -> String {
     let safe = !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c));
@@ -18,7 +24,7 @@ pub(super) fn shell_quote(s: &str) -> String {
 
 /// The command line without prompts: the original words (a `--token` value
 /// replaced by the variable) plus the answers.
-pub(super) fn equivalent(argv: &[OsString], added: &[(String, String)]) -> String {
+pub(in crate::cli) fn equivalent(argv: &[OsString], added: &[(String, String)]) -> String {
     let mut words = vec!["calimcp".to_string()];
     let mut hide_next = false;
     for w in argv.iter().skip(1) {
@@ -44,7 +50,7 @@ pub(super) fn equivalent(argv: &[OsString], added: &[(String, String)]) -> Strin
 
 /// Asks for one line on the terminal (stderr, then stdin in its usual line
 /// mode) until `check` accepts it; Ctrl-D (end of input) cancels.
-pub(super) fn ask(
+pub(in crate::cli) fn ask(
     label: &str,
     check: impl Fn(&str) -> std::result::Result<(), String>,
 ) -> std::result::Result<String, String> {
@@ -69,18 +75,17 @@ pub(super) fn ask(
     }
 }
 
-/// What is wrong with `value` as the parameter `name` of `tool`, checked as
-/// the whole call will be (its schema, then the exact values: an enum's
-/// names, a record's fields, integer bounds), so a prompt asks again at once
-/// instead of failing after the last question. Only the parameter's own
-/// problems count: the others are still to be asked.
-pub(super) fn answer_check<'a>(
-    catalog: &'a calimcp_catalog::Catalog,
-    tool: &'a Tool,
+/// What is wrong with `value` as the parameter `name`, checked as the whole
+/// argument object will be (`check`: its schema, then the exact values: an
+/// enum's names, a record's fields, integer bounds), so a prompt asks again
+/// at once instead of failing after the last question. Only the parameter's
+/// own problems count: the others are still to be asked.
+pub(in crate::cli) fn answer_check<'a>(
+    check: impl Fn(&Value) -> std::result::Result<(), Vec<Problem>> + 'a,
 ) -> impl Fn(&str, &Value) -> std::result::Result<(), String> + 'a {
     move |name, value| {
         let one = Value::Object(Map::from_iter([(name.to_string(), value.clone())]));
-        let Err(problems) = catalog.prepare(tool, &one) else {
+        let Err(problems) = check(&one) else {
             return Ok(());
         };
         let own: Vec<String> = problems
@@ -107,7 +112,7 @@ pub(super) fn answer_check<'a>(
 
 /// Asks for each missing parameter until its answer is valid for it
 /// (`check`, see [`answer_check`]); returns the flags and values given.
-pub(super) fn prompt(
+pub(in crate::cli) fn prompt(
     missing: &[&ParamSpec],
     args: &mut Map<String, Value>,
     check: &dyn Fn(&str, &Value) -> std::result::Result<(), String>,
