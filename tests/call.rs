@@ -2219,3 +2219,52 @@ fn a_write_the_node_ran_read_only_and_discarded_is_said_so() {
         )
     );
 }
+
+/// A nullable parameter's flag takes `null` as JSON null, whatever its kind
+/// (an i32, a bool, a string); a required one keeps `null` as its value.
+#[test]
+fn a_nullable_parameter_flag_sends_json_null() {
+    let env = Env::new();
+    let v = env.ok(&[
+        "call",
+        "typed_echo_numbers",
+        "--small",
+        "1",
+        "--big",
+        "2",
+        "--neg",
+        "-1",
+        "--delta",
+        "null",
+        "--flag",
+        "null",
+        "--dry-run",
+        "--json",
+    ]);
+    let args = &v["body"]["params"]["argsJson"];
+    assert_eq!(args["delta"], Value::Null, "{v}");
+    assert_eq!(args["flag"], Value::Null, "{v}");
+    assert!(args.as_object().unwrap().contains_key("delta"), "{v}");
+    let v = env.ok(&[
+        "call",
+        "typed_echo_strings",
+        "--param-json",
+        "null",
+        "--service",
+        "null",
+        "--dry-run",
+        "--json",
+    ]);
+    let args = &v["body"]["params"]["argsJson"];
+    assert_eq!(args["service"], Value::Null, "{v}");
+    assert_eq!(args["json"], "null", "a required string stays literal: {v}");
+    let out = env
+        .cmd()
+        .args(["call", "typed_echo_numbers", "--help"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("null sends JSON null"), "{help}");
+}

@@ -1426,6 +1426,7 @@ fn command_help_says_what_the_command_covers() {
         "wait_for_events",
         "wait_for_context",
         "call_until",
+        "call_many",
     ] {
         assert!(serve.contains(tool), "serve --help lacks {tool}: {serve}");
     }

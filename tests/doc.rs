@@ -365,3 +365,37 @@ fn an_app_called_index_does_not_overwrite_the_index() {
     assert!(index.contains("href=\"index_.html\""), "{index}");
     assert!(page_of(&site, "index_.html").contains("<section class=\"method\""));
 }
+
+/// With no APP, `doc` documents every app it sees, as `tools` lists them:
+/// the --apps directories' and the node's (only the former with --offline);
+/// its help says so.
+#[test]
+fn without_an_app_every_app_is_documented_the_node_s_too() {
+    let node = support::fake_node::FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let site = tempfile::tempdir().unwrap();
+    support::calimcp(home.path())
+        .args(["--node", &node.url, "doc", "--apps", "examples", "-o"])
+        .arg(site.path())
+        .assert()
+        .success();
+    assert!(
+        site.path().join("every_kind.html").exists(),
+        "an --apps app"
+    );
+    assert!(site.path().join("typed.html").exists(), "a node app");
+    let offline = tempfile::tempdir().unwrap();
+    calimcp()
+        .args(["doc", "--apps", "examples", "-o"])
+        .arg(offline.path())
+        .assert()
+        .success();
+    assert!(!offline.path().join("typed.html").exists());
+    let help = calimcp().args(["doc", "--help"]).assert().success();
+    let help = String::from_utf8_lossy(&help.get_output().stdout).into_owned();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("the --apps directories' and the node's"),
+        "{help}"
+    );
+}

@@ -407,6 +407,31 @@ async fn serve_says_the_context_moves_on_this_call_and_announces_it() {
     client.cancel().await.unwrap();
 }
 
+/// `call_many` alike: the call's entry carries the same note.
+#[tokio::test]
+async fn call_many_says_the_context_moves_on_this_call() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let (_, ctx, new) = two_versions(&node);
+    node.upgrade_group(&new);
+    let client = support::serve::stdio_client(&["--node", &node.url]).await;
+    let calls = json!({"calls": [{"tool": "kv_c_tag", "arguments": {"_context": ctx}}]});
+    let r = support::serve::call(&client, "call_many", calls)
+        .await
+        .unwrap();
+    let out = r.structured_content.unwrap();
+    // (The fake's answer does not match `tag`'s return type, so the entry
+    // is that error, whose message keeps the note as a single call's text.)
+    let entry = out["results"][0].to_string();
+    assert!(
+        entry.contains(&format!(
+            "context {ctx} moves to com.example.kv-c 0.2.0 on this call"
+        )),
+        "{out}"
+    );
+    assert_eq!(node.executes().len(), 1);
+    client.cancel().await.unwrap();
+}
+
 /// Right after a group upgrade a context may run its old version again for
 /// a while (here: the group's target goes back to 0.1.0, and the node moves
 /// the context back at its next use). A call built for 0.2.0 that the node

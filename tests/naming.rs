@@ -422,9 +422,10 @@ fn reserved_names_are_never_generated() {
         app(Some("com.x.describe"), "0e", &["app", "other"]),
         app(Some("com.x.select"), "0f", &["app"]),
         app(None, "describe", &["app"]),
+        app(Some("com.x.call"), "10", &["many"]),
     ];
     let set = build(&apps);
-    assert_eq!(set.tools.len(), 4, "every method still has a tool");
+    assert_eq!(set.tools.len(), 5, "every method still has a tool");
     for t in &set.tools {
         assert!(
             ![
@@ -432,7 +433,8 @@ fn reserved_names_are_never_generated() {
                 "select_app",
                 "wait_for_events",
                 "wait_for_context",
-                "call_until"
+                "call_until",
+                "call_many"
             ]
             .contains(&t.name.as_str()),
             "{} is reserved",

@@ -22,7 +22,7 @@ use calimcp_core::text::sanitize_line;
   calimcp doc --apps examples -o site          # every app, and site/index.html
   calimcp doc examples/kv-store -o - > kv.html # one page on stdout")]
 pub(crate) struct DocArgs {
-    /// Apps (paths, names, or `-`: a manifest on stdin); none means every app of the --apps directories
+    /// Apps (paths, names, or `-`: a manifest on stdin); none means every app: the --apps directories' and the node's (with --offline, the --apps directories' only)
     #[arg(value_name = "APP", value_hint = clap::ValueHint::AnyPath)]
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::app_candidates))]
     pub targets: Vec<String>,

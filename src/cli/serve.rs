@@ -13,9 +13,10 @@ use calimcp_core::error::{Code, Result};
 /// Serve the apps' methods as MCP tools (stdio by default), for AI agents.
 ///
 /// Tools are exactly those `calimcp tools --json` prints for the same apps and
-/// options, plus five fixed tools: describe_app, select_app, wait_for_events
-/// (an app's events in a context, decoded with its ABI), wait_for_context and
-/// call_until (a [view] tool repeated until its result is a value); --allow
+/// options, plus six fixed tools: describe_app, select_app, wait_for_events
+/// (an app's events in a context, decoded with its ABI), wait_for_context,
+/// call_until (a [view] tool repeated until its result is a value) and
+/// call_many (up to 32 app tool calls, answered in order); --allow
 /// and --deny apply to them too. Arguments are validated against each tool's
 /// schema before anything reaches the node.
 #[derive(Debug, Args)]

@@ -1,7 +1,8 @@
 //! The fixed tools: `describe_app` (what an app offers), `select_app` (pin
 //! the context an app's tools run in for this session), `wait_for_context`
 //! (until a context is initialized on the node), `call_until` (a [view]
-//! tool repeated until its result equals a value: `call VIEW --until`), and,
+//! tool repeated until its result equals a value: `call VIEW --until`),
+//! `call_many` (several app tool calls at once, [`super::many`]), and,
 //! listed from [`super::events`], `wait_for_events`. Their names are
 //! reserved in [`calimcp_core::mapping::toolset::RESERVED_NAMES`]; their arguments
 //! are types in [`args`], which give the listed input schemas.
@@ -25,19 +26,21 @@ pub(crate) const DESCRIBE_APP: &str = "describe_app";
 pub(crate) const SELECT_APP: &str = "select_app";
 pub(crate) const WAIT_FOR_CONTEXT: &str = "wait_for_context";
 pub(crate) const CALL_UNTIL: &str = "call_until";
+pub(crate) const CALL_MANY: &str = "call_many";
 
 /// The fixed tools' names.
-pub(crate) const NAMES: [&str; 5] = [
+pub(crate) const NAMES: [&str; 6] = [
     DESCRIBE_APP,
     SELECT_APP,
     super::events::WAIT_FOR_EVENTS,
     WAIT_FOR_CONTEXT,
     CALL_UNTIL,
+    CALL_MANY,
 ];
 
 /// Why the fixed tool `name` is not served: `--allow`/`--deny` apply to the
-/// fixed tools as to the others (all five only read, so `--read-only` keeps
-/// them). A lifecycle tool ([`super::lifecycle`]) is served only with its
+/// fixed tools as to the others (all six only read or, `call_many`, refuse
+/// a [mut] call inside as a single call would, so `--read-only` keeps them). A lifecycle tool ([`super::lifecycle`]) is served only with its
 /// toolset on (`--toolsets lifecycle`) and never under `--read-only`: each
 /// changes the node. `None` when it is served, or `name` is no fixed tool.
 pub(crate) fn refused(scope: &super::live::Scope, name: &str) -> Option<String> {
@@ -107,6 +110,14 @@ pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
                     "inputSchema": args::schema_of(CALL_UNTIL),
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}
                 }),
+                json!({
+                    "name": CALL_MANY,
+                    "title": "Call several app tools at once",
+                    "description": format!("Runs 1 to {max} app tool calls (`calls`: each a `tool` and its `arguments`, as for calling it) and answers each in the order given: `{{ok: true, result}}`, or `{{ok: false, error}}` with the error's `code`, `message`, `hint` and `retryable`; one failing call does not fail the others. Consecutive [view] calls run concurrently; a [mut] call runs alone, after every call before it and before any after it, and is never repeated. Each call is checked exactly as a single call (context, version, arguments, --read-only). Only app tools: not describe_app, call_until, call_many and the other fixed tools.", max = super::many::MAX_CALLS),
+                    "inputSchema": args::schema_of(CALL_MANY),
+                    "outputSchema": super::many::output_schema(),
+                    "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}
+                }),
             ];
             defs.into_iter()
                 .chain([super::events::tool()])
@@ -174,6 +185,17 @@ pub(crate) fn parse_call_until(
         within: seconds(a.within, DEFAULT_WITHIN),
         every: seconds(a.every, DEFAULT_EVERY),
     })
+}
+
+/// `call_many`'s calls, each a tool and its arguments.
+pub(crate) fn parse_call_many(
+    raw: &Map<String, Value>,
+) -> std::result::Result<Vec<super::many::Call>, String> {
+    let a: args::CallManyInput = args::parse(CALL_MANY, raw)?;
+    Ok(a.calls
+        .into_iter()
+        .map(|c| (c.tool, c.arguments.unwrap_or_default()))
+        .collect())
 }
 
 /// Which service of `app` a request means: the one named, the server's

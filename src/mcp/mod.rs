@@ -2,8 +2,8 @@
 //!
 //! Input: resolved [`Settings`] (apps sources, scope, filter, transport, node).
 //! Output: an rmcp server on stdio or Streamable HTTP exposing the fixed tools
-//! `describe_app`, `select_app`, `wait_for_events`, `wait_for_context` and
-//! `call_until` plus exactly the tools `calimcp tools --json`
+//! `describe_app`, `select_app`, `wait_for_events`, `wait_for_context`,
+//! `call_until` and `call_many` ([`many`]) plus exactly the tools `calimcp tools --json`
 //! prints for the same apps and options, and the apps' ABIs and contexts as
 //! resources with completion of their URI templates ([`resources`]); over
 //! HTTP also the apps' reference pages at `/`, and those pages as the MCP
@@ -23,6 +23,7 @@ pub(crate) mod http;
 pub(crate) mod lifecycle;
 pub(crate) mod live;
 pub(crate) mod log;
+pub(crate) mod many;
 pub(crate) mod pages;
 pub(crate) mod reread;
 pub(crate) mod resources;

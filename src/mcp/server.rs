@@ -5,9 +5,10 @@
 //! server's catalog session first ([`Live::session`]): the pins (those
 //! chosen, then those of `calimcp use`), the node client and the one check
 //! that something needs the node come from it, as they do for a command.
-//! App tools, `call_until`, `select_app` and `wait_for_events` take the
-//! engine's steps ([`calimcp_catalog::call`]) through that session with an
-//! agent [`Audience`]; the waits pace as the CLI's do
+//! App tools (one by one, or several through `call_many`), `call_until`,
+//! `select_app` and `wait_for_events` take the engine's steps
+//! ([`calimcp_catalog::call`]) through that session with an agent
+//! [`Audience`]; the waits pace as the CLI's do
 //! ([`calimcp_catalog::wait::Pace`]).
 
 use std::sync::Arc;
@@ -24,7 +25,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
 use super::events::{self, WAIT_FOR_EVENTS};
-use super::fixed::{self, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT};
+use super::fixed::{self, CALL_MANY, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT};
 use super::lifecycle as lc;
 use super::live::{Live, Lookup, View, compact};
 use super::log;
@@ -39,7 +40,34 @@ use calimcp_core::mapping::args::Problem;
 use calimcp_core::text::{did_you_mean, sanitize_line};
 
 /// What an agent reads first.
-pub(crate) const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value.";
+pub(crate) const INSTRUCTIONS: &str = "calimcp serves Calimero applications: one tool per ABI method, named <app>_<method> (<app>_<service>_<method> for multi-service apps), each described by its signature ([view] only reads, [mut] changes state). To start: call describe_app without arguments to list the apps, then describe_app with an app for its methods and tool names, then select_app to pin the context the app's tools run in (an app with a single context needs no pin), then call the tools. On a connection without a session (Streamable HTTP without Mcp-Session-Id, as in protocol 2026-07-28) pins are not kept: pass `_context` to each call instead. Any app tool also takes `_context` (a context id or alias) to run one call elsewhere. Arguments are checked against the tool's schema before anything reaches the node; a result with isError names each bad argument, so fix those and retry. To learn what a call caused, wait_for_events returns an app's events in a context, decoded with its ABI (start waiting before the call). Instead of a loop of calls: wait_for_context waits until a context (say, one just joined) is initialized on the node, and call_until repeats a [view] tool until its result equals a value. For several calls at once, call_many runs up to 32 app tool calls and answers each in order, one failure not failing the others.";
+
+/// −32601 for `method`: which one, and the requests the server answers.
+fn not_found(method: &str) -> McpError {
+    McpError::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "Method not found: `{}`; this server answers {}",
+            sanitize_line(method),
+            ANSWERED.join(", ")
+        ),
+        None,
+    )
+}
+
+/// The requests this server answers (a −32601 lists them).
+const ANSWERED: [&str; 10] = [
+    "initialize",
+    "ping (before 2026-07-28)",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "completion/complete",
+    "server/discover",
+    "subscriptions/listen",
+];
 
 /// True on a Streamable HTTP request that belongs to no session (the
 /// 2026-07-28 protocol, or a stateless client): state does not outlive it.
@@ -371,8 +399,8 @@ impl Connection {
                 return Ok(error_result(format!("{}\ntimedOut: true", error_text(&e))));
             }
             Some(Ok(call)) => call,
-            Some(Err(Stop::Protocol(e))) => return Err(e),
-            Some(Err(Stop::Answer(r))) => return Ok(*r),
+            Some(Err(Stop::Protocol(e, _))) => return Err(e),
+            Some(Err(Stop::Answer(r))) => return Ok(r.0),
         };
         let client = match self.node(CALL_UNTIL, audience) {
             Ok(c) => c,
@@ -399,6 +427,34 @@ impl Connection {
         )))
     }
 
+    /// `call_many` ([`super::many`]): each group of calls after the one
+    /// before, the calls of a group (consecutive [view] calls) together.
+    async fn call_many(&self, args: &Map<String, Value>, audience: Audience) -> CallToolResult {
+        use super::many;
+        let calls = match fixed::parse_call_many(args) {
+            Ok(c) => c,
+            Err(text) => return error_result(text),
+        };
+        if let Some(why) = many::refused(&calls) {
+            return error_result(why);
+        }
+        self.live.wait_ready().await;
+        let view = self.live.view();
+        let is_view: Vec<bool> = calls
+            .iter()
+            .map(|(n, _)| matches!(view.lookup(n, &self.live.scope), Lookup::Found(t) if t.read_only))
+            .collect();
+        let mut results = Vec::with_capacity(calls.len());
+        for group in many::groups(&is_view) {
+            let runs = calls[group].iter().map(|(name, args)| async move {
+                let r = self.run_method(name, args, audience).await;
+                many::Outcome::of(r.map_err(Stop::into_error))
+            });
+            results.extend(many::join_all(runs.collect()).await);
+        }
+        many::result(&many::Answered { results })
+    }
+
     /// An app tool's call: the engine's steps, then the call sent and the
     /// node's answer explained.
     async fn call_method(
@@ -407,15 +463,25 @@ impl Connection {
         args: &Map<String, Value>,
         audience: Audience,
     ) -> Result<CallToolResult, McpError> {
-        let call = match self.prepare_call(name, args, false, audience).await {
-            Ok(call) => call,
-            Err(Stop::Protocol(e)) => return Err(e),
-            Err(Stop::Answer(r)) => return Ok(*r),
-        };
-        let client = match self.node(&call.tool.name, audience) {
-            Ok(c) => c,
-            Err(e) => return Ok(error_result(error_text(&e))),
-        };
+        match self.run_method(name, args, audience).await {
+            Ok(r) => Ok(r),
+            Err(Stop::Protocol(e, _)) => Err(e),
+            Err(Stop::Answer(r)) => Ok(r.0),
+        }
+    }
+
+    /// [`Connection::call_method`]'s work; a failure with its [`Error`]
+    /// (what `call_many` answers for each call).
+    pub(super) async fn run_method(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+        audience: Audience,
+    ) -> Result<CallToolResult, Stop> {
+        let call = self.prepare_call(name, args, false, audience).await?;
+        let client = self
+            .node(&call.tool.name, audience)
+            .map_err(|e| Stop::answer(error_result(error_text(&e)), e))?;
         let app = &call.view.catalog.apps[call.tool.app];
         log::debug!(
             "{} → execute {} in {}",
@@ -425,7 +491,7 @@ impl Connection {
         );
         match client.execute(&call.bound, app, &call.prepared, None).await {
             Ok(output) => Ok(self.ran(&call, output)),
-            Err(e) => Ok(node_error_result(&e)),
+            Err(e) => Err(Stop::answer(node_error_result(&e), e)),
         }
     }
 
@@ -484,11 +550,11 @@ impl Connection {
                     .await?
                 {
                     Prep::Ready(call) => Ok(*call),
-                    Prep::Stale(e) => Err(Stop::answer(node_error_result(&e))),
+                    Prep::Stale(e) => Err(Stop::answer(node_error_result(&e), e)),
                 };
             }
         }
-        Err(Stop::answer(node_error_result(&stale)))
+        Err(Stop::answer(node_error_result(&stale), stale))
     }
 
     /// [`Connection::prepare_call`]'s steps on `view`.
@@ -504,17 +570,16 @@ impl Connection {
         let tool = match view.lookup(name, &self.live.scope) {
             Lookup::Found(t) => t.clone(),
             Lookup::Refused(why) => {
-                return Err(Stop::Protocol(McpError::invalid_params(why, None)));
+                // Refused by the server's flags, as `call --read-only` refuses (`usage`).
+                return Err(Stop::protocol(Error::input(Code::Usage, why)));
             }
-            Lookup::Unknown => return Err(Stop::Protocol(unknown_tool(&view, name))),
+            Lookup::Unknown => return Err(Stop::protocol(unknown_tool(&view, name))),
         };
         let arguments = Value::Object(args.clone());
         let prepared = view
             .catalog
             .prepare(&tool, &arguments)
-            .map_err(|problems| {
-                Stop::answer(invalid_arguments(&tool, &tool.signature, None, &problems))
-            })?;
+            .map_err(|problems| invalid_arguments(&tool, &tool.signature, None, problems))?;
         if let Err(offline) = self.node(&tool.name, audience) {
             // Still refused by kind: a read-only server never runs a [mut] tool.
             check_use(
@@ -526,15 +591,15 @@ impl Connection {
                 audience,
                 "",
             )
-            .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
-            return Err(Stop::answer(error_result(error_text(&offline))));
+            .map_err(Stop::error)?;
+            return Err(Stop::error(offline));
         }
         let app = &view.catalog.apps[tool.app];
         let typed = prepared.context.as_deref();
         let pinned = self
             .catalog()
             .call_pin(typed, Some(&self.chosen), app, tool.service.as_deref())
-            .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
+            .map_err(Stop::error)?;
         let ask = Ask::call(typed, pinned.as_deref());
         let bound = match self
             .catalog()
@@ -545,7 +610,7 @@ impl Connection {
             Err(e) if matches!(e.code, Code::UnknownContext | Code::ForeignContext) => {
                 return Ok(Prep::Stale(e));
             }
-            Err(e) => return Err(Stop::answer(node_error_result(&e))),
+            Err(e) => return Err(Stop::answer(node_error_result(&e), e)),
         };
         // The context may run an install the view does not list yet.
         self.live.saw_application(&bound.target.info.application_id);
@@ -555,12 +620,12 @@ impl Connection {
             repeated: false,
             read_only,
         })
-        .map_err(|e| Stop::Protocol(McpError::invalid_params(e.message, None)))?;
+        .map_err(Stop::protocol)?;
         kind(Use {
             repeated,
             read_only: false,
         })
-        .map_err(|e| Stop::answer(error_result(error_text(&e))))?;
+        .map_err(Stop::error)?;
         let prepared = match bound.version() {
             Some(_) => versioned(&bound, &view, &tool, &arguments)?,
             None => prepared,
@@ -688,7 +753,7 @@ fn versioned(bound: &Bound, view: &View, tool: &Tool, arguments: &Value) -> Resu
                 .map_or((&view.catalog, tool), |(c, t)| (c, t));
             let version = vcat.apps[0].version.as_deref().unwrap_or("?");
             let at = Some((version, bound.target.id.as_str()));
-            Stop::answer(invalid_arguments(tool, &vtool.signature, at, &problems))
+            invalid_arguments(tool, &vtool.signature, at, problems)
         })
 }
 
@@ -710,16 +775,38 @@ struct AppCall {
 }
 
 impl Stop {
-    fn answer(r: CallToolResult) -> Stop {
-        Stop::Answer(Box::new(r))
+    fn answer(r: CallToolResult, e: Error) -> Stop {
+        Stop::Answer(Box::new((r, e)))
+    }
+
+    /// An answer with `e`'s text.
+    fn error(e: Error) -> Stop {
+        Stop::answer(error_result(error_text(&e)), e)
+    }
+
+    /// A protocol error with `e`'s message.
+    fn protocol(e: Error) -> Stop {
+        Stop::Protocol(
+            McpError::invalid_params(e.message.clone(), None),
+            Box::new(e),
+        )
+    }
+
+    /// The error this stop is about, as `call_many` answers it.
+    pub(super) fn into_error(self) -> Error {
+        match self {
+            Stop::Protocol(_, e) => *e,
+            Stop::Answer(r) => r.1,
+        }
     }
 }
 
-/// Why an app tool's call stops before it is sent: a protocol error (an
-/// unknown or refused tool), or an answer saying why.
-enum Stop {
-    Protocol(McpError),
-    Answer(Box<CallToolResult>),
+/// Why an app tool's call stops (before it is sent, or the node's failure):
+/// a protocol error (an unknown or refused tool), or an answer saying why;
+/// each with the error it is about.
+pub(super) enum Stop {
+    Protocol(McpError, Box<Error>),
+    Answer(Box<(CallToolResult, Error)>),
 }
 
 /// Bad arguments of `tool`; `at`: the version and context whose ABI the
@@ -728,8 +815,8 @@ fn invalid_arguments(
     tool: &Tool,
     signature: &str,
     at: Option<(&str, &str)>,
-    problems: &[Problem],
-) -> CallToolResult {
+    problems: Vec<Problem>,
+) -> Stop {
     let lines: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
     let from = match at {
         Some((version, context)) => format!(
@@ -739,11 +826,17 @@ fn invalid_arguments(
         ),
         None => String::new(),
     };
-    error_result(format!(
+    let text = format!(
         "Invalid arguments for {} ({signature}{from}):\n{}",
         tool.name,
         lines.join("\n")
-    ))
+    );
+    let mut e = Error::input(
+        Code::InvalidArguments,
+        format!("invalid arguments for {} ({signature}{from})", tool.name),
+    );
+    e.problems = problems;
+    Stop::answer(error_result(text), e)
 }
 
 /// The result of a method that ran: the compact JSON of its output, and
@@ -786,7 +879,7 @@ fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
     result
 }
 
-fn unknown_tool(view: &View, name: &str) -> McpError {
+fn unknown_tool(view: &View, name: &str) -> Error {
     let mut names: Vec<&str> = view
         .listed
         .iter()
@@ -814,7 +907,7 @@ fn unknown_tool(view: &View, name: &str) -> McpError {
             names.len()
         ),
     };
-    McpError::invalid_params(message, None)
+    Error::input(Code::UnknownTool, message)
 }
 
 impl Connection {
@@ -1011,6 +1104,16 @@ fn error_result(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+/// A `resources/read` answer, every resource's (`ui://` included) from
+/// here: `result` (`{"contents": …}`) with `resultType` as every result has
+/// it under 2026-07-28 (rmcp strips it for peers of earlier revisions, and
+/// fills the caching hints).
+fn read_result(mut result: Value) -> Result<ReadResourceResponse, McpError> {
+    result["resultType"] = json!("complete");
+    let result: ReadResourceResult = from_json(result)?;
+    Ok(result.into())
+}
+
 /// An rmcp model value from its JSON.
 fn from_json<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
     serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
@@ -1112,6 +1215,7 @@ impl ServerHandler for Connection {
                 WAIT_FOR_EVENTS => self.wait_for_events(&args, audience).await,
                 WAIT_FOR_CONTEXT => self.wait_for_context(&args, audience).await,
                 CALL_UNTIL => self.call_until(&args, audience).await?,
+                CALL_MANY => self.call_many(&args, audience).await,
                 name if lc::NAMES.contains(&name) => self.lifecycle_call(name, &args).await,
                 name => self.call_method(name, &args, audience).await?,
             })
@@ -1159,9 +1263,7 @@ impl ServerHandler for Connection {
         let uri = request.uri;
         if uri == super::pages::UI_URI {
             self.live.wait_ready().await;
-            let result: ReadResourceResult =
-                from_json(super::pages::ui_contents(&self.live.view()))?;
-            return Ok(result.into());
+            return read_result(super::pages::ui_contents(&self.live.view()));
         }
         let target = resources::parse(&uri).map_err(|m| McpError::resource_not_found(m, None))?;
         self.live.wait_ready().await;
@@ -1187,13 +1289,9 @@ impl ServerHandler for Connection {
             }
         };
         let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "null".into());
-        // `resultType` as every result has it (rmcp strips it for peers of
-        // revisions before 2026-07-28, and fills the caching hints).
-        let result: ReadResourceResult = from_json(json!({
-            "resultType": "complete",
+        read_result(json!({
             "contents": [{ "uri": uri, "mimeType": "application/json", "text": text }]
-        }))?;
-        Ok(result.into())
+        }))
     }
 
     async fn complete(
@@ -1280,8 +1378,34 @@ impl ServerHandler for Connection {
                 format!("Invalid params for `{method}`: {why}"),
                 None,
             )),
-            None => Err(McpError::new(ErrorCode::METHOD_NOT_FOUND, method, None)),
+            None => Err(not_found(&method)),
         }
+    }
+
+    // rmcp's own answers to these name the method alone.
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        _request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Err(not_found("logging/setLevel"))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
+        Err(not_found("prompts/list"))
+    }
+
+    async fn get_prompt(
+        &self,
+        _request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        Err(not_found("prompts/get"))
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

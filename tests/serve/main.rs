@@ -8,6 +8,7 @@ mod support;
 
 mod http;
 mod lifecycle;
+mod many;
 mod node;
 mod pages;
 mod protocol;

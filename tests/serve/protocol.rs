@@ -209,6 +209,79 @@ async fn every_2026_07_28_answer_is_valid_against_the_schema() {
     }
 }
 
+/// −32601 says which method is unknown and which ones the server answers;
+/// each one it names is answered (never −32601), over both transports.
+#[tokio::test]
+async fn an_unknown_method_is_answered_with_the_methods_there_are() {
+    let ex = examples();
+    let listed = [
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "completion/complete",
+        "server/discover",
+    ];
+    for transport in ["stdio", "http"] {
+        let mut client = Client::start(transport, NEWEST, &["--apps", &ex, "--offline"]).await;
+        for unknown in ["no/such/method", "prompts/list", "logging/setLevel"] {
+            let answer = client.ask(unknown, json!({"level": "info"})).await;
+            assert_eq!(answer["error"]["code"], -32601, "{answer}");
+            let message = answer["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains(&format!("`{unknown}`")), "{message}");
+            for method in listed
+                .iter()
+                .chain(&["initialize", "ping", "subscriptions/listen"])
+            {
+                assert!(message.contains(method), "{method} not named: {message}");
+            }
+        }
+        for method in listed {
+            let answer = client.ask(method, json!({})).await;
+            assert_ne!(
+                answer["error"]["code"], -32601,
+                "{transport} {method}: {answer}"
+            );
+        }
+    }
+}
+
+/// Every kind of resource (an ABI, an app's contexts, one context, the
+/// `ui://` reference page) is read with `resultType` under 2026-07-28, and
+/// without it under an earlier revision, over both transports: the Python
+/// SDK's default client refuses a result without it.
+#[tokio::test]
+async fn every_resource_kind_is_read_with_its_result_type() {
+    let node = support::fake_node::FakeNode::start();
+    let uris = [
+        "calimero://app/kv_store/abi",
+        "calimero://app/kv_store/contexts",
+        "calimero://app/kv_store/contexts/prod",
+        "ui://calimcp/reference",
+    ];
+    for transport in ["stdio", "http"] {
+        for version in [NEWEST, "2025-11-25"] {
+            let mut client = Client::start(transport, version, &["--node", &node.url]).await;
+            for uri in uris {
+                let what = format!("{transport} {version} {uri}");
+                let answer = client.ask("resources/read", json!({"uri": uri})).await;
+                assert!(
+                    answer["result"]["contents"][0]["text"].is_string(),
+                    "{what}: {answer}"
+                );
+                let result_type = answer["result"].get("resultType");
+                if version == NEWEST {
+                    assert_valid("ReadResourceResultResponse", &answer, &what);
+                    assert_eq!(result_type, Some(&json!("complete")), "{what}: {answer}");
+                } else {
+                    assert_eq!(result_type, None, "{what}: {answer}");
+                }
+            }
+        }
+    }
+}
+
 /// `resources/read` and `completion/complete` answer with `resultType` under
 /// 2026-07-28 only (earlier revisions have no such field), and bad params
 /// are −32602 (not "method not found") under every revision.

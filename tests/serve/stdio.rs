@@ -556,8 +556,8 @@ async fn long_tool_lists_come_in_pages() {
         ))
         .await
         .unwrap();
-    // 1100 app tools and the 5 fixed ones, 1000 a page.
-    assert_eq!(second.tools.len(), 105);
+    // 1100 app tools and the 6 fixed ones, 1000 a page.
+    assert_eq!(second.tools.len(), 106);
     assert!(second.next_cursor.is_none());
     client.cancel().await.unwrap();
 }

@@ -341,6 +341,9 @@ struct State {
     aliases: Mutex<BTreeMap<String, String>>,
     kv: Mutex<HashMap<String, BTreeMap<String, String>>>,
     requests: Mutex<Vec<Recorded>>,
+    /// Each request's arrival and answer, in the order they happened:
+    /// (index in `requests`, answered).
+    timeline: Mutex<Vec<(usize, bool)>>,
     auth: Option<Auth>,
     stop: AtomicBool,
     /// Drop connections without answering (a node that is down).
@@ -505,6 +508,7 @@ impl Builder {
             aliases: Mutex::new(aliases),
             kv: Mutex::new(HashMap::new()),
             requests: Mutex::new(Vec::new()),
+            timeline: Mutex::new(Vec::new()),
             auth: self.auth.map(|(user, password)| Auth {
                 user,
                 password,
@@ -626,6 +630,12 @@ impl FakeNode {
         self.state.requests.lock().unwrap().clone()
     }
 
+    /// Each request's arrival (`false`) and answer (`true`), in the order
+    /// they happened; a request is its index in [`FakeNode::requests`].
+    pub fn timeline(&self) -> Vec<(usize, bool)> {
+        self.state.timeline.lock().unwrap().clone()
+    }
+
     /// The `POST /jsonrpc` requests so far.
     pub fn executes(&self) -> Vec<Recorded> {
         self.requests()
@@ -636,6 +646,7 @@ impl FakeNode {
 
     pub fn clear_requests(&self) {
         self.state.requests.lock().unwrap().clear();
+        self.state.timeline.lock().unwrap().clear();
     }
 
     /// The kv-store contents of a context.
@@ -1355,13 +1366,19 @@ fn serve_connection(state: &State, stream: TcpStream) {
         if state.down.load(Ordering::SeqCst) {
             return;
         }
-        state.requests.lock().unwrap().push(Recorded {
-            method: req.method.clone(),
-            path: req.path.clone(),
-            query: req.query.clone(),
-            headers: req.headers.clone(),
-            body: String::from_utf8_lossy(&req.body).into_owned(),
-        });
+        let index = {
+            let mut requests = state.requests.lock().unwrap();
+            requests.push(Recorded {
+                method: req.method.clone(),
+                path: req.path.clone(),
+                query: req.query.clone(),
+                headers: req.headers.clone(),
+                body: String::from_utf8_lossy(&req.body).into_owned(),
+            });
+            let index = requests.len() - 1;
+            state.timeline.lock().unwrap().push((index, false));
+            index
+        };
         if req.method == "GET" && req.path == "/sse" {
             event_stream(state, &req, &mut writer);
             return;
@@ -1383,6 +1400,9 @@ fn serve_connection(state: &State, stream: TcpStream) {
         out.push_str("\r\n");
         let mut bytes = out.into_bytes();
         bytes.extend_from_slice(&resp.body);
+        // Marked before the write: the client cannot act on an answer
+        // the timeline does not show yet.
+        state.timeline.lock().unwrap().push((index, true));
         // One write per response.
         if writer.write_all(&bytes).is_err() {
             return;

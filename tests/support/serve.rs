@@ -202,6 +202,7 @@ pub async fn listed_app_tools(client: &Client) -> Value {
                     "wait_for_events",
                     "wait_for_context",
                     "call_until",
+                    "call_many",
                 ]
                 .contains(&t["name"].as_str().unwrap_or_default())
             })

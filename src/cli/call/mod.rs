@@ -60,8 +60,9 @@ with their types and docs. Strings are taken literally; integers exactly (u64
 and i64 keep every digit; -5 is a value); bools as true/false; bytes as hex or
 a JSON array; lists, maps, tuples, records and variants as JSON. For a
 non-string parameter, @FILE reads its JSON value from a file and - from stdin.
---args gives the whole argument object (JSON, @FILE or -); a parameter may not
-come from both. A parameter named like a calimcp flag (json, service, …) is
+A nullable (optional) parameter's flag takes null for JSON null (--v null; the
+string `null` then goes in --args). --args gives the whole argument object
+(JSON, @FILE or -); a parameter may not come from both. A parameter named like a calimcp flag (json, service, …) is
 --param-NAME, and any parameter can go in --args.
 
 The context: --context, else `_context` in --args, else the one pinned with

@@ -102,7 +102,7 @@ fn flag_values(
             ));
             continue;
         }
-        match params::parse_value(spec.kind, raw, stdin, &spec.flag()) {
+        match spec.parse(raw, stdin) {
             Ok(v) => {
                 obj.insert(spec.name.clone(), v);
             }

@@ -101,6 +101,15 @@ pub(crate) struct ParamSpec {
 
 impl ParamSpec {
     /// `--name`, or how to pass the parameter when it has no flag.
+    /// The flag's value `raw` read: `null` is JSON null for a nullable
+    /// parameter (an optional one), else the value by its kind ([`parse_value`]).
+    pub(crate) fn parse(&self, raw: &str, stdin: &mut Stdin) -> Result<Value, Problem> {
+        if !self.required && raw.trim() == "null" {
+            return Ok(Value::Null);
+        }
+        parse_value(self.kind, raw, stdin, &self.flag())
+    }
+
     pub(crate) fn flag(&self) -> String {
         match &self.long {
             Some(l) => format!("--{l}"),
@@ -224,6 +233,9 @@ pub(crate) fn arg(spec: &ParamSpec) -> Option<Arg> {
         sanitize_line(&spec.type_name),
         accepted(spec.kind)
     );
+    if !spec.required {
+        long_help.push_str("; null sends JSON null");
+    }
     if let Some(shape) = &spec.shape {
         long_help.push_str(&format!("\nLooks like: {shape}"));
     }

@@ -14,8 +14,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::{
-    CALL_UNTIL, DEFAULT_EVERY, DEFAULT_WITHIN, DESCRIBE_APP, MAX_WITHIN, MIN_EVERY, SELECT_APP,
-    WAIT_FOR_CONTEXT,
+    CALL_MANY, CALL_UNTIL, DEFAULT_EVERY, DEFAULT_WITHIN, DESCRIBE_APP, MAX_WITHIN, MIN_EVERY,
+    SELECT_APP, WAIT_FOR_CONTEXT,
 };
 use crate::mcp::events::{DEFAULT_MAX, DEFAULT_WAIT, MAX_MAX, MAX_WAIT, WAIT_FOR_EVENTS};
 use calimcp_core::mapping::args::Validator;
@@ -84,6 +84,26 @@ pub(crate) struct CallUntilInput {
         extend("minimum" = MIN_EVERY, "maximum" = MAX_WITHIN)
     )]
     pub every: Option<f64>,
+}
+
+/// `call_many`'s arguments, as sent.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CallManyInput {
+    /// The calls, answered in this order; consecutive [view] calls run concurrently, each [mut] call alone.
+    #[schemars(length(min = 1, max = crate::mcp::many::MAX_CALLS))]
+    pub calls: Vec<ManyCall>,
+}
+
+/// One call of `call_many`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ManyCall {
+    /// The app tool to call.
+    #[schemars(length(min = 1))]
+    pub tool: String,
+    /// Its arguments, as for calling it (with `_context` if needed).
+    pub arguments: Option<Map<String, Value>>,
 }
 
 /// `wait_for_events`'s arguments, as sent.
@@ -173,6 +193,7 @@ fn fixed() -> &'static HashMap<&'static str, Fixed> {
             (SELECT_APP, generate::<SelectAppArgs>()),
             (WAIT_FOR_CONTEXT, generate::<WaitForContextInput>()),
             (CALL_UNTIL, generate::<CallUntilInput>()),
+            (CALL_MANY, generate::<CallManyInput>()),
             (WAIT_FOR_EVENTS, generate::<WaitForEventsInput>()),
         ]
         .into_iter()
@@ -241,6 +262,7 @@ mod tests {
             SELECT_APP,
             WAIT_FOR_CONTEXT,
             CALL_UNTIL,
+            CALL_MANY,
             WAIT_FOR_EVENTS,
         ] {
             insta::assert_json_snapshot!(tool, schema_of(tool));

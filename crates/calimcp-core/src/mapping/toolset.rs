@@ -25,6 +25,7 @@ pub(crate) const RESERVED_NAMES: &[&str] = &[
     "wait_for_events",
     "wait_for_context",
     "call_until",
+    "call_many",
 ];
 
 /// Options that change the generated tools.
