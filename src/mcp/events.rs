@@ -29,13 +29,8 @@ use calimcp_core::mapping::events::{Decoder, group_record, record};
 use calimcp_core::mapping::filter::glob_match;
 use calimcp_core::text::rfc3339;
 
-pub(crate) const WAIT_FOR_EVENTS: &str = "wait_for_events";
-/// How long a wait lasts without `timeout`, and at most.
-pub(crate) const DEFAULT_WAIT: f64 = 10.0;
-pub(crate) const MAX_WAIT: f64 = 60.0;
-/// Events returned without `max`, and at most.
-pub(crate) const DEFAULT_MAX: u64 = 100;
-pub(crate) const MAX_MAX: u64 = 1000;
+use super::fixed::{DEFAULT_MAX, DEFAULT_WAIT, MAX_WAIT, WAIT_FOR_EVENTS};
+
 /// The most JSON one wait returns (its events' records); the wait ends
 /// early, with a note, when the next event would pass it (the first event is
 /// always returned; one event is itself capped by `CALIMCP_MAX_RESPONSE`).

@@ -22,17 +22,18 @@ use super::live::View;
 
 pub mod args;
 
-pub(crate) const DESCRIBE_APP: &str = "describe_app";
-pub(crate) const SELECT_APP: &str = "select_app";
-pub(crate) const WAIT_FOR_CONTEXT: &str = "wait_for_context";
-pub(crate) const CALL_UNTIL: &str = "call_until";
-pub(crate) const CALL_MANY: &str = "call_many";
+// The fixed tools' names and their arguments' defaults and bounds live with
+// the argument types (a leaf module: it imports nothing of the server).
+pub(crate) use args::{
+    CALL_MANY, CALL_UNTIL, DEFAULT_EVERY, DEFAULT_MAX, DEFAULT_WAIT, DEFAULT_WITHIN, DESCRIBE_APP,
+    MAX_CALLS, MAX_WAIT, MAX_WITHIN, SELECT_APP, WAIT_FOR_CONTEXT, WAIT_FOR_EVENTS,
+};
 
 /// The fixed tools' names.
 pub(crate) const NAMES: [&str; 6] = [
     DESCRIBE_APP,
     SELECT_APP,
-    super::events::WAIT_FOR_EVENTS,
+    WAIT_FOR_EVENTS,
     WAIT_FOR_CONTEXT,
     CALL_UNTIL,
     CALL_MANY,
@@ -66,13 +67,6 @@ pub(crate) fn refused(scope: &super::live::Scope, name: &str) -> Option<String> 
     }
     Some(format!("`{name}` is excluded by --allow/--deny"))
 }
-
-/// Seconds `wait_for_context` and `call_until` wait by default, and at most.
-pub(crate) const DEFAULT_WITHIN: f64 = 60.0;
-pub(crate) const MAX_WITHIN: f64 = 600.0;
-/// Seconds between their tries by default, and at least.
-pub(crate) const DEFAULT_EVERY: f64 = 1.0;
-pub(crate) const MIN_EVERY: f64 = 0.01;
 
 /// The fixed tools, as listed: each `inputSchema` generated from the type
 /// its arguments are parsed into ([`args`]).
@@ -113,7 +107,7 @@ pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
                 json!({
                     "name": CALL_MANY,
                     "title": "Call several app tools at once",
-                    "description": format!("Runs 1 to {max} app tool calls (`calls`: each a `tool` and its `arguments`, as for calling it) and answers each in the order given: `{{ok: true, result}}`, or `{{ok: false, error}}` with the error's `code`, `message`, `hint` and `retryable`; one failing call does not fail the others. Consecutive [view] calls run concurrently; a [mut] call runs alone, after every call before it and before any after it, and is never repeated. Each call is checked exactly as a single call (context, version, arguments, --read-only). Only app tools: not describe_app, call_until, call_many and the other fixed tools.", max = super::many::MAX_CALLS),
+                    "description": format!("Runs 1 to {max} app tool calls (`calls`: each a `tool` and its `arguments`, as for calling it) and answers each in the order given: `{{ok: true, result}}`, or `{{ok: false, error}}` with the error's `code`, `message`, `hint` and `retryable`; one failing call does not fail the others. Consecutive [view] calls run concurrently; a [mut] call runs alone, after every call before it and before any after it, and is never repeated. Each call is checked exactly as a single call (context, version, arguments, --read-only). Only app tools: not describe_app, call_until, call_many and the other fixed tools.", max = MAX_CALLS),
                     "inputSchema": args::schema_of(CALL_MANY),
                     "outputSchema": super::many::output_schema(),
                     "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}

@@ -1,4 +1,4 @@
-//! `call_many`: up to [`MAX_CALLS`] app tool calls in one request, each
+//! `call_many`: up to [`MAX_CALLS`](super::fixed::MAX_CALLS) app tool calls in one request, each
 //! answered in the order given, one failure not failing the rest.
 //!
 //! Each call is [`super::server::Connection::run_method`], the very steps of a
@@ -9,7 +9,7 @@
 //! call runs alone, after every call before it ended and before any call
 //! after it starts. Nothing is repeated. Only app tools are taken: a fixed or
 //! lifecycle tool (`call_many` itself included) in the list refuses the whole
-//! request before anything runs, as do zero or more than [`MAX_CALLS`] calls
+//! request before anything runs, as do zero or more than `MAX_CALLS` calls
 //! (the input schema's bounds).
 
 use std::future::Future;
@@ -25,9 +25,6 @@ use calimcp_core::error::{Code, Error, ErrorBody, ErrorLine};
 
 /// One call: a tool's name and its arguments.
 pub(crate) type Call = (String, Map<String, Value>);
-
-/// Calls in one `call_many`, at most (as the node's own MCP server).
-pub(crate) const MAX_CALLS: usize = 32;
 
 /// One call's answer.
 #[derive(Debug, Serialize, JsonSchema)]

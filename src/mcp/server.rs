@@ -24,7 +24,8 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
-use super::events::{self, WAIT_FOR_EVENTS};
+use super::events;
+use super::fixed::WAIT_FOR_EVENTS;
 use super::fixed::{self, CALL_MANY, CALL_UNTIL, DESCRIBE_APP, SELECT_APP, WAIT_FOR_CONTEXT};
 use super::lifecycle as lc;
 use super::live::{Live, Lookup, View, compact};

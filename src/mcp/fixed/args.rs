@@ -4,6 +4,9 @@
 //! first — every problem at once, worded as for app tools
 //! ([`calimcp_core::mapping::args::Validator`]) — before the type reads them. An
 //! argument given as `null` counts as absent unless its schema takes any value.
+//! The tools' names and their arguments' defaults and bounds are here too,
+//! with the types that use them: this module imports nothing of the server,
+//! so the modules that read arguments can depend on it without a circle.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -13,12 +16,31 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{
-    CALL_MANY, CALL_UNTIL, DEFAULT_EVERY, DEFAULT_WITHIN, DESCRIBE_APP, MAX_WITHIN, MIN_EVERY,
-    SELECT_APP, WAIT_FOR_CONTEXT,
-};
-use crate::mcp::events::{DEFAULT_MAX, DEFAULT_WAIT, MAX_MAX, MAX_WAIT, WAIT_FOR_EVENTS};
 use calimcp_core::mapping::args::Validator;
+
+pub(crate) const DESCRIBE_APP: &str = "describe_app";
+pub(crate) const SELECT_APP: &str = "select_app";
+pub(crate) const WAIT_FOR_EVENTS: &str = "wait_for_events";
+pub(crate) const WAIT_FOR_CONTEXT: &str = "wait_for_context";
+pub(crate) const CALL_UNTIL: &str = "call_until";
+pub(crate) const CALL_MANY: &str = "call_many";
+
+/// How long a `wait_for_events` lasts without `timeout`, and at most.
+pub(crate) const DEFAULT_WAIT: f64 = 10.0;
+pub(crate) const MAX_WAIT: f64 = 60.0;
+/// Events `wait_for_events` returns without `max`, and at most.
+pub(crate) const DEFAULT_MAX: u64 = 100;
+pub(crate) const MAX_MAX: u64 = 1000;
+
+/// Calls in one `call_many`, at most (as the node's own MCP server).
+pub(crate) const MAX_CALLS: usize = 32;
+
+/// Seconds `wait_for_context` and `call_until` wait by default, and at most.
+pub(crate) const DEFAULT_WITHIN: f64 = 60.0;
+pub(crate) const MAX_WITHIN: f64 = 600.0;
+/// Seconds between their tries by default, and at least.
+pub(crate) const DEFAULT_EVERY: f64 = 1.0;
+pub(crate) const MIN_EVERY: f64 = 0.01;
 
 /// `describe_app`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -91,7 +113,7 @@ pub(crate) struct CallUntilInput {
 #[serde(deny_unknown_fields)]
 pub(crate) struct CallManyInput {
     /// The calls, answered in this order; consecutive [view] calls run concurrently, each [mut] call alone.
-    #[schemars(length(min = 1, max = crate::mcp::many::MAX_CALLS))]
+    #[schemars(length(min = 1, max = MAX_CALLS))]
     pub calls: Vec<ManyCall>,
 }
 
