@@ -236,6 +236,7 @@ impl GlobalArgs {
             },
             node_url: self.node.url().to_string(),
             node_named: self.node.explicit(),
+            node_source: self.node.source_text(),
             quiet: self.quiet,
             node_error: self.node.deferred.clone(),
             state_dir: node::state_dir(),
@@ -351,6 +352,27 @@ impl SchemaWarnings {
     }
 }
 
+/// What finding the node passed over (warnings), and with `-v` where the
+/// node came from when none was given.
+fn say_found(g: &GlobalArgs) {
+    let ui = g.ui();
+    for w in &g.node.found_warnings {
+        ui.warn(w);
+    }
+    if g.node.verbose
+        && !g.node.offline
+        && let Some(source) = g.node.source_text()
+    {
+        let url = calimcp_catalog::accounts::normalize_url(g.node.url())
+            .map(|(_, s)| s)
+            .unwrap_or_default();
+        eprintln!(
+            "node: {} (from {source})",
+            calimcp_core::text::sanitize_line(&url)
+        );
+    }
+}
+
 /// Runs the parsed command. A failure comes back as an [`Error`], printed by
 /// [`main`] alone, whose kind decides the exit code.
 pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
@@ -362,6 +384,7 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
     // `--node NAME` (or the current node) becomes its URL; `node` reads the file itself.
     if !matches!(cli.command, Command::Node(_) | Command::Completions(_)) {
         cli.global.node.resolve()?;
+        say_found(&cli.global);
     }
     match cli.command {
         Command::Schema(args) => schema::run(&cli.global, args),

@@ -6,7 +6,11 @@
 //! use`) is the node, else merod's default address. [`NodeArgs::resolve`]
 //! turns a name into its URL once, before a command runs, so everything keyed
 //! by node (tokens, pins, cached ABIs) is keyed by the URL. A profile file
-//! that cannot be read (or trusted), a current entry naming no node, and no
+//! Without any of them, the node is found ([`discover`]: the desktop app's
+//! hand-off file, the one node home under ~/.calimero) or is merod's
+//! default address; [`NodeArgs::source`] says which. A profile file
+//! that cannot be read (or trusted), a current entry naming no node, several
+//! node homes and none named `default`, and no
 //! HOME (no private place for the state) make the node unknown: the error of
 //! its first use, so commands that never use it still run.
 
@@ -16,6 +20,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::textfile;
+use calimcp_catalog::accounts::discover::{self, Source};
 use calimcp_catalog::accounts::profiles::{self, Profiles};
 use calimcp_catalog::accounts::{self as node, NodeOptions, auth};
 use calimcp_catalog::context::Pins;
@@ -25,7 +30,7 @@ use calimcp_core::text::sanitize_line;
 /// `--node`, `--timeout`, `--token`, `-v`, `--offline`.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct NodeArgs {
-    /// The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else http://127.0.0.1:2528]
+    /// The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app's hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]
     #[arg(
         long = "node",
         visible_alias = "api",
@@ -45,6 +50,12 @@ pub(crate) struct NodeArgs {
     /// commands that never use it.
     #[arg(skip)]
     pub deferred: Option<Error>,
+    /// Where the node came from when none was given ([`discover`]).
+    #[arg(skip)]
+    pub source: Option<Source>,
+    /// What finding the node passed over, for the command to warn about.
+    #[arg(skip)]
+    pub found_warnings: Vec<String>,
     /// Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]
     #[arg(long, global = true, value_parser = parse_timeout, value_name = "SECS", help_heading = "Node options")]
     pub timeout: Option<Duration>,
@@ -251,6 +262,8 @@ impl NodeArgs {
                     self.url = Some(url);
                     self.name = Some(name);
                 }
+                // --offline asks no node, so none is looked for.
+                Ok(None) if !self.offline => self.discover(),
                 Ok(None) => {}
                 Err(e) => self.deferred = Some(e),
             },
@@ -263,6 +276,36 @@ impl NodeArgs {
             self.deferred = Some(e);
         }
         Ok(())
+    }
+
+    /// No node given and no current node: the one found ([`discover::find`]);
+    /// its hand-off token is the token unless `--token` gave one. An error
+    /// (several node homes) is the node's deferred error.
+    fn discover(&mut self) {
+        let places = discover::Places {
+            home: env("HOME").map(PathBuf::from),
+            calimero_home: env("CALIMERO_HOME").map(PathBuf::from),
+            max: max_state().unwrap_or(node::DEFAULT_MAX_STATE),
+        };
+        match discover::find(&places) {
+            Ok(found) => {
+                if found.source != Source::Default {
+                    self.url = Some(found.url);
+                }
+                if self.token.as_deref().is_none_or(|t| t.trim().is_empty()) {
+                    self.token = found.token;
+                }
+                self.source = Some(found.source);
+                self.found_warnings = found.warnings;
+            }
+            Err(e) => self.deferred = Some(e),
+        }
+    }
+
+    /// Where the node came from, as `node list` and `-v` say it: `None` when
+    /// it was given (`--node`, CALIMERO_NODE_URL) or is the current node.
+    pub(crate) fn source_text(&self) -> Option<String> {
+        self.source.as_ref().map(Source::describe)
     }
 
     /// The current node (`node use`): its name and URL, `None` when there
@@ -296,9 +339,10 @@ impl NodeArgs {
         }
     }
 
-    /// Whether a node was named (flag or CALIMERO_NODE_URL) rather than assumed.
+    /// Whether a node was named (flag, CALIMERO_NODE_URL or the current
+    /// node) rather than assumed or found ([`discover`]).
     pub(crate) fn explicit(&self) -> bool {
-        self.url.is_some()
+        self.url.is_some() && self.source.is_none()
     }
 
     /// The node URL as given, or the default.

@@ -53,7 +53,7 @@ pub(crate) enum NodeAction {
         /// The name (`--clear`: none)
         #[arg(required_unless_present = "clear", add = clap_complete::ArgValueCompleter::new(node_name_candidates))]
         name: Option<String>,
-        /// No current node: back to CALIMERO_NODE_URL or merod's default
+        /// No current node: back to CALIMERO_NODE_URL, else the node found (see --node), else merod's default
         #[arg(long, conflicts_with = "name")]
         clear: bool,
     },
@@ -143,7 +143,7 @@ fn use_node(g: &GlobalArgs, file: &File, name: Option<String>, clear: bool) -> R
                 current: None,
                 url: None,
             },
-            "no current node: CALIMERO_NODE_URL or --node, else http://127.0.0.1:2528".into(),
+            "no current node: CALIMERO_NODE_URL or --node, else the node found (the desktop app's hand-off file, the one node under ~/.calimero), else http://127.0.0.1:2528".into(),
         );
     }
     let name = name.unwrap_or_default();
@@ -409,8 +409,34 @@ pub(crate) struct NodeRow<'a> {
     pub current: bool,
 }
 
+/// When no node is given and there is no current node: the node commands
+/// use and where it was found (the desktop app's hand-off file, a node home
+/// under ~/.calimero, or merod's default), or why none could be chosen.
+fn say_found(g: &GlobalArgs) {
+    let mut node = g.node.clone();
+    if node.resolve().is_err() {
+        return;
+    }
+    if let Some(e) = &node.deferred {
+        if node.url.is_none() {
+            g.ui()
+                .note(format_args!("no node without --node: {}", e.message));
+        }
+        return;
+    }
+    if let Some(source) = node.source_text() {
+        let url = shown(node.url());
+        g.ui().note(format_args!(
+            "without --node, the node is {url}, from {source}"
+        ));
+    }
+}
+
 fn list(g: &GlobalArgs, p: &Profiles) -> Result<()> {
     let current = p.current.as_deref();
+    if !g.json {
+        say_found(g);
+    }
     if g.json {
         let rows: Vec<NodeRow> = p
             .nodes

@@ -1152,19 +1152,35 @@ pub(crate) fn info() -> ServerConfig {
 impl ServerHandler for Connection {
     fn get_info(&self) -> ServerConfig {
         // Apps the node has but this server cannot serve: an agent never sees
-        // stderr, so it is told here (and by describe_app).
+        // stderr, so it is told here (and by describe_app); so is where the
+        // node was found when none was given.
         let left_out = fixed::left_out(&self.live.view());
-        if left_out.is_empty() {
+        let settings = &self.catalog().settings;
+        let found = match &settings.node_source {
+            Some(source) if settings.node.is_some() => format!(
+                " The node ({}) was found from {source}.",
+                calimcp_catalog::accounts::normalize_url(&settings.node_url)
+                    .map(|(_, shown)| sanitize_line(&shown))
+                    .unwrap_or_default()
+            ),
+            _ => String::new(),
+        };
+        if left_out.is_empty() && found.is_empty() {
             return info();
         }
         let list: Vec<String> = left_out
             .iter()
             .map(|v| format!("{} ({})", v.app, v.reason))
             .collect();
-        info().with_instructions(format!(
-            "{INSTRUCTIONS} Not served (the node has them, but calimcp cannot read their ABI): {}.",
-            sanitize_line(&list.join("; "))
-        ))
+        let not_served = if list.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Not served (the node has them, but calimcp cannot read their ABI): {}.",
+                sanitize_line(&list.join("; "))
+            )
+        };
+        info().with_instructions(format!("{INSTRUCTIONS}{found}{not_served}"))
     }
 
     async fn list_tools(

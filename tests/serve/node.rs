@@ -865,3 +865,41 @@ async fn a_write_the_node_discarded_read_only_is_an_error_result_with_its_code()
     assert!(t.ends_with("retryable: false"), "{t}");
     client.cancel().await.unwrap();
 }
+
+/// With no node given, the node found under ~/.calimero is served, and the
+/// server's instructions say where it was found (an agent never sees stderr).
+#[tokio::test]
+async fn instructions_say_where_a_found_node_came_from() {
+    let node = FakeNode::start();
+    let home = tempfile::tempdir().unwrap();
+    let port = node.url.rsplit(':').next().unwrap();
+    let dir = home.path().join(".calimero/default");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        format!("[server]\nlisten = [\"/ip4/127.0.0.1/tcp/{port}\"]\n"),
+    )
+    .unwrap();
+    let home_s = home.path().to_str().unwrap();
+    let (client, _) = stdio_client_env(
+        &[],
+        &[("HOME", home_s), ("CALIMCP_OFFLINE", "")],
+        Watcher::default(),
+    )
+    .await;
+    let info = client.peer().peer_info().expect("server info");
+    let instructions = info.instructions.clone().unwrap_or_default();
+    assert!(
+        instructions.contains(&format!(
+            "The node ({}) was found from the node home `default`",
+            node.url
+        )),
+        "{instructions}"
+    );
+    let tools = listed_app_tools(&client).await;
+    client.cancel().await.unwrap();
+    assert!(
+        !node.requests().is_empty(),
+        "the found node was read: {tools}"
+    );
+}

@@ -1,13 +1,16 @@
 //! Logins, tokens and named nodes, as the faces see them: the node layer's
 //! token cache ([`auth`]: the cached logins per node URL and user), the
 //! profile file of named nodes ([`profiles`], with meroctl's `nodes.toml`
-//! read for `node import`), the canonical form of a node URL
+//! read for `node import`), the local node found when none is given
+//! ([`discover`]), the canonical form of a node URL
 //! ([`normalize_url`]) and how a node client is made ([`NodeOptions`] and
 //! its defaults). The wire (how a login, a refresh or a dead token looks on
 //! each node version) stays in the node crate; this module is the one door
 //! the faces go through to it.
 
 pub use calimcp_node::auth;
+/// Finding the local node when none is given.
+pub use calimcp_node::discover;
 pub use calimcp_node::profiles;
 /// The largest state file (token cache, pins, profiles) read by default.
 pub use calimcp_node::store::DEFAULT_MAX_STATE;

@@ -58,6 +58,10 @@ pub struct Settings {
     pub node_url: String,
     /// Whether the node was named (`--node`, CALIMERO_NODE_URL) rather than assumed.
     pub node_named: bool,
+    /// Where the node was found when none was given (the desktop app's
+    /// hand-off file, a node home, merod's default), as said to people and
+    /// agents; `None` when it was given or is the current node.
+    pub node_source: Option<String>,
     /// Whether warnings are hidden (errors then carry what they would have said).
     pub quiet: bool,
     /// Why the node is unknown (an unreadable profile file): the error of

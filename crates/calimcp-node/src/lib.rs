@@ -20,12 +20,14 @@
 //! node's answers as values and errors, [`events`] the event stream (SSE),
 //! [`lifecycle`] install, namespaces, create, invite, join, delete, aliases,
 //! [`sync`] a context's sync status, [`store`] private state files,
-//! [`profiles`] named nodes, `memo` the listings one command shares.
+//! [`profiles`] named nodes, [`discover`] the local node found when none is
+//! given, `memo` the listings one command shares.
 
 pub mod abi;
 pub mod auth;
 pub mod contexts;
 pub mod decode;
+pub mod discover;
 pub mod events;
 pub mod exec;
 pub mod http;

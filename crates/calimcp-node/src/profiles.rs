@@ -257,7 +257,7 @@ pub fn meroctl_active(text: &str) -> Option<String> {
 }
 
 /// A dotted key (`a."b c".d`) at the start of `s`, and the rest after it.
-fn parse_keys(s: &str) -> Option<(Vec<String>, &str)> {
+pub(crate) fn parse_keys(s: &str) -> Option<(Vec<String>, &str)> {
     let mut keys = Vec::new();
     let mut rest = s.trim_start();
     loop {
@@ -283,7 +283,7 @@ fn parse_keys(s: &str) -> Option<(Vec<String>, &str)> {
 
 /// A TOML basic (`"…"`, with escapes) or literal (`'…'`) string at the start
 /// of `s`, and the rest after it.
-fn parse_string(s: &str) -> Option<(String, &str)> {
+pub(crate) fn parse_string(s: &str) -> Option<(String, &str)> {
     if let Some(body) = s.strip_prefix('\'') {
         let end = body.find('\'')?;
         return Some((body[..end].to_string(), &body[end + 1..]));
