@@ -315,6 +315,37 @@ mod tests {
         assert_eq!(listen_port("[server]\nlisten = [\"/udp/1\"]"), None);
     }
 
+    /// The head of the config.toml merod 0.11.0-rc.25 writes with `merod
+    /// --home H --node node init --server-port 24999 --swarm-port 25000
+    /// --swarm-host 127.0.0.1 --server-host 127.0.0.1` (../shared/realnode's
+    /// bin/merod-rc25; the keypair left out): the swarm's listen comes first
+    /// and `[server]` is followed by its own sub-tables.
+    #[test]
+    fn the_port_is_read_from_the_config_merod_writes() {
+        let merod = r#"mode = "standard"
+
+[identity]
+peer_id = "12D3KooWJs9sxQ3NymU51E6ErjyAd1ixcqiATm5cVuSsGprHwyuX"
+
+[swarm]
+listen = [
+    "/ip4/127.0.0.1/tcp/25000",
+    "/ip4/127.0.0.1/udp/25000/quic-v1",
+]
+
+[server]
+listen = ["/ip4/127.0.0.1/tcp/24999"]
+auth_mode = "proxy"
+
+[server.admin]
+enabled = true
+
+[server.jsonrpc]
+enabled = true
+"#;
+        assert_eq!(listen_port(merod), Some(24999));
+    }
+
     #[test]
     fn only_loopback_urls_are_loopback() {
         for ok in [
