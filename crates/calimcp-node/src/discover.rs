@@ -5,7 +5,7 @@
 //!    `~/.config/calimero/mcp/agent.json`: `{"nodeUrl", "accessToken",
 //!    "refreshToken"}`, written by the app's "Connect AI agent" action (the
 //!    format the node's own MCP server, mero-mcp, reads:
-//!    docs/reference/nodes.md says where it was found). Only a loopback
+//!    docs/reference/node.md says where it was found). Only a loopback
 //!    `nodeUrl` is used (a hand-off to another host is ignored with a
 //!    warning), and its `accessToken` is the bearer token for that node;
 //! 2. the one node home under `~/.calimero` (or `CALIMERO_HOME`): each
