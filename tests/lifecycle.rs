@@ -126,13 +126,7 @@ fn a_bundles_metadata_is_the_default_and_metadata_overrides_it() {
         node.clear_requests();
         let r = run(home.path(), &node, args);
         assert_eq!(r.code, Some(0), "{args:?}: {}", r.err);
-        let req = node
-            .requests()
-            .into_iter()
-            .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
-            .unwrap();
-        let bytes: Vec<u8> = serde_json::from_value(req.json()["metadata"].clone()).unwrap();
-        serde_json::from_slice(&bytes).unwrap()
+        node.installed_metadata()
     };
     let path = bundle.to_str().unwrap();
     assert_eq!(sent_metadata(&["app", "install", path]), own);

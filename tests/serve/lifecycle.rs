@@ -372,12 +372,6 @@ async fn install_application_stores_a_bundles_own_metadata() {
     .await;
     let done = ok(&client, "install_application", json!({"source": bundle})).await;
     assert_eq!(done["package"], "com.example.registry", "{done}");
-    let req = node
-        .requests()
-        .into_iter()
-        .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
-        .unwrap();
-    let bytes: Vec<u8> = serde_json::from_value(req.json()["metadata"].clone()).unwrap();
-    assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap(), own);
+    assert_eq!(node.installed_metadata(), own);
     client.cancel().await.unwrap();
 }

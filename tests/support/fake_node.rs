@@ -649,6 +649,18 @@ impl FakeNode {
         self.state.timeline.lock().unwrap().clear();
     }
 
+    /// The metadata the first install-by-path request carried, decoded (the
+    /// node takes it as a JSON array of the metadata's bytes).
+    pub fn installed_metadata(&self) -> serde_json::Value {
+        let req = self
+            .requests()
+            .into_iter()
+            .find(|r| r.path.ends_with("/admin-api/install-dev-application"))
+            .expect("no install-dev-application request");
+        let bytes: Vec<u8> = serde_json::from_value(req.json()["metadata"].clone()).unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
     /// The kv-store contents of a context.
     pub fn kv(&self, context: &str) -> BTreeMap<String, String> {
         self.state
