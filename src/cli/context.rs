@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::app::confirm;
 use super::args::parse_secs;
+use super::toolcmd::files::{self, BlobFile, progress_line};
 use super::toolcmd::input::{self, Given};
 use super::toolcmd::params::{self, ParamSpec};
 use super::toolcmd::prompt::answer_check;
@@ -297,7 +298,7 @@ fn read_line(
     g: &GlobalArgs,
     app: &App,
     argv: &[OsString],
-) -> Result<Option<(CreateFlags, Map<String, Value>)>> {
+) -> Result<Option<(CreateFlags, Map<String, Value>, Vec<BlobFile>)>> {
     let service = g.service.as_deref();
     let tool = init_tool(app, service)?;
     let specs: Vec<ParamSpec> = tool
@@ -329,12 +330,13 @@ fn read_line(
             .map(|_| ())
             .map_err(|e| e.problems)
     });
-    let (obj, problems) = input::arguments(g, &given, &specs, m, argv, &check, &mut |_| Ok(()))?;
+    let (obj, problems, blobs) =
+        input::arguments(g, &given, &specs, m, argv, &check, &mut |_| Ok(()))?;
     if !problems.is_empty() {
         let signature = lifecycle::init_signature(app, service);
         return Err(lifecycle::invalid_init(app, &signature, problems));
     }
-    Ok(Some((flags, obj)))
+    Ok(Some((flags, obj, blobs)))
 }
 
 fn create(g: &GlobalArgs, args: CreateArgs, argv: &[OsString]) -> Result<()> {
@@ -344,9 +346,14 @@ fn create(g: &GlobalArgs, args: CreateArgs, argv: &[OsString]) -> Result<()> {
     let sel = g.select(&session, std::slice::from_ref(&name), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     // --help after the init arguments: shown, nothing else done.
-    let Some((flags, init)) = read_line(g, app, argv)? else {
+    let Some((flags, mut init, blobs)) = read_line(g, app, argv)? else {
         return Ok(());
     };
+    // `@blob:FILE` init arguments: uploaded once, just before the create.
+    let progress = |p: &std::path::Path, n| progress_line(g, &p.display().to_string(), n);
+    for (param, id) in files::upload(&session, &blobs, &progress)? {
+        init.insert(param, Value::String(id));
+    }
     if let Some(a) = &flags.alias {
         lifecycle::check_alias(a)?;
     }

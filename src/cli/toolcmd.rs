@@ -3,9 +3,10 @@
 //! ([`params`]), built once the tool is known. `call` parses its line with
 //! it; the completer (`complete`) completes a tool's flags with it.
 //! `input` reads the argument object from the parsed line (with `prompt` on
-//! a terminal): `call` for a method, `context create` for `init`. They all
+//! a terminal; `files` for `@bytes:FILE` and `@blob:FILE`): `call` for a method, `context create` for `init`. They all
 //! use this module, so no command file imports another.
 
+pub(super) mod files;
 pub(super) mod input;
 pub(super) mod params;
 pub(super) mod prompt;

@@ -385,6 +385,10 @@ struct State {
     /// rc.83: the next request to a path ending so answers this typed
     /// refusal ([`FakeNode::refuse_next_typed`]).
     typed_refusal: Mutex<Option<(String, u16, String)>>,
+    /// Blobs uploaded (`PUT /admin-api/blobs`): id → bytes, in order.
+    blobs: Mutex<Vec<(String, Vec<u8>)>>,
+    /// `context_id` of each upload that named one.
+    announced: Mutex<Vec<String>>,
 }
 
 /// What the lifecycle routes keep.
@@ -536,6 +540,8 @@ impl Builder {
             hostile: Mutex::new(Hostile::default()),
             life: Mutex::new(Life::default()),
             typed_refusal: Mutex::new(None),
+            blobs: Mutex::new(Vec::new()),
+            announced: Mutex::new(Vec::new()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -626,6 +632,25 @@ impl FakeNode {
     }
 
     /// Every request so far, in order.
+    /// The blobs uploaded so far: (id as the node writes it, bytes).
+    pub fn uploaded_blobs(&self) -> Vec<(String, Vec<u8>)> {
+        self.state.blobs.lock().unwrap().clone()
+    }
+
+    /// The `context_id` of each upload that asked for an announcement.
+    pub fn announced_to(&self) -> Vec<String> {
+        self.state.announced.lock().unwrap().clone()
+    }
+
+    /// The id of an installed app's module blob (its `blob.bytecode`).
+    pub fn app_blob(&self, package: &str) -> String {
+        let apps = self.state.apps.read().unwrap();
+        apps.iter()
+            .find(|a| a.package == package)
+            .map(|a| a.blob.clone())
+            .unwrap()
+    }
+
     pub fn requests(&self) -> Vec<Recorded> {
         self.state.requests.lock().unwrap().clone()
     }
@@ -1411,7 +1436,9 @@ fn serve_connection(state: &State, stream: TcpStream) {
         }
         out.push_str("\r\n");
         let mut bytes = out.into_bytes();
-        bytes.extend_from_slice(&resp.body);
+        if req.method != "HEAD" {
+            bytes.extend_from_slice(&resp.body);
+        }
         // Marked before the write: the client cannot act on an answer
         // the timeline does not show yet.
         state.timeline.lock().unwrap().push((index, true));
@@ -1682,7 +1709,14 @@ fn route(state: &State, req: &Request) -> Response {
         ("GET", ["admin-api", "applications", app, "abi"]) if p.abi_route() => {
             abi_route(state, app, &req.query)
         }
+        ("GET" | "HEAD", ["admin-api", "blobs", blob]) if uploaded(state, blob).is_some() => {
+            blob_download(state, blob)
+        }
         ("GET", ["admin-api", "blobs", blob]) => blob_route(state, blob),
+        ("HEAD", ["admin-api", "blobs", _]) => Response::error(404, "Blob not found"),
+        ("PUT", ["admin-api", "blobs"]) => blob_upload(state, req),
+        ("GET", ["admin-api", "blobs"]) => blob_list(state),
+        ("DELETE", ["admin-api", "blobs", blob]) => blob_delete(state, blob),
         ("GET", ["admin-api", "contexts", "for-application", app]) => {
             // Locks in the order every writer takes them (apps, then
             // contexts: `install_version`), or a listing and an install
@@ -1824,6 +1858,124 @@ fn blob_route(state: &State, blob: &str) -> Response {
         }
     }
     Response::error(404, "Blob not found locally or in network")
+}
+
+// ---- the blob store (calimero-server 0.11.0-rc.4 and core 0.11.0-rc.25,
+// `admin/handlers/blob.rs`; bodies in `wire`) ----
+
+/// The id a node gives `bytes` (calimero-blobstore `put`: SHA-256 over the
+/// SHA-256 of each 1 MiB chunk), in the profile's form.
+fn blob_id_of(p: Profile, bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let mut outer = sha2::Sha256::new();
+    for chunk in bytes.chunks(1 << 20) {
+        outer.update(sha2::Sha256::digest(chunk));
+    }
+    let id: [u8; 32] = outer.finalize().into();
+    if p.hex_ids() {
+        id.iter().map(|b| format!("{b:02x}")).collect()
+    } else {
+        bs58::encode(id).into_string()
+    }
+}
+
+fn uploaded(state: &State, blob: &str) -> Option<Vec<u8>> {
+    let want = decode_id(blob)?;
+    let blobs = state.blobs.lock().unwrap();
+    blobs
+        .iter()
+        .find(|(id, _)| decode_id(id) == Some(want))
+        .map(|(_, b)| b.clone())
+}
+
+/// `upload_handler`: the body stored, announced when `context_id` is given
+/// (a malformed one: 400 "The provided context_id is not a valid format").
+fn blob_upload(state: &State, req: &Request) -> Response {
+    let ctx = req
+        .query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("context_id="));
+    if let Some(c) = ctx {
+        if decode_id(c).is_none() {
+            return Response::error(400, "The provided context_id is not a valid format");
+        }
+        state.announced.lock().unwrap().push(c.to_string());
+    }
+    let id = blob_id_of(state.profile, &req.body);
+    let size = req.body.len() as u64;
+    let mut blobs = state.blobs.lock().unwrap();
+    if !blobs.iter().any(|(b, _)| *b == id) {
+        blobs.push((id.clone(), req.body.clone()));
+    }
+    Response::wire(200, wire::blob_uploaded(&id, size))
+}
+
+/// `list_handler`: the uploaded blobs and each app's module blob.
+fn blob_list(state: &State) -> Response {
+    let apps = state.apps.read().unwrap();
+    let mut rows: Vec<(String, u64)> = apps
+        .iter()
+        .map(|a| {
+            (
+                a.blob.clone(),
+                a.module.as_ref().map_or(0, |m| m.len() as u64),
+            )
+        })
+        .collect();
+    for (id, bytes) in state.blobs.lock().unwrap().iter() {
+        rows.push((id.clone(), bytes.len() as u64));
+    }
+    Response::wire(200, wire::blob_list(&rows))
+}
+
+/// `download_handler` / `info_handler` of an uploaded blob: the bytes with
+/// `build_blob_response_headers` (HEAD sends the headers only).
+fn blob_download(state: &State, blob: &str) -> Response {
+    use sha2::Digest;
+    let bytes = uploaded(state, blob).unwrap_or_default();
+    let hash: String = sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Response {
+        status: 200,
+        content_type: "application/octet-stream",
+        headers: vec![
+            ("etag", format!("\"{hash}\"")),
+            ("x-blob-id", blob.to_string()),
+            ("x-blob-hash", hash),
+            ("x-blob-mime-type", "application/octet-stream".into()),
+        ],
+        body: bytes,
+        delay: None,
+    }
+}
+
+/// `delete_handler`: rc.25 (and later) refuse an installed app's blob with
+/// 403; rc.4 deletes it. An unknown id: 404 "Blob not found".
+fn blob_delete(state: &State, blob: &str) -> Response {
+    let Some(want) = decode_id(blob) else {
+        return Response::error(400, "Invalid blob ID format");
+    };
+    let apps = state.apps.read().unwrap();
+    let app_blob = apps.iter().any(|a| decode_id(&a.blob) == Some(want));
+    if app_blob && state.profile.abi_route() {
+        return Response::error(
+            403,
+            "Blob is referenced by an installed application and cannot be deleted",
+        );
+    }
+    let mut blobs = state.blobs.lock().unwrap();
+    let before = blobs.len();
+    blobs.retain(|(id, _)| decode_id(id) != Some(want));
+    if blobs.len() == before && !app_blob {
+        // rc.25: 404; rc.4: its store's error as a 500.
+        return match state.profile.abi_route() {
+            true => Response::error(404, "Blob not found"),
+            false => Response::error(500, "Failed to delete blob: Blob not found"),
+        };
+    }
+    Response::wire(200, wire::blob_deleted(blob))
 }
 
 fn alias(value: Option<&str>) -> Response {
