@@ -151,11 +151,15 @@ pub(crate) async fn call(
             let a: UploadArgs = super::lifecycle::parse_with(name, &schema_of(name), args)?;
             let bytes = decoded(&a.data)?;
             let src = Upload::Bytes(Arc::new(bytes));
-            Ok(to_value(session.upload_blob(&src, a.context.as_deref(), None).await))
+            Ok(to_value(
+                session.upload_blob(&src, a.context.as_deref(), None).await,
+            ))
         }
         DELETE_BLOB => {
             let a: DeleteArgs = super::lifecycle::parse_with(name, &schema_of(name), args)?;
-            Ok(to_value(session.delete_blob(&a.blob, a.force.unwrap_or(false)).await))
+            Ok(to_value(
+                session.delete_blob(&a.blob, a.force.unwrap_or(false)).await,
+            ))
         }
         _ => {
             let _: NoArgs = super::lifecycle::parse_with(name, &schema_of(name), args)?;

@@ -17,10 +17,10 @@
 mod answer;
 
 mod batch;
+pub(crate) mod blobs;
 pub(crate) mod events;
 pub(crate) mod fixed;
 pub(crate) mod http;
-pub(crate) mod blobs;
 pub(crate) mod lifecycle;
 pub(crate) mod live;
 pub(crate) mod log;

@@ -421,6 +421,9 @@ pub struct Hostile {
     /// `POST /jsonrpc` answers a 502 whose text quotes the request's bearer
     /// token after this many characters (a proxy echoing what it got).
     pub echo_token_at: Option<usize>,
+    /// A blob's download and HEAD answer this ETag (a node whose bytes do
+    /// not match what it says of them).
+    pub blob_etag: Option<String>,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -1933,10 +1936,13 @@ fn blob_list(state: &State) -> Response {
 fn blob_download(state: &State, blob: &str) -> Response {
     use sha2::Digest;
     let bytes = uploaded(state, blob).unwrap_or_default();
-    let hash: String = sha2::Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash: String = match state.hostile.lock().unwrap().blob_etag.clone() {
+        Some(lie) => lie,
+        None => sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    };
     Response {
         status: 200,
         content_type: "application/octet-stream",
