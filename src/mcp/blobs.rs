@@ -83,7 +83,7 @@ pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
             };
             let defs = [
                 (UPLOAD_BLOB, "Upload a blob", "Stores bytes on the node as a blob and returns {blobId, size}: pass blobId to a method parameter that takes a blob id. `data` is base64, at most 2 MiB of bytes (larger files: `calimcp blob upload FILE`). With `context`, the node also announces the blob to that context's members. The same bytes give the same id.", hints(false, false, true)),
-                (LIST_BLOBS, "List blobs", "Lists the node's blobs: [{blobId, size}] (apps' modules among them).", hints(true, false, true)),
+                (LIST_BLOBS, "List blobs", "Lists the node's blobs: {blobs: [{blobId, size}]} (apps' modules among them).", hints(true, false, true)),
                 (DELETE_BLOB, "Delete a blob", "Deletes a blob from the node. Refused when an installed app's module is that blob (the app is named; deleting it breaks the app's contexts) unless `force`. Returns {blobId, deleted, usedBy}.", hints(false, true, true)),
             ];
             defs.into_iter()
@@ -163,7 +163,8 @@ pub(crate) async fn call(
         }
         _ => {
             let _: NoArgs = super::lifecycle::parse_with(name, &schema_of(name), args)?;
-            Ok(to_value(session.list_blobs().await))
+            let list = session.list_blobs().await;
+            Ok(to_value(list.map(|blobs| json!({ "blobs": blobs }))))
         }
     }
 }
