@@ -193,7 +193,9 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
     let after = format!(
         "Values: strings literal; integers exact (-5 is a value); bytes as hex or a JSON array;\n\
          other types as JSON. For a non-string parameter, @FILE reads the JSON value from a\n\
-         file and - from stdin. --args JSON|@FILE|- gives the whole argument object.\n\n\
+         file and - from stdin. A bytes parameter takes @bytes:FILE (the file's raw bytes) and a\n\
+         32-byte id @blob:FILE (the file uploaded, its blob id passed). --args JSON|@FILE|- gives\n\
+         the whole argument object.\n\n\
          Example:\n  calimcp call {} {}",
         sanitize_line(token),
         example.join(" ")

@@ -13,6 +13,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::lifecycle::{listed, parse_with, schema};
 use calimcp_catalog::blobs::Upload;
 use calimcp_catalog::session::Session;
 use calimcp_core::text::size;
@@ -55,17 +56,11 @@ pub(crate) struct DeleteArgs {
 pub(crate) struct NoArgs {}
 
 fn schema_of(name: &str) -> Value {
-    let mut v = match name {
-        UPLOAD_BLOB => serde_json::to_value(schemars::schema_for!(UploadArgs)),
-        DELETE_BLOB => serde_json::to_value(schemars::schema_for!(DeleteArgs)),
-        _ => serde_json::to_value(schemars::schema_for!(NoArgs)),
+    match name {
+        UPLOAD_BLOB => schema::<UploadArgs>(),
+        DELETE_BLOB => schema::<DeleteArgs>(),
+        _ => schema::<NoArgs>(),
     }
-    .unwrap_or_default();
-    if let Some(o) = v.as_object_mut() {
-        o.remove("$schema");
-        o.remove("title");
-    }
-    v
 }
 
 /// Whether tool `name` of this toolset is kept under `--read-only`.
@@ -86,18 +81,7 @@ pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
                 (LIST_BLOBS, "List blobs", "Lists the node's blobs: {blobs: [{blobId, size}]} (apps' modules among them).", hints(true, false, true)),
                 (DELETE_BLOB, "Delete a blob", "Deletes a blob from the node. Refused when an installed app's module is that blob (the app is named; deleting it breaks the app's contexts) unless `force`. Returns {blobId, deleted, usedBy}.", hints(false, true, true)),
             ];
-            defs.into_iter()
-                .filter_map(|(name, title, description, annotations)| {
-                    serde_json::from_value(json!({
-                        "name": name,
-                        "title": title,
-                        "description": description,
-                        "inputSchema": schema_of(name),
-                        "annotations": annotations,
-                    }))
-                    .ok()
-                })
-                .collect()
+            listed(defs, schema_of)
         })
         .clone()
 }
@@ -148,7 +132,7 @@ pub(crate) async fn call(
 ) -> std::result::Result<std::result::Result<Value, calimcp_core::error::Error>, String> {
     match name {
         UPLOAD_BLOB => {
-            let a: UploadArgs = super::lifecycle::parse_with(name, &schema_of(name), args)?;
+            let a: UploadArgs = parse_with(name, &schema_of(name), args)?;
             let bytes = decoded(&a.data)?;
             let src = Upload::Bytes(Arc::new(bytes));
             Ok(to_value(
@@ -156,13 +140,13 @@ pub(crate) async fn call(
             ))
         }
         DELETE_BLOB => {
-            let a: DeleteArgs = super::lifecycle::parse_with(name, &schema_of(name), args)?;
+            let a: DeleteArgs = parse_with(name, &schema_of(name), args)?;
             Ok(to_value(
                 session.delete_blob(&a.blob, a.force.unwrap_or(false)).await,
             ))
         }
         _ => {
-            let _: NoArgs = super::lifecycle::parse_with(name, &schema_of(name), args)?;
+            let _: NoArgs = parse_with(name, &schema_of(name), args)?;
             let list = session.list_blobs().await;
             Ok(to_value(list.map(|blobs| json!({ "blobs": blobs }))))
         }

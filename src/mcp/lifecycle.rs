@@ -126,7 +126,8 @@ pub(crate) struct RemoveAliasArgs {
     pub alias: String,
 }
 
-fn schema<T: JsonSchema>() -> Value {
+/// A tool's input schema from its arguments' type (no `$schema`, no `title`).
+pub(crate) fn schema<T: JsonSchema>() -> Value {
     let mut v = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.remove("$schema");
@@ -193,20 +194,29 @@ pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
                 (SET_ALIAS, "Set a context alias", "Names a context on this node (aliases are node-local). Returns {alias, contextId}.", changes(false, false)),
                 (REMOVE_ALIAS, "Remove a context alias", "Removes a context alias from this node (the context stays). Returns {alias, contextId: null}.", changes(false, true)),
             ];
-            defs.into_iter()
-                .filter_map(|(name, title, description, annotations)| {
-                    serde_json::from_value(json!({
-                        "name": name,
-                        "title": title,
-                        "description": description,
-                        "inputSchema": schema_of(name),
-                        "annotations": annotations,
-                    }))
-                    .ok()
-                })
-                .collect()
+            listed(defs, schema_of)
         })
         .clone()
+}
+
+/// A toolset's tools as listed, from `(name, title, description,
+/// annotations)` rows and each name's input schema.
+pub(crate) fn listed<'a>(
+    defs: impl IntoIterator<Item = (&'a str, &'a str, &'a str, Value)>,
+    schema_of: impl Fn(&str) -> Value,
+) -> Vec<rmcp::model::Tool> {
+    defs.into_iter()
+        .filter_map(|(name, title, description, annotations)| {
+            serde_json::from_value(json!({
+                "name": name,
+                "title": title,
+                "description": description,
+                "inputSchema": schema_of(name),
+                "annotations": annotations,
+            }))
+            .ok()
+        })
+        .collect()
 }
 
 /// The opt-in toolsets `--toolsets` turns on.

@@ -12,16 +12,11 @@ use support::serve::*;
 
 const NAMES: [&str; 3] = ["delete_blob", "list_blobs", "upload_blob"];
 
-async fn tool_names(client: &Client) -> Vec<String> {
-    let tools = client.peer().list_all_tools().await.expect("tools/list");
-    tools.iter().map(|t| t.name.to_string()).collect()
-}
-
 #[tokio::test]
 async fn the_toolset_is_opt_in_and_read_only_keeps_list_blobs() {
     let node = FakeNode::start();
     let client = stdio_client(&["--node", &node.url]).await;
-    let names = tool_names(&client).await;
+    let names = tool_list_names(&client).await;
     assert!(
         !names.iter().any(|n| NAMES.contains(&n.as_str())),
         "{names:?}"
@@ -50,7 +45,7 @@ async fn the_toolset_is_opt_in_and_read_only_keeps_list_blobs() {
         "--read-only",
     ])
     .await;
-    let names = tool_names(&client).await;
+    let names = tool_list_names(&client).await;
     assert!(names.contains(&"list_blobs".to_string()), "{names:?}");
     assert!(
         !names

@@ -22,6 +22,9 @@
 //! targets that app until [`FakeNode::upgrade_group`]),
 //! `POST /admin-api/alias/lookup/context/:name`,
 //! `POST /admin-api/alias/lookup/identity/:context/:name` (0.10, rc4),
+//! the blob store (`PUT /admin-api/blobs[?context_id=]`, `GET /admin-api/blobs`,
+//! `HEAD`/`GET`/`DELETE /admin-api/blobs/:id`: rc.25 refuses an app's module
+//! with 403, rc.4 deletes it; [`FakeNode::uploaded_blobs`]),
 //! `POST /jsonrpc` (execute), and with auth `POST /auth/token`,
 //! `POST /auth/refresh` — at the server root even under a base path, as merod
 //! serves them. Every request is recorded; every response is written in one
@@ -1695,7 +1698,8 @@ fn route(state: &State, req: &Request) -> Response {
     {
         return refused;
     }
-    if let Some(resp) = lifecycle_route(state, req, &segs) {
+    if let Some(resp) = lifecycle_route(state, req, &segs).or_else(|| blob_store(state, req, &segs))
+    {
         return resp;
     }
     match (req.method.as_str(), segs.as_slice()) {
@@ -1712,14 +1716,7 @@ fn route(state: &State, req: &Request) -> Response {
         ("GET", ["admin-api", "applications", app, "abi"]) if p.abi_route() => {
             abi_route(state, app, &req.query)
         }
-        ("GET" | "HEAD", ["admin-api", "blobs", blob]) if uploaded(state, blob).is_some() => {
-            blob_download(state, blob)
-        }
         ("GET", ["admin-api", "blobs", blob]) => blob_route(state, blob),
-        ("HEAD", ["admin-api", "blobs", _]) => Response::error(404, "Blob not found"),
-        ("PUT", ["admin-api", "blobs"]) => blob_upload(state, req),
-        ("GET", ["admin-api", "blobs"]) => blob_list(state),
-        ("DELETE", ["admin-api", "blobs", blob]) => blob_delete(state, blob),
         ("GET", ["admin-api", "contexts", "for-application", app]) => {
             // Locks in the order every writer takes them (apps, then
             // contexts: `install_version`), or a listing and an install
@@ -1880,6 +1877,20 @@ fn blob_id_of(p: Profile, bytes: &[u8]) -> String {
     } else {
         bs58::encode(id).into_string()
     }
+}
+
+/// The blob store's routes (an app's module: `blob_route`).
+fn blob_store(state: &State, req: &Request, segs: &[&str]) -> Option<Response> {
+    Some(match (req.method.as_str(), segs) {
+        ("GET" | "HEAD", ["admin-api", "blobs", blob]) if uploaded(state, blob).is_some() => {
+            blob_download(state, blob)
+        }
+        ("HEAD", ["admin-api", "blobs", _]) => Response::error(404, "Blob not found"),
+        ("PUT", ["admin-api", "blobs"]) => blob_upload(state, req),
+        ("GET", ["admin-api", "blobs"]) => blob_list(state),
+        ("DELETE", ["admin-api", "blobs", blob]) => blob_delete(state, blob),
+        _ => return None,
+    })
 }
 
 fn uploaded(state: &State, blob: &str) -> Option<Vec<u8>> {

@@ -489,6 +489,34 @@ mod tests {
     }
 
     #[test]
+    fn an_interrupted_upload_says_what_was_sent_and_what_the_node_has() {
+        let cut = Error::new(
+            ErrorKind::Unreachable,
+            Code::Unreachable,
+            "the request to X failed: reset",
+        );
+        let e = interrupted(cut.clone(), 3 << 20);
+        assert!(
+            e.message.contains("stopped after 3 MiB had been sent"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains("made no blob of the file"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.hint.as_deref(), Some("upload the file again"));
+        // Nothing sent yet, or not a transport failure: as it was.
+        assert_eq!(
+            interrupted(cut, 0).message,
+            "the request to X failed: reset"
+        );
+        let refused = Error::input(Code::Usage, "no");
+        assert_eq!(interrupted(refused, 5).message, "no");
+    }
+
+    #[test]
     fn an_etag_gives_the_content_hash_unless_it_is_rc4s_all_zero_stand_in() {
         let h = "ab".repeat(32);
         assert_eq!(etag_sha256(Some(&format!("\"{h}\""))), Some(h.clone()));

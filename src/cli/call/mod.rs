@@ -61,6 +61,11 @@ with their types and docs. Strings are taken literally; integers exactly (u64
 and i64 keep every digit; -5 is a value); bools as true/false; bytes as hex or
 a JSON array; lists, maps, tuples, records and variants as JSON. For a
 non-string parameter, @FILE reads its JSON value from a file and - from stdin.
+A bytes parameter takes a file: @bytes:FILE sends its raw bytes (binary
+allowed; a fixed-size bytes checks the length), and for a 32-byte id (a
+BlobId) @blob:FILE uploads the file as a blob, once, just before the call
+(--dry-run says what it would upload and uploads nothing), and passes its
+blob id as the node writes ids.
 A nullable (optional) parameter's flag takes null for JSON null (--v null; the
 string `null` then goes in --args). --args gives the whole argument object
 (JSON, @FILE or -); a parameter may not come from both. A parameter named like a calimcp flag (json, service, …) is
@@ -295,17 +300,16 @@ impl Call<'_> {
             no_input: flags.no_input,
             what: "call",
         };
-        let (obj, flag_problems, blobs) =
-            arguments(self.g, &given, specs, tool_m, argv, &check, &mut |obj| {
-                let explicit = flags.context.clone().or_else(|| {
-                    obj.get(calimcp_core::mapping::schema::CONTEXT_PARAM)
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                });
-                early = Some(self.find(explicit.as_deref())?);
-                Ok(())
-            })?;
-        let args = Value::Object(obj);
+        let read = arguments(self.g, &given, specs, tool_m, argv, &check, &mut |obj| {
+            let explicit = flags.context.clone().or_else(|| {
+                obj.get(calimcp_core::mapping::schema::CONTEXT_PARAM)
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            });
+            early = Some(self.find(explicit.as_deref())?);
+            Ok(())
+        })?;
+        let (args, flag_problems, blobs) = (Value::Object(read.obj), read.problems, read.blobs);
         let prepared = match self.catalog.prepare(self.tool, &args) {
             Ok(prepared) if flag_problems.is_empty() => prepared,
             Ok(_) => return Err(invalid_args(self.tool, specs, &flag_problems, &[])),

@@ -27,6 +27,16 @@ pub(in crate::cli) struct Given<'a> {
     pub what: &'a str,
 }
 
+/// What a line's arguments came to.
+pub(in crate::cli) struct Arguments {
+    /// The argument object.
+    pub obj: Map<String, Value>,
+    /// The flags whose values could not be read.
+    pub problems: Vec<Problem>,
+    /// The files to upload as blobs (`@blob:FILE`).
+    pub blobs: Vec<BlobFile>,
+}
+
 /// The argument object: `--args`, then the parameter flags, then (on a
 /// terminal, when every flag could be read) prompts for the required ones
 /// still missing, after `before_prompt` (which finds what can fail without
@@ -41,7 +51,7 @@ pub(in crate::cli) fn arguments(
     argv: &[OsString],
     check_answer: &dyn Fn(&str, &Value) -> std::result::Result<(), String>,
     before_prompt: &mut dyn FnMut(&Map<String, Value>) -> Result<()>,
-) -> Result<(Map<String, Value>, Vec<Problem>, Vec<BlobFile>)> {
+) -> Result<Arguments> {
     let mut stdin = Stdin::bounded(crate::cli::node::size_env(
         "CALIMCP_MAX_ARGS",
         params::MAX_ARGS,
@@ -54,7 +64,11 @@ pub(in crate::cli) fn arguments(
     let mut blobs = Vec::new();
     let problems = flag_values(specs, m, &mut obj, &mut stdin, &mut blobs);
     if !problems.is_empty() {
-        return Ok((obj, problems, blobs));
+        return Ok(Arguments {
+            obj,
+            problems,
+            blobs,
+        });
     }
     let missing: Vec<&ParamSpec> = specs
         .iter()
@@ -75,7 +89,11 @@ pub(in crate::cli) fn arguments(
             equivalent(argv, &added)
         ));
     }
-    Ok((obj, problems, blobs))
+    Ok(Arguments {
+        obj,
+        problems,
+        blobs,
+    })
 }
 
 /// The parameter flags given on the line, read into `obj`; the problems of
