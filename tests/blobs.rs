@@ -283,3 +283,76 @@ fn a_file_is_uploaded_once_for_a_blob_id_argument_and_not_on_a_dry_run() {
         assert!(stderr_of(&a).contains("@bytes:FILE"), "{}", stderr_of(&a));
     }
 }
+
+#[test]
+fn a_node_writing_hex_ids_gets_the_blob_id_in_hex() {
+    let env = Env::on(Profile::Hex);
+    let abi = json!({
+        "schema_version": "wasm-abi/1",
+        "types": {},
+        "methods": [{"name": "keep", "params": [
+            {"name": "doc", "type": {"kind": "bytes", "size": 32}}
+        ], "returns": {"kind": "unit"}}]
+    });
+    env.node.install("com.example.docs", abi);
+    let file = write(&env, "doc.bin", b"hex node");
+    let arg = format!("@blob:{}", file.display());
+    env.cmd()
+        .args(["call", "com.example.docs.keep", "--doc", &arg])
+        .assert()
+        .success();
+    let (id, _) = env.node.uploaded_blobs().remove(0);
+    assert_eq!(id.len(), 64, "{id}");
+    let last = env.node.executes().last().unwrap().json();
+    assert_eq!(last["params"]["argsJson"]["doc"], json!(id));
+}
+
+#[test]
+fn init_arguments_take_files_too() {
+    let env = Env::on(Profile::Rc25);
+    let abi = json!({
+        "schema_version": "wasm-abi/1",
+        "types": {},
+        "methods": [{"name": "init", "params": [
+            {"name": "logo", "type": {"kind": "bytes", "size": 32}},
+            {"name": "seed", "type": {"kind": "bytes"}}
+        ], "returns": {"kind": "unit"}}]
+    });
+    env.node.install("com.example.files", abi);
+    let logo = write(&env, "logo.png", &binary(3000));
+    let seed = write(&env, "seed.bin", &[9, 0, 255]);
+    let out = env
+        .cmd()
+        .args(["context", "create", "com.example.files", "--json"])
+        .arg("--logo")
+        .arg(format!("@blob:{}", logo.display()))
+        .arg("--seed")
+        .arg(format!("@bytes:{}", seed.display()))
+        .assert()
+        .success();
+    let ctx = stdout_json(&out)["contextId"].as_str().unwrap().to_string();
+    let (blob, bytes) = env.node.uploaded_blobs().remove(0);
+    assert_eq!(bytes, binary(3000));
+    let sent: Value = serde_json::from_slice(&env.node.init_params(&ctx).unwrap()).unwrap();
+    assert_eq!(sent, json!({"logo": blob, "seed": [9, 0, 255]}));
+}
+
+#[test]
+fn a_large_upload_shows_its_progress_on_a_terminal() {
+    let env = Env::new();
+    let file = write(&env, "big.bin", &binary(9 << 20));
+    let args = format!("--node {} blob upload {}", env.node.url, file.display());
+    let Some(out) = support::on_a_terminal(env.home.path(), &args, "") else {
+        return;
+    };
+    assert!(out.contains("uploading"), "{out}");
+    assert!(out.contains("100% of 9 MiB"), "{out}");
+    assert_eq!(env.node.uploaded_blobs().len(), 1, "{out}");
+    // Off a terminal: no progress line.
+    let a = env
+        .cmd()
+        .args(["blob", "upload", file.to_str().unwrap()])
+        .assert()
+        .success();
+    assert!(!stderr_of(&a).contains("uploading"), "{}", stderr_of(&a));
+}

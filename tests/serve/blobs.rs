@@ -75,6 +75,22 @@ async fn upload_list_and_delete_through_the_tools() {
         let id = v["blobId"].as_str().unwrap().to_string();
         assert_eq!(v["size"], 5);
         assert_eq!(node.uploaded_blobs(), vec![(id.clone(), bytes)]);
+        // `context` (an alias here) is announced as the context's id.
+        let r = call(
+            &client,
+            "upload_blob",
+            json!({"data": "AQ==", "context": "default"}),
+        )
+        .await
+        .unwrap();
+        assert_ne!(r.is_error, Some(true), "{}", text(&r));
+        assert_eq!(node.announced_to().len(), 1, "{}", p.name());
+        let _ = call(
+            &client,
+            "delete_blob",
+            json!({"blob": r.structured_content.unwrap()["blobId"]}),
+        )
+        .await;
 
         let r = call(&client, "list_blobs", json!({})).await.unwrap();
         let list = r.structured_content.clone().unwrap();
@@ -87,6 +103,13 @@ async fn upload_list_and_delete_through_the_tools() {
         );
 
         // An app's module: refused, naming the app; nothing sent.
+        let deletes = || {
+            node.requests()
+                .iter()
+                .filter(|r| r.method == "DELETE")
+                .count()
+        };
+        let before = deletes();
         let module = node.app_blob("com.calimero.kv-store");
         let r = call(&client, "delete_blob", json!({"blob": module}))
             .await
@@ -94,7 +117,7 @@ async fn upload_list_and_delete_through_the_tools() {
         assert_eq!(r.is_error, Some(true));
         assert!(text(&r).contains("com.calimero.kv-store"), "{}", text(&r));
         assert!(text(&r).contains("code: blob_in_use"), "{}", text(&r));
-        assert!(!node.requests().iter().any(|r| r.method == "DELETE"));
+        assert_eq!(deletes(), before, "nothing sent");
 
         let r = call(&client, "delete_blob", json!({"blob": id}))
             .await
