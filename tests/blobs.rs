@@ -356,3 +356,36 @@ fn a_large_upload_shows_its_progress_on_a_terminal() {
         .success();
     assert!(!stderr_of(&a).contains("uploading"), "{}", stderr_of(&a));
 }
+
+#[test]
+fn an_upload_cut_off_half_way_says_what_the_node_has() {
+    // A node that reads the request's head and 1 MiB of its body, then drops
+    // the connection (a node that crashed, or a proxy that gave up).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = std::thread::spawn(move || {
+        use std::io::Read;
+        let (mut s, _) = listener.accept().unwrap();
+        let mut buf = vec![0u8; 64 << 10];
+        let mut got = 0;
+        while got < (1 << 20) {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got += n,
+            }
+        }
+        drop(s);
+    });
+    let env = Env::new();
+    let file = write(&env, "big.bin", &binary(8 << 20));
+    let a = env
+        .bare()
+        .args(["--node", &url, "blob", "upload", file.to_str().unwrap()])
+        .assert()
+        .code(4);
+    let err = stderr_of(&a);
+    assert!(err.contains("the upload stopped after"), "{err}");
+    assert!(err.contains("made no blob of the file"), "{err}");
+    assert!(err.contains("upload the file again"), "{err}");
+    server.join().unwrap();
+}

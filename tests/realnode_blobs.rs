@@ -46,6 +46,9 @@ fn a_file_goes_through_the_real_nodes_blob_store_and_into_a_method(v) {
 
     let up = ok_json(&node, &["blob", "upload", f, "--json"]);
     let id = up["blobId"].as_str().unwrap().to_string();
+    // Announced to a context (by its alias): the same blob, the node takes `context_id`.
+    let again = ok_json(&node, &["blob", "upload", f, "--context", "typed", "--json"]);
+    assert_eq!(again["blobId"], json!(id));
     assert_eq!(up["size"], json!(bytes.len()));
     let list = ok_json(&node, &["blob", "list", "--json"]);
     assert!(list.as_array().unwrap().contains(&json!({"blobId": id, "size": bytes.len()})), "{list}");
@@ -68,9 +71,10 @@ fn a_file_goes_through_the_real_nodes_blob_store_and_into_a_method(v) {
     let echoed = ok_json(&node, &["call", "typed_echo_bytes", "-c", "typed", "--v", &arg, "--json"]);
     assert_eq!(echoed, json!([0, 255, 10, 13, 0]));
 
-    // rc.25 counts references: the upload and the call's upload are two.
+    // rc.25 counts references: the two uploads and the call's are three.
     let (code, _, err) = run(&node, &["blob", "delete", &id, "--yes"]);
     assert_eq!(code, Some(0), "{err}");
+    let _ = run(&node, &["blob", "delete", &id, "--yes"]);
     let _ = run(&node, &["blob", "delete", &id, "--yes"]);
     let (code, _, err) = run(&node, &["blob", "info", &id]);
     assert_eq!(code, Some(5), "{err}");
