@@ -84,7 +84,7 @@ fn a_file_goes_through_the_real_nodes_blob_store_and_into_a_method(v) {
 
 on_each_version! {
 fn an_apps_module_is_kept_unless_forced(v) {
-    let Some(node) = RealNode::start_on(v, "an_apps_module_is_kept_unless_forced") else {
+    let Some(mut node) = RealNode::start_on(v, "an_apps_module_is_kept_unless_forced") else {
         return;
     };
     let (app, _ctx) = node.setup(&test_app("typed"), "com.example.typed", Some("typed"));
@@ -96,11 +96,19 @@ fn an_apps_module_is_kept_unless_forced(v) {
     assert!(err.contains("com.example.typed"), "{err}");
     let (code, out, err) = run(&node, &["blob", "delete", &module, "--yes", "--force", "--json"]);
     match v {
-        // rc.4 deletes it: the app's calls then fail.
+        // rc.4 deletes it: it runs the app from memory until it restarts,
+        // then every call of the app fails.
         support::realnode::Version::Rc4 => {
             assert_eq!(code, Some(0), "{err}");
             let done: Value = serde_json::from_str(&out).unwrap();
             assert_eq!(done["deleted"], true);
+            let local = format!("{}.echo_i64", test_app("typed").display());
+            let (code, _, err) = run(&node, &["call", &local, "-c", "typed", "--v", "1"]);
+            assert_eq!(code, Some(0), "still in memory: {err}");
+            node.restart();
+            let (code, out, err) = run(&node, &["call", &local, "-c", "typed", "--v", "1"]);
+            assert_eq!(code, Some(5), "the app's calls fail after a restart: {out}");
+            assert!(err.contains("failed internally"), "{err}");
         }
         // rc.25 refuses with 403, said as blob_in_use.
         support::realnode::Version::Rc25 => {

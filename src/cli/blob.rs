@@ -304,7 +304,7 @@ fn delete(g: &GlobalArgs, args: DeleteArgs) -> Result<()> {
     }
     if !done.used_by.is_empty() {
         g.ui().warn(format_args!(
-            "it was the module of {}: their contexts cannot run until it is installed again",
+            "it was the module of {}: the node runs it from memory until it restarts, then every call in its contexts fails until the app is installed again",
             sanitize_line(&done.used_by.join(", "))
         ));
     }

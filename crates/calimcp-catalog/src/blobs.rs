@@ -2,9 +2,9 @@
 //! agent sent), list, info, download (checked against the node's size and
 //! hash) and delete. The one rule decided here: a blob an installed app's
 //! module is (its `blob.bytecode`, `blob.compiled`, or a service's) is not
-//! deleted unless forced — merod 0.11.0-rc.4 deletes it and breaks every
-//! context of the app, rc.25 refuses with 403 — and the refusal names the
-//! app. The routes and their version differences are the node client's
+//! deleted unless forced — merod 0.11.0-rc.4 deletes it (it runs the app
+//! from memory until it restarts, then every call of it fails), rc.25
+//! refuses with 403 — and the refusal names the app. The routes and their version differences are the node client's
 //! (`calimcp_node::blobs`).
 
 use schemars::JsonSchema;
@@ -162,11 +162,12 @@ impl Session {
             return Err(Error::input(
                 Code::BlobInUse,
                 format!(
-                    "blob {} is the module of {} installed on the node at {}: deleting it breaks every context of {}",
+                    "blob {} is the module of {} installed on the node at {}: deleting it breaks {} (once the node restarts, every call in {} contexts fails)",
                     sanitize_line(id),
                     sanitize_line(&used_by.join(", ")),
                     client.url(),
                     if used_by.len() == 1 { "it" } else { "them" },
+                    if used_by.len() == 1 { "its" } else { "their" },
                 ),
             )
             .with_hint("uninstall the app instead (calimcp app uninstall APP), or pass --force (nodes from 0.11.0-rc.25 refuse it even then)"));
