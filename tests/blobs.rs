@@ -84,6 +84,9 @@ fn a_file_is_uploaded_listed_read_downloaded_and_deleted() {
             .assert()
             .success();
         assert_eq!(std::fs::read(&out).unwrap(), bytes);
+        // To stdout (not a terminal here): the bytes themselves.
+        let a = env.cmd().args(["blob", "download", &id]).assert().success();
+        assert_eq!(a.get_output().stdout, bytes);
         let del = stdout_json(
             &env.cmd()
                 .args(["blob", "delete", &id, "--yes", "--json"])
@@ -131,6 +134,21 @@ fn deleting_an_apps_module_is_refused_naming_the_app_unless_forced() {
     for p in VERSIONS {
         let env = Env::on(p);
         let blob = env.node.app_blob("com.calimero.kv-store");
+        // `info` names the app whose module it is.
+        let info = stdout_json(
+            &env.cmd()
+                .args(["blob", "info", &blob, "--json"])
+                .assert()
+                .success(),
+        );
+        assert_eq!(info["mimeType"], json!("application/wasm"), "{info}");
+        assert!(
+            info["usedBy"][0]
+                .as_str()
+                .unwrap()
+                .starts_with("com.calimero.kv-store"),
+            "{info}"
+        );
         let a = env
             .cmd()
             .args(["blob", "delete", &blob, "--yes"])

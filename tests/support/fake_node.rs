@@ -1848,10 +1848,17 @@ fn blob_route(state: &State, blob: &str) -> Response {
                 Some(m) if a.blob == blob => m.clone(),
                 _ => wasm_module((!a.legacy).then_some(abi)),
             };
+            // `build_blob_response_headers`: the content's SHA-256 as the ETag.
+            let hash = sha256_hex(&module);
             return Response {
                 status: 200,
                 content_type: "application/wasm",
-                headers: vec![("x-blob-id", blob.to_string())],
+                headers: vec![
+                    ("etag", format!("\"{hash}\"")),
+                    ("x-blob-id", blob.to_string()),
+                    ("x-blob-hash", hash),
+                    ("x-blob-mime-type", "application/wasm".into()),
+                ],
                 body: module,
                 delay: None,
             };
@@ -1885,12 +1892,23 @@ fn blob_store(state: &State, req: &Request, segs: &[&str]) -> Option<Response> {
         ("GET" | "HEAD", ["admin-api", "blobs", blob]) if uploaded(state, blob).is_some() => {
             blob_download(state, blob)
         }
-        ("HEAD", ["admin-api", "blobs", _]) => Response::error(404, "Blob not found"),
+        ("HEAD", ["admin-api", "blobs", blob]) => match blob_route(state, blob) {
+            r if r.status == 200 => r,
+            _ => Response::error(404, "Blob not found"),
+        },
         ("PUT", ["admin-api", "blobs"]) => blob_upload(state, req),
         ("GET", ["admin-api", "blobs"]) => blob_list(state),
         ("DELETE", ["admin-api", "blobs", blob]) => blob_delete(state, blob),
         _ => return None,
     })
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn uploaded(state: &State, blob: &str) -> Option<Vec<u8>> {
@@ -1924,16 +1942,17 @@ fn blob_upload(state: &State, req: &Request) -> Response {
     Response::wire(200, wire::blob_uploaded(&id, size))
 }
 
-/// `list_handler`: the uploaded blobs and each app's module blob.
+/// `list_handler`: each app's module blob (its size) and the uploaded blobs.
 fn blob_list(state: &State) -> Response {
     let apps = state.apps.read().unwrap();
     let mut rows: Vec<(String, u64)> = apps
         .iter()
         .map(|a| {
-            (
-                a.blob.clone(),
-                a.module.as_ref().map_or(0, |m| m.len() as u64),
-            )
+            let module = a
+                .module
+                .clone()
+                .unwrap_or_else(|| wasm_module((!a.legacy).then_some(&a.services[0].2)));
+            (a.blob.clone(), module.len() as u64)
         })
         .collect();
     for (id, bytes) in state.blobs.lock().unwrap().iter() {
@@ -1947,12 +1966,9 @@ fn blob_list(state: &State) -> Response {
 fn blob_download(state: &State, blob: &str) -> Response {
     use sha2::Digest;
     let bytes = uploaded(state, blob).unwrap_or_default();
-    let hash: String = match state.hostile.lock().unwrap().blob_etag.clone() {
+    let hash = match state.hostile.lock().unwrap().blob_etag.clone() {
         Some(lie) => lie,
-        None => sha2::Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect(),
+        None => sha256_hex(&bytes),
     };
     Response {
         status: 200,
