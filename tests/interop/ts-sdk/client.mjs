@@ -60,7 +60,8 @@ try {
     const w = tools.find((t) => t.name === "wait_for_events");
     assert.ok(w, "listed");
     assert.equal(w.annotations.readOnlyHint, true);
-    assert.deepEqual(w.outputSchema.required, ["context", "events", "timedOut"]);
+    // The fields of an answer, or a failure's `error` (errors as data).
+    assert.deepEqual(w.outputSchema.anyOf, [{ required: ["context", "events", "timedOut"] }, { required: ["error"] }]);
   });
   if (!node) {
     const wait = await client.callTool({ name: "wait_for_events", arguments: { app: "kv-store", timeout: 0.1 } });
@@ -90,6 +91,19 @@ try {
     assert.equal(bad.isError, true);
     assert.match(bad.content[0].text, /key: expected a string/);
     assert.match(bad.content[0].text, /value: missing required argument/);
+  });
+
+  // A tool with an outputSchema, failing: the SDK checks structuredContent
+  // against the schema even with isError, so the schema admits the error.
+  const badGet = await client.callTool({ name: "kv_store_get", arguments: { key: 1 } });
+  check("a failed call carries its error as structuredContent, SDK-validated", () => {
+    assert.equal(badGet.isError, true);
+    const e = badGet.structuredContent?.error;
+    assert.equal(e?.code, "invalid_arguments", JSON.stringify(badGet.structuredContent));
+    assert.equal(e.retryable, false);
+    assert.equal(typeof e.message, "string");
+    assert.equal(e.problems[0].path, "key");
+    assert.match(badGet.content[0].text, /key: expected a string/);
   });
 
   await assert.rejects(
