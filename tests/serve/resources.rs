@@ -196,13 +196,16 @@ async fn resources_are_listed_templated_and_read() {
             .unwrap_or_else(|e| panic!("{}: {e}", r.uri));
     }
 
-    // The ABI is the app's manifest as the node's ABI route gives it (the
-    // node's form drops docs), whatever name the URI uses.
+    // The ABI is the app's manifest as its module embeds it (the node's
+    // route drops the docs, so calimcp reads the module for them), whatever
+    // name the URI uses.
     let abi = read(&client, "calimero://app/kv_store/abi").await.unwrap();
     assert_eq!(abi["schema_version"], "wasm-abi/1");
-    assert_eq!(
+    assert_eq!(parsed(&abi), parsed(&kv_abi()));
+    assert_ne!(
         parsed(&abi),
-        parsed(&support::wire::abi_node_form(&kv_abi()))
+        parsed(&support::wire::abi_node_form(&kv_abi())),
+        "the docs are there"
     );
     let by_package = read(&client, "calimero://app/com.calimero.kv-store/abi")
         .await
