@@ -144,6 +144,34 @@ fn parsed(v: &Value) -> calimcp_core::abi::Manifest {
     calimcp_core::abi::load::manifest_from_value(v, "test", &mut w).expect("a wasm-abi/1 manifest")
 }
 
+/// Every listed resource can be read: an app the node does not have (here:
+/// every app, under --offline) lists its ABI but no contexts.
+#[tokio::test]
+async fn only_readable_resources_are_listed() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let client = client(
+        &["--offline", "--apps", examples],
+        ResourceWatcher::default(),
+    )
+    .await;
+    let listed = client.peer().list_all_resources().await.unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|r| r.uri == "calimero://app/kv_store/abi"),
+        "{listed:?}"
+    );
+    for r in &listed {
+        assert!(!r.uri.contains("/contexts"), "{}", r.uri);
+        client
+            .peer()
+            .read_resource(ReadResourceRequestParams::new(r.uri.as_str()))
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", r.uri));
+    }
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn resources_are_listed_templated_and_read() {
     let node = FakeNode::start();

@@ -60,7 +60,8 @@ async def exercise(client: Client, how: str) -> None:
         ResourceTemplateReference(type="ref/resource", uri="calimero://app/{app}/abi{?service}"),
         {"name": "app", "value": "kv"},
     )
-    assert done.completion.values == ["kv_store"], done
+    values = done.completion.values
+    assert "kv_store" in values and all(v.startswith("kv") for v in values), done
     ok("completion/complete of {app}")
     try:
         await client.read_resource("calimero://app/no-such-app/abi")
