@@ -1054,10 +1054,10 @@ impl Connection {
     /// blob` runs it.
     async fn blob_call(&self, name: &str, args: &Map<String, Value>) -> CallToolResult {
         if let Err(e) = self.catalog().node(name) {
-            return error_result(error_text(&e));
+            return error_result(&e);
         }
         match super::blobs::call(self.catalog(), name, args).await {
-            Err(refusal) => error_result(refusal),
+            Err(text) => refusal(text),
             Ok(Ok(v)) => json_result(&v),
             Ok(Err(e)) => node_error_result(&e),
         }

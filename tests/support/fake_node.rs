@@ -1964,7 +1964,6 @@ fn blob_list(state: &State) -> Response {
 /// `download_handler` / `info_handler` of an uploaded blob: the bytes with
 /// `build_blob_response_headers` (HEAD sends the headers only).
 fn blob_download(state: &State, blob: &str) -> Response {
-    use sha2::Digest;
     let bytes = uploaded(state, blob).unwrap_or_default();
     let hash = match state.hostile.lock().unwrap().blob_etag.clone() {
         Some(lie) => lie,
