@@ -814,6 +814,12 @@ impl FakeNode {
         *self.state.group_target.lock().unwrap() = Some(app.to_string());
     }
 
+    /// The application namespace `ns` targets (what `GET
+    /// /admin-api/groups/:id` says of it), if the node has it.
+    pub fn namespace_target(&self, ns: &str) -> Option<String> {
+        self.state.life.lock().unwrap().namespaces.get(ns).cloned()
+    }
+
     /// Removes an installed app and its contexts (what `DELETE
     /// /admin-api/applications/:id` does on a node).
     pub fn uninstall(&self, app_id: &str) {
@@ -2339,6 +2345,26 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
             }
         }
     }
+    // A namespace upgraded (LazyOnAccess) moves its context to the
+    // namespace's target at its next execution: this call.
+    let moved = {
+        let life = state.life.lock().unwrap();
+        life.ctx_group
+            .get(ctx_id)
+            .and_then(|ns| life.namespaces.get(ns))
+            .cloned()
+    };
+    if let Some(target) = moved
+        && state.apps.read().unwrap().iter().any(|a| a.id == target)
+        && let Some(c) = state
+            .contexts
+            .write()
+            .unwrap()
+            .iter_mut()
+            .find(|c| c.id == ctx_id)
+    {
+        c.app = target;
+    }
     // A group upgrade (LazyOnAccess) moves a context of the upgraded
     // package to the group's target at its next use: this call.
     if let Some(target) = state.group_target.lock().unwrap().clone() {
@@ -2785,6 +2811,37 @@ fn lifecycle_route(state: &State, req: &Request, segs: &[&str]) -> Option<Respon
             };
             let policy = (p == Profile::Rc4).then_some("LazyOnAccess");
             Response::wire(200, wire::group_info(&info, policy))
+        }
+        ("GET", ["admin-api", "groups", ns, "contexts"])
+            if state.life.lock().unwrap().namespaces.contains_key(*ns) =>
+        {
+            let life = state.life.lock().unwrap();
+            let mut mine: Vec<&str> = life
+                .ctx_group
+                .iter()
+                .filter(|(_, g)| g.as_str() == *ns)
+                .map(|(c, _)| c.as_str())
+                .collect();
+            mine.sort_unstable();
+            Response::wire(200, wire::group_contexts(&mine))
+        }
+        // `upgrade_group.rs` (rc.4 and rc.25): `targetApplicationId` is
+        // required, the rest defaults; under `LazyOnAccess` only the target
+        // changes, each context moves at its next execution.
+        ("POST", ["admin-api", "groups", ns, "upgrade"])
+            if state.life.lock().unwrap().namespaces.contains_key(*ns) =>
+        {
+            let b = body();
+            let Some(target) = b["targetApplicationId"].as_str() else {
+                return Some(missing_field("targetApplicationId"));
+            };
+            state
+                .life
+                .lock()
+                .unwrap()
+                .namespaces
+                .insert(ns.to_string(), target.to_string());
+            Response::wire(200, wire::group_upgraded(ns, p == Profile::Rc4))
         }
         ("GET", ["admin-api", "namespaces", ns, "identity"]) => {
             if p != Profile::Rc4 {

@@ -32,6 +32,7 @@ pub mod node;
 pub mod resolve;
 pub mod send;
 pub mod session;
+pub mod upgrade;
 pub mod version;
 pub mod wait;
 

@@ -19,6 +19,7 @@
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
 //! node's answers as values and errors, [`events`] the event stream (SSE),
 //! [`lifecycle`] install, namespaces, create, invite, join, delete, aliases,
+//! [`upgrade`] a group's target application, its contexts and its upgrade,
 //! [`sync`] a context's sync status, [`store`] private state files,
 //! [`profiles`] named nodes, [`discover`] the local node found when none is
 //! given, `memo` the listings one command shares.
@@ -38,6 +39,7 @@ pub mod profiles;
 pub mod store;
 pub mod sync;
 mod tokens;
+pub mod upgrade;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -1,0 +1,391 @@
+//! `calimcp app upgrade` against the fake node (issue 45), on rc.4 and rc.25
+//! (their upgrade answers differ): the diff gate runs before anything is
+//! installed, a breaking build is refused with nothing installed or moved,
+//! a compatible one is installed and the group upgraded, `contexts` shows
+//! the pending move until a context's next execution, `--dry-run` and a
+//! missing `--yes` change nothing, and `--force` says what it went past.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use support::calimcp;
+use support::fake_node::{self, FakeNode, Profile};
+use support::json_schema::assert_valid;
+
+const KV: &str = "com.example.kv";
+
+fn kv_abi() -> Value {
+    serde_json::from_str(include_str!("../testapps/kv/abi.json")).unwrap()
+}
+
+/// The kv test app with `edit` applied to its ABI, written to `dir/name`.
+fn build(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let mut abi = kv_abi();
+    edit(&mut abi);
+    let path = dir.join(name);
+    std::fs::write(&path, fake_node::wasm_module(Some(&abi))).unwrap();
+    path
+}
+
+/// A method added: compatible.
+fn added(abi: &mut Value) {
+    let methods = abi["methods"].as_array_mut().unwrap();
+    methods.push(
+        json!({"name": "version", "params": [], "returns": {"kind": "string"},
+                        "intent": "read_only"}),
+    );
+    methods.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+}
+
+/// `echo`'s `message` from string to u64: breaking.
+fn retyped(abi: &mut Value) {
+    let echo = abi["methods"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|m| m["name"] == "echo")
+        .unwrap();
+    echo["params"][0]["type"] = json!({"kind": "u64"});
+}
+
+struct Run {
+    code: Option<i32>,
+    out: String,
+    err: String,
+}
+
+fn run(home: &Path, node: &FakeNode, args: &[&str]) -> Run {
+    let out = calimcp(home)
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(args)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code(),
+        out: String::from_utf8_lossy(&out.stdout).into_owned(),
+        err: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn json_ok(home: &Path, node: &FakeNode, args: &[&str]) -> Value {
+    let r = run(home, node, args);
+    assert_eq!(r.code, Some(0), "{args:?}: {}", r.err);
+    serde_json::from_str(&r.out).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", r.out))
+}
+
+/// v1 installed, two contexts in one namespace (`a1` and `b1`): the
+/// namespace and v1's id.
+fn setup(home: &Path, node: &FakeNode) -> (String, String) {
+    let v1 = build(home, "v1.wasm", |_| {});
+    let v = json_ok(
+        home,
+        node,
+        &[
+            "app",
+            "install",
+            v1.to_str().unwrap(),
+            "--package",
+            KV,
+            "--version",
+            "0.1.0",
+            "--json",
+        ],
+    );
+    let id1 = v["applicationId"].as_str().unwrap().to_string();
+    let a = json_ok(
+        home,
+        node,
+        &["context", "create", KV, "--alias", "a1", "--json"],
+    );
+    let ns = a["namespaceId"].as_str().unwrap().to_string();
+    json_ok(
+        home,
+        node,
+        &[
+            "context",
+            "create",
+            KV,
+            "--alias",
+            "b1",
+            "--namespace",
+            &ns,
+            "--json",
+        ],
+    );
+    (ns, id1)
+}
+
+/// The requests that change the node: installs and upgrades.
+fn changes(node: &FakeNode) -> Vec<String> {
+    node.requests()
+        .into_iter()
+        .filter(|r| {
+            r.method == "POST" && (r.path.contains("install") || r.path.ends_with("/upgrade"))
+        })
+        .map(|r| r.path)
+        .collect()
+}
+
+fn target(node: &FakeNode, ns: &str) -> String {
+    node.namespace_target(ns).expect("the namespace")
+}
+
+#[test]
+fn a_breaking_build_is_refused_before_anything_is_installed_or_moved() {
+    for p in [Profile::Rc4, Profile::Rc25] {
+        let node = FakeNode::with_profile(p);
+        let home = tempfile::tempdir().unwrap();
+        let (ns, id1) = setup(home.path(), &node);
+        let before = changes(&node);
+        let v3 = build(home.path(), "v3.wasm", retyped);
+        let r = run(
+            home.path(),
+            &node,
+            &[
+                "app",
+                "upgrade",
+                "a1",
+                "--to",
+                v3.to_str().unwrap(),
+                "--yes",
+            ],
+        );
+        assert_eq!(r.code, Some(1), "{}: {} {}", p.name(), r.err, r.out);
+        assert!(
+            r.out.contains("param-type-changed"),
+            "as diff prints it: {}",
+            r.out
+        );
+        assert!(r.out.contains("refused: group"), "{}", r.out);
+        assert!(r.err.contains("--force goes on anyway"), "{}", r.err);
+        assert_eq!(changes(&node), before, "nothing installed or upgraded");
+        assert_eq!(target(&node, &ns), id1);
+        // --json: the same refusal as data, valid against its schema.
+        let r = run(
+            home.path(),
+            &node,
+            &[
+                "app",
+                "upgrade",
+                "a1",
+                "--to",
+                v3.to_str().unwrap(),
+                "--yes",
+                "--json",
+            ],
+        );
+        assert_eq!(r.code, Some(1), "{}", r.err);
+        let v: Value = serde_json::from_str(&r.out).unwrap();
+        assert_valid("app-upgrade", &v);
+        assert_eq!(v["refused"], true);
+        assert_eq!(v["upgraded"], false);
+        assert!(
+            v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["rule"] == "param-type-changed" && f["level"] == "breaking")
+        );
+        assert_eq!(changes(&node), before);
+        // --fail-on none lets it through the gate; --dry-run still changes nothing.
+        let r = run(
+            home.path(),
+            &node,
+            &[
+                "app",
+                "upgrade",
+                "a1",
+                "--to",
+                v3.to_str().unwrap(),
+                "--fail-on",
+                "none",
+                "--dry-run",
+            ],
+        );
+        assert_eq!(r.code, Some(0), "{}", r.err);
+        assert!(
+            r.out
+                .contains("dry run: would install the build and upgrade group"),
+            "{}",
+            r.out
+        );
+        assert_eq!(changes(&node), before);
+    }
+}
+
+#[test]
+fn a_compatible_build_is_installed_the_group_upgraded_and_contexts_move_at_their_next_call() {
+    for p in [Profile::Rc4, Profile::Rc25] {
+        let node = FakeNode::with_profile(p);
+        let home = tempfile::tempdir().unwrap();
+        let (ns, id1) = setup(home.path(), &node);
+        let v2 = build(home.path(), "v2.wasm", added);
+        let to = v2.to_str().unwrap();
+        // Off a terminal without --yes: refused, nothing changed.
+        let before = changes(&node);
+        let r = run(
+            home.path(),
+            &node,
+            &["app", "upgrade", "a1", "--to", to, "--version", "0.2.0"],
+        );
+        assert_eq!(r.code, Some(2), "{}", r.err);
+        assert!(r.err.contains("--yes"), "{}", r.err);
+        assert_eq!(changes(&node), before);
+        let v = json_ok(
+            home.path(),
+            &node,
+            &[
+                "app",
+                "upgrade",
+                "a1",
+                "--to",
+                to,
+                "--version",
+                "0.2.0",
+                "--yes",
+                "--json",
+            ],
+        );
+        assert_valid("app-upgrade", &v);
+        assert_eq!(
+            (
+                v["refused"].clone(),
+                v["installed"].clone(),
+                v["upgraded"].clone()
+            ),
+            (json!(false), json!(true), json!(true))
+        );
+        assert_eq!(v["node_status"], "completed", "{}", p.name());
+        let id2 = v["to"]["application_id"].as_str().unwrap().to_string();
+        assert_ne!(id2, id1);
+        assert!(
+            v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["rule"] == "method-added"),
+            "{v}"
+        );
+        // The node was sent the target alone (both versions default the rest).
+        let sent = node
+            .requests()
+            .into_iter()
+            .find(|r| r.path.ends_with("/upgrade"))
+            .unwrap();
+        assert_eq!(sent.path, format!("/admin-api/groups/{ns}/upgrade"));
+        assert_eq!(
+            serde_json::from_str::<Value>(&sent.body).unwrap(),
+            json!({"targetApplicationId": id2})
+        );
+        assert_eq!(target(&node, &ns), id2);
+        let contexts = v["contexts"].as_array().unwrap();
+        assert_eq!(contexts.len(), 2);
+        assert!(
+            contexts
+                .iter()
+                .all(|c| c["version"] == "0.1.0" && c["moves_to"] == id2.as_str()),
+            "{v}"
+        );
+        // `contexts` shows the pending move until the context's next call.
+        let rows = json_ok(home.path(), &node, &["contexts", "--json"]);
+        assert_valid("contexts", &rows);
+        let pending = |rows: &Value, alias: &str| {
+            rows.as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["aliases"][0] == alias)
+                .unwrap()["pendingVersion"]
+                .clone()
+        };
+        assert_eq!(pending(&rows, "a1"), "0.2.0");
+        let r = run(home.path(), &node, &["contexts"]);
+        assert!(
+            r.out.contains("0.1.0 → 0.2.0 (at its next execution)"),
+            "{}",
+            r.out
+        );
+        let r = run(home.path(), &node, &["call", "kv_count", "-c", "a1"]);
+        assert_eq!(r.code, Some(0), "{}", r.err);
+        let rows = json_ok(home.path(), &node, &["contexts", "--json"]);
+        assert_eq!(
+            pending(&rows, "a1"),
+            Value::Null,
+            "moved at its call: {rows}"
+        );
+        assert_eq!(pending(&rows, "b1"), "0.2.0", "not called yet: {rows}");
+    }
+}
+
+#[test]
+fn force_goes_past_the_gate_and_says_what_it_overrode() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let home = tempfile::tempdir().unwrap();
+    let (ns, id1) = setup(home.path(), &node);
+    let v3 = build(home.path(), "v3.wasm", retyped);
+    let r = run(
+        home.path(),
+        &node,
+        &[
+            "app",
+            "upgrade",
+            "--group",
+            &ns,
+            "--to",
+            v3.to_str().unwrap(),
+            "--force",
+            "--yes",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(
+        r.err.contains("--force: went past")
+            && r.err.contains("param-type-changed at echo.params.message"),
+        "{}",
+        r.err
+    );
+    assert!(r.out.contains("upgraded group"), "{}", r.out);
+    assert_ne!(target(&node, &ns), id1);
+}
+
+#[test]
+fn bad_input_says_what_is_wrong() {
+    let node = FakeNode::with_profile(Profile::Rc25);
+    let home = tempfile::tempdir().unwrap();
+    setup(home.path(), &node);
+    let before = changes(&node);
+    for (args, says) in [
+        (
+            &[
+                "app",
+                "upgrade",
+                "a1",
+                "--to",
+                "https://example.com/kv.wasm",
+                "--yes",
+            ][..],
+            "cannot be read here",
+        ),
+        (
+            &[
+                "app",
+                "upgrade",
+                "a1",
+                "--to",
+                "/nonexistent/kv.wasm",
+                "--yes",
+            ][..],
+            "kv.wasm",
+        ),
+        (
+            &["app", "upgrade", "--to", "x.wasm", "--yes"][..],
+            "--group",
+        ),
+    ] {
+        let r = run(home.path(), &node, args);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.err);
+        assert!(r.err.contains(says), "{args:?}: {}", r.err);
+    }
+    assert_eq!(changes(&node), before);
+}
