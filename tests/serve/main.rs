@@ -16,4 +16,5 @@ mod refresh;
 mod resources;
 mod sessions;
 mod stdio;
+mod upgrade;
 mod wait;
