@@ -60,17 +60,7 @@ struct World {
 fn world(node: RealNode, v1: &std::path::Path) -> World {
     let id1 = node.install(v1, PACKAGE, "0.1.0");
     let (ns, a, _) = node.create_context_full(&id1, None);
-    let b = node.admin(
-        "POST",
-        "/admin-api/contexts",
-        Some(
-            &json!({"applicationId": id1, "contextSeed": null, "initializationParams": [],
-                     "groupId": ns, "identitySecret": null}),
-        ),
-    )["data"]["contextId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let b = node.create_context_in(&id1, &ns);
     node.alias_context("up-a", &a);
     World {
         node,

@@ -16,17 +16,9 @@ use support::json_schema::assert_valid;
 
 const KV: &str = "com.example.kv";
 
-fn kv_abi() -> Value {
-    serde_json::from_str(include_str!("../testapps/kv/abi.json")).unwrap()
-}
-
 /// The kv test app with `edit` applied to its ABI, written to `dir/name`.
 fn build(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
-    let mut abi = kv_abi();
-    edit(&mut abi);
-    let path = dir.join(name);
-    std::fs::write(&path, fake_node::wasm_module(Some(&abi))).unwrap();
-    path
+    fake_node::kv_build(dir, name, edit)
 }
 
 /// A method added: compatible.
@@ -117,15 +109,8 @@ fn setup(home: &Path, node: &FakeNode) -> (String, String) {
     (ns, id1)
 }
 
-/// The requests that change the node: installs and upgrades.
 fn changes(node: &FakeNode) -> Vec<String> {
-    node.requests()
-        .into_iter()
-        .filter(|r| {
-            r.method == "POST" && (r.path.contains("install") || r.path.ends_with("/upgrade"))
-        })
-        .map(|r| r.path)
-        .collect()
+    node.installs_and_upgrades()
 }
 
 fn target(node: &FakeNode, ns: &str) -> String {

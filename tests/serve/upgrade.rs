@@ -11,10 +11,7 @@ use support::fake_node::{self, FakeNode, Profile};
 use support::serve::*;
 
 fn kv_build(dir: &std::path::Path, name: &str, edit: impl FnOnce(&mut Value)) -> String {
-    let mut abi: Value = serde_json::from_str(include_str!("../../testapps/kv/abi.json")).unwrap();
-    edit(&mut abi);
-    let path = dir.join(name);
-    std::fs::write(&path, fake_node::wasm_module(Some(&abi))).unwrap();
+    let path = fake_node::kv_build(dir, name, edit);
     path.to_str().unwrap().to_string()
 }
 
@@ -56,12 +53,7 @@ fn setup(home: &std::path::Path, node: &FakeNode, v1: &str) -> String {
 }
 
 fn changes(node: &FakeNode) -> usize {
-    node.requests()
-        .iter()
-        .filter(|r| {
-            r.method == "POST" && (r.path.contains("install") || r.path.ends_with("/upgrade"))
-        })
-        .count()
+    node.installs_and_upgrades().len()
 }
 
 #[tokio::test]

@@ -208,6 +208,20 @@ pub fn owner_seed(ctx_seed: u8) -> u8 {
     ctx_seed.wrapping_add(150)
 }
 
+/// The kv test app's module (`testapps/kv/abi.json` embedded) with `edit`
+/// applied to its ABI, written to `dir/name`: one build of an app, as the
+/// upgrade tests compare them.
+pub fn kv_build(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> std::path::PathBuf {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("testapps/kv/abi.json"))
+            .unwrap();
+    let mut abi: Value = serde_json::from_str(&text).unwrap();
+    edit(&mut abi);
+    let path = dir.join(name);
+    std::fs::write(&path, wasm_module(Some(&abi))).unwrap();
+    path
+}
+
 /// A wasm module carrying `abi` in a `calimero_abi_v1` section (none: no section).
 pub fn wasm_module(abi: Option<&Value>) -> Vec<u8> {
     fn leb(mut n: usize, out: &mut Vec<u8>) {
@@ -812,6 +826,18 @@ impl FakeNode {
     /// its next use.
     pub fn upgrade_group(&self, app: &str) {
         *self.state.group_target.lock().unwrap() = Some(app.to_string());
+    }
+
+    /// The requests so far that change what the node runs: installs and
+    /// group upgrades (their paths).
+    pub fn installs_and_upgrades(&self) -> Vec<String> {
+        self.requests()
+            .into_iter()
+            .filter(|r| {
+                r.method == "POST" && (r.path.contains("install") || r.path.ends_with("/upgrade"))
+            })
+            .map(|r| r.path)
+            .collect()
     }
 
     /// The application namespace `ns` targets (what `GET
