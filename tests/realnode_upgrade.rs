@@ -153,6 +153,15 @@ fn the_gate_refuses_breaking_then_upgrades_compatible_and_contexts_move_lazily(v
     assert_eq!(w.runs(&w.a), id2, "moved at its call");
     assert_eq!(w.pending(&w.a), Value::Null);
     assert_eq!(w.pending(&w.b), "0.2.0", "the other context has not moved");
+    // The same build again: the node has its bytes (matched by blob id), so
+    // nothing is installed, and the group targets it already, so no upgrade
+    // is sent (both versions refuse one with a 500).
+    let (code, out, err) = run(&w.node, &["app", "upgrade", "--group", &w.ns, "--to", v2.to_str().unwrap(), "--yes", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let again: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((again["installed"].clone(), again["already"].clone()), (json!(false), json!(true)), "{again}");
+    assert_eq!(again["to"]["application_id"], id2.as_str());
+    assert_eq!(w.installed(), apps + 1);
 }
 }
 

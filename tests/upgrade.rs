@@ -304,6 +304,64 @@ fn a_compatible_build_is_installed_the_group_upgraded_and_contexts_move_at_their
 }
 
 #[test]
+fn a_build_the_node_has_already_is_not_installed_again() {
+    let node = FakeNode::with_profile(Profile::Rc4);
+    let home = tempfile::tempdir().unwrap();
+    let (ns, _) = setup(home.path(), &node);
+    let v2 = build(home.path(), "v2.wasm", added);
+    let to = v2.to_str().unwrap();
+    let v = json_ok(
+        home.path(),
+        &node,
+        &[
+            "app",
+            "install",
+            to,
+            "--package",
+            KV,
+            "--version",
+            "0.2.0",
+            "--json",
+        ],
+    );
+    let id2 = v["applicationId"].as_str().unwrap().to_string();
+    let before = changes(&node).len();
+    let v = json_ok(
+        home.path(),
+        &node,
+        &["app", "upgrade", "a1", "--to", to, "--yes", "--json"],
+    );
+    assert_eq!(v["installed"], false, "{v}");
+    assert_eq!(v["to"]["application_id"], id2.as_str());
+    assert_eq!(
+        changes(&node).len(),
+        before + 1,
+        "the upgrade alone: {:?}",
+        changes(&node)
+    );
+    assert_eq!(target(&node, &ns), id2);
+    // Again: the group targets it already, so nothing is sent (the node
+    // would refuse it).
+    let v = json_ok(
+        home.path(),
+        &node,
+        &["app", "upgrade", "a1", "--to", to, "--yes", "--json"],
+    );
+    assert_eq!(
+        (v["already"].clone(), v["upgraded"].clone()),
+        (json!(true), json!(false)),
+        "{v}"
+    );
+    assert_eq!(changes(&node).len(), before + 1);
+    let r = run(
+        home.path(),
+        &node,
+        &["app", "upgrade", "a1", "--to", to, "--yes"],
+    );
+    assert!(r.out.contains("already targets"), "{}", r.out);
+}
+
+#[test]
 fn force_goes_past_the_gate_and_says_what_it_overrode() {
     let node = FakeNode::with_profile(Profile::Rc25);
     let home = tempfile::tempdir().unwrap();

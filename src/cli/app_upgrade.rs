@@ -175,6 +175,8 @@ fn say_done(g: &GlobalArgs, done: &Upgrade) -> Result<()> {
     }
     let line = if done.refused && done.overridden.is_empty() {
         format!("refused: group {group} stays on {from}; nothing was installed or moved")
+    } else if done.already {
+        format!("group {group} already targets {to}: nothing to upgrade")
     } else if done.dry_run {
         let install = if done.to.application_id.is_none() {
             "install the build and "

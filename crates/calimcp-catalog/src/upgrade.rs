@@ -121,6 +121,9 @@ pub struct Upgrade {
     pub installed: bool,
     /// Whether the group now targets the new build.
     pub upgraded: bool,
+    /// The group targeted this build already: no upgrade was sent (the
+    /// node refuses one: "group is already targeting this application").
+    pub already: bool,
     /// The node's `status` of the upgrade (`in_progress`, `completed`).
     pub node_status: Option<String>,
     pub contexts: Vec<ContextMove>,
@@ -170,6 +173,7 @@ impl Plan {
             dry_run: self.request.dry_run,
             installed: false,
             upgraded: false,
+            already: false,
             node_status: None,
             contexts: Vec::new(),
         }
@@ -296,6 +300,15 @@ impl Session {
                 ),
             ));
         };
+        // The same bytes installed already: that application, no install.
+        if let Some(row) = rows
+            .iter()
+            .find(|r| r.code_blob.is_some() && r.code_blob == app.code_blob)
+        {
+            let mut app = app;
+            app.version = app.version.or_else(|| row.version.clone());
+            return Ok((app, Some(row.id.to_string()), None));
+        }
         Ok((app, None, Some(abs)))
     }
 
@@ -325,7 +338,33 @@ impl Session {
             (None, None) => return Err(Error::internal("an upgrade plan without a build")),
         };
         out.to.application_id = Some(app_id.clone());
-        let moved = client.upgrade_group(&plan.group_id, &app_id).await?;
+        if ids::same(&app_id, &plan.old.id.to_string()) {
+            out.already = true;
+            out.contexts = self.group_moves(client, &plan.group_id).await?;
+            return Ok(out);
+        }
+        let moved = client
+            .upgrade_group(&plan.group_id, &app_id)
+            .await
+            .map_err(|e| {
+                let done = if out.installed {
+                    format!("the build was installed (application id {app_id}), ")
+                } else {
+                    String::new()
+                };
+                let hint = format!(
+                    "{done}the group still targets {}",
+                    out.from
+                        .application_id
+                        .as_deref()
+                        .unwrap_or("its old version")
+                );
+                let hint = match &e.hint {
+                    Some(h) => format!("{h}; {hint}"),
+                    None => hint,
+                };
+                e.with_hint(sanitize_line(&hint))
+            })?;
         out.upgraded = true;
         out.node_status = Some(moved.status).filter(|s| !s.is_empty());
         out.contexts = self.group_moves(client, &plan.group_id).await?;
