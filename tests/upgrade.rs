@@ -326,6 +326,23 @@ fn a_build_the_node_has_already_is_not_installed_again() {
     );
     let id2 = v["applicationId"].as_str().unwrap().to_string();
     let before = changes(&node).len();
+    // PACKAGE@VERSION of an installed version names it too (a dry run).
+    let named = format!("{KV}@0.2.0");
+    let v = json_ok(
+        home.path(),
+        &node,
+        &[
+            "app",
+            "upgrade",
+            "a1",
+            "--to",
+            &named,
+            "--dry-run",
+            "--json",
+        ],
+    );
+    assert_eq!(v["to"]["application_id"], id2.as_str(), "{v}");
+    assert_eq!(changes(&node).len(), before);
     let v = json_ok(
         home.path(),
         &node,

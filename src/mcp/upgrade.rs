@@ -21,7 +21,7 @@ use calimcp_core::mapping::diff::Level;
 
 pub(crate) const NAME: &str = "upgrade_app";
 pub(crate) const TITLE: &str = "Upgrade a context's group to a new build";
-pub(crate) const DESCRIPTION: &str = "Moves the group of `context` (or `group`) to the build `to` (an application id the node has, or a path inside the server's --install-from directory) only when `diff` lets it: the new build's ABI is compared with the version the group targets now BEFORE anything is installed, and a breaking finding refuses the upgrade (an error whose structured content lists the findings: rule, path, level, message; nothing is installed or moved) unless `force`, which the answer lists as `overridden`. Otherwise the build is installed when the node lacks it and the group upgraded; each context moves to the new version at its next execution. Returns {group_id, from, to, findings, refused, overridden, installed, upgraded, contexts: [{context_id, version, moves_to}]}.";
+pub(crate) const DESCRIPTION: &str = "Moves the group of `context` (or `group`) to the build `to` (an application id or PACKAGE@VERSION the node has installed, or a path inside the server's --install-from directory; a URL cannot be read before it is installed) only when `diff` lets it: the new build's ABI is compared with the version the group targets now BEFORE anything is installed, and a breaking finding refuses the upgrade (an error whose structured content lists the findings: rule, path, level, message; nothing is installed or moved) unless `force`, which the answer lists as `overridden`. Otherwise the build is installed when the node lacks it and the group upgraded; each context moves to the new version at its next execution. Returns {group_id, from, to, findings, refused, overridden, installed, upgraded, contexts: [{context_id, version, moves_to}]}.";
 
 /// `upgrade_app`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -31,7 +31,7 @@ pub(crate) struct UpgradeArgs {
     pub context: Option<String>,
     /// The group (64 hex) to upgrade, instead of a context's.
     pub group: Option<String>,
-    /// The new build: an application id the node has, or a path inside the server's --install-from directory.
+    /// The new build: an application id (or PACKAGE@VERSION) the node has installed, or a path inside the server's --install-from directory.
     #[schemars(length(min = 1))]
     pub to: String,
     /// The version to list a new build with.

@@ -253,9 +253,10 @@ impl Session {
         }
     }
 
-    /// The new build: an application the node has, or a local build (read,
-    /// not installed). A URL or `PACKAGE@VERSION` cannot be read before it
-    /// is installed, so it is refused (install it, then name its id).
+    /// The new build: an application the node has (its id, or
+    /// `PACKAGE@VERSION` of an installed one), or a local build (read, not
+    /// installed). A URL or a `PACKAGE@VERSION` the node lacks cannot be
+    /// read before it is installed, so it is refused (install it first).
     fn new_side(
         &self,
         rows: &[App],
@@ -268,12 +269,22 @@ impl Session {
         }
         let path = match Source::parse(&req.to) {
             Source::Path(p) => p,
+            // PACKAGE@VERSION the node has installed: that application.
+            Source::Registry { package, version }
+                if let Some(row) = rows.iter().find(|r| {
+                    r.package.as_deref() == Some(package.as_str())
+                        && r.version.as_deref() == Some(version.as_str())
+                }) =>
+            {
+                let app = node_row(rows, &row.id.to_string(), "the new version")?;
+                return Ok((app, Some(row.id.to_string()), None));
+            }
             Source::Url(_) | Source::Registry { .. } => {
                 return Err(usage(format!(
-                    "`{}`: the new build's ABI is read before anything is installed, and a URL or PACKAGE@VERSION cannot be read here",
+                    "`{}`: the new build's ABI is read before anything is installed, and a URL or a PACKAGE@VERSION the node has not installed cannot be read here",
                     sanitize_line(&req.to)
                 ))
-                .with_hint("pass the file or bundle, or install it first (calimcp app install) and pass its application id"));
+                .with_hint("pass the file or bundle, or install it first (calimcp app install) and pass its application id or PACKAGE@VERSION"));
             }
         };
         let abs = std::path::absolute(&path).map_err(|e| {
