@@ -3,7 +3,9 @@
 //! installed, a breaking build is refused with nothing installed or moved,
 //! a compatible one is installed and the group upgraded, `contexts` shows
 //! the pending move until a context's next execution, `--dry-run` and a
-//! missing `--yes` change nothing, and `--force` says what it went past.
+//! missing `--yes` change nothing, `--force` says what it went past, a build
+//! the node has (its bytes, or PACKAGE@VERSION) is not installed again and a
+//! group that targets it already is not sent an upgrade.
 
 mod support;
 
@@ -117,6 +119,30 @@ fn target(node: &FakeNode, ns: &str) -> String {
     node.namespace_target(ns).expect("the namespace")
 }
 
+/// `calimcp app upgrade a1 --to TO EXTRA…`.
+fn upgrade(home: &Path, node: &FakeNode, to: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["app", "upgrade", "a1", "--to", to];
+    args.extend_from_slice(extra);
+    run(home, node, &args)
+}
+
+/// The same with `--json`, which must succeed: its answer.
+fn upgrade_ok(home: &Path, node: &FakeNode, to: &str, extra: &[&str]) -> Value {
+    let r = upgrade(home, node, to, &[extra, &["--json"]].concat());
+    assert_eq!(r.code, Some(0), "{to} {extra:?}: {}", r.err);
+    let v: Value = serde_json::from_str(&r.out).unwrap();
+    assert_valid("app-upgrade", &v);
+    v
+}
+
+fn has_finding(v: &Value, rule: &str, level: &str) -> bool {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["rule"] == rule && f["level"] == level)
+}
+
 #[test]
 fn a_breaking_build_is_refused_before_anything_is_installed_or_moved() {
     for p in [Profile::Rc4, Profile::Rc25] {
@@ -125,18 +151,8 @@ fn a_breaking_build_is_refused_before_anything_is_installed_or_moved() {
         let (ns, id1) = setup(home.path(), &node);
         let before = changes(&node);
         let v3 = build(home.path(), "v3.wasm", retyped);
-        let r = run(
-            home.path(),
-            &node,
-            &[
-                "app",
-                "upgrade",
-                "a1",
-                "--to",
-                v3.to_str().unwrap(),
-                "--yes",
-            ],
-        );
+        let v3 = v3.to_str().unwrap();
+        let r = upgrade(home.path(), &node, v3, &["--yes"]);
         assert_eq!(r.code, Some(1), "{}: {} {}", p.name(), r.err, r.out);
         assert!(
             r.out.contains("param-type-changed"),
@@ -148,60 +164,27 @@ fn a_breaking_build_is_refused_before_anything_is_installed_or_moved() {
         assert_eq!(changes(&node), before, "nothing installed or upgraded");
         assert_eq!(target(&node, &ns), id1);
         // --json: the same refusal as data, valid against its schema.
-        let r = run(
-            home.path(),
-            &node,
-            &[
-                "app",
-                "upgrade",
-                "a1",
-                "--to",
-                v3.to_str().unwrap(),
-                "--yes",
-                "--json",
-            ],
-        );
+        let r = upgrade(home.path(), &node, v3, &["--yes", "--json"]);
         assert_eq!(r.code, Some(1), "{}", r.err);
         let v: Value = serde_json::from_str(&r.out).unwrap();
         assert_valid("app-upgrade", &v);
-        assert_eq!(v["refused"], true);
-        assert_eq!(v["upgraded"], false);
-        assert!(
-            v["findings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|f| f["rule"] == "param-type-changed" && f["level"] == "breaking")
+        assert_eq!(
+            (v["refused"].clone(), v["upgraded"].clone()),
+            (json!(true), json!(false))
         );
+        assert!(has_finding(&v, "param-type-changed", "breaking"), "{v}");
         assert_eq!(changes(&node), before);
         // --fail-on none lets it through the gate; --dry-run still changes nothing.
-        let r = run(
-            home.path(),
-            &node,
-            &[
-                "app",
-                "upgrade",
-                "a1",
-                "--to",
-                v3.to_str().unwrap(),
-                "--fail-on",
-                "none",
-                "--dry-run",
-            ],
-        );
+        let r = upgrade(home.path(), &node, v3, &["--fail-on", "none", "--dry-run"]);
         assert_eq!(r.code, Some(0), "{}", r.err);
-        assert!(
-            r.out
-                .contains("dry run: would install the build and upgrade group"),
-            "{}",
-            r.out
-        );
+        let said = "dry run: would install the build and upgrade group";
+        assert!(r.out.contains(said), "{}", r.out);
         assert_eq!(changes(&node), before);
     }
 }
 
 #[test]
-fn a_compatible_build_is_installed_the_group_upgraded_and_contexts_move_at_their_next_call() {
+fn a_compatible_build_is_installed_and_the_group_upgraded_with_the_target_alone() {
     for p in [Profile::Rc4, Profile::Rc25] {
         let node = FakeNode::with_profile(p);
         let home = tempfile::tempdir().unwrap();
@@ -210,49 +193,21 @@ fn a_compatible_build_is_installed_the_group_upgraded_and_contexts_move_at_their
         let to = v2.to_str().unwrap();
         // Off a terminal without --yes: refused, nothing changed.
         let before = changes(&node);
-        let r = run(
-            home.path(),
-            &node,
-            &["app", "upgrade", "a1", "--to", to, "--version", "0.2.0"],
-        );
+        let r = upgrade(home.path(), &node, to, &["--version", "0.2.0"]);
         assert_eq!(r.code, Some(2), "{}", r.err);
         assert!(r.err.contains("--yes"), "{}", r.err);
         assert_eq!(changes(&node), before);
-        let v = json_ok(
-            home.path(),
-            &node,
-            &[
-                "app",
-                "upgrade",
-                "a1",
-                "--to",
-                to,
-                "--version",
-                "0.2.0",
-                "--yes",
-                "--json",
-            ],
+        let v = upgrade_ok(home.path(), &node, to, &["--version", "0.2.0", "--yes"]);
+        let done = (
+            v["refused"].clone(),
+            v["installed"].clone(),
+            v["upgraded"].clone(),
         );
-        assert_valid("app-upgrade", &v);
-        assert_eq!(
-            (
-                v["refused"].clone(),
-                v["installed"].clone(),
-                v["upgraded"].clone()
-            ),
-            (json!(false), json!(true), json!(true))
-        );
+        assert_eq!(done, (json!(false), json!(true), json!(true)), "{v}");
         assert_eq!(v["node_status"], "completed", "{}", p.name());
         let id2 = v["to"]["application_id"].as_str().unwrap().to_string();
         assert_ne!(id2, id1);
-        assert!(
-            v["findings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|f| f["rule"] == "method-added"),
-            "{v}"
-        );
+        assert!(has_finding(&v, "method-added", "info"), "{v}");
         // The node was sent the target alone (both versions default the rest).
         let sent = node
             .requests()
@@ -260,31 +215,42 @@ fn a_compatible_build_is_installed_the_group_upgraded_and_contexts_move_at_their
             .find(|r| r.path.ends_with("/upgrade"))
             .unwrap();
         assert_eq!(sent.path, format!("/admin-api/groups/{ns}/upgrade"));
-        assert_eq!(
-            serde_json::from_str::<Value>(&sent.body).unwrap(),
-            json!({"targetApplicationId": id2})
-        );
+        let body: Value = serde_json::from_str(&sent.body).unwrap();
+        assert_eq!(body, json!({"targetApplicationId": id2}));
         assert_eq!(target(&node, &ns), id2);
         let contexts = v["contexts"].as_array().unwrap();
         assert_eq!(contexts.len(), 2);
-        assert!(
-            contexts
-                .iter()
-                .all(|c| c["version"] == "0.1.0" && c["moves_to"] == id2.as_str()),
-            "{v}"
+        let pending = |c: &Value| c["version"] == "0.1.0" && c["moves_to"] == id2.as_str();
+        assert!(contexts.iter().all(pending), "{v}");
+    }
+}
+
+/// The `pendingVersion` of the context aliased `alias` in `contexts --json`.
+fn pending(home: &Path, node: &FakeNode, alias: &str) -> Value {
+    let rows = json_ok(home, node, &["contexts", "--json"]);
+    assert_valid("contexts", &rows);
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["aliases"][0] == alias);
+    row.unwrap()["pendingVersion"].clone()
+}
+
+#[test]
+fn contexts_show_the_pending_move_until_each_contexts_next_call() {
+    for p in [Profile::Rc4, Profile::Rc25] {
+        let node = FakeNode::with_profile(p);
+        let home = tempfile::tempdir().unwrap();
+        setup(home.path(), &node);
+        let v2 = build(home.path(), "v2.wasm", added);
+        upgrade_ok(
+            home.path(),
+            &node,
+            v2.to_str().unwrap(),
+            &["--version", "0.2.0", "--yes"],
         );
-        // `contexts` shows the pending move until the context's next call.
-        let rows = json_ok(home.path(), &node, &["contexts", "--json"]);
-        assert_valid("contexts", &rows);
-        let pending = |rows: &Value, alias: &str| {
-            rows.as_array()
-                .unwrap()
-                .iter()
-                .find(|r| r["aliases"][0] == alias)
-                .unwrap()["pendingVersion"]
-                .clone()
-        };
-        assert_eq!(pending(&rows, "a1"), "0.2.0");
+        assert_eq!(pending(home.path(), &node, "a1"), "0.2.0");
         let r = run(home.path(), &node, &["contexts"]);
         assert!(
             r.out.contains("0.1.0 → 0.2.0 (at its next execution)"),
@@ -293,13 +259,12 @@ fn a_compatible_build_is_installed_the_group_upgraded_and_contexts_move_at_their
         );
         let r = run(home.path(), &node, &["call", "kv_count", "-c", "a1"]);
         assert_eq!(r.code, Some(0), "{}", r.err);
-        let rows = json_ok(home.path(), &node, &["contexts", "--json"]);
         assert_eq!(
-            pending(&rows, "a1"),
+            pending(home.path(), &node, "a1"),
             Value::Null,
-            "moved at its call: {rows}"
+            "moved at its call"
         );
-        assert_eq!(pending(&rows, "b1"), "0.2.0", "not called yet: {rows}");
+        assert_eq!(pending(home.path(), &node, "b1"), "0.2.0", "not called yet");
     }
 }
 
@@ -310,46 +275,31 @@ fn a_build_the_node_has_already_is_not_installed_again() {
     let (ns, _) = setup(home.path(), &node);
     let v2 = build(home.path(), "v2.wasm", added);
     let to = v2.to_str().unwrap();
-    let v = json_ok(
-        home.path(),
-        &node,
-        &[
-            "app",
-            "install",
-            to,
-            "--package",
-            KV,
-            "--version",
-            "0.2.0",
-            "--json",
-        ],
-    );
-    let id2 = v["applicationId"].as_str().unwrap().to_string();
+    let args = [
+        "app",
+        "install",
+        to,
+        "--package",
+        KV,
+        "--version",
+        "0.2.0",
+        "--json",
+    ];
+    let id2 = json_ok(home.path(), &node, &args)["applicationId"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let before = changes(&node).len();
     // PACKAGE@VERSION of an installed version names it too (a dry run).
-    let named = format!("{KV}@0.2.0");
-    let v = json_ok(
-        home.path(),
-        &node,
-        &[
-            "app",
-            "upgrade",
-            "a1",
-            "--to",
-            &named,
-            "--dry-run",
-            "--json",
-        ],
-    );
+    let v = upgrade_ok(home.path(), &node, &format!("{KV}@0.2.0"), &["--dry-run"]);
     assert_eq!(v["to"]["application_id"], id2.as_str(), "{v}");
     assert_eq!(changes(&node).len(), before);
-    let v = json_ok(
-        home.path(),
-        &node,
-        &["app", "upgrade", "a1", "--to", to, "--yes", "--json"],
+    let v = upgrade_ok(home.path(), &node, to, &["--yes"]);
+    assert_eq!(
+        (v["installed"].clone(), v["to"]["application_id"].clone()),
+        (json!(false), json!(id2)),
+        "{v}"
     );
-    assert_eq!(v["installed"], false, "{v}");
-    assert_eq!(v["to"]["application_id"], id2.as_str());
     assert_eq!(
         changes(&node).len(),
         before + 1,
@@ -359,22 +309,14 @@ fn a_build_the_node_has_already_is_not_installed_again() {
     assert_eq!(target(&node, &ns), id2);
     // Again: the group targets it already, so nothing is sent (the node
     // would refuse it).
-    let v = json_ok(
-        home.path(),
-        &node,
-        &["app", "upgrade", "a1", "--to", to, "--yes", "--json"],
-    );
+    let v = upgrade_ok(home.path(), &node, to, &["--yes"]);
     assert_eq!(
         (v["already"].clone(), v["upgraded"].clone()),
         (json!(true), json!(false)),
         "{v}"
     );
     assert_eq!(changes(&node).len(), before + 1);
-    let r = run(
-        home.path(),
-        &node,
-        &["app", "upgrade", "a1", "--to", to, "--yes"],
-    );
+    let r = upgrade(home.path(), &node, to, &["--yes"]);
     assert!(r.out.contains("already targets"), "{}", r.out);
 }
 
