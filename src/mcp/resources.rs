@@ -217,7 +217,8 @@ pub(crate) fn templates() -> Vec<Value> {
 }
 
 /// The concrete resources of the served apps (resources/list): per app, one
-/// ABI per service and one contexts list.
+/// ABI per service and, for an app the node has, one contexts list: every
+/// listed resource can be read.
 pub(crate) fn list(view: &View) -> Vec<Value> {
     let mut out = Vec::new();
     for &i in &view.apps {
@@ -246,6 +247,11 @@ pub(crate) fn list(view: &View) -> Vec<Value> {
                 "description": format!("{} methods, {} types, {} events (wasm-abi/1)", s.manifest.methods.len(), s.manifest.types.len(), s.manifest.events.len()),
                 "mimeType": "application/json",
             }));
+        }
+        // Contexts only of an app the node has (a local app the node lacks,
+        // or any app under --offline, has none to read).
+        if app.installs.is_empty() {
+            continue;
         }
         out.push(json!({
             "uri": uri(Kind::Contexts, &key, None),

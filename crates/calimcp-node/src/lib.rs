@@ -22,7 +22,8 @@
 //! [`upgrade`] a group's target application, its contexts and its upgrade,
 //! [`sync`] a context's sync status, [`store`] private state files,
 //! [`profiles`] named nodes, [`discover`] the local node found when none is
-//! given, `memo` the listings one command shares.
+//! given, `memo` the listings one command shares, [`trace`] the W3C trace
+//! headers a piece of work's requests carry.
 
 pub mod abi;
 pub mod auth;
@@ -39,6 +40,7 @@ pub mod profiles;
 pub mod store;
 pub mod sync;
 mod tokens;
+pub mod trace;
 pub mod upgrade;
 
 use std::collections::HashMap;
