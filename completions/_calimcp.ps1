@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
             [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
-            [CompletionResult]::new('app', 'app', [CompletionResultType]::ParameterValue, 'Install, uninstall and list the apps of the node')
+            [CompletionResult]::new('app', 'app', [CompletionResultType]::ParameterValue, 'Install, uninstall, upgrade and list the apps of the node')
             [CompletionResult]::new('blob', 'blob', [CompletionResultType]::ParameterValue, 'Upload, list, inspect, download and delete the node''s blobs')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
@@ -245,6 +245,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an app from the node')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Upgrade a context''s group to a new build, gated by `diff`')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the apps (the same as `calimcp apps`)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -298,6 +299,37 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'calimcp;app;upgrade' {
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'The group to upgrade (64 hex), instead of a context''s')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The new build: a .wasm, .mpk or bundle directory, or an application id (or PACKAGE@VERSION) the node has')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version the node lists the new build with (a bundle''s own by default)')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Refuse when a finding is at or above this level')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How the findings are printed [--json means json: the whole answer, findings inside]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Diff policy file [default: ./calimcp-diff.json when it exists]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
+            [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'The package of a bare manifest or module given as APP (default: its file name)')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'Narrow a multi-service app to one service')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'How named types appear in schemas: expanded in place, or once under $defs')
+            [CompletionResult]::new('--max-name-len', '--max-name-len', [CompletionResultType]::ParameterName, 'Longest tool name; longer ones are shortened with a hash')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app''s hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--api', '--api', [CompletionResultType]::ParameterName, 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app''s hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Upgrade even when findings reach --fail-on (said on stderr)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the findings and what would be done; change nothing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output; errors become one JSON line on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide warnings')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print each request to the node and its response on stderr (secrets masked)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Never contact the node; use local apps only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'calimcp;app;list' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output [NO_COLOR and a non-terminal mean never]')
             [CompletionResult]::new('--apps', '--apps', [CompletionResultType]::ParameterName, 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)')
@@ -324,6 +356,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         'calimcp;app;help' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an app from the node')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Upgrade a context''s group to a new build, gated by `diff`')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the apps (the same as `calimcp apps`)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -332,6 +365,9 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;app;help;uninstall' {
+            break
+        }
+        'calimcp;app;help;upgrade' {
             break
         }
         'calimcp;app;help;list' {
@@ -1388,7 +1424,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
             [CompletionResult]::new('apps', 'apps', [CompletionResultType]::ParameterValue, 'List the apps: those of the --apps directories and APP paths given, then the node''s')
-            [CompletionResult]::new('app', 'app', [CompletionResultType]::ParameterValue, 'Install, uninstall and list the apps of the node')
+            [CompletionResult]::new('app', 'app', [CompletionResultType]::ParameterValue, 'Install, uninstall, upgrade and list the apps of the node')
             [CompletionResult]::new('blob', 'blob', [CompletionResultType]::ParameterValue, 'Upload, list, inspect, download and delete the node''s blobs')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call a method on a node, checking every argument first')
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Pin the context calls of an app use on this node, show it, or clear it')
@@ -1426,6 +1462,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         'calimcp;help;app' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an app from the node')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Upgrade a context''s group to a new build, gated by `diff`')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the apps (the same as `calimcp apps`)')
             break
         }
@@ -1433,6 +1470,9 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             break
         }
         'calimcp;help;app;uninstall' {
+            break
+        }
+        'calimcp;help;app;upgrade' {
             break
         }
         'calimcp;help;app;list' {

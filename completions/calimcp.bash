@@ -91,6 +91,9 @@ _calimcp() {
             calimcp__subcmd__app,uninstall)
                 cmd="calimcp__subcmd__app__subcmd__uninstall"
                 ;;
+            calimcp__subcmd__app,upgrade)
+                cmd="calimcp__subcmd__app__subcmd__upgrade"
+                ;;
             calimcp__subcmd__app__subcmd__help,help)
                 cmd="calimcp__subcmd__app__subcmd__help__subcmd__help"
                 ;;
@@ -102,6 +105,9 @@ _calimcp() {
                 ;;
             calimcp__subcmd__app__subcmd__help,uninstall)
                 cmd="calimcp__subcmd__app__subcmd__help__subcmd__uninstall"
+                ;;
+            calimcp__subcmd__app__subcmd__help,upgrade)
+                cmd="calimcp__subcmd__app__subcmd__help__subcmd__upgrade"
                 ;;
             calimcp__subcmd__auth,help)
                 cmd="calimcp__subcmd__auth__subcmd__help"
@@ -304,6 +310,9 @@ _calimcp() {
             calimcp__subcmd__help__subcmd__app,uninstall)
                 cmd="calimcp__subcmd__help__subcmd__app__subcmd__uninstall"
                 ;;
+            calimcp__subcmd__help__subcmd__app,upgrade)
+                cmd="calimcp__subcmd__help__subcmd__app__subcmd__upgrade"
+                ;;
             calimcp__subcmd__help__subcmd__auth,status)
                 cmd="calimcp__subcmd__help__subcmd__auth__subcmd__status"
                 ;;
@@ -473,7 +482,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__app)
-            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version install uninstall list help"
+            opts="-q -v -h -V --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help --version install uninstall upgrade list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -530,7 +539,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__app__subcmd__help)
-            opts="install uninstall list help"
+            opts="install uninstall upgrade list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -586,6 +595,20 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__app__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__help__subcmd__upgrade)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -728,6 +751,87 @@ _calimcp() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --apps)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -W "inline defs" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-name-len)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__app__subcmd__upgrade)
+            opts="-y -q -v -h --group --to --version --fail-on --force --dry-run --yes --format --config --json --color --quiet --apps --package --service --refs --max-name-len --api --node --timeout --token --verbose --offline --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "breaking warning any none" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json markdown github" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2811,7 +2915,7 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__help__subcmd__app)
-            opts="install uninstall list"
+            opts="install uninstall upgrade list"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2853,6 +2957,20 @@ _calimcp() {
             return 0
             ;;
         calimcp__subcmd__help__subcmd__app__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        calimcp__subcmd__help__subcmd__app__subcmd__upgrade)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

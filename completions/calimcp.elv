@@ -44,7 +44,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
-            cand app 'Install, uninstall and list the apps of the node'
+            cand app 'Install, uninstall, upgrade and list the apps of the node'
             cand blob 'Upload, list, inspect, download and delete the node''s blobs'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
@@ -235,6 +235,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --version 'Print version'
             cand install 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
             cand uninstall 'Remove an app from the node'
+            cand upgrade 'Upgrade a context''s group to a new build, gated by `diff`'
             cand list 'List the apps (the same as `calimcp apps`)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -285,6 +286,36 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'calimcp;app;upgrade'= {
+            cand --group 'The group to upgrade (64 hex), instead of a context''s'
+            cand --to 'The new build: a .wasm, .mpk or bundle directory, or an application id (or PACKAGE@VERSION) the node has'
+            cand --version 'The version the node lists the new build with (a bundle''s own by default)'
+            cand --fail-on 'Refuse when a finding is at or above this level'
+            cand --format 'How the findings are printed [--json means json: the whole answer, findings inside]'
+            cand --config 'Diff policy file [default: ./calimcp-diff.json when it exists]'
+            cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
+            cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
+            cand --package 'The package of a bare manifest or module given as APP (default: its file name)'
+            cand --service 'Narrow a multi-service app to one service'
+            cand --refs 'How named types appear in schemas: expanded in place, or once under $defs'
+            cand --max-name-len 'Longest tool name; longer ones are shortened with a hash'
+            cand --node 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app''s hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]'
+            cand --api 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app''s hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]'
+            cand --timeout 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]'
+            cand --token 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)'
+            cand --force 'Upgrade even when findings reach --fail-on (said on stderr)'
+            cand --dry-run 'Print the findings and what would be done; change nothing'
+            cand -y 'Do not ask'
+            cand --yes 'Do not ask'
+            cand --json 'Machine-readable output; errors become one JSON line on stderr'
+            cand -q 'Hide warnings'
+            cand --quiet 'Hide warnings'
+            cand -v 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --verbose 'Print each request to the node and its response on stderr (secrets masked)'
+            cand --offline 'Never contact the node; use local apps only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'calimcp;app;list'= {
             cand --color 'When to colour the output [NO_COLOR and a non-terminal mean never]'
             cand --apps 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)'
@@ -310,12 +341,15 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;app;help'= {
             cand install 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
             cand uninstall 'Remove an app from the node'
+            cand upgrade 'Upgrade a context''s group to a new build, gated by `diff`'
             cand list 'List the apps (the same as `calimcp apps`)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'calimcp;app;help;install'= {
         }
         &'calimcp;app;help;uninstall'= {
+        }
+        &'calimcp;app;help;upgrade'= {
         }
         &'calimcp;app;help;list'= {
         }
@@ -1299,7 +1333,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
             cand apps 'List the apps: those of the --apps directories and APP paths given, then the node''s'
-            cand app 'Install, uninstall and list the apps of the node'
+            cand app 'Install, uninstall, upgrade and list the apps of the node'
             cand blob 'Upload, list, inspect, download and delete the node''s blobs'
             cand call 'Call a method on a node, checking every argument first'
             cand use 'Pin the context calls of an app use on this node, show it, or clear it'
@@ -1330,11 +1364,14 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         &'calimcp;help;app'= {
             cand install 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
             cand uninstall 'Remove an app from the node'
+            cand upgrade 'Upgrade a context''s group to a new build, gated by `diff`'
             cand list 'List the apps (the same as `calimcp apps`)'
         }
         &'calimcp;help;app;install'= {
         }
         &'calimcp;help;app;uninstall'= {
+        }
+        &'calimcp;help;app;upgrade'= {
         }
         &'calimcp;help;app;list'= {
         }

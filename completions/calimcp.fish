@@ -48,7 +48,7 @@ complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "doc" -d 'Write apps
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "tools" -d 'List the tools generated for apps (local and the node\'s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "apps" -d 'List the apps: those of the --apps directories and APP paths given, then the node\'s'
-complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "app" -d 'Install, uninstall and list the apps of the node'
+complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "app" -d 'Install, uninstall, upgrade and list the apps of the node'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "blob" -d 'Upload, list, inspect, download and delete the node\'s blobs'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "call" -d 'Call a method on a node, checking every argument first'
 complete -c calimcp -n "__fish_calimcp_needs_command" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
@@ -195,28 +195,29 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s v -l verbose -d
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand apps" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l service -d 'Narrow a multi-service app to one service' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
 defs\t'Every named type once under $defs; exact recursion'"
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app\'s hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s q -l quiet -d 'Hide warnings'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -l offline -d 'Never contact the node; use local apps only'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -s V -l version -d 'Print version'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "install" -d 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "uninstall" -d 'Remove an app from the node'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app\'s hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -f -a "install" -d 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -f -a "uninstall" -d 'Remove an app from the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -f -a "upgrade" -d 'Upgrade a context\'s group to a new build, gated by `diff`'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and not __fish_seen_subcommand_from install uninstall upgrade list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l version -d 'The app\'s version, as the node lists it (a local app\'s own by default)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l metadata -d 'A JSON object stored as the app\'s metadata (name, description, …), or @FILE; a bundle\'s (directory or .mpk) manifest `metadata` by default' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -256,6 +257,38 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_sub
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -l offline -d 'Never contact the node; use local apps only'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l group -d 'The group to upgrade (64 hex), instead of a context\'s' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l to -d 'The new build: a .wasm, .mpk or bundle directory, or an application id (or PACKAGE@VERSION) the node has' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l version -d 'The version the node lists the new build with (a bundle\'s own by default)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l fail-on -d 'Refuse when a finding is at or above this level' -r -f -a "breaking\t'Breaking findings fail'
+warning\t'Breaking and warning findings fail'
+any\t'Any finding fails, info included'
+none\t'Never fail (report only)'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l format -d 'How the findings are printed [--json means json: the whole answer, findings inside]' -r -f -a "text\t'Grouped by level, one line per finding, then a summary'
+json\t'The JSON document described in docs/reference/diff.md'
+markdown\t'A table for a pull-request comment'
+github\t'GitHub Actions workflow annotations (::error, ::warning, ::notice)'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l config -d 'Diff policy file [default: ./calimcp-diff.json when it exists]' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l apps -d 'A directory of apps: bundle directories, .mpk files, .json manifests, .wasm modules (repeatable)' -r -f -a "(__fish_complete_directories)"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l package -d 'The package of a bare manifest or module given as APP (default: its file name)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l service -d 'Narrow a multi-service app to one service' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l refs -d 'How named types appear in schemas: expanded in place, or once under $defs' -r -f -a "inline\t'Expand named types in place (recursion capped at depth 8)'
+defs\t'Every named type once under $defs; exact recursion'"
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l max-name-len -d 'Longest tool name; longer ones are shortened with a hash' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l node -l api -d 'The node: a name from `calimcp node list`, or its URL (a base path is kept) [default: the current node (`calimcp node use`), else the desktop app\'s hand-off file, else the one node under ~/.calimero (or $CALIMERO_HOME; among several, `default`), else http://127.0.0.1:2528]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l timeout -d 'Bound on every request to the node, in seconds [default: 300 for a call (execute), 30 for the rest, 10 to connect]' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l token -d 'Access token sent as `Authorization: Bearer` (the variable is safer: flags show in `ps`)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l force -d 'Upgrade even when findings reach --fail-on (said on stderr)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l dry-run -d 'Print the findings and what would be done; change nothing'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -s y -l yes -d 'Do not ask'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l json -d 'Machine-readable output; errors become one JSON line on stderr'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -s q -l quiet -d 'Hide warnings'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -s v -l verbose -d 'Print each request to the node and its response on stderr (secrets masked)'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l offline -d 'Never contact the node; use local apps only'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -276,6 +309,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_sub
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove an app from the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "upgrade" -d 'Upgrade a context\'s group to a new build, gated by `diff`'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand blob; and not __fish_seen_subcommand_from upload list info download delete help" -l color -d 'When to colour the output [NO_COLOR and a non-terminal mean never]' -r -f -a "auto\t''
@@ -980,7 +1014,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_see
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "tools" -d 'List the tools generated for apps (local and the node\'s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "serve" -d 'Serve the apps\' methods as MCP tools (stdio by default), for AI agents'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "apps" -d 'List the apps: those of the --apps directories and APP paths given, then the node\'s'
-complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "app" -d 'Install, uninstall and list the apps of the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "app" -d 'Install, uninstall, upgrade and list the apps of the node'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "blob" -d 'Upload, list, inspect, download and delete the node\'s blobs'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "call" -d 'Call a method on a node, checking every argument first'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "use" -d 'Pin the context calls of an app use on this node, show it, or clear it'
@@ -997,6 +1031,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_see
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and not __fish_seen_subcommand_from schema describe doc tools serve apps app blob call use contexts context diff watch wait login logout auth node completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from app" -f -a "install" -d 'Install an app on the node: a local file, an https URL, or PACKAGE@VERSION'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from app" -f -a "uninstall" -d 'Remove an app from the node'
+complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from app" -f -a "upgrade" -d 'Upgrade a context\'s group to a new build, gated by `diff`'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from app" -f -a "list" -d 'List the apps (the same as `calimcp apps`)'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from blob" -f -a "upload" -d 'Upload a file as a blob; prints its id'
 complete -c calimcp -n "__fish_calimcp_using_subcommand help; and __fish_seen_subcommand_from blob" -f -a "list" -d 'List the node\'s blobs (id and size)'

@@ -898,17 +898,7 @@ fn a_lazy_group_upgrade_moves_the_context_on_its_next_call(v) {
     });
     let id1 = node.install(&old, "com.example.events", "0.1.0");
     let (ns, a, _) = node.create_context_full(&id1, None);
-    let b = node.admin(
-        "POST",
-        "/admin-api/contexts",
-        Some(
-            &json!({"applicationId": id1, "contextSeed": null, "initializationParams": [],
-                     "groupId": ns, "identitySecret": null}),
-        ),
-    )["data"]["contextId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let b = node.create_context_in(&id1, &ns);
     let id2 = node.install(&test_app("events"), "com.example.events", "0.2.0");
     let group = node.admin("GET", &format!("/admin-api/contexts/{a}/group"), None)["data"]
         .as_str()

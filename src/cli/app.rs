@@ -1,5 +1,6 @@
-//! `calimcp app install|uninstall|list`: put an app on the node and take it
-//! off again (meroctl's `app` words); `app list` is `calimcp apps`.
+//! `calimcp app install|uninstall|upgrade|list`: put an app on the node,
+//! take it off again (meroctl's `app` words) and move a group to a new
+//! build (`app_upgrade.rs`); `app list` is `calimcp apps`.
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -11,11 +12,12 @@ use calimcp_catalog::lifecycle::{self, Installed, Source, Uninstalled};
 use calimcp_core::error::{Code, Error, Result};
 use calimcp_core::text::sanitize_line;
 
-/// Install, uninstall and list the apps of the node.
+/// Install, uninstall, upgrade and list the apps of the node.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp app install ./target/kv.wasm --package com.example.kv --version 0.1.0
   calimcp app list
+  calimcp app upgrade my-alias --to ./kv-v2.wasm --dry-run
   calimcp app uninstall com.example.kv --yes")]
 pub(crate) struct AppArgs {
     #[command(subcommand)]
@@ -26,6 +28,7 @@ pub(crate) struct AppArgs {
 pub(crate) enum AppCommand {
     Install(InstallArgs),
     Uninstall(UninstallArgs),
+    Upgrade(super::app_upgrade::UpgradeArgs),
     /// List the apps (the same as `calimcp apps`)
     List(super::apps::AppsArgs),
 }
@@ -84,6 +87,7 @@ pub(crate) fn run(g: &GlobalArgs, args: AppArgs) -> Result<()> {
     match args.command {
         AppCommand::Install(a) => install(g, a),
         AppCommand::Uninstall(a) => uninstall(g, a),
+        AppCommand::Upgrade(a) => super::app_upgrade::run(g, a),
         AppCommand::List(a) => super::apps::run(g, a),
     }
 }

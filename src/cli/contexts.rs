@@ -1,6 +1,6 @@
 //! `calimcp contexts [APP]`: the contexts of an app (of every app) on the
-//! node, with their aliases, the version each runs and whether the node has
-//! their state yet.
+//! node, with their aliases, the version each runs (and the one it moves to
+//! after a group upgrade) and whether the node has their state yet.
 
 use super::{GlobalArgs, output, report_warnings};
 use calimcp_core::error::Result;
@@ -13,7 +13,9 @@ use comfy_table::{Table, presets};
 /// Each context with its aliases, the app and version it runs, its service
 /// (multi-service apps) and whether this node has its state yet (a node that
 /// just joined a context is `uninitialized` until it has synced it). The
-/// contexts of every version of the app are listed.
+/// contexts of every version of the app are listed. A context whose group
+/// was upgraded to another version shows `OLD → NEW`: it moves at its next
+/// execution (`pendingVersion` in --json).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp contexts kv-store
@@ -38,7 +40,8 @@ pub(crate) fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<()> {
         sel.apps.clone()
     };
     report_warnings(&g.ui(), catalog, &apps);
-    let rows = session.context_rows(catalog, &apps, g.service.as_deref(), names.is_empty())?;
+    let mut rows = session.context_rows(catalog, &apps, g.service.as_deref(), names.is_empty())?;
+    session.pending_versions(&mut rows)?;
     if g.json {
         output::print_json(&rows)?;
         return Ok(());
@@ -70,7 +73,14 @@ pub(crate) fn run(g: &GlobalArgs, args: ContextsArgs) -> Result<()> {
                 aliases.join(",")
             },
             sanitize_line(&r.app),
-            text(r.version.as_deref()),
+            match &r.pending_version {
+                Some(to) => format!(
+                    "{} → {} (at its next execution)",
+                    text(r.version.as_deref()),
+                    sanitize_line(to)
+                ),
+                None => text(r.version.as_deref()),
+            },
             text(r.service.as_deref()),
             match r.initialized {
                 Some(true) => "ready".into(),

@@ -14,7 +14,7 @@ use calimcp_catalog::Catalog;
 use calimcp_catalog::session::Session;
 use calimcp_core::abi::App;
 use calimcp_core::error::{Code, Error, ErrorKind, Result};
-use calimcp_core::mapping::diff::policy::{self, Applied, IgnoredRow, Policy};
+use calimcp_core::mapping::diff::policy::{self, Applied, IgnoredRow};
 use calimcp_core::mapping::diff::{self, Finding, Level, Report, Summary};
 use calimcp_core::text::sanitize_line;
 
@@ -67,7 +67,7 @@ pub(crate) enum FailOn {
 }
 
 impl FailOn {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FailOn::Breaking => "breaking",
             FailOn::Warning => "warning",
@@ -76,13 +76,18 @@ impl FailOn {
         }
     }
 
-    fn fails(self, level: Level) -> bool {
+    /// The lowest level that fails (`None`: never).
+    pub(crate) fn threshold(self) -> Option<Level> {
         match self {
-            FailOn::Breaking => level >= Level::Breaking,
-            FailOn::Warning => level >= Level::Warning,
-            FailOn::Any => true,
-            FailOn::None => false,
+            FailOn::Breaking => Some(Level::Breaking),
+            FailOn::Warning => Some(Level::Warning),
+            FailOn::Any => Some(Level::Info),
+            FailOn::None => None,
         }
+    }
+
+    fn fails(self, level: Level) -> bool {
+        calimcp_catalog::upgrade::reaches(level, self.threshold())
     }
 }
 
@@ -172,31 +177,6 @@ fn like_for_like(g: &GlobalArgs, args: &DiffArgs, mut old: App, mut new: App) ->
         _ => {}
     }
     (old, new)
-}
-
-/// The policy: --config, else ./calimcp-diff.json when it exists, else none.
-fn load_policy(given: Option<&std::path::Path>) -> Result<Policy> {
-    let path = match given {
-        Some(p) => p.to_path_buf(),
-        None => {
-            let p = std::path::PathBuf::from(policy::FILE);
-            if !p.is_file() {
-                return Ok(Policy::none());
-            }
-            p
-        }
-    };
-    let shown = sanitize_line(&path.display().to_string());
-    let bytes = calimcp_core::abi::load::read_regular(&path).map_err(|e| {
-        Error::input(
-            Code::Unreadable,
-            format!("cannot read the diff policy {shown}: {e}"),
-        )
-    })?;
-    Policy::parse(&bytes).map_err(|e| {
-        Error::input(Code::InvalidConfig, format!("{shown}: {}", sanitize_line(&e)))
-            .with_hint("see docs/reference/diff.md, \"Policy file\": levels, ignore (rule, path, reason), require_version_bump")
-    })
 }
 
 /// An ABI the node refuses (or ignores) is not compared: NEW is refused,
@@ -422,7 +402,7 @@ pub(crate) fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
             }
         }
     }
-    let policy = load_policy(args.config.as_deref())?;
+    let policy = calimcp_catalog::upgrade::diff_policy(args.config.as_deref())?;
     refused_by_node(&ui, &args, &old, &new)?;
     let mut report = diff::diff_apps(&old, &new, g.service.as_deref(), &g.tool_options());
     let applied = policy::apply(
@@ -437,27 +417,62 @@ pub(crate) fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
             i.rule, i.path
         )));
     }
+    let failing = print_report(
+        g,
+        Shown {
+            old: (&args.old, old_from),
+            new: (&args.new, new_from),
+            multi: old.services.len() > 1 || new.services.len() > 1,
+        },
+        &report,
+        &applied,
+        args.fail_on,
+        args.format,
+    )?;
+    if failing > 0 {
+        return Err(findings_failed(failing, args.fail_on));
+    }
+    Ok(())
+}
+
+/// The two sides as given and where they came from, for a report's header.
+pub(crate) struct Shown<'a> {
+    pub old: (&'a str, Origin),
+    pub new: (&'a str, Origin),
+    pub multi: bool,
+}
+
+/// Prints `report` in `format` (`--json` wins) as `diff` prints it; returns
+/// how many findings reach `fail_on`.
+pub(crate) fn print_report(
+    g: &GlobalArgs,
+    shown: Shown<'_>,
+    report: &Report,
+    applied: &Applied,
+    fail_on: FailOn,
+    format: Format,
+) -> Result<usize> {
     let failing = report
         .findings
         .iter()
-        .filter(|f| args.fail_on.fails(f.level))
+        .filter(|f| fail_on.fails(f.level))
         .count();
-    let failed = failing > 0;
-    let format = if g.json { Format::Json } else { args.format };
+    let ui = g.ui();
+    let format = if g.json { Format::Json } else { format };
     let view = View {
-        old: &args.old,
-        new: &args.new,
-        old_from: old_from.describe(&args.old),
-        new_from: new_from.describe(&args.new),
+        old: shown.old.0,
+        new: shown.new.0,
+        old_from: shown.old.1.describe(shown.old.0),
+        new_from: shown.new.1.describe(shown.new.0),
         sides: Sides {
-            old: old_from,
-            new: new_from,
+            old: shown.old.1,
+            new: shown.new.1,
         },
-        report: &report,
-        applied: &applied,
-        fail_on: args.fail_on,
-        failed,
-        multi: old.services.len() > 1 || new.services.len() > 1,
+        report,
+        applied,
+        fail_on,
+        failed: failing > 0,
+        multi: shown.multi,
     };
     match format {
         Format::Json => output::print_json(&view.json())?,
@@ -465,10 +480,7 @@ pub(crate) fn run(g: &GlobalArgs, args: DiffArgs) -> Result<()> {
         Format::Markdown => output::print(&view.markdown())?,
         Format::Github => output::print(&view.github())?,
     }
-    if failed {
-        return Err(findings_failed(failing, &args));
-    }
-    Ok(())
+    Ok(failing)
 }
 
 /// OLD and NEW with where each came from: one of them may be stdin (`-`);
@@ -518,14 +530,14 @@ fn refused_by_node(ui: &Ui, args: &DiffArgs, old: &App, new: &App) -> Result<()>
 }
 
 /// Exit 1, as diff(1) for differences; the report says which.
-fn findings_failed(failing: usize, args: &DiffArgs) -> Error {
+pub(crate) fn findings_failed(failing: usize, fail_on: FailOn) -> Error {
     Error::new(
         ErrorKind::Findings,
         Code::Findings,
         format!(
             "{failing} {} at or above --fail-on {}",
             if failing == 1 { "finding" } else { "findings" },
-            args.fail_on.name()
+            fail_on.name()
         ),
     )
 }

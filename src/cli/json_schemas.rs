@@ -75,6 +75,11 @@ fn lifecycle() -> Vec<Published> {
             "calimcp app uninstall APP --json",
             "The application ids removed, and the contexts that still ran the app (with --force).",
         ),
+        one::<calimcp_catalog::upgrade::Upgrade>(
+            "app-upgrade",
+            "calimcp app upgrade (CTX | --group GROUP) --to SOURCE --json",
+            "The gate's findings (as diff reports them, after the policy) and what was done: the group, the version it targeted and the new one, whether the build was installed and the group upgraded, and each context with the version it runs and the one it moves to at its next execution.",
+        ),
         one::<calimcp_catalog::lifecycle::AliasRow>(
             "context-alias",
             "calimcp context alias add|remove --json",

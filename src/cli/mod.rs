@@ -2,6 +2,7 @@
 //! arguments, asks the catalog, and hands a value to `output`. clap stays here.
 
 mod app;
+mod app_upgrade;
 mod apps;
 mod args;
 mod auth;

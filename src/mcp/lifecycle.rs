@@ -1,7 +1,8 @@
 //! The `lifecycle` toolset (`serve --toolsets lifecycle`, or `all`): the
 //! tools that change what the node holds — `install_application`,
 //! `uninstall_application`, `create_context`, `invite_to_context`,
-//! `join_context`, `delete_context`, `set_alias`, `remove_alias`. Opt-in;
+//! `join_context`, `delete_context`, `set_alias`, `remove_alias`, and
+//! `upgrade_app` (its code in [`super::upgrade`]). Opt-in;
 //! `--read-only` hides every one of them (they all change the node), and
 //! `--allow`/`--deny` apply as to any tool. Each runs the catalog's engine
 //! (`calimcp_catalog::lifecycle`), the one the CLI's `app` and `context`
@@ -25,9 +26,10 @@ pub(crate) const JOIN_CONTEXT: &str = "join_context";
 pub(crate) const DELETE_CONTEXT: &str = "delete_context";
 pub(crate) const SET_ALIAS: &str = "set_alias";
 pub(crate) const REMOVE_ALIAS: &str = "remove_alias";
+pub(crate) const UPGRADE_APP: &str = super::upgrade::NAME;
 
 /// The lifecycle tools' names.
-pub(crate) const NAMES: [&str; 8] = [
+pub(crate) const NAMES: [&str; 9] = [
     INSTALL_APPLICATION,
     UNINSTALL_APPLICATION,
     CREATE_CONTEXT,
@@ -36,6 +38,7 @@ pub(crate) const NAMES: [&str; 8] = [
     DELETE_CONTEXT,
     SET_ALIAS,
     REMOVE_ALIAS,
+    UPGRADE_APP,
 ];
 
 /// The toolsets `serve --toolsets` takes.
@@ -144,6 +147,7 @@ fn schema_of(name: &str) -> Value {
         INVITE_TO_CONTEXT | DELETE_CONTEXT => schema::<ContextArgs>(),
         JOIN_CONTEXT => schema::<JoinArgs>(),
         SET_ALIAS => schema::<SetAliasArgs>(),
+        UPGRADE_APP => schema::<super::upgrade::UpgradeArgs>(),
         _ => schema::<RemoveAliasArgs>(),
     }
 }
@@ -176,7 +180,7 @@ pub(crate) fn parse_with<T: serde::de::DeserializeOwned>(
 }
 
 /// The lifecycle tools as listed (never `readOnlyHint`; `destructiveHint`
-/// on uninstall and delete).
+/// on uninstall, delete and upgrade).
 pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
     static TOOLS: OnceLock<Vec<rmcp::model::Tool>> = OnceLock::new();
     TOOLS
@@ -193,6 +197,7 @@ pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
                 (DELETE_CONTEXT, "Delete a context", "Deletes a context (an id or alias) from this node. Returns {contextId, deleted}.", changes(true, true)),
                 (SET_ALIAS, "Set a context alias", "Names a context on this node (aliases are node-local). Returns {alias, contextId}.", changes(false, false)),
                 (REMOVE_ALIAS, "Remove a context alias", "Removes a context alias from this node (the context stays). Returns {alias, contextId: null}.", changes(false, true)),
+                (UPGRADE_APP, super::upgrade::TITLE, super::upgrade::DESCRIPTION, changes(true, false)),
             ];
             listed(defs, schema_of)
         })
@@ -282,7 +287,10 @@ mod tests {
         for t in &tools {
             let a = t.annotations.as_ref().unwrap();
             assert_eq!(a.read_only_hint, Some(false), "{}", t.name);
-            let destructive = matches!(t.name.as_ref(), UNINSTALL_APPLICATION | DELETE_CONTEXT);
+            let destructive = matches!(
+                t.name.as_ref(),
+                UNINSTALL_APPLICATION | DELETE_CONTEXT | UPGRADE_APP
+            );
             assert_eq!(a.destructive_hint, Some(destructive), "{}", t.name);
         }
     }

@@ -32,6 +32,7 @@ pub(crate) mod resources;
 pub(crate) mod server;
 mod session_table;
 pub mod stdio;
+pub(crate) mod upgrade;
 
 use std::path::PathBuf;
 use std::sync::Arc;

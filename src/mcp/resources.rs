@@ -701,6 +701,7 @@ mod tests {
             application_id: "App".into(),
             service: None,
             initialized: Some(true),
+            pending_version: None,
         };
         let rows = vec![row("Ctx1", &["prod"]), row("Ctx2", &[])];
         assert_eq!(context_values(&rows), vec!["prod", "Ctx1", "Ctx2"]);

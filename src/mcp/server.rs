@@ -935,6 +935,7 @@ impl Connection {
             lc::JOIN_CONTEXT => self.join_context(args).await,
             lc::DELETE_CONTEXT => self.delete_context(args).await,
             lc::SET_ALIAS => self.set_alias(args).await,
+            lc::UPGRADE_APP => self.upgrade_app(args).await,
             _ => self.remove_alias(args).await,
         };
         match step {
@@ -974,6 +975,12 @@ impl Connection {
             .install_app(&source, a.package.as_deref(), a.version.as_deref(), None)
             .await;
         Ok(done.and_then(to_value))
+    }
+
+    async fn upgrade_app(&self, args: &Map<String, Value>) -> Step {
+        let a = parsed(lc::UPGRADE_APP, args)?;
+        let dir = self.live.scope.install_from.as_deref();
+        super::upgrade::run(self.catalog(), dir, a).await
     }
 
     async fn uninstall_application(&self, args: &Map<String, Value>) -> Step {

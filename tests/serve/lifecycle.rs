@@ -1,5 +1,6 @@
 //! The lifecycle toolset (issue 43): opt-in with `--toolsets lifecycle`,
-//! hidden by `--read-only`, `destructiveHint` on uninstall and delete;
+//! hidden by `--read-only`, `destructiveHint` on uninstall, delete and
+//! upgrade;
 //! `create_context` checks `args` against the app's init before anything is
 //! sent, and its answer is the typed result; after it the server reads the
 //! node again; rc.83's typed refusals are error results with their code.
@@ -10,7 +11,7 @@ use serde_json::{Value, json};
 use support::fake_node::{FakeNode, Profile};
 use support::serve::*;
 
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 9] = [
     "create_context",
     "delete_context",
     "install_application",
@@ -19,6 +20,7 @@ const NAMES: [&str; 8] = [
     "remove_alias",
     "set_alias",
     "uninstall_application",
+    "upgrade_app",
 ];
 
 fn registry_abi() -> Value {
@@ -48,7 +50,10 @@ async fn the_toolset_is_opt_in_and_read_only_hides_it() {
         assert_eq!(a.read_only_hint, Some(false), "{name}");
         assert_eq!(
             a.destructive_hint,
-            Some(matches!(name, "uninstall_application" | "delete_context")),
+            Some(matches!(
+                name,
+                "uninstall_application" | "delete_context" | "upgrade_app"
+            )),
             "{name}"
         );
     }

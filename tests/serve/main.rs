@@ -17,4 +17,5 @@ mod refresh;
 mod resources;
 mod sessions;
 mod stdio;
+mod upgrade;
 mod wait;

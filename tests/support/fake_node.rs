@@ -211,6 +211,20 @@ pub fn owner_seed(ctx_seed: u8) -> u8 {
     ctx_seed.wrapping_add(150)
 }
 
+/// The kv test app's module (`testapps/kv/abi.json` embedded) with `edit`
+/// applied to its ABI, written to `dir/name`: one build of an app, as the
+/// upgrade tests compare them.
+pub fn kv_build(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> std::path::PathBuf {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("testapps/kv/abi.json"))
+            .unwrap();
+    let mut abi: Value = serde_json::from_str(&text).unwrap();
+    edit(&mut abi);
+    let path = dir.join(name);
+    std::fs::write(&path, wasm_module(Some(&abi))).unwrap();
+    path
+}
+
 /// A wasm module carrying `abi` in a `calimero_abi_v1` section (none: no section).
 pub fn wasm_module(abi: Option<&Value>) -> Vec<u8> {
     fn leb(mut n: usize, out: &mut Vec<u8>) {
@@ -843,6 +857,24 @@ impl FakeNode {
     /// its next use.
     pub fn upgrade_group(&self, app: &str) {
         *self.state.group_target.lock().unwrap() = Some(app.to_string());
+    }
+
+    /// The requests so far that change what the node runs: installs and
+    /// group upgrades (their paths).
+    pub fn installs_and_upgrades(&self) -> Vec<String> {
+        self.requests()
+            .into_iter()
+            .filter(|r| {
+                r.method == "POST" && (r.path.contains("install") || r.path.ends_with("/upgrade"))
+            })
+            .map(|r| r.path)
+            .collect()
+    }
+
+    /// The application namespace `ns` targets (what `GET
+    /// /admin-api/groups/:id` says of it), if the node has it.
+    pub fn namespace_target(&self, ns: &str) -> Option<String> {
+        self.state.life.lock().unwrap().namespaces.get(ns).cloned()
     }
 
     /// Removes an installed app and its contexts (what `DELETE
@@ -2523,6 +2555,26 @@ fn jsonrpc(state: &State, req: &Request) -> Response {
             }
         }
     }
+    // A namespace upgraded (LazyOnAccess) moves its context to the
+    // namespace's target at its next execution: this call.
+    let moved = {
+        let life = state.life.lock().unwrap();
+        life.ctx_group
+            .get(ctx_id)
+            .and_then(|ns| life.namespaces.get(ns))
+            .cloned()
+    };
+    if let Some(target) = moved
+        && state.apps.read().unwrap().iter().any(|a| a.id == target)
+        && let Some(c) = state
+            .contexts
+            .write()
+            .unwrap()
+            .iter_mut()
+            .find(|c| c.id == ctx_id)
+    {
+        c.app = target;
+    }
     // A group upgrade (LazyOnAccess) moves a context of the upgraded
     // package to the group's target at its next use: this call.
     if let Some(target) = state.group_target.lock().unwrap().clone() {
@@ -2883,7 +2935,11 @@ fn lifecycle_route(state: &State, req: &Request, segs: &[&str]) -> Option<Respon
             let version = b["version"].as_str().unwrap_or("0.0.0").to_string();
             let mut apps = state.apps.write().unwrap();
             apps.retain(|a| a.id != id);
-            let blob = bs58::encode(sha2::Sha256::digest(&module)).into_string();
+            // The node's blob id: SHA-256 over the SHA-256 of each 1 MiB
+            // chunk (calimero-blobstore; `abi::load::blob_id`'s test holds
+            // it to the node's), one chunk for a test module.
+            let blob =
+                bs58::encode(sha2::Sha256::digest(sha2::Sha256::digest(&module))).into_string();
             let mut app = single(0, &package, &package, 0, abi, Semantics::Echo);
             app.id = id.clone();
             app.version = version;
@@ -2969,6 +3025,58 @@ fn lifecycle_route(state: &State, req: &Request, segs: &[&str]) -> Option<Respon
             };
             let policy = (p == Profile::Rc4).then_some("LazyOnAccess");
             Response::wire(200, wire::group_info(&info, policy))
+        }
+        ("GET", ["admin-api", "groups", ns, "contexts"])
+            if state.life.lock().unwrap().namespaces.contains_key(*ns) =>
+        {
+            let life = state.life.lock().unwrap();
+            let mut mine: Vec<&str> = life
+                .ctx_group
+                .iter()
+                .filter(|(_, g)| g.as_str() == *ns)
+                .map(|(c, _)| c.as_str())
+                .collect();
+            mine.sort_unstable();
+            Response::wire(200, wire::group_contexts(&mine))
+        }
+        // `upgrade_group.rs` (rc.4 and rc.25): `targetApplicationId` is
+        // required, the rest defaults; under `LazyOnAccess` only the target
+        // changes, each context moves at its next execution.
+        ("POST", ["admin-api", "groups", ns, "upgrade"])
+            if state.life.lock().unwrap().namespaces.contains_key(*ns) =>
+        {
+            let b = body();
+            let Some(target) = b["targetApplicationId"].as_str() else {
+                return Some(missing_field("targetApplicationId"));
+            };
+            // `bail!("group is already targeting this application")`
+            // (calimero-context `upgrade_group.rs`): 500, its text on rc.4,
+            // hidden on rc.25 (both seen on real nodes).
+            if state
+                .life
+                .lock()
+                .unwrap()
+                .namespaces
+                .get(*ns)
+                .map(String::as_str)
+                == Some(target)
+            {
+                return Some(if p == Profile::Rc4 {
+                    Response::wire(
+                        500,
+                        wire::admin_error("group is already targeting this application"),
+                    )
+                } else {
+                    Response::error(500, "Internal server error")
+                });
+            }
+            state
+                .life
+                .lock()
+                .unwrap()
+                .namespaces
+                .insert(ns.to_string(), target.to_string());
+            Response::wire(200, wire::group_upgraded(ns, p == Profile::Rc4))
         }
         ("GET", ["admin-api", "namespaces", ns, "identity"]) => {
             if p != Profile::Rc4 {

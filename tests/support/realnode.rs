@@ -644,6 +644,16 @@ impl RealNode {
         )
     }
 
+    /// A context of `app` created in namespace `ns` (its id).
+    pub fn create_context_in(&self, app: &str, ns: &str) -> String {
+        let body = json!({"applicationId": app, "contextSeed": null, "initializationParams": [],
+                          "groupId": ns, "identitySecret": null});
+        self.admin("POST", "/admin-api/contexts", Some(&body))["data"]["contextId"]
+            .as_str()
+            .expect("contextId")
+            .to_string()
+    }
+
     /// Names a context with an alias on the node.
     pub fn alias_context(&self, alias: &str, context: &str) {
         self.admin(

@@ -687,6 +687,33 @@ pub fn group_info(g: &GroupInfo<'_>, upgrade_policy: Option<&str>) -> String {
     json!({ "data": data }).to_string()
 }
 
+/// `GET /admin-api/groups/:id/contexts` (rc.4 and rc.25 alike:
+/// `ListGroupContextsApiResponse` of `GroupContextEntryResponse`
+/// `{contextId, name?}`, calimero-server-primitives 0.11.0-rc.4 and the core
+/// tag 0.11.0-rc.25).
+pub fn group_contexts(contexts: &[&str]) -> String {
+    let data: Vec<_> = contexts.iter().map(|c| json!({"contextId": c})).collect();
+    json!({ "data": data }).to_string()
+}
+
+/// `POST /admin-api/groups/:id/upgrade` under `LazyOnAccess`: the node sets
+/// the target and answers `GroupUpgradeStatus::Completed` (calimero-context
+/// `handlers/upgrade_group.rs`, rc.4 and rc.25), whose counts are null;
+/// rc.4's `UpgradeGroupApiResponseData` names them `total`, `completed`,
+/// `failed`, rc.25's `localContextsTotal`, `localContextsSwapped`,
+/// `localContextsFailed`.
+pub fn group_upgraded(group_id: &str, rc4: bool) -> String {
+    let data = if rc4 {
+        json!({"groupId": group_id, "status": "completed",
+               "total": null, "completed": null, "failed": null})
+    } else {
+        json!({"groupId": group_id, "status": "completed",
+               "localContextsTotal": null, "localContextsSwapped": null,
+               "localContextsFailed": null})
+    };
+    json!({ "data": data }).to_string()
+}
+
 /// rc.4's answer (500) for a group it does not have: the handler's error
 /// with the id's Debug form, which rc.25 hides behind "Internal server error"
 /// (see [`admin_error`]).

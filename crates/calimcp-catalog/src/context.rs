@@ -544,6 +544,7 @@ fn context_row<'a, A: std::borrow::Borrow<AliasIndex<'a>>>(
         application_id: c.application_id.clone(),
         service: c.service_name.clone(),
         initialized: c.initialized(),
+        pending_version: None,
     }
 }
 

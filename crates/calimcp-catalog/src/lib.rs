@@ -34,6 +34,7 @@ pub mod node;
 pub mod resolve;
 pub mod send;
 pub mod session;
+pub mod upgrade;
 pub mod version;
 pub mod wait;
 

@@ -501,7 +501,7 @@ impl Session {
     /// be an app calimcp can read), its ABI checked as the node checks it
     /// (the rules `diff` applies): an embedded ABI the node refuses is one it
     /// silently ignores. `None` (with a note) for a module without an ABI.
-    fn checked_local(&self, abs: &Path, package: Option<&str>) -> Result<Option<App>> {
+    pub(crate) fn checked_local(&self, abs: &Path, package: Option<&str>) -> Result<Option<App>> {
         let mut skipped = Vec::new();
         let opts = LoadOptions {
             package: package.map(str::to_string),

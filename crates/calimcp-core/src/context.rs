@@ -26,6 +26,11 @@ pub struct ContextRow {
     pub service: Option<String>,
     /// Whether the node has its state yet (`null` when the node does not say).
     pub initialized: Option<bool>,
+    /// The version its group targets when that is another one (`app
+    /// upgrade`): the context moves to it at its next execution. Absent
+    /// when there is none.
+    #[serde(rename = "pendingVersion", skip_serializing_if = "Option::is_none")]
+    pub pending_version: Option<String>,
 }
 
 impl ContextRow {

@@ -136,7 +136,7 @@ impl Client {
     }
 
     /// The `data` of a GET, or `None` when the node has no such route or thing.
-    async fn data_or_none(&self, segments: &[&str]) -> Result<Option<Value>> {
+    pub(crate) async fn data_or_none(&self, segments: &[&str]) -> Result<Option<Value>> {
         let (url, shown) = self.endpoint(segments, None);
         let reply = self
             .request(Method::GET, &url, &shown, None)

@@ -20,6 +20,7 @@
 //! node's answers as values and errors, [`events`] the event stream (SSE),
 //! [`blobs`] the blob store (upload, list, info, download, delete),
 //! [`lifecycle`] install, namespaces, create, invite, join, delete, aliases,
+//! [`upgrade`] a group's target application, its contexts and its upgrade,
 //! [`sync`] a context's sync status, [`store`] private state files,
 //! [`profiles`] named nodes, [`discover`] the local node found when none is
 //! given, `memo` the listings one command shares, [`trace`] the W3C trace
@@ -42,6 +43,7 @@ pub mod store;
 pub mod sync;
 mod tokens;
 pub mod trace;
+pub mod upgrade;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

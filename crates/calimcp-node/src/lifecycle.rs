@@ -84,7 +84,7 @@ fn byte_array(bytes: &[u8]) -> Value {
 
 impl Client {
     /// A POST/DELETE with a JSON body (or none), its `data` on 2xx.
-    async fn send_json(
+    pub(crate) async fn send_json(
         &self,
         method: Method,
         segments: &[&str],

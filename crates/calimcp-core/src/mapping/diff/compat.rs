@@ -270,10 +270,15 @@ impl<'a> Checker<'a> {
     fn shapes(&mut self, ta: &'a TypeRef, sa: &Shape<'a>, sb: &Shape<'a>) -> Option<Incompat> {
         match (sa, sb) {
             (_, Shape::Unknown) => None,
-            (Shape::Unknown, b) => fail(
-                reject_example(b),
-                self.became("an unchecked value", "a typed value"),
-            ),
+            // The old type is unchecked: no value is known to have been
+            // accepted, so the finding gives no example (none, not a guess).
+            (Shape::Unknown, _) => {
+                self.inexact.set(true);
+                fail(
+                    Value::Null,
+                    self.became("an unchecked value", "a typed value"),
+                )
+            }
             (Shape::Scalar(x), Shape::Scalar(y)) => {
                 scalars(*x, *y, self.flow).and_then(|(v, why)| fail(v, why))
             }
@@ -742,15 +747,6 @@ fn scalar_example(s: Scalar) -> Value {
     }
 }
 
-/// A value no type of this shape accepts (for an unchecked type becoming checked).
-fn reject_example(b: &Shape) -> Value {
-    match b {
-        Shape::Scalar(Scalar::String) => json!(0),
-        Shape::Variant(v) if v.tagging == Tagging::Untagged => json!({ "example": [true] }),
-        _ => json!("example"),
-    }
-}
-
 /// A case of `v` on the wire, with `payload` as its value.
 fn case_value(v: &Variant, c: &VariantCase, payload: Option<Value>) -> Value {
     match &v.tagging {
@@ -922,5 +918,23 @@ mod tests {
         let i = Checker::new(&b, &a, Flow::Input).check(&t, &t).unwrap();
         assert_eq!(i.path, ".v");
         assert_eq!(i.example, json!({"children": [], "v": 4_294_967_296u64}));
+    }
+
+    #[test]
+    fn an_unchecked_type_becoming_checked_gives_no_example() {
+        // The old type accepted values calimcp never checked, so no value is
+        // known to have been accepted: `0` for a string was a guess.
+        let m = Manifest::default();
+        let unknown = TypeRef::Unknown("u128".into());
+        let i = Checker::new(&m, &m, Flow::Input)
+            .check(&unknown, &scalar(Scalar::String))
+            .unwrap();
+        assert!(!i.exact, "{i:?}");
+        // A checked old type still gives a value it accepted and the new refuses.
+        let i = Checker::new(&m, &m, Flow::Input)
+            .check(&scalar(Scalar::U32), &scalar(Scalar::String))
+            .unwrap();
+        assert!(i.exact);
+        assert_eq!(i.example, json!(0));
     }
 }

@@ -847,7 +847,7 @@ impl<'a> Cx<'a, '_> {
                 type_name(&p.ty),
                 type_name(&q.ty),
                 inner.exact.then(|| inner.example.clone()),
-                format!("`{pshown}` of `{name}` no longer accepts every value it did ({}): callers sending such values fail; accept the old values too, or add a new method", inner.why),
+                format!("`{pshown}` of `{name}` no longer accepts every value it did ({}); accept the old values too, or add a new method: callers sending an old value fail", inner.why),
             );
         } else if self.input_back.check(&q.ty, &p.ty).is_some() {
             out.push(
@@ -1332,10 +1332,7 @@ fn layout_notes(notes: Vec<state::LayoutChange>, out: &mut Out) {
             state::LayoutKind::Same => ("state-layout-same", format!("{} in a stored type", n.why)),
             state::LayoutKind::Reinterpreted => (
                 "state-type-reinterpreted",
-                format!(
-                    "{} in a stored type: safe by bytes, but the meaning changed; check what the new code does with the old values",
-                    n.why
-                ),
+                format!("{} in a stored type", n.why),
             ),
             state::LayoutKind::CaseAdded => (
                 "state-enum-case-added",

@@ -208,8 +208,8 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "state-type-reinterpreted",
-        Warning,
-        "the stored bytes still decode but mean something else: `String` ↔ `Vec<u8>` (the same borsh; bytes → String fails on stored values that are not UTF-8)",
+        Info,
+        "a stored `String` became `Vec<u8>` (also as a set item): the same borsh, every string is valid bytes, so every stored value reads; the reverse is breaking (`state-field-changed`: borsh checks UTF-8)",
     ),
     rule(
         "comparison-limit-reached",

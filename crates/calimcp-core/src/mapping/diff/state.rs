@@ -27,9 +27,10 @@
 //! appended to an enum, still reads (a warning). Verdicts follow the bytes:
 //! `UnorderedMap` ↔ `SortedMap` (and the sets) keep handle, entries and merge
 //! (calimero-storage `collections/sorted_map.rs` at 0.11.0-rc.25) and a
-//! zero-byte field (`()`) reads nothing ([`LayoutKind::Same`]); `String` ↔
-//! `Vec<u8>` is the same borsh with another meaning
-//! ([`LayoutKind::Reinterpreted`]).
+//! zero-byte field (`()`) reads nothing ([`LayoutKind::Same`]); `String` →
+//! `Vec<u8>` is the same borsh read as raw bytes
+//! ([`LayoutKind::Reinterpreted`]), while `Vec<u8>` → `String` breaks: borsh
+//! checks UTF-8 when it reads a `String` (borsh 1.8 `de/mod.rs`).
 //!
 //! Other sources:
 //! - identity-gated CRDTs: `collection_category` in calimero-wasm-abi
@@ -226,8 +227,8 @@ pub(crate) enum LayoutKind {
     /// The type changed but reads the same bytes with the same meaning
     /// (`UnorderedMap` ↔ `SortedMap`, a zero-byte field added or removed).
     Same,
-    /// The same bytes decode under the new type but mean something else
-    /// (`String` ↔ `Vec<u8>`).
+    /// Every old value decodes under the new type, which reads it as
+    /// something else (`String` → `Vec<u8>`: its UTF-8 bytes).
     Reinterpreted,
 }
 
@@ -544,24 +545,26 @@ impl<'a> Layout<'a> {
                 self.same_collection_note(cx, cy);
                 Ok(())
             }
+            // borsh 1.x writes `String` as its `as_bytes()` (ser/mod.rs), so
+            // the old bytes read as `Vec<u8>` unchanged; a set item's entry
+            // id is `compute_id(parent, value.as_ref())` (calimero-storage
+            // `collections/unordered_set.rs`), the same bytes for both.
             (S::Scalar(Scalar::String), S::Bytes(None)) => {
                 self.note(
                     LayoutKind::Reinterpreted,
                     type_label(ta),
                     type_label(tb),
-                    "a string became bytes: borsh writes both as a u32 length then the bytes, so the stored values read, now as raw bytes rather than text".into(),
+                    "a string became bytes: borsh writes both as a u32 length then the bytes, and every string is valid bytes (a set item keeps its id, the hash of those bytes), so every stored value reads, now as its UTF-8 bytes".into(),
                 );
                 Ok(())
             }
-            (S::Bytes(None), S::Scalar(Scalar::String)) => {
-                self.note(
-                    LayoutKind::Reinterpreted,
-                    type_label(ta),
-                    type_label(tb),
-                    "bytes became a string: borsh writes both as a u32 length then the bytes, so the stored values read as text, but borsh checks UTF-8, so a stored value that is not valid UTF-8 fails to load".into(),
-                );
-                Ok(())
-            }
+            // borsh 1.x reads `String` as `String::from_utf8(Vec<u8>)` and
+            // fails with InvalidData otherwise (de/mod.rs).
+            (S::Bytes(None), S::Scalar(Scalar::String)) => self.fail(
+                type_label(ta),
+                type_label(tb),
+                "bytes became a string: borsh reads a string as bytes and then checks UTF-8, so any stored value that is not valid UTF-8 no longer loads".into(),
+            ),
             (S::Tuple(x), S::Tuple(y)) if x.len() == y.len() => {
                 for (i, (ex, ey)) in x.iter().zip(y.iter()).enumerate() {
                     self.within(&format!("[{i}]"), |l| l.ty(ex, ey))?;
@@ -859,5 +862,51 @@ mod tests {
             &c("authored_sorted_map")
         ));
         assert!(!same_collection(&c("vector"), &c("vector")));
+    }
+
+    fn compare_root(old: &str, new: &str) -> (Option<LayoutChange>, Vec<LayoutChange>) {
+        let m = |t: &str| {
+            manifest(&format!(
+                r#"{{"schema_version":"wasm-abi/1","methods":[],"state_root":"S","types":{{
+                "S":{{"kind":"record","fields":[{{"name":"f","type":{t}}}]}}}}}}"#
+            ))
+        };
+        let (a, b) = (m(old), m(new));
+        let (ta, tb) = (TypeRef::Ref("S".into()), TypeRef::Ref("S".into()));
+        let mut l = Layout::new(&a, &b);
+        let r = l.compare("state", &ta, false, &tb, false);
+        (r, l.notes)
+    }
+
+    #[test]
+    fn bytes_read_as_a_string_break_because_borsh_checks_utf8() {
+        let (r, notes) = compare_root(r#"{"kind":"bytes"}"#, r#"{"kind":"string"}"#);
+        let c = r.expect("bytes → string is breaking");
+        assert_eq!(c.kind, LayoutKind::Breaking);
+        assert_eq!(c.path, ".f");
+        assert!(c.why.contains("UTF-8"), "{}", c.why);
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn a_string_read_as_bytes_is_compatible_also_as_a_set_item() {
+        for (old, new) in [
+            (r#"{"kind":"string"}"#, r#"{"kind":"bytes"}"#),
+            (
+                r#"{"kind":"list","items":{"kind":"string"},"crdt_type":"unordered_set"}"#,
+                r#"{"kind":"list","items":{"kind":"bytes"},"crdt_type":"unordered_set"}"#,
+            ),
+        ] {
+            let (r, notes) = compare_root(old, new);
+            assert!(r.is_none(), "{old} → {new}: {r:?}");
+            assert_eq!(notes.len(), 1, "{old} → {new}");
+            assert_eq!(notes[0].kind, LayoutKind::Reinterpreted);
+        }
+        // A set of bytes read as a set of strings breaks like the plain field.
+        let (r, _) = compare_root(
+            r#"{"kind":"list","items":{"kind":"bytes"},"crdt_type":"unordered_set"}"#,
+            r#"{"kind":"list","items":{"kind":"string"},"crdt_type":"unordered_set"}"#,
+        );
+        assert_eq!(r.expect("breaking").path, ".f[]");
     }
 }
