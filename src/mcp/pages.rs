@@ -24,8 +24,9 @@ pub(crate) const UI_URI: &str = "ui://calimcp/reference";
 /// The MCP Apps HTML profile (SEP-1865).
 pub(crate) const UI_MIME: &str = "text/html;profile=mcp-app";
 /// What a page may load and reach: nothing but itself (its style and script
-/// are inline) and, for try-it, this server.
-pub(crate) const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/// are inline), an app's icon (a `data:` or `https:` image) and, for try-it,
+/// this server.
+pub(crate) const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data: https:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 fn docs(view: &View) -> Vec<AppDoc<'_>> {
     view.apps

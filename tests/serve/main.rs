@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod guide;
 mod http;
 mod lifecycle;
 mod many;
