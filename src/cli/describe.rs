@@ -1,4 +1,5 @@
-//! `calimcp describe APP`: the app (with its guide's procedures), one signature per method, and its events.
+//! `calimcp describe APP`: the app (with its guide's procedures), one
+//! signature per method, and its events.
 
 use std::io::IsTerminal;
 
@@ -16,7 +17,7 @@ use calimcp_core::error::Result;
 use calimcp_core::mapping::Tool;
 use calimcp_core::text::sanitize_line;
 
-/// Show an app's methods as signatures, with their tool names, and its events.
+/// Show an app's methods as signatures, with their tool names, its events and its guide's procedures.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp describe examples/kv-store
