@@ -310,18 +310,22 @@ pub(crate) fn guide_contents(
     }))
 }
 
+/// The app a completion's chosen `app` names: its URI key, else any name
+/// `describe_app` takes.
+fn chosen_app(view: &View, app: Option<&str>) -> Option<usize> {
+    app.and_then(|a| by_key(view, a).or_else(|| view.resolve(a).ok()))
+}
+
 /// Completions of `{version}` for the app `app` names: the version served.
 pub(crate) fn complete_version(
     view: &View,
     app: Option<&str>,
     prefix: &str,
 ) -> (Vec<String>, usize) {
-    let version = app
-        .and_then(|a| by_key(view, a).or_else(|| view.resolve(a).ok()))
-        .and_then(|i| {
-            let app = &view.catalog.apps[i];
-            app.guide.as_ref().and(app.version.clone())
-        });
+    let version = chosen_app(view, app).and_then(|i| {
+        let app = &view.catalog.apps[i];
+        app.guide.as_ref().and(app.version.clone())
+    });
     matching(version.into_iter().collect(), prefix)
 }
 
@@ -448,8 +452,7 @@ pub(crate) fn complete_service(
     app: Option<&str>,
     prefix: &str,
 ) -> (Vec<String>, usize) {
-    let services = app
-        .and_then(|a| by_key(view, a).or_else(|| view.resolve(a).ok()))
+    let services = chosen_app(view, app)
         .map(|i| {
             view.catalog.apps[i]
                 .services

@@ -299,7 +299,7 @@ fn article(doc: &AppDoc<'_>, units: &[&Unit<'_>], opts: &Options) -> Markup {
                 }
             }
             "\n"
-            @if let Some(g) = &app.guide { (guide(&first, g)) }
+            @if let Some(g) = &app.guide { (guide(first, g)) }
             @for u in units { (unit(u, opts)) }
         }
         "\n"
