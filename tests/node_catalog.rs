@@ -464,3 +464,35 @@ fn the_doc_page_renders_the_guide_with_its_html_inert_and_shows_the_icon() {
         "the CSP allows the icon"
     );
 }
+
+#[test]
+fn a_guide_past_its_bound_is_dropped_with_a_warning() {
+    let node = FakeNode::start();
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let big = format!("## Procedures\n### One\n{}", "x".repeat(64 * 1024));
+    node.install_with_metadata(
+        "com.example.guided",
+        abi,
+        &serde_json::json!({"name": "Guided", "guide": big}),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let out = calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(["apps", "--json"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let apps = json_out(out);
+    let guided = apps
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["package"] == "com.example.guided")
+        .unwrap();
+    assert_eq!(guided["has_guide"], false);
+    assert_eq!(guided["procedures"], serde_json::json!([]));
+    assert!(
+        err.contains("metadata.guide") && err.contains("more than calimcp keeps (65536)"),
+        "{err}"
+    );
+}
