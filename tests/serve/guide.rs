@@ -216,3 +216,41 @@ fn an_icon_that_is_no_data_or_https_url_is_dropped_with_a_warning() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn the_mcp_app_asks_its_host_to_load_an_https_icon_and_shows_the_guide() {
+    let node = FakeNode::start();
+    node.install_with_metadata(
+        "com.example.guided",
+        kv_abi(),
+        &json!({"guide": GUIDE, "icon": "https://Icons.Example.com/kv.png"}),
+    );
+    let client = stdio_client(&["--node", &node.url]).await;
+    let read = client
+        .peer()
+        .read_resource(ReadResourceRequestParams::new("ui://calimcp/reference"))
+        .await
+        .unwrap();
+    let contents = serde_json::to_value(&read.contents[0]).unwrap();
+    assert_eq!(
+        contents["_meta"]["ui"]["csp"]["resourceDomains"],
+        json!(["https://icons.example.com"]),
+        "{}",
+        contents["_meta"]
+    );
+    let html = contents["text"].as_str().unwrap();
+    assert!(html.contains(r#"src="https://Icons.Example.com/kv.png""#));
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    client.cancel().await.unwrap();
+    // Without an https icon, nothing is asked for.
+    let plain = FakeNode::start();
+    let client = stdio_client(&["--node", &plain.url]).await;
+    let read = client
+        .peer()
+        .read_resource(ReadResourceRequestParams::new("ui://calimcp/reference"))
+        .await
+        .unwrap();
+    let contents = serde_json::to_value(&read.contents[0]).unwrap();
+    assert_eq!(contents["_meta"]["ui"], json!({"prefersBorder": true}));
+    client.cancel().await.unwrap();
+}

@@ -155,6 +155,17 @@ pub fn icon(url: &str) -> Result<Option<String>, Warning> {
     ))
 }
 
+/// The origin (`https://host[:port]`) of an `https://` icon, for a host
+/// that must be told what a page loads; `None` for a `data:` icon.
+pub fn icon_origin(icon: &str) -> Option<String> {
+    let rest = icon
+        .get(..8)?
+        .eq_ignore_ascii_case("https://")
+        .then(|| &icon[8..])?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    (!host.is_empty()).then(|| format!("https://{}", host.to_ascii_lowercase()))
+}
+
 /// The titles of the `###` headings under a `## Procedures` heading (any
 /// case), in order, each one line, at most [`MAX_PROCEDURES`].
 pub fn procedures(markdown: &str) -> Vec<String> {
@@ -265,6 +276,11 @@ mod tests {
         let big = format!("data:image/png;base64,{}", "A".repeat(MAX_ICON_BYTES));
         assert!(icon(&big).unwrap_err().message.contains("more than"));
         assert_eq!(icon("").unwrap(), None);
+        assert_eq!(
+            icon_origin("HTTPS://Cdn.Example.com:8443/a/i.png?x").as_deref(),
+            Some("https://cdn.example.com:8443")
+        );
+        assert_eq!(icon_origin("data:image/png;base64,AA=="), None);
     }
 
     #[test]
