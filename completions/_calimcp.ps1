@@ -168,7 +168,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Never tools whose name matches GLOB (repeatable; wins over --allow)')
             [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio')
             [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'With --http: also accept requests whose Host header is NAME (repeatable)')
-            [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)')
+            [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'With --http: also let browser pages of ORIGIN call /mcp, CORS preflight answered (https://app.example, http://host:8080, http://host:*; repeatable)')
             [CompletionResult]::new('--session-idle', '--session-idle', [CompletionResultType]::ParameterName, 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory')
             [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Re-read the node''s apps every SECS seconds')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only')

@@ -160,7 +160,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand --deny 'Never tools whose name matches GLOB (repeatable; wins over --allow)'
             cand --http 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio'
             cand --allow-host 'With --http: also accept requests whose Host header is NAME (repeatable)'
-            cand --allow-origin 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)'
+            cand --allow-origin 'With --http: also let browser pages of ORIGIN call /mcp, CORS preflight answered (https://app.example, http://host:8080, http://host:*; repeatable)'
             cand --session-idle 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory'
             cand --refresh 'Re-read the node''s apps every SECS seconds'
             cand --as 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only'

@@ -145,7 +145,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow -d 'Only
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l deny -d 'Never tools whose name matches GLOB (repeatable; wins over --allow)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l http -d 'Serve Streamable HTTP on ADDR (PORT, HOST:PORT or IP:PORT; loopback unless named) instead of stdio' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-host -d 'With --http: also accept requests whose Host header is NAME (repeatable)' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-origin -d 'With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)' -r
+complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l allow-origin -d 'With --http: also let browser pages of ORIGIN call /mcp, CORS preflight answered (https://app.example, http://host:8080, http://host:*; repeatable)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l session-idle -d 'With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l refresh -d 'Re-read the node\'s apps every SECS seconds' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand serve" -l as -d 'Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only' -r

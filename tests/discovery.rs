@@ -2,8 +2,9 @@
 //! current node: the desktop app's hand-off file
 //! (`~/.config/calimero/mcp/agent.json`, loopback only, its token sent as
 //! the bearer), then the one node home under `~/.calimero` (or
-//! CALIMERO_HOME; `default` among several), in a scratch HOME, against the
-//! fake node.
+//! CALIMERO_HOME; `default` among several), then a node listening on a
+//! probed loopback port (`CALIMCP_PROBE_PORTS` names the test's ports), in a
+//! scratch HOME, against the fake node.
 
 mod support;
 
@@ -177,4 +178,46 @@ fn a_given_or_current_node_wins_over_the_found_ones() {
     assert!(!given.requests().is_empty());
     assert!(found.requests().is_empty(), "{:?}", found.requests());
     assert!(bearers(given).is_empty(), "{:?}", bearers(given));
+}
+
+#[test]
+fn with_nothing_configured_a_node_on_a_probed_port_is_the_node() {
+    let env = Env::new();
+    let port = env.node.url.rsplit(':').next().unwrap().to_string();
+    let closed = closed_port_url();
+    let closed = closed.rsplit(':').next().unwrap();
+    let ports = format!("{closed},{port}");
+    env.bare()
+        .env("CALIMCP_PROBE_PORTS", &ports)
+        .args(["apps", "--json", "--timeout", "5"])
+        .assert()
+        .success();
+    assert!(!env.node.requests().is_empty(), "the probed node was asked");
+    env.bare()
+        .env("CALIMCP_PROBE_PORTS", &ports)
+        .args(["node", "list"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "a node listening on 127.0.0.1:{port} (probed)"
+        )));
+    // Two answering: which one is not guessed.
+    let other = FakeNode::start();
+    let other_port = other.url.rsplit(':').next().unwrap();
+    env.bare()
+        .env("CALIMCP_PROBE_PORTS", format!("{port},{other_port}"))
+        .args(["apps", "--json", "--timeout", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "several ports on this machine answer",
+        ))
+        .stderr(predicate::str::contains("--node"));
+    // A list that is not ports is said.
+    env.bare()
+        .env("CALIMCP_PROBE_PORTS", "2528,x")
+        .args(["apps", "--json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("CALIMCP_PROBE_PORTS=2528,x"));
 }

@@ -216,20 +216,28 @@ fn on_a_joined_node_the_apps_own_tools_run_in_its_context() {
 fn a_file_under_another_name_is_the_node_app_with_its_bytes() {
     for profile in PROFILES {
         let s = setup(profile, true);
-        // Listed once: `kv.wasm` is com.example.kv-c (same bytes); kv-d stays.
+        // Listed once: `kv.wasm` is com.example.kv-c (same bytes), under
+        // the node's package and version, not the file's name; kv-d stays.
         let (code, out, err) = s.run(&["apps", "--json"]);
         assert_eq!(code, 0, "{err}");
         let packages: Vec<String> = field(&out, "package")
             .into_iter()
             .filter(|p| p.starts_with("com.example.kv-") || *p == "kv")
             .collect();
-        assert_eq!(packages, ["kv", "com.example.kv-d"], "{out}");
-        let (code, _, err) = s.run(&["call", "kv_get", "--key", "a"]);
+        assert_eq!(packages, ["com.example.kv-c", "com.example.kv-d"], "{out}");
+        let listed: Value = serde_json::from_str(&out).unwrap();
+        let kv_c = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["package"] == "com.example.kv-c");
+        assert_eq!(kv_c.unwrap()["version"], "0.1.0", "{out}");
+        let (code, _, err) = s.run(&["call", "kv_c_get", "--key", "a"]);
         assert_eq!(code, 0, "{profile:?}: {err}");
         assert_eq!(s.executed_in(), [s.mine.1.as_str()]);
         let theirs = s.other.1.clone();
         let err = s.refused(
-            &["call", "kv_get", "--key", "a", "-c", &theirs],
+            &["call", "kv_c_get", "--key", "a", "-c", &theirs],
             "foreign_context",
         );
         assert!(err.contains("runs com.example.kv-d 0.1.0"), "{err}");
@@ -420,12 +428,15 @@ async fn call_many_says_the_context_moves_on_this_call() {
         .unwrap();
     let out = r.structured_content.unwrap();
     // (The fake's answer does not match `tag`'s return type, so the entry
-    // is that error, whose message keeps the note as a single call's text.)
-    let entry = out["results"][0].to_string();
+    // is that error, with the note beside it as for a call that ran.)
+    let entry = &out["results"][0];
+    assert_eq!(entry["error"]["code"], "unexpected_response", "{out}");
     assert!(
-        entry.contains(&format!(
-            "context {ctx} moves to com.example.kv-c 0.2.0 on this call"
-        )),
+        entry["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.starts_with(&format!(
+                "context {ctx} moves to com.example.kv-c 0.2.0 on this call"
+            ))),
         "{out}"
     );
     assert_eq!(node.executes().len(), 1);

@@ -1609,16 +1609,23 @@ fn wrapped_output_schema() {
     let t = tool(&set, "test_m");
     let ret = t.return_schema().clone().unwrap();
     let wrapped = t.to_mcp()["outputSchema"].clone();
+    assert_eq!(wrapped["type"], "object");
+    assert_eq!(wrapped["properties"]["result"], ret);
     assert_eq!(
-        wrapped,
-        json!({"type": "object", "properties": {"result": ret}, "required": ["result"]})
+        wrapped["anyOf"],
+        json!([{"required": ["result"]}, {"required": ["error"]}])
     );
+    // A failed call's structuredContent is the error `--json` prints.
+    let failed = json!({"error": {"code": "app_error", "message": "m", "retryable": false,
+                                  "hint": "h", "problems": []}});
     compile(&wrapped)
         .accepts(json!({"result": 5}))
         .accepts(json!({"result": null}))
+        .accepts(failed)
         .rejects(json!({}))
         .rejects(json!(5))
-        .rejects(json!({"result": "5"}));
+        .rejects(json!({"result": "5"}))
+        .rejects(json!({"error": {"message": "no code"}}));
 }
 
 // ---------------------------------------------------------------- signatures and tools

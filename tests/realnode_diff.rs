@@ -109,3 +109,57 @@ fn the_installed_version_against_a_changed_local_bundle_on_rc25() {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(findings(&report), vec![]);
 }
+
+/// The node's ABI route drops every `doc` on rc.25, while the module embeds
+/// them: calimcp reads them from the module, so the same build compared
+/// with its own abi.json is no change (no `method-doc-changed`), and
+/// `describe` shows what the developer wrote.
+#[test]
+fn the_docs_of_a_node_app_come_from_its_module_on_rc25() {
+    let Some(node) = RealNode::start_on(
+        Version::Rc25,
+        "the_docs_of_a_node_app_come_from_its_module_on_rc25",
+    ) else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let abi_file = root.join("testapps/kv/abi.json");
+    let abi: Value = serde_json::from_slice(&std::fs::read(&abi_file).unwrap()).unwrap();
+    let documented: Vec<(&str, &str)> = abi["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| Some((m["name"].as_str()?, m["doc"].as_str()?)))
+        .collect();
+    assert!(!documented.is_empty(), "the kv test app documents methods");
+    node.install(&support::realnode::kv_app(), "com.example.kv-c", "1.0.0");
+    let out = node
+        .calimcp()
+        .args(["diff", "com.example.kv-c", "--json", "--fail-on", "any"])
+        .arg(&abi_file)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(findings(&report), vec![], "{report}");
+    assert_eq!(out.status.code(), Some(0));
+    let out = node
+        .calimcp()
+        .args(["describe", "com.example.kv-c", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let described: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for (name, doc) in documented {
+        let m = described["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {described}"));
+        assert_eq!(m["doc"], doc, "{name}: {m}");
+    }
+}

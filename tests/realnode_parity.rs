@@ -29,7 +29,8 @@ enum File {
     Nothing,
     /// The app's `.wasm`, under its package (`--package com.example.kv-c`).
     Package,
-    /// The app's `.wasm` as `kv.wasm` (package `kv`).
+    /// The app's `.wasm` as `kv.wasm` (package `kv`, unless the node lists
+    /// the app's own).
     OtherName,
     /// The app's `abi.json` only, as `kv.json`: no module.
     AbiOnly,
@@ -154,6 +155,12 @@ impl World {
                     "kv-c".into(),
                     "kv_c".into(),
                 )
+            }
+            // The node's package wins over the file's name where the node
+            // lists one (node 1); a joined node lists none: the file names it.
+            OtherName if r.node == 1 => {
+                std::fs::copy(&self.wasm, dir.path().join("kv.wasm")).unwrap();
+                (apps(&[]), "kv-c".into(), "kv_c".into())
             }
             OtherName => {
                 std::fs::copy(&self.wasm, dir.path().join("kv.wasm")).unwrap();

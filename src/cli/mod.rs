@@ -81,6 +81,8 @@ Environment:
   CALIMCP_MAX_SCHEMAS      schemas one listing expands in full (default 16MiB)
   CALIMCP_MAX_ARGS         largest --args, @FILE or - value read by call (default 16MiB)
   CALIMCP_MAX_STATE        largest nodes.json or pins file read (default 1MiB)
+  CALIMCP_PROBE_PORTS      loopback ports tried for a node when none is given
+                           (default 2528,2428; none: no probe)
   CALIMCP_MAX_BATCH        messages in one JSON-RPC batch to serve (default 100)
   CALIMCP_MAX_ANSWER       bytes of one batch's answer from serve (default 32MiB)
   CALIMCP_MAX_SESSIONS     live serve --http sessions (default 1000)

@@ -3,16 +3,17 @@
 //!
 //! `--node` takes a URL or a name from the profile file (`calimcp node add`);
 //! without it (and without CALIMERO_NODE_URL) the current node (`calimcp node
-//! use`) is the node, else merod's default address. [`NodeArgs::resolve`]
-//! turns a name into its URL once, before a command runs, so everything keyed
-//! by node (tokens, pins, cached ABIs) is keyed by the URL. A profile file
-//! Without any of them, the node is found ([`discover`]: the desktop app's
-//! hand-off file, the one node home under ~/.calimero) or is merod's
-//! default address; [`NodeArgs::source`] says which. A profile file
-//! that cannot be read (or trusted), a current entry naming no node, several
-//! node homes and none named `default`, and no
-//! HOME (no private place for the state) make the node unknown: the error of
-//! its first use, so commands that never use it still run.
+//! use`) is the node. [`NodeArgs::resolve`] turns a name into its URL once,
+//! before a command runs, so everything keyed by node (tokens, pins, cached
+//! ABIs) is keyed by the URL. Without any of them, the node is found
+//! ([`discover`]: the desktop app's hand-off file, the one node home under
+//! ~/.calimero, a node listening on a usual loopback port —
+//! `CALIMCP_PROBE_PORTS`) or is merod's default address;
+//! [`NodeArgs::source_text`] says which. A profile file that cannot be read
+//! (or trusted), a current entry naming no node, several node homes and none
+//! named `default`, two probed ports answering, a bad `CALIMCP_PROBE_PORTS`
+//! and no HOME (no private place for the state) make the node unknown: the
+//! error of its first use, so commands that never use it still run.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -164,6 +165,33 @@ pub(crate) fn profiles_path() -> Result<PathBuf> {
 }
 
 /// The largest configuration or state file read (`CALIMCP_MAX_STATE`).
+/// The loopback ports probed for a node when none is named or configured:
+/// `CALIMCP_PROBE_PORTS` (comma-separated; `none`: no probe), else
+/// [`discover::PROBED`].
+fn probe_ports() -> Result<Vec<u16>> {
+    let Some(v) = env("CALIMCP_PROBE_PORTS") else {
+        return Ok(discover::PROBED.to_vec());
+    };
+    if v.trim().eq_ignore_ascii_case("none") {
+        return Ok(Vec::new());
+    }
+    v.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<u16>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                Error::input(
+                    Code::InvalidEnv,
+                    format!(
+                        "CALIMCP_PROBE_PORTS={}: not a comma-separated list of ports",
+                        sanitize_line(&v)
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
 pub(crate) fn max_state() -> Result<u64> {
     size_env("CALIMCP_MAX_STATE", node::DEFAULT_MAX_STATE)
 }
@@ -282,10 +310,18 @@ impl NodeArgs {
     /// its hand-off token is the token unless `--token` gave one. An error
     /// (several node homes) is the node's deferred error.
     fn discover(&mut self) {
+        let probe = match probe_ports() {
+            Ok(ports) => ports,
+            Err(e) => {
+                self.deferred = Some(e);
+                return;
+            }
+        };
         let places = discover::Places {
             home: env("HOME").map(PathBuf::from),
             calimero_home: env("CALIMERO_HOME").map(PathBuf::from),
             max: max_state().unwrap_or(node::DEFAULT_MAX_STATE),
+            probe,
         };
         match discover::find(&places) {
             Ok(found) => {

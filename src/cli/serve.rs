@@ -33,7 +33,7 @@ pub(crate) struct ServeArgs {
     /// With --http: also accept requests whose Host header is NAME (repeatable)
     #[arg(long, value_name = "NAME", requires = "http")]
     pub allow_host: Vec<String>,
-    /// With --http: also accept browser requests from ORIGIN, e.g. https://app.example:443 (repeatable)
+    /// With --http: also let browser pages of ORIGIN call /mcp, CORS preflight answered (https://app.example, http://host:8080, http://host:*; repeatable)
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allow_origin: Vec<String>,
     /// With --http: close a session idle (no request in flight, no stream open) for SECS seconds and reclaim its memory

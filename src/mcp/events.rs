@@ -269,7 +269,7 @@ fn output_schema() -> Value {
     if let Some(p) = v.pointer_mut("/properties/events/items/properties/payload") {
         p["description"] = EXACT_PAYLOAD.into();
     }
-    v
+    calimcp_core::mapping::schema::admit_error(v)
 }
 
 /// The tool as listed.

@@ -1,8 +1,9 @@
 //! The Streamable HTTP transport: rmcp's `StreamableHttpService` mounted at
 //! `/mcp` on an axum router served by hyper (JSON-RPC batches split by
 //! `batch`), beside the apps' reference pages at `/` (`super::pages`).
-//! Loopback unless the user names another address; `Host` and `Origin` are
-//! checked against DNS rebinding. What a client can make the
+//! Loopback unless the user names another address; `Host` (rmcp) and
+//! `Origin` ([`super::origins`], with the CORS answers) are checked against
+//! DNS rebinding. What a client can make the
 //! server hold is bounded ([`Limits`]): a connection must send a request's
 //! headers within `CALIMCP_HEADER_TIMEOUT`, live sessions and open
 //! `subscriptions/listen` streams together are capped at
@@ -23,6 +24,7 @@ use super::AbortOnDrop;
 pub use super::batch::{Limits, limits, set_limits};
 use super::live::Live;
 use super::log;
+use super::origins::{self, Origins};
 use super::server::Connection;
 use super::session_table::SessionTable;
 use calimcp_core::error::{Code, Error, Result};
@@ -82,11 +84,12 @@ pub(crate) async fn run(
         .local_addr()
         .map_err(|e| Error::internal(format!("listening socket: {e}")))?;
     let (hosts, origins) = allowed(local, opts);
+    let origins = Origins::parse(&origins).map_err(|why| Error::input(Code::Usage, why))?;
     let pages = super::pages::routes(live.clone(), hosts.clone());
+    // Origins are checked by `origins::gate`, which also answers CORS.
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
-        .with_allowed_origins(origins)
-        .enforce_origin_validation();
+        .disable_allowed_origins();
     let ct = config.cancellation_token.clone();
     let sessions = Arc::new(SessionTable::new(opts.session_idle));
     let capacity = Capacity::of_process(limits().max_sessions);
@@ -111,7 +114,8 @@ pub(crate) async fn run(
             "/mcp",
             axum::routing::any(move |req: axum::extract::Request| {
                 counted.count(req, service.clone())
-            }),
+            })
+            .layer(axum::middleware::from_fn_with_state(origins, origins::gate)),
         )
         .merge(pages)
         .layer(axum::middleware::from_fn(mend_statuses))

@@ -45,7 +45,12 @@ pub(crate) enum Outcome {
     Failed {
         #[schemars(extend("const" = false))]
         ok: bool,
-        error: ErrorBody,
+        /// The error as the tool's failed result carries it.
+        #[schemars(with = "ErrorBody")]
+        error: Value,
+        /// What the engine says besides the error (as for a call that ran).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        notes: Vec<String>,
     },
 }
 
@@ -60,21 +65,13 @@ impl Outcome {
     /// A single call's answer as `call_many` gives it.
     pub(crate) fn of(r: Result<CallToolResult, Error>) -> Outcome {
         let r = match r {
-            Ok(r) if r.is_error == Some(true) => Err(Error::new(
-                calimcp_core::error::ErrorKind::Remote,
-                Code::UnexpectedResponse,
-                text_of(&r),
-            )),
+            Ok(r) if r.is_error == Some(true) => return Outcome::failed(&r),
             r => r,
         };
         match r {
             Ok(r) => Outcome::Ran {
                 ok: true,
-                notes: r
-                    .content
-                    .iter()
-                    .filter_map(|c| c.as_text()?.text.strip_prefix("note: ").map(str::to_string))
-                    .collect(),
+                notes: notes_of(&r),
                 result: match r.structured_content {
                     Some(Value::Object(mut o)) if o.contains_key("result") => {
                         o.remove("result").unwrap_or_default()
@@ -90,10 +87,39 @@ impl Outcome {
             },
             Err(e) => Outcome::Failed {
                 ok: false,
-                error: ErrorLine::new(&e).error,
+                error: serde_json::to_value(ErrorLine::new(&e).error).unwrap_or_default(),
+                notes: Vec::new(),
             },
         }
     }
+}
+
+impl Outcome {
+    /// A failed tool result as `call_many` answers it: the error it carries
+    /// as `structuredContent` (every failure's, [`super::server`]), else
+    /// its text.
+    fn failed(r: &CallToolResult) -> Outcome {
+        match r.structured_content.as_ref().and_then(|v| v.get("error")) {
+            Some(error) => Outcome::Failed {
+                ok: false,
+                error: error.clone(),
+                notes: notes_of(r),
+            },
+            None => Outcome::of(Err(Error::new(
+                calimcp_core::error::ErrorKind::Remote,
+                Code::UnexpectedResponse,
+                text_of(r),
+            ))),
+        }
+    }
+}
+
+/// The `note: ` blocks of a result, each without its prefix.
+fn notes_of(r: &CallToolResult) -> Vec<String> {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text()?.text.strip_prefix("note: ").map(str::to_string))
+        .collect()
 }
 
 /// The text of a result's text blocks, joined.
@@ -176,7 +202,7 @@ pub(crate) fn output_schema() -> Value {
         m.remove("$schema");
         m.remove("title");
     }
-    v
+    calimcp_core::mapping::schema::admit_error(v)
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod live;
 pub(crate) mod log;
 pub(crate) mod many;
+mod origins;
 pub(crate) mod pages;
 pub(crate) mod reread;
 pub(crate) mod resources;

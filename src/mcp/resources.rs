@@ -330,7 +330,8 @@ pub(crate) fn complete_version(
 }
 
 /// The concrete resources of the served apps (resources/list): per app, one
-/// ABI per service, one contexts list and its guide when it has one.
+/// ABI per service, for an app the node has one contexts list, and its guide
+/// when it has one: every listed resource can be read.
 pub(crate) fn list(view: &View) -> Vec<Value> {
     let mut out = Vec::new();
     for &i in &view.apps {
@@ -360,13 +361,7 @@ pub(crate) fn list(view: &View) -> Vec<Value> {
                 "mimeType": "application/json",
             }));
         }
-        out.push(json!({
-            "uri": uri(Kind::Contexts, &key, None),
-            "name": format!("{key}/contexts"),
-            "title": format!("{shown}: contexts"),
-            "description": "The app's contexts on the node, with their aliases and versions",
-            "mimeType": "application/json",
-        }));
+        // Its guide, local or the node's.
         if let (Some(g), Some(u)) = (&app.guide, app_guide_uri(view, i)) {
             out.push(json!({
                 "uri": u,
@@ -377,6 +372,18 @@ pub(crate) fn list(view: &View) -> Vec<Value> {
                 "size": g.markdown.len(),
             }));
         }
+        // Contexts only of an app the node has (a local app the node lacks,
+        // or any app under --offline, has none to read).
+        if app.installs.is_empty() {
+            continue;
+        }
+        out.push(json!({
+            "uri": uri(Kind::Contexts, &key, None),
+            "name": format!("{key}/contexts"),
+            "title": format!("{shown}: contexts"),
+            "description": "The app's contexts on the node, with their aliases and versions",
+            "mimeType": "application/json",
+        }));
     }
     out
 }

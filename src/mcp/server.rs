@@ -34,8 +34,9 @@ use super::resources::{self, Kind};
 use calimcp_catalog::call::{Ask, Audience, Bound, Use, check_use};
 use calimcp_catalog::invoke::Prepared;
 use calimcp_catalog::session::{Chosen, Session as CatalogSession};
+use calimcp_catalog::trace::Trace;
 use calimcp_catalog::wait::{ContextReady, Pace, Waited, repeat};
-use calimcp_core::error::{Code, Error};
+use calimcp_core::error::{Code, Error, ErrorKind, ErrorLine};
 use calimcp_core::mapping::Tool;
 use calimcp_core::mapping::args::Problem;
 use calimcp_core::text::{did_you_mean, sanitize_line};
@@ -167,7 +168,7 @@ impl Connection {
     async fn describe_app(&self, args: &Map<String, Value>) -> CallToolResult {
         let parsed = match fixed::parse_describe(args) {
             Ok(p) => p,
-            Err(text) => return error_result(text),
+            Err(text) => return refusal(text),
         };
         let Some(query) = parsed.app else {
             self.live.wait_ready().await;
@@ -179,13 +180,13 @@ impl Connection {
         };
         let (view, app) = match self.resolve_app(&query).await {
             Ok(found) => found,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => return error_result(&e),
         };
         let service = match parsed.service.as_deref() {
             None => None,
             Some(_) => match fixed::pick_service(&view, app, parsed.service.as_deref(), None) {
                 Ok(s) => s,
-                Err(e) => return error_result(error_text(&e)),
+                Err(e) => return error_result(&e),
             },
         };
         let service = service.or_else(|| {
@@ -222,7 +223,7 @@ impl Connection {
         let sessionless = audience == Audience::Agent { pins: false };
         let parsed = match fixed::parse_select(args) {
             Ok(p) => p,
-            Err(text) => return error_result(text),
+            Err(text) => return refusal(text),
         };
         let query = parsed.app;
         let (view, app, service) = match self
@@ -230,7 +231,7 @@ impl Connection {
             .await
         {
             Ok(found) => found,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => return error_result(&e),
         };
         let a = &view.catalog.apps[app];
         let tools: Vec<&str> = view
@@ -275,7 +276,7 @@ impl Connection {
                 self.with_guide(&view, app, json_result(&out))
             }
             // The agent named a context that is not usable: that is an error.
-            Err(e) if parsed.context.is_some() => error_result(error_text(&e)),
+            Err(e) if parsed.context.is_some() => error_result(&e),
             // No single default: say why and how to choose.
             Err(e) => {
                 out["note"] = format!(
@@ -295,21 +296,21 @@ impl Connection {
     ) -> CallToolResult {
         let parsed = match events::parse(args) {
             Ok(p) => p,
-            Err(text) => return error_result(text),
+            Err(text) => return refusal(text),
         };
         let (view, app, service) = match self
             .app_and_service(&parsed.app, parsed.service.as_deref())
             .await
         {
             Ok(found) => found,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => return error_result(&e),
         };
         let a = &view.catalog.apps[app];
         if let Err(e) = self.node(WAIT_FOR_EVENTS, audience) {
-            return error_result(error_text(&e));
+            return error_result(&e);
         }
         let Some(backend) = self.live.backend() else {
-            return error_result("the server reads no node".into());
+            return error_result(&Error::input(Code::Offline, "the server reads no node"));
         };
         let typed = parsed.context.as_deref();
         let pinned = match self
@@ -317,7 +318,7 @@ impl Connection {
             .call_pin(typed, Some(&self.chosen), a, service.as_deref())
         {
             Ok(p) => p,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => return error_result(&e),
         };
         let ask = Ask::call(typed, pinned.as_deref());
         let bound = self
@@ -325,11 +326,11 @@ impl Connection {
             .context_for(a, service.as_deref(), ask, audience);
         let context = match bound.await {
             Ok(t) => t.id,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => return error_result(&e),
         };
         let (feed, mut rx) = match self.live.hub.join(backend, &context, &parsed.groups).await {
             Ok(joined) => joined,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => return error_result(&e),
         };
         let manifest = a
             .service(service.as_deref())
@@ -346,7 +347,7 @@ impl Connection {
                 r.structured_content = Some(events::exact_payloads(&manifest, &v));
                 r
             }
-            Err(e) => error_result(error_text(&e)),
+            Err(e) => error_result(&e),
         }
     }
 
@@ -357,11 +358,11 @@ impl Connection {
     ) -> CallToolResult {
         let parsed = match fixed::parse_wait_context(args) {
             Ok(p) => p,
-            Err(text) => return error_result(text),
+            Err(text) => return refusal(text),
         };
         let client = match self.node(WAIT_FOR_CONTEXT, audience) {
             Ok(c) => c,
-            Err(e) => return error_result(error_text(&e)),
+            Err(e) => return error_result(&e),
         };
         let pace = Pace::new(parsed.every, parsed.within);
         let mut on_check = |_: u64, _: &calimcp_core::error::Result<Option<bool>>| {};
@@ -382,11 +383,11 @@ impl Connection {
                 r
             }
             Ok((_, Waited::TimedOut { why })) => {
-                error_result(format!("{}\ntimedOut: true", error_text(&why)))
+                failure(format!("{}\ntimedOut: true", error_text(&why)), &why)
             }
-            Ok((None, Waited::Initialized { .. })) => {
-                error_result("the context was never found, yet reported initialized".into())
-            }
+            Ok((None, Waited::Initialized { .. })) => error_result(&Error::internal(
+                "the context was never found, yet reported initialized",
+            )),
             Err(e) => node_error_result(&e),
         }
     }
@@ -401,7 +402,7 @@ impl Connection {
     ) -> Result<CallToolResult, McpError> {
         let parsed = match fixed::parse_call_until(args) {
             Ok(p) => p,
-            Err(text) => return Ok(error_result(text)),
+            Err(text) => return Ok(refusal(text)),
         };
         let pace = Pace::new(parsed.every, parsed.within);
         self.live.wait_ready().await;
@@ -409,7 +410,7 @@ impl Connection {
         let call = match pace.before(steps).await {
             None => {
                 let e = pace.ran_out(&format!("finding the context of {}", parsed.tool));
-                return Ok(error_result(format!("{}\ntimedOut: true", error_text(&e))));
+                return Ok(failure(format!("{}\ntimedOut: true", error_text(&e)), &e));
             }
             Some(Ok(call)) => call,
             Some(Err(Stop::Protocol(e, _))) => return Err(e),
@@ -417,7 +418,7 @@ impl Connection {
         };
         let client = match self.node(CALL_UNTIL, audience) {
             Ok(c) => c,
-            Err(e) => return Ok(error_result(error_text(&e))),
+            Err(e) => return Ok(error_result(&e)),
         };
         let app = &call.view.catalog.apps[call.tool.app];
         let try_once = || client.execute(&call.bound, app, &call.prepared, None);
@@ -431,13 +432,15 @@ impl Connection {
             (None, Some(v)) => sanitize_line(&compact(v)),
             (None, None) => "none".into(),
         };
-        Ok(error_result(format!(
-            "{} did not return {} within {} s ({}); the last answer: {last}\ntimedOut: true",
+        let message = format!(
+            "{} did not return {} within {} s ({}); the last answer: {last}",
             sanitize_line(&parsed.tool),
             parsed.expect.wanted(),
             parsed.within.as_secs_f64(),
             seen.tries(&pace),
-        )))
+        );
+        let e = Error::new(ErrorKind::Timeout, Code::Timeout, message);
+        Ok(failure(format!("{}\ntimedOut: true", e.message), &e))
     }
 
     /// `call_many` ([`super::many`]): each group of calls after the one
@@ -446,10 +449,10 @@ impl Connection {
         use super::many;
         let calls = match fixed::parse_call_many(args) {
             Ok(c) => c,
-            Err(text) => return error_result(text),
+            Err(text) => return refusal(text),
         };
         if let Some(why) = many::refused(&calls) {
-            return error_result(why);
+            return refusal(why);
         }
         self.live.wait_ready().await;
         let view = self.live.view();
@@ -494,7 +497,7 @@ impl Connection {
         let call = self.prepare_call(name, args, false, audience).await?;
         let client = self
             .node(&call.tool.name, audience)
-            .map_err(|e| Stop::answer(error_result(error_text(&e)), e))?;
+            .map_err(|e| Stop::answer(error_result(&e), e))?;
         let app = &call.view.catalog.apps[call.tool.app];
         log::debug!(
             "{} → execute {} in {}",
@@ -794,7 +797,7 @@ impl Stop {
 
     /// An answer with `e`'s text.
     fn error(e: Error) -> Stop {
-        Stop::answer(error_result(error_text(&e)), e)
+        Stop::answer(error_result(&e), e)
     }
 
     /// A protocol error with `e`'s message.
@@ -849,7 +852,7 @@ fn invalid_arguments(
         format!("invalid arguments for {} ({signature}{from})", tool.name),
     );
     e.problems = problems;
-    Stop::answer(error_result(text), e)
+    Stop::answer(failure(text, &e), e)
 }
 
 /// The result of a method that ran: the compact JSON of its output, and
@@ -880,12 +883,17 @@ fn success(view: &View, tool: &Tool, output: Value) -> CallToolResult {
     if !problems.is_empty() {
         // Clients check structuredContent against the advertised schema; an
         // answer that does not match is reported, never passed off as valid.
-        return error_result(format!(
-            "{} ran, but its output does not match the declared return type ({}):\n{}\noutput: {text}",
-            tool.name,
-            tool.signature,
-            problems.join("\n")
-        ));
+        let e = Error::new(
+            ErrorKind::Remote,
+            Code::UnexpectedResponse,
+            format!(
+                "{} ran, but its output does not match the declared return type ({}):\n{}\noutput: {text}",
+                tool.name,
+                tool.signature,
+                problems.join("\n")
+            ),
+        );
+        return error_result(&e);
     }
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(structured);
@@ -928,7 +936,7 @@ impl Connection {
     /// CLI's `app` and `context` commands run it; then the node is read again.
     async fn lifecycle_call(&self, name: &str, args: &Map<String, Value>) -> CallToolResult {
         if let Err(e) = self.catalog().node(name) {
-            return error_result(error_text(&e));
+            return error_result(&e);
         }
         let step = match name {
             lc::INSTALL_APPLICATION => self.install_application(args).await,
@@ -952,7 +960,7 @@ impl Connection {
         let (name, version) = calimcp_catalog::lifecycle::app_and_version(app);
         match self.resolve_app(&name).await {
             Ok((view, i)) => Ok((view.catalog.apps[i].clone(), version)),
-            Err(e) => Err(Box::new(error_result(error_text(&e)))),
+            Err(e) => Err(Box::new(error_result(&e))),
         }
     }
 
@@ -962,10 +970,10 @@ impl Connection {
         let source = match Source::parse(&a.source) {
             Source::Path(p) => {
                 let dir = self.live.scope.install_from.as_deref();
-                Source::Path(lc::inside(dir, &p).map_err(|t| Box::new(error_result(t)))?)
+                Source::Path(lc::inside(dir, &p).map_err(|t| Box::new(refusal(t)))?)
             }
             Source::Url(u) if !u.to_ascii_lowercase().starts_with("https://") => {
-                return Err(Box::new(error_result(format!(
+                return Err(Box::new(refusal(format!(
                     "`{}`: install_application fetches only https URLs",
                     sanitize_line(&u)
                 ))));
@@ -1076,13 +1084,13 @@ type Lifecycle<T> = std::result::Result<T, Box<CallToolResult>>;
 
 /// The arguments of lifecycle tool `name`, or the agent-worded refusal.
 fn parsed<T: serde::de::DeserializeOwned>(name: &str, args: &Map<String, Value>) -> Lifecycle<T> {
-    lc::parse::<T>(name, args).map_err(|t| Box::new(error_result(t)))
+    lc::parse::<T>(name, args).map_err(|t| Box::new(refusal(t)))
 }
 
 /// An alias checked before anything is sent.
 fn alias_ok(alias: Option<&str>) -> Lifecycle<()> {
     match alias.map(calimcp_catalog::lifecycle::check_alias) {
-        Some(Err(e)) => Err(Box::new(error_result(error_text(&e)))),
+        Some(Err(e)) => Err(Box::new(error_result(&e))),
         _ => Ok(()),
     }
 }
@@ -1105,16 +1113,36 @@ pub(crate) fn error_text(e: &Error) -> String {
 /// (`retryable: true` for a group key not yet delivered, an upgrade in
 /// progress, a node that answered 503 or did not answer).
 fn node_error_result(e: &Error) -> CallToolResult {
-    error_result(format!(
-        "{}\ncode: {}\nretryable: {}",
-        error_text(e),
-        e.code,
-        e.retryable
-    ))
+    failure(
+        format!(
+            "{}\ncode: {}\nretryable: {}",
+            error_text(e),
+            e.code,
+            e.retryable
+        ),
+        e,
+    )
 }
 
-fn error_result(text: String) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(text)])
+/// A failed tool call with `e`'s text ([`error_text`]).
+fn error_result(e: &Error) -> CallToolResult {
+    failure(error_text(e), e)
+}
+
+/// A tool call refused for its arguments (`invalid_arguments`), in `text`'s words.
+fn refusal(text: String) -> CallToolResult {
+    error_result(&Error::input(Code::InvalidArguments, text))
+}
+
+/// Every failed tool call's answer: `text` for clients that read text, and
+/// as `structuredContent` the error the CLI prints with `--json`
+/// (`{"error": {code, message, hint?, retryable, …}}`, [`ErrorLine`]), which
+/// every tool's output schema admits
+/// ([`calimcp_core::mapping::schema::error_shape`]).
+fn failure(text: String, e: &Error) -> CallToolResult {
+    let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
+    r.structured_content = serde_json::to_value(ErrorLine::new(e)).ok();
+    r
 }
 
 /// A `resources/read` answer, every resource's (`ui://` included) from
@@ -1249,6 +1277,13 @@ impl ServerHandler for Connection {
                 name => self.call_method(name, &args, audience).await?,
             })
         };
+        // A W3C traceparent in the request's _meta goes with every node
+        // request the call makes.
+        let trace = context
+            .meta
+            .get_traceparent()
+            .and_then(|tp| Trace::parse(tp, context.meta.get_tracestate()));
+        let work = calimcp_catalog::trace::within(trace, work);
         // On notifications/cancelled rmcp drops the answer; stopping the work
         // as well drops the node request with it instead of holding a
         // connection open until --timeout.

@@ -16,6 +16,9 @@ Playwright for Python (never a downloaded browser build).
 - an app's guide (a bundle's `metadata.guide`) renders as markdown under the
   page's own CSP, its raw HTML (`<script>`, an `onerror` handler) inert text,
   and its icon (a `data:` image) loads;
+- `serve --http --allow-origin`: a host page of that origin calls a tool
+  across origins (the CORS preflight answered); a page of another origin
+  cannot;
 - a minimal MCP Apps host page loads the `ui://calimcp/reference` resource of
   a real `calimcp serve` into a sandboxed iframe, and a try-it call travels
   over the postMessage bridge to the server.
@@ -253,6 +256,12 @@ def served(browser, node):
         out.wait_for(state="visible")
         check("Not sent" in out.text_content(), f"{tool}: the invalid input is refused in the page: {out.text_content()}")
         check(len(w2.mcp_posts()) == before, f"{tool}: no request was made for the invalid input")
+        # 64-bit integers beyond 2^53: accepted as typed, shown digit for digit, unquoted.
+        text, err, sent = call(page, w2, "typed_exact_numbers",
+                               {"big": "18446744073709551615", "neg": "-9223372036854775808", "small": "5"})
+        check(not err and sent == 1, f"typed_exact_numbers: the decimal strings are sent: {text}")
+        check('"big": 18446744073709551615' in text and '"neg": -9223372036854775808' in text,
+              f"typed_exact_numbers: the result keeps every digit, unquoted: {text}")
         check(not w.errors and not w2.errors, f"served pages: no console errors {w.errors + w2.errors}")
         page.goto(base + "/apps/kv_store")
         axe(page, "kv-store (served)")
@@ -465,6 +474,65 @@ def bridge(browser, base):
     page.close()
 
 
+# ---- a browser host of another origin (serve --allow-origin) ----------------------
+
+# The host page: an MCP client in the page's own JavaScript, talking to the
+# server's /mcp across origins (what a web-based MCP host does).
+CORS_HOST = """<!doctype html><html><head><title>host</title></head><body><script>
+window.run = async (url) => {
+  let session = null, next = 1;
+  const post = async (body) => {
+    const headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"};
+    if (session) { headers["mcp-session-id"] = session; headers["mcp-protocol-version"] = "2025-06-18"; }
+    const r = await fetch(url, {method: "POST", headers, body: JSON.stringify(body)});
+    session = session || r.headers.get("mcp-session-id");
+    const text = await r.text();
+    if (!(r.headers.get("content-type") || "").includes("event-stream")) return text ? JSON.parse(text) : null;
+    const data = text.split("\\n").filter(l => l.startsWith("data:")).map(l => l.slice(5).trim()).filter(Boolean);
+    return data.map(d => JSON.parse(d)).find(m => m.id === body.id);
+  };
+  const request = (method, params) => post({jsonrpc: "2.0", id: next++, method, params});
+  try {
+    await request("initialize", {protocolVersion: "2025-06-18", capabilities: {}, clientInfo: {name: "web-host", version: "1"}});
+    await post({jsonrpc: "2.0", method: "notifications/initialized"});
+    const answer = await request("tools/call", {name: "kv_store_get", arguments: {key: "greeting"}});
+    return {ok: true, session: !!session, answer};
+  } catch (e) {
+    return {ok: false, error: String(e)};
+  }
+};
+</script></body></html>"""
+
+
+def cors(browser, node):
+    """A page of an allowed origin calls a tool across origins; another origin cannot."""
+    serve, base = start_serve(node, "--allow-origin", "https://app.example")
+    # A web host is a secure (https) page, and Chromium lets such a page
+    # reach a loopback server only once the user allows local network
+    # access: granted here as the user would.
+    ctx = browser.new_context(permissions=["local-network-access"])
+    try:
+        for origin, allowed in (("https://app.example", True), ("https://other.example", False)):
+            page = ctx.new_page()
+            # The host page is served by the test itself (no DNS, no network).
+            page.route(lambda url, o=origin: url.startswith(o + "/"),
+                       lambda route: route.fulfill(status=200, content_type="text/html", body=CORS_HOST))
+            page.goto(origin + "/")
+            page.wait_for_function("typeof window.run === 'function'", timeout=TIMEOUT_MS)
+            out = page.evaluate("url => window.run(url)", base + "/mcp")
+            if allowed:
+                answer = (out.get("answer") or {}).get("result", {})
+                check(out["ok"] and out.get("session"), f"cors: a page of {origin} reaches /mcp and reads its session id: {out}")
+                check(answer.get("isError") is False and "content" in answer, f"cors: {origin} calls kv_store_get across origins: {out}")
+            else:
+                check(not out["ok"], f"cors: a page of {origin} (not allowed) cannot call: {out}")
+            page.close()
+    finally:
+        ctx.close()
+        serve.terminate()
+        serve.wait(timeout=10)
+
+
 def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -479,6 +547,7 @@ def main():
                 served(browser, node)
                 read_only(browser, node)
                 shadowed_names(browser, node)
+                cors(browser, node)
             finally:
                 fake.stdin.close()
                 fake.wait(timeout=10)

@@ -7,8 +7,9 @@
 #   fake node) checks structuredContent with its own output-schema validation;
 # - the official MCP Python SDK (py-sdk/requirements.txt, in a venv under
 #   target/) in its default mode, which negotiates protocol 2026-07-28 through
-#   server/discover, over stdio and HTTP: lists and calls tools, reads a
-#   resource, gets a completion;
+#   server/discover, over stdio and HTTP, against the fake node: lists and
+#   calls tools (a failure's error as structured content), reads every
+#   listed resource (the MCP App's ui:// too), gets a completion;
 # - the official conformance suite (conformance/package.json) against
 #   `serve --http`: the scenarios that apply to calimcp (docs/conformance.md
 #   says which do not, and why).
@@ -65,7 +66,7 @@ else
   echo "interop: skipped the fixture corpus: ../shared/fixtures/abi is missing"
 fi
 echo "interop: the Python SDK (mcp $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'), default mode)"
-"$venv/bin/python" tests/interop/py-sdk/client.py "$bin" --offline --apps examples
+"$venv/bin/python" tests/interop/py-sdk/client.py "$bin" --node "$node_url" --apps examples
 
 # The conformance suite's server scenarios that apply to calimcp; the others
 # need the suite's own fixture tools, prompts, resources or capabilities

@@ -92,6 +92,132 @@ async fn http_rejects_foreign_hosts_and_origins() {
     assert_eq!(server.stop(), Some(0));
 }
 
+/// `--allow-origin`: a browser's CORS preflight from an allowed origin is
+/// answered (methods, the MCP headers, the session id exposed), its requests
+/// carry `Access-Control-Allow-Origin`; another origin gets 403 and no CORS
+/// header, its preflight too.
+#[tokio::test]
+async fn http_answers_cors_for_allowed_origins_only() {
+    let Some(fx) = fixtures("http_answers_cors") else {
+        return;
+    };
+    install_crypto();
+    let apps = apps_dir(&fx, &[("apps-kv-store.json", "kv-store.json")]);
+    let server = HttpServer::start(&[
+        "--apps",
+        apps.path().to_str().unwrap(),
+        "--allow-origin",
+        "https://app.example",
+    ]);
+    let http = reqwest::Client::new();
+    let preflight = |origin: &'static str| {
+        http.request(reqwest::Method::OPTIONS, &server.url)
+            .header("Origin", origin)
+            .header("Access-Control-Request-Method", "POST")
+            .header(
+                "Access-Control-Request-Headers",
+                "content-type,mcp-protocol-version,mcp-session-id",
+            )
+            .send()
+    };
+    let ok = preflight("https://app.example").await.unwrap();
+    assert_eq!(ok.status().as_u16(), 204);
+    let h = |r: &reqwest::Response, name: &str| {
+        r.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    assert_eq!(
+        h(&ok, "access-control-allow-origin").as_deref(),
+        Some("https://app.example")
+    );
+    let methods = h(&ok, "access-control-allow-methods").unwrap();
+    for m in ["GET", "POST", "DELETE"] {
+        assert!(methods.contains(m), "{methods}");
+    }
+    let headers = h(&ok, "access-control-allow-headers").unwrap();
+    for name in [
+        "content-type",
+        "mcp-protocol-version",
+        "mcp-session-id",
+        "last-event-id",
+    ] {
+        assert!(headers.contains(name), "{headers}");
+    }
+    let denied = preflight("https://other.example").await.unwrap();
+    assert_eq!(denied.status().as_u16(), 403);
+    assert_eq!(h(&denied, "access-control-allow-origin"), None);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}});
+    let posted = http
+        .post(&server.url)
+        .header("Origin", "https://app.example")
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .body(init.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert!(posted.status().is_success(), "{}", posted.status());
+    assert_eq!(
+        h(&posted, "access-control-allow-origin").as_deref(),
+        Some("https://app.example")
+    );
+    assert!(
+        h(&posted, "access-control-expose-headers")
+            .unwrap()
+            .contains("mcp-session-id")
+    );
+    assert!(h(&posted, "mcp-session-id").is_some());
+    assert_eq!(server.stop(), Some(0));
+}
+
+/// A port another process holds: the same `error:` line as every other
+/// failure, with the hint, exit 2 (the report had `Error:`).
+#[test]
+fn http_on_a_busy_port_says_so_like_every_error() {
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = held.local_addr().unwrap().to_string();
+    let args = ["serve", "--apps", ".", "--http", addr.as_str()];
+    let out = isolate(&mut Command::new(BIN), &args)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!("error: cannot listen on {addr}")),
+        "{err}"
+    );
+    assert!(err.contains("hint: pick another port"), "{err}");
+    assert!(!err.contains("Error:"), "{err}");
+}
+
+#[test]
+fn http_refuses_a_malformed_allow_origin() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let args = [
+        "serve",
+        "--apps",
+        examples,
+        "--http",
+        "127.0.0.1:0",
+        "--allow-origin",
+        "app.example/path",
+    ];
+    let out = isolate(&mut Command::new(BIN), &args)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--allow-origin `app.example/path`"), "{err}");
+}
+
 #[test]
 fn http_refuses_a_bad_address() {
     let args = ["serve", "--apps", ".", "--http", "not an address"];

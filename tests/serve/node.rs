@@ -564,7 +564,10 @@ async fn output_that_breaks_the_declared_return_type_is_an_error_result() {
     let t = text(&r);
     assert!(t.contains("does not match the declared return type"), "{t}");
     assert!(t.contains(r#"output: {"x":"a"}"#), "{t}");
-    assert_eq!(r.structured_content, None);
+    // No `result`: the structured content is the error, as for any failure.
+    let s = r.structured_content.unwrap();
+    assert_eq!(s.get("result"), None, "{s}");
+    assert_eq!(s["error"]["code"], "unexpected_response", "{s}");
     client.cancel().await.unwrap();
 }
 
@@ -902,4 +905,89 @@ async fn instructions_say_where_a_found_node_came_from() {
         !node.requests().is_empty(),
         "the found node was read: {tools}"
     );
+}
+
+/// A W3C `traceparent` in a tools/call's `_meta` goes to the node as the
+/// `traceparent` header (with `tracestate`) on the requests that call makes;
+/// a call without one, or with a malformed one, sends none.
+#[tokio::test]
+async fn a_traceparent_in_meta_is_forwarded_to_the_node() {
+    use rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
+    const PARENT: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    let node = FakeNode::start();
+    let ex = examples();
+    let client = stdio_client(&["--apps", &ex, "--node", &node.url]).await;
+    let traced = |parent: &str| {
+        let mut meta = MetaObject::new();
+        meta.set_traceparent(parent);
+        meta.set_tracestate("calimcp=t1");
+        let mut params = CallToolRequestParams::new("kv_store_get")
+            .with_arguments(json!({"key": "a"}).as_object().unwrap().clone());
+        params.meta = Some(RequestMetaObject(meta));
+        params
+    };
+    let r = client.peer().call_tool(traced(PARENT)).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let sent = node.executes().last().unwrap().clone();
+    assert_eq!(sent.header("traceparent"), Some(PARENT));
+    assert_eq!(sent.header("tracestate"), Some("calimcp=t1"));
+    let before = node.requests().len();
+    call(&client, "kv_store_get", json!({"key": "a"}))
+        .await
+        .unwrap();
+    let bad = client
+        .peer()
+        .call_tool(traced("00-not-a-trace-01"))
+        .await
+        .unwrap();
+    assert_eq!(bad.is_error, Some(false), "{}", text(&bad));
+    let later = node.requests();
+    assert!(later.len() > before);
+    for r in &later[before..] {
+        assert_eq!(r.header("traceparent"), None, "{} {}", r.method, r.path);
+    }
+    client.cancel().await.unwrap();
+}
+
+/// A failed call's answer carries the error `--json` prints as
+/// `structuredContent` (code, message, hint, retryable), valid against the
+/// tool's outputSchema; the text stays for clients that read text.
+#[tokio::test]
+async fn a_failed_call_carries_its_error_as_data() {
+    let node = FakeNode::start();
+    let ex = examples();
+    let client = stdio_client(&["--apps", &ex, "--node", &node.url]).await;
+    let tools = client.peer().list_all_tools().await.unwrap();
+    let get = tools.iter().find(|t| t.name == "kv_store_get").unwrap();
+    let schema = serde_json::to_value(get.output_schema.as_deref().unwrap()).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    // Refused before sending: invalid arguments, with the problems.
+    let r = call(&client, "kv_store_get", json!({"key": 1}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let error = r.structured_content.clone().unwrap();
+    assert_eq!(error["error"]["code"], "invalid_arguments", "{error}");
+    assert_eq!(error["error"]["retryable"], false);
+    assert_eq!(error["error"]["problems"][0]["path"], "key", "{error}");
+    assert!(text(&r).contains("key: expected a string"), "{}", text(&r));
+    assert!(validator.is_valid(&error), "{error} against {schema}");
+    // Failed on the node: its code, and whether to try again.
+    node.answer_next_execute(503);
+    let r = call(&client, "kv_store_get", json!({"key": "a"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let error = r.structured_content.clone().unwrap();
+    assert_eq!(error["error"]["retryable"], true, "{error}");
+    assert!(
+        text(&r).contains(&format!(
+            "code: {}",
+            error["error"]["code"].as_str().unwrap()
+        )),
+        "{}",
+        text(&r)
+    );
+    assert!(validator.is_valid(&error), "{error}");
+    client.cancel().await.unwrap();
 }

@@ -144,6 +144,34 @@ fn parsed(v: &Value) -> calimcp_core::abi::Manifest {
     calimcp_core::abi::load::manifest_from_value(v, "test", &mut w).expect("a wasm-abi/1 manifest")
 }
 
+/// Every listed resource can be read: an app the node does not have (here:
+/// every app, under --offline) lists its ABI but no contexts.
+#[tokio::test]
+async fn only_readable_resources_are_listed() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let client = client(
+        &["--offline", "--apps", examples],
+        ResourceWatcher::default(),
+    )
+    .await;
+    let listed = client.peer().list_all_resources().await.unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|r| r.uri == "calimero://app/kv_store/abi"),
+        "{listed:?}"
+    );
+    for r in &listed {
+        assert!(!r.uri.contains("/contexts"), "{}", r.uri);
+        client
+            .peer()
+            .read_resource(ReadResourceRequestParams::new(r.uri.as_str()))
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", r.uri));
+    }
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn resources_are_listed_templated_and_read() {
     let node = FakeNode::start();
@@ -197,13 +225,16 @@ async fn resources_are_listed_templated_and_read() {
             .unwrap_or_else(|e| panic!("{}: {e}", r.uri));
     }
 
-    // The ABI is the app's manifest as the node's ABI route gives it (the
-    // node's form drops docs), whatever name the URI uses.
+    // The ABI is the app's manifest as its module embeds it (the node's
+    // route drops the docs, so calimcp reads the module for them), whatever
+    // name the URI uses.
     let abi = read(&client, "calimero://app/kv_store/abi").await.unwrap();
     assert_eq!(abi["schema_version"], "wasm-abi/1");
-    assert_eq!(
+    assert_eq!(parsed(&abi), parsed(&kv_abi()));
+    assert_ne!(
         parsed(&abi),
-        parsed(&support::wire::abi_node_form(&kv_abi()))
+        parsed(&support::wire::abi_node_form(&kv_abi())),
+        "the docs are there"
     );
     let by_package = read(&client, "calimero://app/com.calimero.kv-store/abi")
         .await

@@ -905,8 +905,6 @@ impl FakeNode {
             .sum()
     }
 
-    /// The next `execute` answers this JSON-RPC `error` (`{"type","data"}`,
-    /// as rc.25's ExecuteError serializes) before running anything.
     /// The next `execute` answers HTTP `status` with an empty body, as a
     /// node (or the proxy in front of it) that is not ready answers 503.
     pub fn answer_next_execute(&self, status: u16) {
@@ -922,6 +920,8 @@ impl FakeNode {
         *self.state.context_delay.lock().unwrap() = Some(delay);
     }
 
+    /// The next `execute` answers this JSON-RPC `error` (`{"type","data"}`,
+    /// as rc.25's ExecuteError serializes) before running anything.
     pub fn fail_next_execute(&self, error: Value) {
         self.state.execute_errors.lock().unwrap().push_back(error);
     }

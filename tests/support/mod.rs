@@ -41,6 +41,8 @@ pub fn calimcp(home: &Path) -> assert_cmd::Command {
         .env("CALIMCP_STATE_DIR", home.join("state"))
         .env("NO_COLOR", "1")
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        // No probe of this machine's ports for a node (tests/discovery.rs sets its own).
+        .env("CALIMCP_PROBE_PORTS", "none")
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     cmd
 }
@@ -103,6 +105,7 @@ impl Env {
             .env("CALIMCP_STATE_DIR", self.home.path().join("state"))
             .env("NO_COLOR", "1")
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("CALIMCP_PROBE_PORTS", "none")
             .env("CALIMERO_NODE_URL", &self.node.url)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         c

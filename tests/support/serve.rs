@@ -53,6 +53,7 @@ pub fn isolate<'a>(
     // working directory is taken as a path (`conformance/` is one).
     cmd.env("CALIMCP_STATE_DIR", state_dir())
         .env("NO_COLOR", "1")
+        .env("CALIMCP_PROBE_PORTS", "none")
         .current_dir(state_dir());
     if !args.contains(&"--node") {
         cmd.env("CALIMCP_OFFLINE", "1");

@@ -19,8 +19,11 @@
 //! 3. **Shadowing.** A node app that a local app is (its package, or a row
 //!    with the local module's bytes: a file under any name) is not listed
 //!    again: the local manifest names and describes it, and the node's rows
-//!    become the local app's installs (a local app without a guide or icon
-//!    takes the node's: a bare `abi.json` carries no metadata).
+//!    become the local app's installs. A local app whose package is only its
+//!    file's name (`kv.wasm` → `kv`) takes the node app's package, version
+//!    and name instead: the node's package wins over a file name. A local
+//!    app without a guide or icon takes the node's (a bare `abi.json` carries
+//!    no metadata).
 //! 4. **Names.** Local apps are named first, then the node's in the order a
 //!    [`Naming`] first saw them; a slug once given out keeps its app
 //!    ([`mapping::toolset::app_slugs_with`]). Names never depend on the order
@@ -316,6 +319,12 @@ fn shadow(
                 local.guide = local.guide.take().or_else(|| a.guide.clone());
                 local.icon = local.icon.take().or_else(|| a.icon.clone());
                 shadowed.insert(i);
+                if local.package_from_file && a.package.is_some() {
+                    local.package = a.package.clone();
+                    local.version = a.version.clone();
+                    local.name = a.name.clone().or(local.name.take());
+                    local.package_from_file = false;
+                }
             }
         }
         for (i, (a, _)) in unusable.iter().enumerate() {
@@ -473,6 +482,41 @@ mod tests {
         assert_eq!(a.icon.as_deref(), Some("https://example.com/i.png"));
         // Its tools carry the icon it took.
         assert_eq!(c.tools.tools[0].icon.as_deref(), a.icon.as_deref());
+    }
+
+    #[test]
+    fn a_file_named_app_takes_the_node_apps_package_a_declared_one_keeps_its_own() {
+        let node_row = |id: &str| App {
+            code_blob: Some([7; 32]),
+            ..app(id, Some("com.example.kv-c"), Some("0.2.0"), &["get"])
+        };
+        let file = App {
+            code_blob: Some([7; 32]),
+            package_from_file: true,
+            ..app("L", Some("kv"), None, &["get"])
+        };
+        let c = Catalog::new(vec![file.clone()], vec![], &ToolOptions::default()).with_node_apps(
+            vec![node_row("N")],
+            vec![],
+            &ToolOptions::default(),
+        );
+        assert_eq!(c.apps.len(), 1);
+        assert_eq!(c.apps[0].package.as_deref(), Some("com.example.kv-c"));
+        assert_eq!(c.apps[0].version.as_deref(), Some("0.2.0"));
+        assert_eq!(c.apps[0].installs[0].id, "N");
+        assert_eq!(names(&c), ["kv_c_get"]);
+        // A package the user or a bundle declared is the app's own.
+        let declared = App {
+            package_from_file: false,
+            ..file
+        };
+        let c = Catalog::new(vec![declared], vec![], &ToolOptions::default()).with_node_apps(
+            vec![node_row("N")],
+            vec![],
+            &ToolOptions::default(),
+        );
+        assert_eq!(c.apps[0].package.as_deref(), Some("kv"));
+        assert_eq!(names(&c), ["kv_get"]);
     }
 
     #[test]

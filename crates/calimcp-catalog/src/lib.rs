@@ -38,6 +38,8 @@ pub mod wait;
 /// Ids in the node's forms (base58 before rc.27, 64 hex after): compared,
 /// converted and keyed as the node layer reads them.
 pub use calimcp_node::ids;
+/// W3C trace headers carried by the node requests of a piece of work.
+pub use calimcp_node::trace;
 
 use std::path::{Path, PathBuf};
 

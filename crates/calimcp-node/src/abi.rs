@@ -25,6 +25,11 @@
 //! ABI request at all once cached. A module without an embedded ABI is
 //! remembered too, in memory and on disk beside the cache (blob ids follow
 //! the content, so the answer never changes): its blob is downloaded once.
+//! Where the route answers an ABI without a single `doc` (merod
+//! 0.11.0-rc.25 drops them, with the method hints and serde tags), the
+//! module's embedded ABI is read too and used when it has docs, so
+//! descriptions, pages and `diff` see what the developer wrote
+//! ([`Client::with_docs`]); cached like the rest.
 //! `-v` shows which source each ABI came from. A cache entry is read only
 //! from a private place ([`store::read_trusted`]): anyone who can write the
 //! directory could plant an entry with a matching key and checksum (turning
@@ -74,13 +79,23 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// What this process knows about the node's ABI route.
+/// Whether an ABI says a `doc` anywhere (a method, parameter, type, field,
+/// variant or event).
+fn has_doc(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.iter().any(|(k, x)| k == "doc" || has_doc(x)),
+        Value::Array(a) => a.iter().any(has_doc),
+        _ => false,
+    }
+}
+
 /// What to do about an app the node has without an ABI (said in the
 /// message, which listings show as a warning).
 const NO_ABI_WAYS: &str = "pass the app's ABI file: its abi.json (or its .wasm or .mpk) as APP, or in a directory given with --apps DIR; or rebuild the app with a current calimero-sdk (cargo mero build) and install it again";
 /// [`NO_ABI_WAYS`] without the rebuild, for a node message that says it.
 const NO_ABI_FILE: &str = "pass the app's ABI file: its abi.json (or its .wasm or .mpk) as APP, or in a directory given with --apps DIR";
 
+// What this process knows about the node's ABI route.
 pub(super) const ROUTE_UNKNOWN: u8 = 0;
 pub(super) const ROUTE_PRESENT: u8 = 1;
 pub(super) const ROUTE_ABSENT: u8 = 2;
@@ -153,7 +168,7 @@ impl Client {
             return known;
         }
         let v = match self.abi_from_route(app, service, &label).await? {
-            Some(v) => v,
+            Some(v) => self.with_docs(v, blob.as_deref(), service, &label).await,
             None => {
                 self.abi_of_module(app, service, &label, blob, cache.as_deref())
                     .await?
@@ -265,6 +280,40 @@ impl Client {
                 Err(e)
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// The route's ABI `v`, or the module's own when the route dropped the
+    /// docs: merod 0.11.0-rc.25's route answers the embedded ABI as the node
+    /// reads it, without any `doc` (nor the method hints and serde tags),
+    /// while the module (`blob`, the code the node runs) embeds what the
+    /// developer wrote. Read once per module (the result is cached with the
+    /// rest); a module that cannot be read, or has no docs either, leaves `v`.
+    async fn with_docs(
+        &self,
+        v: Value,
+        blob: Option<&str>,
+        service: Option<&str>,
+        label: &str,
+    ) -> Value {
+        let Some(blob) = blob.filter(|_| !has_doc(&v)) else {
+            return v;
+        };
+        match self.abi_from_blob(blob, service, label).await {
+            Ok(module) if has_doc(&module) => {
+                self.log(format_args!(
+                    "= ABI of {label}: the route gave no docs; its module's ABI, which has them, is used"
+                ));
+                module
+            }
+            Ok(_) => v,
+            Err(e) => {
+                self.log(format_args!(
+                    "= ABI of {label}: the route gave no docs and the module could not be read for them ({})",
+                    e.message
+                ));
+                v
+            }
         }
     }
 

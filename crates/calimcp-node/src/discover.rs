@@ -13,11 +13,16 @@
 //!    (`/ip4/127.0.0.1/tcp/2428`, as `merod init` writes them) give the
 //!    node's HTTP port; among several, the one named `default`; several and
 //!    none named `default`: a usage error listing them;
-//! 3. else [`crate::DEFAULT_URL`].
+//! 3. a node listening on loopback at one of the usual ports ([`PROBED`]:
+//!    2528 and 2428, `CALIMCP_PROBE_PORTS` instead); both answering: a
+//!    usage error listing them;
+//! 4. else [`crate::DEFAULT_URL`].
 //!
-//! Reads files only (no request is made), each through
-//! [`store::read_trusted`] (bounded, never one others may write). The
-//! token is never part of a [`Found`]'s text.
+//! Reads files, each through [`store::read_trusted`] (bounded, never one
+//! others may write), and opens at most one TCP connection per probed
+//! port on 127.0.0.1 (closed at once: no request is made; a refused port
+//! answers at once, a silent one is given [`PROBE_WITHIN`]). The token is
+//! never part of a [`Found`]'s text.
 
 use std::path::{Path, PathBuf};
 
@@ -35,9 +40,18 @@ pub enum Source {
     Handoff(PathBuf),
     /// A node home under `~/.calimero` (its name and its `config.toml`).
     Home { name: String, config: PathBuf },
+    /// A port on loopback that accepted a connection.
+    Probed(u16),
     /// Nothing found: merod's default address.
     Default,
 }
+
+/// The loopback ports probed when no node is named or configured: merod's
+/// server ports (2528; 2428 in the config `merod init` writes).
+pub const PROBED: [u16; 2] = [2528, 2428];
+
+/// How long a probed port may take to accept.
+pub const PROBE_WITHIN: std::time::Duration = std::time::Duration::from_millis(250);
 
 impl Source {
     /// How `node list`, `-v` and the server's instructions say it.
@@ -50,6 +64,9 @@ impl Source {
                     sanitize_line(name),
                     config.display()
                 )
+            }
+            Source::Probed(port) => {
+                format!("a node listening on 127.0.0.1:{port} (probed)")
             }
             Source::Default => "merod's default address (no node found)".to_string(),
         }
@@ -73,6 +90,8 @@ pub struct Places {
     pub calimero_home: Option<PathBuf>,
     /// The largest file read (`CALIMCP_MAX_STATE`).
     pub max: u64,
+    /// The loopback ports to probe ([`PROBED`] unless `CALIMCP_PROBE_PORTS`).
+    pub probe: Vec<u16>,
 }
 
 impl Places {
@@ -122,12 +141,53 @@ pub fn find(places: &Places) -> Result<Found> {
             });
         }
     }
+    if let Some(port) = probe(&places.probe)? {
+        return Ok(Found {
+            url: format!("http://127.0.0.1:{port}"),
+            token: None,
+            source: Source::Probed(port),
+            warnings,
+        });
+    }
     Ok(Found {
         url: crate::DEFAULT_URL.to_string(),
         token: None,
         source: Source::Default,
         warnings,
     })
+}
+
+/// The one port of `ports` that accepts a connection on 127.0.0.1, `None`
+/// for none; several: a usage error listing them.
+fn probe(ports: &[u16]) -> Result<Option<u16>> {
+    let open: Vec<u16> = ports
+        .iter()
+        .copied()
+        .filter(|&p| {
+            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], p));
+            std::net::TcpStream::connect_timeout(&addr, PROBE_WITHIN).is_ok()
+        })
+        .collect();
+    match open[..] {
+        [] => Ok(None),
+        [one] => Ok(Some(one)),
+        _ => {
+            let list: Vec<String> = open
+                .iter()
+                .map(|p| format!("http://127.0.0.1:{p}"))
+                .collect();
+            Err(Error::input(
+                Code::Usage,
+                format!(
+                    "no node is named or configured, and several ports on this machine answer: {}",
+                    list.join(", ")
+                ),
+            )
+            .with_hint(
+                "pick one with --node URL (or CALIMERO_NODE_URL), or name it with `calimcp node add NAME URL` and `calimcp node use NAME`",
+            ))
+        }
+    }
 }
 
 /// The hand-off file as the desktop app writes it.
@@ -299,6 +359,43 @@ fn multiaddr_port(addr: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listening_port_is_found_and_two_are_a_choice_to_make() {
+        let a = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let b = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let (pa, pb) = (
+            a.local_addr().unwrap().port(),
+            b.local_addr().unwrap().port(),
+        );
+        // A port nothing listens on: bound, then released.
+        let closed = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port()
+        };
+        assert_eq!(probe(&[]).unwrap(), None);
+        assert_eq!(probe(&[closed]).unwrap(), None);
+        assert_eq!(probe(&[closed, pb]).unwrap(), Some(pb));
+        let e = probe(&[pa, pb]).unwrap_err();
+        assert_eq!(e.code, Code::Usage);
+        assert!(
+            e.message.contains(&format!("http://127.0.0.1:{pa}")),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains(&format!("http://127.0.0.1:{pb}")),
+            "{}",
+            e.message
+        );
+        let places = Places {
+            probe: vec![closed, pa],
+            ..Places::default()
+        };
+        let found = find(&places).unwrap();
+        assert_eq!(found.url, format!("http://127.0.0.1:{pa}"));
+        assert_eq!(found.source, Source::Probed(pa));
+    }
 
     #[test]
     fn the_port_is_read_from_server_listen() {

@@ -592,6 +592,13 @@ impl Client {
             self.log(format_args!("> authorization: Bearer ***"));
             req = req.bearer_auth(t);
         }
+        if let Some(trace) = crate::trace::current() {
+            self.log(format_args!("> traceparent: {}", trace.traceparent));
+            req = req.header("traceparent", trace.traceparent);
+            if let Some(state) = trace.tracestate {
+                req = req.header("tracestate", state);
+            }
+        }
         if let Some(b) = bytes {
             self.log(format_args!("> {}", log_body(b, |t| self.scrub(t))));
             req = req

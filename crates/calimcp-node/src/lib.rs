@@ -21,7 +21,8 @@
 //! [`lifecycle`] install, namespaces, create, invite, join, delete, aliases,
 //! [`sync`] a context's sync status, [`store`] private state files,
 //! [`profiles`] named nodes, [`discover`] the local node found when none is
-//! given, `memo` the listings one command shares.
+//! given, `memo` the listings one command shares, [`trace`] the W3C trace
+//! headers a piece of work's requests carry.
 
 pub mod abi;
 pub mod auth;
@@ -38,6 +39,7 @@ pub mod profiles;
 pub mod store;
 pub mod sync;
 mod tokens;
+pub mod trace;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -5,8 +5,10 @@ through `server/discover`), over stdio and over Streamable HTTP.
     python client.py CALIMCP [SERVE ARGS...]
 
 Checks that the negotiated revision is 2026-07-28, lists the tools, calls
-describe_app, reads an app's ABI resource, gets a completion of a template
-variable, and sees an unknown resource refused. Exits non-zero on the first
+describe_app, sees a failed call's error as structured content, reads an
+app's ABI resource and every listed resource (the MCP App's `ui://` over
+HTTP), gets a completion of a template variable, and sees an unknown
+resource refused. Exits non-zero on the first
 failure.
 """
 
@@ -37,15 +39,29 @@ async def exercise(client: Client, how: str) -> None:
     assert not described.is_error, described
     assert "kv-store" in described.content[0].text
     ok("describe_app")
+    failed = await client.call_tool("kv_store_get", {"key": 1})
+    assert failed.is_error, failed
+    error = (failed.structured_content or {}).get("error") or {}
+    assert error.get("code") == "invalid_arguments" and error.get("retryable") is False, failed
+    ok("a failed call carries its error as structured content")
     read = await client.read_resource("calimero://app/kv_store/abi")
     abi = json.loads(read.contents[0].text)
     assert abi["schema_version"] == "wasm-abi/1", abi
     ok("resources/read of an app's ABI")
+    # Every listed resource, each kind (under 2026-07-28 a result without
+    # resultType is refused by the SDK); over HTTP the MCP App's ui:// too.
+    listed = [str(r.uri) for r in (await client.list_resources()).resources]
+    for uri in listed:
+        assert (await client.read_resource(uri)).contents, uri
+    kinds = sorted({u.split("://")[0] + "://" + u.split("://")[1].split("/")[0] for u in listed})
+    assert how != "HTTP" or "ui://calimcp/reference" in listed, listed
+    ok(f"resources/read of every listed resource ({len(listed)}: {', '.join(kinds)})")
     done = await client.complete(
         ResourceTemplateReference(type="ref/resource", uri="calimero://app/{app}/abi{?service}"),
         {"name": "app", "value": "kv"},
     )
-    assert done.completion.values == ["kv_store"], done
+    values = done.completion.values
+    assert "kv_store" in values and all(v.startswith("kv") for v in values), done
     ok("completion/complete of {app}")
     try:
         await client.read_resource("calimero://app/no-such-app/abi")

@@ -60,7 +60,8 @@ try {
     const w = tools.find((t) => t.name === "wait_for_events");
     assert.ok(w, "listed");
     assert.equal(w.annotations.readOnlyHint, true);
-    assert.deepEqual(w.outputSchema.required, ["context", "events", "timedOut"]);
+    // The fields of an answer, or a failure's `error` (errors as data).
+    assert.deepEqual(w.outputSchema.anyOf, [{ required: ["context", "events", "timedOut"] }, { required: ["error"] }]);
   });
   if (!node) {
     const wait = await client.callTool({ name: "wait_for_events", arguments: { app: "kv-store", timeout: 0.1 } });
@@ -92,6 +93,19 @@ try {
     assert.match(bad.content[0].text, /value: missing required argument/);
   });
 
+  // A tool with an outputSchema, failing: the SDK checks structuredContent
+  // against the schema even with isError, so the schema admits the error.
+  const badGet = await client.callTool({ name: "kv_store_get", arguments: { key: 1 } });
+  check("a failed call carries its error as structuredContent, SDK-validated", () => {
+    assert.equal(badGet.isError, true);
+    const e = badGet.structuredContent?.error;
+    assert.equal(e?.code, "invalid_arguments", JSON.stringify(badGet.structuredContent));
+    assert.equal(e.retryable, false);
+    assert.equal(typeof e.message, "string");
+    assert.equal(e.problems[0].path, "key");
+    assert.match(badGet.content[0].text, /key: expected a string/);
+  });
+
   await assert.rejects(
     client.callTool({ name: "no_such_tool", arguments: {} }),
     (e) => e instanceof McpError && e.code === -32602,
@@ -117,7 +131,8 @@ try {
   check(`resources/list parsed: ${resources.length} resources`, () => {
     const uris = resources.map((r) => r.uri);
     assert.ok(uris.includes("calimero://app/kv_store/abi"), uris.join(" "));
-    assert.ok(uris.includes("calimero://app/kv_store/contexts"), uris.join(" "));
+    // Contexts only where the node has the app: every listed resource reads.
+    assert.equal(uris.includes("calimero://app/kv_store/contexts"), !!node, uris.join(" "));
     assert.equal(new Set(uris).size, uris.length, "every URI names one resource");
   });
   const read = await client.readResource({ uri: "calimero://app/kv_store/abi" });

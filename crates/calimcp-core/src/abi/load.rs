@@ -18,6 +18,10 @@ pub struct App {
     /// package and ABI content (stable across runs and machines).
     pub id: AppId,
     pub package: Option<String>,
+    /// The package is only the file's name (a bare manifest or module, no
+    /// `--package`): a node app this app is lends its own package, version
+    /// and name (the catalog's shadowing rule).
+    pub package_from_file: bool,
     pub version: Option<String>,
     /// The bundle's `metadata.name`, if any.
     pub name: Option<String>,
@@ -407,7 +411,9 @@ fn load_file(path: &Path, opts: &LoadOptions) -> Result<App> {
         return load_bundle(&DirFiles(path.parent().unwrap_or(Path::new("."))), &source);
     }
     let package = opts.package.clone().unwrap_or_else(|| stem(path));
-    app_from_bytes(bytes, is_wasm, package, source)
+    let mut app = app_from_bytes(bytes, is_wasm, package, source)?;
+    app.package_from_file = opts.package.is_none();
+    Ok(app)
 }
 
 /// One single-service app from the bytes of a manifest (`wasm-abi/1` JSON)

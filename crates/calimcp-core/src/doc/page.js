@@ -239,6 +239,28 @@
     });
     return { args: args, problems: problems };
   }
+  // Compact JSON indented by two spaces without parsing it, so numbers keep
+  // every digit; text that is not JSON comes back as it is.
+  function indent(json) {
+    try { JSON.parse(json); } catch (e) { return json; }
+    var out = "", depth = 0, inString = false, escaped = false;
+    var pad = function (n) { return "\n" + new Array(n + 1).join("  "); };
+    for (var i = 0; i < json.length; i++) {
+      var c = json[i];
+      if (inString) {
+        out += c;
+        if (escaped) { escaped = false; } else if (c === "\\") { escaped = true; } else if (c === "\"") { inString = false; }
+      } else if (c === "\"") { inString = true; out += c; }
+      else if (c === "{" || c === "[") {
+        var close = c === "{" ? "}" : "]";
+        if (json[i + 1] === close) { out += c + close; i++; } else { depth++; out += c + pad(depth); }
+      } else if (c === "}" || c === "]") { depth--; out += pad(depth) + c; }
+      else if (c === ",") { out += "," + pad(depth); }
+      else if (c === ":") { out += ": "; }
+      else if (!/\s/.test(c)) { out += c; }
+    }
+    return out;
+  }
   function show(out, text, isError) {
     out.hidden = false;
     out.textContent = text;
@@ -271,9 +293,13 @@
       var tool = attr(form, "data-tool");
       show(out, "Calling " + tool + "…", false);
       transport.call("tools/call", { name: tool, arguments: read.args }).then(function (r) {
-        var text = (r.content || []).filter(function (c) { return c.type === "text"; }).map(function (c) { return c.text; }).join("\n");
-        if (r.isError) { show(out, text || "error", true); return; }
-        var shown = r.structuredContent !== undefined ? JSON.stringify(r.structuredContent.result !== undefined ? r.structuredContent.result : r.structuredContent, null, 2) : text;
+        var texts = (r.content || []).filter(function (c) { return c.type === "text"; }).map(function (c) { return c.text; });
+        if (r.isError) { show(out, texts.join("\n") || "error", true); return; }
+        // The first text is the node's JSON, digit for digit (structuredContent
+        // carries a u64 beyond 2^53 as a decimal string): shown indented,
+        // the notes after it.
+        var shown = texts.length ? [indent(texts[0])].concat(texts.slice(1)).join("\n")
+          : r.structuredContent !== undefined ? JSON.stringify(r.structuredContent.result !== undefined ? r.structuredContent.result : r.structuredContent, null, 2) : "";
         show(out, shown === "" ? "(done: no result)" : shown, false);
       }).catch(function (err) { show(out, String(err.message || err), true); });
     }

@@ -278,18 +278,81 @@ fn as_root(s: Node<'_>) -> Obj<'_> {
 }
 
 /// MCP wants an object output schema: the return travels as `{"result": value}`,
-/// its `$defs` moved up to the wrapper.
+/// its `$defs` moved up to the wrapper. A failed call's `structuredContent`
+/// is `{"error": …}` ([`error_shape`]), and clients check it against the
+/// same schema (the TypeScript SDK does, `isError` or not), so the schema
+/// admits either: `result` or `error` is required.
 pub(crate) fn wrap_output(output: Node<'_>) -> Node<'_> {
     let mut result = output;
     let defs = result.obj_mut().and_then(|o| o.remove("$defs"));
     let mut root = Obj::new();
     root.insert("type", "object");
-    root.insert("properties", node! {"result" => result});
-    root.insert("required", vec![Node::from("result")]);
+    root.insert(
+        "properties",
+        node! {"result" => result, "error" => error_shape()},
+    );
+    root.insert("anyOf", either(vec![Node::from("result")]));
     if let Some(defs) = defs {
         root.insert("$defs", defs);
     }
     Node::Obj(root)
+}
+
+/// The `error` of a failed tool call's `structuredContent`, as every output
+/// schema admits it: the body of the line `calimcp … --json` prints for a
+/// failure (`calimcp_core::error::ErrorLine`, published whole as
+/// docs/json/error.schema.json); its further fields (`problems`,
+/// `contexts`) are allowed, not spelled out, so each tool's schema stays short.
+pub fn error_shape() -> Node<'static> {
+    static ERROR: Constant = LazyLock::new(|| {
+        node! {
+            "type" => "object",
+            "description" => "The call failed: the error `calimcp --json` prints for it (docs/json/error.schema.json).",
+            "properties" => node! {
+                "code" => node! {"type" => "string"},
+                "message" => node! {"type" => "string"},
+                "hint" => node! {"type" => "string"},
+                "retryable" => node! {"type" => "boolean"},
+            },
+            "required" => vec![Node::from("code"), Node::from("message"), Node::from("retryable")],
+        }
+    });
+    Node::Shared(&ERROR)
+}
+
+/// `anyOf`: the fields `required` of an answer, or `error` alone.
+fn either(required: Vec<Node<'_>>) -> Vec<Node<'_>> {
+    vec![
+        node! {"required" => required},
+        node! {"required" => vec![Node::from("error")]},
+    ]
+}
+
+/// A fixed tool's output schema (an object, from its Rust type) made to
+/// admit a failure's `{"error": …}` as [`wrap_output`] does: its `required`
+/// moved into the `anyOf` beside `error`.
+pub fn admit_error(mut schema: Value) -> Value {
+    let Some(root) = schema.as_object_mut() else {
+        return schema;
+    };
+    let required = match root.remove("required") {
+        Some(Value::Array(r)) => r,
+        _ => Vec::new(),
+    };
+    if let Some(Value::Object(props)) = root.get_mut("properties") {
+        props.insert("error".into(), error_shape().into_value());
+    }
+    let required = required.into_iter().map(node_of).collect();
+    root.insert("anyOf".into(), Node::Arr(either(required)).into_value());
+    schema
+}
+
+/// A JSON string as a [`Node`] (a `required` entry).
+fn node_of(v: Value) -> Node<'static> {
+    match v {
+        Value::String(s) => Node::from(s),
+        other => Node::from(other.to_string()),
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -1199,4 +1262,46 @@ fn required_once<'m>(decls: impl Iterator<Item = (&'m str, bool)>) -> Vec<Node<'
         .filter(|&(name, _)| last[name] && listed.insert(name))
         .map(|(name, _)| Node::from(name))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Whether `v` is valid against `schema` (draft 2020-12, as clients check).
+    fn valid(schema: &Value, v: Value) -> bool {
+        jsonschema::draft202012::new(schema).unwrap().is_valid(&v)
+    }
+
+    #[test]
+    fn an_output_schema_admits_a_result_or_the_error_of_a_failed_call() {
+        let schema = wrap_output(node! {"type" => "string"}).into_value();
+        assert!(valid(&schema, json!({"result": "v"})));
+        assert!(!valid(&schema, json!({"result": 1})));
+        let failed = serde_json::to_value(crate::error::ErrorLine::new(
+            &crate::error::Error::input(crate::error::Code::InvalidArguments, "bad")
+                .with_hint("fix"),
+        ))
+        .unwrap();
+        assert!(valid(&schema, failed));
+        assert!(!valid(&schema, json!({})));
+        assert!(!valid(&schema, json!({"error": {"message": "no code"}})));
+    }
+
+    #[test]
+    fn a_fixed_tools_schema_keeps_its_required_fields_beside_the_error() {
+        let schema = admit_error(json!({
+            "type": "object",
+            "properties": {"results": {"type": "array"}},
+            "required": ["results"]
+        }));
+        assert!(schema.get("required").is_none());
+        assert!(valid(&schema, json!({"results": []})));
+        assert!(valid(
+            &schema,
+            json!({"error": {"code": "timeout", "message": "m", "retryable": true}})
+        ));
+        assert!(!valid(&schema, json!({"other": 1})));
+    }
 }
