@@ -254,3 +254,31 @@ async fn the_mcp_app_asks_its_host_to_load_an_https_icon_and_shows_the_guide() {
     assert_eq!(contents["_meta"]["ui"], json!({"prefersBorder": true}));
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_local_bundles_guide_is_served_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("guided");
+    std::fs::create_dir(&bundle).unwrap();
+    std::fs::write(
+        bundle.join("abi.json"),
+        include_str!("../support/abi/kv-store.json"),
+    )
+    .unwrap();
+    let manifest = json!({
+        "package": "com.example.guided", "appVersion": "2.0.0", "abi": {"path": "abi.json"},
+        "metadata": {"name": "Guided", "guide": GUIDE, "icon": ICON},
+    });
+    std::fs::write(bundle.join("manifest.json"), manifest.to_string()).unwrap();
+    let client = stdio_client(&["--apps", dir.path().to_str().unwrap()]).await;
+    let listed = client.peer().list_all_resources().await.unwrap();
+    let uris: Vec<&str> = listed.iter().map(|r| r.uri.as_str()).collect();
+    let uri = "calimero://app/guided/guide?version=2.0.0";
+    assert!(uris.contains(&uri), "{uris:?}");
+    let r = call(&client, "select_app", json!({"app": "guided"}))
+        .await
+        .unwrap();
+    assert_eq!(r.structured_content.clone().unwrap()["guide"], uri);
+    assert_eq!(embedded(&after_json(&r)[1]).2, GUIDE);
+    client.cancel().await.unwrap();
+}
