@@ -55,17 +55,22 @@ fn embedded(block: &ContentBlock) -> (String, Option<String>, String) {
 
 const URI: &str = "calimero://app/guided/guide?version=1.2.0";
 
+/// `tool` for the guided app; its JSON lists the procedures and the guide's URI.
+async fn guided(client: &Client, tool: &str) -> rmcp::model::CallToolResult {
+    let r = call(client, tool, json!({"app": "guided"})).await.unwrap();
+    let out = r.structured_content.clone().unwrap();
+    let procedures = json!(["Store a value", "Read it back"]);
+    assert_eq!(out["procedures"], procedures, "{tool}");
+    assert_eq!(out["guide"], URI, "{tool}");
+    r
+}
+
 #[tokio::test]
 async fn describe_app_shows_the_guide_once_per_session_then_points_to_it() {
     let node = node();
     let client = stdio_client(&["--node", &node.url]).await;
-    let r = call(&client, "describe_app", json!({"app": "guided"}))
-        .await
-        .unwrap();
-    let out = r.structured_content.clone().unwrap();
-    assert_eq!(out["procedures"], json!(["Store a value", "Read it back"]));
-    assert_eq!(out["has_guide"], true);
-    assert_eq!(out["guide"], URI);
+    let r = guided(&client, "describe_app").await;
+    assert_eq!(r.structured_content.clone().unwrap()["has_guide"], true);
     let blocks = after_json(&r);
     assert_eq!(blocks.len(), 2, "{blocks:?}");
     let label = blocks[0].as_text().unwrap().text.clone();
@@ -78,11 +83,8 @@ async fn describe_app_shows_the_guide_once_per_session_then_points_to_it() {
         (URI.to_string(), Some("text/markdown".into()), GUIDE.into())
     );
     // The second time in this session: a pointer, not the guide again.
-    for (tool, args) in [
-        ("describe_app", json!({"app": "guided"})),
-        ("select_app", json!({"app": "guided"})),
-    ] {
-        let r = call(&client, tool, args).await.unwrap();
+    for tool in ["describe_app", "select_app"] {
+        let r = guided(&client, tool).await;
         let blocks = after_json(&r);
         assert_eq!(blocks.len(), 1, "{tool}: {blocks:?}");
         let pointer = &blocks[0].as_text().unwrap().text;
@@ -94,12 +96,7 @@ async fn describe_app_shows_the_guide_once_per_session_then_points_to_it() {
     client.cancel().await.unwrap();
     // A new session is shown the guide again, by select_app too.
     let client = stdio_client(&["--node", &node.url]).await;
-    let r = call(&client, "select_app", json!({"app": "guided"}))
-        .await
-        .unwrap();
-    let out = r.structured_content.clone().unwrap();
-    assert_eq!(out["procedures"], json!(["Store a value", "Read it back"]));
-    assert_eq!(out["guide"], URI);
+    let r = guided(&client, "select_app").await;
     let blocks = after_json(&r);
     assert_eq!(embedded(&blocks[1]).2, GUIDE);
     // An app without a guide: no blocks after the JSON, no procedures.
