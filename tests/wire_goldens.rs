@@ -184,6 +184,24 @@ fn build(name: &str, sample: &Value) -> String {
         "empty" => wire::empty(),
         "alias_invalid" => wire::alias_invalid(),
         "admin_error" => wire::admin_error(s(sample, "message")),
+        "blob_uploaded" => {
+            wire::blob_uploaded(s(sample, "blob_id"), sample["size"].as_u64().expect("size"))
+        }
+        "blob_list" => {
+            let rows: Vec<(String, u64)> = sample["blobs"]
+                .as_array()
+                .expect("blobs")
+                .iter()
+                .map(|b| {
+                    (
+                        s(b, "blob_id").to_string(),
+                        b["size"].as_u64().expect("size"),
+                    )
+                })
+                .collect();
+            wire::blob_list(&rows)
+        }
+        "blob_deleted" => wire::blob_deleted(s(sample, "blob_id")),
         "abi_ok" => {
             let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(s(sample, "manifest_file"));
             let text = std::fs::read_to_string(&path).unwrap();

@@ -217,6 +217,30 @@ pub mod server {
         pub group_state_hash: String,
     }
 
+    /// `admin/handlers/blob.rs` (calimero-server 0.11.0-rc.4, core rc.25):
+    /// `BlobUploadResponse`, `BlobListResponse`, `BlobDeleteResponse` — the
+    /// handler's own types, not in server primitives.
+    #[derive(Debug, Serialize)]
+    pub struct BlobUploadResponse {
+        pub data: calimero_primitives::blobs::BlobInfo,
+    }
+
+    #[derive(Debug, Serialize)]
+    pub struct BlobListResponse {
+        pub data: BlobListResponseData,
+    }
+
+    #[derive(Debug, Serialize)]
+    pub struct BlobListResponseData {
+        pub blobs: Vec<calimero_primitives::blobs::BlobInfo>,
+    }
+
+    #[derive(Debug, Serialize)]
+    pub struct BlobDeleteResponse {
+        pub blob_id: calimero_primitives::blobs::BlobId,
+        pub deleted: bool,
+    }
+
     /// `admin::service::ApiError::into_response`'s body.
     pub fn api_error(message: &str) -> String {
         json!({ "error": message }).to_string()

@@ -138,6 +138,13 @@ fn application_0_10(a: &Value) -> Result<calimero_primitives_0_10::application::
     ))
 }
 
+fn blob_info(v: &Value) -> Result<calimero_primitives::blobs::BlobInfo> {
+    Ok(calimero_primitives::blobs::BlobInfo {
+        blob_id: parse(&v["blob_id"], "blob id")?,
+        size: v["size"].as_u64().ok_or("size is not a u64")?,
+    })
+}
+
 fn opt_string(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_owned)
 }
@@ -398,6 +405,22 @@ pub fn render(sample: &Value, root: &std::path::Path) -> Result<String> {
         // headers))`: no body at all.
         "guard_denied" | "empty" => Ok(String::new()),
         "alias_invalid" => Ok(server::LOOKUP_ALIAS_INVALID.to_owned()),
+        // `admin/handlers/blob.rs`: upload, list, delete.
+        "blob_uploaded" => body(&server::BlobUploadResponse {
+            data: blob_info(sample)?,
+        }),
+        "blob_list" => body(&server::BlobListResponse {
+            data: server::BlobListResponseData {
+                blobs: list(sample, "blobs")?
+                    .iter()
+                    .map(blob_info)
+                    .collect::<Result<_>>()?,
+            },
+        }),
+        "blob_deleted" => body(&server::BlobDeleteResponse {
+            blob_id: parse(&sample["blob_id"], "blob id")?,
+            deleted: true,
+        }),
         "admin_error" => Ok(server::api_error(str_of(sample, "message")?)),
         // `get_application_abi.rs`: the blob's section through
         // `read_embedded_state_schema_versioned`, then `to_value(&manifest)`.

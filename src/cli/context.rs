@@ -9,10 +9,11 @@ use std::io::{IsTerminal, Read};
 use std::time::Duration;
 
 use clap::{Args, FromArgMatches, Subcommand};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::app::confirm;
 use super::args::parse_secs;
+use super::toolcmd::files::{self, progress_line};
 use super::toolcmd::input::{self, Given};
 use super::toolcmd::params::{self, ParamSpec};
 use super::toolcmd::prompt::answer_check;
@@ -298,7 +299,7 @@ fn read_line(
     g: &GlobalArgs,
     app: &App,
     argv: &[OsString],
-) -> Result<Option<(CreateFlags, Map<String, Value>)>> {
+) -> Result<Option<(CreateFlags, input::Arguments)>> {
     let service = g.service.as_deref();
     let tool = init_tool(app, service)?;
     let specs: Vec<ParamSpec> = tool
@@ -330,12 +331,16 @@ fn read_line(
             .map(|_| ())
             .map_err(|e| e.problems)
     });
-    let (obj, problems) = input::arguments(g, &given, &specs, m, argv, &check, &mut |_| Ok(()))?;
-    if !problems.is_empty() {
+    let mut read = input::arguments(g, &given, &specs, m, argv, &check, &mut |_| Ok(()))?;
+    if !read.problems.is_empty() {
         let signature = lifecycle::init_signature(app, service);
-        return Err(lifecycle::invalid_init(app, &signature, problems));
+        return Err(lifecycle::invalid_init(
+            app,
+            &signature,
+            std::mem::take(&mut read.problems),
+        ));
     }
-    Ok(Some((flags, obj)))
+    Ok(Some((flags, read)))
 }
 
 fn create(g: &GlobalArgs, args: CreateArgs, argv: &[OsString]) -> Result<()> {
@@ -345,9 +350,15 @@ fn create(g: &GlobalArgs, args: CreateArgs, argv: &[OsString]) -> Result<()> {
     let sel = g.select(&session, std::slice::from_ref(&name), true)?;
     let app = &sel.catalog.apps[sel.apps[0]];
     // --help after the init arguments: shown, nothing else done.
-    let Some((flags, init)) = read_line(g, app, argv)? else {
+    let Some((flags, read)) = read_line(g, app, argv)? else {
         return Ok(());
     };
+    let (mut init, blobs) = (read.obj, read.blobs);
+    // `@blob:FILE` init arguments: uploaded once, just before the create.
+    let progress = |p: &std::path::Path, n| progress_line(g, &p.display().to_string(), n);
+    for (param, id) in files::upload(&session, &blobs, &progress)? {
+        init.insert(param, Value::String(id));
+    }
     if let Some(a) = &flags.alias {
         lifecycle::check_alias(a)?;
     }

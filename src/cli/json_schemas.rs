@@ -27,12 +27,39 @@ pub struct Published {
 
 /// Every published schema, in file-name order.
 pub fn all() -> Vec<Published> {
-    let mut all: Vec<Published> = [lifecycle(), accounts(), inspect(), calls()]
+    let mut all: Vec<Published> = [lifecycle(), blobs(), accounts(), inspect(), calls()]
         .into_iter()
         .flatten()
         .collect();
     all.sort_by_key(|p| p.name);
     all
+}
+
+/// The node's blobs: `blob upload|list|info|download|delete`.
+fn blobs() -> Vec<Published> {
+    use calimcp_catalog::blobs::{Blob, BlobDeleted, BlobInfo};
+    vec![
+        one::<Blob>(
+            "blob-upload",
+            "calimcp blob upload FILE --json",
+            "The blob uploaded: its id (as the node writes ids) and its size in bytes.",
+        ),
+        one::<Vec<Blob>>(
+            "blob-list",
+            "calimcp blob list --json",
+            "The node's blobs, one row each: id and size in bytes.",
+        ),
+        one::<BlobInfo>(
+            "blob-info",
+            "calimcp blob info ID --json (and blob download ID -o FILE --json)",
+            "What the node says of a blob: size, SHA-256, content type, and the installed apps whose module it is.",
+        ),
+        one::<BlobDeleted>(
+            "blob-delete",
+            "calimcp blob delete ID --json",
+            "The blob deleted (deleted: false when the node had none), and the apps whose module it was (with --force).",
+        ),
+    ]
 }
 
 /// The app's life on a node: `app` and `context` (install, create, invite, join, aliases, delete).

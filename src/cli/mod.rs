@@ -5,6 +5,7 @@ mod app;
 mod apps;
 mod args;
 mod auth;
+mod blob;
 mod call;
 mod complete;
 mod completions;
@@ -189,6 +190,7 @@ pub(crate) enum Command {
     Serve(serve::ServeArgs),
     Apps(apps::AppsArgs),
     App(app::AppArgs),
+    Blob(blob::BlobArgs),
     Call(call::CallArgs),
     Use(use_ctx::UseArgs),
     Contexts(contexts::ContextsArgs),
@@ -396,6 +398,7 @@ pub(crate) fn run(mut cli: Cli, argv: &[OsString]) -> Result<()> {
         Command::Serve(args) => serve::run(&cli.global, args),
         Command::Apps(args) => apps::run(&cli.global, args),
         Command::App(args) => app::run(&cli.global, args),
+        Command::Blob(args) => blob::run(&cli.global, args),
         Command::Call(args) => call::run(&cli.global, args, argv),
         Command::Use(args) => use_ctx::run(&cli.global, args),
         Command::Contexts(args) => contexts::run(&cli.global, args),

@@ -45,7 +45,7 @@ pub(crate) struct ServeArgs {
     /// Execute every call as this identity: a public key (base58 or hex) or an identity alias; honoured by merod 0.10.x only
     #[arg(long = "as", value_name = "IDENTITY")]
     pub executor: Option<String>,
-    /// Tool sets to serve besides the app tools: lifecycle (install, create, join, delete, aliases) or all; comma-separated
+    /// Tool sets to serve besides the app tools: lifecycle (install, create, join, delete, aliases), blobs (upload_blob, list_blobs, delete_blob) or all; comma-separated
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub toolsets: Vec<String>,
     /// With the lifecycle toolset: install_application may install paths inside DIR
@@ -110,7 +110,7 @@ pub(crate) fn run(g: &GlobalArgs, args: ServeArgs) -> Result<()> {
         },
         refresh: Duration::from_secs(args.refresh),
         startup_wait: mcp::DEFAULT_STARTUP_WAIT,
-        lifecycle: mcp::lifecycle::parse_toolsets(&args.toolsets)
+        toolsets: mcp::lifecycle::parse_toolsets(&args.toolsets)
             .map_err(|e| calimcp_core::error::Error::input(Code::Usage, e))?,
         install_from: args.install_from,
         log_level: if g.quiet && args.log_level == LogLevelArg::Warn {

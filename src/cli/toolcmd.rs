@@ -3,9 +3,10 @@
 //! ([`params`]), built once the tool is known. `call` parses its line with
 //! it; the completer (`complete`) completes a tool's flags with it.
 //! `input` reads the argument object from the parsed line (with `prompt` on
-//! a terminal): `call` for a method, `context create` for `init`. They all
+//! a terminal; `files` for `@bytes:FILE` and `@blob:FILE`): `call` for a method, `context create` for `init`. They all
 //! use this module, so no command file imports another.
 
+pub(super) mod files;
 pub(super) mod input;
 pub(super) mod params;
 pub(super) mod prompt;
@@ -192,7 +193,9 @@ pub(super) fn command(token: &str, tool: &Tool, app: &App, specs: &[ParamSpec]) 
     let after = format!(
         "Values: strings literal; integers exact (-5 is a value); bytes as hex or a JSON array;\n\
          other types as JSON. For a non-string parameter, @FILE reads the JSON value from a\n\
-         file and - from stdin. --args JSON|@FILE|- gives the whole argument object.\n\n\
+         file and - from stdin. A bytes parameter takes @bytes:FILE (the file's raw bytes) and a\n\
+         32-byte id @blob:FILE (the file uploaded, its blob id passed). --args JSON|@FILE|- gives\n\
+         the whole argument object.\n\n\
          Example:\n  calimcp call {} {}",
         sanitize_line(token),
         example.join(" ")

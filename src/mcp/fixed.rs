@@ -46,6 +46,9 @@ pub(crate) const NAMES: [&str; 6] = [
 /// changes the node. `None` when it is served, or `name` is no fixed tool.
 pub(crate) fn refused(scope: &super::live::Scope, name: &str) -> Option<String> {
     let filter = &scope.filter;
+    if super::blobs::NAMES.contains(&name) {
+        return blob_refused(scope, name);
+    }
     if super::lifecycle::NAMES.contains(&name) {
         if !scope.lifecycle {
             return Some(format!(
@@ -66,6 +69,25 @@ pub(crate) fn refused(scope: &super::live::Scope, name: &str) -> Option<String> 
         return None;
     }
     Some(format!("`{name}` is excluded by --allow/--deny"))
+}
+
+/// Why blob tool `name` is not served: its toolset off (`--toolsets
+/// blobs`), `--read-only` (all but `list_blobs`), `--allow`/`--deny`.
+fn blob_refused(scope: &super::live::Scope, name: &str) -> Option<String> {
+    let reads = super::blobs::reads_only(name);
+    if !scope.blobs {
+        Some(format!(
+            "`{name}` is in the blobs toolset, which this server does not serve (start it with --toolsets apps,blobs)"
+        ))
+    } else if scope.filter.read_only && !reads {
+        Some(format!(
+            "`{name}` changes the node: this server runs with --read-only"
+        ))
+    } else if !scope.filter.admits_name(name, reads) {
+        Some(format!("`{name}` is excluded by --allow/--deny"))
+    } else {
+        None
+    }
 }
 
 /// The fixed tools, as listed: each `inputSchema` generated from the type

@@ -39,7 +39,7 @@ pub(crate) const NAMES: [&str; 8] = [
 ];
 
 /// The toolsets `serve --toolsets` takes.
-pub(crate) const TOOLSETS: [&str; 3] = ["apps", "lifecycle", "all"];
+pub(crate) const TOOLSETS: [&str; 4] = ["apps", "lifecycle", "blobs", "all"];
 
 /// How long `join_context` waits at most for the context to be ready.
 pub(crate) const JOIN_WITHIN: std::time::Duration = std::time::Duration::from_secs(180);
@@ -126,7 +126,8 @@ pub(crate) struct RemoveAliasArgs {
     pub alias: String,
 }
 
-fn schema<T: JsonSchema>() -> Value {
+/// A tool's input schema from its arguments' type (no `$schema`, no `title`).
+pub(crate) fn schema<T: JsonSchema>() -> Value {
     let mut v = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.remove("$schema");
@@ -153,9 +154,18 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(
     name: &str,
     raw: &Map<String, Value>,
 ) -> std::result::Result<T, String> {
-    let schema = schema_of(name);
+    parse_with(name, &schema_of(name), raw)
+}
+
+/// Reads tool `name`'s arguments against `schema` (every problem at once),
+/// then into their type: the rule of every toolset's tools.
+pub(crate) fn parse_with<T: serde::de::DeserializeOwned>(
+    name: &str,
+    schema: &Value,
+    raw: &Map<String, Value>,
+) -> std::result::Result<T, String> {
     let v = Value::Object(raw.clone());
-    if let Ok(validator) = Validator::new(&schema) {
+    if let Ok(validator) = Validator::new(schema) {
         let problems = validator.check(&v);
         if !problems.is_empty() {
             let lines: Vec<String> = problems.iter().map(|p| format!("\n  {p}")).collect();
@@ -184,30 +194,51 @@ pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
                 (SET_ALIAS, "Set a context alias", "Names a context on this node (aliases are node-local). Returns {alias, contextId}.", changes(false, false)),
                 (REMOVE_ALIAS, "Remove a context alias", "Removes a context alias from this node (the context stays). Returns {alias, contextId: null}.", changes(false, true)),
             ];
-            defs.into_iter()
-                .filter_map(|(name, title, description, annotations)| {
-                    serde_json::from_value(json!({
-                        "name": name,
-                        "title": title,
-                        "description": description,
-                        "inputSchema": schema_of(name),
-                        "annotations": annotations,
-                    }))
-                    .ok()
-                })
-                .collect()
+            listed(defs, schema_of)
         })
         .clone()
 }
 
-/// `--toolsets` values, read: whether `lifecycle` is on.
-pub(crate) fn parse_toolsets(values: &[String]) -> std::result::Result<bool, String> {
-    let mut lifecycle = false;
+/// A toolset's tools as listed, from `(name, title, description,
+/// annotations)` rows and each name's input schema.
+pub(crate) fn listed<'a>(
+    defs: impl IntoIterator<Item = (&'a str, &'a str, &'a str, Value)>,
+    schema_of: impl Fn(&str) -> Value,
+) -> Vec<rmcp::model::Tool> {
+    defs.into_iter()
+        .filter_map(|(name, title, description, annotations)| {
+            serde_json::from_value(json!({
+                "name": name,
+                "title": title,
+                "description": description,
+                "inputSchema": schema_of(name),
+                "annotations": annotations,
+            }))
+            .ok()
+        })
+        .collect()
+}
+
+/// The opt-in toolsets `--toolsets` turns on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Toolsets {
+    pub lifecycle: bool,
+    /// The blob tools ([`super::blobs`]).
+    pub blobs: bool,
+}
+
+/// `--toolsets` values, read: which opt-in toolsets are on.
+pub(crate) fn parse_toolsets(values: &[String]) -> std::result::Result<Toolsets, String> {
+    let mut on = Toolsets::default();
     for v in values.iter().flat_map(|v| v.split(',')).map(str::trim) {
         match v {
             "apps" => {}
-            "lifecycle" | "all" => lifecycle = true,
-            // The blobs toolset comes with the blob tools (another issue).
+            "lifecycle" => on.lifecycle = true,
+            "blobs" => on.blobs = true,
+            "all" => {
+                on.lifecycle = true;
+                on.blobs = true;
+            }
             other => {
                 return Err(format!(
                     "unknown toolset `{}`; toolsets: {}",
@@ -217,7 +248,7 @@ pub(crate) fn parse_toolsets(values: &[String]) -> std::result::Result<bool, Str
             }
         }
     }
-    Ok(lifecycle)
+    Ok(on)
 }
 
 /// Whether `path` may be installed by path: inside `dir` (both resolved).
@@ -258,9 +289,11 @@ mod tests {
 
     #[test]
     fn toolsets_are_read() {
-        assert_eq!(parse_toolsets(&[]), Ok(false));
-        assert_eq!(parse_toolsets(&["apps,lifecycle".into()]), Ok(true));
-        assert_eq!(parse_toolsets(&["all".into()]), Ok(true));
+        let on = |lifecycle, blobs| Ok(Toolsets { lifecycle, blobs });
+        assert_eq!(parse_toolsets(&[]), on(false, false));
+        assert_eq!(parse_toolsets(&["apps,lifecycle".into()]), on(true, false));
+        assert_eq!(parse_toolsets(&["apps,blobs".into()]), on(false, true));
+        assert_eq!(parse_toolsets(&["all".into()]), on(true, true));
         assert!(parse_toolsets(&["nope".into()]).is_err());
     }
 }

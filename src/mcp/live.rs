@@ -59,6 +59,8 @@ pub struct Scope {
     pub listing_budget: usize,
     /// `--toolsets lifecycle` (or `all`): the lifecycle tools are served.
     pub lifecycle: bool,
+    /// `--toolsets blobs` (or `all`): the blob tools are served.
+    pub blobs: bool,
     /// `--install-from DIR`: `install_application` takes paths inside it.
     pub install_from: Option<std::path::PathBuf>,
 }
@@ -185,6 +187,7 @@ impl View {
         self.served.store(true, Ordering::Release);
         let mut fixed = super::fixed::tools();
         fixed.extend(super::lifecycle::tools());
+        fixed.extend(super::blobs::tools());
         // The merged order, by name: fixed tools are `Err(i)`, listed ones `Ok(i)`.
         let mut order: Vec<(&str, std::result::Result<usize, usize>)> = self
             .listed
@@ -223,6 +226,7 @@ impl View {
         if let Some(t) = super::fixed::tools()
             .into_iter()
             .chain(super::lifecycle::tools())
+            .chain(super::blobs::tools())
             .find(|t| t.name == name)
         {
             return Some(t);

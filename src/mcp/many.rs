@@ -134,7 +134,11 @@ fn text_of(r: &CallToolResult) -> String {
 /// Why the list `calls` is refused as a whole: a name that is not an app
 /// tool's (a fixed or lifecycle tool, `call_many` itself).
 pub(crate) fn refused(calls: &[Call]) -> Option<String> {
-    let fixed = |n: &str| super::fixed::NAMES.contains(&n) || super::lifecycle::NAMES.contains(&n);
+    let fixed = |n: &str| {
+        super::fixed::NAMES.contains(&n)
+            || super::lifecycle::NAMES.contains(&n)
+            || super::blobs::NAMES.contains(&n)
+    };
     calls.iter().enumerate().find(|(_, (n, _))| fixed(n)).map(|(i, (n, _))| {
         format!(
             "calls/{i}: `{}` is not an app tool; call_many runs app tools only (call_many cannot be nested); nothing ran",

@@ -19,6 +19,7 @@
 mod answer;
 
 mod batch;
+pub(crate) mod blobs;
 pub(crate) mod events;
 pub(crate) mod fixed;
 mod guide;
@@ -73,8 +74,8 @@ pub(crate) struct Settings {
     /// How long the first tools/list may wait for the node's apps.
     pub startup_wait: Duration,
     pub log_level: LogLevel,
-    /// `--toolsets lifecycle`: serve the lifecycle tools.
-    pub lifecycle: bool,
+    /// `--toolsets`: the opt-in toolsets served (lifecycle, blobs).
+    pub toolsets: lifecycle::Toolsets,
     /// `--install-from DIR`.
     pub install_from: Option<PathBuf>,
 }
@@ -136,7 +137,8 @@ pub(crate) fn serve(settings: Settings) -> Result<()> {
         service: session.settings.service.clone(),
         filter: settings.filter.clone(),
         listing_budget: session.settings.tools.listing_budget,
-        lifecycle: settings.lifecycle,
+        lifecycle: settings.toolsets.lifecycle,
+        blobs: settings.toolsets.blobs,
         install_from: settings.install_from.clone(),
     };
     let session = Arc::new(session);

@@ -908,6 +908,7 @@ fn unknown_tool(view: &View, name: &str) -> Error {
         .collect();
     names.extend(fixed::NAMES);
     names.extend(lc::NAMES);
+    names.extend(super::blobs::NAMES);
     let shown = sanitize_line(name);
     let suffix = format!("_{name}");
     let ending: Vec<&str> = names
@@ -1059,6 +1060,19 @@ impl Connection {
             .remove_alias(&a.alias)
             .await
             .and_then(to_value))
+    }
+
+    /// A blob tool ([`super::blobs`]): the catalog's engine, as `calimcp
+    /// blob` runs it.
+    async fn blob_call(&self, name: &str, args: &Map<String, Value>) -> CallToolResult {
+        if let Err(e) = self.catalog().node(name) {
+            return error_result(&e);
+        }
+        match super::blobs::call(self.catalog(), name, args).await {
+            Err(text) => refusal(text),
+            Ok(Ok(v)) => json_result(&v),
+            Ok(Err(e)) => node_error_result(&e),
+        }
     }
 
     /// A lifecycle tool's answer; after a change the node is read again
@@ -1274,6 +1288,7 @@ impl ServerHandler for Connection {
                 CALL_UNTIL => self.call_until(&args, audience).await?,
                 CALL_MANY => self.call_many(&args, audience).await,
                 name if lc::NAMES.contains(&name) => self.lifecycle_call(name, &args).await,
+                name if super::blobs::NAMES.contains(&name) => self.blob_call(name, &args).await,
                 name => self.call_method(name, &args, audience).await?,
             })
         };

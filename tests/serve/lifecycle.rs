@@ -25,16 +25,11 @@ fn registry_abi() -> Value {
     serde_json::from_str(include_str!("../../testapps/registry/abi.json")).unwrap()
 }
 
-async fn tool_names(client: &Client) -> Vec<String> {
-    let tools = client.peer().list_all_tools().await.expect("tools/list");
-    tools.iter().map(|t| t.name.to_string()).collect()
-}
-
 #[tokio::test]
 async fn the_toolset_is_opt_in_and_read_only_hides_it() {
     let node = FakeNode::start();
     let client = stdio_client(&["--node", &node.url]).await;
-    let names = tool_names(&client).await;
+    let names = tool_list_names(&client).await;
     assert!(
         !names.iter().any(|n| NAMES.contains(&n.as_str())),
         "{names:?}"
@@ -59,7 +54,7 @@ async fn the_toolset_is_opt_in_and_read_only_hides_it() {
     }
 
     let client = stdio_client(&["--node", &node.url, "--toolsets", "all", "--read-only"]).await;
-    let names = tool_names(&client).await;
+    let names = tool_list_names(&client).await;
     assert!(
         !names.iter().any(|n| NAMES.contains(&n.as_str())),
         "{names:?}"

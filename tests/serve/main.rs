@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod blobs;
 mod guide;
 mod http;
 mod lifecycle;

@@ -22,6 +22,9 @@
 //! targets that app until [`FakeNode::upgrade_group`]),
 //! `POST /admin-api/alias/lookup/context/:name`,
 //! `POST /admin-api/alias/lookup/identity/:context/:name` (0.10, rc4),
+//! the blob store (`PUT /admin-api/blobs[?context_id=]`, `GET /admin-api/blobs`,
+//! `HEAD`/`GET`/`DELETE /admin-api/blobs/:id`: rc.25 refuses an app's module
+//! with 403, rc.4 deletes it; [`FakeNode::uploaded_blobs`]),
 //! `POST /jsonrpc` (execute), and with auth `POST /auth/token`,
 //! `POST /auth/refresh` — at the server root even under a base path, as merod
 //! serves them. Every request is recorded; every response is written in one
@@ -390,6 +393,10 @@ struct State {
     /// rc.83: the next request to a path ending so answers this typed
     /// refusal ([`FakeNode::refuse_next_typed`]).
     typed_refusal: Mutex<Option<(String, u16, String)>>,
+    /// Blobs uploaded (`PUT /admin-api/blobs`): id → bytes, in order.
+    blobs: Mutex<Vec<(String, Vec<u8>)>>,
+    /// `context_id` of each upload that named one.
+    announced: Mutex<Vec<String>>,
 }
 
 /// What the lifecycle routes keep.
@@ -422,6 +429,9 @@ pub struct Hostile {
     /// `POST /jsonrpc` answers a 502 whose text quotes the request's bearer
     /// token after this many characters (a proxy echoing what it got).
     pub echo_token_at: Option<usize>,
+    /// A blob's download and HEAD answer this ETag (a node whose bytes do
+    /// not match what it says of them).
+    pub blob_etag: Option<String>,
 }
 
 type SyncSet = (bool, Value, u32, Option<String>);
@@ -541,6 +551,8 @@ impl Builder {
             hostile: Mutex::new(Hostile::default()),
             life: Mutex::new(Life::default()),
             typed_refusal: Mutex::new(None),
+            blobs: Mutex::new(Vec::new()),
+            announced: Mutex::new(Vec::new()),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -631,6 +643,25 @@ impl FakeNode {
     }
 
     /// Every request so far, in order.
+    /// The blobs uploaded so far: (id as the node writes it, bytes).
+    pub fn uploaded_blobs(&self) -> Vec<(String, Vec<u8>)> {
+        self.state.blobs.lock().unwrap().clone()
+    }
+
+    /// The `context_id` of each upload that asked for an announcement.
+    pub fn announced_to(&self) -> Vec<String> {
+        self.state.announced.lock().unwrap().clone()
+    }
+
+    /// The id of an installed app's module blob (its `blob.bytecode`).
+    pub fn app_blob(&self, package: &str) -> String {
+        let apps = self.state.apps.read().unwrap();
+        apps.iter()
+            .find(|a| a.package == package)
+            .map(|a| a.blob.clone())
+            .unwrap()
+    }
+
     pub fn requests(&self) -> Vec<Recorded> {
         self.state.requests.lock().unwrap().clone()
     }
@@ -1436,7 +1467,9 @@ fn serve_connection(state: &State, stream: TcpStream) {
         }
         out.push_str("\r\n");
         let mut bytes = out.into_bytes();
-        bytes.extend_from_slice(&resp.body);
+        if req.method != "HEAD" {
+            bytes.extend_from_slice(&resp.body);
+        }
         // Marked before the write: the client cannot act on an answer
         // the timeline does not show yet.
         state.timeline.lock().unwrap().push((index, true));
@@ -1690,7 +1723,8 @@ fn route(state: &State, req: &Request) -> Response {
     {
         return refused;
     }
-    if let Some(resp) = lifecycle_route(state, req, &segs) {
+    if let Some(resp) = lifecycle_route(state, req, &segs).or_else(|| blob_store(state, req, &segs))
+    {
         return resp;
     }
     match (req.method.as_str(), segs.as_slice()) {
@@ -1839,16 +1873,166 @@ fn blob_route(state: &State, blob: &str) -> Response {
                 Some(m) if a.blob == blob => m.clone(),
                 _ => wasm_module((!a.legacy).then_some(abi)),
             };
+            // `build_blob_response_headers`: the content's SHA-256 as the ETag.
+            let hash = sha256_hex(&module);
             return Response {
                 status: 200,
                 content_type: "application/wasm",
-                headers: vec![("x-blob-id", blob.to_string())],
+                headers: vec![
+                    ("etag", format!("\"{hash}\"")),
+                    ("x-blob-id", blob.to_string()),
+                    ("x-blob-hash", hash),
+                    ("x-blob-mime-type", "application/wasm".into()),
+                ],
                 body: module,
                 delay: None,
             };
         }
     }
     Response::error(404, "Blob not found locally or in network")
+}
+
+// ---- the blob store (calimero-server 0.11.0-rc.4 and core 0.11.0-rc.25,
+// `admin/handlers/blob.rs`; bodies in `wire`) ----
+
+/// The id a node gives `bytes` (calimero-blobstore `put`: SHA-256 over the
+/// SHA-256 of each 1 MiB chunk), in the profile's form.
+fn blob_id_of(p: Profile, bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let mut outer = sha2::Sha256::new();
+    for chunk in bytes.chunks(1 << 20) {
+        outer.update(sha2::Sha256::digest(chunk));
+    }
+    let id: [u8; 32] = outer.finalize().into();
+    if p.hex_ids() {
+        id.iter().map(|b| format!("{b:02x}")).collect()
+    } else {
+        bs58::encode(id).into_string()
+    }
+}
+
+/// The blob store's routes (an app's module: `blob_route`).
+fn blob_store(state: &State, req: &Request, segs: &[&str]) -> Option<Response> {
+    Some(match (req.method.as_str(), segs) {
+        ("GET" | "HEAD", ["admin-api", "blobs", blob]) if uploaded(state, blob).is_some() => {
+            blob_download(state, blob)
+        }
+        ("HEAD", ["admin-api", "blobs", blob]) => match blob_route(state, blob) {
+            r if r.status == 200 => r,
+            _ => Response::error(404, "Blob not found"),
+        },
+        ("PUT", ["admin-api", "blobs"]) => blob_upload(state, req),
+        ("GET", ["admin-api", "blobs"]) => blob_list(state),
+        ("DELETE", ["admin-api", "blobs", blob]) => blob_delete(state, blob),
+        _ => return None,
+    })
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn uploaded(state: &State, blob: &str) -> Option<Vec<u8>> {
+    let want = decode_id(blob)?;
+    let blobs = state.blobs.lock().unwrap();
+    blobs
+        .iter()
+        .find(|(id, _)| decode_id(id) == Some(want))
+        .map(|(_, b)| b.clone())
+}
+
+/// `upload_handler`: the body stored, announced when `context_id` is given
+/// (a malformed one: 400 "The provided context_id is not a valid format").
+fn blob_upload(state: &State, req: &Request) -> Response {
+    let ctx = req
+        .query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("context_id="));
+    if let Some(c) = ctx {
+        if decode_id(c).is_none() {
+            return Response::error(400, "The provided context_id is not a valid format");
+        }
+        state.announced.lock().unwrap().push(c.to_string());
+    }
+    let id = blob_id_of(state.profile, &req.body);
+    let size = req.body.len() as u64;
+    let mut blobs = state.blobs.lock().unwrap();
+    if !blobs.iter().any(|(b, _)| *b == id) {
+        blobs.push((id.clone(), req.body.clone()));
+    }
+    Response::wire(200, wire::blob_uploaded(&id, size))
+}
+
+/// `list_handler`: each app's module blob (its size) and the uploaded blobs.
+fn blob_list(state: &State) -> Response {
+    let apps = state.apps.read().unwrap();
+    let mut rows: Vec<(String, u64)> = apps
+        .iter()
+        .map(|a| {
+            let module = a
+                .module
+                .clone()
+                .unwrap_or_else(|| wasm_module((!a.legacy).then_some(&a.services[0].2)));
+            (a.blob.clone(), module.len() as u64)
+        })
+        .collect();
+    for (id, bytes) in state.blobs.lock().unwrap().iter() {
+        rows.push((id.clone(), bytes.len() as u64));
+    }
+    Response::wire(200, wire::blob_list(&rows))
+}
+
+/// `download_handler` / `info_handler` of an uploaded blob: the bytes with
+/// `build_blob_response_headers` (HEAD sends the headers only).
+fn blob_download(state: &State, blob: &str) -> Response {
+    let bytes = uploaded(state, blob).unwrap_or_default();
+    let hash = match state.hostile.lock().unwrap().blob_etag.clone() {
+        Some(lie) => lie,
+        None => sha256_hex(&bytes),
+    };
+    Response {
+        status: 200,
+        content_type: "application/octet-stream",
+        headers: vec![
+            ("etag", format!("\"{hash}\"")),
+            ("x-blob-id", blob.to_string()),
+            ("x-blob-hash", hash),
+            ("x-blob-mime-type", "application/octet-stream".into()),
+        ],
+        body: bytes,
+        delay: None,
+    }
+}
+
+/// `delete_handler`: rc.25 (and later) refuse an installed app's blob with
+/// 403; rc.4 deletes it. An unknown id: 404 "Blob not found".
+fn blob_delete(state: &State, blob: &str) -> Response {
+    let Some(want) = decode_id(blob) else {
+        return Response::error(400, "Invalid blob ID format");
+    };
+    let apps = state.apps.read().unwrap();
+    let app_blob = apps.iter().any(|a| decode_id(&a.blob) == Some(want));
+    if app_blob && state.profile.abi_route() {
+        return Response::error(
+            403,
+            "Blob is referenced by an installed application and cannot be deleted",
+        );
+    }
+    let mut blobs = state.blobs.lock().unwrap();
+    let before = blobs.len();
+    blobs.retain(|(id, _)| decode_id(id) != Some(want));
+    if blobs.len() == before && !app_blob {
+        // rc.25: 404; rc.4: its store's error as a 500.
+        return match state.profile.abi_route() {
+            true => Response::error(404, "Blob not found"),
+            false => Response::error(500, "Failed to delete blob: Blob not found"),
+        };
+    }
+    Response::wire(200, wire::blob_deleted(blob))
 }
 
 fn alias(value: Option<&str>) -> Response {

@@ -164,6 +164,12 @@ pub async fn stderr_line(lines: &mut Stderr, needle: &str) -> String {
 }
 
 /// Calls a tool with JSON arguments.
+/// The names `tools/list` gives (every page).
+pub async fn tool_list_names(client: &Client) -> Vec<String> {
+    let tools = client.peer().list_all_tools().await.expect("tools/list");
+    tools.iter().map(|t| t.name.to_string()).collect()
+}
+
 pub async fn call(
     client: &Client,
     name: &str,

@@ -256,6 +256,29 @@ pub fn event_xcall(
 
 // ---- admin API ----
 
+/// `PUT /admin-api/blobs` (calimero-server 0.11.0-rc.4 and core rc.25
+/// `admin/handlers/blob.rs`, `BlobUploadResponse { data: BlobInfo }`;
+/// `BlobInfo` is `{blob_id, size}`, snake_case; golden `blob-uploaded`).
+pub fn blob_uploaded(id: &str, size: u64) -> String {
+    json!({"data": {"blob_id": id, "size": size}}).to_string()
+}
+
+/// `GET /admin-api/blobs` (the same file: `BlobListResponse { data:
+/// BlobListResponseData { blobs: Vec<BlobInfo> } }`; golden `blob-list`).
+pub fn blob_list(rows: &[(String, u64)]) -> String {
+    let blobs: Vec<Value> = rows
+        .iter()
+        .map(|(id, size)| json!({"blob_id": id, "size": size}))
+        .collect();
+    json!({"data": {"blobs": blobs}}).to_string()
+}
+
+/// `DELETE /admin-api/blobs/:id` (the same file: `BlobDeleteResponse
+/// {blob_id, deleted}`, not wrapped in `data`; golden `blob-deleted`).
+pub fn blob_deleted(id: &str) -> String {
+    json!({"blob_id": id, "deleted": true}).to_string()
+}
+
 /// An admin-API failure (`ApiError`): `{"error":message}` with its status
 /// (the ABI route's 400/404 on 0.11.0-rc.19 and later, among others).
 pub fn admin_error(message: &str) -> String {

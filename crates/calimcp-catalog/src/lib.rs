@@ -13,7 +13,8 @@
 //! own app), [`version`] the ABI of the version a context runs, [`invoke`]
 //! the checked call, [`call`] the one call pipeline both faces take (bind,
 //! version, the method's kind decisions, check, send, explain), [`wait`]
-//! waiting for a context's state or a view's result at one pace. The faces
+//! waiting for a context's state or a view's result at one pace, [`blobs`]
+//! the node's blob store (a blob an app's module is kept unless forced). The faces
 //! get one [`Catalog`]: the apps, the tool set `mapping` built for all of
 //! them (so names never depend on what a command narrows to), and every
 //! warning met on the way.
@@ -21,6 +22,7 @@
 pub mod accounts;
 pub mod assemble;
 pub mod backend;
+pub mod blobs;
 pub mod call;
 pub mod context;
 pub mod describe;

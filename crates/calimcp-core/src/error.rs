@@ -318,6 +318,12 @@ codes! {
         Auth = "auth",
         /// `serve --http` cannot listen on the address.
         Bind = "bind",
+        /// `blob delete`: an installed app's module is that blob (the app is named); `--force` deletes it anyway where the node allows it.
+        BlobInUse = "blob_in_use",
+        /// A downloaded blob does not match the size or SHA-256 (ETag) the node gave for it.
+        BlobMismatch = "blob_mismatch",
+        /// The node has no blob of that id.
+        BlobNotFound = "blob_not_found",
         /// stdout was closed by its reader.
         BrokenPipe = "broken_pipe",
         /// The app's bundle on the node has several services; one must be named.

@@ -18,6 +18,7 @@
 //! the cache or the app's module, [`exec`] `execute` (executor, id retry),
 //! [`ids`] ids in base58 or hex, [`auth`] the token cache, [`decode`] the
 //! node's answers as values and errors, [`events`] the event stream (SSE),
+//! [`blobs`] the blob store (upload, list, info, download, delete),
 //! [`lifecycle`] install, namespaces, create, invite, join, delete, aliases,
 //! [`sync`] a context's sync status, [`store`] private state files,
 //! [`profiles`] named nodes, [`discover`] the local node found when none is
@@ -26,6 +27,7 @@
 
 pub mod abi;
 pub mod auth;
+pub mod blobs;
 pub mod contexts;
 pub mod decode;
 pub mod discover;
@@ -159,6 +161,9 @@ pub struct NodeApp {
     /// Received by blob share for a joined context (`calimero://pending-blob-share`):
     /// its code may not have arrived from peers yet.
     pub shared: bool,
+    /// Every blob its modules are: `blob.bytecode`, `blob.compiled` and each
+    /// service's `bytecode` and `compiled`.
+    pub blobs: Vec<String>,
 }
 
 impl NodeApp {
@@ -322,6 +327,21 @@ fn parse_app(v: &Value) -> Option<NodeApp> {
     let shared =
         str_field(v, "source").is_some_and(|s| s.starts_with("calimero://pending-blob-share"));
     let known = |s: Option<String>, placeholder: &str| s.filter(|s| !(shared && s == placeholder));
+    // A module not compiled yet has the zero id as `compiled` (rc.4, rc.25).
+    let pair = |b: &Value| {
+        ["bytecode", "compiled"]
+            .map(|k| str_field(b, k).filter(|id| ids::decode(id) != Some([0; 32])))
+    };
+    let mut blobs: Vec<String> = v
+        .get("blob")
+        .map(pair)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .collect();
+    if let Some(o) = v.get("services").and_then(Value::as_object) {
+        blobs.extend(o.values().flat_map(pair).flatten());
+    }
     Some(NodeApp {
         id: str_field(v, "id")?,
         package: known(
@@ -339,6 +359,7 @@ fn parse_app(v: &Value) -> Option<NodeApp> {
         bytecode_blob: v.get("blob").and_then(|b| str_field(b, "bytecode")),
         services,
         shared,
+        blobs,
     })
 }
 

@@ -25,6 +25,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::toolcmd::files::{self, BlobFile, progress_line};
 use super::toolcmd::input::{Given, arguments};
 use super::toolcmd::params::{self, ParamSpec};
 use super::toolcmd::prompt::answer_check;
@@ -60,6 +61,11 @@ with their types and docs. Strings are taken literally; integers exactly (u64
 and i64 keep every digit; -5 is a value); bools as true/false; bytes as hex or
 a JSON array; lists, maps, tuples, records and variants as JSON. For a
 non-string parameter, @FILE reads its JSON value from a file and - from stdin.
+A bytes parameter takes a file: @bytes:FILE sends its raw bytes (binary
+allowed; a fixed-size bytes checks the length), and for a 32-byte id (a
+BlobId) @blob:FILE uploads the file as a blob, once, just before the call
+(--dry-run says what it would upload and uploads nothing), and passes its
+blob id as the node writes ids.
 A nullable (optional) parameter's flag takes null for JSON null (--v null; the
 string `null` then goes in --args). --args gives the whole argument object
 (JSON, @FILE or -); a parameter may not come from both. A parameter named like a calimcp flag (json, service, …) is
@@ -188,8 +194,12 @@ pub(crate) fn run(g: &GlobalArgs, args: CallArgs, argv: &[OsString]) -> Result<(
     // What binding the context noted (a context that moves on this call).
     g.say(&session);
     if flags.dry_run {
+        for line in files::would_upload(&ready.blobs) {
+            g.ui().note(line);
+        }
         return dry_run(g, &ready, flags.executor.as_deref());
     }
+    let ready = call.uploaded(ready)?;
     match (&until, &pace) {
         (Some(until), Some(pace)) => until::repeat(&call, &ready, until, pace),
         _ => once(&call, &ready),
@@ -250,6 +260,10 @@ struct Call<'a> {
 struct Ready {
     found: Found,
     prepared: Prepared,
+    /// The argument object as read (before preparation).
+    args: Value,
+    /// Files to upload as blobs before the call is sent (`@blob:FILE`).
+    blobs: Vec<BlobFile>,
 }
 
 impl Ready {
@@ -286,17 +300,16 @@ impl Call<'_> {
             no_input: flags.no_input,
             what: "call",
         };
-        let (obj, flag_problems) =
-            arguments(self.g, &given, specs, tool_m, argv, &check, &mut |obj| {
-                let explicit = flags.context.clone().or_else(|| {
-                    obj.get(calimcp_core::mapping::schema::CONTEXT_PARAM)
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                });
-                early = Some(self.find(explicit.as_deref())?);
-                Ok(())
-            })?;
-        let args = Value::Object(obj);
+        let read = arguments(self.g, &given, specs, tool_m, argv, &check, &mut |obj| {
+            let explicit = flags.context.clone().or_else(|| {
+                obj.get(calimcp_core::mapping::schema::CONTEXT_PARAM)
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            });
+            early = Some(self.find(explicit.as_deref())?);
+            Ok(())
+        })?;
+        let (args, flag_problems, blobs) = (Value::Object(read.obj), read.problems, read.blobs);
         let prepared = match self.catalog.prepare(self.tool, &args) {
             Ok(prepared) if flag_problems.is_empty() => prepared,
             Ok(_) => return Err(invalid_args(self.tool, specs, &flag_problems, &[])),
@@ -316,7 +329,33 @@ impl Call<'_> {
                 .map_err(|problems| invalid_args(b.tool(self.tool), specs, &[], &problems))?,
             None => prepared,
         };
-        Ok(Ready { found, prepared })
+        Ok(Ready {
+            found,
+            prepared,
+            args,
+            blobs,
+        })
+    }
+
+    /// The `@blob:FILE` files uploaded (once each), and the arguments
+    /// prepared again when the node writes their ids in another form.
+    fn uploaded(&self, mut ready: Ready) -> Result<Ready> {
+        let progress = |p: &std::path::Path, n| progress_line(self.g, &p.display().to_string(), n);
+        let changed = files::upload(self.session, &ready.blobs, &progress)?;
+        if changed.is_empty() {
+            return Ok(ready);
+        }
+        if let Value::Object(o) = &mut ready.args {
+            for (param, id) in changed {
+                o.insert(param, Value::String(id));
+            }
+        }
+        let again = match ready.found.bound.as_ref().filter(|b| b.version().is_some()) {
+            Some(b) => b.prepare(self.catalog, self.tool, &ready.args),
+            None => self.catalog.prepare(self.tool, &ready.args),
+        };
+        ready.prepared = again.map_err(|problems| invalid_args(self.tool, &[], &[], &problems))?;
+        Ok(ready)
     }
 
     /// The context `explicit` (else the pinned one, the only one, or the

@@ -11,6 +11,7 @@ use clap::parser::ValueSource;
 use serde_json::{Map, Value};
 
 use super::GlobalArgs;
+use super::files::{self, BlobFile};
 use super::params::{self, ParamSpec, Stdin};
 use super::prompt::{equivalent, prompt};
 use calimcp_core::error::{Code, Error, Problem, Result};
@@ -26,11 +27,22 @@ pub(in crate::cli) struct Given<'a> {
     pub what: &'a str,
 }
 
+/// What a line's arguments came to.
+pub(in crate::cli) struct Arguments {
+    /// The argument object.
+    pub obj: Map<String, Value>,
+    /// The flags whose values could not be read.
+    pub problems: Vec<Problem>,
+    /// The files to upload as blobs (`@blob:FILE`).
+    pub blobs: Vec<BlobFile>,
+}
+
 /// The argument object: `--args`, then the parameter flags, then (on a
 /// terminal, when every flag could be read) prompts for the required ones
 /// still missing, after `before_prompt` (which finds what can fail without
 /// the user's answers). Flags whose values cannot be read come back beside
-/// it, so they are reported together with what the schema finds.
+/// it, so they are reported together with what the schema finds; so do the
+/// files to upload as blobs (`@blob:FILE`).
 pub(in crate::cli) fn arguments(
     g: &GlobalArgs,
     given: &Given,
@@ -39,7 +51,7 @@ pub(in crate::cli) fn arguments(
     argv: &[OsString],
     check_answer: &dyn Fn(&str, &Value) -> std::result::Result<(), String>,
     before_prompt: &mut dyn FnMut(&Map<String, Value>) -> Result<()>,
-) -> Result<(Map<String, Value>, Vec<Problem>)> {
+) -> Result<Arguments> {
     let mut stdin = Stdin::bounded(crate::cli::node::size_env(
         "CALIMCP_MAX_ARGS",
         params::MAX_ARGS,
@@ -49,9 +61,14 @@ pub(in crate::cli) fn arguments(
             .map_err(|e| Error::input(Code::InvalidArguments, e))?,
         None => Map::new(),
     };
-    let problems = flag_values(specs, m, &mut obj, &mut stdin);
+    let mut blobs = Vec::new();
+    let problems = flag_values(specs, m, &mut obj, &mut stdin, &mut blobs);
     if !problems.is_empty() {
-        return Ok((obj, problems));
+        return Ok(Arguments {
+            obj,
+            problems,
+            blobs,
+        });
     }
     let missing: Vec<&ParamSpec> = specs
         .iter()
@@ -72,7 +89,11 @@ pub(in crate::cli) fn arguments(
             equivalent(argv, &added)
         ));
     }
-    Ok((obj, problems))
+    Ok(Arguments {
+        obj,
+        problems,
+        blobs,
+    })
 }
 
 /// The parameter flags given on the line, read into `obj`; the problems of
@@ -82,6 +103,7 @@ fn flag_values(
     m: &ArgMatches,
     obj: &mut Map<String, Value>,
     stdin: &mut Stdin,
+    blobs: &mut Vec<BlobFile>,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
     for spec in specs {
@@ -100,6 +122,16 @@ fn flag_values(
                     spec.flag()
                 ),
             ));
+            continue;
+        }
+        if let Some(r) = files::file_value(spec, raw, stdin.max) {
+            match r {
+                Ok((v, blob)) => {
+                    obj.insert(spec.name.clone(), v);
+                    blobs.extend(blob);
+                }
+                Err(p) => problems.push(p.at(spec.name.clone(), &spec.flag())),
+            }
             continue;
         }
         match spec.parse(raw, stdin) {

@@ -79,6 +79,23 @@ pub(crate) fn kind_of(m: &Manifest, t: &TypeRef) -> ValueKind {
     ValueKind::Json
 }
 
+/// The size of a fixed-size `bytes` type, through aliases.
+fn bytes_size(m: &Manifest, t: &TypeRef) -> Option<u64> {
+    let mut t = t;
+    for _ in 0..MAX_HOPS {
+        match t {
+            TypeRef::Bytes(b) => return b.size,
+            TypeRef::Ref(name) => match m.types.get(name).map(|d| &d.kind) {
+                Some(TypeDefKind::Alias(target)) => t = target,
+                Some(TypeDefKind::Bytes(b)) => return b.size,
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// One declared parameter and its flag.
 #[derive(Debug, Clone)]
 pub(crate) struct ParamSpec {
@@ -91,6 +108,8 @@ pub(crate) struct ParamSpec {
     /// The kebab-case spelling, when it differs.
     pub alias: Option<String>,
     pub kind: ValueKind,
+    /// A fixed-size `bytes` parameter's size.
+    pub size: Option<u64>,
     pub required: bool,
     /// The type as signatures show it.
     pub type_name: String,
@@ -158,6 +177,7 @@ pub(crate) fn specs(tool: &Tool, reserved: &HashSet<String>) -> Vec<ParamSpec> {
             alias: long.as_ref().and(alias),
             long,
             kind: kind_of(m, &p.ty),
+            size: bytes_size(m, &p.ty),
             required: !p.nullable,
             type_name: type_name(&p.ty),
             shape: calimcp_core::mapping::signature::shape(m, &p.ty),
@@ -180,10 +200,10 @@ pub(crate) fn accepted(kind: ValueKind) -> &'static str {
         ValueKind::Float => "a number",
         ValueKind::Bool => "true or false (the flag alone means true)",
         ValueKind::Bytes => {
-            "hex (0x optional) or a JSON array of bytes; @FILE reads JSON from a file, - from stdin"
+            "hex (0x optional) or a JSON array of bytes; @bytes:FILE sends a file's raw bytes, @blob:FILE (a 32-byte id) uploads a file and passes its blob id; @FILE reads JSON from a file, - from stdin"
         }
         ValueKind::BytesAsGiven => {
-            "a string, sent as given (base58 for ids such as PublicKey or ContextId, or hex), or a JSON array of bytes; @FILE reads JSON from a file, - from stdin"
+            "a string, sent as given (base58 for ids such as PublicKey or ContextId, or hex), or a JSON array of bytes; @bytes:FILE sends a file's raw bytes, @blob:FILE (a 32-byte id) uploads a file and passes its blob id; @FILE reads JSON from a file, - from stdin"
         }
         ValueKind::Json => {
             "a JSON literal (a bare word is a string); @FILE reads JSON from a file, - from stdin"
