@@ -42,7 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a method''s arguments (or of every method)')
-            [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, and its events')
+            [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, its events and its guide''s procedures')
             [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')
@@ -1419,7 +1419,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         }
         'calimcp;help' {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a method''s arguments (or of every method)')
-            [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, and its events')
+            [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show an app''s methods as signatures, with their tool names, its events and its guide''s procedures')
             [CompletionResult]::new('doc', 'doc', [CompletionResultType]::ParameterValue, 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents')

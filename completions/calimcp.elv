@@ -39,7 +39,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
-            cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
+            cand describe 'Show an app''s methods as signatures, with their tool names, its events and its guide''s procedures'
             cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
             cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'
@@ -1328,7 +1328,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         }
         &'calimcp;help'= {
             cand schema 'Print the JSON Schema of a method''s arguments (or of every method)'
-            cand describe 'Show an app''s methods as signatures, with their tool names, and its events'
+            cand describe 'Show an app''s methods as signatures, with their tool names, its events and its guide''s procedures'
             cand doc 'Write apps'' references as self-contained web pages: every method with its signature, tool, parameters, schemas and an example, the events, types and state layout. No network, no external fonts or scripts'
             cand tools 'List the tools generated for apps (local and the node''s): a table, or with --json exactly the MCP Tool objects `calimcp serve` advertises'
             cand serve 'Serve the apps'' methods as MCP tools (stdio by default), for AI agents'

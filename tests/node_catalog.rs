@@ -372,3 +372,127 @@ fn a_node_without_apps_is_an_empty_listing() {
         .assert()
         .code(2);
 }
+
+/// A node app installed with a guide and an icon in its metadata (the fake
+/// node lists the metadata bytes back as a node does).
+fn guided_node() -> FakeNode {
+    let node = FakeNode::start();
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    node.install_with_metadata(
+        "com.example.guided",
+        abi,
+        &serde_json::json!({
+            "name": "Guided",
+            "guide": "Intro.\n\n## Procedures\n\n### Store a value\n\n### Read it back\n\n<script>alert(1)</script>\n",
+            "icon": "data:image/png;base64,iVBORw0KGgo="
+        }),
+    );
+    node
+}
+
+#[test]
+fn apps_and_describe_show_the_guides_procedures() {
+    let node = guided_node();
+    let home = tempfile::tempdir().unwrap();
+    let cmd = || {
+        let mut c = calimcp(home.path());
+        c.env("CALIMERO_NODE_URL", &node.url);
+        c
+    };
+    let apps = json_out(cmd().args(["apps", "--json"]).assert().success());
+    let row = |package: &str| {
+        apps.as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["package"] == package)
+            .unwrap_or_else(|| panic!("{package} in {apps}"))
+            .clone()
+    };
+    let guided = row("com.example.guided");
+    assert_eq!(guided["has_guide"], true);
+    assert_eq!(
+        guided["procedures"],
+        serde_json::json!(["Store a value", "Read it back"])
+    );
+    let plain = row("com.calimero.kv-store");
+    assert_eq!(plain["has_guide"], false);
+    assert_eq!(plain["procedures"], serde_json::json!([]));
+    let described = json_out(
+        cmd()
+            .args(["describe", "com.example.guided", "--json"])
+            .assert()
+            .success(),
+    );
+    assert_eq!(described["procedures"], guided["procedures"]);
+    cmd()
+        .args(["describe", "com.example.guided"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "guide     by the app's author, 2 procedures",
+        ))
+        .stdout(predicate::str::contains(
+            "\n  procedures\n  Store a value\n  Read it back\n",
+        ));
+    cmd()
+        .args(["describe", "com.calimero.kv-store"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("procedures").not());
+}
+
+#[test]
+fn the_doc_page_renders_the_guide_with_its_html_inert_and_shows_the_icon() {
+    let node = guided_node();
+    let home = tempfile::tempdir().unwrap();
+    let out = calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(["doc", "com.example.guided", "-o", "-"])
+        .assert()
+        .success();
+    let page = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(page.contains("<h2>Guide</h2>"), "the guide section");
+    assert!(page.contains("<h5>Store a value</h5>"), "markdown rendered");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "raw HTML is text"
+    );
+    assert!(!page.contains("<script>alert(1)"));
+    assert!(page.contains(r#"<img class="icon" src="data:image/png;base64,iVBORw0KGgo=""#));
+    assert!(
+        page.contains("img-src data: https:;"),
+        "the CSP allows the icon"
+    );
+}
+
+#[test]
+fn a_guide_past_its_bound_is_dropped_with_a_warning() {
+    let node = FakeNode::start();
+    let abi: Value = serde_json::from_str(include_str!("support/abi/kv-store.json")).unwrap();
+    let big = format!("## Procedures\n### One\n{}", "x".repeat(64 * 1024));
+    node.install_with_metadata(
+        "com.example.guided",
+        abi,
+        &serde_json::json!({"name": "Guided", "guide": big}),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let out = calimcp(home.path())
+        .env("CALIMERO_NODE_URL", &node.url)
+        .args(["apps", "--json"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let apps = json_out(out);
+    let guided = apps
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["package"] == "com.example.guided")
+        .unwrap();
+    assert_eq!(guided["has_guide"], false);
+    assert_eq!(guided["procedures"], serde_json::json!([]));
+    assert!(
+        err.contains("metadata.guide") && err.contains("more than calimcp keeps (65536)"),
+        "{err}"
+    );
+}

@@ -404,3 +404,69 @@ fn a_left_out_reason_from_one_node_is_not_reused_for_another() {
         "not the rc4 node's verdict: {second}"
     );
 }
+
+/// An app installed on merod rc.25 with a guide and an icon in its metadata
+/// (issue 44 §1): describe_app lists its procedures and embeds the guide,
+/// its resource reads back the markdown, and its tools carry the icon.
+#[tokio::test]
+async fn a_real_nodes_app_guide_and_icon_reach_agents() {
+    use serde_json::json;
+    let Some(node) = RealNode::start_on(
+        support::realnode::Version::Rc25,
+        "a_real_nodes_app_guide_and_icon_reach_agents",
+    ) else {
+        return;
+    };
+    let guide = "# Guided\n\n## Procedures\n\n### Store a value\n\nCall set.\n\n### Read it back\n";
+    let icon = "data:image/png;base64,iVBORw0KGgo=";
+    let meta = json!({"name": "Guided", "guide": guide, "icon": icon}).to_string();
+    node.install_with_metadata(
+        &support::realnode::kv_app(),
+        "com.example.guided",
+        "1.0.0",
+        meta.as_bytes(),
+    );
+    let state = node.state.path().to_str().unwrap().to_string();
+    let (client, _) = support::serve::stdio_client_env(
+        &["--node", &node.url],
+        &[("CALIMCP_STATE_DIR", &state)],
+        support::serve::Watcher::default(),
+    )
+    .await;
+    let r = support::serve::call(
+        &client,
+        "describe_app",
+        json!({"app": "com.example.guided"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", support::serve::text(&r));
+    let out = r.structured_content.clone().unwrap();
+    assert_eq!(out["procedures"], json!(["Store a value", "Read it back"]));
+    let uri = out["guide"].as_str().expect("the guide's URI").to_string();
+    assert_eq!(uri, "calimero://app/guided/guide?version=1.0.0");
+    let embedded = serde_json::to_value(&r.content[2]).unwrap();
+    assert_eq!(embedded["resource"]["text"], guide, "{embedded}");
+    assert_eq!(embedded["resource"]["mimeType"], "text/markdown");
+    let read = client
+        .peer()
+        .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.as_str()))
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&read.contents[0]).unwrap()["text"],
+        guide
+    );
+    let tools = support::serve::listed_app_tools(&client).await;
+    let guided: Vec<&serde_json::Value> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["name"].as_str().unwrap().starts_with("guided_"))
+        .collect();
+    assert!(!guided.is_empty(), "{tools}");
+    for t in guided {
+        assert_eq!(t["icons"], json!([{"src": icon}]), "{t}");
+    }
+    client.cancel().await.unwrap();
+}

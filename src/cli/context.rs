@@ -226,6 +226,7 @@ fn init_tool(app: &App, service: Option<&str>) -> Result<Option<Tool>> {
         manifest: svc.manifest.clone(),
         method_index: index,
         refs: RefMode::Inline,
+        icon: None,
     }))
 }
 

@@ -1,4 +1,5 @@
-//! `calimcp describe APP`: the app, one signature per method, and its events.
+//! `calimcp describe APP`: the app (with its guide's procedures), one
+//! signature per method, and its events.
 
 use std::io::IsTerminal;
 
@@ -16,7 +17,7 @@ use calimcp_core::error::Result;
 use calimcp_core::mapping::Tool;
 use calimcp_core::text::sanitize_line;
 
-/// Show an app's methods as signatures, with their tool names, and its events.
+/// Show an app's methods as signatures, with their tool names, its events and its guide's procedures.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   calimcp describe examples/kv-store
@@ -196,6 +197,28 @@ fn header(app: &App, c: bool) -> String {
     ));
     out.push_str(&field("id", &app.id));
     out.push_str(&field("source", &app.source));
+    out.push_str(&guide_text(app, c));
+    out
+}
+
+/// The app's guide, when its metadata carries one: a line saying so, then
+/// its procedure titles (the guide itself: `calimcp doc`, MCP).
+fn guide_text(app: &App, c: bool) -> String {
+    let Some(guide) = &app.guide else {
+        return String::new();
+    };
+    let n = guide.procedures.len();
+    let mut out = format!(
+        "  {}  by the app's author, {n} procedure{} (calimcp doc renders it)\n",
+        dim(&format!("{:<8}", "guide"), c),
+        if n == 1 { "" } else { "s" }
+    );
+    if n > 0 {
+        out.push_str(&format!("\n  {}\n", dim("procedures", c)));
+        for p in &guide.procedures {
+            out.push_str(&format!("  {}\n", sanitize_line(p)));
+        }
+    }
     out
 }
 

@@ -367,6 +367,11 @@ pub(crate) struct AppDescribed {
     /// Why the contexts could not be read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contexts_error: Option<String>,
+    /// The URI of the app's guide (`calimero://app/{app}/guide{?version}`),
+    /// when its metadata carries one: the answer shows the guide after this
+    /// JSON the first time in a session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guide: Option<String>,
 }
 
 /// One service described, or (an app with several) each of them.
@@ -442,5 +447,6 @@ pub(crate) fn describe(
         note,
         contexts: None,
         contexts_error: None,
+        guide: super::resources::app_guide_uri(view, app),
     }
 }

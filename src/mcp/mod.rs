@@ -4,8 +4,10 @@
 //! Output: an rmcp server on stdio or Streamable HTTP exposing the fixed tools
 //! `describe_app`, `select_app`, `wait_for_events`, `wait_for_context`,
 //! `call_until` and `call_many` ([`many`]) plus exactly the tools `calimcp tools --json`
-//! prints for the same apps and options, and the apps' ABIs and contexts as
-//! resources with completion of their URI templates ([`resources`]); over
+//! prints for the same apps and options, and the apps' ABIs, contexts and
+//! guides as resources with completion of their URI templates
+//! ([`resources`]; a guide is also shown once per session by `describe_app`
+//! and `select_app`, [`guide`]); over
 //! HTTP also the apps' reference pages at `/`, and those pages as the MCP
 //! App resource `ui://calimcp/reference` (`pages`). The server holds one
 //! catalog session ([`calimcp_catalog::session::Session`]) for its life, as a
@@ -20,6 +22,7 @@ mod batch;
 pub(crate) mod blobs;
 pub(crate) mod events;
 pub(crate) mod fixed;
+mod guide;
 pub(crate) mod http;
 pub(crate) mod lifecycle;
 pub(crate) mod live;

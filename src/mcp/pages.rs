@@ -24,8 +24,9 @@ pub(crate) const UI_URI: &str = "ui://calimcp/reference";
 /// The MCP Apps HTML profile (SEP-1865).
 pub(crate) const UI_MIME: &str = "text/html;profile=mcp-app";
 /// What a page may load and reach: nothing but itself (its style and script
-/// are inline) and, for try-it, this server.
-pub(crate) const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/// are inline), an app's icon (a `data:` or `https:` image) and, for try-it,
+/// this server.
+pub(crate) const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data: https:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 fn docs(view: &View) -> Vec<AppDoc<'_>> {
     view.apps
@@ -100,7 +101,27 @@ pub(crate) fn ui_entry() -> Value {
 pub(crate) fn ui_contents(view: &View) -> Value {
     let docs = docs(view);
     let html = doc::page(&docs, &options(view, Transport::Bridge));
-    json!({"contents": [{"uri": UI_URI, "mimeType": UI_MIME, "text": html, "_meta": {"ui": {"prefersBorder": true}}}]})
+    let mut ui = json!({"prefersBorder": true});
+    let origins = icon_origins(view);
+    if !origins.is_empty() {
+        ui["csp"] = json!({"resourceDomains": origins});
+    }
+    json!({"contents": [{"uri": UI_URI, "mimeType": UI_MIME, "text": html, "_meta": {"ui": ui}}]})
+}
+
+/// The origins of the served apps' `https:` icons, sorted: what an MCP Apps
+/// host is asked to let the page load (`_meta.ui.csp.resourceDomains`; a
+/// `data:` icon needs nothing).
+fn icon_origins(view: &View) -> Vec<String> {
+    let mut out: Vec<String> = view
+        .apps
+        .iter()
+        .filter_map(|&i| view.catalog.apps[i].icon.as_deref())
+        .filter_map(calimcp_core::abi::meta::icon_origin)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// `GET /` and `GET /apps/{name}`, answering for `live`'s current apps to

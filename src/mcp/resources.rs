@@ -10,7 +10,10 @@
 //!   resource per service), absent for a single-service one;
 //! - `calimero://app/{app}/contexts{?service}`: the app's contexts on the
 //!   node (ids, aliases, version, initialized), optionally of one service;
-//! - `calimero://app/{app}/contexts/{context}`: one of them, by id or alias.
+//! - `calimero://app/{app}/contexts/{context}`: one of them, by id or alias;
+//! - `calimero://app/{app}/guide{?version}`: the app's guide (`text/markdown`,
+//!   from its metadata, [`calimcp_core::abi::meta`]), listed with the version
+//!   served: a new version's guide has a new URI.
 //!
 //! `{app}` is listed as the app's tool prefix (`kv_store`), else its package,
 //! else its id: whichever names the app alone. Reading accepts anything
@@ -19,6 +22,7 @@
 use serde_json::{Map, Value, json};
 
 use calimcp_catalog::context::ContextRow;
+use calimcp_core::abi::meta::Guide;
 use calimcp_core::abi::*;
 use calimcp_core::mapping::names;
 use calimcp_core::text::sanitize_line;
@@ -29,8 +33,14 @@ pub(crate) const SCHEME: &str = "calimero://app/";
 pub(crate) const ABI_TEMPLATE: &str = "calimero://app/{app}/abi{?service}";
 pub(crate) const CONTEXTS_TEMPLATE: &str = "calimero://app/{app}/contexts{?service}";
 pub(crate) const CONTEXT_TEMPLATE: &str = "calimero://app/{app}/contexts/{context}";
+pub(crate) const GUIDE_TEMPLATE: &str = "calimero://app/{app}/guide{?version}";
 /// Every template, for messages and completion.
-pub(crate) const TEMPLATES: [&str; 3] = [ABI_TEMPLATE, CONTEXTS_TEMPLATE, CONTEXT_TEMPLATE];
+pub(crate) const TEMPLATES: [&str; 4] = [
+    ABI_TEMPLATE,
+    CONTEXTS_TEMPLATE,
+    CONTEXT_TEMPLATE,
+    GUIDE_TEMPLATE,
+];
 /// At most this many completion values (the MCP limit).
 pub(crate) const MAX_COMPLETIONS: usize = 100;
 
@@ -41,6 +51,8 @@ pub(crate) enum Kind {
     Contexts,
     /// One context, by id or alias.
     Context,
+    /// The app's guide.
+    Guide,
 }
 
 /// A parsed resource URI.
@@ -51,6 +63,8 @@ pub(crate) struct Target {
     pub service: Option<String>,
     /// The context of [`Kind::Context`].
     pub context: Option<String>,
+    /// The version of [`Kind::Guide`], when the URI names one.
+    pub version: Option<String>,
 }
 
 /// The URI of an app's ABI or contexts list.
@@ -58,6 +72,7 @@ pub(crate) fn uri(kind: Kind, app: &str, service: Option<&str>) -> String {
     let segment = match kind {
         Kind::Abi => "abi",
         Kind::Contexts | Kind::Context => "contexts",
+        Kind::Guide => "guide",
     };
     let mut u = format!("{SCHEME}{}/{segment}", encode(app));
     if let Some(s) = service {
@@ -67,12 +82,23 @@ pub(crate) fn uri(kind: Kind, app: &str, service: Option<&str>) -> String {
     u
 }
 
-/// Parses `calimero://app/APP/(abi|contexts)[?service=NAME]`; the error says
-/// which URIs exist.
+/// The URI of app `app`'s guide, of `version` when it has one.
+pub(crate) fn guide_uri(app: &str, version: Option<&str>) -> String {
+    let mut u = format!("{SCHEME}{}/guide", encode(app));
+    if let Some(v) = version {
+        u.push_str("?version=");
+        u.push_str(&encode(v));
+    }
+    u
+}
+
+/// Parses `calimero://app/APP/(abi|contexts)[?service=NAME]`,
+/// `…/contexts/CONTEXT` and `…/guide[?version=V]`; the error says which
+/// URIs exist.
 pub(crate) fn parse(uri: &str) -> Result<Target, String> {
     let bad = || {
         format!(
-            "unknown resource `{}`: calimcp serves {ABI_TEMPLATE}, {CONTEXTS_TEMPLATE} and {CONTEXT_TEMPLATE} (see resources/list)",
+            "unknown resource `{}`: calimcp serves {ABI_TEMPLATE}, {CONTEXTS_TEMPLATE}, {CONTEXT_TEMPLATE} and {GUIDE_TEMPLATE} (see resources/list)",
             sanitize_line(uri)
         )
     };
@@ -85,6 +111,7 @@ pub(crate) fn parse(uri: &str) -> Result<Target, String> {
     let (kind, context) = match kind.split_once('/') {
         None if kind == "abi" => (Kind::Abi, None),
         None if kind == "contexts" => (Kind::Contexts, None),
+        None if kind == "guide" => (Kind::Guide, None),
         Some(("contexts", c)) if !c.contains('/') && query.is_none() => {
             let c = decode(c).filter(|c| !c.is_empty()).ok_or_else(bad)?;
             (Kind::Context, Some(c))
@@ -92,29 +119,41 @@ pub(crate) fn parse(uri: &str) -> Result<Target, String> {
         _ => return Err(bad()),
     };
     let app = decode(app).filter(|a| !a.is_empty()).ok_or_else(bad)?;
-    let mut service = None;
+    // A guide takes `version`, the others `service`.
+    let param = if kind == Kind::Guide {
+        "version"
+    } else {
+        "service"
+    };
+    let mut value = None;
     for pair in query
         .unwrap_or_default()
         .split('&')
         .filter(|p| !p.is_empty())
     {
         match pair.split_once('=') {
-            Some(("service", v)) if service.is_none() => {
-                service = Some(decode(v).filter(|v| !v.is_empty()).ok_or_else(bad)?);
+            Some((k, v)) if k == param && value.is_none() => {
+                value = Some(decode(v).filter(|v| !v.is_empty()).ok_or_else(bad)?);
             }
             _ => {
                 return Err(format!(
-                    "unknown resource `{}`: the only query parameter is `service` (once)",
+                    "unknown resource `{}`: the only query parameter is `{param}` (once)",
                     sanitize_line(uri)
                 ));
             }
         }
     }
+    let (service, version) = if kind == Kind::Guide {
+        (None, value)
+    } else {
+        (value, None)
+    };
     Ok(Target {
         kind,
         app,
         service,
         context,
+        version,
     })
 }
 
@@ -213,12 +252,86 @@ pub(crate) fn templates() -> Vec<Value> {
             "description": "One context of a served app on the node, by id or alias (as in the contexts list).",
             "mimeType": "application/json",
         }),
+        json!({
+            "uriTemplate": GUIDE_TEMPLATE,
+            "name": "app-guide",
+            "title": "App guide",
+            "description": "The guide a served app's author ships in its metadata: markdown saying how to use the app, its procedures under `## Procedures`. Written by the app's author, not by calimcp. `version`: the version served (as listed); another version is not found.",
+            "mimeType": "text/markdown",
+        }),
     ]
 }
 
+/// The URI of app `i`'s guide (of the version served), if it has one.
+pub(crate) fn app_guide_uri(view: &View, i: usize) -> Option<String> {
+    let app = &view.catalog.apps[i];
+    app.guide
+        .as_ref()
+        .map(|_| guide_uri(&app_key(view, i), app.version.as_deref()))
+}
+
+/// The guide of app `i` for a URI naming `version`; an error message when
+/// the app has none or serves another version.
+pub(crate) fn guide<'v>(
+    view: &'v View,
+    i: usize,
+    version: Option<&str>,
+) -> Result<&'v Guide, String> {
+    let app = &view.catalog.apps[i];
+    let name = sanitize_line(app.package_or_id());
+    let guide = app
+        .guide
+        .as_ref()
+        .ok_or_else(|| format!("`{name}` ships no guide (no `guide` in its metadata)"))?;
+    match (version, app.version.as_deref()) {
+        (Some(asked), Some(served)) if asked != served => Err(format!(
+            "`{name}` is served at version {}, not {}: read {}",
+            sanitize_line(served),
+            sanitize_line(asked),
+            guide_uri(&app_key(view, i), Some(served))
+        )),
+        (Some(_), None) => Err(format!(
+            "`{name}` has no version: drop `?version=` from the URI"
+        )),
+        _ => Ok(guide),
+    }
+}
+
+/// The `resources/read` contents of app `i`'s guide (see [`guide`]).
+pub(crate) fn guide_contents(
+    view: &View,
+    i: usize,
+    uri: &str,
+    version: Option<&str>,
+) -> Result<Value, String> {
+    let g = guide(view, i, version)?;
+    Ok(json!({
+        "contents": [{ "uri": uri, "mimeType": "text/markdown", "text": g.markdown }]
+    }))
+}
+
+/// The app a completion's chosen `app` names: its URI key, else any name
+/// `describe_app` takes.
+fn chosen_app(view: &View, app: Option<&str>) -> Option<usize> {
+    app.and_then(|a| by_key(view, a).or_else(|| view.resolve(a).ok()))
+}
+
+/// Completions of `{version}` for the app `app` names: the version served.
+pub(crate) fn complete_version(
+    view: &View,
+    app: Option<&str>,
+    prefix: &str,
+) -> (Vec<String>, usize) {
+    let version = chosen_app(view, app).and_then(|i| {
+        let app = &view.catalog.apps[i];
+        app.guide.as_ref().and(app.version.clone())
+    });
+    matching(version.into_iter().collect(), prefix)
+}
+
 /// The concrete resources of the served apps (resources/list): per app, one
-/// ABI per service and, for an app the node has, one contexts list: every
-/// listed resource can be read.
+/// ABI per service, for an app the node has one contexts list, and its guide
+/// when it has one: every listed resource can be read.
 pub(crate) fn list(view: &View) -> Vec<Value> {
     let mut out = Vec::new();
     for &i in &view.apps {
@@ -246,6 +359,17 @@ pub(crate) fn list(view: &View) -> Vec<Value> {
                 "title": title,
                 "description": format!("{} methods, {} types, {} events (wasm-abi/1)", s.manifest.methods.len(), s.manifest.types.len(), s.manifest.events.len()),
                 "mimeType": "application/json",
+            }));
+        }
+        // Its guide, local or the node's.
+        if let (Some(g), Some(u)) = (&app.guide, app_guide_uri(view, i)) {
+            out.push(json!({
+                "uri": u,
+                "name": format!("{key}/guide"),
+                "title": format!("{shown}{version}: guide"),
+                "description": format!("The app author's guide ({} procedures: {})", g.procedures.len(), g.procedures.join("; ")),
+                "mimeType": "text/markdown",
+                "size": g.markdown.len(),
             }));
         }
         // Contexts only of an app the node has (a local app the node lacks,
@@ -335,8 +459,7 @@ pub(crate) fn complete_service(
     app: Option<&str>,
     prefix: &str,
 ) -> (Vec<String>, usize) {
-    let services = app
-        .and_then(|a| by_key(view, a).or_else(|| view.resolve(a).ok()))
+    let services = chosen_app(view, app)
         .map(|i| {
             view.catalog.apps[i]
                 .services
@@ -604,8 +727,17 @@ mod tests {
                 app: "notebook".into(),
                 service: Some("pages main".into()),
                 context: None,
+                version: None,
             }
         );
+        let g = guide_uri("kv_store", Some("1.0.0+b"));
+        assert_eq!(g, "calimero://app/kv_store/guide?version=1.0.0%2Bb");
+        let t = parse(&g).unwrap();
+        assert_eq!(
+            (t.kind, t.app.as_str(), t.version.as_deref(), t.service),
+            (Kind::Guide, "kv_store", Some("1.0.0+b"), None)
+        );
+        assert_eq!(parse("calimero://app/kv/guide").unwrap().version, None);
         let c = parse("calimero://app/com.calimero.kv-store/contexts").unwrap();
         assert_eq!(c.kind, Kind::Contexts);
         assert_eq!(c.app, "com.calimero.kv-store");
@@ -630,6 +762,10 @@ mod tests {
             "calimero://app/kv/contexts/",
             "calimero://app/kv/contexts/a/b",
             "calimero://app/kv/abi/x",
+            "calimero://app/kv/guide?service=a",
+            "calimero://app/kv/abi?version=1",
+            "calimero://app/kv/guide/x",
+            "calimero://app/kv/guide?version=",
         ] {
             let e = parse(bad).unwrap_err();
             assert!(e.contains("unknown resource"), "{bad}: {e}");

@@ -86,6 +86,8 @@ pub(crate) struct Connection {
     live: Arc<Live>,
     /// The contexts select_app chose for this session.
     chosen: Chosen,
+    /// The app guides describe_app and select_app showed in this session.
+    guides: super::guide::Shown,
 }
 
 impl Connection {
@@ -93,6 +95,7 @@ impl Connection {
         Connection {
             live,
             chosen: Chosen::default(),
+            guides: Default::default(),
         }
     }
 
@@ -206,7 +209,14 @@ impl Connection {
                 Err(e) => out.contexts_error = Some(error_text(&e)),
             }
         }
-        json_result(&out)
+        self.with_guide(&view, app, json_result(&out))
+    }
+
+    /// `result` with app `app`'s guide after it, or (shown before in this
+    /// session) a pointer to it.
+    fn with_guide(&self, view: &View, app: usize, mut result: CallToolResult) -> CallToolResult {
+        self.guides.append(view, app, &mut result);
+        result
     }
 
     async fn select_app(&self, args: &Map<String, Value>, audience: Audience) -> CallToolResult {
@@ -237,10 +247,12 @@ impl Connection {
             "service": service,
             "context": null,
             "tools": tools,
+            "procedures": a.guide.as_ref().map(|g| g.procedures.clone()).unwrap_or_default(),
+            "guide": resources::app_guide_uri(&view, app),
         });
         if self.catalog().offline() {
             out["note"] = "the server runs with --offline: these tools can be listed and described but not run".into();
-            return json_result(&out);
+            return self.with_guide(&view, app, json_result(&out));
         }
         let ask = Ask::call(parsed.context.as_deref(), None);
         let resolved = self
@@ -255,13 +267,13 @@ impl Connection {
                 out["context"] = context.into();
                 out["pinned"] = false.into();
                 out["note"] = "this connection has no session (Streamable HTTP without Mcp-Session-Id, e.g. protocol 2026-07-28), so pins are not kept: pass `_context` with this context to each tool call, or the app's default context is used".into();
-                json_result(&out)
+                self.with_guide(&view, app, json_result(&out))
             }
             Ok(context) => {
                 self.chosen.choose(a, service.as_deref(), context.clone());
                 out["context"] = context.into();
                 out["note"] = "these tools now run in this context for this session; pass `_context` to a tool to run one call elsewhere".into();
-                json_result(&out)
+                self.with_guide(&view, app, json_result(&out))
             }
             // The agent named a context that is not usable: that is an error.
             Err(e) if parsed.context.is_some() => error_result(&e),
@@ -272,7 +284,7 @@ impl Connection {
                     error_text(&e).replace('\n', " ")
                 )
                 .into();
-                json_result(&out)
+                self.with_guide(&view, app, json_result(&out))
             }
         }
     }
@@ -1352,6 +1364,17 @@ impl ServerHandler for Connection {
             .await
             .map_err(|e| not_found(&e))?;
         let value = match target.kind {
+            Kind::Guide => {
+                return read_result(
+                    resources::guide_contents(&view, app, &uri, target.version.as_deref())
+                        .map_err(|m| {
+                            McpError::resource_not_found(
+                                format!("resource `{}`: {m}", sanitize_line(&uri)),
+                                None,
+                            )
+                        })?,
+                );
+            }
             Kind::Abi => resources::abi(&view, app, target.service.as_deref()).map_err(|m| {
                 McpError::resource_not_found(
                     format!("resource `{}`: {m}", sanitize_line(&uri)),
@@ -1406,7 +1429,13 @@ impl ServerHandler for Connection {
         let prefix = request.argument.value.as_str();
         let (values, total) = match request.argument.name.as_str() {
             "app" => self.complete_app(prefix).await,
-            "service" if template != resources::CONTEXT_TEMPLATE => {
+            "version" if template == resources::GUIDE_TEMPLATE => {
+                resources::complete_version(&self.live.view(), chosen("app").as_deref(), prefix)
+            }
+            "service"
+                if template != resources::CONTEXT_TEMPLATE
+                    && template != resources::GUIDE_TEMPLATE =>
+            {
                 resources::complete_service(&self.live.view(), chosen("app").as_deref(), prefix)
             }
             "context" if template == resources::CONTEXT_TEMPLATE => {
@@ -1420,6 +1449,8 @@ impl ServerHandler for Connection {
                         sanitize_line(other),
                         if template == resources::CONTEXT_TEMPLATE {
                             "app, context"
+                        } else if template == resources::GUIDE_TEMPLATE {
+                            "app, version"
                         } else {
                             "app, service"
                         }

@@ -13,6 +13,9 @@ Playwright for Python (never a downloaded browser build).
   `getAttribute`, `addEventListener`, ...), which become properties of their
   form, never stop that form or a later one from working (issue 47);
 - axe-core finds no serious or critical issue on a static and a served page;
+- an app's guide (a bundle's `metadata.guide`) renders as markdown under the
+  page's own CSP, its raw HTML (`<script>`, an `onerror` handler) inert text,
+  and its icon (a `data:` image) loads;
 - `serve --http --allow-origin`: a host page of that origin calls a tool
   across origins (the CORS preflight answered); a page of another origin
   cannot;
@@ -148,6 +151,47 @@ def static_pages(browser):
     check(page.locator("section.method").count() == 7, "without JavaScript every kv-store method (init too) is on the page")
     check(page.locator("#filter").is_hidden(), "without JavaScript the filter (which needs it) is hidden")
     nojs.close()
+
+
+PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+
+def guide_page(browser):
+    bundle = pathlib.Path(tempfile.mkdtemp(prefix="calimcp-guide-"))
+    (bundle / "abi.json").write_text((ROOT / "tests/support/abi/kv-store.json").read_text())
+    guide = (
+        "Intro with <b onclick=\"window.__guideRan = 1\">bold</b>.\n\n## Procedures\n\n### Store a value\n\n"
+        "<script>window.__guideRan = 2</script>\n\n<img src=\"x\" onerror=\"window.__guideRan = 3\">\n"
+    )
+    manifest = {
+        "package": "com.example.guided",
+        "appVersion": "1.0.0",
+        "abi": {"path": "abi.json"},
+        "metadata": {"name": "Guided", "guide": guide, "icon": "data:image/png;base64," + PNG_1X1},
+    }
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    site = pathlib.Path(tempfile.mkdtemp(prefix="calimcp-guide-site-"))
+    r = calimcp("doc", str(bundle), "-o", str(site), "--offline")
+    check(r.returncode == 0, f"calimcp doc of a bundle with a guide: {r.stderr.strip()}")
+    pages = list(site.glob("*.html"))
+    check(len(pages) == 1, f"one page for the bundle: {pages}")
+    out = pages[0]
+    # The page's own CSP applies (no bypass): the icon must load under it.
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    w = Watch(page)
+    page.goto(out.as_uri())
+    body = page.locator(".guide-body")
+    check(body.locator("h5", has_text="Store a value").count() == 1, "the guide's markdown is rendered (a procedure heading)")
+    check("<script>window.__guideRan = 2</script>" in body.inner_text(), "a <script> in the guide is shown as text")
+    check(body.locator("script, img, b").count() == 0, "no element of the guide's raw HTML exists")
+    check(page.evaluate("window.__guideRan === undefined"), "nothing in the guide ran")
+    loaded = page.evaluate("(() => { const i = document.querySelector('h1 img.icon'); return i && i.complete && i.naturalWidth > 0; })()")
+    check(loaded, "the icon (a data: image) loads under the page's CSP")
+    check(not w.errors, f"guide page: no console errors {w.errors}")
+    others = [r.url for r in w.requests if r.url != out.as_uri() and not r.url.startswith("data:")]
+    check(not others, f"guide page: no network requests {others[:3]}")
+    ctx.close()
 
 
 # ---- served pages ------------------------------------------------------------------
@@ -493,6 +537,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
+            guide_page(browser)
             if FIXTURES.is_dir():
                 static_pages(browser)
             else:

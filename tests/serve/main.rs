@@ -7,6 +7,7 @@
 mod support;
 
 mod blobs;
+mod guide;
 mod http;
 mod lifecycle;
 mod many;

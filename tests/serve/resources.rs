@@ -188,7 +188,8 @@ async fn resources_are_listed_templated_and_read() {
         [
             "calimero://app/{app}/abi{?service}",
             "calimero://app/{app}/contexts{?service}",
-            "calimero://app/{app}/contexts/{context}"
+            "calimero://app/{app}/contexts/{context}",
+            "calimero://app/{app}/guide{?version}"
         ]
     );
 

@@ -311,6 +311,11 @@ struct AppDef {
     source: &'static str,
     /// The module served for `blob` (else one made from the ABI).
     module: Option<Vec<u8>>,
+    /// The metadata bytes the app was installed with, listed back as they
+    /// came (a real node stores them: calimero-server's
+    /// `install-dev-application` keeps `metadata`); `None`: a made-up
+    /// `{name, description, package}`.
+    metadata: Option<Vec<u8>>,
 }
 
 struct CtxDef {
@@ -770,6 +775,24 @@ impl FakeNode {
         self.add_with_context(&mut apps, app, seed)
     }
 
+    /// [`FakeNode::install`] of an app installed with `metadata` (a JSON
+    /// object, sent as its UTF-8 bytes as `calimcp app install` and
+    /// merod's `install-dev-application` take it), which the listing gives
+    /// back byte for byte, as a node does.
+    pub fn install_with_metadata(
+        &self,
+        package: &str,
+        abi: Value,
+        metadata: &Value,
+    ) -> (String, String) {
+        let (app, ctx) = self.install(package, abi);
+        let mut apps = self.state.apps.write().unwrap();
+        if let Some(a) = apps.iter_mut().find(|a| a.id == app) {
+            a.metadata = Some(metadata.to_string().into_bytes());
+        }
+        (app, ctx)
+    }
+
     /// Adds `app` with the id made from `seed` and one context (owned by
     /// the node); returns `(application id, context id)`.
     fn add_with_context(
@@ -1133,6 +1156,7 @@ fn single(
         semantics,
         source: "registry://fake",
         module: None,
+        metadata: None,
     }
 }
 
@@ -1191,6 +1215,7 @@ fn catalog(p: Profile, shared: bool) -> (Vec<AppDef>, Vec<CtxDef>) {
             semantics: Semantics::Echo,
             source: "registry://fake",
             module: None,
+            metadata: None,
         },
         single(
             TYPED,
@@ -2060,6 +2085,9 @@ fn apps_list(p: Profile, apps: &[AppDef]) -> Response {
             // A row written for a blob share has empty metadata.
             if a.source.starts_with("calimero://") {
                 return Vec::new();
+            }
+            if let Some(bytes) = &a.metadata {
+                return bytes.clone();
             }
             json!({"name": a.name, "description": "a fake app", "package": a.package})
                 .to_string()
@@ -2947,6 +2975,7 @@ fn lifecycle_route(state: &State, req: &Request, segs: &[&str]) -> Option<Respon
             app.services[0].1 = blob;
             app.source = "file:///installed/app.wasm";
             app.module = Some(module);
+            app.metadata = (!meta.is_empty()).then_some(meta);
             apps.push(app);
             Response::wire(200, wire::application_id(&id))
         }

@@ -582,10 +582,24 @@ impl RealNode {
 
     /// Installs a `.wasm` (a dev install from a path) and returns the application id.
     pub fn install(&self, wasm: &Path, package: &str, version: &str) -> String {
+        self.install_with_metadata(wasm, package, version, &[])
+    }
+
+    /// [`RealNode::install`] with `metadata` bytes (UTF-8 JSON such as
+    /// `{"name", "guide", "icon"}`), sent as the node takes them: a JSON
+    /// array of byte values.
+    pub fn install_with_metadata(
+        &self,
+        wasm: &Path,
+        package: &str,
+        version: &str,
+        metadata: &[u8],
+    ) -> String {
         // rc25 refuses a path with `..` in it.
         let wasm =
             std::fs::canonicalize(wasm).unwrap_or_else(|e| panic!("{}: {e}", wasm.display()));
-        let body = json!({"path": wasm, "metadata": [], "package": package, "version": version});
+        let body =
+            json!({"path": wasm, "metadata": metadata, "package": package, "version": version});
         let v = self.admin("POST", "/admin-api/install-dev-application", Some(&body));
         v["data"]["applicationId"]
             .as_str()

@@ -21,7 +21,9 @@
 //!    again: the local manifest names and describes it, and the node's rows
 //!    become the local app's installs. A local app whose package is only its
 //!    file's name (`kv.wasm` → `kv`) takes the node app's package, version
-//!    and name instead: the node's package wins over a file name.
+//!    and name instead: the node's package wins over a file name. A local
+//!    app without a guide or icon takes the node's (a bare `abi.json` carries
+//!    no metadata).
 //! 4. **Names.** Local apps are named first, then the node's in the order a
 //!    [`Naming`] first saw them; a slug once given out keeps its app
 //!    ([`mapping::toolset::app_slugs_with`]). Names never depend on the order
@@ -314,6 +316,8 @@ fn shadow(
         for (i, a) in node.iter().enumerate() {
             if mine(a) {
                 local.installs.extend(a.installs.iter().cloned());
+                local.guide = local.guide.take().or_else(|| a.guide.clone());
+                local.icon = local.icon.take().or_else(|| a.icon.clone());
                 shadowed.insert(i);
                 if local.package_from_file && a.package.is_some() {
                     local.package = a.package.clone();
@@ -458,6 +462,26 @@ mod tests {
         assert_eq!(c.apps.len(), 1);
         assert_eq!(c.apps[0].installs[0].id, "N");
         assert_eq!(names(&c), ["events_insert"]);
+    }
+
+    #[test]
+    fn a_local_app_without_metadata_takes_the_node_apps_guide_and_icon() {
+        let local = app("L", Some("com.x.events"), Some("0.1.0"), &["insert"]);
+        let mut on_node = app("N", Some("com.x.events"), Some("0.1.0"), &["insert"]);
+        on_node.guide = calimcp_core::abi::meta::Guide::new("## Procedures\n### Insert\n");
+        on_node.icon = Some("https://example.com/i.png".into());
+        on_node.installs = vec![install(&on_node, None)];
+        let c = Catalog::new(vec![local], vec![], &ToolOptions::default()).with_node_apps(
+            vec![on_node],
+            vec![],
+            &ToolOptions::default(),
+        );
+        assert_eq!(c.apps.len(), 1);
+        let a = &c.apps[0];
+        assert_eq!(a.guide.as_ref().unwrap().procedures, ["Insert"]);
+        assert_eq!(a.icon.as_deref(), Some("https://example.com/i.png"));
+        // Its tools carry the icon it took.
+        assert_eq!(c.tools.tools[0].icon.as_deref(), a.icon.as_deref());
     }
 
     #[test]

@@ -33,6 +33,13 @@ pub struct AppInfo {
     /// The versions the node has of the app, newest first, each with its
     /// application id (empty for a local app). The methods are the newest's.
     pub versions: Vec<AppVersion>,
+    /// Whether the app's metadata carries a guide: markdown its author wrote
+    /// on how to use it (the MCP server serves it as the resource
+    /// `calimero://app/{app}/guide`; `calimcp doc` renders it).
+    pub has_guide: bool,
+    /// The `###` titles under `## Procedures` in its guide, in order (empty
+    /// without a guide).
+    pub procedures: Vec<String>,
 }
 
 /// One version the node has of an app.
@@ -148,6 +155,12 @@ impl AppInfo {
                     id: i.id.clone(),
                 })
                 .collect(),
+            has_guide: app.guide.is_some(),
+            procedures: app
+                .guide
+                .as_ref()
+                .map(|g| g.procedures.clone())
+                .unwrap_or_default(),
         }
     }
 }

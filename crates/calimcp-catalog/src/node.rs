@@ -25,7 +25,7 @@ impl Catalog {
 
 /// An app of the node without services: what is known of it before its ABI.
 pub(crate) fn shell(client: &Client, a: &NodeApp) -> App {
-    App {
+    let mut app = App {
         id: a.id.clone().into(),
         package: a.package.clone(),
         version: a.version.clone(),
@@ -37,7 +37,26 @@ pub(crate) fn shell(client: &Client, a: &NodeApp) -> App {
             .and_then(calimcp_node::ids::decode),
         source: client.url().to_string(),
         ..App::default()
-    }
+    };
+    app.guide = a
+        .guide
+        .as_deref()
+        .and_then(|g| bounded(abi::meta::guide(g), &mut app));
+    app.icon = a
+        .icon
+        .as_deref()
+        .and_then(|i| bounded(abi::meta::icon(i), &mut app))
+        .map(Into::into);
+    app
+}
+
+/// A bounded guide or icon, or `None` with its warning (labelled with the app).
+fn bounded<T>(r: std::result::Result<Option<T>, abi::Warning>, app: &mut App) -> Option<T> {
+    r.unwrap_or_else(|mut w| {
+        w.source = format!("{} ({})", app.source, app.package_or_id());
+        app.warnings.push(w);
+        None
+    })
 }
 
 /// One service's ABI request: its position among the app's services, its name, the result.

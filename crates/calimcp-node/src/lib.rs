@@ -152,6 +152,10 @@ pub struct NodeApp {
     pub version: Option<String>,
     /// The `name` in the app's metadata.
     pub name: Option<String>,
+    /// The `guide` and `icon` in the app's metadata, as they came (bounded
+    /// by [`calimcp_core::abi::meta`] where an app is made of this row).
+    pub guide: Option<String>,
+    pub icon: Option<String>,
     pub signer_id: Option<String>,
     pub bytecode_blob: Option<String>,
     /// `(service name, its bytecode blob)`, sorted by name; empty for a single-service app.
@@ -297,6 +301,12 @@ fn data(v: Value) -> Value {
     }
 }
 
+/// A metadata string as it came (not trimmed, not filtered): what
+/// [`calimcp_core::abi::meta`] bounds.
+fn raw_text(meta: &serde_json::Map<String, Value>, key: &str) -> Option<String> {
+    meta.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
 fn parse_app(v: &Value) -> Option<NodeApp> {
     let meta = v.get("metadata").and_then(decode::metadata);
     let meta_str = |k: &str| {
@@ -345,6 +355,8 @@ fn parse_app(v: &Value) -> Option<NodeApp> {
             "0.0.0",
         ),
         name: meta_str("name"),
+        guide: meta.as_ref().and_then(|m| raw_text(m, "guide")),
+        icon: meta.as_ref().and_then(|m| raw_text(m, "icon")),
         signer_id: str_field(v, "signer_id"),
         bytecode_blob: v.get("blob").and_then(|b| str_field(b, "bytecode")),
         services,
@@ -621,7 +633,10 @@ mod tests {
     #[test]
     fn apps_and_contexts_parse_leniently() {
         let meta: Vec<Value> =
-            br#"{"name":"KV","package":"p.meta"}"#.iter().map(|&b| json!(b)).collect();
+            br###"{"name":"KV","package":"p.meta","guide":"## Procedures","icon":"x.png"}"###
+                .iter()
+                .map(|&b| json!(b))
+                .collect();
         let app = parse_app(&json!({
             "id": "A", "blob": {"bytecode": "B", "compiled": "C"}, "metadata": meta,
             "signer_id": "S", "version": "1.0",
@@ -630,6 +645,9 @@ mod tests {
         .unwrap();
         assert_eq!(app.package.as_deref(), Some("p.meta"));
         assert_eq!(app.name.as_deref(), Some("KV"));
+        // Guide and icon as they came: the catalog bounds them.
+        assert_eq!(app.guide.as_deref(), Some("## Procedures"));
+        assert_eq!(app.icon.as_deref(), Some("x.png"));
         assert_eq!(app.bytecode_blob.as_deref(), Some("B"));
         assert_eq!(
             app.services[0],

@@ -202,6 +202,12 @@ pub(crate) fn load_bundle(files: &dyn BundleFiles, source: &str) -> Result<App> 
         ..App::default()
     };
     let mut warnings = Vec::new();
+    if let Some(meta) = manifest.get("metadata").and_then(Value::as_object) {
+        (app.guide, app.icon) = super::meta::from_metadata(meta, &mut warnings);
+        for w in &mut warnings {
+            w.source = format!("{source}: manifest.json");
+        }
+    }
     let services = services_of(&manifest);
     let mut blobs = Vec::new();
     for abi in service_abis(files, source, &services, &mut warnings)? {
@@ -331,6 +337,26 @@ mod tests {
             files.read("junk.bin").is_err(),
             "an unnamed entry is not kept"
         );
+    }
+
+    #[test]
+    fn the_manifest_metadata_gives_the_guide_and_icon() {
+        let abi = include_bytes!("../../../../tests/support/abi/kv-store.json");
+        let manifest = br#####"{"package":"p","appVersion":"1.0.0","abi":{"path":"abi.json"},
+            "metadata":{"name":"KV","guide":"## Procedures\n### Store a value\n","icon":"icon.png"}}"#####;
+        let bytes = mpk(&[("manifest.json", manifest), ("abi.json", abi)]);
+        let files = MpkFiles::open(&bytes).unwrap();
+        let app = load_bundle(&files, "kv.mpk").unwrap();
+        let guide = app.guide.unwrap();
+        assert_eq!(guide.procedures, vec!["Store a value"]);
+        // A path is no URL calimcp hands on: dropped, and said.
+        assert_eq!(app.icon, None);
+        let w = app
+            .warnings
+            .iter()
+            .find(|w| w.path == "metadata.icon")
+            .unwrap();
+        assert_eq!(w.source, "kv.mpk: manifest.json");
     }
 
     #[test]

@@ -25,6 +25,11 @@ pub struct App {
     pub version: Option<String>,
     /// The bundle's `metadata.name`, if any.
     pub name: Option<String>,
+    /// The guide in its metadata (a node app's, a bundle's), bounded.
+    pub guide: Option<super::meta::Guide>,
+    /// The icon in its metadata (a `data:image/` or `https://` URL), bounded;
+    /// shared with each of its tools.
+    pub icon: Option<Arc<str>>,
     /// Where it came from: a path, or the node URL.
     pub source: String,
     pub services: Vec<Service>,

@@ -7,6 +7,7 @@
 pub mod bundle;
 pub mod lint;
 pub mod load;
+pub mod meta;
 pub(crate) mod model;
 pub(crate) mod parse;
 pub(crate) mod state;

@@ -4,10 +4,12 @@
 //! The page is written with maud's `html!`, which checks the markup when
 //! calimcp is compiled and escapes every value put into it (`&`, `<`, `>`
 //! and `"`; attributes are always double-quoted), so a string from a
-//! manifest cannot become markup unless the code says so. Only three things
+//! manifest cannot become markup unless the code says so. Only four things
 //! say so, each once: the page's own style and script (`page::document`),
-//! JSON inside a `<script>` element ([`ScriptJson`]) and JSON shown as text
-//! ([`JsonText`], escaped by a library, not by maud). Text from a manifest
+//! JSON inside a `<script>` element ([`ScriptJson`]), JSON shown as text
+//! ([`JsonText`], escaped by a library, not by maud) and an app's guide
+//! (`page::guide`: markup pulldown-cmark writes, its raw HTML turned into
+//! text first, [`super::guide`]). Text from a manifest
 //! or a request goes in as [`Text`] (or [`line`]), escaped by
 //! pulldown-cmark-escape's `escape_html`, which also writes `'` as `&#39;`,
 //! as the page always has. Names are also sanitised as signatures sanitise

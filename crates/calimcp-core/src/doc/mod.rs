@@ -4,9 +4,10 @@
 //! the tools the mapping core made, so a page says what `describe` and
 //! `schema` say — signatures, tool names, schemas — with the types linked to
 //! their definitions, an example argument object per method, the events and
-//! the state layout.
+//! the state layout, and the app's guide and icon from its metadata.
 //!
-//! A page holds everything it shows (no fonts, scripts or styles fetched);
+//! A page holds everything it shows (no fonts, scripts or styles fetched;
+//! the one image it may load is the app's icon, a `data:` or `https:` URL);
 //! its script only enhances it: the method filter, keyboard shortcuts and,
 //! when [`TryIt`] is given, a form per callable tool that checks its
 //! arguments against the tool's input schema in the page and calls the tool
@@ -14,6 +15,7 @@
 //! host, over the host's postMessage bridge.
 
 pub mod example;
+mod guide;
 pub mod html;
 mod page;
 

@@ -1,7 +1,7 @@
-//! The page: a header per app, a section per method (signature, doc, tool,
-//! parameters, return, schemas, example, try-it form), the events, the type
-//! definitions and the state layout; a navigation list with a filter; the
-//! style and the script, inline.
+//! The page: a header per app (with its icon), its guide, a section per
+//! method (signature, doc, tool, parameters, return, schemas, example,
+//! try-it form), the events, the type definitions and the state layout; a
+//! navigation list with a filter; the style and the script, inline.
 
 use std::collections::HashMap;
 
@@ -176,7 +176,7 @@ fn document(title: &str, body: Markup, opts: &Options) -> String {
         None => ("'none'", json!({"transport": "none"})),
     };
     let csp = format!(
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; \
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data: https:; \
          connect-src {connect}; base-uri 'none'; form-action 'none'"
     );
     let page = html! {
@@ -269,7 +269,15 @@ fn article(doc: &AppDoc<'_>, units: &[&Unit<'_>], opts: &Options) -> Markup {
         article class="app" data-app=(Text(&doc.key)) {
             "\n"
             header id={ (first) "app" } {
-                "\n" h1 { (Text(app_title(doc))) } "\n"
+                "\n" h1 {
+                    // The icon from the app's metadata, bounded to a
+                    // `data:image/` or `https:` URL (`abi::meta`).
+                    @if let Some(icon) = &app.icon {
+                        img class="icon" src=(Text(icon)) alt="" width="40" height="40";
+                        " "
+                    }
+                    (Text(app_title(doc)))
+                } "\n"
                 dl class="meta" {
                     "\n"
                     (field("package", app.package.as_deref().unwrap_or("-")))
@@ -291,7 +299,25 @@ fn article(doc: &AppDoc<'_>, units: &[&Unit<'_>], opts: &Options) -> Markup {
                 }
             }
             "\n"
+            @if let Some(g) = &app.guide { (guide(first, g)) }
             @for u in units { (unit(u, opts)) }
+        }
+        "\n"
+    }
+}
+
+/// The app's guide: written by its author, rendered from markdown with its
+/// raw HTML as text ([`super::guide`]).
+fn guide(prefix: &str, g: &crate::abi::meta::Guide) -> Markup {
+    html! {
+        section class="guide" id={ (prefix) "guide" } {
+            "\n" h2 { "Guide" } "\n"
+            p class="by" { "Written by the app's author, not by calimcp." } "\n"
+            // Markup made by pulldown-cmark from events in which every raw
+            // HTML piece was turned into escaped text (the one place a
+            // guide is inserted).
+            div class="guide-body" { (PreEscaped(super::guide::render(&g.markdown))) }
+            "\n"
         }
         "\n"
     }

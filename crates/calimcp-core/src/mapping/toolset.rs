@@ -69,6 +69,8 @@ pub struct Tool {
     pub method_index: usize,
     /// How named types are written in this tool's schemas.
     pub refs: RefMode,
+    /// Its app's icon ([`App::icon`]): MCP `icons`.
+    pub icon: Option<Arc<str>>,
 }
 
 impl Tool {
@@ -137,6 +139,11 @@ impl Tool {
                 "openWorldHint" => false,
             },
         );
+        if let Some(icon) = &self.icon {
+            let mut one = Obj::new();
+            one.insert("src", &**icon);
+            t.insert("icons", Node::Arr(vec![Node::Obj(one)]));
+        }
         Node::Obj(t)
     }
 
@@ -392,6 +399,7 @@ fn make_tool(
         manifest: service.manifest.clone(),
         method_index,
         refs: opts.refs,
+        icon: app.icon.clone(),
     }
 }
 
