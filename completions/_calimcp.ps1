@@ -301,7 +301,7 @@ Register-ArgumentCompleter -Native -CommandName 'calimcp' -ScriptBlock {
         }
         'calimcp;app;upgrade' {
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'The group to upgrade (64 hex), instead of a context''s')
-            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The new build: a .wasm, .mpk or bundle directory, or an application id (or PACKAGE@VERSION) the node has')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The new build: a .wasm, .mpk or bundle directory, an http(s) URL, or an application id (or PACKAGE@VERSION) the node has')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version the node lists the new build with (a bundle''s own by default)')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Refuse when a finding is at or above this level')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How the findings are printed [--json means json: the whole answer, findings inside]')

@@ -288,7 +288,7 @@ set edit:completion:arg-completer[calimcp] = {|@words|
         }
         &'calimcp;app;upgrade'= {
             cand --group 'The group to upgrade (64 hex), instead of a context''s'
-            cand --to 'The new build: a .wasm, .mpk or bundle directory, or an application id (or PACKAGE@VERSION) the node has'
+            cand --to 'The new build: a .wasm, .mpk or bundle directory, an http(s) URL, or an application id (or PACKAGE@VERSION) the node has'
             cand --version 'The version the node lists the new build with (a bundle''s own by default)'
             cand --fail-on 'Refuse when a finding is at or above this level'
             cand --format 'How the findings are printed [--json means json: the whole answer, findings inside]'

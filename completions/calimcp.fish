@@ -258,7 +258,7 @@ complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_sub
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l group -d 'The group to upgrade (64 hex), instead of a context\'s' -r
-complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l to -d 'The new build: a .wasm, .mpk or bundle directory, or an application id (or PACKAGE@VERSION) the node has' -r -F
+complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l to -d 'The new build: a .wasm, .mpk or bundle directory, an http(s) URL, or an application id (or PACKAGE@VERSION) the node has' -r -F
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l version -d 'The version the node lists the new build with (a bundle\'s own by default)' -r
 complete -c calimcp -n "__fish_calimcp_using_subcommand app; and __fish_seen_subcommand_from upgrade" -l fail-on -d 'Refuse when a finding is at or above this level' -r -f -a "breaking\t'Breaking findings fail'
 warning\t'Breaking and warning findings fail'

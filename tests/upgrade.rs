@@ -364,7 +364,7 @@ fn bad_input_says_what_is_wrong() {
                 "upgrade",
                 "a1",
                 "--to",
-                "https://example.com/kv.wasm",
+                "com.example.other@9.9.9",
                 "--yes",
             ][..],
             "cannot be read here",
@@ -390,4 +390,72 @@ fn bad_input_says_what_is_wrong() {
         assert!(r.err.contains(says), "{args:?}: {}", r.err);
     }
     assert_eq!(changes(&node), before);
+}
+
+/// Serves `body` to every GET on a loopback port the test owns (no other
+/// network); its URL for `name`, and the number of downloads so far.
+fn serve_build(
+    body: Vec<u8>,
+    name: &str,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/{name}", listener.local_addr().unwrap());
+    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = served.clone();
+    std::thread::spawn(move || {
+        for mut conn in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = conn.read(&mut buf);
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/wasm\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = conn.write_all(head.as_bytes());
+            let _ = conn.write_all(&body);
+        }
+    });
+    (url, served)
+}
+
+/// `--to URL`: the build is downloaded and gated before the node is asked
+/// to install it. A breaking one is refused with nothing installed; a
+/// compatible one is handed to the node's install by URL — which a node
+/// refuses for a loopback address (rc.25: 400; rc.4 cannot fetch it), said
+/// with the group unmoved; `--dry-run` downloads and changes nothing.
+#[test]
+fn a_build_from_a_url_is_read_and_gated_before_the_node_installs_it() {
+    for p in [Profile::Rc4, Profile::Rc25] {
+        let node = FakeNode::with_profile(p);
+        let home = tempfile::tempdir().unwrap();
+        let (ns, id1) = setup(home.path(), &node);
+        let before = changes(&node);
+        let v3 = std::fs::read(build(home.path(), "v3.wasm", retyped)).unwrap();
+        let (url, served) = serve_build(v3, "kv-v3.wasm");
+        let r = upgrade(home.path(), &node, &url, &["--yes", "--json"]);
+        assert_eq!(r.code, Some(1), "{}: {}", p.name(), r.err);
+        let v: Value = serde_json::from_str(&r.out).unwrap();
+        assert!(has_finding(&v, "param-type-changed", "breaking"), "{v}");
+        assert_eq!(v["source"], url.as_str());
+        assert_eq!(served.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(changes(&node), before, "nothing installed or upgraded");
+        let v2 = std::fs::read(build(home.path(), "v2.wasm", added)).unwrap();
+        let (url, _) = serve_build(v2, "kv-v2.wasm");
+        let v = upgrade_ok(home.path(), &node, &url, &["--dry-run"]);
+        assert_eq!(
+            (v["refused"].clone(), v["installed"].clone()),
+            (json!(false), json!(false))
+        );
+        assert_eq!(changes(&node), before, "a dry run changes nothing");
+        let r = upgrade(home.path(), &node, &url, &["--yes"]);
+        assert_ne!(
+            r.code,
+            Some(0),
+            "{}: a loopback URL is not fetched by the node",
+            p.name()
+        );
+        assert!(r.err.contains("error:"), "{}", r.err);
+        assert_eq!(target(&node, &ns), id1, "the group still targets v1");
+    }
 }

@@ -14,9 +14,11 @@ use calimcp_core::text::sanitize_line;
 
 /// Upgrade a context's group to a new build, gated by `diff`.
 ///
-/// Reads the new build's ABI (a local .wasm, .mpk or bundle directory, or
-/// an application id or PACKAGE@VERSION the node already has; a URL cannot
-/// be read before it is installed) and compares it with the
+/// Reads the new build's ABI (a local .wasm, .mpk or bundle directory; an
+/// http(s) URL, downloaded here first, which the node then fetches and
+/// installs — the installed module must be the bytes the gate read; or an
+/// application id or PACKAGE@VERSION the node already has) and compares it
+/// with the
 /// version the group targets now, with the project's diff rules and
 /// policy, BEFORE anything is installed. A finding at or above --fail-on
 /// refuses the upgrade (exit 1, nothing installed or moved) unless --force,
@@ -45,7 +47,7 @@ pub(crate) struct UpgradeArgs {
     /// The group to upgrade (64 hex), instead of a context's
     #[arg(long, value_name = "GROUP")]
     pub group: Option<String>,
-    /// The new build: a .wasm, .mpk or bundle directory, or an application id (or PACKAGE@VERSION) the node has
+    /// The new build: a .wasm, .mpk or bundle directory, an http(s) URL, or an application id (or PACKAGE@VERSION) the node has
     #[arg(long, value_name = "SOURCE", value_hint = clap::ValueHint::AnyPath)]
     pub to: String,
     /// The version the node lists the new build with (a bundle's own by default)

@@ -1151,7 +1151,7 @@ fn error_result(e: &Error) -> CallToolResult {
 }
 
 /// A tool call refused for its arguments (`invalid_arguments`), in `text`'s words.
-fn refusal(text: String) -> CallToolResult {
+pub(crate) fn refusal(text: String) -> CallToolResult {
     error_result(&Error::input(Code::InvalidArguments, text))
 }
 
@@ -1160,7 +1160,7 @@ fn refusal(text: String) -> CallToolResult {
 /// (`{"error": {code, message, hint?, retryable, …}}`, [`ErrorLine`]), which
 /// every tool's output schema admits
 /// ([`calimcp_core::mapping::schema::error_shape`]).
-fn failure(text: String, e: &Error) -> CallToolResult {
+pub(crate) fn failure(text: String, e: &Error) -> CallToolResult {
     let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
     r.structured_content = serde_json::to_value(ErrorLine::new(e)).ok();
     r

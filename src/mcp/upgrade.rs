@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -21,7 +21,7 @@ use calimcp_core::mapping::diff::Level;
 
 pub(crate) const NAME: &str = "upgrade_app";
 pub(crate) const TITLE: &str = "Upgrade a context's group to a new build";
-pub(crate) const DESCRIPTION: &str = "Moves the group of `context` (or `group`) to the build `to` (an application id or PACKAGE@VERSION the node has installed, or a path inside the server's --install-from directory; a URL cannot be read before it is installed) only when `diff` lets it: the new build's ABI is compared with the version the group targets now BEFORE anything is installed, and a breaking finding refuses the upgrade (an error whose structured content lists the findings: rule, path, level, message; nothing is installed or moved) unless `force`, which the answer lists as `overridden`. Otherwise the build is installed when the node lacks it and the group upgraded; each context moves to the new version at its next execution. Returns {group_id, from, to, findings, refused, overridden, installed, upgraded, contexts: [{context_id, version, moves_to}]}.";
+pub(crate) const DESCRIPTION: &str = "Moves the group of `context` (or `group`) to the build `to` (an application id or PACKAGE@VERSION the node has installed, or a path inside the server's --install-from directory, or an https URL, which is downloaded and read before the node is asked to install it) only when `diff` lets it: the new build's ABI is compared with the version the group targets now BEFORE anything is installed, and a breaking finding refuses the upgrade (an error whose structured content lists the findings: rule, path, level, message; nothing is installed or moved) unless `force`, which the answer lists as `overridden`. Otherwise the build is installed when the node lacks it and the group upgraded; each context moves to the new version at its next execution. Returns {group_id, from, to, findings, refused, overridden, installed, upgraded, contexts: [{context_id, version, moves_to}]}.";
 
 /// `upgrade_app`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -80,13 +80,24 @@ pub(crate) async fn run(
 /// `to` as the engine takes it: an id as it is; a path (it has a `/` or
 /// names a file) only inside `--install-from`, resolved.
 fn local_path(to: &str, dir: Option<&Path>) -> Result<String, Box<CallToolResult>> {
+    use calimcp_catalog::lifecycle::Source;
+    if let Source::Url(u) = Source::parse(to) {
+        // As install_application: the server fetches only https.
+        if u.to_ascii_lowercase().starts_with("https://") {
+            return Ok(u);
+        }
+        return Err(Box::new(super::server::refusal(format!(
+            "`{}`: upgrade_app downloads only https URLs",
+            calimcp_core::text::sanitize_line(&u)
+        ))));
+    }
     let p = PathBuf::from(to);
     if !to.contains('/') && !p.exists() {
         return Ok(to.to_string());
     }
     super::lifecycle::inside(dir, &p)
         .map(|full| full.to_string_lossy().into_owned())
-        .map_err(|t| Box::new(CallToolResult::error(vec![ContentBlock::text(t)])))
+        .map_err(|t| Box::new(super::server::refusal(t)))
 }
 
 /// A refused upgrade: the findings as data, and what was not done.
@@ -112,7 +123,20 @@ fn refused(u: &Upgrade) -> CallToolResult {
         calimcp_core::text::sanitize_line(&u.source),
         serde_json::to_string_pretty(&data).unwrap_or_default()
     );
-    let mut r = CallToolResult::error(vec![ContentBlock::text(text)]);
-    r.structured_content = Some(data);
+    // Errors as data: the error `calimcp app upgrade --json` exits with
+    // (`findings`, exit 1) beside the findings themselves.
+    let e = Error::new(
+        calimcp_core::error::ErrorKind::Findings,
+        calimcp_core::error::Code::Findings,
+        format!(
+            "upgrade refused: {} breaking finding(s); nothing was installed or moved",
+            findings.len()
+        ),
+    )
+    .with_hint("force: true goes on anyway");
+    let mut r = super::server::failure(text, &e);
+    if let (Some(Value::Object(s)), Value::Object(d)) = (r.structured_content.as_mut(), data) {
+        s.extend(d);
+    }
     r
 }

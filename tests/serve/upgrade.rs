@@ -98,6 +98,8 @@ async fn a_breaking_build_is_refused_with_its_findings_as_data_and_a_compatible_
         assert_eq!(r.is_error, Some(true), "{}", text(&r));
         let data = r.structured_content.clone().expect("the findings as data");
         assert_eq!(data["refused"], true);
+        // Errors as data: the error beside the findings, as for any failure.
+        assert_eq!(data["error"]["code"], "findings", "{data}");
         let f = data["findings"].as_array().unwrap();
         assert!(
             f.iter().any(|f| f["rule"] == "param-type-changed"
@@ -141,6 +143,18 @@ async fn a_path_outside_install_from_is_never_read() {
         .unwrap();
     assert_eq!(r.is_error, Some(true));
     assert!(text(&r).contains("--install-from"), "{}", text(&r));
+    let e = r.structured_content.clone().unwrap();
+    assert_eq!(e["error"]["code"], "invalid_arguments", "{e}");
+    // A URL other than https is not downloaded (as install_application).
+    let r = call(
+        &client,
+        "upgrade_app",
+        json!({"context": "a1", "to": "http://127.0.0.1:9/kv.wasm"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("only https URLs"), "{}", text(&r));
     assert_eq!(changes(&node), before);
     client.cancel().await.unwrap();
 }

@@ -1,7 +1,7 @@
 //! A gated group upgrade, for both faces: find the group (a context's, or
 //! one named), the application it targets now and its ABI, read the new
-//! build's ABI (a local file or bundle, or an application the node already
-//! has), run `diff` between the two with the project's policy BEFORE
+//! build's ABI (a local file or bundle, one downloaded from a URL, or an
+//! application the node already has), run `diff` between the two with the project's policy BEFORE
 //! anything is installed, refuse when a finding reaches the threshold
 //! (unless forced, which is said), and only then install the build when the
 //! node lacks it and move the group. Each context of the group moves at its
@@ -139,6 +139,8 @@ pub struct Plan {
     pub installed_id: Option<String>,
     /// A local build to install (absolute path).
     pub path: Option<PathBuf>,
+    /// A build the node is to fetch from this URL (read here first).
+    pub url: Option<String>,
     pub report: Report,
     pub applied: Applied,
     pub failing: Vec<String>,
@@ -180,6 +182,47 @@ impl Plan {
     }
 }
 
+/// A build downloaded from a URL, in a directory of its own (removed when
+/// dropped), under the URL's file name so its kind (`.wasm`, `.mpk`) is read
+/// as for a file.
+struct Fetched {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    url: String,
+}
+
+/// Downloads the build at `url` (http or https) for the gate to read.
+async fn fetch_build(client: &Client, url: &str) -> Result<Fetched> {
+    let bytes = client.download(url).await?;
+    let name = download_name(url);
+    let dir = tempfile::tempdir()
+        .map_err(|e| Error::internal(format!("a directory for the download: {e}")))?;
+    let path = dir.path().join(name);
+    std::fs::write(&path, &bytes)
+        .map_err(|e| Error::internal(format!("writing the download: {e}")))?;
+    Ok(Fetched {
+        _dir: dir,
+        path,
+        url: url.to_string(),
+    })
+}
+
+/// The last path segment of `url` when it names a `.wasm` or `.mpk` file,
+/// else `build.wasm`.
+fn download_name(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or_default();
+    let last = path.rsplit('/').next().unwrap_or_default();
+    let ok = (last.ends_with(".wasm") || last.ends_with(".mpk"))
+        && last
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+    if ok {
+        last.to_string()
+    } else {
+        "build.wasm".into()
+    }
+}
+
 fn usage(msg: String) -> Error {
     Error::input(Code::Usage, msg)
 }
@@ -201,7 +244,14 @@ impl Session {
         };
         let (rows, _) = self.node_rows_and_apps().await?;
         let old = node_row(&rows, &info.target_application_id, "the group's target")?;
-        let (mut new, installed_id, path) = self.new_side(&rows, &req, &old)?;
+        let fetched = match Source::parse(&req.to) {
+            Source::Url(url) if !rows.iter().any(|r| ids::same(&r.id.to_string(), &req.to)) => {
+                Some(fetch_build(client, &url).await?)
+            }
+            _ => None,
+        };
+        let (mut new, installed_id, path) = self.new_side(&rows, &req, &old, fetched.as_ref())?;
+        let url = fetched.filter(|_| installed_id.is_none()).map(|f| f.url);
         if new.package.is_none() {
             new.package = req.package.clone().or_else(|| old.package.clone());
         }
@@ -228,6 +278,7 @@ impl Session {
             new,
             installed_id,
             path,
+            url,
             report,
             applied,
             failing,
@@ -254,14 +305,16 @@ impl Session {
     }
 
     /// The new build: an application the node has (its id, or
-    /// `PACKAGE@VERSION` of an installed one), or a local build (read, not
-    /// installed). A URL or a `PACKAGE@VERSION` the node lacks cannot be
-    /// read before it is installed, so it is refused (install it first).
+    /// `PACKAGE@VERSION` of an installed one), a local build, or one
+    /// downloaded from a URL (`fetched`; read, not installed). A
+    /// `PACKAGE@VERSION` the node lacks cannot be read before it is
+    /// installed, so it is refused (install it first).
     fn new_side(
         &self,
         rows: &[App],
         req: &UpgradeRequest,
         old: &App,
+        fetched: Option<&Fetched>,
     ) -> Result<(App, Option<String>, Option<PathBuf>)> {
         if let Some(row) = rows.iter().find(|r| ids::same(&r.id.to_string(), &req.to)) {
             let app = node_row(rows, &row.id.to_string(), "the new version")?;
@@ -269,6 +322,7 @@ impl Session {
         }
         let path = match Source::parse(&req.to) {
             Source::Path(p) => p,
+            Source::Url(_) if let Some(f) = fetched => f.path.clone(),
             // PACKAGE@VERSION the node has installed: that application.
             Source::Registry { package, version }
                 if let Some(row) = rows.iter().find(|r| {
@@ -281,10 +335,10 @@ impl Session {
             }
             Source::Url(_) | Source::Registry { .. } => {
                 return Err(usage(format!(
-                    "`{}`: the new build's ABI is read before anything is installed, and a URL or a PACKAGE@VERSION the node has not installed cannot be read here",
+                    "`{}`: the new build's ABI is read before anything is installed, and a PACKAGE@VERSION the node has not installed cannot be read here",
                     sanitize_line(&req.to)
                 ))
-                .with_hint("pass the file or bundle, or install it first (calimcp app install) and pass its application id or PACKAGE@VERSION"));
+                .with_hint("pass the file, bundle or URL, or install it first (calimcp app install) and pass its application id or PACKAGE@VERSION"));
             }
         };
         let abs = std::path::absolute(&path).map_err(|e| {
@@ -294,6 +348,7 @@ impl Session {
             )
         })?;
         if let Some(dir) = &req.within
+            && fetched.is_none()
             && !abs.starts_with(dir)
         {
             return Err(usage(format!(
@@ -334,6 +389,11 @@ impl Session {
         }
         let app_id = match (&plan.installed_id, &plan.path) {
             (Some(id), _) => id.clone(),
+            (None, None) if let Some(url) = &plan.url => {
+                let id = self.install_fetched(plan, url).await?;
+                out.installed = true;
+                id
+            }
             (None, Some(path)) => {
                 let done = self
                     .install_app(
@@ -380,6 +440,42 @@ impl Session {
         out.node_status = Some(moved.status).filter(|s| !s.is_empty());
         out.contexts = self.group_moves(client, &plan.group_id).await?;
         Ok(out)
+    }
+
+    /// Has the node install the build at `url` (it fetches it itself) and
+    /// checks that it installed the bytes the gate read: another module
+    /// (the URL answered something else this time) is an error, and the
+    /// group is not moved.
+    async fn install_fetched(&self, plan: &Plan, url: &str) -> Result<String> {
+        let done = self
+            .install_app(
+                &Source::Url(url.to_string()),
+                plan.new.package.as_deref(),
+                plan.new.version.as_deref(),
+                None,
+            )
+            .await?;
+        let id = done.application_id;
+        let (rows, _) = self.node_rows_and_apps().await?;
+        let installed = rows.iter().find(|r| ids::same(&r.id.to_string(), &id));
+        let differs = match (installed.and_then(|r| r.code_blob), plan.new.code_blob) {
+            (Some(theirs), Some(ours)) => theirs != ours,
+            _ => false,
+        };
+        if differs {
+            return Err(Error::new(
+                calimcp_core::error::ErrorKind::Remote,
+                Code::UnexpectedResponse,
+                format!(
+                    "the node installed other bytes from {} than the gate read (application id {id}): the group was not moved",
+                    sanitize_line(&calimcp_node::url_text(url))
+                ),
+            )
+            .with_hint(format!(
+                "the URL's content changed between the two downloads; remove it with `calimcp app uninstall {id}` and try again"
+            )));
+        }
+        Ok(id)
     }
 
     /// Every context of group `group`: what it runs, and the group's target

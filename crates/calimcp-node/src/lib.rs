@@ -23,7 +23,7 @@
 //! [`upgrade`] a group's target application, its contexts and its upgrade,
 //! [`sync`] a context's sync status, [`store`] private state files,
 //! [`profiles`] named nodes, [`discover`] the local node found when none is
-//! given, `memo` the listings one command shares, [`trace`] the W3C trace
+//! given, [`fetch`] a build from a URL, `memo` the listings one command shares, [`trace`] the W3C trace
 //! headers a piece of work's requests carry.
 
 pub mod abi;
@@ -34,6 +34,7 @@ pub mod decode;
 pub mod discover;
 pub mod events;
 pub mod exec;
+pub mod fetch;
 pub mod http;
 pub mod ids;
 pub mod lifecycle;
