@@ -66,7 +66,16 @@ else
   echo "interop: skipped the fixture corpus: ../shared/fixtures/abi is missing"
 fi
 echo "interop: the Python SDK (mcp $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'), default mode)"
-"$venv/bin/python" tests/interop/py-sdk/client.py "$bin" --node "$node_url" --apps examples
+# The examples, kv-store's manifest carrying a guide: every resource kind listed.
+cp -r examples "$state/guided"
+python3 - "$state/guided/kv-store/manifest.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+m = json.load(open(path))
+m["metadata"]["guide"] = "# KV Store\n\n## Procedures\n\n### Store a value\n\nCall kv_store_set.\n"
+json.dump(m, open(path, "w"))
+PY
+"$venv/bin/python" tests/interop/py-sdk/client.py "$bin" --node "$node_url" --apps "$state/guided"
 
 # The conformance suite's server scenarios that apply to calimcp; the others
 # need the suite's own fixture tools, prompts, resources or capabilities

@@ -6,8 +6,8 @@ through `server/discover`), over stdio and over Streamable HTTP.
 
 Checks that the negotiated revision is 2026-07-28, lists the tools, calls
 describe_app, sees a failed call's error as structured content, reads an
-app's ABI resource and every listed resource (the MCP App's `ui://` over
-HTTP), gets a completion of a template variable, and sees an unknown
+app's ABI resource and every listed resource (an app's guide, the MCP
+App's `ui://`), gets a completion of a template variable, and sees an unknown
 resource refused. Exits non-zero on the first
 failure.
 """
@@ -55,6 +55,10 @@ async def exercise(client: Client, how: str) -> None:
         assert (await client.read_resource(uri)).contents, uri
     kinds = sorted({u.split("://")[0] + "://" + u.split("://")[1].split("/")[0] for u in listed})
     assert how != "HTTP" or "ui://calimcp/reference" in listed, listed
+    guides = [u for u in listed if "/guide" in u]
+    assert guides, listed
+    guide = (await client.read_resource(guides[0])).contents[0]
+    assert guide.mime_type == "text/markdown" and "## Procedures" in guide.text, guide
     ok(f"resources/read of every listed resource ({len(listed)}: {', '.join(kinds)})")
     done = await client.complete(
         ResourceTemplateReference(type="ref/resource", uri="calimero://app/{app}/abi{?service}"),
