@@ -109,25 +109,10 @@ pub(crate) async fn run(
     });
     let in_flight = InFlight::default();
     let counted = in_flight.clone();
-    let router = axum::Router::new()
-        .route(
-            "/mcp",
-            axum::routing::any(move |req: axum::extract::Request| {
-                counted.count(req, service.clone())
-            })
-            .layer(axum::middleware::from_fn_with_state(origins, origins::gate)),
-        )
-        .merge(pages)
-        .layer(axum::middleware::from_fn(mend_statuses))
-        .layer(axum::middleware::from_fn_with_state(
-            Gate {
-                sessions,
-                opening: Arc::default(),
-                listens: Arc::default(),
-                capacity,
-            },
-            gate,
-        ));
+    let mcp =
+        axum::routing::any(move |req: axum::extract::Request| counted.count(req, service.clone()))
+            .layer(axum::middleware::from_fn_with_state(origins, origins::gate));
+    let router = routes(mcp, pages, sessions, capacity);
     let shown = match local.ip() {
         IpAddr::V6(ip) => format!("[{ip}]:{}", local.port()),
         IpAddr::V4(ip) => format!("{ip}:{}", local.port()),
@@ -154,6 +139,29 @@ pub(crate) async fn run(
     // Open SSE streams end with the token; bound the wait for the rest anyway.
     let _ = tokio::time::timeout(Duration::from_secs(3), done).await;
     Ok(())
+}
+
+/// `/mcp` beside the pages, with the status mending and the gate on
+/// sessions and streams around both.
+fn routes(
+    mcp: axum::routing::MethodRouter,
+    pages: axum::Router,
+    sessions: Arc<SessionTable>,
+    capacity: Capacity,
+) -> axum::Router {
+    axum::Router::new()
+        .route("/mcp", mcp)
+        .merge(pages)
+        .layer(axum::middleware::from_fn(mend_statuses))
+        .layer(axum::middleware::from_fn_with_state(
+            Gate {
+                sessions,
+                opening: Arc::default(),
+                listens: Arc::default(),
+                capacity,
+            },
+            gate,
+        ))
 }
 
 /// The `Host` names and `Origin`s the server answers: loopback's, the

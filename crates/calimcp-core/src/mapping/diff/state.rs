@@ -545,26 +545,10 @@ impl<'a> Layout<'a> {
                 self.same_collection_note(cx, cy);
                 Ok(())
             }
-            // borsh 1.x writes `String` as its `as_bytes()` (ser/mod.rs), so
-            // the old bytes read as `Vec<u8>` unchanged; a set item's entry
-            // id is `compute_id(parent, value.as_ref())` (calimero-storage
-            // `collections/unordered_set.rs`), the same bytes for both.
-            (S::Scalar(Scalar::String), S::Bytes(None)) => {
-                self.note(
-                    LayoutKind::Reinterpreted,
-                    type_label(ta),
-                    type_label(tb),
-                    "a string became bytes: borsh writes both as a u32 length then the bytes, and every string is valid bytes (a set item keeps its id, the hash of those bytes), so every stored value reads, now as its UTF-8 bytes".into(),
-                );
-                Ok(())
+            (S::Scalar(Scalar::String), S::Bytes(None))
+            | (S::Bytes(None), S::Scalar(Scalar::String)) => {
+                self.string_and_bytes(ta, tb, matches!(sa, S::Bytes(_)))
             }
-            // borsh 1.x reads `String` as `String::from_utf8(Vec<u8>)` and
-            // fails with InvalidData otherwise (de/mod.rs).
-            (S::Bytes(None), S::Scalar(Scalar::String)) => self.fail(
-                type_label(ta),
-                type_label(tb),
-                "bytes became a string: borsh reads a string as bytes and then checks UTF-8, so any stored value that is not valid UTF-8 no longer loads".into(),
-            ),
             (S::Tuple(x), S::Tuple(y)) if x.len() == y.len() => {
                 for (i, (ex, ey)) in x.iter().zip(y.iter()).enumerate() {
                     self.within(&format!("[{i}]"), |l| l.ty(ex, ey))?;
@@ -599,6 +583,36 @@ impl<'a> Layout<'a> {
                 self.fail(type_label(ta), type_label(tb), why)
             }
         }
+    }
+
+    /// A string that became bytes, or bytes that became a string
+    /// (`to_string`).
+    fn string_and_bytes(
+        &mut self,
+        ta: &'a TypeRef,
+        tb: &'a TypeRef,
+        to_string: bool,
+    ) -> Result<(), LayoutChange> {
+        if to_string {
+            // borsh 1.x reads `String` as `String::from_utf8(Vec<u8>)` and
+            // fails with InvalidData otherwise (de/mod.rs).
+            return self.fail(
+                type_label(ta),
+                type_label(tb),
+                "bytes became a string: borsh reads a string as bytes and then checks UTF-8, so any stored value that is not valid UTF-8 no longer loads".into(),
+            );
+        }
+        // borsh 1.x writes `String` as its `as_bytes()` (ser/mod.rs), so
+        // the old bytes read as `Vec<u8>` unchanged; a set item's entry
+        // id is `compute_id(parent, value.as_ref())` (calimero-storage
+        // `collections/unordered_set.rs`), the same bytes for both.
+        self.note(
+            LayoutKind::Reinterpreted,
+            type_label(ta),
+            type_label(tb),
+            "a string became bytes: borsh writes both as a u32 length then the bytes, and every string is valid bytes (a set item keeps its id, the hash of those bytes), so every stored value reads, now as its UTF-8 bytes".into(),
+        );
+        Ok(())
     }
 
     /// The outcome `r` of comparing a record's field or an enum's case
