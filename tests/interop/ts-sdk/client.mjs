@@ -120,11 +120,12 @@ try {
     assert.ok(caps.completions, "completions");
   });
   const { resourceTemplates } = await client.listResourceTemplates();
-  check("resources/templates/list parsed: the abi, contexts and context templates", () => {
+  check("resources/templates/list parsed: the abi, contexts, context and guide templates", () => {
     assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), [
       abiTemplate,
       "calimero://app/{app}/contexts{?service}",
       "calimero://app/{app}/contexts/{context}",
+      "calimero://app/{app}/guide{?version}",
     ]);
   });
   const { resources } = await client.listResources();
