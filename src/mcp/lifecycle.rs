@@ -256,6 +256,19 @@ pub(crate) fn parse_toolsets(values: &[String]) -> std::result::Result<Toolsets,
     Ok(on)
 }
 
+/// Whether the server may have `url` fetched: only https (a tool never makes
+/// the node or calimcp read a plain-http URL for an agent); the refusal
+/// names `tool`.
+pub(crate) fn https_only(tool: &str, url: &str) -> std::result::Result<(), String> {
+    if url.to_ascii_lowercase().starts_with("https://") {
+        return Ok(());
+    }
+    Err(format!(
+        "`{}`: {tool} fetches only https URLs",
+        calimcp_core::text::sanitize_line(url)
+    ))
+}
+
 /// Whether `path` may be installed by path: inside `dir` (both resolved).
 pub(crate) fn inside(dir: Option<&Path>, path: &Path) -> std::result::Result<PathBuf, String> {
     let Some(dir) = dir else {

@@ -974,11 +974,9 @@ impl Connection {
                 let dir = self.live.scope.install_from.as_deref();
                 Source::Path(lc::inside(dir, &p).map_err(|t| Box::new(refusal(t)))?)
             }
-            Source::Url(u) if !u.to_ascii_lowercase().starts_with("https://") => {
-                return Err(Box::new(refusal(format!(
-                    "`{}`: install_application fetches only https URLs",
-                    sanitize_line(&u)
-                ))));
+            Source::Url(u) => {
+                lc::https_only(lc::INSTALL_APPLICATION, &u).map_err(|t| Box::new(refusal(t)))?;
+                Source::Url(u)
             }
             s => s,
         };

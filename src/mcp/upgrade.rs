@@ -82,14 +82,9 @@ pub(crate) async fn run(
 fn local_path(to: &str, dir: Option<&Path>) -> Result<String, Box<CallToolResult>> {
     use calimcp_catalog::lifecycle::Source;
     if let Source::Url(u) = Source::parse(to) {
-        // As install_application: the server fetches only https.
-        if u.to_ascii_lowercase().starts_with("https://") {
-            return Ok(u);
-        }
-        return Err(Box::new(super::server::refusal(format!(
-            "`{}`: upgrade_app downloads only https URLs",
-            calimcp_core::text::sanitize_line(&u)
-        ))));
+        return super::lifecycle::https_only(NAME, &u)
+            .map(|()| u)
+            .map_err(|t| Box::new(super::server::refusal(t)));
     }
     let p = PathBuf::from(to);
     if !to.contains('/') && !p.exists() {
